@@ -1,0 +1,129 @@
+package org.electorallog.core;
+
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.Base64;
+import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
+import org.bouncycastle.crypto.signers.Ed25519Signer;
+
+/**
+ * An Ed25519 signer of C2SP signed notes ("Signatures" and "Ed25519" sections of C2SP
+ * signed-note). Its private form is the Go {@code note} signer-key string
+ * {@code PRIVATE+KEY+<name>+<hex key ID>+<base64(0x01 || 32-byte seed)>}; its public form is the
+ * verifier key {@code <name>+<hex key ID>+<base64(0x01 || public key)>}.
+ *
+ * <p>Bouncy Castle's Ed25519 is used: it is many times faster than the JDK's. Instances are
+ * thread-safe (each signature uses a fresh signer object).
+ */
+public final class NoteSigner {
+    private static final String PRIVATE_PREFIX = "PRIVATE+KEY+";
+    private final String name;
+    private final Ed25519PrivateKeyParameters key;
+    private final byte[] publicKey;
+    private final byte[] keyId;
+
+    private NoteSigner(String name, byte[] seed) {
+        NoteVerifier.checkName(name);
+        this.name = name;
+        this.key = new Ed25519PrivateKeyParameters(seed, 0);
+        this.publicKey = key.generatePublicKey().getEncoded();
+        this.keyId = NoteVerifier.keyId(name, publicKey);
+    }
+
+    /** A new random key for {@code name}. */
+    public static NoteSigner generate(String name) {
+        byte[] seed = new byte[32];
+        new SecureRandom().nextBytes(seed);
+        return new NoteSigner(name, seed);
+    }
+
+    /** A signer from a 32-byte Ed25519 seed. */
+    public static NoteSigner fromSeed(String name, byte[] seed) {
+        if (seed.length != 32) {
+            throw new IllegalArgumentException("Ed25519 seed must be 32 bytes, got " + seed.length);
+        }
+        return new NoteSigner(name, seed.clone());
+    }
+
+    /** Parses a {@code PRIVATE+KEY+name+hex+base64} signer key, checking its key ID. */
+    public static NoteSigner parse(String signerKey) {
+        String s = signerKey.strip();
+        if (!s.startsWith(PRIVATE_PREFIX)) {
+            throw new IllegalArgumentException("signer key must start with " + PRIVATE_PREFIX);
+        }
+        String[] parts = s.substring(PRIVATE_PREFIX.length()).split("\\+", 3);
+        if (parts.length != 3) {
+            throw new IllegalArgumentException("signer key must be PRIVATE+KEY+<name>+<hex id>+<base64 key>");
+        }
+        byte[] raw;
+        try {
+            raw = Base64.getDecoder().decode(parts[2]);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("signer key has bad base64: " + e.getMessage());
+        }
+        if (raw.length != 33 || raw[0] != NoteVerifier.ALG_ED25519) {
+            throw new IllegalArgumentException("signer key must hold an Ed25519 seed (0x01 + 32 bytes)");
+        }
+        byte[] seed = new byte[32];
+        System.arraycopy(raw, 1, seed, 0, 32);
+        NoteSigner signer = new NoteSigner(parts[0], seed);
+        if (!Hex.encode(signer.keyId).equals(parts[1])) {
+            throw new IllegalArgumentException("signer key ID " + parts[1] + " does not match its key");
+        }
+        return signer;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public byte[] keyId() {
+        return keyId.clone();
+    }
+
+    public byte[] publicKey() {
+        return publicKey.clone();
+    }
+
+    /** The verifier key string to publish: {@code name+hex8+base64(0x01||pub)}. */
+    public String verifierKey() {
+        byte[] typed = new byte[33];
+        typed[0] = NoteVerifier.ALG_ED25519;
+        System.arraycopy(publicKey, 0, typed, 1, 32);
+        return name + "+" + Hex.encode(keyId) + "+" + Base64.getEncoder().encodeToString(typed);
+    }
+
+    /** The private signer key string. Keep it secret; never log it. */
+    public String signerKey() {
+        byte[] typed = new byte[33];
+        typed[0] = NoteVerifier.ALG_ED25519;
+        System.arraycopy(key.getEncoded(), 0, typed, 1, 32);
+        return PRIVATE_PREFIX + name + "+" + Hex.encode(keyId) + "+" + Base64.getEncoder().encodeToString(typed);
+    }
+
+    /** Raw Ed25519 signature over {@code message}. */
+    public byte[] sign(byte[] message) {
+        Ed25519Signer s = new Ed25519Signer();
+        s.init(true, key);
+        s.update(message, 0, message.length);
+        return s.generateSignature();
+    }
+
+    /**
+     * C2SP signed-note: the signature line {@code "— <name> <base64(keyID || signature)>\n"} over
+     * the note text (which must end in a newline).
+     */
+    public String signatureLine(String text) {
+        SignedNote.checkText(text);
+        byte[] sig = sign(text.getBytes(StandardCharsets.UTF_8));
+        byte[] blob = new byte[4 + sig.length];
+        System.arraycopy(keyId, 0, blob, 0, 4);
+        System.arraycopy(sig, 0, blob, 4, sig.length);
+        return SignedNote.SIGNATURE_PREFIX + name + " " + Base64.getEncoder().encodeToString(blob) + "\n";
+    }
+
+    @Override
+    public String toString() {
+        return "NoteSigner[" + name + "+" + Hex.encode(keyId) + "]";
+    }
+}

@@ -1,0 +1,118 @@
+package org.electorallog.core;
+
+/**
+ * Tile geometry and resource paths of C2SP tlog-tiles ("Merkle Tree" and "Tiles" sections):
+ * tiles are 8 levels high and 256 hashes wide; {@code tile/<L>/<N>[.p/<W>]} names hash tiles and
+ * {@code tile/entries/<N>[.p/<W>]} names entry bundles, where N is written as zero-padded 3-digit
+ * path elements, all but the last prefixed with {@code x}.
+ */
+public final class TileLayout {
+    /** Tile height in tree levels (C2SP tlog-tiles: fixed at 8). */
+    public static final int TILE_HEIGHT = 8;
+    /** Hashes (or entries) in a full tile: 2^8. */
+    public static final int TILE_WIDTH = 1 << TILE_HEIGHT;
+    /** Bytes in a full hash tile. */
+    public static final int FULL_TILE_BYTES = TILE_WIDTH * Hashes.HASH_SIZE;
+
+    private TileLayout() {
+    }
+
+    /**
+     * Width of tile {@code (level, index)} in a tree of {@code treeSize} leaves: 256 for a full tile,
+     * 1..255 for the partial right-edge tile, 0 when the tile does not exist yet.
+     */
+    public static int width(int level, long index, long treeSize) {
+        long hashesAtLevel = treeSize >>> (TILE_HEIGHT * level);
+        long remaining = hashesAtLevel - index * TILE_WIDTH;
+        if (remaining <= 0) {
+            return 0;
+        }
+        return (int) Math.min(TILE_WIDTH, remaining);
+    }
+
+    /** The key of the tile that holds the stored hash at (tile level, position at that level). */
+    public static TileKey tileOf(int level, long position) {
+        return new TileKey(level, position >>> TILE_HEIGHT);
+    }
+
+    /** C2SP tlog-tiles hash tile path {@code tile/<L>/<N>[.p/<W>]}; width 256 means full. */
+    public static String tilePath(int level, long index, int width) {
+        checkWidth(width);
+        return "tile/" + level + "/" + encodeIndex(index) + (width < TILE_WIDTH ? ".p/" + width : "");
+    }
+
+    /** C2SP tlog-tiles entry bundle path {@code tile/entries/<N>[.p/<W>]}; width 256 means full. */
+    public static String entriesPath(long index, int width) {
+        checkWidth(width);
+        return "tile/entries/" + encodeIndex(index) + (width < TILE_WIDTH ? ".p/" + width : "");
+    }
+
+    /**
+     * Encodes a tile index as C2SP tlog-tiles path elements: 1234067 becomes {@code x001/x234/067},
+     * 5 becomes {@code 005}.
+     */
+    public static String encodeIndex(long index) {
+        if (index < 0) {
+            throw new IllegalArgumentException("tile index must not be negative: " + index);
+        }
+        String last = String.format("%03d", index % 1000);
+        StringBuilder prefix = new StringBuilder();
+        long rest = index / 1000;
+        while (rest > 0) {
+            prefix.insert(0, String.format("x%03d/", rest % 1000));
+            rest /= 1000;
+        }
+        return prefix + last;
+    }
+
+    /**
+     * Parses the index part of a tile path ({@code x001/x234/067}) strictly: every element has
+     * exactly three digits, all but the last start with {@code x}, and there are no leading zero
+     * groups (so each index has one spelling).
+     */
+    public static long decodeIndex(String encoded) {
+        String[] parts = encoded.split("/", -1);
+        long value = 0;
+        for (int i = 0; i < parts.length; i++) {
+            String p = parts[i];
+            boolean last = i == parts.length - 1;
+            if (!last) {
+                if (!p.startsWith("x")) {
+                    throw new IllegalArgumentException("tile index element '" + p + "' must start with x");
+                }
+                p = p.substring(1);
+            }
+            if (p.length() != 3 || !p.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                throw new IllegalArgumentException("tile index element '" + parts[i]
+                        + "' must be three digits");
+            }
+            if (i == 0 && !last && p.equals("000")) {
+                throw new IllegalArgumentException("tile index '" + encoded + "' has a leading zero group");
+            }
+            if (value > (Long.MAX_VALUE - 999) / 1000) {
+                throw new IllegalArgumentException("tile index '" + encoded + "' is too large");
+            }
+            value = value * 1000 + Integer.parseInt(p);
+        }
+        return value;
+    }
+
+    /** Parses a partial-width suffix value {@code W} of {@code .p/<W>}: 1..255. */
+    public static int decodeWidth(String w) {
+        if (w.isEmpty() || w.length() > 3 || !w.chars().allMatch(c -> c >= '0' && c <= '9')
+                || (w.length() > 1 && w.charAt(0) == '0')) {
+            throw new IllegalArgumentException("partial tile width '" + w + "' must be a number 1..255");
+        }
+        int width = Integer.parseInt(w);
+        if (width < 1 || width >= TILE_WIDTH) {
+            throw new IllegalArgumentException("partial tile width must be 1..255, got " + width);
+        }
+        return width;
+    }
+
+    private static void checkWidth(int width) {
+        if (width < 1 || width > TILE_WIDTH) {
+            throw new IllegalArgumentException("tile width must be 1..256, got " + width);
+        }
+    }
+}
