@@ -1,0 +1,28 @@
+package org.electorallog.schemas;
+
+/**
+ * An event that cannot be projected, with a machine-readable reason that goes into the dead-letter
+ * topic's headers and metrics.
+ */
+public final class BadEventException extends Exception {
+    /** Why an event was refused (BRIEF section 3, invariant 6). */
+    public enum Reason {
+        UNDECODABLE, NO_SCHEMA, UNKNOWN_SCHEMA, INVALID, OVERSIZED, UNSIGNED, BAD_SIGNATURE
+    }
+
+    private final Reason reason;
+
+    public BadEventException(Reason reason, String message) {
+        super(message);
+        this.reason = reason;
+    }
+
+    public BadEventException(Reason reason, String message, Throwable cause) {
+        super(message, cause);
+        this.reason = reason;
+    }
+
+    public Reason reason() {
+        return reason;
+    }
+}

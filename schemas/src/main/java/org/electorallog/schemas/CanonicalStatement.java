@@ -1,0 +1,185 @@
+package org.electorallog.schemas;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericContainer;
+import org.apache.avro.generic.GenericEnumSymbol;
+import org.apache.avro.generic.GenericFixed;
+import org.apache.avro.generic.IndexedRecord;
+
+/**
+ * The canonical statement bytes: a deterministic encoding of a {@code Statement} record that the
+ * signatures cover and the leaf hash commits to. It depends only on the data, never on the Avro
+ * schema version it was read with: fields are written by name in sorted order and null fields are
+ * left out, so adding an optional field (default null) keeps every old statement's bytes.
+ * schemas/README.md documents it byte by byte ("Canonical statement bytes").
+ *
+ * <pre>
+ * canonical = "ELS1" value(statement)
+ * value(record) = 0x07 str(full name) uvarint(n) { str(field name) value(field) } for the n non-null fields, by name
+ * value(null)   = 0x00            (only inside arrays and maps; null fields are omitted)
+ * value(bool)   = 0x01 (0x00 | 0x01)
+ * value(int|long) = 0x02 int64 big-endian
+ * value(float|double) = 0x03 IEEE-754 binary64 big-endian
+ * value(string) = 0x04 str
+ * value(bytes|fixed) = 0x05 uvarint(len) bytes
+ * value(enum)   = 0x06 str(symbol)
+ * value(array)  = 0x08 uvarint(n) value*
+ * value(map)    = 0x09 uvarint(n) { str(key) value } by key
+ * str(s) = uvarint(len(utf8(s))) utf8(s);  uvarint = unsigned LEB128
+ * </pre>
+ */
+public final class CanonicalStatement {
+    /** Format tag and version at the start of every canonical statement. */
+    public static final byte[] MAGIC = "ELS1".getBytes(StandardCharsets.US_ASCII);
+    /** Entries of C2SP tlog-tiles entry bundles carry a uint16 length: nothing longer can be logged. */
+    public static final int MAX_BYTES = 65_535;
+
+    private CanonicalStatement() {
+    }
+
+    /** The canonical bytes of a statement record (generic or generated). */
+    public static byte[] encode(IndexedRecord statement) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+        out.writeBytes(MAGIC);
+        value(out, statement, statement.getSchema());
+        return out.toByteArray();
+    }
+
+    private static void value(ByteArrayOutputStream out, Object v, Schema schema) {
+        if (v == null) {
+            out.write(0x00);
+            return;
+        }
+        switch (schema.getType()) {
+            case UNION -> value(out, v, branch(schema, v));
+            case RECORD -> record(out, (IndexedRecord) v);
+            case BOOLEAN -> {
+                out.write(0x01);
+                out.write((Boolean) v ? 1 : 0);
+            }
+            case INT, LONG -> {
+                out.write(0x02);
+                out.writeBytes(ByteBuffer.allocate(8).putLong(((Number) v).longValue()).array());
+            }
+            case FLOAT, DOUBLE -> {
+                out.write(0x03);
+                out.writeBytes(ByteBuffer.allocate(8).putDouble(((Number) v).doubleValue()).array());
+            }
+            case STRING -> {
+                out.write(0x04);
+                str(out, v.toString());
+            }
+            case BYTES -> {
+                out.write(0x05);
+                ByteBuffer b = ((ByteBuffer) v).duplicate();
+                byte[] bytes = new byte[b.remaining()];
+                b.get(bytes);
+                uvarint(out, bytes.length);
+                out.writeBytes(bytes);
+            }
+            case FIXED -> {
+                out.write(0x05);
+                byte[] bytes = ((GenericFixed) v).bytes();
+                uvarint(out, bytes.length);
+                out.writeBytes(bytes);
+            }
+            case ENUM -> {
+                out.write(0x06);
+                str(out, v instanceof GenericEnumSymbol<?> s ? s.toString() : ((Enum<?>) v).name());
+            }
+            case ARRAY -> {
+                out.write(0x08);
+                Collection<?> items = (Collection<?>) v;
+                uvarint(out, items.size());
+                for (Object item : items) {
+                    value(out, item, schema.getElementType());
+                }
+            }
+            case MAP -> {
+                out.write(0x09);
+                Map<?, ?> map = (Map<?, ?>) v;
+                List<Map.Entry<?, ?>> entries = new ArrayList<>(map.entrySet());
+                entries.sort(Comparator.comparing(e -> e.getKey().toString().getBytes(StandardCharsets.UTF_8),
+                        java.util.Arrays::compareUnsigned));
+                uvarint(out, entries.size());
+                for (Map.Entry<?, ?> e : entries) {
+                    str(out, e.getKey().toString());
+                    value(out, e.getValue(), schema.getValueType());
+                }
+            }
+            case NULL -> out.write(0x00);
+            default -> throw new IllegalArgumentException("no canonical form for Avro type " + schema.getType());
+        }
+    }
+
+    private static void record(ByteArrayOutputStream out, IndexedRecord r) {
+        Schema schema = r.getSchema();
+        out.write(0x07);
+        str(out, schema.getFullName());
+        List<Schema.Field> present = new ArrayList<>();
+        for (Schema.Field f : schema.getFields()) {
+            if (r.get(f.pos()) != null) {
+                present.add(f);
+            }
+        }
+        present.sort(Comparator.comparing(f -> f.name().getBytes(StandardCharsets.UTF_8), java.util.Arrays::compareUnsigned));
+        uvarint(out, present.size());
+        for (Schema.Field f : present) {
+            str(out, f.name());
+            value(out, r.get(f.pos()), f.schema());
+        }
+    }
+
+    /** The union branch a value belongs to: records by full name, other types by Avro type. */
+    private static Schema branch(Schema union, Object v) {
+        for (Schema s : union.getTypes()) {
+            if (v instanceof GenericContainer c && (s.getType() == Schema.Type.RECORD || s.getType() == Schema.Type.ENUM
+                    || s.getType() == Schema.Type.FIXED)) {
+                if (c.getSchema().getFullName().equals(s.getFullName())) {
+                    return s;
+                }
+            } else if (matches(s.getType(), v)) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException("value of " + v.getClass().getName() + " fits no branch of " + union);
+    }
+
+    private static boolean matches(Schema.Type t, Object v) {
+        return switch (t) {
+            case STRING -> v instanceof CharSequence;
+            case BYTES -> v instanceof ByteBuffer;
+            case INT -> v instanceof Integer;
+            case LONG -> v instanceof Long;
+            case FLOAT -> v instanceof Float;
+            case DOUBLE -> v instanceof Double;
+            case BOOLEAN -> v instanceof Boolean;
+            case ARRAY -> v instanceof Collection;
+            case MAP -> v instanceof Map;
+            case ENUM -> v instanceof Enum || v instanceof GenericEnumSymbol;
+            default -> false;
+        };
+    }
+
+    private static void str(ByteArrayOutputStream out, String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        uvarint(out, b.length);
+        out.writeBytes(b);
+    }
+
+    private static void uvarint(ByteArrayOutputStream out, long v) {
+        while ((v & ~0x7FL) != 0) {
+            out.write((int) ((v & 0x7F) | 0x80));
+            v >>>= 7;
+        }
+        out.write((int) v);
+    }
+}

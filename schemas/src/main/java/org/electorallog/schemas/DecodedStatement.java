@@ -1,0 +1,78 @@
+package org.electorallog.schemas;
+
+import java.nio.ByteBuffer;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * A decoded envelope: the writer schema ID, the statement's fields as the projector stores them,
+ * its canonical bytes (the log entry) and the signatures.
+ */
+public record DecodedStatement(
+        int schemaId,
+        String board,
+        String deliveryId,
+        String kind,
+        long statementTimestamp,
+        String senderName,
+        byte[] senderPublicKey,
+        String userId,
+        String username,
+        String electionId,
+        String areaId,
+        String ballotId,
+        byte[] canonicalBytes,
+        byte[] senderSignature,
+        byte[] systemSignature) {
+
+    static DecodedStatement of(int schemaId, GenericRecord envelope) throws BadEventException {
+        Object st = field(envelope, "statement");
+        if (!(st instanceof GenericRecord statement)) {
+            throw new BadEventException(BadEventException.Reason.INVALID, "envelope has no statement record");
+        }
+        byte[] canonical;
+        try {
+            canonical = CanonicalStatement.encode(statement);
+        } catch (RuntimeException e) {
+            throw new BadEventException(BadEventException.Reason.INVALID, "statement has no canonical form: " + e.getMessage());
+        }
+        Object ts = field(statement, "statement_timestamp");
+        return new DecodedStatement(
+                schemaId,
+                string(statement, "board"),
+                string(statement, "delivery_id"),
+                string(statement, "kind"),
+                ts instanceof Number n ? n.longValue() : Long.MIN_VALUE,
+                string(statement, "sender_name"),
+                bytes(statement, "sender_public_key"),
+                string(statement, "user_id"),
+                string(statement, "username"),
+                string(statement, "election_id"),
+                string(statement, "area_id"),
+                string(statement, "ballot_id"),
+                canonical,
+                bytes(envelope, "sender_signature"),
+                bytes(envelope, "system_signature"));
+    }
+
+    private static Object field(GenericRecord r, String name) {
+        Schema.Field f = r.getSchema().getField(name);
+        return f == null ? null : r.get(f.pos());
+    }
+
+    private static String string(GenericRecord r, String name) {
+        Object v = field(r, name);
+        return v == null ? null : v.toString();
+    }
+
+    private static byte[] bytes(GenericRecord r, String name) {
+        Object v = field(r, name);
+        if (v instanceof ByteBuffer b) {
+            ByteBuffer d = b.duplicate();
+            byte[] out = new byte[d.remaining()];
+            d.get(out);
+            return out;
+        }
+        return null;
+    }
+}

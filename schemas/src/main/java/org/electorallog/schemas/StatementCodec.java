@@ -1,0 +1,131 @@
+package org.electorallog.schemas;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.util.ClassSecurityValidator;
+import org.electorallog.schemas.avro.Envelope;
+
+/**
+ * Serializes envelopes in the Confluent wire format and decodes them again.
+ *
+ * <p>Decoding reads with the writer's own schema (found by the ID in the header) into generic
+ * records: the projector never depends on the reader's schema version, and the canonical bytes it
+ * derives are the same whatever version of this module reads them.
+ */
+public final class StatementCodec {
+    static {
+        trustGeneratedClasses();
+    }
+
+    /**
+     * Avro 1.12 refuses to instantiate generated classes from packages it does not trust (even when
+     * a builder copies an enum default). Call this once before using the generated classes, or start
+     * the JVM with {@code -Dorg.apache.avro.SERIALIZABLE_PACKAGES=org.electorallog.schemas.avro}.
+     */
+    public static synchronized void trustGeneratedClasses() {
+        if (!trusted) {
+            ClassSecurityValidator.setGlobal(ClassSecurityValidator.composite(
+                    ClassSecurityValidator.getGlobal(),
+                    ClassSecurityValidator.builder().add(Envelope.class.getPackageName()).build()));
+            trusted = true;
+        }
+    }
+
+    private static boolean trusted;
+
+    private final SchemaRegistry registry;
+    private final String subject;
+    private final Map<Integer, GenericDatumReader<GenericRecord>> readers = new ConcurrentHashMap<>();
+    private final ThreadLocal<SpecificDatumWriter<Envelope>> writer =
+            ThreadLocal.withInitial(() -> new SpecificDatumWriter<>(Envelope.class));
+    private volatile int envelopeId = -1;
+
+    public StatementCodec(SchemaRegistry registry, String subject) {
+        this.registry = registry;
+        this.subject = subject;
+    }
+
+    /** A codec on the embedded registry and the default events subject. */
+    public static StatementCodec embedded() {
+        return new StatementCodec(EmbeddedSchemaRegistry.instance(), Topics.EVENTS_SUBJECT);
+    }
+
+    /** The wire-format bytes of an envelope. */
+    public byte[] encode(Envelope envelope) {
+        int id = envelopeId;
+        if (id < 0) {
+            id = registry.idOf(subject, Envelope.getClassSchema());
+            envelopeId = id;
+        }
+        try {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+            BinaryEncoder enc = EncoderFactory.get().directBinaryEncoder(out, null);
+            writer.get().write(envelope, enc);
+            enc.flush();
+            return WireFormat.frame(id, out.toByteArray());
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException("envelope cannot be encoded: " + e.getMessage(), e);
+        }
+    }
+
+    /** The canonical bytes of a (generated) statement, as the projector will derive them. */
+    public static byte[] canonical(org.electorallog.schemas.avro.Statement statement) {
+        return CanonicalStatement.encode(statement);
+    }
+
+    /** Decodes wire-format bytes; every failure is a {@link BadEventException} with its reason. */
+    public DecodedStatement decode(byte[] message) throws BadEventException {
+        int id = WireFormat.schemaId(message);
+        GenericDatumReader<GenericRecord> reader = readers.get(id);
+        if (reader == null) {
+            Schema schema;
+            try {
+                schema = registry.byId(id);
+            } catch (SchemaRegistry.UnknownSchemaException e) {
+                throw new BadEventException(BadEventException.Reason.UNKNOWN_SCHEMA, e.getMessage());
+            }
+            reader = new GenericDatumReader<>(schema);
+            readers.put(id, reader);
+        }
+        GenericRecord envelope;
+        try {
+            BinaryDecoder dec = DecoderFactory.get().binaryDecoder(message, WireFormat.HEADER_SIZE,
+                    message.length - WireFormat.HEADER_SIZE, null);
+            envelope = reader.read(null, dec);
+            if (!dec.isEnd()) {
+                throw new BadEventException(BadEventException.Reason.UNDECODABLE,
+                        "message has bytes after the Avro record");
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new BadEventException(BadEventException.Reason.UNDECODABLE,
+                    "Avro decoding with schema " + id + " failed: " + e, e);
+        }
+        return DecodedStatement.of(id, envelope);
+    }
+
+    /** Decodes wire-format bytes into the generated class (for clients and tests). */
+    public Envelope decodeSpecific(byte[] message) throws BadEventException {
+        int id = WireFormat.schemaId(message);
+        try {
+            Schema writerSchema = registry.byId(id);
+            SpecificDatumReader<Envelope> r = new SpecificDatumReader<>(writerSchema, Envelope.getClassSchema());
+            return r.read(null, DecoderFactory.get().binaryDecoder(message, WireFormat.HEADER_SIZE,
+                    message.length - WireFormat.HEADER_SIZE, null));
+        } catch (SchemaRegistry.UnknownSchemaException e) {
+            throw new BadEventException(BadEventException.Reason.UNKNOWN_SCHEMA, e.getMessage());
+        } catch (IOException | RuntimeException e) {
+            throw new BadEventException(BadEventException.Reason.UNDECODABLE, "Avro decoding failed: " + e, e);
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package org.electorallog.schemas;
+
+import java.util.List;
+
+/**
+ * Stable small-integer codes of statement kinds, stored in every record row and counter instead of
+ * the kind's name. The list is append-only: a code never changes meaning (StatementKindsTest pins it).
+ */
+public final class StatementKinds {
+    /** Index = code. Append new kinds at the end, in the same order as the Avro enum. */
+    public static final List<String> NAMES = List.of(
+            "UNKNOWN", "CAST_VOTE", "CAST_VOTE_ERROR", "IDP_USER_EVENT", "ELECTION_PUBLISHED",
+            "VOTING_PERIOD_OPENED", "VOTING_PERIOD_PAUSED", "VOTING_PERIOD_CLOSED",
+            "KEY_GENERATION", "KEY_INSERTION_START", "KEY_INSERTION_CEREMONY",
+            "TALLY_OPENED", "TALLY_CLOSED", "COMMUNICATIONS_SENT",
+            "VOTER_PUBLIC_KEY", "ADMIN_PUBLIC_KEY", "LOG_CHECKPOINT", "LOG_CONTINUATION");
+
+    private StatementKinds() {
+    }
+
+    /** The code of a kind name, or -1 when this version does not know it. */
+    public static int code(String name) {
+        return NAMES.indexOf(name);
+    }
+
+    /** The name of a code; throws for an unknown code. */
+    public static String name(int code) {
+        if (code < 0 || code >= NAMES.size()) {
+            throw new IllegalArgumentException("unknown statement kind code " + code);
+        }
+        return NAMES.get(code);
+    }
+}
