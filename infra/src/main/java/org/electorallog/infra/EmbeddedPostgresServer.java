@@ -1,0 +1,117 @@
+package org.electorallog.infra;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A real PostgreSQL server (zonky's embedded binaries, PostgreSQL 18) run as a child process. When
+ * this JVM runs as root, zonky starts it inside a user namespace ({@code unshare -U}), because
+ * PostgreSQL refuses to run as root. Data and the extracted binaries live under the given directory.
+ */
+public final class EmbeddedPostgresServer implements AutoCloseable {
+    /** Settings for a 2-core, 24 GB development machine; see docs/operations.md for production. */
+    public static final Map<String, String> DEFAULT_SETTINGS = defaults();
+
+    private final Path dataDir;
+    private final Path workDir;
+    private final int port;
+    private final Map<String, String> settings;
+    private EmbeddedPostgres pg;
+
+    private EmbeddedPostgresServer(Path baseDir, Map<String, String> settings) {
+        this.dataDir = baseDir.resolve("data");
+        this.workDir = baseDir.resolve("binaries");
+        this.port = FreePorts.pick();
+        this.settings = settings;
+    }
+
+    private static Map<String, String> defaults() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("max_connections", "200");
+        m.put("shared_buffers", "512MB");
+        m.put("work_mem", "16MB");
+        m.put("maintenance_work_mem", "256MB");
+        m.put("max_wal_size", "4GB");
+        m.put("checkpoint_timeout", "15min");
+        m.put("random_page_cost", "1.1");
+        m.put("effective_cache_size", "8GB");
+        m.put("jit", "off");
+        return Map.copyOf(m);
+    }
+
+    /** Starts a fresh server whose data lives in {@code baseDir/data}. */
+    public static EmbeddedPostgresServer start(Path baseDir) {
+        return start(baseDir, DEFAULT_SETTINGS);
+    }
+
+    public static EmbeddedPostgresServer start(Path baseDir, Map<String, String> settings) {
+        EmbeddedPostgresServer s = new EmbeddedPostgresServer(baseDir, settings);
+        s.startServer(true);
+        return s;
+    }
+
+    private synchronized void startServer(boolean clean) {
+        try {
+            Files.createDirectories(workDir);
+            EmbeddedPostgres.Builder b = EmbeddedPostgres.builder()
+                    .setDataDirectory(dataDir)
+                    .setCleanDataDirectory(clean)
+                    .setOverrideWorkingDirectory(workDir.toFile())
+                    .setPort(port)
+                    .setPGStartupWait(Duration.ofSeconds(60))
+                    .setRegisterShutdownHook(true);
+            settings.forEach(b::setServerConfig);
+            pg = b.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start embedded PostgreSQL in " + dataDir + ": " + e.getMessage(), e);
+        }
+    }
+
+    public DatabaseAddress address() {
+        return new DatabaseAddress("jdbc:postgresql://127.0.0.1:" + port + "/postgres", "postgres", "");
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** The postmaster process (its PID is the first line of {@code postmaster.pid}), while running. */
+    public synchronized Optional<ProcessHandle> process() {
+        if (pg == null) {
+            return Optional.empty();
+        }
+        try {
+            String first = Files.readAllLines(dataDir.resolve("postmaster.pid")).get(0).strip();
+            return ProcessHandle.of(Long.parseLong(first));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Stops the server (fast shutdown) and waits for its processes to exit. */
+    public synchronized void stop() {
+        if (pg != null) {
+            Optional<ProcessHandle> postmaster = process();
+            EmbeddedPostgres p = pg;
+            pg = null;
+            try {
+                p.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot stop embedded PostgreSQL: " + e.getMessage(), e);
+            }
+            postmaster.ifPresent(h -> h.onExit().join());
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+}

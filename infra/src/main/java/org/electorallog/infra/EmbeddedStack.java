@@ -1,0 +1,121 @@
+package org.electorallog.infra;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * The default stack: a real KRaft Kafka broker in this JVM and a real PostgreSQL server as a child
+ * process, both with their data under one work directory, which {@link #close()} removes.
+ */
+public final class EmbeddedStack implements Stack {
+    private final Path workDir;
+    private final boolean deleteOnClose;
+    private final EmbeddedKafkaBroker kafka;
+    private final EmbeddedPostgresServer postgres;
+
+    private EmbeddedStack(Path workDir, boolean deleteOnClose, EmbeddedKafkaBroker kafka, EmbeddedPostgresServer postgres) {
+        this.workDir = workDir;
+        this.deleteOnClose = deleteOnClose;
+        this.kafka = kafka;
+        this.postgres = postgres;
+    }
+
+    /**
+     * Starts both servers under a fresh directory inside {@code parent}; the directory is deleted
+     * on close when {@code deleteOnClose}.
+     */
+    public static EmbeddedStack start(Path parent, boolean deleteOnClose) {
+        Path dir;
+        try {
+            Files.createDirectories(parent);
+            dir = Files.createTempDirectory(parent, "stack-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create stack directory under " + parent, e);
+        }
+        EmbeddedKafkaBroker kafka = null;
+        try {
+            kafka = EmbeddedKafkaBroker.start(dir.resolve("kafka"));
+            EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(dir.resolve("postgres"));
+            return new EmbeddedStack(dir, deleteOnClose, kafka, pg);
+        } catch (RuntimeException e) {
+            if (kafka != null) {
+                kafka.close();
+            }
+            throw e;
+        }
+    }
+
+    public EmbeddedKafkaBroker kafka() {
+        return kafka;
+    }
+
+    public EmbeddedPostgresServer postgres() {
+        return postgres;
+    }
+
+    public Path workDir() {
+        return workDir;
+    }
+
+    @Override
+    public String kafkaBootstrap() {
+        return kafka.bootstrapServers();
+    }
+
+    @Override
+    public DatabaseAddress database() {
+        return postgres.address();
+    }
+
+    @Override
+    public String describe() {
+        return "embedded (Kafka KRaft broker at " + kafkaBootstrap() + ", PostgreSQL 18 at 127.0.0.1:"
+                + postgres.port() + ", data in " + workDir + ")";
+    }
+
+    @Override
+    public void close() {
+        RuntimeException failure = null;
+        try {
+            kafka.close();
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        try {
+            postgres.close();
+        } catch (RuntimeException e) {
+            if (failure == null) {
+                failure = e;
+            } else {
+                failure.addSuppressed(e);
+            }
+        }
+        if (deleteOnClose) {
+            deleteTree(workDir);
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + dir, e);
+        }
+    }
+}

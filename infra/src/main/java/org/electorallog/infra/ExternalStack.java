@@ -1,0 +1,107 @@
+package org.electorallog.infra;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+
+/**
+ * Servers named by environment variables (see {@link StackSettings}); nothing is started or stopped.
+ * Both are contacted at start, and an unreachable one is an error that names the variable and the
+ * address tried.
+ */
+public final class ExternalStack implements Stack {
+    private final String kafka;
+    private final DatabaseAddress db;
+
+    private ExternalStack(String kafka, DatabaseAddress db) {
+        this.kafka = kafka;
+        this.db = db;
+    }
+
+    /** Checks both servers answer within {@code timeoutSeconds}, then returns the stack. */
+    public static ExternalStack connect(String kafkaBootstrap, DatabaseAddress db, int timeoutSeconds) {
+        checkKafka(kafkaBootstrap, timeoutSeconds);
+        checkPostgres(db, timeoutSeconds);
+        return new ExternalStack(kafkaBootstrap, db);
+    }
+
+    static void checkKafka(String bootstrap, int timeoutSeconds) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, String.valueOf(timeoutSeconds * 1000));
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, String.valueOf(timeoutSeconds * 1000));
+        p.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, "2000");
+        p.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, "2000");
+        try (Admin admin = Admin.create(p)) {
+            admin.describeCluster().clusterId().get(timeoutSeconds, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw unreachable(StackSettings.KAFKA_BOOTSTRAP, bootstrap, "interrupted");
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            throw unreachable(StackSettings.KAFKA_BOOTSTRAP, bootstrap,
+                    e instanceof TimeoutException ? "no answer within " + timeoutSeconds + " s" : rootMessage(e));
+        }
+    }
+
+    static void checkPostgres(DatabaseAddress db, int timeoutSeconds) {
+        Properties p = new Properties();
+        if (db.user() != null) {
+            p.put("user", db.user());
+        }
+        if (db.password() != null) {
+            p.put("password", db.password());
+        }
+        p.put("connectTimeout", String.valueOf(timeoutSeconds));
+        p.put("loginTimeout", String.valueOf(timeoutSeconds));
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), p)) {
+            c.isValid(timeoutSeconds);
+        } catch (SQLException e) {
+            throw unreachable(StackSettings.JDBC_URL, db.jdbcUrl(), rootMessage(e));
+        }
+    }
+
+    private static IllegalStateException unreachable(String variable, String address, String why) {
+        return new IllegalStateException("cannot reach the server named by " + variable + " at " + address + ": " + why);
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+    }
+
+    @Override
+    public String kafkaBootstrap() {
+        return kafka;
+    }
+
+    @Override
+    public DatabaseAddress database() {
+        return db;
+    }
+
+    @Override
+    public String describe() {
+        return "external (Kafka at " + kafka + ", PostgreSQL at " + db.jdbcUrl() + ")";
+    }
+
+    @Override
+    public void close() {
+        // external servers are not ours to stop
+    }
+
+    /** For tests: the variables this stack reads. */
+    static Map<String, String> variables() {
+        return Map.of(StackSettings.KAFKA_BOOTSTRAP, "Kafka bootstrap servers",
+                StackSettings.JDBC_URL, "PostgreSQL JDBC URL");
+    }
+}
