@@ -1,0 +1,60 @@
+package org.electorallog.launcher;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code electoral-log demo}: the whole flow once, verified, then a clean stop. */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Start the embedded stack, projector and query API; publish a small election on 2 boards; "
+                + "verify checkpoints and inclusion proofs over HTTP; print a summary; stop.")
+public final class DemoCommand implements Callable<Integer> {
+    @Option(names = "--voters", defaultValue = "1000", description = "voters per board (each: 4 logins, 1 vote); default ${DEFAULT-VALUE}")
+    int voters;
+
+    @Option(names = "--proofs", defaultValue = "50", description = "inclusion proofs verified per board; default ${DEFAULT-VALUE}")
+    int proofs;
+
+    @Option(names = "--work-dir", defaultValue = "target/run", description = "where embedded data goes; default ${DEFAULT-VALUE}")
+    Path workDir;
+
+    @Option(names = "--timeout", defaultValue = "120", description = "seconds to wait for the projection; default ${DEFAULT-VALUE}")
+    int timeoutSeconds;
+
+    @Override
+    public Integer call() {
+        if (voters < 1 || proofs < 2) {
+            System.err.println("demo: --voters must be at least 1 and --proofs at least 2");
+            return 2;
+        }
+        long t0 = System.nanoTime();
+        System.out.println("starting the stack, projector and query API ...");
+        try (DevEnvironment env = DevEnvironment.start(workDir, 0)) {
+            System.out.println("stack: " + env.stack().describe());
+            System.out.println("log verifier key (throwaway, generated for this run): " + env.signer().verifierKey());
+            List<ElectionDemo.BoardResult> results = new ElectionDemo(env, System.out)
+                    .run(List.of("demo-election-1", "demo-election-2"), voters, proofs, Duration.ofSeconds(timeoutSeconds));
+            System.out.println();
+            System.out.println("summary");
+            long total = 0;
+            int verified = 0;
+            for (ElectionDemo.BoardResult r : results) {
+                System.out.printf("  board %-18s records %,8d  root %s  proofs verified %d%n",
+                        r.board(), r.records(), r.rootBase64(), r.proofsVerified());
+                total += r.records();
+                verified += r.proofsVerified();
+            }
+            System.out.printf("  %,d records on %d boards, %d inclusion proofs verified against signed checkpoints, %.1f s%n",
+                    total, results.size(), verified, (System.nanoTime() - t0) / 1e9);
+            System.out.println("demo: OK");
+            return 0;
+        } catch (Exception e) {
+            System.err.println("demo: FAILED: " + e.getMessage());
+            e.printStackTrace(System.err);
+            return 1;
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package org.electorallog.launcher;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code electoral-log dev}: the same setup as the demo, left running until Ctrl-C. */
+@Command(name = "dev", mixinStandardHelpOptions = true,
+        description = "Start the embedded stack, projector and query API and keep them up until Ctrl-C.")
+public final class DevCommand implements Callable<Integer> {
+    @Option(names = "--port", defaultValue = "8080", description = "query API port; default ${DEFAULT-VALUE}")
+    int port;
+
+    @Option(names = "--work-dir", defaultValue = "target/run", description = "where embedded data goes; default ${DEFAULT-VALUE}")
+    Path workDir;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        DevEnvironment env;
+        try {
+            env = DevEnvironment.start(workDir, port);
+        } catch (RuntimeException e) {
+            System.err.println("dev: cannot start: " + e.getMessage());
+            return 1;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("stopping ...");
+            env.close();
+            System.out.println("stopped");
+            stopped.countDown();
+        }, "dev-stop"));
+        System.out.println("electoral-log dev is up (a development key signs checkpoints: not for real elections)");
+        System.out.println("  stack:          " + env.stack().describe());
+        System.out.println("  Kafka:          " + env.stack().kafkaBootstrap());
+        System.out.println("  PostgreSQL:     " + env.stack().database().jdbcUrl() + " (user " + env.stack().database().user() + ")");
+        System.out.println("  query API:      " + env.api().baseUrl() + "/boards");
+        System.out.println("  verifier key:   " + env.signer().verifierKey());
+        System.out.println("press Ctrl-C to stop");
+        stopped.await();
+        return 0;
+    }
+}

@@ -1,0 +1,86 @@
+package org.electorallog.launcher;
+
+import java.nio.file.Path;
+import org.electorallog.core.NoteSigner;
+import org.electorallog.infra.Stack;
+import org.electorallog.infra.Stacks;
+import org.electorallog.producer.EventsTopic;
+import org.electorallog.projector.Projector;
+import org.electorallog.projector.ProjectorSettings;
+import org.electorallog.query.QueryApi;
+import org.electorallog.schemas.Topics;
+
+/**
+ * Everything {@code demo} and {@code dev} run: a stack (embedded by default), the topics, the
+ * projector and the query API, with a throwaway checkpoint signing key. Closing stops all of it.
+ */
+public final class DevEnvironment implements AutoCloseable {
+    /** Partitions of the events topic in the development setup. */
+    public static final int PARTITIONS = 4;
+
+    private final Stack stack;
+    private final NoteSigner signer;
+    private final Projector projector;
+    private final QueryApi api;
+
+    private DevEnvironment(Stack stack, NoteSigner signer, Projector projector, QueryApi api) {
+        this.stack = stack;
+        this.signer = signer;
+        this.projector = projector;
+        this.api = api;
+    }
+
+    /** Starts the stack the environment selects, with data under {@code workDir}. */
+    public static DevEnvironment start(Path workDir, int apiPort) {
+        return start(Stacks.start(workDir), workDir, apiPort, NoteSigner.generate("electoral-log.local"));
+    }
+
+    /** Starts the topics, projector and query API on an existing stack. */
+    public static DevEnvironment start(Stack stack, Path workDir, int apiPort, NoteSigner signer) {
+        Projector projector = null;
+        try {
+            EventsTopic.ensure(stack.kafkaBootstrap(), Topics.EVENTS, PARTITIONS, (short) 1);
+            EventsTopic.ensure(stack.kafkaBootstrap(), Topics.DEAD_LETTERS, 1, (short) 1);
+            var db = stack.database();
+            projector = Projector.start(ProjectorSettings.defaults(stack.kafkaBootstrap(), db.jdbcUrl(), db.user(),
+                    db.password(), workDir.resolve("streams-state"), signer));
+            QueryApi api = QueryApi.start(db.jdbcUrl(), db.user(), db.password(), apiPort);
+            return new DevEnvironment(stack, signer, projector, api);
+        } catch (RuntimeException e) {
+            if (projector != null) {
+                projector.close();
+            }
+            stack.close();
+            throw e;
+        }
+    }
+
+    public Stack stack() {
+        return stack;
+    }
+
+    public NoteSigner signer() {
+        return signer;
+    }
+
+    public Projector projector() {
+        return projector;
+    }
+
+    public QueryApi api() {
+        return api;
+    }
+
+    @Override
+    public void close() {
+        try {
+            api.close();
+        } finally {
+            try {
+                projector.close();
+            } finally {
+                stack.close();
+            }
+        }
+    }
+}

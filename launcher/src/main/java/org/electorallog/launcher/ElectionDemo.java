@@ -1,0 +1,142 @@
+package org.electorallog.launcher;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.Hashes;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.ProofException;
+import org.electorallog.core.ProofVerifier;
+import org.electorallog.core.TileTree;
+import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.producer.PublishResult;
+import org.electorallog.schemas.StatementCodec;
+import org.electorallog.schemas.avro.Statement;
+
+/**
+ * The demo's work on a running environment: publish an election on several boards, wait until every
+ * statement is projected, then act as an observer: fetch each board's signed checkpoint and a sample
+ * of inclusion proofs over HTTP and verify them against roots recomputed from what was published.
+ */
+public final class ElectionDemo {
+    private final DevEnvironment env;
+    private final PrintStream out;
+
+    public ElectionDemo(DevEnvironment env, PrintStream out) {
+        this.env = env;
+        this.out = out;
+    }
+
+    /** What the demo found, per board. */
+    public record BoardResult(String board, long records, String rootBase64, int proofsVerified) {
+    }
+
+    /** Publishes {@code voters} voters on each board and verifies; throws with the reason on any failure. */
+    public List<BoardResult> run(List<String> boards, int voters, int proofsPerBoard, Duration timeout)
+            throws IOException, ProofException {
+        Map<String, List<Statement>> published = new LinkedHashMap<>();
+        for (int i = 0; i < boards.size(); i++) {
+            published.put(boards.get(i), ElectionGenerator.election(boards.get(i), voters, 1000 + i));
+        }
+        publish(published);
+        LogClient client = new LogClient(env.api().baseUrl());
+        waitForProjection(client, published, timeout);
+        NoteVerifier verifier = NoteVerifier.parse(env.signer().verifierKey());
+        List<BoardResult> results = new ArrayList<>();
+        Random random = new Random(7);
+        for (Map.Entry<String, List<Statement>> e : published.entrySet()) {
+            results.add(verifyBoard(client, verifier, e.getKey(), e.getValue(), proofsPerBoard, random));
+        }
+        return results;
+    }
+
+    private void publish(Map<String, List<Statement>> published) {
+        long total = published.values().stream().mapToLong(List::size).sum();
+        out.printf("publishing %,d statements on %d boards%n", total, published.size());
+        try (ElectoralLogProducer producer = ElectoralLogProducer.create(env.stack().kafkaBootstrap())) {
+            List<CompletableFuture<PublishResult>> acks = new ArrayList<>();
+            int longest = published.values().stream().mapToInt(List::size).max().orElse(0);
+            for (int i = 0; i < longest; i++) {
+                for (List<Statement> board : published.values()) {
+                    if (i < board.size()) {
+                        acks.add(producer.publish(board.get(i)));
+                    }
+                }
+            }
+            producer.flush();
+            long failed = acks.stream().filter(CompletableFuture::isCompletedExceptionally).count();
+            if (failed > 0) {
+                throw new IllegalStateException(failed + " statements were not acknowledged by Kafka");
+            }
+            out.printf("published and acknowledged: %,d%n", acks.size());
+        }
+    }
+
+    private void waitForProjection(LogClient client, Map<String, List<Statement>> published, Duration timeout)
+            throws IOException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Map<String, Long> sizes = client.boardSizes();
+            boolean done = true;
+            for (Map.Entry<String, List<Statement>> e : published.entrySet()) {
+                long size = sizes.getOrDefault(e.getKey(), 0L);
+                if (size > e.getValue().size()) {
+                    throw new IllegalStateException("board " + e.getKey() + " has " + size + " records, more than the "
+                            + e.getValue().size() + " published");
+                }
+                done &= size == e.getValue().size();
+            }
+            if (done) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("not every statement was projected within " + timeout.toSeconds()
+                        + " s: sizes " + sizes);
+            }
+            try {
+                Thread.sleep(100); // polling interval of the observer, not a synchronisation stand-in
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for the projection", ie);
+            }
+        }
+    }
+
+    private BoardResult verifyBoard(LogClient client, NoteVerifier verifier, String board, List<Statement> statements,
+                                    int proofs, Random random) throws IOException, ProofException {
+        TileTree local = TileTree.empty();
+        List<byte[]> leaves = new ArrayList<>(statements.size());
+        for (Statement s : statements) {
+            byte[] leaf = Hashes.leafHash(StatementCodec.canonical(s));
+            leaves.add(leaf);
+            local.appendLeafHash(leaf);
+        }
+        Checkpoint cp = Checkpoint.open(client.checkpoint(board), List.of(verifier));
+        if (cp.size() != statements.size()) {
+            throw new ProofException("board " + board + ": checkpoint size " + cp.size() + ", published " + statements.size());
+        }
+        if (!MessageDigest.isEqual(cp.root(), local.root())) {
+            throw new ProofException("board " + board + ": checkpoint root differs from the root of the published statements");
+        }
+        int verified = 0;
+        for (int i = 0; i < proofs; i++) {
+            long id = i == 0 ? 0 : i == 1 ? statements.size() - 1 : random.nextInt(statements.size());
+            LogClient.InclusionProof p = client.proof(board, id, null);
+            if (!MessageDigest.isEqual(p.leafHash(), leaves.get((int) id))) {
+                throw new ProofException("board " + board + ": record " + id + " is not the statement published " + id + "th");
+            }
+            ProofVerifier.verifyInclusion(id, cp.size(), leaves.get((int) id), p.hashes(), cp.root());
+            verified++;
+        }
+        return new BoardResult(board, cp.size(), Base64.getEncoder().encodeToString(cp.root()), verified);
+    }
+}

@@ -1,0 +1,76 @@
+package org.electorallog.launcher;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A small client of the query API, as a voter's or observer's verifier uses it. */
+public final class LogClient {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String baseUrl;
+
+    public LogClient(String baseUrl) {
+        this.baseUrl = baseUrl;
+    }
+
+    /** An inclusion proof as served. */
+    public record InclusionProof(long index, long size, byte[] leafHash, List<byte[]> hashes, byte[] root) {
+    }
+
+    public String get(String path) throws IOException {
+        HttpResponse<String> r = send(path);
+        if (r.statusCode() != 200) {
+            throw new IOException("GET " + path + " answered " + r.statusCode() + ": " + r.body());
+        }
+        return r.body();
+    }
+
+    public HttpResponse<String> send(String path) throws IOException {
+        HttpRequest req = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30)).GET().build();
+        try {
+            return http.send(req, HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+
+    /** Board name to size, from GET /boards. */
+    public Map<String, Long> boardSizes() throws IOException {
+        Map<String, Long> out = new HashMap<>();
+        for (JsonNode b : JSON.readTree(get("/boards")).get("boards")) {
+            out.put(b.get("board").asText(), b.get("size").asLong());
+        }
+        return out;
+    }
+
+    public String checkpoint(String board) throws IOException {
+        return get("/boards/" + board + "/checkpoint");
+    }
+
+    public InclusionProof proof(String board, long id, Long size) throws IOException {
+        JsonNode n = JSON.readTree(get("/boards/" + board + "/records/" + id + "/proof" + (size == null ? "" : "?size=" + size)));
+        List<byte[]> hashes = new ArrayList<>();
+        for (JsonNode h : n.get("hashes")) {
+            hashes.add(Base64.getDecoder().decode(h.asText()));
+        }
+        return new InclusionProof(n.get("index").asLong(), n.get("size").asLong(),
+                Base64.getDecoder().decode(n.get("leaf_hash").asText()), hashes,
+                Base64.getDecoder().decode(n.get("root").asText()));
+    }
+
+    public JsonNode record(String board, long id) throws IOException {
+        return JSON.readTree(get("/boards/" + board + "/records/" + id));
+    }
+}

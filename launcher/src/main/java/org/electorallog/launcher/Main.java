@@ -1,0 +1,24 @@
+package org.electorallog.launcher;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code electoral-log} command line. */
+@Command(name = "electoral-log", mixinStandardHelpOptions = true, version = "electoral-log 0.1.0",
+        description = "An append-only, verifiable electoral log on Kafka and PostgreSQL.",
+        subcommands = {DemoCommand.class, DevCommand.class})
+public final class Main implements Runnable {
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs a command line and returns its exit code (for tests). */
+    public static int run(String... args) {
+        return new CommandLine(new Main()).execute(args);
+    }
+
+    @Override
+    public void run() {
+        CommandLine.usage(this, System.out);
+    }
+}

@@ -1,0 +1,153 @@
+package org.electorallog.producer;
+
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.electorallog.schemas.BoardName;
+import org.electorallog.schemas.CanonicalStatement;
+import org.electorallog.schemas.StatementCodec;
+import org.electorallog.schemas.Topics;
+import org.electorallog.schemas.avro.Envelope;
+import org.electorallog.schemas.avro.Statement;
+
+/**
+ * The library producers embed to publish statements. Each statement is validated before anything
+ * is sent, encoded in the Confluent wire format and sent with an idempotent Kafka producer
+ * ({@code enable.idempotence=true}, {@code acks=all}) keyed by board, so one board stays in one
+ * partition in order. {@link #publish} never drops: it returns a future that completes with the
+ * statement's partition and offset once Kafka has acknowledged it, or fails with the reason.
+ * When the send buffer is full it blocks up to {@code max.block.ms} (back-pressure), then fails.
+ */
+public final class ElectoralLogProducer implements AutoCloseable {
+    private final KafkaProducer<String, byte[]> kafka;
+    private final StatementCodec codec;
+    private final String topic;
+    private final AtomicLong sent = new AtomicLong();
+    private final AtomicLong acknowledged = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+
+    private ElectoralLogProducer(Properties config, StatementCodec codec, String topic) {
+        this.kafka = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+        this.codec = codec;
+        this.topic = topic;
+    }
+
+    /** Default producer settings: durable, idempotent, batched for throughput. */
+    public static Properties defaults(String bootstrap) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "5");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(256 * 1024));
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, String.valueOf(64L * 1024 * 1024));
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "60000");
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
+        return p;
+    }
+
+    public static ElectoralLogProducer create(String bootstrap) {
+        return create(defaults(bootstrap), Topics.EVENTS);
+    }
+
+    /** A producer with the given Kafka settings (start from {@link #defaults}) on {@code topic}. */
+    public static ElectoralLogProducer create(Properties kafkaConfig, String topic) {
+        return new ElectoralLogProducer(kafkaConfig, StatementCodec.embedded(), topic);
+    }
+
+    /** Publishes one statement (fills in a UUIDv7 delivery ID when it has none). */
+    public CompletableFuture<PublishResult> publish(Statement statement) {
+        return publish(Envelope.newBuilder().setStatement(statement).build());
+    }
+
+    /** Publishes one signed envelope. */
+    public CompletableFuture<PublishResult> publish(Envelope envelope) {
+        Statement st = envelope.getStatement();
+        if (st == null) {
+            throw new StatementRejectedException("statement", "the envelope has no statement");
+        }
+        if (st.getDeliveryId() == null || st.getDeliveryId().isBlank()) {
+            st.setDeliveryId(DeliveryIds.uuidV7());
+        }
+        validate(st);
+        byte[] value = codec.encode(envelope);
+        String board = st.getBoard();
+        String deliveryId = st.getDeliveryId();
+        CompletableFuture<PublishResult> result = new CompletableFuture<>();
+        sent.incrementAndGet();
+        try {
+            kafka.send(new ProducerRecord<>(topic, board, value), (meta, error) -> {
+                if (error != null) {
+                    failed.incrementAndGet();
+                    result.completeExceptionally(error);
+                } else {
+                    acknowledged.incrementAndGet();
+                    result.complete(new PublishResult(board, deliveryId, meta.partition(), meta.offset()));
+                }
+            });
+        } catch (RuntimeException e) {
+            failed.incrementAndGet();
+            result.completeExceptionally(e);
+        }
+        return result;
+    }
+
+    /** Checks every required field; the exception names the field. */
+    static void validate(Statement st) {
+        if (st.getBoard() == null) {
+            throw new StatementRejectedException("board", "is required");
+        }
+        if (!BoardName.isValid(st.getBoard())) {
+            throw new StatementRejectedException("board", "'" + st.getBoard()
+                    + "' must match [a-z0-9][a-z0-9._-]{0,63}");
+        }
+        if (st.getDeliveryId().length() > 128) {
+            throw new StatementRejectedException("delivery_id", "is longer than 128 characters");
+        }
+        if (st.getKind() == null) {
+            throw new StatementRejectedException("kind", "is required");
+        }
+        if (st.getSenderName() == null || st.getSenderName().isBlank()) {
+            throw new StatementRejectedException("sender_name", "is required");
+        }
+        if (st.getSenderPublicKey() == null || st.getSenderPublicKey().remaining() != 32) {
+            throw new StatementRejectedException("sender_public_key", "must be a 32-byte Ed25519 public key");
+        }
+        if (st.getStatementTimestamp() <= 0) {
+            throw new StatementRejectedException("statement_timestamp", "must be milliseconds since the epoch");
+        }
+        int size = CanonicalStatement.encode(st).length;
+        if (size > CanonicalStatement.MAX_BYTES) {
+            throw new StatementRejectedException("statement", "canonical bytes are " + size + " bytes, more than "
+                    + CanonicalStatement.MAX_BYTES);
+        }
+    }
+
+    /** Waits until every statement sent so far is acknowledged or failed. */
+    public void flush() {
+        kafka.flush();
+    }
+
+    /** Sent, acknowledged, failed and in-flight counts. */
+    public Map<String, Long> metrics() {
+        long s = sent.get();
+        long a = acknowledged.get();
+        long f = failed.get();
+        return Map.of("sent", s, "acknowledged", a, "failed", f, "in_flight", s - a - f);
+    }
+
+    /** Flushes, then closes; every future has completed when this returns. */
+    @Override
+    public void close() {
+        kafka.flush();
+        kafka.close();
+    }
+}

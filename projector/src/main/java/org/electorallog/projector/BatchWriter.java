@@ -1,0 +1,402 @@
+package org.electorallog.projector;
+
+import java.security.MessageDigest;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaNormalization;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.Hashes;
+import org.electorallog.core.NoteSigner;
+import org.electorallog.core.Tile;
+import org.electorallog.core.TileKey;
+import org.electorallog.core.TileTree;
+import org.electorallog.schemas.DecodedStatement;
+import org.electorallog.schemas.SchemaRegistry;
+import org.electorallog.schemas.StatementKinds;
+
+/**
+ * Writes one batch of one partition in ONE PostgreSQL transaction: records, tiles, counters, board
+ * state, a signed checkpoint per changed board, writer schemas, and the partition's next offset by
+ * compare-and-set on (epoch, expected offset). Drops repeated delivery IDs (first copy kept).
+ *
+ * <p>On any failure the transaction is rolled back and the caller must drop its cached
+ * {@link BoardProjection}s, whose trees were already advanced.
+ */
+final class BatchWriter {
+    private final String topic;
+    private final NoteSigner signer;
+    private final String originPrefix;
+    private final SchemaRegistry registry;
+    private final Set<Integer> schemasRecorded = new HashSet<>();
+
+    BatchWriter(String topic, NoteSigner signer, String originPrefix, SchemaRegistry registry) {
+        this.topic = topic;
+        this.signer = signer;
+        this.originPrefix = originPrefix;
+        this.registry = registry;
+    }
+
+    /** What a batch did. */
+    record Result(int written, int duplicates, Set<String> boards) {
+    }
+
+    /**
+     * Takes the partition for a new task: creates its offset row if needed and bumps its epoch.
+     * Returns {next offset, epoch}.
+     */
+    long[] acquire(Connection c, int partition) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO partition_offsets (topic, partition, next_offset, epoch) VALUES (?, ?, 0, 1) "
+                        + "ON CONFLICT (topic, partition) DO UPDATE SET epoch = partition_offsets.epoch + 1 "
+                        + "RETURNING next_offset, epoch")) {
+            ps.setString(1, topic);
+            ps.setInt(2, partition);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new long[] {rs.getLong(1), rs.getLong(2)};
+            }
+        }
+    }
+
+    Result write(Connection c, int partition, long epoch, long expectedOffset, long nextOffset,
+                 List<PendingEvent> events, Map<String, BoardProjection> boards) throws SQLException {
+        Map<String, List<PendingEvent>> byBoard = new LinkedHashMap<>();
+        for (PendingEvent e : events) {
+            byBoard.computeIfAbsent(e.statement().board(), b -> new ArrayList<>()).add(e);
+        }
+        int written = 0;
+        int duplicates = 0;
+        recordSchemas(c, events);
+        for (Map.Entry<String, List<PendingEvent>> entry : byBoard.entrySet()) {
+            BoardProjection board = boards.get(entry.getKey());
+            if (board == null) {
+                board = loadOrCreate(c, entry.getKey(), entry.getValue().get(0).kafkaTimestamp());
+                boards.put(entry.getKey(), board);
+            }
+            List<PendingEvent> fresh = dropRepeated(c, board, entry.getValue());
+            int dropped = entry.getValue().size() - fresh.size();
+            duplicates += dropped;
+            if (!fresh.isEmpty()) {
+                insertRecords(c, board, fresh);
+                writeTiles(c, board);
+                addCounters(c, board, fresh);
+            }
+            updateState(c, board, dropped);
+            if (!fresh.isEmpty()) {
+                storeCheckpoint(c, board);
+            }
+            written += fresh.size();
+        }
+        moveOffset(c, partition, epoch, expectedOffset, nextOffset);
+        return new Result(written, duplicates, byBoard.keySet());
+    }
+
+    private BoardProjection loadOrCreate(Connection c, String name, long firstTimestamp) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT b.board_id, b.origin, s.size, s.root, s.last_created FROM boards b "
+                        + "JOIN board_state s USING (board_id) WHERE b.name = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    short id = rs.getShort(1);
+                    String origin = rs.getString(2);
+                    long size = rs.getLong(3);
+                    byte[] root = rs.getBytes(4);
+                    Timestamp last = rs.getTimestamp(5);
+                    TileTree tree = restoreTree(c, id, size);
+                    if (!MessageDigest.isEqual(tree.root(), root)) {
+                        throw new IllegalStateException("board " + name + ": root recomputed from stored tiles at size "
+                                + size + " differs from the stored root; the projection is damaged (run the audit)");
+                    }
+                    return new BoardProjection(id, name, origin, tree, last == null ? Long.MIN_VALUE : last.getTime());
+                }
+            }
+        }
+        String origin = originPrefix + name;
+        short id;
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO boards (board_id, name, origin, created) VALUES (nextval('board_ids'), ?, ?, ?) RETURNING board_id")) {
+            ps.setString(1, name);
+            ps.setString(2, origin);
+            ps.setTimestamp(3, new Timestamp(firstTimestamp));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                id = rs.getShort(1);
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO board_state (board_id, size, root) VALUES (?, 0, ?)")) {
+            ps.setShort(1, id);
+            ps.setBytes(2, Hashes.emptyRoot());
+            ps.executeUpdate();
+        }
+        return new BoardProjection(id, name, origin, TileTree.empty(), Long.MIN_VALUE);
+    }
+
+    private static TileTree restoreTree(Connection c, short boardId, long size) throws SQLException {
+        List<TileTree.EdgeTile> edge = TileTree.edgeTiles(size);
+        Map<TileKey, byte[]> tiles = new HashMap<>();
+        if (!edge.isEmpty()) {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT t.level, t.idx, t.hashes FROM tiles t JOIN unnest(?::smallint[], ?::bigint[]) AS k(level, idx) "
+                            + "ON t.board_id = ? AND t.level = k.level AND t.idx = k.idx")) {
+                Short[] levels = new Short[edge.size()];
+                Long[] idxs = new Long[edge.size()];
+                for (int i = 0; i < edge.size(); i++) {
+                    levels[i] = (short) edge.get(i).key().level();
+                    idxs[i] = edge.get(i).key().index();
+                }
+                ps.setArray(1, c.createArrayOf("smallint", levels));
+                ps.setArray(2, c.createArrayOf("bigint", idxs));
+                ps.setShort(3, boardId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        tiles.put(new TileKey(rs.getShort(1), rs.getLong(2)), rs.getBytes(3));
+                    }
+                }
+            }
+        }
+        return TileTree.restore(size, tiles);
+    }
+
+    /** Keeps the first copy of each delivery ID: drops repeats inside the batch and IDs already stored. */
+    private static List<PendingEvent> dropRepeated(Connection c, BoardProjection board, List<PendingEvent> events)
+            throws SQLException {
+        Map<String, PendingEvent> firstCopies = new LinkedHashMap<>();
+        for (PendingEvent e : events) {
+            firstCopies.putIfAbsent(e.statement().deliveryId(), e);
+        }
+        Set<String> stored = new HashSet<>();
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT delivery_id FROM records WHERE board_id = ? AND delivery_id = ANY(?)")) {
+            ps.setShort(1, board.boardId);
+            ps.setArray(2, c.createArrayOf("text", firstCopies.keySet().toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    stored.add(rs.getString(1));
+                }
+            }
+        }
+        List<PendingEvent> out = new ArrayList<>(firstCopies.size());
+        for (PendingEvent e : firstCopies.values()) {
+            if (!stored.contains(e.statement().deliveryId())) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    private static void insertRecords(Connection c, BoardProjection board, List<PendingEvent> events) throws SQLException {
+        int n = events.size();
+        Long[] ids = new Long[n];
+        Long[] created = new Long[n];
+        Long[] stmtTs = new Long[n];
+        Short[] kinds = new Short[n];
+        byte[][] senders = new byte[n][];
+        String[] users = new String[n];
+        String[] usernames = new String[n];
+        String[] elections = new String[n];
+        String[] areas = new String[n];
+        String[] ballots = new String[n];
+        String[] deliveries = new String[n];
+        byte[][] statements = new byte[n][];
+        Integer[] schemaIds = new Integer[n];
+        Integer[] partitions = new Integer[n];
+        Long[] offsets = new Long[n];
+        for (int i = 0; i < n; i++) {
+            PendingEvent e = events.get(i);
+            DecodedStatement s = e.statement();
+            long id = board.tree.size();
+            board.tree.appendLeafHash(Hashes.leafHash(s.canonicalBytes()));
+            board.lastCreatedMillis = Math.max(board.lastCreatedMillis, e.kafkaTimestamp());
+            ids[i] = id;
+            created[i] = board.lastCreatedMillis;
+            stmtTs[i] = s.statementTimestamp();
+            kinds[i] = (short) StatementKinds.code(s.kind());
+            senders[i] = s.senderPublicKey();
+            users[i] = s.userId();
+            usernames[i] = s.username();
+            elections[i] = s.electionId();
+            areas[i] = s.areaId();
+            ballots[i] = s.ballotId();
+            deliveries[i] = s.deliveryId();
+            statements[i] = s.canonicalBytes();
+            schemaIds[i] = s.schemaId();
+            partitions[i] = e.partition();
+            offsets[i] = e.offset();
+        }
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO records (board_id, id, created, statement_ts, kind, sender_key, user_id, username, "
+                        + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, kafka_offset) "
+                        + "SELECT ?, u.id, timestamptz 'epoch' + u.created * interval '1 millisecond', "
+                        + "timestamptz 'epoch' + u.stmt_ts * interval '1 millisecond', u.kind, u.sender, u.user_id, "
+                        + "u.username, u.election_id, u.area_id, u.ballot_id, u.delivery_id, u.statement, u.schema_id, "
+                        + "u.part, u.off FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::smallint[], ?::bytea[], "
+                        + "?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::integer[], "
+                        + "?::integer[], ?::bigint[]) AS u(id, created, stmt_ts, kind, sender, user_id, username, "
+                        + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, part, off)")) {
+            int p = 1;
+            ps.setShort(p++, board.boardId);
+            ps.setArray(p++, c.createArrayOf("bigint", ids));
+            ps.setArray(p++, c.createArrayOf("bigint", created));
+            ps.setArray(p++, c.createArrayOf("bigint", stmtTs));
+            ps.setArray(p++, c.createArrayOf("smallint", kinds));
+            ps.setArray(p++, c.createArrayOf("bytea", senders));
+            ps.setArray(p++, c.createArrayOf("text", users));
+            ps.setArray(p++, c.createArrayOf("text", usernames));
+            ps.setArray(p++, c.createArrayOf("text", elections));
+            ps.setArray(p++, c.createArrayOf("text", areas));
+            ps.setArray(p++, c.createArrayOf("text", ballots));
+            ps.setArray(p++, c.createArrayOf("text", deliveries));
+            ps.setArray(p++, c.createArrayOf("bytea", statements));
+            ps.setArray(p++, c.createArrayOf("integer", schemaIds));
+            ps.setArray(p++, c.createArrayOf("integer", partitions));
+            ps.setArray(p, c.createArrayOf("bigint", offsets));
+            ps.executeUpdate();
+        }
+    }
+
+    private static void writeTiles(Connection c, BoardProjection board) throws SQLException {
+        List<Tile> tiles = board.tree.drainChangedTiles();
+        if (tiles.isEmpty()) {
+            return;
+        }
+        Short[] levels = new Short[tiles.size()];
+        Long[] idxs = new Long[tiles.size()];
+        byte[][] hashes = new byte[tiles.size()][];
+        for (int i = 0; i < tiles.size(); i++) {
+            levels[i] = (short) tiles.get(i).key().level();
+            idxs[i] = tiles.get(i).key().index();
+            hashes[i] = tiles.get(i).hashes();
+        }
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO tiles (board_id, level, idx, hashes) SELECT ?, u.level, u.idx, u.hashes "
+                        + "FROM unnest(?::smallint[], ?::bigint[], ?::bytea[]) AS u(level, idx, hashes) "
+                        + "ON CONFLICT (board_id, level, idx) DO UPDATE SET hashes = EXCLUDED.hashes")) {
+            ps.setShort(1, board.boardId);
+            ps.setArray(2, c.createArrayOf("smallint", levels));
+            ps.setArray(3, c.createArrayOf("bigint", idxs));
+            ps.setArray(4, c.createArrayOf("bytea", hashes));
+            ps.executeUpdate();
+        }
+    }
+
+    private static void addCounters(Connection c, BoardProjection board, List<PendingEvent> events) throws SQLException {
+        Map<String, Long> deltas = new LinkedHashMap<>();
+        for (PendingEvent e : events) {
+            int kind = StatementKinds.code(e.statement().kind());
+            deltas.merge("-1\u0000", 1L, Long::sum);
+            deltas.merge(kind + "\u0000", 1L, Long::sum);
+            String election = e.statement().electionId();
+            if (election != null && !election.isEmpty()) {
+                deltas.merge(kind + "\u0000" + election, 1L, Long::sum);
+            }
+        }
+        int n = deltas.size();
+        Short[] kinds = new Short[n];
+        String[] elections = new String[n];
+        Long[] counts = new Long[n];
+        int i = 0;
+        for (Map.Entry<String, Long> d : deltas.entrySet()) {
+            int sep = d.getKey().indexOf('\u0000');
+            kinds[i] = Short.parseShort(d.getKey().substring(0, sep));
+            elections[i] = d.getKey().substring(sep + 1);
+            counts[i] = d.getValue();
+            i++;
+        }
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO counters (board_id, kind, election_id, n) SELECT ?, u.kind, u.election_id, u.n "
+                        + "FROM unnest(?::smallint[], ?::text[], ?::bigint[]) AS u(kind, election_id, n) "
+                        + "ON CONFLICT (board_id, kind, election_id) DO UPDATE SET n = counters.n + EXCLUDED.n")) {
+            ps.setShort(1, board.boardId);
+            ps.setArray(2, c.createArrayOf("smallint", kinds));
+            ps.setArray(3, c.createArrayOf("text", elections));
+            ps.setArray(4, c.createArrayOf("bigint", counts));
+            ps.executeUpdate();
+        }
+    }
+
+    private static void updateState(Connection c, BoardProjection board, int dropped) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE board_state SET size = ?, root = ?, last_created = ?, "
+                        + "duplicates_dropped = duplicates_dropped + ? WHERE board_id = ?")) {
+            ps.setLong(1, board.tree.size());
+            ps.setBytes(2, board.tree.root());
+            ps.setTimestamp(3, board.lastCreatedMillis == Long.MIN_VALUE ? null : new Timestamp(board.lastCreatedMillis));
+            ps.setLong(4, dropped);
+            ps.setShort(5, board.boardId);
+            ps.executeUpdate();
+        }
+    }
+
+    private void storeCheckpoint(Connection c, BoardProjection board) throws SQLException {
+        byte[] root = board.tree.root();
+        String note = new Checkpoint(board.origin, board.tree.size(), root).sign(signer);
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO checkpoints (board_id, size, root, note) VALUES (?, ?, ?, ?) "
+                        + "ON CONFLICT (board_id, size) DO NOTHING")) {
+            ps.setShort(1, board.boardId);
+            ps.setLong(2, board.tree.size());
+            ps.setBytes(3, root);
+            ps.setString(4, note);
+            ps.executeUpdate();
+        }
+    }
+
+    private void recordSchemas(Connection c, List<PendingEvent> events) throws SQLException {
+        for (PendingEvent e : events) {
+            int id = e.statement().schemaId();
+            if (schemasRecorded.contains(id)) {
+                continue;
+            }
+            Schema schema;
+            try {
+                schema = registry.byId(id);
+            } catch (SchemaRegistry.UnknownSchemaException ex) {
+                throw new IllegalStateException("schema " + id + " decoded an event but is now unknown", ex);
+            }
+            try (PreparedStatement ps = c.prepareStatement(
+                    "INSERT INTO writer_schemas (schema_id, fingerprint, schema_json) VALUES (?, ?, ?) "
+                            + "ON CONFLICT (schema_id) DO NOTHING")) {
+                ps.setInt(1, id);
+                ps.setBytes(2, Hashes.sha256(SchemaNormalization.toParsingForm(schema).getBytes(
+                        java.nio.charset.StandardCharsets.UTF_8)));
+                ps.setString(3, schema.toString());
+                ps.executeUpdate();
+            }
+            schemasRecorded.add(id);
+        }
+    }
+
+    private void moveOffset(Connection c, int partition, long epoch, long expected, long next) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE partition_offsets SET next_offset = ? WHERE topic = ? AND partition = ? AND epoch = ? AND next_offset = ?")) {
+            ps.setLong(1, next);
+            ps.setString(2, topic);
+            ps.setInt(3, partition);
+            ps.setLong(4, epoch);
+            ps.setLong(5, expected);
+            if (ps.executeUpdate() != 1) {
+                throw new FencedException("partition " + topic + "-" + partition + " is no longer ours at epoch " + epoch
+                        + " and offset " + expected + ": another task took it; batch rolled back");
+            }
+        }
+    }
+
+    /** After a rollback: forget which writer schemas were recorded, since that may be undone. */
+    void rolledBack() {
+        schemasRecorded.clear();
+    }
+}

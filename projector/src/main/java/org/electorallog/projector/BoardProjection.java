@@ -1,0 +1,24 @@
+package org.electorallog.projector;
+
+import org.electorallog.core.TileTree;
+
+/**
+ * The in-memory state of one board held by the task that owns its partition: its ID, origin,
+ * the right edge of its tree and the last created time. Valid only while it matches the database;
+ * dropped after any failed batch.
+ */
+final class BoardProjection {
+    final short boardId;
+    final String name;
+    final String origin;
+    final TileTree tree;
+    long lastCreatedMillis;
+
+    BoardProjection(short boardId, String name, String origin, TileTree tree, long lastCreatedMillis) {
+        this.boardId = boardId;
+        this.name = name;
+        this.origin = origin;
+        this.tree = tree;
+        this.lastCreatedMillis = lastCreatedMillis;
+    }
+}

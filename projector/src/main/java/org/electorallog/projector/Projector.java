@@ -1,0 +1,94 @@
+package org.electorallog.projector;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.time.Duration;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.electorallog.schemas.StatementCodec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The projector: a Kafka Streams application (events topic -> decode/validate -> PostgreSQL, bad
+ * events -> dead-letter topic, {@code exactly_once_v2}) plus its connection pool. Applies the SQL
+ * migrations before it starts.
+ */
+public final class Projector implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Projector.class);
+
+    private final ProjectorSettings settings;
+    private final HikariDataSource db;
+    private final ProjectorMetrics metrics = new ProjectorMetrics();
+    private final KafkaStreams streams;
+
+    private Projector(ProjectorSettings settings) {
+        this.settings = settings;
+        this.db = ProjectionDatabase.pool(settings.jdbcUrl(), settings.dbUser(), settings.dbPassword(),
+                settings.streamThreads() + 2, "projector");
+        try {
+            Migrations.apply(db);
+            this.streams = new KafkaStreams(topology(), streamsConfig());
+        } catch (RuntimeException e) {
+            db.close();
+            throw e;
+        }
+        streams.setUncaughtExceptionHandler(e -> {
+            LOG.error("projector thread failed; replacing it (the partition is taken again from PostgreSQL's offset)", e);
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+    }
+
+    /** Migrates the database and starts projecting. */
+    public static Projector start(ProjectorSettings settings) {
+        Projector p = new Projector(settings);
+        p.streams.start();
+        LOG.info("projector {} started on {} -> {}", settings.applicationId(), settings.topic(), settings.jdbcUrl());
+        return p;
+    }
+
+    Topology topology() {
+        StatementCodec codec = StatementCodec.embedded();
+        Topology t = new Topology();
+        t.addSource("events", Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), settings.topic());
+        t.addProcessor("project", () -> new ProjectorProcessor(settings, db, codec, metrics), "events");
+        t.addSink(ProjectorProcessor.DEAD_LETTER_SINK, settings.deadLetterTopic(), Serdes.String().serializer(),
+                Serdes.ByteArray().serializer(), "project");
+        return t;
+    }
+
+    private Properties streamsConfig() {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        p.put(StreamsConfig.STATE_DIR_CONFIG, settings.stateDir().toAbsolutePath().toString());
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, settings.streamThreads());
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        p.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
+        p.put(StreamsConfig.consumerPrefix("max.poll.records"), Math.max(500, settings.batchMaxRecords()));
+        p.put(StreamsConfig.producerPrefix("linger.ms"), 5);
+        return p;
+    }
+
+    public ProjectorMetrics metrics() {
+        return metrics;
+    }
+
+    public KafkaStreams.State state() {
+        return streams.state();
+    }
+
+    public ProjectorSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public void close() {
+        streams.close(Duration.ofSeconds(30));
+        db.close();
+    }
+}

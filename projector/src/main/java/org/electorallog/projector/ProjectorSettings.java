@@ -1,0 +1,60 @@
+package org.electorallog.projector;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.electorallog.core.NoteSigner;
+import org.electorallog.schemas.Topics;
+
+/**
+ * Everything the projector needs; projector/README.md documents each setting.
+ *
+ * @param bootstrap        Kafka bootstrap servers
+ * @param topic            the events topic
+ * @param deadLetterTopic  where undecodable or invalid events go
+ * @param applicationId    Kafka Streams application ID (also the consumer group)
+ * @param stateDir         Kafka Streams state directory
+ * @param jdbcUrl          PostgreSQL JDBC URL
+ * @param dbUser           PostgreSQL user
+ * @param dbPassword       PostgreSQL password
+ * @param batchMaxRecords  a batch is written when it holds this many events
+ * @param batchMaxWait     ... or when this much time has passed (latency bound under light traffic)
+ * @param signer           the log's checkpoint signing key
+ * @param originPrefix     checkpoint origin of a board = prefix + board name
+ * @param streamThreads    Kafka Streams threads in this instance
+ */
+public record ProjectorSettings(String bootstrap, String topic, String deadLetterTopic, String applicationId,
+                                Path stateDir, String jdbcUrl, String dbUser, String dbPassword,
+                                int batchMaxRecords, Duration batchMaxWait, NoteSigner signer, String originPrefix,
+                                int streamThreads) {
+    public static final String DEFAULT_APPLICATION_ID = "electoral-log-projector";
+    public static final String DEFAULT_ORIGIN_PREFIX = "electoral-log.local/";
+
+    public ProjectorSettings {
+        if (batchMaxRecords < 1) {
+            throw new IllegalArgumentException("batchMaxRecords must be at least 1, got " + batchMaxRecords);
+        }
+        if (batchMaxWait.isNegative() || batchMaxWait.isZero()) {
+            throw new IllegalArgumentException("batchMaxWait must be positive, got " + batchMaxWait);
+        }
+        if (streamThreads < 1) {
+            throw new IllegalArgumentException("streamThreads must be at least 1, got " + streamThreads);
+        }
+    }
+
+    /** Defaults for everything but the servers, the state directory and the key. */
+    public static ProjectorSettings defaults(String bootstrap, String jdbcUrl, String dbUser, String dbPassword,
+                                             Path stateDir, NoteSigner signer) {
+        return new ProjectorSettings(bootstrap, Topics.EVENTS, Topics.DEAD_LETTERS, DEFAULT_APPLICATION_ID, stateDir,
+                jdbcUrl, dbUser, dbPassword, 5000, Duration.ofMillis(100), signer, DEFAULT_ORIGIN_PREFIX, 1);
+    }
+
+    public ProjectorSettings withApplicationId(String id) {
+        return new ProjectorSettings(bootstrap, topic, deadLetterTopic, id, stateDir, jdbcUrl, dbUser, dbPassword,
+                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads);
+    }
+
+    public ProjectorSettings withBatch(int maxRecords, Duration maxWait) {
+        return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser,
+                dbPassword, maxRecords, maxWait, signer, originPrefix, streamThreads);
+    }
+}
