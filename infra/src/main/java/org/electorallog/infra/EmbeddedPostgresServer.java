@@ -34,6 +34,10 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
     private static Map<String, String> defaults() {
         Map<String, String> m = new LinkedHashMap<>();
+        // zonky starts PostgreSQL with -F (fsync off) and synchronous_commit=off: the log must not
+        // lose a committed batch, so both are turned back on
+        m.put("fsync", "on");
+        m.put("synchronous_commit", "on");
         m.put("max_connections", "200");
         m.put("shared_buffers", "512MB");
         m.put("work_mem", "16MB");

@@ -72,9 +72,9 @@ class EmbeddedStackTest {
             stack.close();
         }
         for (ProcessHandle p : pgProcesses) {
-            assertFalse(p.isAlive(), "PostgreSQL process " + p.pid() + " still running after stop");
+            assertFalse(ProcessLiveness.isRunning(p), "PostgreSQL process " + p.pid() + " still running after stop");
         }
-        assertFalse(ProcessHandle.allProcesses().anyMatch(p -> p.info().commandLine().orElse("").contains(dir.toString())),
+        assertFalse(ProcessHandle.allProcesses().filter(ProcessLiveness::isRunning).anyMatch(p -> p.info().commandLine().orElse("").contains(dir.toString())),
                 "a process still names the stack directory");
         assertFalse(Files.exists(dir), "stack directory " + dir + " left behind");
         Set<String> leftover = threadNames();

@@ -22,9 +22,11 @@ public final class DevEnvironment implements AutoCloseable {
     private final NoteSigner signer;
     private final Projector projector;
     private final QueryApi api;
+    private final boolean ownsStack;
 
-    private DevEnvironment(Stack stack, NoteSigner signer, Projector projector, QueryApi api) {
+    private DevEnvironment(Stack stack, boolean ownsStack, NoteSigner signer, Projector projector, QueryApi api) {
         this.stack = stack;
+        this.ownsStack = ownsStack;
         this.signer = signer;
         this.projector = projector;
         this.api = api;
@@ -32,11 +34,14 @@ public final class DevEnvironment implements AutoCloseable {
 
     /** Starts the stack the environment selects, with data under {@code workDir}. */
     public static DevEnvironment start(Path workDir, int apiPort) {
-        return start(Stacks.start(workDir), workDir, apiPort, NoteSigner.generate("electoral-log.local"));
+        return start(Stacks.start(workDir), true, workDir, apiPort, NoteSigner.generate("electoral-log.local"));
     }
 
-    /** Starts the topics, projector and query API on an existing stack. */
-    public static DevEnvironment start(Stack stack, Path workDir, int apiPort, NoteSigner signer) {
+    /**
+     * Starts the topics, projector and query API on a running stack; {@code ownsStack} says whether
+     * {@link #close()} stops the stack too.
+     */
+    public static DevEnvironment start(Stack stack, boolean ownsStack, Path workDir, int apiPort, NoteSigner signer) {
         Projector projector = null;
         try {
             EventsTopic.ensure(stack.kafkaBootstrap(), Topics.EVENTS, PARTITIONS, (short) 1);
@@ -45,12 +50,14 @@ public final class DevEnvironment implements AutoCloseable {
             projector = Projector.start(ProjectorSettings.defaults(stack.kafkaBootstrap(), db.jdbcUrl(), db.user(),
                     db.password(), workDir.resolve("streams-state"), signer));
             QueryApi api = QueryApi.start(db.jdbcUrl(), db.user(), db.password(), apiPort);
-            return new DevEnvironment(stack, signer, projector, api);
+            return new DevEnvironment(stack, ownsStack, signer, projector, api);
         } catch (RuntimeException e) {
             if (projector != null) {
                 projector.close();
             }
-            stack.close();
+            if (ownsStack) {
+                stack.close();
+            }
             throw e;
         }
     }
@@ -79,7 +86,9 @@ public final class DevEnvironment implements AutoCloseable {
             try {
                 projector.close();
             } finally {
-                stack.close();
+                if (ownsStack) {
+                    stack.close();
+                }
             }
         }
     }

@@ -1,0 +1,139 @@
+package org.electorallog.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.Hashes;
+import org.electorallog.core.NoteSigner;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.ProofVerifier;
+import org.electorallog.core.TileTree;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.infra.SharedStack;
+import org.electorallog.infra.Stack;
+import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.producer.PublishResult;
+import org.electorallog.schemas.StatementCodec;
+import org.electorallog.schemas.avro.Statement;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Statements through producer -> Kafka -> projector -> PostgreSQL -> HTTP: each gets exactly one ID,
+ * IDs per board are 0..n-1 in publish order, and the root served over HTTP is the root of what was
+ * published.
+ */
+class EndToEndTest {
+    static final int STATEMENTS = Integer.getInteger("electoral-log.test.statements", 10_000);
+    static Stack stack;
+    static DevEnvironment env;
+    static NoteSigner signer = NoteSigner.generate("e2e.electoral-log.local");
+
+    @BeforeAll
+    static void start() {
+        stack = SharedStack.get();
+        env = DevEnvironment.start(stack, false, Path.of("target/stack/e2e"), 0, signer);
+    }
+
+    @AfterAll
+    static void stop() {
+        env.close();
+    }
+
+    @Test
+    void everyStatementGetsExactlyOneIdInPublishOrderAndTheServedRootMatches() throws Exception {
+        int votersPerBoard = STATEMENTS / 10;
+        Map<String, List<Statement>> published = new LinkedHashMap<>();
+        published.put("e2e-board-a", ElectionGenerator.election("e2e-board-a", votersPerBoard, 1));
+        published.put("e2e-board-b", ElectionGenerator.election("e2e-board-b", votersPerBoard, 2));
+        List<CompletableFuture<PublishResult>> acks = new ArrayList<>();
+        try (ElectoralLogProducer producer = ElectoralLogProducer.create(stack.kafkaBootstrap())) {
+            for (int i = 0; i < votersPerBoard * 5; i++) {
+                for (List<Statement> board : published.values()) {
+                    acks.add(producer.publish(board.get(i)));
+                }
+            }
+        }
+        for (CompletableFuture<PublishResult> a : acks) {
+            assertTrue(a.isDone() && !a.isCompletedExceptionally(), "every publish is acknowledged");
+        }
+        assertEquals(STATEMENTS, acks.size());
+
+        LogClient client = new LogClient(env.api().baseUrl());
+        awaitSizes(client, published);
+
+        DatabaseAddress db = stack.database();
+        NoteVerifier verifier = NoteVerifier.parse(signer.verifierKey());
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
+            for (Map.Entry<String, List<Statement>> e : published.entrySet()) {
+                List<Statement> sent = e.getValue();
+                List<String> deliveryIdsById = new ArrayList<>();
+                try (PreparedStatement ps = c.prepareStatement(
+                        "SELECT r.id, r.delivery_id FROM records r JOIN boards b USING (board_id) WHERE b.name = ? ORDER BY r.id")) {
+                    ps.setString(1, e.getKey());
+                    try (ResultSet rs = ps.executeQuery()) {
+                        long expectedId = 0;
+                        while (rs.next()) {
+                            assertEquals(expectedId++, rs.getLong(1), "IDs are gap-free from 0");
+                            deliveryIdsById.add(rs.getString(2));
+                        }
+                    }
+                }
+                assertEquals(sent.size(), deliveryIdsById.size(), "one record per published statement on " + e.getKey());
+                Set<String> distinct = new HashSet<>(deliveryIdsById);
+                assertEquals(sent.size(), distinct.size(), "no statement doubled");
+                for (int i = 0; i < sent.size(); i++) {
+                    assertEquals(sent.get(i).getDeliveryId(), deliveryIdsById.get(i), "ID " + i + " is the " + i + "th published");
+                }
+
+                TileTree expected = TileTree.empty();
+                List<byte[]> leaves = new ArrayList<>();
+                for (Statement s : sent) {
+                    byte[] leaf = Hashes.leafHash(StatementCodec.canonical(s));
+                    leaves.add(leaf);
+                    expected.appendLeafHash(leaf);
+                }
+                Checkpoint cp = Checkpoint.open(client.checkpoint(e.getKey()), List.of(verifier));
+                assertEquals(sent.size(), cp.size());
+                assertArrayEquals(expected.root(), cp.root(), "root served over HTTP = root of the published statements");
+                for (long id : new long[] {0, 1, sent.size() / 2, sent.size() - 1}) {
+                    LogClient.InclusionProof p = client.proof(e.getKey(), id, null);
+                    ProofVerifier.verifyInclusion(id, cp.size(), leaves.get((int) id), p.hashes(), cp.root());
+                }
+            }
+        }
+    }
+
+    static void awaitSizes(LogClient client, Map<String, List<Statement>> published) throws Exception {
+        long deadline = System.nanoTime() + 180_000_000_000L;
+        while (true) {
+            Map<String, Long> sizes = client.boardSizes();
+            boolean done = true;
+            for (Map.Entry<String, List<Statement>> e : published.entrySet()) {
+                done &= sizes.getOrDefault(e.getKey(), 0L) >= e.getValue().size();
+            }
+            if (done) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("projection did not reach the published sizes in 180 s: " + sizes);
+            }
+            Thread.sleep(50); // poll interval; the condition above is what we wait for
+        }
+    }
+}

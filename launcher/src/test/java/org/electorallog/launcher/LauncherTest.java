@@ -1,0 +1,93 @@
+package org.electorallog.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.electorallog.infra.ProcessLiveness;
+import org.junit.jupiter.api.Test;
+
+/** The demo and dev commands as a user runs them. */
+class LauncherTest {
+
+    @Test
+    void demoPublishesVerifiesAndExitsZero() {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        PrintStream old = System.out;
+        int code;
+        try {
+            System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
+            code = Main.run("demo", "--voters", "200", "--proofs", "10", "--work-dir", "target/stack/demo");
+        } finally {
+            System.setOut(old);
+        }
+        String out = buf.toString(StandardCharsets.UTF_8);
+        old.println(out);
+        assertEquals(0, code, out);
+        assertTrue(out.contains("records    1,000  root"), out);
+        assertTrue(out.contains("20 inclusion proofs verified"), out);
+        assertTrue(out.contains("demo: OK"), out);
+    }
+
+    @Test
+    void demoRefusesBadOptions() {
+        assertEquals(2, Main.run("demo", "--voters", "0"));
+    }
+
+    @Test
+    void devStaysUpThenStopsCleanlyOnInterrupt() throws Exception {
+        Path work = Path.of("target/stack/dev").toAbsolutePath();
+        Files.createDirectories(work);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
+                "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=org.electorallog.schemas.avro",
+                "org.electorallog.launcher.Main", "dev", "--port", "0", "--work-dir", work.toString())
+                .redirectErrorStream(true).start();
+        List<String> lines = new ArrayList<>();
+        String apiUrl = null;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                lines.add(line);
+                Matcher m = Pattern.compile("query API:\\s+(http://\\S+)/boards").matcher(line);
+                if (m.find()) {
+                    apiUrl = m.group(1);
+                }
+                if (line.contains("press Ctrl-C to stop")) {
+                    break;
+                }
+            }
+            assertTrue(apiUrl != null, "dev printed its URLs: " + lines);
+            assertEquals("{\"boards\":[]}", new LogClient(apiUrl).get("/boards"));
+            List<ProcessHandle> postgres = ProcessHandle.allProcesses()
+                    .filter(h -> h.info().commandLine().orElse("").contains(work.toString())).toList();
+            assertFalse(postgres.isEmpty(), "dev runs PostgreSQL with its data under " + work);
+            new ProcessBuilder("kill", "-INT", String.valueOf(p.pid())).start().waitFor();
+            while ((line = r.readLine()) != null) {
+                lines.add(line);
+            }
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "dev stops after Ctrl-C");
+            assertTrue(lines.contains("stopped"), "dev says it stopped: " + lines);
+            for (ProcessHandle h : postgres) {
+                assertFalse(ProcessLiveness.isRunning(h), "process " + h.pid() + " left running after dev stopped");
+            }
+            assertFalse(ProcessHandle.allProcesses().filter(ProcessLiveness::isRunning).anyMatch(h -> h.info().commandLine().orElse("").contains(work.toString())),
+                    "a process still names " + work);
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+}
