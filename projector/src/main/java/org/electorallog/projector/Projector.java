@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -88,7 +89,9 @@ public final class Projector implements AutoCloseable {
 
     @Override
     public void close() {
-        streams.close(Duration.ofSeconds(30));
+        // leave the group so a replacement instance gets the partitions at once, not after the session timeout
+        streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
+                .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
         db.close();
     }
 }

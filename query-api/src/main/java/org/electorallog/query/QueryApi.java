@@ -82,7 +82,8 @@ public final class QueryApi implements AutoCloseable {
             error(ctx, 500, "internal error", "the server failed to answer; the error is logged");
         });
         app.error(404, ctx -> {
-            if (ctx.result() == null) {
+            String type = ctx.res().getContentType();
+            if (type == null || !type.startsWith("application/json")) {
                 error(ctx, 404, "not found", "no endpoint at " + ctx.path());
             }
         });

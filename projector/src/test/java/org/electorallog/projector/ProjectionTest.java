@@ -1,0 +1,157 @@
+package org.electorallog.projector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.electorallog.core.Hashes;
+import org.electorallog.core.TileTree;
+import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.schemas.CanonicalStatement;
+import org.electorallog.schemas.StatementCodec;
+import org.electorallog.schemas.WireFormat;
+import org.electorallog.schemas.avro.Envelope;
+import org.electorallog.schemas.avro.Statement;
+import org.junit.jupiter.api.Test;
+
+/** Dedup by delivery ID (invariant 3) and dead letters (invariant 6) on the real broker and PostgreSQL. */
+class ProjectionTest {
+
+    @Test
+    void repeatedDeliveryIdsAreKeptOnceWithinBatchesAcrossBatchesAndAcrossRestarts() throws Exception {
+        ProjectorHarness h = new ProjectorHarness("dedup", 1);
+        String board = "dedup-board";
+        List<Statement> kept = new ArrayList<>();
+        long offset;
+        try (Projector p = Projector.start(h.settings);
+             ElectoralLogProducer producer = ElectoralLogProducer.create(ElectoralLogProducer.defaults(
+                     h.stack.kafkaBootstrap()), h.topic)) {
+            // within one batch: d-0 twice back to back, the second copy differs (later timestamp)
+            for (int i = 0; i < 10; i++) {
+                Statement s = ProjectorHarness.statement(board, "d-" + i, 1000 + i);
+                kept.add(s);
+                producer.publish(s);
+                if (i == 0) {
+                    producer.publish(ProjectorHarness.statement(board, "d-0", 9999));
+                }
+            }
+            offset = producer.publish(ProjectorHarness.statement(board, "d-10", 1010)).get().offset();
+            kept.add(ProjectorHarness.statement(board, "d-10", 1010));
+            h.awaitOffset(0, offset + 1);
+            // across batches: d-3 and d-7 again after they were written
+            producer.publish(ProjectorHarness.statement(board, "d-3", 5555)).get();
+            offset = producer.publish(ProjectorHarness.statement(board, "d-7", 7777)).get().offset();
+            h.awaitOffset(0, offset + 1);
+        }
+        // across a restart of the projector
+        try (Projector p = Projector.start(h.settings);
+             ElectoralLogProducer producer = ElectoralLogProducer.create(ElectoralLogProducer.defaults(
+                     h.stack.kafkaBootstrap()), h.topic)) {
+            producer.publish(ProjectorHarness.statement(board, "d-5", 4242)).get();
+            Statement fresh = ProjectorHarness.statement(board, "d-11", 1011);
+            kept.add(fresh);
+            offset = producer.publish(fresh).get().offset();
+            h.awaitOffset(0, offset + 1);
+        }
+        assertEquals(kept.size(), h.size(board));
+        TileTree expected = TileTree.empty();
+        try (Connection c = h.connect();
+             PreparedStatement ps = c.prepareStatement(
+                     "SELECT r.id, r.delivery_id, r.statement FROM records r JOIN boards b USING (board_id) "
+                             + "WHERE b.name = ? ORDER BY r.id")) {
+            ps.setString(1, board);
+            try (ResultSet rs = ps.executeQuery()) {
+                int i = 0;
+                while (rs.next()) {
+                    assertEquals(i, rs.getLong(1));
+                    assertEquals(kept.get(i).getDeliveryId(), rs.getString(2));
+                    byte[] canonical = CanonicalStatement.encode(kept.get(i));
+                    assertEquals(ByteBuffer.wrap(canonical), ByteBuffer.wrap(rs.getBytes(3)), "first copy kept for ID " + i);
+                    expected.appendLeafHash(Hashes.leafHash(canonical));
+                    i++;
+                }
+                assertEquals(kept.size(), i);
+            }
+            try (PreparedStatement st = c.prepareStatement(
+                    "SELECT s.duplicates_dropped, s.root FROM board_state s JOIN boards b USING (board_id) WHERE b.name = ?")) {
+                st.setString(1, board);
+                try (ResultSet rs = st.executeQuery()) {
+                    rs.next();
+                    assertEquals(4, rs.getLong(1), "every dropped copy is counted");
+                    assertEquals(ByteBuffer.wrap(expected.root()), ByteBuffer.wrap(rs.getBytes(2)));
+                }
+            }
+        }
+    }
+
+    @Test
+    void badEventsAreDeadLetteredWithTheirReasonAndTheBoardGoesOn() throws Exception {
+        ProjectorHarness h = new ProjectorHarness("dlq", 1);
+        String board = "dlq-board";
+        StatementCodec codec = StatementCodec.embedded();
+        Statement big = ProjectorHarness.statement(board, "big", 1);
+        big.setArtifact(ByteBuffer.wrap(new byte[70_000]));
+        Statement wrongKey = ProjectorHarness.statement("other-board", "wk", 1);
+        Map<String, byte[]> bad = new HashMap<>();
+        bad.put("UNDECODABLE", new byte[] {0, 0, 0, 0, 1, (byte) 0xff, (byte) 0xff, (byte) 0xff});
+        bad.put("NO_SCHEMA", "{\"board\":\"dlq-board\"}".getBytes(StandardCharsets.UTF_8));
+        bad.put("UNKNOWN_SCHEMA", WireFormat.frame(4242, new byte[] {2, 3}));
+        bad.put("OVERSIZED", codec.encode(Envelope.newBuilder().setStatement(big).build()));
+        bad.put("INVALID", codec.encode(Envelope.newBuilder().setStatement(wrongKey).build()));
+        long last;
+        try (Projector p = Projector.start(h.settings);
+             KafkaProducer<String, byte[]> raw = new KafkaProducer<>(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()),
+                     new StringSerializer(), new ByteArraySerializer())) {
+            raw.send(new ProducerRecord<>(h.topic, board, codec.encode(Envelope.newBuilder()
+                    .setStatement(ProjectorHarness.statement(board, "ok-1", 1)).build()))).get();
+            for (byte[] value : bad.values()) {
+                raw.send(new ProducerRecord<>(h.topic, board, value)).get();
+            }
+            RecordMetadata md = raw.send(new ProducerRecord<>(h.topic, board, codec.encode(Envelope.newBuilder()
+                    .setStatement(ProjectorHarness.statement(board, "ok-2", 2)).build()))).get();
+            last = md.offset();
+            h.awaitOffset(0, last + 1);
+            assertEquals(5, p.metrics().deadLetters());
+        }
+        assertEquals(2, h.size(board), "the good statements around the bad ones are projected");
+
+        Properties cp = new Properties();
+        cp.put("bootstrap.servers", h.stack.kafkaBootstrap());
+        cp.put("isolation.level", "read_committed");
+        Map<String, String> reasons = new HashMap<>();
+        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(cp, new StringDeserializer(), new ByteArrayDeserializer())) {
+            TopicPartition tp = new TopicPartition(h.deadLetters, 0);
+            c.assign(List.of(tp));
+            c.seekToBeginning(List.of(tp));
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (reasons.size() < 5 && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(500))) {
+                    String reason = new String(r.headers().lastHeader("dlq.reason").value(), StandardCharsets.UTF_8);
+                    assertEquals(ByteBuffer.wrap(bad.get(reason)), ByteBuffer.wrap(r.value()), "original bytes kept for " + reason);
+                    assertEquals(h.topic, new String(r.headers().lastHeader("dlq.source.topic").value(), StandardCharsets.UTF_8));
+                    reasons.put(reason, new String(r.headers().lastHeader("dlq.message").value(), StandardCharsets.UTF_8));
+                }
+            }
+        }
+        assertEquals(bad.keySet(), reasons.keySet(), "one dead letter per bad event, with its reason: " + reasons);
+    }
+}

@@ -1,0 +1,168 @@
+package org.electorallog.query;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.Hashes;
+import org.electorallog.core.NoteSigner;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.ProofVerifier;
+import org.electorallog.core.TileTree;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.infra.SharedStack;
+import org.electorallog.infra.Stack;
+import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.producer.EventsTopic;
+import org.electorallog.projector.Projector;
+import org.electorallog.projector.ProjectorSettings;
+import org.electorallog.schemas.StatementCodec;
+import org.electorallog.schemas.avro.Statement;
+import org.electorallog.schemas.avro.StatementKind;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The public endpoints over real HTTP, on a board projected from the real broker into PostgreSQL. */
+class QueryApiTest {
+    static final String BOARD = "api-board";
+    static final int N = 777;
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+    static final NoteSigner SIGNER = NoteSigner.generate("api-test.electoral-log.local");
+    static final List<byte[]> LEAVES = new ArrayList<>();
+    static QueryApi api;
+
+    @BeforeAll
+    static void load() throws Exception {
+        Stack stack = SharedStack.get();
+        String topic = "api-test-events";
+        EventsTopic.ensure(stack.kafkaBootstrap(), topic, 1, (short) 1);
+        EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
+        DatabaseAddress db = stack.database();
+        ProjectorSettings settings = new ProjectorSettings(stack.kafkaBootstrap(), topic, topic + ".dlq", "api-test",
+                Path.of("target/stack/api-streams"), db.jdbcUrl(), db.user(), db.password(), 100, Duration.ofMillis(50),
+                SIGNER, "api-test.electoral-log.local/", 1);
+        try (Projector projector = Projector.start(settings);
+             ElectoralLogProducer producer = ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic)) {
+            long last = -1;
+            for (int i = 0; i < N; i++) {
+                Statement s = Statement.newBuilder().setBoard(BOARD).setDeliveryId("api-" + i).setKind(StatementKind.CAST_VOTE)
+                        .setStatementTimestamp(1_000_000 + i).setSenderName("voting-service")
+                        .setSenderPublicKey(ByteBuffer.wrap(new byte[32])).setUserId("user-" + i).setBallotId("b" + i).build();
+                LEAVES.add(Hashes.leafHash(StatementCodec.canonical(s)));
+                last = producer.publish(s).get().offset();
+            }
+            try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
+                long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+                while (offset(c, topic) <= last) {
+                    if (System.nanoTime() > deadline) {
+                        throw new AssertionError("not projected in time");
+                    }
+                    Thread.sleep(20); // poll interval; the stored offset is the condition
+                }
+            }
+        }
+        api = QueryApi.start(db.jdbcUrl(), db.user(), db.password(), 0);
+    }
+
+    static long offset(Connection c, String topic) throws Exception {
+        try (PreparedStatement ps = c.prepareStatement("SELECT next_offset FROM partition_offsets WHERE topic = ?")) {
+            ps.setString(1, topic);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        api.close();
+    }
+
+    static HttpResponse<String> get(String path) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void checkpointAndProofsVerify() throws Exception {
+        HttpResponse<String> r = get("/boards/" + BOARD + "/checkpoint");
+        assertEquals(200, r.statusCode());
+        assertTrue(r.headers().firstValue("content-type").orElse("").startsWith("text/plain"));
+        Checkpoint cp = Checkpoint.open(r.body(), List.of(NoteVerifier.parse(SIGNER.verifierKey())));
+        assertEquals(N, cp.size());
+        TileTree t = TileTree.empty();
+        LEAVES.forEach(t::appendLeafHash);
+        assertArrayEquals(t.root(), cp.root());
+        for (int id : new int[] {0, 255, 256, 500, N - 1}) {
+            JsonNode p = JSON.readTree(get("/boards/" + BOARD + "/records/" + id + "/proof").body());
+            List<byte[]> hashes = new ArrayList<>();
+            p.get("hashes").forEach(h -> hashes.add(Base64.getDecoder().decode(h.asText())));
+            ProofVerifier.verifyInclusion(id, cp.size(), LEAVES.get(id), hashes, cp.root());
+        }
+        // a proof at an older size verifies against the root at that size
+        JsonNode old = JSON.readTree(get("/boards/" + BOARD + "/records/3/proof?size=300").body());
+        TileTree t300 = TileTree.empty();
+        LEAVES.subList(0, 300).forEach(t300::appendLeafHash);
+        List<byte[]> hashes = new ArrayList<>();
+        old.get("hashes").forEach(h -> hashes.add(Base64.getDecoder().decode(h.asText())));
+        ProofVerifier.verifyInclusion(3, 300, LEAVES.get(3), hashes, t300.root());
+        assertArrayEquals(t300.root(), Base64.getDecoder().decode(old.get("root").asText()));
+    }
+
+    @Test
+    void recordsAndBoardsAreServed() throws Exception {
+        JsonNode rec = JSON.readTree(get("/boards/" + BOARD + "/records/42").body());
+        assertEquals(42, rec.get("id").asLong());
+        assertEquals("CAST_VOTE", rec.get("kind").asText());
+        assertEquals("user-42", rec.get("user_id").asText());
+        assertArrayEquals(LEAVES.get(42), Base64.getDecoder().decode(rec.get("leaf_hash").asText()));
+        JsonNode boards = JSON.readTree(get("/boards").body());
+        boolean found = false;
+        for (JsonNode b : boards.get("boards")) {
+            found |= b.get("board").asText().equals(BOARD) && b.get("size").asLong() == N;
+        }
+        assertTrue(found, boards.toString());
+    }
+
+    @Test
+    void badRequestsGetA4xxWithAMessage() throws Exception {
+        assertError(400, "/boards/" + BOARD + "/records/abc", "record ID must be a non-negative whole number");
+        assertError(400, "/boards/" + BOARD + "/records/-1", "record ID must be a non-negative whole number");
+        assertError(400, "/boards/" + BOARD + "/records/99999999999999999999", "record ID must be a non-negative whole number");
+        assertError(404, "/boards/" + BOARD + "/records/" + N, "has no record " + N);
+        assertError(404, "/boards/no-such-board/checkpoint", "there is no board named 'no-such-board'");
+        assertError(400, "/boards/Bad%27Board/checkpoint", "is not valid");
+        assertError(400, "/boards/" + BOARD + "/records/5/proof?size=0", "size must be between 1 and");
+        assertError(400, "/boards/" + BOARD + "/records/5/proof?size=" + (N + 1), "size must be between 1 and");
+        assertError(400, "/boards/" + BOARD + "/records/500/proof?size=300", "is not in the tree of size 300");
+        assertError(400, "/boards/" + BOARD + "/records/5/proof?size=1%20OR%201=1", "size must be a non-negative whole number");
+        assertError(404, "/nothing/here", "no endpoint at /nothing/here");
+    }
+
+    static void assertError(int status, String path, String detailPart) throws Exception {
+        HttpResponse<String> r = get(path);
+        assertEquals(status, r.statusCode(), path + " -> " + r.body());
+        JsonNode body = JSON.readTree(r.body());
+        assertTrue(body.has("error"), r.body());
+        assertTrue(body.get("detail").asText().contains(detailPart), path + " -> " + r.body());
+    }
+}
