@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 class ProofTest {
-    static final int N = 600;
+    static final int N = 1100;
     static final List<byte[]> LEAVES = new ArrayList<>();
     static final Map<TileKey, byte[]> TILES = new HashMap<>();
     static final List<byte[]> ROOTS = new ArrayList<>();
@@ -52,8 +52,12 @@ class ProofTest {
 
     @Test
     void inclusionProofsMatchTheReferenceAndVerify() throws Exception {
-        for (int size = 1; size <= N; size += (size < 300 ? 1 : 7)) {
-            for (int index = 0; index < size; index += Math.max(1, size / 40)) {
+        for (int size = 1; size <= N; size++) {
+            java.util.Set<Integer> indices = new java.util.TreeSet<>(List.of(0, size - 1, size / 2));
+            for (int index = 0; index < size; index += Math.max(1, size / 24)) {
+                indices.add(index);
+            }
+            for (int index : indices) {
                 CountingSource src = new CountingSource();
                 List<byte[]> proof = ProofBuilder.inclusion(index, size, src);
                 List<byte[]> expected = NaiveTree.path(index, LEAVES, 0, size);
@@ -69,8 +73,12 @@ class ProofTest {
 
     @Test
     void consistencyProofsMatchTheReferenceAndVerify() throws Exception {
-        for (int m = 1; m <= N; m += (m < 100 ? 1 : 13)) {
-            for (int n = m; n <= N; n += (n < 300 ? 1 : 11)) {
+        for (int n = 1; n <= N; n++) {
+            java.util.Set<Integer> firsts = new java.util.TreeSet<>(List.of(1, n, Math.max(1, n / 2), Math.max(1, n - 1)));
+            for (int m = 1; m <= n; m += (n <= 128 ? 1 : Math.max(1, n / 16))) {
+                firsts.add(m);
+            }
+            for (int m : firsts) {
                 List<byte[]> proof = ProofBuilder.consistency(m, n, new CountingSource());
                 List<byte[]> expected = NaiveTree.consistency(m, LEAVES, n);
                 assertEquals(expected.size(), proof.size(), m + " -> " + n);

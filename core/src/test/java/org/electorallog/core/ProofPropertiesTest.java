@@ -1,0 +1,128 @@
+package org.electorallog.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.ArrayList;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/**
+ * Proofs at random sizes up to 2^32 (sparse checks on a virtual tree) against the naive recursive
+ * RFC 6962 reference, and every proof that should fail does fail.
+ */
+class ProofPropertiesTest {
+    static final long MAX = 1L << 32;
+
+    record Case(long size, long index) {
+    }
+
+    @Provide
+    Arbitrary<Case> inclusionCases() {
+        Arbitrary<Long> sizes = Arbitraries.oneOf(
+                Arbitraries.longs().between(1, MAX),
+                Arbitraries.longs().between(1, 40).map(e -> Math.min(MAX, 1L << Math.min(32, e))),
+                Arbitraries.longs().between(1, 32).map(e -> (1L << e) + 1),
+                Arbitraries.longs().between(1, 32).map(e -> (1L << e) - 1));
+        return sizes.flatMap(size -> Arbitraries.oneOf(
+                        Arbitraries.longs().between(0, size - 1),
+                        Arbitraries.just(size - 1),
+                        Arbitraries.just(0L))
+                .map(index -> new Case(size, index)));
+    }
+
+    @Property(tries = 300)
+    void inclusionProofsMatchTheReferenceAndVerify(@ForAll("inclusionCases") Case c) throws Exception {
+        SparseTree t = new SparseTree(c.size(), c.index());
+        List<byte[]> proof = ProofBuilder.inclusion(c.index(), c.size(), t);
+        List<byte[]> expected = t.path(c.index(), 0, c.size());
+        assertEquals(expected.size(), proof.size());
+        for (int i = 0; i < proof.size(); i++) {
+            assertArrayEquals(expected.get(i), proof.get(i), "hash " + i);
+        }
+        assertEquals(proof.isEmpty() ? 0 : 1, t.tileReads, "one tile request per proof");
+        byte[] root = t.root();
+        ProofVerifier.verifyInclusion(c.index(), c.size(), SparseTree.S, proof, root);
+
+        // a flipped bit anywhere fails
+        for (int i = 0; i < proof.size(); i++) {
+            List<byte[]> bad = new ArrayList<>(proof);
+            byte[] h = bad.get(i).clone();
+            h[i % 32] ^= (byte) (1 << (i % 8));
+            bad.set(i, h);
+            assertThrows(ProofException.class, () -> ProofVerifier.verifyInclusion(c.index(), c.size(), SparseTree.S, bad, root));
+        }
+        // the wrong leaf, index or size fails
+        assertThrows(ProofException.class, () -> ProofVerifier.verifyInclusion(c.index(), c.size(), SparseTree.L, proof, root));
+        if (c.size() > 1) {
+            long other = c.index() == 0 ? 1 : c.index() - 1;
+            assertThrows(ProofException.class, () -> ProofVerifier.verifyInclusion(other, c.size(), SparseTree.S, proof, root));
+        }
+        SparseTree bigger = new SparseTree(c.size() + 1, c.index());
+        assertThrows(ProofException.class,
+                () -> ProofVerifier.verifyInclusion(c.index(), c.size() + 1, SparseTree.S, proof, bigger.root()));
+    }
+
+    record Pair(long first, long second, long special) {
+    }
+
+    @Provide
+    Arbitrary<Pair> consistencyCases() {
+        return Arbitraries.longs().between(1, MAX).flatMap(n -> Combinators.combine(
+                Arbitraries.oneOf(Arbitraries.longs().between(1, n), Arbitraries.just(n),
+                        Arbitraries.longs().between(0, 31).map(e -> Math.min(n, 1L << e))),
+                Arbitraries.longs().between(0, n - 1)).as((m, q) -> new Pair(m, n, q)));
+    }
+
+    @Property(tries = 300)
+    void consistencyProofsMatchTheReferenceAndVerify(@ForAll("consistencyCases") Pair p) throws Exception {
+        SparseTree second = new SparseTree(p.second(), p.special());
+        SparseTree first = new SparseTree(p.first(), p.special());
+        List<byte[]> proof = ProofBuilder.consistency(p.first(), p.second(), second);
+        List<byte[]> expected = second.consistency(p.first());
+        assertEquals(expected.size(), proof.size());
+        for (int i = 0; i < proof.size(); i++) {
+            assertArrayEquals(expected.get(i), proof.get(i), "hash " + i);
+        }
+        byte[] r1 = first.root();
+        byte[] r2 = second.root();
+        ProofVerifier.verifyConsistency(p.first(), p.second(), r1, r2, proof);
+        for (int i = 0; i < proof.size(); i++) {
+            List<byte[]> bad = new ArrayList<>(proof);
+            byte[] h = bad.get(i).clone();
+            h[0] ^= 1;
+            bad.set(i, h);
+            assertThrows(ProofException.class, () -> ProofVerifier.verifyConsistency(p.first(), p.second(), r1, r2, bad));
+        }
+        if (p.first() < p.second()) {
+            // the root of another tree at the first size: the special leaf moved (when it is inside it)
+            if (p.special() < p.first()) {
+                byte[] otherRoot = new SparseTree(p.first(), p.first()).root();
+                assertThrows(ProofException.class,
+                        () -> ProofVerifier.verifyConsistency(p.first(), p.second(), otherRoot, r2, proof));
+            }
+            byte[] otherSecond = new SparseTree(p.second(), -1).root();
+            assertThrows(ProofException.class,
+                    () -> ProofVerifier.verifyConsistency(p.first(), p.second(), r1, otherSecond, proof));
+            // a claimed first size that is not the proof's
+            long wrongFirst = p.first() + 1;
+            if (wrongFirst < p.second()) {
+                byte[] wrongRoot = new SparseTree(wrongFirst, p.special()).root();
+                assertThrows(ProofException.class,
+                        () -> ProofVerifier.verifyConsistency(wrongFirst, p.second(), wrongRoot, r2, proof));
+            }
+        }
+    }
+
+    @Property(tries = 200)
+    void treeHeadsFromTilesEqualTheReference(@ForAll("inclusionCases") Case c) {
+        SparseTree t = new SparseTree(c.size(), c.index());
+        assertArrayEquals(t.root(), ProofBuilder.rootAt(c.size(), t));
+    }
+}
