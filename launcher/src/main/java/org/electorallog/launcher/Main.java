@@ -1,12 +1,13 @@
 package org.electorallog.launcher;
 
+import org.electorallog.producer.PublishCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code electoral-log} command line. */
 @Command(name = "electoral-log", mixinStandardHelpOptions = true, version = "electoral-log 0.1.0",
         description = "An append-only, verifiable electoral log on Kafka and PostgreSQL.",
-        subcommands = {DemoCommand.class, DevCommand.class})
+        subcommands = {DemoCommand.class, DevCommand.class, PublishCommand.class})
 public final class Main implements Runnable {
     public static void main(String[] args) {
         System.exit(run(args));

@@ -1,5 +1,7 @@
 package org.electorallog.producer;
 
+import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -9,6 +11,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.electorallog.core.SigningKey;
 import org.electorallog.schemas.BoardName;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.StatementCodec;
@@ -22,7 +25,12 @@ import org.electorallog.schemas.avro.Statement;
  * ({@code enable.idempotence=true}, {@code acks=all}) keyed by board, so one board stays in one
  * partition in order. {@link #publish} never drops: it returns a future that completes with the
  * statement's partition and offset once Kafka has acknowledged it, or fails with the reason.
- * When the send buffer is full it blocks up to {@code max.block.ms} (back-pressure), then fails.
+ * When the send buffer is full it blocks up to {@code max.block.ms} (back-pressure), then fails;
+ * with {@link Builder#failFast()} it fails at once instead.
+ *
+ * <p>With a sender key (and optionally a system key) it signs each statement's canonical bytes with
+ * Ed25519 and sets the sender's public key; a statement that arrives already signed has its
+ * signature checked before it is sent.
  */
 public final class ElectoralLogProducer implements AutoCloseable {
     private final KafkaProducer<String, byte[]> kafka;
@@ -31,11 +39,82 @@ public final class ElectoralLogProducer implements AutoCloseable {
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong acknowledged = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
+    private final SigningKey senderKey;
+    private final SigningKey systemKey;
 
-    private ElectoralLogProducer(Properties config, StatementCodec codec, String topic) {
+    private ElectoralLogProducer(Properties config, StatementCodec codec, String topic, SigningKey senderKey,
+                                 SigningKey systemKey) {
         this.kafka = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
         this.codec = codec;
         this.topic = topic;
+        this.senderKey = senderKey;
+        this.systemKey = systemKey;
+    }
+
+    /** Builds a producer: servers, topic, keys, back-pressure and any Kafka setting. */
+    public static Builder builder(String bootstrap) {
+        return new Builder(bootstrap);
+    }
+
+    /** Options of a producer. */
+    public static final class Builder {
+        private final Properties kafka;
+        private String topic = Topics.EVENTS;
+        private SigningKey senderKey;
+        private SigningKey systemKey;
+
+        private Builder(String bootstrap) {
+            this.kafka = defaults(bootstrap);
+        }
+
+        public Builder topic(String topic) {
+            this.topic = topic;
+            return this;
+        }
+
+        /** Signs every statement as this sender (and sets its public key on the statement). */
+        public Builder senderKey(SigningKey key) {
+            this.senderKey = key;
+            return this;
+        }
+
+        /** Adds the voting system's signature to every statement. */
+        public Builder systemKey(SigningKey key) {
+            this.systemKey = key;
+            return this;
+        }
+
+        /** Back-pressure by blocking: a full buffer makes {@code publish} wait up to {@code maxWait}, then fail. */
+        public Builder blockWhenFull(Duration maxWait) {
+            kafka.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, String.valueOf(maxWait.toMillis()));
+            return this;
+        }
+
+        /** Back-pressure by failing: a full buffer fails the publish at once. */
+        public Builder failFast() {
+            kafka.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "0");
+            return this;
+        }
+
+        /** Bytes of statements the producer may hold unacknowledged (default 64 MiB). */
+        public Builder bufferBytes(long bytes) {
+            kafka.put(ProducerConfig.BUFFER_MEMORY_CONFIG, String.valueOf(bytes));
+            return this;
+        }
+
+        /** Any other Kafka producer setting (idempotence and acks=all cannot be turned off). */
+        public Builder kafka(String key, String value) {
+            if ((key.equals(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG) && !value.equals("true"))
+                    || (key.equals(ProducerConfig.ACKS_CONFIG) && !value.equals("all") && !value.equals("-1"))) {
+                throw new IllegalArgumentException(key + "=" + value + " could lose or double statements; refused");
+            }
+            kafka.put(key, value);
+            return this;
+        }
+
+        public ElectoralLogProducer build() {
+            return new ElectoralLogProducer(kafka, StatementCodec.embedded(), topic, senderKey, systemKey);
+        }
     }
 
     /** Default producer settings: durable, idempotent, batched for throughput. */
@@ -60,7 +139,7 @@ public final class ElectoralLogProducer implements AutoCloseable {
 
     /** A producer with the given Kafka settings (start from {@link #defaults}) on {@code topic}. */
     public static ElectoralLogProducer create(Properties kafkaConfig, String topic) {
-        return new ElectoralLogProducer(kafkaConfig, StatementCodec.embedded(), topic);
+        return new ElectoralLogProducer(kafkaConfig, StatementCodec.embedded(), topic, null, null);
     }
 
     /** Publishes one statement (fills in a UUIDv7 delivery ID when it has none). */
@@ -77,7 +156,23 @@ public final class ElectoralLogProducer implements AutoCloseable {
         if (st.getDeliveryId() == null || st.getDeliveryId().isBlank()) {
             st.setDeliveryId(DeliveryIds.uuidV7());
         }
-        validate(st);
+        if (senderKey != null) {
+            ByteBuffer given = st.getSenderPublicKey();
+            ByteBuffer mine = ByteBuffer.wrap(senderKey.publicKey());
+            if (given != null && given.remaining() > 0 && !given.equals(mine)) {
+                throw new StatementRejectedException("sender_public_key", "differs from this producer's sender key");
+            }
+            st.setSenderPublicKey(mine);
+        }
+        byte[] canonical = validate(st);
+        if (senderKey != null) {
+            envelope.setSenderSignature(ByteBuffer.wrap(senderKey.sign(canonical)));
+        } else if (envelope.getSenderSignature() != null) {
+            checkSignature("sender_signature", st.getSenderPublicKey(), canonical, envelope.getSenderSignature());
+        }
+        if (systemKey != null) {
+            envelope.setSystemSignature(ByteBuffer.wrap(systemKey.sign(canonical)));
+        }
         byte[] value = codec.encode(envelope);
         String board = st.getBoard();
         String deliveryId = st.getDeliveryId();
@@ -100,8 +195,21 @@ public final class ElectoralLogProducer implements AutoCloseable {
         return result;
     }
 
-    /** Checks every required field; the exception names the field. */
-    static void validate(Statement st) {
+    private static void checkSignature(String field, ByteBuffer publicKey, byte[] canonical, ByteBuffer signature) {
+        if (!SigningKey.verify(bytes(publicKey), canonical, bytes(signature))) {
+            throw new StatementRejectedException(field, "does not verify over the canonical statement bytes");
+        }
+    }
+
+    private static byte[] bytes(ByteBuffer b) {
+        ByteBuffer d = b.duplicate();
+        byte[] out = new byte[d.remaining()];
+        d.get(out);
+        return out;
+    }
+
+    /** Checks every required field (the exception names the field); returns the canonical bytes. */
+    static byte[] validate(Statement st) {
         if (st.getBoard() == null) {
             throw new StatementRejectedException("board", "is required");
         }
@@ -124,11 +232,12 @@ public final class ElectoralLogProducer implements AutoCloseable {
         if (st.getStatementTimestamp() <= 0) {
             throw new StatementRejectedException("statement_timestamp", "must be milliseconds since the epoch");
         }
-        int size = CanonicalStatement.encode(st).length;
-        if (size > CanonicalStatement.MAX_BYTES) {
-            throw new StatementRejectedException("statement", "canonical bytes are " + size + " bytes, more than "
-                    + CanonicalStatement.MAX_BYTES);
+        byte[] canonical = CanonicalStatement.encode(st);
+        if (canonical.length > CanonicalStatement.MAX_BYTES) {
+            throw new StatementRejectedException("statement", "canonical bytes are " + canonical.length
+                    + " bytes, more than " + CanonicalStatement.MAX_BYTES);
         }
+        return canonical;
     }
 
     /** Waits until every statement sent so far is acknowledged or failed. */

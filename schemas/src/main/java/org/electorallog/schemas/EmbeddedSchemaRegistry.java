@@ -14,7 +14,9 @@ import org.apache.avro.SchemaNormalization;
 /**
  * The schema registry built into this module: IDs are fixed by the append-only manifest
  * {@code org/electorallog/schemas/registry/manifest.txt}, one line per schema version
- * ({@code <id> <subject> <version> <file>}). A schema not in the manifest gets no ID.
+ * ({@code <id> <subject> <version> <file> <sha256>}, the last being the SHA-256 of the schema's
+ * parsing canonical form, so a file changed under an existing ID fails at load). A schema not in the
+ * manifest gets no ID.
  */
 public final class EmbeddedSchemaRegistry implements SchemaRegistry {
     private static final String BASE = "/org/electorallog/schemas/registry/";
@@ -22,6 +24,15 @@ public final class EmbeddedSchemaRegistry implements SchemaRegistry {
 
     /** One manifest line. */
     public record Entry(int id, String subject, int version, String file, Schema schema) {
+    }
+
+    /** SHA-256 (hex) of a schema's parsing canonical form: what the manifest pins. */
+    public static String fingerprint(Schema schema) {
+        try {
+            return java.util.HexFormat.of().formatHex(SchemaNormalization.parsingFingerprint("SHA-256", schema));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private final Map<Integer, Entry> byId;
@@ -73,8 +84,9 @@ public final class EmbeddedSchemaRegistry implements SchemaRegistry {
                     continue;
                 }
                 String[] f = line.split("\\s+");
-                if (f.length != 4) {
-                    throw new IllegalStateException("schema manifest line " + lineNo + " must be '<id> <subject> <version> <file>'");
+                if (f.length != 5) {
+                    throw new IllegalStateException("schema manifest line " + lineNo
+                            + " must be '<id> <subject> <version> <file> <sha256>'");
                 }
                 int id = Integer.parseInt(f[0]);
                 if (out.containsKey(id)) {
@@ -83,6 +95,10 @@ public final class EmbeddedSchemaRegistry implements SchemaRegistry {
                 Schema schema;
                 try (InputStream s = open(f[3])) {
                     schema = new Schema.Parser().parse(s);
+                }
+                if (!fingerprint(schema).equals(f[4])) {
+                    throw new IllegalStateException("schema " + f[3] + " under ID " + id + " has changed (fingerprint "
+                            + fingerprint(schema) + ", manifest pins " + f[4] + "): an ID's schema never changes; add a new ID");
                 }
                 out.put(id, new Entry(id, f[1], Integer.parseInt(f[2]), f[3], schema));
             }

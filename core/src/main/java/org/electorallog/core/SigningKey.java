@@ -1,0 +1,78 @@
+package org.electorallog.core;
+
+import java.security.SecureRandom;
+import java.util.Base64;
+import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
+import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
+import org.bouncycastle.crypto.signers.Ed25519Signer;
+
+/**
+ * A raw Ed25519 key (RFC 8032, Bouncy Castle) for statement signatures: the sender's and the
+ * system's signatures over canonical statement bytes. Its text form is the base64 of the 32-byte
+ * seed; keep it secret and never log it.
+ */
+public final class SigningKey {
+    private final Ed25519PrivateKeyParameters key;
+    private final byte[] publicKey;
+
+    private SigningKey(byte[] seed) {
+        if (seed.length != 32) {
+            throw new IllegalArgumentException("an Ed25519 seed is 32 bytes, got " + seed.length);
+        }
+        this.key = new Ed25519PrivateKeyParameters(seed, 0);
+        this.publicKey = key.generatePublicKey().getEncoded();
+    }
+
+    public static SigningKey generate() {
+        byte[] seed = new byte[32];
+        new SecureRandom().nextBytes(seed);
+        return new SigningKey(seed);
+    }
+
+    public static SigningKey fromSeed(byte[] seed) {
+        return new SigningKey(seed.clone());
+    }
+
+    /** Parses the base64 text of a 32-byte seed. */
+    public static SigningKey parse(String base64Seed) {
+        byte[] seed;
+        try {
+            seed = Base64.getDecoder().decode(base64Seed.strip());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("signing key is not base64: " + e.getMessage());
+        }
+        return new SigningKey(seed);
+    }
+
+    /** Base64 of the seed (secret). */
+    public String seedBase64() {
+        return Base64.getEncoder().encodeToString(key.getEncoded());
+    }
+
+    public byte[] publicKey() {
+        return publicKey.clone();
+    }
+
+    public byte[] sign(byte[] message) {
+        Ed25519Signer s = new Ed25519Signer();
+        s.init(true, key);
+        s.update(message, 0, message.length);
+        return s.generateSignature();
+    }
+
+    /** Ed25519 verification of {@code signature} over {@code message} by {@code publicKey}. */
+    public static boolean verify(byte[] publicKey, byte[] message, byte[] signature) {
+        if (publicKey == null || publicKey.length != 32 || signature == null || signature.length != 64) {
+            return false;
+        }
+        Ed25519Signer v = new Ed25519Signer();
+        v.init(false, new Ed25519PublicKeyParameters(publicKey, 0));
+        v.update(message, 0, message.length);
+        return v.verifySignature(signature);
+    }
+
+    @Override
+    public String toString() {
+        return "SigningKey[public " + Hex.encode(publicKey) + "]";
+    }
+}

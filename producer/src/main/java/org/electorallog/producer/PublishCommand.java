@@ -1,0 +1,153 @@
+package org.electorallog.producer;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import org.electorallog.core.SigningKey;
+import org.electorallog.schemas.StatementJson;
+import org.electorallog.schemas.Topics;
+import org.electorallog.schemas.avro.Statement;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code electoral-log publish}: publishes one statement given as JSON, or many from a JSONL file or
+ * standard input, with a progress line and a final count of acknowledged and failed statements. A bad
+ * line is reported with its line number and the rest are still published. Exit 0 only when every
+ * statement was acknowledged.
+ */
+@Command(name = "publish", mixinStandardHelpOptions = true,
+        description = "Publish statements (JSON, see schemas/README.md) to the events topic.")
+public final class PublishCommand implements Callable<Integer> {
+    @Parameters(arity = "0..*", paramLabel = "JSON", description = "statements as JSON objects")
+    List<String> statements = new ArrayList<>();
+
+    @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "JSONL file, one statement per line; '-' for standard input")
+    String file;
+
+    @Option(names = "--bootstrap", paramLabel = "HOST:PORT",
+            description = "Kafka bootstrap servers; default $ELECTORAL_LOG_KAFKA_BOOTSTRAP or 127.0.0.1:9092")
+    String bootstrap;
+
+    @Option(names = "--topic", defaultValue = Topics.EVENTS, description = "events topic; default ${DEFAULT-VALUE}")
+    String topic;
+
+    @Option(names = "--sender-key-file", paramLabel = "FILE", description = "base64 Ed25519 seed: sign as this sender")
+    Path senderKeyFile;
+
+    @Option(names = "--system-key-file", paramLabel = "FILE", description = "base64 Ed25519 seed: add the system signature")
+    Path systemKeyFile;
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private final InputStream stdin;
+
+    public PublishCommand() {
+        this(System.out, System.err, System.in);
+    }
+
+    public PublishCommand(PrintStream out, PrintStream err, InputStream stdin) {
+        this.out = out;
+        this.err = err;
+        this.stdin = stdin;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        if ((file == null) == statements.isEmpty()) {
+            err.println("publish: give statements as JSON arguments or --file FILE (or --file - for standard input), not both");
+            return 2;
+        }
+        String servers = bootstrap != null ? bootstrap
+                : System.getenv().getOrDefault("ELECTORAL_LOG_KAFKA_BOOTSTRAP", "127.0.0.1:9092");
+        ElectoralLogProducer.Builder b = ElectoralLogProducer.builder(servers).topic(topic);
+        try {
+            if (senderKeyFile != null) {
+                b.senderKey(SigningKey.parse(Files.readString(senderKeyFile)));
+            }
+            if (systemKeyFile != null) {
+                b.systemKey(SigningKey.parse(Files.readString(systemKeyFile)));
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("publish: bad key file: " + e.getMessage());
+            return 2;
+        }
+        long total = file == null || file.equals("-") ? -1 : Files.size(Path.of(file));
+        AtomicLong acknowledged = new AtomicLong();
+        AtomicLong failed = new AtomicLong();
+        long lines = 0;
+        long bytesRead = 0;
+        long lastProgress = 0;
+        List<CompletableFuture<PublishResult>> pending = new ArrayList<>();
+        try (ElectoralLogProducer producer = b.build();
+             BufferedReader reader = reader()) {
+            String line;
+            while ((line = reader.readLine()) != null) {
+                lines++;
+                bytesRead += line.length() + 1;
+                if (line.isBlank()) {
+                    continue;
+                }
+                long lineNo = lines;
+                try {
+                    Statement st = StatementJson.parse(line);
+                    CompletableFuture<PublishResult> f = producer.publish(st);
+                    f.whenComplete((r, e) -> {
+                        if (e == null) {
+                            acknowledged.incrementAndGet();
+                        } else {
+                            failed.incrementAndGet();
+                            err.println("\nline " + lineNo + ": not acknowledged: " + e.getMessage());
+                        }
+                    });
+                    pending.add(f);
+                } catch (StatementJson.InvalidStatementJson | IllegalArgumentException e) {
+                    failed.incrementAndGet();
+                    err.println("\nline " + lineNo + ": " + e.getMessage());
+                }
+                long now = System.nanoTime();
+                if (now - lastProgress > 200_000_000L) {
+                    progress(bytesRead, total, lines, acknowledged.get(), failed.get());
+                    lastProgress = now;
+                }
+            }
+            producer.flush();
+        }
+        for (CompletableFuture<PublishResult> f : pending) {
+            f.handle((r, e) -> null).join();
+        }
+        progress(bytesRead, total, lines, acknowledged.get(), failed.get());
+        err.println();
+        out.printf("acknowledged %d, failed %d%n", acknowledged.get(), failed.get());
+        return failed.get() == 0 ? 0 : 1;
+    }
+
+    private BufferedReader reader() throws IOException {
+        if (file == null) {
+            return new BufferedReader(new java.io.StringReader(String.join("\n", statements)));
+        }
+        InputStream in = file.equals("-") ? stdin : Files.newInputStream(Path.of(file));
+        return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+    }
+
+    private void progress(long read, long total, long lines, long acked, long failedCount) {
+        String bar = "";
+        if (total > 0) {
+            int width = 30;
+            int done = (int) Math.min(width, read * width / Math.max(1, total));
+            bar = "[" + "#".repeat(done) + ".".repeat(width - done) + "] ";
+        }
+        err.printf("\r%s%d lines, acknowledged %d, failed %d", bar, lines, acked, failedCount);
+    }
+}

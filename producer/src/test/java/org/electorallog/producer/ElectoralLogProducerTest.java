@@ -1,0 +1,100 @@
+package org.electorallog.producer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.electorallog.core.SigningKey;
+import org.electorallog.infra.SharedStack;
+import org.electorallog.infra.Stack;
+import org.electorallog.schemas.CanonicalStatement;
+import org.electorallog.schemas.StatementCodec;
+import org.electorallog.schemas.avro.Envelope;
+import org.electorallog.schemas.avro.Statement;
+import org.junit.jupiter.api.Test;
+
+/** The producer against the real broker: every kind round-trips, signed; bad statements are refused before sending. */
+class ElectoralLogProducerTest {
+    final Stack stack = SharedStack.get();
+
+    @Test
+    void everyStatementKindRoundTripsSigned() throws Exception {
+        String topic = "producer-kinds";
+        EventsTopic.ensure(stack.kafkaBootstrap(), topic, 2, (short) 1);
+        SigningKey sender = SigningKey.generate();
+        SigningKey system = SigningKey.generate();
+        List<Statement> sent = StatementSamples.everyKind("kinds-board");
+        try (ElectoralLogProducer p = ElectoralLogProducer.builder(stack.kafkaBootstrap()).topic(topic)
+                .senderKey(sender).systemKey(system).build()) {
+            for (Statement s : sent) {
+                PublishResult r = p.publish(Statement.newBuilder(s).setSenderPublicKey(ByteBuffer.allocate(0)).build()).get();
+                assertEquals("kinds-board", r.board());
+                assertEquals(s.getDeliveryId(), r.deliveryId());
+            }
+            assertEquals(sent.size(), p.metrics().get("acknowledged"));
+            assertEquals(0L, p.metrics().get("in_flight"));
+        }
+        List<ConsumerRecord<String, byte[]>> records = TopicReader.readAll(stack.kafkaBootstrap(), topic);
+        assertEquals(sent.size(), records.size());
+        StatementCodec codec = StatementCodec.embedded();
+        for (int i = 0; i < sent.size(); i++) {
+            ConsumerRecord<String, byte[]> r = records.get(i);
+            assertEquals("kinds-board", r.key());
+            Envelope e = codec.decodeSpecific(r.value());
+            Statement expected = Statement.newBuilder(sent.get(i)).setSenderPublicKey(ByteBuffer.wrap(sender.publicKey())).build();
+            assertEquals(expected, e.getStatement(), "kind " + expected.getKind());
+            byte[] canonical = CanonicalStatement.encode(e.getStatement());
+            assertTrue(SigningKey.verify(sender.publicKey(), canonical, array(e.getSenderSignature())));
+            assertTrue(SigningKey.verify(system.publicKey(), canonical, array(e.getSystemSignature())));
+            assertEquals(ByteBuffer.wrap(canonical), ByteBuffer.wrap(codec.decode(r.value()).canonicalBytes()));
+        }
+    }
+
+    static byte[] array(ByteBuffer b) {
+        byte[] out = new byte[b.remaining()];
+        b.duplicate().get(out);
+        return out;
+    }
+
+    @Test
+    void badStatementsAreRefusedNamingTheField() {
+        SigningKey sender = SigningKey.generate();
+        try (ElectoralLogProducer p = ElectoralLogProducer.builder(stack.kafkaBootstrap()).topic("producer-refused").build();
+             ElectoralLogProducer signing = ElectoralLogProducer.builder(stack.kafkaBootstrap()).topic("producer-refused")
+                     .senderKey(sender).build()) {
+            Statement good = StatementSamples.everyKind("refused-board").get(1);
+            assertEquals("board", field(p, Statement.newBuilder(good).setBoard("Not A Board").build()));
+            assertEquals("sender_name", field(p, Statement.newBuilder(good).setSenderName(" ").build()));
+            assertEquals("sender_public_key", field(p, Statement.newBuilder(good).setSenderPublicKey(ByteBuffer.wrap(new byte[5])).build()));
+            assertEquals("statement_timestamp", field(p, Statement.newBuilder(good).setStatementTimestamp(0).build()));
+            assertEquals("statement", field(p, Statement.newBuilder(good).setArtifact(ByteBuffer.wrap(new byte[70_000])).build()));
+            assertEquals("delivery_id", field(p, Statement.newBuilder(good).setDeliveryId("x".repeat(129)).build()));
+            assertEquals("sender_public_key", field(signing, Statement.newBuilder(good).build()));
+            Envelope forged = Envelope.newBuilder().setStatement(Statement.newBuilder(good).build())
+                    .setSenderSignature(ByteBuffer.wrap(new byte[64])).build();
+            StatementRejectedException e = assertThrows(StatementRejectedException.class, () -> p.publish(forged));
+            assertEquals("sender_signature", e.field());
+            assertEquals(0L, p.metrics().get("sent"), "nothing refused was sent");
+        }
+    }
+
+    static String field(ElectoralLogProducer p, Statement s) {
+        return assertThrows(StatementRejectedException.class, () -> p.publish(s)).field();
+    }
+
+    @Test
+    void missingDeliveryIdsGetAUuidV7() throws Exception {
+        String topic = "producer-uuid";
+        EventsTopic.ensure(stack.kafkaBootstrap(), topic, 1, (short) 1);
+        try (ElectoralLogProducer p = ElectoralLogProducer.builder(stack.kafkaBootstrap()).topic(topic).build()) {
+            Statement s = Statement.newBuilder(StatementSamples.everyKind("uuid-board").get(2)).setDeliveryId("").build();
+            CompletableFuture<PublishResult> f = p.publish(s);
+            String id = f.get().deliveryId();
+            assertTrue(id.matches("[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"), id);
+        }
+    }
+}
