@@ -14,6 +14,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.time.Duration;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.electorallog.infra.EmbeddedKafkaBroker;
@@ -40,10 +42,13 @@ class BrokerRestartTest {
             List<String> ids = new ArrayList<>(STATEMENTS);
             Statement template = StatementSamples.everyKind("restart-board").get(1);
             CountDownLatch stopNow = new CountDownLatch(1);
+            AtomicReference<ElectoralLogProducer> producer = new AtomicReference<>();
+            AtomicLong inFlightDuringOutage = new AtomicLong();
             Thread outage = new Thread(() -> {
                 try {
                     stopNow.await();
                     broker.stop();
+                    inFlightDuringOutage.set(producer.get().metrics().get("in_flight"));
                     Thread.sleep(OUTAGE_MILLIS); // the outage the producer must ride out (a scenario length, not a wait)
                     broker.restart();
                 } catch (InterruptedException e) {
@@ -54,6 +59,7 @@ class BrokerRestartTest {
             try (ElectoralLogProducer p = ElectoralLogProducer.builder(broker.bootstrapServers()).topic(topic)
                     .blockWhenFull(Duration.ofMinutes(3))
                     .kafka("delivery.timeout.ms", "180000").kafka("request.timeout.ms", "10000").build()) {
+                producer.set(p);
                 for (int i = 0; i < STATEMENTS; i++) {
                     if (i == STATEMENTS * 3 / 10) {
                         stopNow.countDown();
@@ -66,6 +72,7 @@ class BrokerRestartTest {
             }
             outage.join();
             assertTrue(broker.isRunning());
+            assertTrue(inFlightDuringOutage.get() > 0, "statements were in flight while the broker was down");
             Set<String> acknowledged = new HashSet<>();
             int failed = 0;
             for (int i = 0; i < STATEMENTS; i++) {
@@ -88,8 +95,8 @@ class BrokerRestartTest {
             }
             copies.forEach((id, n) -> assertEquals(1, n, id + " is in the topic more than once"));
             assertEquals(STATEMENTS, acknowledged.size() + failed);
-            System.out.printf("broker restart: %d acknowledged, %d reported failed, %d in the topic%n",
-                    acknowledged.size(), failed, copies.size());
+            System.out.printf("broker restart: %d in flight during the outage; %d acknowledged, %d reported failed, %d in the topic%n",
+                    inFlightDuringOutage.get(), acknowledged.size(), failed, copies.size());
         }
     }
 }
