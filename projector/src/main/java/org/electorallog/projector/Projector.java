@@ -72,6 +72,11 @@ public final class Projector implements AutoCloseable {
         p.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
         p.put(StreamsConfig.consumerPrefix("max.poll.records"), Math.max(500, settings.batchMaxRecords()));
         p.put(StreamsConfig.producerPrefix("linger.ms"), 5);
+        p.put(StreamsConfig.consumerPrefix("session.timeout.ms"), 10_000);
+        if (settings.instanceId() != null) {
+            // static membership: a restarted instance takes its partitions back without a rebalance wait
+            p.put(StreamsConfig.consumerPrefix("group.instance.id"), settings.instanceId());
+        }
         return p;
     }
 

@@ -21,11 +21,13 @@ import org.electorallog.schemas.Topics;
  * @param signer           the log's checkpoint signing key
  * @param originPrefix     checkpoint origin of a board = prefix + board name
  * @param streamThreads    Kafka Streams threads in this instance
+ * @param instanceId       static group membership ID ({@code group.instance.id}), or null: a restarted
+ *                         instance with the same ID gets its partitions back at once
  */
 public record ProjectorSettings(String bootstrap, String topic, String deadLetterTopic, String applicationId,
                                 Path stateDir, String jdbcUrl, String dbUser, String dbPassword,
                                 int batchMaxRecords, Duration batchMaxWait, NoteSigner signer, String originPrefix,
-                                int streamThreads) {
+                                int streamThreads, String instanceId) {
     public static final String DEFAULT_APPLICATION_ID = "electoral-log-projector";
     public static final String DEFAULT_ORIGIN_PREFIX = "electoral-log.local/";
 
@@ -42,6 +44,30 @@ public record ProjectorSettings(String bootstrap, String topic, String deadLette
     }
 
     /** Defaults for everything but the servers, the state directory and the key. */
+    /** Settings without a static instance ID. */
+    public ProjectorSettings(String bootstrap, String topic, String deadLetterTopic, String applicationId,
+                             Path stateDir, String jdbcUrl, String dbUser, String dbPassword,
+                             int batchMaxRecords, Duration batchMaxWait, NoteSigner signer, String originPrefix,
+                             int streamThreads) {
+        this(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser, dbPassword, batchMaxRecords,
+                batchMaxWait, signer, originPrefix, streamThreads, null);
+    }
+
+    public ProjectorSettings withInstanceId(String id) {
+        return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser, dbPassword,
+                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, id);
+    }
+
+    public ProjectorSettings withDatabase(String url, String user, String password) {
+        return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, url, user, password,
+                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId);
+    }
+
+    public ProjectorSettings withStateDir(Path dir) {
+        return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, dir, jdbcUrl, dbUser, dbPassword,
+                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId);
+    }
+
     public static ProjectorSettings defaults(String bootstrap, String jdbcUrl, String dbUser, String dbPassword,
                                              Path stateDir, NoteSigner signer) {
         return new ProjectorSettings(bootstrap, Topics.EVENTS, Topics.DEAD_LETTERS, DEFAULT_APPLICATION_ID, stateDir,
@@ -50,11 +76,11 @@ public record ProjectorSettings(String bootstrap, String topic, String deadLette
 
     public ProjectorSettings withApplicationId(String id) {
         return new ProjectorSettings(bootstrap, topic, deadLetterTopic, id, stateDir, jdbcUrl, dbUser, dbPassword,
-                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads);
+                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId);
     }
 
     public ProjectorSettings withBatch(int maxRecords, Duration maxWait) {
         return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser,
-                dbPassword, maxRecords, maxWait, signer, originPrefix, streamThreads);
+                dbPassword, maxRecords, maxWait, signer, originPrefix, streamThreads, instanceId);
     }
 }

@@ -37,6 +37,64 @@ final class ProjectorHarness {
                 Duration.ofMillis(50), NoteSigner.generate("test.electoral-log.local"), "test.electoral-log.local/", 1);
     }
 
+    /** Creates a fresh database on the stack's server; returns its JDBC URL. */
+    String createDatabase(String name) throws SQLException {
+        try (Connection c = connect()) {
+            c.createStatement().execute("CREATE DATABASE " + name);
+        }
+        String url = stack.database().jdbcUrl();
+        int q = url.indexOf('?');
+        String base = q < 0 ? url : url.substring(0, q);
+        String params = q < 0 ? "" : url.substring(q);
+        return base.substring(0, base.lastIndexOf('/') + 1) + name + params;
+    }
+
+    /** The end offset of every partition of the topic. */
+    java.util.Map<Integer, Long> endOffsets() {
+        java.util.Properties p = new java.util.Properties();
+        p.put("bootstrap.servers", stack.kafkaBootstrap());
+        try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> c = new org.apache.kafka.clients.consumer.KafkaConsumer<>(
+                p, new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            java.util.List<org.apache.kafka.common.TopicPartition> tps = new java.util.ArrayList<>();
+            c.partitionsFor(topic).forEach(pi -> tps.add(new org.apache.kafka.common.TopicPartition(topic, pi.partition())));
+            java.util.Map<Integer, Long> out = new java.util.TreeMap<>();
+            c.endOffsets(tps).forEach((tp, off) -> out.put(tp.partition(), off));
+            return out;
+        }
+    }
+
+    /** Waits until the projection in {@code jdbcUrl} has every partition's stored offset at the given end offsets. */
+    void awaitProjected(String jdbcUrl, java.util.Map<Integer, Long> end, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        DatabaseAddress db = stack.database();
+        while (true) {
+            java.util.Map<Integer, Long> stored = new java.util.TreeMap<>();
+            try (Connection c = DriverManager.getConnection(jdbcUrl, db.user(), db.password());
+                 PreparedStatement ps = c.prepareStatement("SELECT partition, next_offset FROM partition_offsets WHERE topic = ?")) {
+                ps.setString(1, topic);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        stored.put(rs.getInt(1), rs.getLong(2));
+                    }
+                } catch (SQLException e) {
+                    // the schema may not exist yet in a fresh database
+                }
+            }
+            boolean done = true;
+            for (java.util.Map.Entry<Integer, Long> e : end.entrySet()) {
+                done &= stored.getOrDefault(e.getKey(), 0L) >= e.getValue();
+            }
+            if (done) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not projected to " + end + " within " + timeout + ": at " + stored);
+            }
+            Thread.sleep(50); // poll interval; the stored offsets are the condition
+        }
+    }
+
     Connection connect() throws SQLException {
         DatabaseAddress db = stack.database();
         return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
