@@ -50,23 +50,36 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         return Map.copyOf(m);
     }
 
-    /** Starts a fresh server whose data lives in {@code baseDir/data}. */
+    /** Starts a fresh server whose data lives in {@code baseDir/data} (emptied first). */
     public static EmbeddedPostgresServer start(Path baseDir) {
         return start(baseDir, DEFAULT_SETTINGS);
     }
 
     public static EmbeddedPostgresServer start(Path baseDir, Map<String, String> settings) {
         EmbeddedPostgresServer s = new EmbeddedPostgresServer(baseDir, settings);
-        s.startServer(true);
+        EmbeddedStack.deleteTree(s.dataDir);
+        s.startServer();
         return s;
     }
 
-    private synchronized void startServer(boolean clean) {
+    /** Starts the server again on the same data directory and port, after {@link #stop()}. */
+    public synchronized void restart() {
+        if (pg == null) {
+            startServer();
+        }
+    }
+
+    public synchronized boolean isRunning() {
+        return pg != null;
+    }
+
+    private synchronized void startServer() {
         try {
             Files.createDirectories(workDir);
+            // the data directory is kept across stop and restart; its owner removes it
             EmbeddedPostgres.Builder b = EmbeddedPostgres.builder()
                     .setDataDirectory(dataDir)
-                    .setCleanDataDirectory(clean)
+                    .setCleanDataDirectory(false)
                     .setOverrideWorkingDirectory(workDir.toFile())
                     .setPort(port)
                     .setPGStartupWait(Duration.ofSeconds(60))
@@ -99,7 +112,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         }
     }
 
-    /** Stops the server (fast shutdown) and waits for its processes to exit. */
+    /** Stops the server (fast shutdown) and waits for its processes to exit; the data stays. */
     public synchronized void stop() {
         if (pg != null) {
             Optional<ProcessHandle> postmaster = process();

@@ -130,6 +130,12 @@ class CrashTest {
     }
 
     Process startChild(ProjectorHarness h, String jdbcUrl, NoteSigner signer, Path work, int k) throws IOException {
+        return startChild(h, jdbcUrl, signer, work, k, "crash-instance");
+    }
+
+    Process startChild(ProjectorHarness h, String jdbcUrl, NoteSigner signer, Path work, int k, String instance)
+            throws IOException {
+        Files.createDirectories(work);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
                 "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
@@ -144,7 +150,7 @@ class CrashTest {
         env.put(ProjectorConfig.TOPIC, h.topic);
         env.put(ProjectorConfig.DEAD_LETTER_TOPIC, h.deadLetters);
         env.put(ProjectorConfig.APPLICATION_ID, "crash-" + h.topic);
-        env.put(ProjectorConfig.INSTANCE_ID, "crash-instance");
+        env.put(ProjectorConfig.INSTANCE_ID, instance);
         env.put(ProjectorConfig.STATE_DIR, work.resolve("state").toString());
         env.put(ProjectorConfig.SIGNING_KEY, signer.signerKey());
         env.put(ProjectorConfig.ORIGIN_PREFIX, h.settings.originPrefix());
