@@ -111,6 +111,27 @@ public final class ElectionDemo {
         }
     }
 
+    /**
+     * The board's latest signed checkpoint once it covers {@code size} records (checkpoints are
+     * signed on an interval, so the newest may trail the projection by up to that interval).
+     */
+    static Checkpoint awaitCheckpoint(LogClient client, NoteVerifier verifier, String board, long size, Duration timeout)
+            throws IOException, ProofException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Checkpoint cp = Checkpoint.open(client.checkpoint(board), List.of(verifier));
+            if (cp.size() >= size || System.nanoTime() > deadline) {
+                return cp;
+            }
+            try {
+                Thread.sleep(100); // polling interval of the observer
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for a checkpoint", e);
+            }
+        }
+    }
+
     private BoardResult verifyBoard(LogClient client, NoteVerifier verifier, String board, List<Statement> statements,
                                     int proofs, Random random) throws IOException, ProofException {
         TileTree local = TileTree.empty();
@@ -120,7 +141,7 @@ public final class ElectionDemo {
             leaves.add(leaf);
             local.appendLeafHash(leaf);
         }
-        Checkpoint cp = Checkpoint.open(client.checkpoint(board), List.of(verifier));
+        Checkpoint cp = awaitCheckpoint(client, verifier, board, statements.size(), Duration.ofSeconds(30));
         if (cp.size() != statements.size()) {
             throw new ProofException("board " + board + ": checkpoint size " + cp.size() + ", published " + statements.size());
         }

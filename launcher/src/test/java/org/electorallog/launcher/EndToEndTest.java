@@ -108,7 +108,7 @@ class EndToEndTest {
                     leaves.add(leaf);
                     expected.appendLeafHash(leaf);
                 }
-                Checkpoint cp = Checkpoint.open(client.checkpoint(e.getKey()), List.of(verifier));
+                Checkpoint cp = ElectionDemo.awaitCheckpoint(client, verifier, e.getKey(), sent.size(), java.time.Duration.ofSeconds(30));
                 assertEquals(sent.size(), cp.size());
                 assertArrayEquals(expected.root(), cp.root(), "root served over HTTP = root of the published statements");
                 for (long id : new long[] {0, 1, sent.size() / 2, sent.size() - 1}) {

@@ -39,13 +39,23 @@ final class BatchWriter {
     private final NoteSigner signer;
     private final String originPrefix;
     private final SchemaRegistry registry;
+    private final long checkpointEveryMillis;
     private final Set<Integer> schemasRecorded = new HashSet<>();
+    /** Boards written since their last signed checkpoint, and when that checkpoint was signed. */
+    private final Map<String, Long> unsigned = new LinkedHashMap<>();
+    private final Map<String, Long> lastSigned = new HashMap<>();
 
     BatchWriter(String topic, NoteSigner signer, String originPrefix, SchemaRegistry registry) {
+        this(topic, signer, originPrefix, registry, java.time.Duration.ZERO);
+    }
+
+    BatchWriter(String topic, NoteSigner signer, String originPrefix, SchemaRegistry registry,
+                java.time.Duration checkpointEvery) {
         this.topic = topic;
         this.signer = signer;
         this.originPrefix = originPrefix;
         this.registry = registry;
+        this.checkpointEveryMillis = checkpointEvery.toMillis();
     }
 
     /** What a batch did. */
@@ -95,10 +105,11 @@ final class BatchWriter {
             }
             updateState(c, board, dropped);
             if (!fresh.isEmpty()) {
-                storeCheckpoint(c, board);
+                unsigned.putIfAbsent(board.name, System.currentTimeMillis());
             }
             written += fresh.size();
         }
+        signDue(c, System.currentTimeMillis());
         moveOffset(c, partition, epoch, expectedOffset, nextOffset);
         return new Result(written, duplicates, byBoard.keySet());
     }
@@ -341,17 +352,70 @@ final class BatchWriter {
         }
     }
 
-    private void storeCheckpoint(Connection c, BoardProjection board) throws SQLException {
-        byte[] root = board.tree.root();
-        String note = new Checkpoint(board.origin, board.tree.size(), root).sign(signer);
+    /** Whether some board waits for a checkpoint whose interval has passed. */
+    boolean checkpointsDue(long nowMillis) {
+        for (String board : unsigned.keySet()) {
+            if (due(board, nowMillis)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean due(String board, long nowMillis) {
+        return checkpointEveryMillis == 0 || nowMillis - lastSigned.getOrDefault(board, Long.MIN_VALUE / 2) >= checkpointEveryMillis;
+    }
+
+    /**
+     * Signs a checkpoint of every written board whose interval has passed, from the board state as
+     * stored in this transaction. Checkpoint notes are deterministic (Ed25519), so two writers signing
+     * the same size store the same note, and the second insert does nothing.
+     */
+    void signDue(Connection c, long nowMillis) throws SQLException {
+        for (java.util.Iterator<String> it = unsigned.keySet().iterator(); it.hasNext(); ) {
+            String board = it.next();
+            if (due(board, nowMillis)) {
+                signStored(c, board);
+                lastSigned.put(board, nowMillis);
+                it.remove();
+            }
+        }
+    }
+
+    private void signStored(Connection c, String board) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO checkpoints (board_id, size, root, note) VALUES (?, ?, ?, ?) "
-                        + "ON CONFLICT (board_id, size) DO NOTHING")) {
-            ps.setShort(1, board.boardId);
-            ps.setLong(2, board.tree.size());
-            ps.setBytes(3, root);
-            ps.setString(4, note);
-            ps.executeUpdate();
+                "INSERT INTO checkpoints (board_id, size, root, note) SELECT b.board_id, s.size, s.root, ? "
+                        + "FROM boards b JOIN board_state s USING (board_id) WHERE b.name = ? AND s.size = ? "
+                        + "ON CONFLICT (board_id, size) DO NOTHING");
+             PreparedStatement state = c.prepareStatement(
+                     "SELECT b.origin, s.size, s.root FROM boards b JOIN board_state s USING (board_id) WHERE b.name = ?")) {
+            state.setString(1, board);
+            try (ResultSet rs = state.executeQuery()) {
+                if (!rs.next() || rs.getLong(2) == 0) {
+                    return;
+                }
+                String note = new Checkpoint(rs.getString(1), rs.getLong(2), rs.getBytes(3)).sign(signer);
+                ps.setString(1, note);
+                ps.setString(2, board);
+                ps.setLong(3, rs.getLong(2));
+                ps.executeUpdate();
+            }
+        }
+    }
+
+    /** Signs every board whose current size has no checkpoint yet (after a predecessor died). */
+    void signUncheckpointedBoards(Connection c) throws SQLException {
+        List<String> boards = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT b.name FROM boards b JOIN board_state s USING (board_id) WHERE s.size > 0 AND NOT EXISTS "
+                        + "(SELECT 1 FROM checkpoints k WHERE k.board_id = s.board_id AND k.size = s.size)");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                boards.add(rs.getString(1));
+            }
+        }
+        for (String b : boards) {
+            signStored(c, b);
         }
     }
 

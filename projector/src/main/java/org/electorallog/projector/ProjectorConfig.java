@@ -28,6 +28,10 @@ public final class ProjectorConfig {
     public static final String BATCH_MAX_RECORDS = "ELECTORAL_LOG_BATCH_MAX_RECORDS";
     public static final String BATCH_MAX_WAIT_MS = "ELECTORAL_LOG_BATCH_MAX_WAIT_MS";
     public static final String STREAM_THREADS = "ELECTORAL_LOG_STREAM_THREADS";
+    public static final String SIGNATURE_POLICY = "ELECTORAL_LOG_SIGNATURE_POLICY";
+    public static final String SIGNED_BOARDS = "ELECTORAL_LOG_SIGNED_BOARDS";
+    public static final String SYSTEM_PUBLIC_KEYS = "ELECTORAL_LOG_SYSTEM_PUBLIC_KEYS";
+    public static final String CHECKPOINT_EVERY_MS = "ELECTORAL_LOG_CHECKPOINT_EVERY_MS";
 
     private ProjectorConfig() {
     }
@@ -49,7 +53,30 @@ public final class ProjectorConfig {
                 env.getOrDefault(ORIGIN_PREFIX, ProjectorSettings.DEFAULT_ORIGIN_PREFIX),
                 positive(env, STREAM_THREADS, 1));
         String instance = env.get(INSTANCE_ID);
-        return instance == null || instance.isBlank() ? s : s.withInstanceId(instance.strip());
+        if (instance != null && !instance.isBlank()) {
+            s = s.withInstanceId(instance.strip());
+        }
+        try {
+            s = s.withSignatures(SignaturePolicy.parse(env.getOrDefault(SIGNATURE_POLICY, "NONE"),
+                    env.get(SIGNED_BOARDS), env.get(SYSTEM_PUBLIC_KEYS)));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(SIGNATURE_POLICY + "/" + SIGNED_BOARDS + "/" + SYSTEM_PUBLIC_KEYS + ": "
+                    + e.getMessage());
+        }
+        String every = env.get(CHECKPOINT_EVERY_MS);
+        if (every != null && !every.isBlank()) {
+            try {
+                long ms = Long.parseLong(every.strip());
+                if (ms < 0) {
+                    throw new NumberFormatException();
+                }
+                s = s.withCheckpointEvery(Duration.ofMillis(ms));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(CHECKPOINT_EVERY_MS + " must be a whole number of milliseconds (0 = every batch), got '"
+                        + every + "'");
+            }
+        }
+        return s;
     }
 
     private static NoteSigner signer(Map<String, String> env) {

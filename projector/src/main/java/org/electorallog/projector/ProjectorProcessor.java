@@ -68,7 +68,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         this.codec = codec;
         this.metrics = metrics;
         this.writer = new BatchWriter(settings.topic(), settings.signer(), settings.originPrefix(),
-                org.electorallog.schemas.EmbeddedSchemaRegistry.instance());
+                org.electorallog.schemas.EmbeddedSchemaRegistry.instance(), settings.checkpointEvery());
     }
 
     @Override
@@ -143,6 +143,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             throw new BadEventException(BadEventException.Reason.OVERSIZED, "canonical statement is "
                     + st.canonicalBytes().length + " bytes, more than " + CanonicalStatement.MAX_BYTES);
         }
+        settings.signatures().check(st);
         return st;
     }
 
@@ -169,6 +170,10 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             storedOffset = taken[0];
             epoch = taken[1];
             nextOffset = storedOffset;
+            // a predecessor may have died between a batch and its checkpoint
+            c.setAutoCommit(false);
+            writer.signUncheckpointedBoards(c);
+            c.commit();
         } catch (SQLException e) {
             throw new IllegalStateException("cannot take partition " + partition + " in PostgreSQL: " + e.getMessage(), e);
         }
@@ -231,6 +236,9 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     /** Writes the pending batch (or just the offset move) in one transaction. */
     void flush() {
         if (pending.isEmpty() && nextOffset == storedOffset) {
+            if (writer.checkpointsDue(System.currentTimeMillis())) {
+                signDueCheckpoints();
+            }
             return;
         }
         long t0 = System.nanoTime();
@@ -260,6 +268,25 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         pending.clear();
     }
 
+    private void signDueCheckpoints() {
+        signCheckpoints(System.currentTimeMillis());
+    }
+
+    private void signCheckpoints(long nowMillis) {
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                writer.signDue(c, nowMillis);
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                rollback(c);
+                throw new IllegalStateException("checkpoint of partition " + partition + " failed: " + e.getMessage(), e);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("no PostgreSQL connection for partition " + partition + ": " + e.getMessage(), e);
+        }
+    }
+
     private static void rollback(Connection c) {
         try {
             c.rollback();
@@ -273,6 +300,8 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         if (ready) {
             try {
                 flush();
+                // a closing task signs what it wrote without waiting for the interval
+                signCheckpoints(Long.MAX_VALUE / 4);
             } catch (RuntimeException e) {
                 LOG.warn("partition {}: final batch not written ({}); the next owner projects it from the topic",
                         partition, e.getMessage());

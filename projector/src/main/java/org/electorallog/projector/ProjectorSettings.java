@@ -23,11 +23,17 @@ import org.electorallog.schemas.Topics;
  * @param streamThreads    Kafka Streams threads in this instance
  * @param instanceId       static group membership ID ({@code group.instance.id}), or null: a restarted
  *                         instance with the same ID gets its partitions back at once
+ * @param signatures       which statements must carry valid signatures
+ * @param checkpointEvery  how often a changed board gets a signed checkpoint; zero = after every batch
  */
 public record ProjectorSettings(String bootstrap, String topic, String deadLetterTopic, String applicationId,
                                 Path stateDir, String jdbcUrl, String dbUser, String dbPassword,
                                 int batchMaxRecords, Duration batchMaxWait, NoteSigner signer, String originPrefix,
-                                int streamThreads, String instanceId) {
+                                int streamThreads, String instanceId, SignaturePolicy signatures,
+                                Duration checkpointEvery) {
+    /** Default checkpoint interval. */
+    public static final Duration DEFAULT_CHECKPOINT_EVERY = Duration.ofSeconds(1);
+
     public static final String DEFAULT_APPLICATION_ID = "electoral-log-projector";
     public static final String DEFAULT_ORIGIN_PREFIX = "electoral-log.local/";
 
@@ -41,6 +47,9 @@ public record ProjectorSettings(String bootstrap, String topic, String deadLette
         if (streamThreads < 1) {
             throw new IllegalArgumentException("streamThreads must be at least 1, got " + streamThreads);
         }
+        if (checkpointEvery.isNegative()) {
+            throw new IllegalArgumentException("checkpointEvery must not be negative, got " + checkpointEvery);
+        }
     }
 
     /** Defaults for everything but the servers, the state directory and the key. */
@@ -50,22 +59,32 @@ public record ProjectorSettings(String bootstrap, String topic, String deadLette
                              int batchMaxRecords, Duration batchMaxWait, NoteSigner signer, String originPrefix,
                              int streamThreads) {
         this(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser, dbPassword, batchMaxRecords,
-                batchMaxWait, signer, originPrefix, streamThreads, null);
+                batchMaxWait, signer, originPrefix, streamThreads, null, SignaturePolicy.none(), DEFAULT_CHECKPOINT_EVERY);
+    }
+
+    public ProjectorSettings withSignatures(SignaturePolicy policy) {
+        return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser, dbPassword,
+                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, policy, checkpointEvery);
+    }
+
+    public ProjectorSettings withCheckpointEvery(Duration every) {
+        return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser, dbPassword,
+                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, signatures, every);
     }
 
     public ProjectorSettings withInstanceId(String id) {
         return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser, dbPassword,
-                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, id);
+                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, id, signatures, checkpointEvery);
     }
 
     public ProjectorSettings withDatabase(String url, String user, String password) {
         return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, url, user, password,
-                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId);
+                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, signatures, checkpointEvery);
     }
 
     public ProjectorSettings withStateDir(Path dir) {
         return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, dir, jdbcUrl, dbUser, dbPassword,
-                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId);
+                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, signatures, checkpointEvery);
     }
 
     public static ProjectorSettings defaults(String bootstrap, String jdbcUrl, String dbUser, String dbPassword,
@@ -76,11 +95,11 @@ public record ProjectorSettings(String bootstrap, String topic, String deadLette
 
     public ProjectorSettings withApplicationId(String id) {
         return new ProjectorSettings(bootstrap, topic, deadLetterTopic, id, stateDir, jdbcUrl, dbUser, dbPassword,
-                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId);
+                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, signatures, checkpointEvery);
     }
 
     public ProjectorSettings withBatch(int maxRecords, Duration maxWait) {
         return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser,
-                dbPassword, maxRecords, maxWait, signer, originPrefix, streamThreads, instanceId);
+                dbPassword, maxRecords, maxWait, signer, originPrefix, streamThreads, instanceId, signatures, checkpointEvery);
     }
 }

@@ -1,0 +1,76 @@
+package org.electorallog.projector;
+
+import java.util.Base64;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.electorallog.core.SigningKey;
+import org.electorallog.schemas.BadEventException;
+import org.electorallog.schemas.DecodedStatement;
+
+/**
+ * Which statements must carry valid signatures. On boards whose name matches {@code boards}:
+ * {@code SENDER} requires a sender signature that verifies with the statement's sender key over its
+ * canonical bytes; {@code SENDER_AND_SYSTEM} also requires a system signature by one of the
+ * configured system keys. A missing signature is dead-lettered as {@code UNSIGNED}, a wrong one as
+ * {@code BAD_SIGNATURE}.
+ */
+public record SignaturePolicy(Mode mode, Pattern boards, List<byte[]> systemKeys) {
+    public enum Mode { NONE, SENDER, SENDER_AND_SYSTEM }
+
+    public SignaturePolicy {
+        systemKeys = List.copyOf(systemKeys);
+        if (mode == Mode.SENDER_AND_SYSTEM && systemKeys.isEmpty()) {
+            throw new IllegalArgumentException("signature policy SENDER_AND_SYSTEM needs at least one system public key");
+        }
+        for (byte[] k : systemKeys) {
+            if (k.length != 32) {
+                throw new IllegalArgumentException("a system public key is 32 bytes, got " + k.length);
+            }
+        }
+    }
+
+    public static SignaturePolicy none() {
+        return new SignaturePolicy(Mode.NONE, Pattern.compile(".*"), List.of());
+    }
+
+    /** Parses the policy settings: mode name, board-name regex, comma-separated base64 system keys. */
+    public static SignaturePolicy parse(String mode, String boards, String systemKeys) {
+        Mode m;
+        try {
+            m = Mode.valueOf(mode.strip().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("signature policy must be NONE, SENDER or SENDER_AND_SYSTEM, got '" + mode + "'");
+        }
+        List<byte[]> keys = systemKeys == null || systemKeys.isBlank() ? List.of()
+                : java.util.Arrays.stream(systemKeys.split(",")).map(String::strip).map(k -> Base64.getDecoder().decode(k)).toList();
+        return new SignaturePolicy(m, Pattern.compile(boards == null || boards.isBlank() ? ".*" : boards), keys);
+    }
+
+    /** Throws UNSIGNED or BAD_SIGNATURE when the statement's board requires signatures it lacks. */
+    void check(DecodedStatement st) throws BadEventException {
+        if (mode == Mode.NONE || !boards.matcher(st.board()).matches()) {
+            return;
+        }
+        if (st.senderSignature() == null) {
+            throw new BadEventException(BadEventException.Reason.UNSIGNED, "board " + st.board()
+                    + " requires a sender signature and the statement has none");
+        }
+        if (!SigningKey.verify(st.senderPublicKey(), st.canonicalBytes(), st.senderSignature())) {
+            throw new BadEventException(BadEventException.Reason.BAD_SIGNATURE,
+                    "the sender signature does not verify with the statement's sender key");
+        }
+        if (mode == Mode.SENDER_AND_SYSTEM) {
+            if (st.systemSignature() == null) {
+                throw new BadEventException(BadEventException.Reason.UNSIGNED, "board " + st.board()
+                        + " requires a system signature and the statement has none");
+            }
+            for (byte[] key : systemKeys) {
+                if (SigningKey.verify(key, st.canonicalBytes(), st.systemSignature())) {
+                    return;
+                }
+            }
+            throw new BadEventException(BadEventException.Reason.BAD_SIGNATURE,
+                    "the system signature does not verify with any configured system key");
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package org.electorallog.projector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.electorallog.core.SigningKey;
+import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.schemas.CanonicalStatement;
+import org.electorallog.schemas.StatementCodec;
+import org.electorallog.schemas.avro.Envelope;
+import org.electorallog.schemas.avro.Statement;
+import org.junit.jupiter.api.Test;
+
+/** Boards whose policy requires signatures dead-letter unsigned and badly signed statements (invariant 6). */
+class SignaturePolicyTest {
+
+    @Test
+    void unsignedAndBadlySignedStatementsAreDeadLetteredOnSignedBoards() throws Exception {
+        SigningKey sender = SigningKey.generate();
+        SigningKey system = SigningKey.generate();
+        SigningKey stranger = SigningKey.generate();
+        ProjectorHarness h = new ProjectorHarness("signed", 1);
+        ProjectorSettings settings = h.settings.withSignatures(new SignaturePolicy(SignaturePolicy.Mode.SENDER_AND_SYSTEM,
+                Pattern.compile("signed-.*"), List.of(system.publicKey())));
+        StatementCodec codec = StatementCodec.embedded();
+        try (Projector p = Projector.start(settings);
+             KafkaProducer<String, byte[]> raw = new KafkaProducer<>(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()),
+                     new StringSerializer(), new ByteArraySerializer())) {
+            send(raw, h.topic, codec, envelope("signed-board", "unsigned", sender, null, null));
+            send(raw, h.topic, codec, envelope("signed-board", "sender-only", sender, sender, null));
+            send(raw, h.topic, codec, envelope("signed-board", "wrong-sender", sender, stranger, system));
+            send(raw, h.topic, codec, envelope("signed-board", "wrong-system", sender, sender, stranger));
+            send(raw, h.topic, codec, envelope("signed-board", "good", sender, sender, system));
+            send(raw, h.topic, codec, envelope("open-board", "unsigned-open", sender, null, null));
+            h.awaitProjected(h.stack.database().jdbcUrl(), h.endOffsets(), Duration.ofMinutes(1));
+            assertEquals(4, p.metrics().deadLetters());
+            assertEquals(2L, p.metrics().snapshot().get("dead_letters_unsigned"));
+            assertEquals(2L, p.metrics().snapshot().get("dead_letters_bad_signature"));
+        }
+        assertEquals(1, h.size("signed-board"), "only the statement signed by its sender and the system is projected");
+        assertEquals(1, h.size("open-board"), "boards outside the policy take unsigned statements");
+        Map<String, String> reasons = new java.util.HashMap<>();
+        for (ConsumerRecord<String, byte[]> r : DeadLetters.read(h)) {
+            reasons.put(codec.decode(r.value()).deliveryId(),
+                    new String(r.headers().lastHeader("dlq.reason").value(), StandardCharsets.UTF_8));
+        }
+        assertEquals(Map.of("unsigned", "UNSIGNED", "sender-only", "UNSIGNED", "wrong-sender", "BAD_SIGNATURE",
+                "wrong-system", "BAD_SIGNATURE"), reasons);
+    }
+
+    static Envelope envelope(String board, String id, SigningKey sender, SigningKey senderSigner, SigningKey systemSigner) {
+        Statement st = Statement.newBuilder(ProjectorHarness.statement(board, id, 1_000))
+                .setSenderPublicKey(ByteBuffer.wrap(sender.publicKey())).build();
+        byte[] canonical = CanonicalStatement.encode(st);
+        return Envelope.newBuilder().setStatement(st)
+                .setSenderSignature(senderSigner == null ? null : ByteBuffer.wrap(senderSigner.sign(canonical)))
+                .setSystemSignature(systemSigner == null ? null : ByteBuffer.wrap(systemSigner.sign(canonical))).build();
+    }
+
+    static void send(KafkaProducer<String, byte[]> raw, String topic, StatementCodec codec, Envelope e) throws Exception {
+        raw.send(new ProducerRecord<>(topic, e.getStatement().getBoard(), codec.encode(e))).get();
+    }
+}
