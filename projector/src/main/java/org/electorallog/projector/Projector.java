@@ -2,7 +2,15 @@ package org.electorallog.projector;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
@@ -25,6 +33,7 @@ public final class Projector implements AutoCloseable {
     private final HikariDataSource db;
     private final ProjectorMetrics metrics = new ProjectorMetrics();
     private final KafkaStreams streams;
+    private KafkaConsumer<byte[], byte[]> endOffsetReader;
 
     private Projector(ProjectorSettings settings) {
         this.settings = settings;
@@ -84,6 +93,48 @@ public final class Projector implements AutoCloseable {
         return metrics;
     }
 
+    /**
+     * Lag per partition this instance has projected: the topic's end offset minus the offset stored
+     * in PostgreSQL (0 = caught up).
+     */
+    public synchronized Map<Integer, Long> lag() {
+        Map<Integer, Long> projected = metrics.projectedOffsets();
+        Map<Integer, Long> out = new TreeMap<>();
+        if (projected.isEmpty()) {
+            return out;
+        }
+        if (endOffsetReader == null) {
+            Properties p = new Properties();
+            p.put("bootstrap.servers", settings.bootstrap());
+            endOffsetReader = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        }
+        List<TopicPartition> tps = new ArrayList<>();
+        projected.keySet().forEach(part -> tps.add(new TopicPartition(settings.topic(), part)));
+        endOffsetReader.endOffsets(tps, Duration.ofSeconds(10))
+                .forEach((tp, end) -> out.put(tp.partition(), Math.max(0, end - projected.get(tp.partition()))));
+        return out;
+    }
+
+    /**
+     * Health: Kafka Streams is running (or rebalancing) and PostgreSQL answers. The map says which
+     * part is not well, for the health endpoint.
+     */
+    public Map<String, Object> health() {
+        Map<String, Object> h = new LinkedHashMap<>();
+        KafkaStreams.State state = streams.state();
+        boolean streamsOk = state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING;
+        h.put("streams", state.name());
+        boolean dbOk;
+        try (java.sql.Connection c = db.getConnection()) {
+            dbOk = c.isValid(2);
+        } catch (java.sql.SQLException e) {
+            dbOk = false;
+        }
+        h.put("database", dbOk ? "UP" : "DOWN");
+        h.put("healthy", streamsOk && dbOk);
+        return h;
+    }
+
     public KafkaStreams.State state() {
         return streams.state();
     }
@@ -97,6 +148,11 @@ public final class Projector implements AutoCloseable {
         // leave the group so a replacement instance gets the partitions at once, not after the session timeout
         streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
                 .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+        synchronized (this) {
+            if (endOffsetReader != null) {
+                endOffsetReader.close();
+            }
+        }
         db.close();
     }
 }

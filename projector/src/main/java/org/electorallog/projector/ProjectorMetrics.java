@@ -13,7 +13,10 @@ public final class ProjectorMetrics {
     private final AtomicLong duplicates = new AtomicLong();
     private final AtomicLong fenced = new AtomicLong();
     private final AtomicLong lastBatchMicros = new AtomicLong();
+    private final AtomicLong lastBatchSize = new AtomicLong();
     private final Map<BadEventException.Reason, AtomicLong> deadLetters = new EnumMap<>(BadEventException.Reason.class);
+    private final Map<Integer, Long> projectedOffsets = new java.util.concurrent.ConcurrentHashMap<>();
+    private final long startedNanos = System.nanoTime();
 
     public ProjectorMetrics() {
         for (BadEventException.Reason r : BadEventException.Reason.values()) {
@@ -22,6 +25,7 @@ public final class ProjectorMetrics {
     }
 
     void batch(int written, int dropped, long nanos) {
+        lastBatchSize.set(written);
         records.addAndGet(written);
         duplicates.addAndGet(dropped);
         batches.incrementAndGet();
@@ -30,6 +34,15 @@ public final class ProjectorMetrics {
 
     void deadLetter(BadEventException.Reason reason) {
         deadLetters.get(reason).incrementAndGet();
+    }
+
+    void projected(int partition, long nextOffset) {
+        projectedOffsets.put(partition, nextOffset);
+    }
+
+    /** The next offset this instance has stored per partition it has projected. */
+    public Map<Integer, Long> projectedOffsets() {
+        return new java.util.TreeMap<>(projectedOffsets);
     }
 
     void fenced() {
@@ -55,6 +68,9 @@ public final class ProjectorMetrics {
         m.put("duplicates_dropped", duplicates.get());
         m.put("fenced_batches", fenced.get());
         m.put("last_batch_micros", lastBatchMicros.get());
+        m.put("last_batch_records", lastBatchSize.get());
+        double seconds = Math.max(1e-9, (System.nanoTime() - startedNanos) / 1e9);
+        m.put("records_per_second_since_start", Math.round(records.get() / seconds));
         deadLetters.forEach((r, v) -> m.put("dead_letters_" + r.name().toLowerCase(), v.get()));
         return m;
     }

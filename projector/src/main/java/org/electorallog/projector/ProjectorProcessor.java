@@ -170,6 +170,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             storedOffset = taken[0];
             epoch = taken[1];
             nextOffset = storedOffset;
+            metrics.projected(partition, storedOffset);
             // a predecessor may have died between a batch and its checkpoint
             c.setAutoCommit(false);
             writer.signUncheckpointedBoards(c);
@@ -265,6 +266,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             throw new IllegalStateException("no PostgreSQL connection for partition " + partition + ": " + e.getMessage(), e);
         }
         storedOffset = nextOffset;
+        metrics.projected(partition, storedOffset);
         pending.clear();
     }
 

@@ -1,0 +1,64 @@
+package org.electorallog.projector;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+
+/**
+ * Bytes per record of the projection: every table of the projection with its indexes and TOAST
+ * ({@code pg_total_relation_size}), divided by the number of records. Brief section 5 budget: at
+ * most 1,100 bytes per record with every index and tile.
+ */
+public record StorageReport(long records, Map<String, Long> bytesByRelation, long totalBytes) {
+    static final List<String> RELATIONS = List.of("records", "tiles", "counters", "checkpoints", "board_state", "boards",
+            "partition_offsets", "writer_schemas");
+
+    public double bytesPerRecord() {
+        return records == 0 ? 0 : (double) totalBytes / records;
+    }
+
+    /** Measures after {@code VACUUM ANALYZE} of the projection tables, so dead tuples of updated rows do not count. */
+    public static StorageReport measure(DataSource ds) throws SQLException {
+        Map<String, Long> bytes = new LinkedHashMap<>();
+        long total = 0;
+        long records;
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(true);
+            for (String r : RELATIONS) {
+                c.createStatement().execute("VACUUM ANALYZE " + r);
+            }
+            try (ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM records")) {
+                rs.next();
+                records = rs.getLong(1);
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT pg_total_relation_size(?::regclass)")) {
+                for (String r : RELATIONS) {
+                    ps.setString(1, r);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        bytes.put(r, rs.getLong(1));
+                        total += rs.getLong(1);
+                    }
+                }
+            }
+        }
+        return new StorageReport(records, bytes, total);
+    }
+
+    /** A one-object JSON rendering, for result files. */
+    public String toJson() {
+        StringBuilder sb = new StringBuilder("{\"records\":").append(records).append(",\"total_bytes\":").append(totalBytes)
+                .append(",\"bytes_per_record\":").append(String.format(java.util.Locale.ROOT, "%.1f", bytesPerRecord()))
+                .append(",\"relations\":{");
+        int i = 0;
+        for (Map.Entry<String, Long> e : bytesByRelation.entrySet()) {
+            sb.append(i++ == 0 ? "" : ",").append('"').append(e.getKey()).append("\":").append(e.getValue());
+        }
+        return sb.append("}}").toString();
+    }
+}
