@@ -210,73 +210,17 @@ final class BatchWriter {
     }
 
     private static void insertRecords(Connection c, BoardProjection board, List<PendingEvent> events) throws SQLException {
-        int n = events.size();
-        Long[] ids = new Long[n];
-        Long[] created = new Long[n];
-        Long[] stmtTs = new Long[n];
-        Short[] kinds = new Short[n];
-        byte[][] senders = new byte[n][];
-        String[] users = new String[n];
-        String[] usernames = new String[n];
-        String[] elections = new String[n];
-        String[] areas = new String[n];
-        String[] ballots = new String[n];
-        String[] deliveries = new String[n];
-        byte[][] statements = new byte[n][];
-        Integer[] schemaIds = new Integer[n];
-        Integer[] partitions = new Integer[n];
-        Long[] offsets = new Long[n];
-        for (int i = 0; i < n; i++) {
-            PendingEvent e = events.get(i);
+        List<RecordRow> rows = new ArrayList<>(events.size());
+        for (PendingEvent e : events) {
             DecodedStatement s = e.statement();
             long id = board.tree.size();
             board.tree.appendLeafHash(Hashes.leafHash(s.canonicalBytes()));
             board.lastCreatedMillis = Math.max(board.lastCreatedMillis, e.kafkaTimestamp());
-            ids[i] = id;
-            created[i] = board.lastCreatedMillis;
-            stmtTs[i] = s.statementTimestamp();
-            kinds[i] = (short) StatementKinds.code(s.kind());
-            senders[i] = s.senderPublicKey();
-            users[i] = s.userId();
-            usernames[i] = s.username();
-            elections[i] = s.electionId();
-            areas[i] = s.areaId();
-            ballots[i] = s.ballotId();
-            deliveries[i] = s.deliveryId();
-            statements[i] = s.canonicalBytes();
-            schemaIds[i] = s.schemaId();
-            partitions[i] = e.partition();
-            offsets[i] = e.offset();
+            rows.add(new RecordRow(board.boardId, id, board.lastCreatedMillis, s.statementTimestamp(),
+                    (short) StatementKinds.code(s.kind()), s.senderPublicKey(), s.userId(), s.username(), s.electionId(),
+                    s.areaId(), s.ballotId(), s.deliveryId(), s.canonicalBytes(), s.schemaId(), e.partition(), e.offset()));
         }
-        try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO records (board_id, id, created, statement_ts, kind, sender_key, user_id, username, "
-                        + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, kafka_offset) "
-                        + "SELECT ?, u.id, timestamptz 'epoch' + u.created * interval '1 millisecond', "
-                        + "timestamptz 'epoch' + u.stmt_ts * interval '1 millisecond', u.kind, u.sender, u.user_id, "
-                        + "u.username, u.election_id, u.area_id, u.ballot_id, u.delivery_id, u.statement, u.schema_id, "
-                        + "u.part, u.off FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::smallint[], ?::bytea[], "
-                        + "?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::integer[], "
-                        + "?::integer[], ?::bigint[]) AS u(id, created, stmt_ts, kind, sender, user_id, username, "
-                        + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, part, off)")) {
-            int p = 1;
-            ps.setShort(p++, board.boardId);
-            ps.setArray(p++, c.createArrayOf("bigint", ids));
-            ps.setArray(p++, c.createArrayOf("bigint", created));
-            ps.setArray(p++, c.createArrayOf("bigint", stmtTs));
-            ps.setArray(p++, c.createArrayOf("smallint", kinds));
-            ps.setArray(p++, c.createArrayOf("bytea", senders));
-            ps.setArray(p++, c.createArrayOf("text", users));
-            ps.setArray(p++, c.createArrayOf("text", usernames));
-            ps.setArray(p++, c.createArrayOf("text", elections));
-            ps.setArray(p++, c.createArrayOf("text", areas));
-            ps.setArray(p++, c.createArrayOf("text", ballots));
-            ps.setArray(p++, c.createArrayOf("text", deliveries));
-            ps.setArray(p++, c.createArrayOf("bytea", statements));
-            ps.setArray(p++, c.createArrayOf("integer", schemaIds));
-            ps.setArray(p++, c.createArrayOf("integer", partitions));
-            ps.setArray(p, c.createArrayOf("bigint", offsets));
-            ps.executeUpdate();
-        }
+        RecordInserter.DEFAULT.insert(c, rows);
     }
 
     private static void writeTiles(Connection c, BoardProjection board) throws SQLException {

@@ -1,0 +1,168 @@
+package org.electorallog.projector;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.List;
+import org.postgresql.PGConnection;
+
+/**
+ * The two ways a batch's records can go into PostgreSQL, measured against each other by
+ * {@code perf} ({@code RecordInsertComparison}); the projector uses the faster ({@link #DEFAULT}).
+ */
+public enum RecordInserter {
+    /** {@code INSERT INTO records SELECT FROM unnest(array, array, ...)}: one statement, typed arrays. */
+    UNNEST {
+        @Override
+        public void insert(Connection c, List<RecordRow> rows) throws SQLException {
+            int n = rows.size();
+            Short[] boards = new Short[n];
+            Long[] ids = new Long[n];
+            Long[] created = new Long[n];
+            Long[] stmtTs = new Long[n];
+            Short[] kinds = new Short[n];
+            byte[][] senders = new byte[n][];
+            String[] users = new String[n];
+            String[] usernames = new String[n];
+            String[] elections = new String[n];
+            String[] areas = new String[n];
+            String[] ballots = new String[n];
+            String[] deliveries = new String[n];
+            byte[][] statements = new byte[n][];
+            Integer[] schemaIds = new Integer[n];
+            Integer[] partitions = new Integer[n];
+            Long[] offsets = new Long[n];
+            for (int i = 0; i < n; i++) {
+                RecordRow r = rows.get(i);
+                boards[i] = r.boardId();
+                ids[i] = r.id();
+                created[i] = r.createdMillis();
+                stmtTs[i] = r.statementMillis();
+                kinds[i] = r.kind();
+                senders[i] = r.senderKey();
+                users[i] = r.userId();
+                usernames[i] = r.username();
+                elections[i] = r.electionId();
+                areas[i] = r.areaId();
+                ballots[i] = r.ballotId();
+                deliveries[i] = r.deliveryId();
+                statements[i] = r.statement();
+                schemaIds[i] = r.schemaId();
+                partitions[i] = r.partition();
+                offsets[i] = r.offset();
+            }
+            try (PreparedStatement ps = c.prepareStatement(
+                    "INSERT INTO records (board_id, id, created, statement_ts, kind, sender_key, user_id, username, "
+                            + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, kafka_offset) "
+                            + "SELECT u.board, u.id, timestamptz 'epoch' + u.created * interval '1 millisecond', "
+                            + "timestamptz 'epoch' + u.stmt_ts * interval '1 millisecond', u.kind, u.sender, u.user_id, "
+                            + "u.username, u.election_id, u.area_id, u.ballot_id, u.delivery_id, u.statement, u.schema_id, "
+                            + "u.part, u.off FROM unnest(?::smallint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::smallint[], "
+                            + "?::bytea[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], "
+                            + "?::integer[], ?::integer[], ?::bigint[]) AS u(board, id, created, stmt_ts, kind, sender, user_id, "
+                            + "username, election_id, area_id, ballot_id, delivery_id, statement, schema_id, part, off)")) {
+                int p = 1;
+                ps.setArray(p++, c.createArrayOf("smallint", boards));
+                ps.setArray(p++, c.createArrayOf("bigint", ids));
+                ps.setArray(p++, c.createArrayOf("bigint", created));
+                ps.setArray(p++, c.createArrayOf("bigint", stmtTs));
+                ps.setArray(p++, c.createArrayOf("smallint", kinds));
+                ps.setArray(p++, c.createArrayOf("bytea", senders));
+                ps.setArray(p++, c.createArrayOf("text", users));
+                ps.setArray(p++, c.createArrayOf("text", usernames));
+                ps.setArray(p++, c.createArrayOf("text", elections));
+                ps.setArray(p++, c.createArrayOf("text", areas));
+                ps.setArray(p++, c.createArrayOf("text", ballots));
+                ps.setArray(p++, c.createArrayOf("text", deliveries));
+                ps.setArray(p++, c.createArrayOf("bytea", statements));
+                ps.setArray(p++, c.createArrayOf("integer", schemaIds));
+                ps.setArray(p++, c.createArrayOf("integer", partitions));
+                ps.setArray(p, c.createArrayOf("bigint", offsets));
+                ps.executeUpdate();
+            }
+        }
+    },
+
+    /** {@code COPY records FROM STDIN (FORMAT binary)}: PostgreSQL's bulk path, no SQL parsing per row. */
+    BINARY_COPY {
+        /** Microseconds between the Unix epoch and PostgreSQL's epoch, 2000-01-01T00:00:00Z. */
+        private static final long PG_EPOCH_MICROS = 946_684_800_000_000L;
+
+        @Override
+        public void insert(Connection c, List<RecordRow> rows) throws SQLException {
+            byte[] data = encode(rows);
+            try {
+                c.unwrap(PGConnection.class).getCopyAPI().copyIn(
+                        "COPY records (board_id, id, created, statement_ts, kind, sender_key, user_id, username, "
+                                + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, "
+                                + "kafka_offset) FROM STDIN (FORMAT binary)", new java.io.ByteArrayInputStream(data));
+            } catch (IOException e) {
+                throw new SQLException("COPY of " + rows.size() + " records failed: " + e.getMessage(), e);
+            }
+        }
+
+        /** PostgreSQL binary COPY: signature, flags, extension length; per row a field count and length-prefixed fields. */
+        private byte[] encode(List<RecordRow> rows) {
+            ByteArrayOutputStream buf = new ByteArrayOutputStream(rows.size() * 700 + 32);
+            try (DataOutputStream out = new DataOutputStream(buf)) {
+                out.write(new byte[] {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0});
+                out.writeInt(0);
+                out.writeInt(0);
+                for (RecordRow r : rows) {
+                    out.writeShort(16);
+                    out.writeInt(2);
+                    out.writeShort(r.boardId());
+                    out.writeInt(8);
+                    out.writeLong(r.id());
+                    out.writeInt(8);
+                    out.writeLong(r.createdMillis() * 1000 - PG_EPOCH_MICROS);
+                    out.writeInt(8);
+                    out.writeLong(r.statementMillis() * 1000 - PG_EPOCH_MICROS);
+                    out.writeInt(2);
+                    out.writeShort(r.kind());
+                    bytes(out, r.senderKey());
+                    text(out, r.userId());
+                    text(out, r.username());
+                    text(out, r.electionId());
+                    text(out, r.areaId());
+                    text(out, r.ballotId());
+                    text(out, r.deliveryId());
+                    bytes(out, r.statement());
+                    out.writeInt(4);
+                    out.writeInt(r.schemaId());
+                    out.writeInt(4);
+                    out.writeInt(r.partition());
+                    out.writeInt(8);
+                    out.writeLong(r.offset());
+                }
+                out.writeShort(-1);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return buf.toByteArray();
+        }
+
+        private void bytes(DataOutputStream out, byte[] b) throws IOException {
+            if (b == null) {
+                out.writeInt(-1);
+            } else {
+                out.writeInt(b.length);
+                out.write(b);
+            }
+        }
+
+        private void text(DataOutputStream out, String s) throws IOException {
+            bytes(out, s == null ? null : s.getBytes(StandardCharsets.UTF_8));
+        }
+    };
+
+    /** The inserter the projector uses: the faster of the two as measured (see projector/README.md). */
+    public static final RecordInserter DEFAULT = BINARY_COPY;
+
+    public abstract void insert(Connection c, List<RecordRow> rows) throws SQLException;
+}
