@@ -154,6 +154,203 @@ final class LogReader {
         });
     }
 
+    /** The current size of a board. */
+    long boardSize(Connection c, Board b) throws SQLException {
+        return size(c, b);
+    }
+
+    /**
+     * A C2SP tlog-tiles hash tile at the requested width (a partial tile is the prefix of the stored
+     * one); 404 when the tree is not that wide yet.
+     */
+    byte[] tile(String name, int level, long index, int width) {
+        return inSnapshot(c -> {
+            Board b = board(c, name);
+            long size = size(c, b);
+            int available = org.electorallog.core.TileLayout.width(level, index, size);
+            if (available < width) {
+                throw ApiException.notFound("tile " + org.electorallog.core.TileLayout.tilePath(level, index, width)
+                        + " does not exist yet: the board has " + size + " records");
+            }
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT hashes FROM tiles WHERE board_id = ? AND level = ? AND idx = ?")) {
+                ps.setShort(1, b.id());
+                ps.setShort(2, (short) level);
+                ps.setLong(3, index);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        throw new IllegalStateException("tile " + level + "/" + index + " of board " + name + " is missing");
+                    }
+                    return java.util.Arrays.copyOf(rs.getBytes(1), width * org.electorallog.core.Hashes.HASH_SIZE);
+                }
+            }
+        });
+    }
+
+    /** A C2SP tlog-tiles entry bundle: the canonical statements of records [256N, 256N + width). */
+    byte[] entries(String name, long index, int width) {
+        return inSnapshot(c -> {
+            Board b = board(c, name);
+            long size = size(c, b);
+            int available = org.electorallog.core.TileLayout.width(0, index, size);
+            if (available < width) {
+                throw ApiException.notFound("entry bundle " + org.electorallog.core.TileLayout.entriesPath(index, width)
+                        + " does not exist yet: the board has " + size + " records");
+            }
+            List<byte[]> entries = new ArrayList<>(width);
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT statement FROM records WHERE board_id = ? AND id >= ? AND id < ? ORDER BY id")) {
+                ps.setShort(1, b.id());
+                ps.setLong(2, index * 256);
+                ps.setLong(3, index * 256 + width);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        entries.add(rs.getBytes(1));
+                    }
+                }
+            }
+            if (entries.size() != width) {
+                throw new IllegalStateException("board " + name + " is missing records in bundle " + index);
+            }
+            return org.electorallog.core.EntryBundle.encode(entries);
+        });
+    }
+
+    /** RFC 6962 consistency proof between two sizes; {@code to} null = the latest checkpoint. */
+    Map<String, Object> consistency(String name, long from, Long requestedTo) {
+        return inSnapshot(c -> {
+            Board b = board(c, name);
+            Checkpointed cp = latest(c, b);
+            long treeSize = size(c, b);
+            long to;
+            if (requestedTo == null) {
+                if (cp == null) {
+                    throw ApiException.notFound("board '" + name + "' has no checkpoint yet");
+                }
+                to = cp.size();
+            } else {
+                to = requestedTo;
+            }
+            if (to < 1 || to > treeSize) {
+                throw ApiException.badRequest("to must be between 1 and the board's size " + treeSize + ", got " + to);
+            }
+            if (from < 1 || from > to) {
+                throw ApiException.badRequest("from must be between 1 and to (" + to + "), got " + from);
+            }
+            PgTileSource tiles = new PgTileSource(c, b.id());
+            List<org.electorallog.core.Range> ranges = new ArrayList<>();
+            ranges.add(new org.electorallog.core.Range(0, from));
+            ranges.add(new org.electorallog.core.Range(0, to));
+            List<org.electorallog.core.Range> proofRanges = org.electorallog.core.TreeMath.consistencyRanges(from, to);
+            ranges.addAll(proofRanges);
+            List<byte[]> hashes = ProofBuilder.hashRanges(ranges, tiles);
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("board", name);
+            m.put("from", from);
+            m.put("to", to);
+            m.put("from_root", b64(hashes.get(0)));
+            m.put("to_root", b64(hashes.get(1)));
+            m.put("hashes", b64(hashes.subList(2, hashes.size())));
+            if (cp != null && cp.size() == to) {
+                m.put("checkpoint", cp.note());
+            }
+            return m;
+        });
+    }
+
+    /**
+     * The proof of record {@code id} for a client that trusts the given checkpoint (a signed note):
+     * inclusion at the trusted size, or inclusion at the latest checkpoint plus consistency from the
+     * trusted size. A checkpoint of another board, or whose root is not this board's root at its size,
+     * is a 409 (divergence).
+     */
+    Map<String, Object> proofFromTrusted(String name, long id, String trustedNote) {
+        org.electorallog.core.Checkpoint trusted;
+        try {
+            trusted = org.electorallog.core.Checkpoint.parse(org.electorallog.core.SignedNote.parse(trustedNote).text());
+        } catch (org.electorallog.core.ProofException e) {
+            throw ApiException.badRequest("the body must be a signed checkpoint note (C2SP tlog-checkpoint): " + e.getMessage());
+        }
+        return inSnapshot(c -> {
+            Board b = board(c, name);
+            if (!trusted.origin().equals(b.origin())) {
+                throw new ApiException(409, "divergence", "the checkpoint's origin '" + trusted.origin()
+                        + "' is not this board's origin '" + b.origin() + "'");
+            }
+            Checkpointed cp = latest(c, b);
+            long treeSize = size(c, b);
+            if (trusted.size() < 1) {
+                throw ApiException.badRequest("a trusted checkpoint of size 0 proves nothing");
+            }
+            long current = cp == null ? trusted.size() : Math.max(cp.size(), trusted.size());
+            if (trusted.size() > treeSize) {
+                throw new ApiException(409, "divergence", "the checkpoint has size " + trusted.size()
+                        + " but this board has only " + treeSize + " records");
+            }
+            if (id >= current) {
+                throw ApiException.notFound("record " + id + " is not yet in a checkpoint (latest size "
+                        + (cp == null ? 0 : cp.size()) + "); retry shortly");
+            }
+            org.electorallog.core.RecordProof proof;
+            try {
+                proof = org.electorallog.core.RecordProof.build(id, trusted.size(), trusted.root(), current,
+                        new PgTileSource(c, b.id()));
+            } catch (org.electorallog.core.LogDivergenceException e) {
+                throw new ApiException(409, "divergence", e.getMessage());
+            }
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("board", name);
+            m.put("index", id);
+            m.put("trusted_size", proof.trustedSize());
+            m.put("size", proof.size());
+            m.put("leaf_hash", b64(leafHash(c, b, id)));
+            m.put("inclusion", b64(proof.inclusion()));
+            m.put("consistency", b64(proof.consistency()));
+            if (cp != null && cp.size() == proof.size()) {
+                m.put("checkpoint", cp.note());
+            }
+            return m;
+        });
+    }
+
+    /** The C2SP tlog-proof bundle of a record at the latest checkpoint. */
+    String proofBundle(String name, long id) {
+        return inSnapshot(c -> {
+            Board b = board(c, name);
+            Checkpointed cp = latest(c, b);
+            if (cp == null || id >= cp.size()) {
+                throw ApiException.notFound("record " + id + " is not yet in a checkpoint of board '" + name + "'; retry shortly");
+            }
+            List<byte[]> proof = ProofBuilder.inclusion(id, cp.size(), new PgTileSource(c, b.id()));
+            return new org.electorallog.core.TlogProof(null, id, proof, cp.note()).format();
+        });
+    }
+
+    private static byte[] leafHash(Connection c, Board b, long id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT statement FROM records WHERE board_id = ? AND id = ?")) {
+            ps.setShort(1, b.id());
+            ps.setLong(2, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw ApiException.notFound("board '" + b.name() + "' has no record " + id);
+                }
+                return Hashes.leafHash(rs.getBytes(1));
+            }
+        }
+    }
+
+    private static String b64(byte[] h) {
+        return Base64.getEncoder().encodeToString(h);
+    }
+
+    private static List<String> b64(List<byte[]> hs) {
+        List<String> out = new ArrayList<>(hs.size());
+        for (byte[] h : hs) {
+            out.add(b64(h));
+        }
+        return out;
+    }
+
     /** Inclusion proof of record {@code id} at {@code size} (null = the latest checkpoint). */
     Map<String, Object> inclusionProof(String name, long id, Long requestedSize) {
         return inSnapshot(c -> {

@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 public final class QueryApi implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(QueryApi.class);
     private static final long MAX_ID = Long.MAX_VALUE / 2;
+    private static final String OPENAPI = openApi();
 
     private final HikariDataSource db;
     private final Javalin app;
@@ -76,7 +77,54 @@ public final class QueryApi implements AutoCloseable {
             String size = ctx.queryParam("size");
             ctx.json(reader.inclusionProof(board(ctx), id(ctx), size == null ? null : number("size", size)));
         });
-        app.exception(ApiException.class, (e, ctx) -> error(ctx, e.status(), e.error(), e.getMessage()));
+        app.get("/boards/{board}/tile/<path>", ctx -> {
+            String board = board(ctx);
+            org.electorallog.core.TilePath t;
+            try {
+                t = org.electorallog.core.TilePath.parse("tile/" + ctx.pathParam("path"));
+            } catch (IllegalArgumentException e) {
+                throw ApiException.badRequest("not a C2SP tlog-tiles path: " + e.getMessage());
+            }
+            byte[] body = t.entries() ? reader.entries(board, t.index(), t.width())
+                    : reader.tile(board, t.level(), t.index(), t.width());
+            // a tile (full, or partial at an exact width) never changes once it exists
+            ctx.header("Cache-Control", "public, max-age=31536000, immutable");
+            ctx.contentType("application/octet-stream").result(body);
+        });
+        app.get("/boards/{board}/consistency", ctx -> {
+            String from = ctx.queryParam("from");
+            if (from == null) {
+                throw ApiException.badRequest("from is required: the size of the tree you already trust");
+            }
+            String to = ctx.queryParam("to");
+            ctx.json(reader.consistency(board(ctx), number("from", from), to == null ? null : number("to", to)));
+        });
+        app.post("/boards/{board}/records/{id}/proof", ctx -> {
+            String board = board(ctx);
+            long id = id(ctx);
+            String body = ctx.body();
+            if (body.isBlank()) {
+                throw ApiException.badRequest("the body must be the signed checkpoint note you trust");
+            }
+            ctx.json(reader.proofFromTrusted(board, id, body));
+        });
+        app.get("/boards/{board}/records/{id}/proof-bundle", ctx -> {
+            String bundle = reader.proofBundle(board(ctx), id(ctx));
+            ctx.header("Content-Disposition", "inline; filename=\"record.tlog-proof\"");
+            ctx.contentType("text/plain; charset=utf-8").result(bundle);
+        });
+        app.get("/openapi.json", ctx -> ctx.contentType("application/json").result(OPENAPI));
+        app.exception(io.javalin.http.HttpResponseException.class, (e, ctx) -> {
+            if (e.getStatus() == 404) {
+                error(ctx, 404, "not found", "no endpoint at " + ctx.path());
+            } else {
+                error(ctx, e.getStatus(), e.getStatus() == 413 ? "request too large" : "request refused", e.getMessage());
+            }
+        });
+        app.exception(ApiException.class, (e, ctx) -> {
+            ctx.header("Cache-Control", "no-store");
+            error(ctx, e.status(), e.error(), e.getMessage());
+        });
         app.exception(Exception.class, (e, ctx) -> {
             LOG.error("request {} {} failed", ctx.method(), ctx.path(), e);
             error(ctx, 500, "internal error", "the server failed to answer; the error is logged");
@@ -87,6 +135,14 @@ public final class QueryApi implements AutoCloseable {
                 error(ctx, 404, "not found", "no endpoint at " + ctx.path());
             }
         });
+    }
+
+    private static String openApi() {
+        try (java.io.InputStream in = QueryApi.class.getResourceAsStream("/openapi.json")) {
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException | NullPointerException e) {
+            throw new IllegalStateException("the OpenAPI document is missing from the query-api jar", e);
+        }
     }
 
     private static void error(Context ctx, int status, String error, String detail) {

@@ -36,7 +36,6 @@ import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -51,7 +50,10 @@ class QueryApiTest {
     static QueryApi api;
 
     @BeforeAll
-    static void load() throws Exception {
+    static synchronized void load() throws Exception {
+        if (api != null) {
+            return;
+        }
         Stack stack = SharedStack.get();
         String topic = "api-test-events";
         EventsTopic.ensure(stack.kafkaBootstrap(), topic, 1, (short) 1);
@@ -92,10 +94,7 @@ class QueryApiTest {
         }
     }
 
-    @AfterAll
-    static void stop() {
-        api.close();
-    }
+    // the API and its data are shared by the test classes of this module and stop with the JVM
 
     static HttpResponse<String> get(String path) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + path)).GET().build(),
@@ -159,7 +158,11 @@ class QueryApiTest {
     }
 
     static void assertError(int status, String path, String detailPart) throws Exception {
-        HttpResponse<String> r = get(path);
+        assertError(status, get(path), detailPart);
+    }
+
+    static void assertError(int status, HttpResponse<String> r, String detailPart) throws Exception {
+        String path = r.uri().getPath();
         assertEquals(status, r.statusCode(), path + " -> " + r.body());
         JsonNode body = JSON.readTree(r.body());
         assertTrue(body.has("error"), r.body());
