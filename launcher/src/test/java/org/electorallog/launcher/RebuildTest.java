@@ -80,6 +80,12 @@ class RebuildTest {
                 "--bootstrap", stack.kafkaBootstrap(), "--topic", topic};
         String equal = run(0, concat(new String[] {"rebuild", "--into", createDatabase("rebuild_a_" + System.nanoTime())}, common));
         assertTrue(equal.contains("rebuild: EQUAL"), equal);
+        Path auditFile = Path.of("target/audit-rebuild-board-2.json");
+        String[] audit = {"audit", "--board", "rebuild-board-2", "--jdbc-url", live, "--user", db.user(), "--password",
+                db.password(), "--log-key", settings.signer().verifierKey(), "--out", auditFile.toString()};
+        String clean = run(0, audit);
+        assertTrue(clean.contains(": CLEAN;"), clean);
+        assertTrue(java.nio.file.Files.readString(auditFile).contains("\"verdict\":\"clean\""));
 
         try (Connection c = DriverManager.getConnection(live, db.user(), db.password())) {
             c.createStatement().executeUpdate("UPDATE records SET username = 'mallory' WHERE id = 17 AND board_id = "
@@ -89,6 +95,9 @@ class RebuildTest {
         assertTrue(different.contains("rebuild: DIFFERENT"), different);
         assertTrue(different.contains("board rebuild-board-2: records differ"), different);
         assertTrue(!different.contains("rebuild-board-1"), "the untouched board compares equal: " + different);
+        String findings = run(1, audit);
+        assertTrue(findings.contains("RECORD_FIELD_MISMATCH"), findings);
+        assertTrue(java.nio.file.Files.readString(auditFile).contains("\"record_id\":17"), findings);
 
         run(2, concat(new String[] {"rebuild", "--into", live}, common));
     }

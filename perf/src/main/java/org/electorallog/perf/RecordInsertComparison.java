@@ -87,7 +87,7 @@ public final class RecordInsertComparison {
             out.add(new RecordRow((short) 1, i, 1_767_225_600_000L + i, 1_767_225_600_000L + i, (short) (vote ? 1 : 3),
                     sender, user, "voter" + voter + "@example.org", vote ? "election-" + (voter % 5) : null,
                     "area-" + random.nextInt(1000), vote ? org.electorallog.core.Hex.encode(java.util.Arrays.copyOf(statement, 32)) : null,
-                    "delivery-" + i + "-" + new String(new char[] {(char) ('a' + i % 26)}), statement, 1, 0, i));
+                    "delivery-" + i + "-" + new String(new char[] {(char) ('a' + i % 26)}), statement, 1, 0, i, null, null));
         }
         return out;
     }

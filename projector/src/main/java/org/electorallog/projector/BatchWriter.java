@@ -218,7 +218,8 @@ final class BatchWriter {
             board.lastCreatedMillis = Math.max(board.lastCreatedMillis, e.kafkaTimestamp());
             rows.add(new RecordRow(board.boardId, id, board.lastCreatedMillis, s.statementTimestamp(),
                     (short) StatementKinds.code(s.kind()), s.senderPublicKey(), s.userId(), s.username(), s.electionId(),
-                    s.areaId(), s.ballotId(), s.deliveryId(), s.canonicalBytes(), s.schemaId(), e.partition(), e.offset()));
+                    s.areaId(), s.ballotId(), s.deliveryId(), s.canonicalBytes(), s.schemaId(), e.partition(), e.offset(),
+                    s.senderSignature(), s.systemSignature()));
         }
         RecordInserter.DEFAULT.insert(c, rows);
     }

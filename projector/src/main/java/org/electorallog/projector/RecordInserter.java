@@ -37,6 +37,8 @@ public enum RecordInserter {
             Integer[] schemaIds = new Integer[n];
             Integer[] partitions = new Integer[n];
             Long[] offsets = new Long[n];
+            byte[][] senderSigs = new byte[n][];
+            byte[][] systemSigs = new byte[n][];
             for (int i = 0; i < n; i++) {
                 RecordRow r = rows.get(i);
                 boards[i] = r.boardId();
@@ -55,17 +57,20 @@ public enum RecordInserter {
                 schemaIds[i] = r.schemaId();
                 partitions[i] = r.partition();
                 offsets[i] = r.offset();
+                senderSigs[i] = r.senderSignature();
+                systemSigs[i] = r.systemSignature();
             }
             try (PreparedStatement ps = c.prepareStatement(
                     "INSERT INTO records (board_id, id, created, statement_ts, kind, sender_key, user_id, username, "
-                            + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, kafka_offset) "
-                            + "SELECT u.board, u.id, timestamptz 'epoch' + u.created * interval '1 millisecond', "
+                            + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, kafka_offset, "
+                            + "sender_signature, system_signature) SELECT u.board, u.id, timestamptz 'epoch' + u.created * interval '1 millisecond', "
                             + "timestamptz 'epoch' + u.stmt_ts * interval '1 millisecond', u.kind, u.sender, u.user_id, "
                             + "u.username, u.election_id, u.area_id, u.ballot_id, u.delivery_id, u.statement, u.schema_id, "
-                            + "u.part, u.off FROM unnest(?::smallint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::smallint[], "
-                            + "?::bytea[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], "
-                            + "?::integer[], ?::integer[], ?::bigint[]) AS u(board, id, created, stmt_ts, kind, sender, user_id, "
-                            + "username, election_id, area_id, ballot_id, delivery_id, statement, schema_id, part, off)")) {
+                            + "u.part, u.off, u.sender_sig, u.system_sig FROM unnest(?::smallint[], ?::bigint[], ?::bigint[], "
+                            + "?::bigint[], ?::smallint[], ?::bytea[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], "
+                            + "?::text[], ?::bytea[], ?::integer[], ?::integer[], ?::bigint[], ?::bytea[], ?::bytea[]) AS u(board, "
+                            + "id, created, stmt_ts, kind, sender, user_id, username, election_id, area_id, ballot_id, "
+                            + "delivery_id, statement, schema_id, part, off, sender_sig, system_sig)")) {
                 int p = 1;
                 ps.setArray(p++, c.createArrayOf("smallint", boards));
                 ps.setArray(p++, c.createArrayOf("bigint", ids));
@@ -82,7 +87,9 @@ public enum RecordInserter {
                 ps.setArray(p++, c.createArrayOf("bytea", statements));
                 ps.setArray(p++, c.createArrayOf("integer", schemaIds));
                 ps.setArray(p++, c.createArrayOf("integer", partitions));
-                ps.setArray(p, c.createArrayOf("bigint", offsets));
+                ps.setArray(p++, c.createArrayOf("bigint", offsets));
+                ps.setArray(p++, c.createArrayOf("bytea", senderSigs));
+                ps.setArray(p, c.createArrayOf("bytea", systemSigs));
                 ps.executeUpdate();
             }
         }
@@ -100,7 +107,7 @@ public enum RecordInserter {
                 c.unwrap(PGConnection.class).getCopyAPI().copyIn(
                         "COPY records (board_id, id, created, statement_ts, kind, sender_key, user_id, username, "
                                 + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, "
-                                + "kafka_offset) FROM STDIN (FORMAT binary)", new java.io.ByteArrayInputStream(data));
+                                + "kafka_offset, sender_signature, system_signature) FROM STDIN (FORMAT binary)", new java.io.ByteArrayInputStream(data));
             } catch (IOException e) {
                 throw new SQLException("COPY of " + rows.size() + " records failed: " + e.getMessage(), e);
             }
@@ -114,7 +121,7 @@ public enum RecordInserter {
                 out.writeInt(0);
                 out.writeInt(0);
                 for (RecordRow r : rows) {
-                    out.writeShort(16);
+                    out.writeShort(18);
                     out.writeInt(2);
                     out.writeShort(r.boardId());
                     out.writeInt(8);
@@ -139,6 +146,8 @@ public enum RecordInserter {
                     out.writeInt(r.partition());
                     out.writeInt(8);
                     out.writeLong(r.offset());
+                    bytes(out, r.senderSignature());
+                    bytes(out, r.systemSignature());
                 }
                 out.writeShort(-1);
             } catch (IOException e) {

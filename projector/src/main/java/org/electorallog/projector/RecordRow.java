@@ -3,5 +3,6 @@ package org.electorallog.projector;
 /** One row of the {@code records} table, as a batch writes it. Times are epoch milliseconds. */
 public record RecordRow(short boardId, long id, long createdMillis, long statementMillis, short kind, byte[] senderKey,
                         String userId, String username, String electionId, String areaId, String ballotId,
-                        String deliveryId, byte[] statement, int schemaId, int partition, long offset) {
+                        String deliveryId, byte[] statement, int schemaId, int partition, long offset,
+                        byte[] senderSignature, byte[] systemSignature) {
 }

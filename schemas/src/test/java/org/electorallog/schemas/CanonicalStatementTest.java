@@ -94,4 +94,19 @@ class CanonicalStatementTest {
         assertEquals(CanonicalStatement.encode(a).length + 1 + "user_id".length() + 2, CanonicalStatement.encode(c).length,
                 "an empty string is present, unlike null");
     }
+
+    @Test
+    void decodeFieldsReadsTheTopLevelFieldsBack() {
+        java.util.Map<String, Object> f = CanonicalStatement.decodeFields(CanonicalStatement.encode(minimal()));
+        assertEquals("b", f.get("board"));
+        assertEquals("CAST_VOTE", f.get("kind"));
+        assertEquals(1L, f.get("statement_timestamp"));
+        assertArrayEquals(new byte[] {1, 2}, (byte[]) f.get("sender_public_key"));
+        Statement withBody = Statement.newBuilder(minimal()).setBody(CastVote.newBuilder().setElectionId("e")
+                .setPseudonymHash(ByteBuffer.wrap(new byte[1])).setCastVoteHash(ByteBuffer.wrap(new byte[1])).build()).build();
+        assertEquals(7, CanonicalStatement.decodeFields(CanonicalStatement.encode(withBody)).size());
+        byte[] bad = CanonicalStatement.encode(minimal());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> CanonicalStatement.decodeFields(java.util.Arrays.copyOf(bad, bad.length - 3)));
+    }
 }

@@ -1,0 +1,35 @@
+package org.electorallog.audit;
+
+/**
+ * One thing the audit found wrong. {@code recordId} names the record when the finding is about one
+ * (null otherwise).
+ */
+public record Finding(Kind kind, Long recordId, String detail) {
+    /** The classes of finding (BRIEF invariant 5). */
+    public enum Kind {
+        /** A stored column differs from the canonical statement bytes the leaf commits to. */
+        RECORD_FIELD_MISMATCH,
+        /** A record's canonical bytes cannot be read. */
+        UNDECODABLE_STATEMENT,
+        /** A record's leaf hash differs from the stored level-0 tile hash at its position. */
+        LEAF_MISMATCH,
+        /** A record ID below the board's size has no row. */
+        ID_GAP,
+        /** A row at or above the board's size. */
+        EXTRA_RECORD,
+        /** A stored tile differs from the tile recomputed from the records, or is missing or extra. */
+        TILE_MISMATCH,
+        /** The board state's size or root differs from the recomputed tree. */
+        ROOT_MISMATCH,
+        /** A stored checkpoint's signature, origin or root is wrong. */
+        CHECKPOINT_MISMATCH,
+        /** A counter differs from the count of the rows. */
+        COUNTER_MISMATCH,
+        /** Two records of the board share a delivery ID, or the unique index that prevents it is gone. */
+        DUPLICATE_DELIVERY_ID,
+        /** A statement signature does not verify. */
+        BAD_SIGNATURE,
+        /** A statement lacks a signature the audit requires. */
+        UNSIGNED
+    }
+}

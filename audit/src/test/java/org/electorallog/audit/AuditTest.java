@@ -1,0 +1,317 @@
+package org.electorallog.audit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.zaxxer.hikari.HikariDataSource;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.Hashes;
+import org.electorallog.core.NoteSigner;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.SigningKey;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.infra.SharedStack;
+import org.electorallog.infra.Stack;
+import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.producer.EventsTopic;
+import org.electorallog.projector.ProjectionDatabase;
+import org.electorallog.projector.Projector;
+import org.electorallog.projector.ProjectorSettings;
+import org.electorallog.schemas.avro.Statement;
+import org.electorallog.schemas.avro.StatementKind;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * BRIEF invariant 5: rows changed, deleted or inserted behind the projector's back are reported with
+ * the right class and record ID; an untouched board audits clean; an audit during projection is
+ * clean; an audit page reads at most two pages' worth of rows.
+ */
+class AuditTest {
+    static final String BOARD = "audit-board";
+    static final int N = 3_000;
+    static final Stack STACK = SharedStack.get();
+    static final NoteSigner LOG = NoteSigner.generate("audit-test.electoral-log.local");
+    static final SigningKey SENDER = SigningKey.generate();
+    static String base;
+    static String topic;
+
+    static String url(String db) {
+        String u = STACK.database().jdbcUrl();
+        return u.substring(0, u.lastIndexOf('/') + 1) + db;
+    }
+
+    static void sql(String db, String statement) throws Exception {
+        DatabaseAddress a = STACK.database();
+        try (Connection c = DriverManager.getConnection(url(db), a.user(), a.password())) {
+            c.createStatement().execute(statement);
+        }
+    }
+
+    static ProjectorSettings settings(String db, String appId) {
+        DatabaseAddress a = STACK.database();
+        return new ProjectorSettings(STACK.kafkaBootstrap(), topic, topic + ".dlq", appId,
+                Path.of("target/stack/audit-" + appId), url(db), a.user(), a.password(), 500, Duration.ofMillis(50), LOG,
+                "audit-test.electoral-log.local/", 1);
+    }
+
+    static Statement statement(int i) {
+        return Statement.newBuilder().setBoard(BOARD).setDeliveryId("a-" + i)
+                .setKind(i % 5 == 4 ? StatementKind.CAST_VOTE : StatementKind.IDP_USER_EVENT)
+                .setStatementTimestamp(1_767_225_600_000L + i).setSenderName("s").setSenderPublicKey(ByteBuffer.allocate(0))
+                .setUserId("user-" + i / 5).setElectionId(i % 5 == 4 ? "e" + (i % 3) : null).build();
+    }
+
+    @BeforeAll
+    static void projectOnce() throws Exception {
+        topic = "audit-events-" + System.nanoTime();
+        EventsTopic.ensure(STACK.kafkaBootstrap(), topic, 1, (short) 1);
+        EventsTopic.ensure(STACK.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
+        base = "audit_base_" + System.nanoTime();
+        sql("postgres", "CREATE DATABASE " + base);
+        try (Projector p = Projector.start(settings(base, "audit-" + topic).withCheckpointEvery(Duration.ZERO));
+             ElectoralLogProducer producer = ElectoralLogProducer.builder(STACK.kafkaBootstrap()).topic(topic).senderKey(SENDER).build()) {
+            for (int i = 0; i < N; i++) {
+                producer.publish(statement(i));
+            }
+            producer.flush();
+            awaitSize(base, N);
+        }
+    }
+
+    static void awaitSize(String db, long n) throws Exception {
+        DatabaseAddress a = STACK.database();
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (true) {
+            try (Connection c = DriverManager.getConnection(url(db), a.user(), a.password());
+                 ResultSet rs = c.createStatement().executeQuery("SELECT coalesce(max(size), 0) FROM board_state")) {
+                rs.next();
+                if (rs.getLong(1) >= n) {
+                    return;
+                }
+            } catch (java.sql.SQLException e) {
+                // not migrated yet
+            }
+            assertTrue(System.nanoTime() < deadline, "not projected");
+            Thread.sleep(50); // poll interval; the stored size is the condition
+        }
+    }
+
+    /** A copy of the projected database with one tampering applied, audited. */
+    static AuditResult auditCopy(String tamper) throws Exception {
+        String copy = "audit_copy_" + System.nanoTime();
+        sql("postgres", "CREATE DATABASE " + copy + " TEMPLATE " + base);
+        if (tamper != null) {
+            sql(copy, tamper);
+        }
+        return audit(copy, AuditOptions.of(List.of(NoteVerifier.parse(LOG.verifierKey()))));
+    }
+
+    static AuditResult audit(String db, AuditOptions options) throws Exception {
+        DatabaseAddress a = STACK.database();
+        try (HikariDataSource ds = ProjectionDatabase.pool(url(db), a.user(), a.password(), 1, "audit")) {
+            return new BoardAuditor(ds, options).audit(BOARD, new BoardAuditor.Progress());
+        }
+    }
+
+    static final String BOARD_ID = "(SELECT board_id FROM boards WHERE name = '" + BOARD + "')";
+
+    static void assertFinding(AuditResult r, Finding.Kind kind, Long recordId) {
+        assertTrue(!r.clean(), "findings expected: " + r.toJson());
+        boolean found = r.findings(kind).stream().anyMatch(f -> java.util.Objects.equals(f.recordId(), recordId));
+        assertTrue(found, kind + " for record " + recordId + " expected in " + r.toJson());
+    }
+
+    @Test
+    void anUntouchedBoardAuditsCleanAndTheJsonSaysSo() throws Exception {
+        AuditResult r = auditCopy(null);
+        assertTrue(r.clean(), r.toJson());
+        assertEquals(N, r.recordsChecked());
+        JsonNode json = new ObjectMapper().readTree(r.toJson());
+        assertEquals("clean", json.get("verdict").asText());
+        // and with every statement's sender signature required (they are all signed)
+        String copy = "audit_signed_" + System.nanoTime();
+        sql("postgres", "CREATE DATABASE " + copy + " TEMPLATE " + base);
+        AuditResult signed = audit(copy, new AuditOptions(List.of(NoteVerifier.parse(LOG.verifierKey())), true, List.of(), 1000));
+        assertTrue(signed.clean(), signed.toJson());
+    }
+
+    @Test
+    void anUpdatedFieldIsReportedWithItsRecord() throws Exception {
+        assertFinding(auditCopy("UPDATE records SET username = 'mallory' WHERE id = 1234 AND board_id = " + BOARD_ID),
+                Finding.Kind.RECORD_FIELD_MISMATCH, 1234L);
+        AuditResult bytes = auditCopy("UPDATE records SET statement = overlay(statement placing '\\x00'::bytea from 30 for 1) "
+                + "WHERE id = 77 AND board_id = " + BOARD_ID);
+        assertFinding(bytes, Finding.Kind.LEAF_MISMATCH, 77L);
+    }
+
+    @Test
+    void aDeletedRecordIsAGap() throws Exception {
+        assertFinding(auditCopy("DELETE FROM records WHERE id = 2001 AND board_id = " + BOARD_ID), Finding.Kind.ID_GAP, 2001L);
+    }
+
+    @Test
+    void aForgedRecordIsReported() throws Exception {
+        String forge = "INSERT INTO records (board_id, id, created, statement_ts, kind, sender_key, delivery_id, statement, "
+                + "schema_id, kafka_partition, kafka_offset) SELECT board_id, " + N + ", created, statement_ts, kind, sender_key, "
+                + "'forged', statement, schema_id, kafka_partition, kafka_offset FROM records WHERE id = 5 AND board_id = " + BOARD_ID;
+        assertFinding(auditCopy(forge), Finding.Kind.EXTRA_RECORD, (long) N);
+    }
+
+    @Test
+    void aChangedTileHashIsReported() throws Exception {
+        AuditResult r = auditCopy("UPDATE tiles SET hashes = overlay(hashes placing '\\xff'::bytea from 1 for 1) "
+                + "WHERE level = 0 AND idx = 3 AND board_id = " + BOARD_ID);
+        assertFinding(r, Finding.Kind.TILE_MISMATCH, 768L);
+        assertFinding(r, Finding.Kind.LEAF_MISMATCH, 768L);
+    }
+
+    @Test
+    void aChangedCounterIsReported() throws Exception {
+        AuditResult r = auditCopy("UPDATE counters SET n = n + 1 WHERE kind = 1 AND election_id = '' AND board_id = " + BOARD_ID);
+        assertTrue(r.findings(Finding.Kind.COUNTER_MISMATCH).stream().anyMatch(f -> f.detail().startsWith("counter kind 1 ")),
+                r.toJson());
+    }
+
+    @Test
+    void aReplacedCheckpointIsReported() throws Exception {
+        // re-signed by another key
+        NoteSigner other = NoteSigner.generate("audit-test.electoral-log.local");
+        long size = 1500;
+        String note = new Checkpoint("audit-test.electoral-log.local/" + BOARD, size, Hashes.sha256(new byte[] {1})).sign(other);
+        AuditResult r = auditCopy("INSERT INTO checkpoints (board_id, size, root, note) VALUES (" + BOARD_ID + ", " + size
+                + ", sha256('\\x01'::bytea), '" + note + "') ON CONFLICT (board_id, size) DO UPDATE SET note = EXCLUDED.note, root = EXCLUDED.root");
+        assertFinding(r, Finding.Kind.CHECKPOINT_MISMATCH, size);
+        // signed by the log's own key but with a root that is not the records' root at that size
+        String forged = new Checkpoint("audit-test.electoral-log.local/" + BOARD, size, Hashes.sha256(new byte[] {2})).sign(LOG);
+        AuditResult f = auditCopy("INSERT INTO checkpoints (board_id, size, root, note) VALUES (" + BOARD_ID + ", " + size
+                + ", sha256('\\x02'::bytea), '" + forged + "') ON CONFLICT (board_id, size) DO UPDATE SET note = EXCLUDED.note, root = EXCLUDED.root");
+        assertTrue(f.findings(Finding.Kind.CHECKPOINT_MISMATCH).stream()
+                .anyMatch(x -> x.recordId() == size && x.detail().contains("does not have the root")), f.toJson());
+    }
+
+    @Test
+    void aDroppedUniqueIndexWithADoubledDeliveryIdIsReported() throws Exception {
+        AuditResult r = auditCopy("DROP INDEX records_delivery_id; UPDATE records SET delivery_id = 'a-10' WHERE id = 11 AND board_id = " + BOARD_ID);
+        assertTrue(!r.findings(Finding.Kind.DUPLICATE_DELIVERY_ID).isEmpty(), r.toJson());
+        assertFinding(r, Finding.Kind.RECORD_FIELD_MISMATCH, 11L);
+    }
+
+    @Test
+    void anAuditRunningWhileTheProjectorWritesIsClean() throws Exception {
+        String live = "audit_live_" + System.nanoTime();
+        sql("postgres", "CREATE DATABASE " + live);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        try (Projector p = Projector.start(settings(live, "audit-live-" + System.nanoTime()))) {
+            awaitSize(live, N);
+            // more statements on the board while audits run, back to back
+            Thread writer = new Thread(() -> {
+                try (ElectoralLogProducer producer = ElectoralLogProducer.builder(STACK.kafkaBootstrap()).topic(topic)
+                        .senderKey(SENDER).build()) {
+                    for (int i = N; i < N + 20_000; i++) {
+                        producer.publish(statement(i));
+                    }
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            });
+            writer.start();
+            int audits = 0;
+            DatabaseAddress a = STACK.database();
+            try (HikariDataSource ds = ProjectionDatabase.pool(url(live), a.user(), a.password(), 2, "verifier");
+                 IncrementalVerifier verifier = new IncrementalVerifier(ds, AuditOptions.of(List.of()))) {
+                while (writer.isAlive() || audits < 3 || size(live) < N + 20_000) {
+                    AuditResult r = audit(live, AuditOptions.of(List.of(NoteVerifier.parse(LOG.verifierKey()))));
+                    assertTrue(r.clean(), "audit during projection: " + r.toJson());
+                    verifier.pass();
+                    audits++;
+                }
+                writer.join();
+                assertEquals(null, failure.get());
+                verifier.pass();
+                Map<String, Object> status = verifier.status();
+                assertEquals(0L, status.get("problems"), status.toString());
+                @SuppressWarnings("unchecked")
+                Map<String, Object> board = (Map<String, Object>) ((Map<String, Object>) status.get("boards")).get(BOARD);
+                assertEquals(size(live), board.get("verified_size"), status.toString());
+            }
+        }
+    }
+
+    @Test
+    void theIncrementalVerifierNoticesARootThatIsNotTheRecords() throws Exception {
+        String copy = "audit_inc_" + System.nanoTime();
+        sql("postgres", "CREATE DATABASE " + copy + " TEMPLATE " + base);
+        DatabaseAddress a = STACK.database();
+        try (HikariDataSource ds = ProjectionDatabase.pool(url(copy), a.user(), a.password(), 1, "inc");
+             IncrementalVerifier verifier = new IncrementalVerifier(ds, AuditOptions.of(List.of()))) {
+            verifier.pass();
+            assertEquals(0L, verifier.status().get("problems"));
+            sql(copy, "UPDATE board_state SET root = sha256(root)");
+            verifier.pass();
+            assertEquals(1L, verifier.status().get("problems"), verifier.status().toString());
+        }
+    }
+
+    static long size(String db) throws Exception {
+        DatabaseAddress a = STACK.database();
+        try (Connection c = DriverManager.getConnection(url(db), a.user(), a.password());
+             ResultSet rs = c.createStatement().executeQuery("SELECT coalesce(max(size), 0) FROM board_state")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @Test
+    void anAuditPageReadsAtMostTwoPagesOfRows() throws Exception {
+        DatabaseAddress a = STACK.database();
+        int page = 1000;
+        try (Connection c = DriverManager.getConnection(url(base), a.user(), a.password())) {
+            c.createStatement().execute("ANALYZE records");
+            short boardId;
+            try (ResultSet rs = c.createStatement().executeQuery("SELECT board_id FROM boards WHERE name = '" + BOARD + "'")) {
+                rs.next();
+                boardId = rs.getShort(1);
+            }
+            try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + BoardAuditor.PAGE_SQL)) {
+                ps.setShort(1, boardId);
+                ps.setLong(2, 1500);
+                ps.setLong(3, 1500 + page);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    JsonNode plan = new ObjectMapper().readTree(rs.getString(1)).get(0).get("Plan");
+                    long read = rowsRead(plan);
+                    assertTrue(read <= 2L * page, "an audit page of " + page + " read " + read + " rows: " + plan);
+                    assertTrue(read >= page, "the page read its rows: " + read);
+                }
+            }
+        }
+    }
+
+    /** Rows produced plus rows removed by filters, over every node of a plan. */
+    static long rowsRead(JsonNode node) {
+        long n = node.path("Actual Rows").asLong() * Math.max(1, node.path("Actual Loops").asLong())
+                + node.path("Rows Removed by Filter").asLong() + node.path("Rows Removed by Index Recheck").asLong();
+        for (JsonNode child : node.path("Plans")) {
+            n += rowsRead(child);
+        }
+        return n;
+    }
+}
