@@ -23,31 +23,45 @@ public final class QueryApi implements AutoCloseable {
     private final HikariDataSource db;
     private final Javalin app;
     private final LogReader reader;
+    private final QueryApiSettings settings;
+    private final AdminAudits audits;
+    private final org.electorallog.audit.IncrementalVerifier verifier;
 
-    private QueryApi(HikariDataSource db, int port) {
+    private QueryApi(HikariDataSource db, QueryApiSettings settings) {
         this.db = db;
+        this.settings = settings;
         this.reader = new LogReader(db);
+        org.electorallog.audit.AuditOptions auditOptions = org.electorallog.audit.AuditOptions.of(settings.logKeys());
+        this.audits = new AdminAudits(db, auditOptions);
+        this.verifier = settings.verifierEvery() == null ? null
+                : new org.electorallog.audit.IncrementalVerifier(db, auditOptions).start(settings.verifierEvery(),
+                        settings.fullAuditEvery());
         this.app = Javalin.create(cfg -> {
             cfg.showJavalinBanner = false;
             cfg.http.maxRequestSize = 64 * 1024;
         });
         routes();
-        app.start("127.0.0.1", port);
+        app.start("127.0.0.1", settings.port());
     }
 
-    /** Starts the API on {@code port} (0 = any free port) over the given database. */
+    /** Starts the public endpoints only on {@code port} (0 = any free port) over the given database. */
     public static QueryApi start(String jdbcUrl, String user, String password, int port) {
+        return start(QueryApiSettings.publicOnly(jdbcUrl, user, password, port));
+    }
+
+    /** Starts the API with the given settings. */
+    public static QueryApi start(QueryApiSettings settings) {
         HikariConfig hc = new HikariConfig();
-        hc.setJdbcUrl(jdbcUrl);
-        hc.setUsername(user);
-        hc.setPassword(password);
+        hc.setJdbcUrl(settings.jdbcUrl());
+        hc.setUsername(settings.user());
+        hc.setPassword(settings.password());
         hc.setMaximumPoolSize(8);
         hc.setMinimumIdle(1);
         hc.setPoolName("query-api");
         hc.setReadOnly(true);
         HikariDataSource ds = new HikariDataSource(hc);
         try {
-            QueryApi api = new QueryApi(ds, port);
+            QueryApi api = new QueryApi(ds, settings);
             LOG.info("query API listening on {}", api.baseUrl());
             return api;
         } catch (RuntimeException e) {
@@ -113,6 +127,22 @@ public final class QueryApi implements AutoCloseable {
             ctx.header("Content-Disposition", "inline; filename=\"record.tlog-proof\"");
             ctx.contentType("text/plain; charset=utf-8").result(bundle);
         });
+        app.post("/admin/boards/{board}/audits", ctx -> {
+            requireAdmin(ctx);
+            String id = audits.start(board(ctx));
+            ctx.status(202).json(Map.of("audit", id, "status", "/admin/audits/" + id));
+        });
+        app.get("/admin/audits/{id}", ctx -> {
+            requireAdmin(ctx);
+            ctx.json(audits.status(ctx.pathParam("id")));
+        });
+        app.get("/admin/verifier", ctx -> {
+            requireAdmin(ctx);
+            if (verifier == null) {
+                throw ApiException.notFound("the incremental verifier is not running on this instance");
+            }
+            ctx.json(verifier.status());
+        });
         app.get("/openapi.json", ctx -> ctx.contentType("application/json").result(OPENAPI));
         app.exception(io.javalin.http.HttpResponseException.class, (e, ctx) -> {
             if (e.getStatus() == 404) {
@@ -152,6 +182,21 @@ public final class QueryApi implements AutoCloseable {
         ctx.status(status).json(body);
     }
 
+    /** Bearer-token check of the admin endpoints, in constant time. */
+    private void requireAdmin(Context ctx) {
+        if (settings.adminToken() == null) {
+            throw new ApiException(403, "forbidden", "the admin endpoints are disabled on this instance (no admin token is configured)");
+        }
+        String header = ctx.header("Authorization");
+        byte[] given = header != null && header.startsWith("Bearer ")
+                ? header.substring(7).getBytes(java.nio.charset.StandardCharsets.UTF_8) : new byte[0];
+        byte[] expected = settings.adminToken().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        if (!java.security.MessageDigest.isEqual(given, expected)) {
+            ctx.header("WWW-Authenticate", "Bearer realm=\"electoral-log admin\"");
+            throw new ApiException(401, "unauthorized", "the admin endpoints need 'Authorization: Bearer <admin token>'");
+        }
+    }
+
     private static String board(Context ctx) {
         String b = ctx.pathParam("board");
         if (!BoardName.isValid(b)) {
@@ -178,6 +223,10 @@ public final class QueryApi implements AutoCloseable {
     @Override
     public void close() {
         app.stop();
+        audits.close();
+        if (verifier != null) {
+            verifier.close();
+        }
         db.close();
     }
 }

@@ -1,0 +1,31 @@
+package org.electorallog.query;
+
+import java.time.Duration;
+import java.util.List;
+import org.electorallog.core.NoteVerifier;
+
+/**
+ * Settings of a query API instance.
+ *
+ * @param jdbcUrl         the projection (primary or read replica)
+ * @param user            database user (the read-only role suffices)
+ * @param password        database password
+ * @param port            HTTP port, 0 for any free port
+ * @param adminToken      bearer token of the admin endpoints; null disables them
+ * @param logKeys         the log's verifier keys, used by audits to check checkpoint signatures
+ * @param verifierEvery   how often the incremental verifier checks new records; null disables it
+ * @param fullAuditEvery  how often the verifier runs the full audit of every board
+ */
+public record QueryApiSettings(String jdbcUrl, String user, String password, int port, String adminToken,
+                               List<NoteVerifier> logKeys, Duration verifierEvery, Duration fullAuditEvery) {
+    public QueryApiSettings {
+        logKeys = List.copyOf(logKeys);
+        if (adminToken != null && adminToken.length() < 16) {
+            throw new IllegalArgumentException("the admin token must be at least 16 characters");
+        }
+    }
+
+    public static QueryApiSettings publicOnly(String jdbcUrl, String user, String password, int port) {
+        return new QueryApiSettings(jdbcUrl, user, password, port, null, List.of(), null, Duration.ofHours(1));
+    }
+}

@@ -1,0 +1,106 @@
+package org.electorallog.query;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.infra.SharedStack;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The admin endpoints: bearer-token enforcement, an audit started over HTTP, the incremental verifier's status. */
+class AdminTest {
+    static final String TOKEN = "admin-token-0123456789abcdef";
+    static QueryApi admin;
+
+    @BeforeAll
+    static void start() throws Exception {
+        QueryApiTest.load();
+        DatabaseAddress db = SharedStack.get().database();
+        admin = QueryApi.start(new QueryApiSettings(db.jdbcUrl(), db.user(), db.password(), 0, TOKEN,
+                List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())), Duration.ofMillis(200), Duration.ofHours(1)));
+    }
+
+    @AfterAll
+    static void stop() {
+        admin.close();
+    }
+
+    static HttpResponse<String> call(QueryApi api, String method, String path, String token) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(api.baseUrl() + path)).method(method,
+                HttpRequest.BodyPublishers.noBody());
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        // a client of its own per call: the token under test must be exactly what is sent
+        return java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1).build()
+                .send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void adminEndpointsNeedTheToken() throws Exception {
+        String path = "/admin/boards/" + QueryApiTest.BOARD + "/audits";
+        HttpResponse<String> none = call(admin, "POST", path, null);
+        assertEquals(401, none.statusCode());
+        assertTrue(none.headers().firstValue("www-authenticate").orElse("").startsWith("Bearer"));
+        assertEquals(401, call(admin, "POST", path, TOKEN + "x").statusCode());
+        HttpResponse<String> wrongCase = call(admin, "GET", "/admin/verifier", "admin-token-0123456789abcdeF");
+        assertEquals(401, wrongCase.statusCode(), wrongCase.body());
+        HttpResponse<String> disabled = call(QueryApiTest.api, "POST", path, TOKEN);
+        assertEquals(403, disabled.statusCode());
+        assertTrue(disabled.body().contains("disabled"), disabled.body());
+    }
+
+    @Test
+    void anAuditStartedOverHttpReportsProgressThenClean() throws Exception {
+        HttpResponse<String> started = call(admin, "POST", "/admin/boards/" + QueryApiTest.BOARD + "/audits", TOKEN);
+        assertEquals(202, started.statusCode(), started.body());
+        String status = QueryApiTest.JSON.readTree(started.body()).get("status").asText();
+        JsonNode s = await(status, "done");
+        assertEquals("clean", s.get("verdict").asText(), s.toString());
+        assertEquals(QueryApiTest.N, s.get("checked").asLong());
+        JsonNode result = QueryApiTest.JSON.readTree(s.get("result").asText());
+        assertEquals(QueryApiTest.N, result.get("records_checked").asLong());
+
+        HttpResponse<String> unknown = call(admin, "POST", "/admin/boards/no-such-board/audits", TOKEN);
+        JsonNode failed = await(QueryApiTest.JSON.readTree(unknown.body()).get("status").asText(), "failed");
+        assertTrue(failed.get("error").asText().contains("no board named"), failed.toString());
+        assertEquals(404, call(admin, "GET", "/admin/audits/nope", TOKEN).statusCode());
+    }
+
+    static JsonNode await(String path, String state) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            JsonNode s = QueryApiTest.JSON.readTree(call(admin, "GET", path, TOKEN).body());
+            if (s.get("state").asText().equals(state)) {
+                return s;
+            }
+            assertTrue(!s.get("state").asText().equals("failed") || state.equals("failed"), s.toString());
+            assertTrue(System.nanoTime() < deadline, "audit did not reach " + state + ": " + s);
+            Thread.sleep(50); // poll interval of the admin client
+        }
+    }
+
+    @Test
+    void theVerifierStatusShowsTheBoardVerified() throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            JsonNode s = QueryApiTest.JSON.readTree(call(admin, "GET", "/admin/verifier", TOKEN).body());
+            JsonNode board = s.get("boards").get(QueryApiTest.BOARD);
+            if (board != null && board.get("verified_size").asLong() == QueryApiTest.N) {
+                assertEquals(0, s.get("problems").asLong(), s.toString());
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, "the verifier did not verify the board: " + s);
+            Thread.sleep(50); // poll interval of the admin client
+        }
+    }
+}
