@@ -63,6 +63,23 @@ public final class BoardAuditor {
             + "username, election_id, area_id, ballot_id, sender_signature, system_signature FROM records "
             + "WHERE board_id = ? AND id >= ? AND id < ? ORDER BY id";
 
+    /** One record row as the audit reads it. */
+    record Row(long id, String deliveryId, byte[] statement, short kind, Long statementMillis, byte[] senderKey,
+               String userId, String username, String electionId, String areaId, String ballotId,
+               byte[] senderSignature, byte[] systemSignature) {
+    }
+
+    /** The rows and stored tiles of one page of IDs. */
+    record Page(long start, List<Row> rows, Map<TileKey, byte[]> tiles) {
+    }
+
+    private static final Page END = new Page(-1, List.of(), Map.of());
+
+    /**
+     * Audits a board. Pages are read on a second connection that imports the first one's snapshot
+     * ({@code pg_export_snapshot}), one page ahead of the checks, so PostgreSQL and the audit work at
+     * the same time; the data source must be able to lend two connections.
+     */
     public AuditResult audit(String boardName, Progress progress) throws SQLException {
         long t0 = System.nanoTime();
         AuditResult result = new AuditResult(boardName);
@@ -77,6 +94,54 @@ public final class BoardAuditor {
             }
         }
         return result;
+    }
+
+    private static String exportSnapshot(Connection c) throws SQLException {
+        try (ResultSet rs = c.createStatement().executeQuery("SELECT pg_export_snapshot()")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    /** Reads pages [0, limit) on its own connection in the exported snapshot, into {@code queue}. */
+    private void readPages(String snapshot, short boardId, long limit, long size,
+                           java.util.concurrent.BlockingQueue<Object> queue) {
+        try (Connection r = db.getConnection()) {
+            r.setAutoCommit(false);
+            r.setReadOnly(true);
+            r.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            try {
+                try (PreparedStatement set = r.prepareStatement("SET TRANSACTION SNAPSHOT '" + snapshot.replace("'", "") + "'")) {
+                    set.execute();
+                }
+                int page = options.pageSize();
+                try (PreparedStatement ps = r.prepareStatement(PAGE_SQL)) {
+                    for (long start = 0; start < limit; start += page) {
+                        Map<TileKey, byte[]> tiles = tiles(r, boardId, start, start + page, size);
+                        List<Row> rows = new ArrayList<>(page);
+                        ps.setShort(1, boardId);
+                        ps.setLong(2, start);
+                        ps.setLong(3, start + page);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                Timestamp ts = rs.getTimestamp(5);
+                                rows.add(new Row(rs.getLong(1), rs.getString(2), rs.getBytes(3), rs.getShort(4),
+                                        ts == null ? null : ts.getTime(), rs.getBytes(6), rs.getString(7), rs.getString(8),
+                                        rs.getString(9), rs.getString(10), rs.getString(11), rs.getBytes(12), rs.getBytes(13)));
+                            }
+                        }
+                        queue.put(new Page(start, rows, tiles));
+                    }
+                }
+            } finally {
+                r.rollback();
+            }
+            queue.put(END);
+        } catch (SQLException | RuntimeException e) {
+            queue.offer(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void run(Connection c, String boardName, Progress progress, AuditResult result, long t0) throws SQLException {
@@ -119,45 +184,62 @@ public final class BoardAuditor {
         Map<String, Long> counters = new HashMap<>();
         long expected = 0;
         long records = 0;
-        int page = options.pageSize();
-        long maxId = maxId(c, boardId);
-        for (long start = 0; start < Math.max(size, maxId + 1); start += page) {
-            long end = start + page;
-            Map<TileKey, byte[]> storedTiles = tiles(c, boardId, start, end, size);
-            try (PreparedStatement ps = c.prepareStatement(PAGE_SQL)) {
-                ps.setShort(1, boardId);
-                ps.setLong(2, start);
-                ps.setLong(3, end);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        long id = rs.getLong(1);
-                        if (id >= size) {
-                            result.add(Finding.Kind.EXTRA_RECORD, id, "record " + id + " is at or above the board's size " + size);
-                            continue;
-                        }
-                        while (expected < id) {
-                            result.add(Finding.Kind.ID_GAP, expected, "record " + expected + " is missing");
-                            appendStoredLeaf(tree, storedTiles, expected, result);
-                            expected++;
-                            captureRoot(tree, wanted, rootsAt);
-                        }
-                        byte[] statement = rs.getBytes(3);
-                        checkRecord(rs, id, boardName, statement, result, counters);
-                        byte[] leaf = Hashes.leafHash(statement);
-                        byte[] stored = storedLeaf(storedTiles, id);
-                        if (stored != null && !MessageDigest.isEqual(stored, leaf)) {
-                            result.add(Finding.Kind.LEAF_MISMATCH, id, "the leaf of record " + id
-                                    + " differs from the stored tile hash at its position");
-                        }
-                        tree.appendLeafHash(leaf);
+        long limit = Math.max(size, maxId(c, boardId) + 1);
+        java.util.concurrent.BlockingQueue<Object> queue = new java.util.concurrent.ArrayBlockingQueue<>(2);
+        String snapshot = exportSnapshot(c);
+        final short board = boardId;
+        Thread reader = new Thread(() -> readPages(snapshot, board, limit, size, queue), "audit-reader");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            while (true) {
+                Object next;
+                try {
+                    next = queue.take();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new SQLException("audit interrupted", e);
+                }
+                if (next instanceof SQLException e) {
+                    throw e;
+                }
+                if (next instanceof RuntimeException e) {
+                    throw e;
+                }
+                Page pg = (Page) next;
+                if (pg == END) {
+                    break;
+                }
+                Map<TileKey, byte[]> storedTiles = pg.tiles();
+                for (Row row : pg.rows()) {
+                    long id = row.id();
+                    if (id >= size) {
+                        result.add(Finding.Kind.EXTRA_RECORD, id, "record " + id + " is at or above the board's size " + size);
+                        continue;
+                    }
+                    while (expected < id) {
+                        result.add(Finding.Kind.ID_GAP, expected, "record " + expected + " is missing");
+                        appendStoredLeaf(tree, storedTiles, expected, result);
                         expected++;
-                        records++;
                         captureRoot(tree, wanted, rootsAt);
                     }
+                    checkRecord(row, boardName, result, counters);
+                    byte[] leaf = Hashes.leafHash(row.statement());
+                    byte[] stored = storedLeaf(storedTiles, id);
+                    if (stored != null && !MessageDigest.isEqual(stored, leaf)) {
+                        result.add(Finding.Kind.LEAF_MISMATCH, id, "the leaf of record " + id
+                                + " differs from the stored tile hash at its position");
+                    }
+                    tree.appendLeafHash(leaf);
+                    expected++;
+                    records++;
+                    captureRoot(tree, wanted, rootsAt);
                 }
+                compareTiles(tree.drainChangedTiles(), storedTiles, result);
+                progress.checked.set(Math.min(expected, size));
             }
-            compareTiles(tree.drainChangedTiles(), storedTiles, result);
-            progress.checked.set(Math.min(expected, size));
+        } finally {
+            reader.interrupt();
         }
         while (expected < size) {
             result.add(Finding.Kind.ID_GAP, expected, "record " + expected + " is missing");
@@ -206,15 +288,16 @@ public final class BoardAuditor {
         return Arrays.copyOfRange(tile, pos * 32, pos * 32 + 32);
     }
 
-    private void checkRecord(ResultSet rs, long id, String board, byte[] statement, AuditResult result,
-                             Map<String, Long> counters) throws SQLException {
-        short kind = rs.getShort(4);
-        String election = rs.getString(9);
+    private void checkRecord(Row row, String board, AuditResult result, Map<String, Long> counters) {
+        long id = row.id();
+        short kind = row.kind();
+        String election = row.electionId();
         counters.merge("-1\u0000", 1L, Long::sum);
         counters.merge(kind + "\u0000", 1L, Long::sum);
         if (election != null && !election.isEmpty()) {
             counters.merge(kind + "\u0000" + election, 1L, Long::sum);
         }
+        byte[] statement = row.statement();
         Map<String, Object> f;
         try {
             f = CanonicalStatement.decodeFields(statement);
@@ -222,22 +305,21 @@ public final class BoardAuditor {
             result.add(Finding.Kind.UNDECODABLE_STATEMENT, id, e.getMessage());
             return;
         }
-        byte[] senderKey = rs.getBytes(6);
+        byte[] senderKey = row.senderKey();
         field(result, id, "board", f.get("board"), board);
-        field(result, id, "delivery_id", f.get("delivery_id"), rs.getString(2));
+        field(result, id, "delivery_id", f.get("delivery_id"), row.deliveryId());
         field(result, id, "kind", f.get("kind"), kind >= 0 && kind < StatementKinds.NAMES.size() ? StatementKinds.name(kind) : "#" + kind);
-        Timestamp ts = rs.getTimestamp(5);
-        field(result, id, "statement_timestamp", f.get("statement_timestamp"), ts == null ? null : ts.getTime());
+        field(result, id, "statement_timestamp", f.get("statement_timestamp"), row.statementMillis());
         if (!(f.get("sender_public_key") instanceof byte[] k) || !Arrays.equals(k, senderKey)) {
             result.add(Finding.Kind.RECORD_FIELD_MISMATCH, id, "sender_key differs from the canonical statement");
         }
-        field(result, id, "user_id", f.get("user_id"), rs.getString(7));
-        field(result, id, "username", f.get("username"), rs.getString(8));
+        field(result, id, "user_id", f.get("user_id"), row.userId());
+        field(result, id, "username", f.get("username"), row.username());
         field(result, id, "election_id", f.get("election_id"), election);
-        field(result, id, "area_id", f.get("area_id"), rs.getString(10));
-        field(result, id, "ballot_id", f.get("ballot_id"), rs.getString(11));
-        byte[] senderSig = rs.getBytes(12);
-        byte[] systemSig = rs.getBytes(13);
+        field(result, id, "area_id", f.get("area_id"), row.areaId());
+        field(result, id, "ballot_id", f.get("ballot_id"), row.ballotId());
+        byte[] senderSig = row.senderSignature();
+        byte[] systemSig = row.systemSignature();
         if (senderSig != null) {
             if (!SigningKey.verify(senderKey, statement, senderSig)) {
                 result.add(Finding.Kind.BAD_SIGNATURE, id, "the sender signature does not verify");

@@ -126,7 +126,7 @@ class AuditTest {
 
     static AuditResult audit(String db, AuditOptions options) throws Exception {
         DatabaseAddress a = STACK.database();
-        try (HikariDataSource ds = ProjectionDatabase.pool(url(db), a.user(), a.password(), 1, "audit")) {
+        try (HikariDataSource ds = ProjectionDatabase.pool(url(db), a.user(), a.password(), 2, "audit")) {
             return new BoardAuditor(ds, options).audit(BOARD, new BoardAuditor.Progress());
         }
     }

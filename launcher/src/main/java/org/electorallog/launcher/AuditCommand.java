@@ -69,7 +69,7 @@ public final class AuditCommand implements Callable<Integer> {
         BoardAuditor.Progress progress = new BoardAuditor.Progress();
         AuditResult result;
         try (HikariDataSource ds = ProjectionDatabase.pool(url, user != null ? user : env.getOrDefault("ELECTORAL_LOG_DB_USER", "postgres"),
-                password != null ? password : env.getOrDefault("ELECTORAL_LOG_DB_PASSWORD", ""), 1, "audit")) {
+                password != null ? password : env.getOrDefault("ELECTORAL_LOG_DB_PASSWORD", ""), 2, "audit")) {
             CompletableFuture<AuditResult> run = CompletableFuture.supplyAsync(() -> {
                 try {
                     return new BoardAuditor(ds, options).audit(board, progress);
