@@ -38,6 +38,8 @@ public final class DevCommand implements Callable<Integer> {
         System.out.println("  PostgreSQL:     " + env.stack().database().jdbcUrl() + " (user " + env.stack().database().user() + ")");
         System.out.println("  query API:      " + env.api().baseUrl() + "/boards");
         System.out.println("  verifier key:   " + env.signer().verifierKey());
+        System.out.println("  admin token:    " + env.adminToken() + " (throwaway; e.g. GET " + env.api().baseUrl()
+                + "/admin/verifier with 'Authorization: Bearer <token>')");
         System.out.println("press Ctrl-C to stop");
         stopped.await();
         return 0;

@@ -23,10 +23,13 @@ public final class DevEnvironment implements AutoCloseable {
     private final Projector projector;
     private final QueryApi api;
     private final boolean ownsStack;
+    private final String adminToken;
 
-    private DevEnvironment(Stack stack, boolean ownsStack, NoteSigner signer, Projector projector, QueryApi api) {
+    private DevEnvironment(Stack stack, boolean ownsStack, NoteSigner signer, Projector projector, QueryApi api,
+                           String adminToken) {
         this.stack = stack;
         this.ownsStack = ownsStack;
+        this.adminToken = adminToken;
         this.signer = signer;
         this.projector = projector;
         this.api = api;
@@ -49,8 +52,13 @@ public final class DevEnvironment implements AutoCloseable {
             var db = stack.database();
             projector = Projector.start(ProjectorSettings.defaults(stack.kafkaBootstrap(), db.jdbcUrl(), db.user(),
                     db.password(), workDir.resolve("streams-state"), signer));
-            QueryApi api = QueryApi.start(db.jdbcUrl(), db.user(), db.password(), apiPort);
-            return new DevEnvironment(stack, ownsStack, signer, projector, api);
+            byte[] token = new byte[24];
+            new java.security.SecureRandom().nextBytes(token);
+            String adminToken = java.util.HexFormat.of().formatHex(token);
+            QueryApi api = QueryApi.start(new org.electorallog.query.QueryApiSettings(db.jdbcUrl(), db.user(), db.password(),
+                    apiPort, adminToken, java.util.List.of(org.electorallog.core.NoteVerifier.parse(signer.verifierKey())),
+                    java.time.Duration.ofSeconds(5), java.time.Duration.ofMinutes(10)));
+            return new DevEnvironment(stack, ownsStack, signer, projector, api, adminToken);
         } catch (RuntimeException e) {
             if (projector != null) {
                 projector.close();
@@ -76,6 +84,11 @@ public final class DevEnvironment implements AutoCloseable {
 
     public QueryApi api() {
         return api;
+    }
+
+    /** The throwaway admin token of this development run (printed by {@code dev}). */
+    public String adminToken() {
+        return adminToken;
     }
 
     @Override

@@ -8,6 +8,10 @@ import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,6 +76,13 @@ class LauncherTest {
             }
             assertTrue(apiUrl != null, "dev printed its URLs: " + lines);
             assertEquals("{\"boards\":[]}", new LogClient(apiUrl).get("/boards"));
+            String token = lines.stream().filter(l -> l.contains("admin token:")).findFirst().orElseThrow()
+                    .replaceAll(".*admin token:\\s+(\\S+).*", "$1");
+            HttpResponse<String> verifier = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create(apiUrl + "/admin/verifier"))
+                            .header("Authorization", "Bearer " + token).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, verifier.statusCode(), verifier.body());
             List<ProcessHandle> postgres = ProcessHandle.allProcesses()
                     .filter(h -> h.info().commandLine().orElse("").contains(work.toString())).toList();
             assertFalse(postgres.isEmpty(), "dev runs PostgreSQL with its data under " + work);
