@@ -181,7 +181,12 @@ final class LogReader {
                     if (!rs.next()) {
                         throw new IllegalStateException("tile " + level + "/" + index + " of board " + name + " is missing");
                     }
-                    return java.util.Arrays.copyOf(rs.getBytes(1), width * org.electorallog.core.Hashes.HASH_SIZE);
+                    byte[] hashes = rs.getBytes(1);
+                    if (hashes.length < width * org.electorallog.core.Hashes.HASH_SIZE) {
+                        throw new IllegalStateException("tile " + level + "/" + index + " of board " + name + " holds "
+                                + hashes.length / 32 + " hashes, fewer than its size requires (" + width + "): run the audit");
+                    }
+                    return java.util.Arrays.copyOf(hashes, width * org.electorallog.core.Hashes.HASH_SIZE);
                 }
             }
         });
