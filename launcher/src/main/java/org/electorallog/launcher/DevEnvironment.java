@@ -57,7 +57,7 @@ public final class DevEnvironment implements AutoCloseable {
             String adminToken = java.util.HexFormat.of().formatHex(token);
             QueryApi api = QueryApi.start(new org.electorallog.query.QueryApiSettings(db.jdbcUrl(), db.user(), db.password(),
                     apiPort, adminToken, java.util.List.of(org.electorallog.core.NoteVerifier.parse(signer.verifierKey())),
-                    java.time.Duration.ofSeconds(5), java.time.Duration.ofMinutes(10)));
+                    java.time.Duration.ofSeconds(5), java.time.Duration.ofMinutes(10), null));
             return new DevEnvironment(stack, ownsStack, signer, projector, api, adminToken);
         } catch (RuntimeException e) {
             if (projector != null) {

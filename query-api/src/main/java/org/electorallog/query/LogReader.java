@@ -154,6 +154,75 @@ final class LogReader {
         });
     }
 
+    /**
+     * The ballot locator: a voter's own cast votes in an election, newest first, {@code limit} per
+     * page after {@code beforeId} (null = from the newest). Served by the partial index
+     * records_ballot_locator; a ballot ID narrows the voter's few votes.
+     */
+    List<Map<String, Object>> ballots(String name, String userId, String electionId, String ballotId, Long beforeId, int limit) {
+        return inSnapshot(c -> {
+            Board b = board(c, name);
+            List<Map<String, Object>> out = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(BALLOTS_SQL)) {
+                ps.setShort(1, b.id());
+                ps.setString(2, userId);
+                ps.setString(3, electionId);
+                ps.setLong(4, beforeId == null ? Long.MAX_VALUE : beforeId);
+                ps.setString(5, ballotId);
+                ps.setString(6, ballotId);
+                ps.setInt(7, limit);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        Map<String, Object> m = new LinkedHashMap<>();
+                        m.put("id", rs.getLong(1));
+                        m.put("statement_time", rs.getTimestamp(2).toInstant().toString());
+                        m.put("kind", "CAST_VOTE");
+                        m.put("ballot_id", rs.getString(3));
+                        out.add(m);
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    /** The ballot locator's page query (exposed for the plan test). */
+    static final String BALLOTS_SQL = "SELECT id, statement_ts, ballot_id FROM records WHERE board_id = ? AND kind = 1 "
+            + "AND user_id = ? AND election_id = ? AND id < ? AND (?::text IS NULL OR ballot_id = ?::text) ORDER BY id DESC LIMIT ?";
+
+    /** Counts from the per-board counters, in constant time: all, by kind, by election and kind. */
+    Map<String, Object> counts(String name) {
+        return inSnapshot(c -> {
+            Board b = board(c, name);
+            long total = 0;
+            Map<String, Long> byKind = new java.util.TreeMap<>();
+            Map<String, Map<String, Long>> byElection = new java.util.TreeMap<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT kind, election_id, n FROM counters WHERE board_id = ?")) {
+                ps.setShort(1, b.id());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        short kind = rs.getShort(1);
+                        String election = rs.getString(2);
+                        long n = rs.getLong(3);
+                        if (kind < 0) {
+                            total = n;
+                        } else if (election.isEmpty()) {
+                            byKind.put(StatementKinds.name(kind), n);
+                        } else {
+                            byElection.computeIfAbsent(election, e -> new java.util.TreeMap<>()).put(StatementKinds.name(kind), n);
+                        }
+                    }
+                }
+            }
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("board", name);
+            m.put("total", total);
+            m.put("by_kind", byKind);
+            m.put("by_election_and_kind", byElection);
+            return m;
+        });
+    }
+
     /** The current size of a board. */
     long boardSize(Connection c, Board b) throws SQLException {
         return size(c, b);

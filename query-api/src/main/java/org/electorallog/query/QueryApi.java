@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.electorallog.schemas.BoardName;
 import org.slf4j.Logger;
@@ -26,11 +27,13 @@ public final class QueryApi implements AutoCloseable {
     private final QueryApiSettings settings;
     private final AdminAudits audits;
     private final org.electorallog.audit.IncrementalVerifier verifier;
+    private final Cursor cursors;
 
     private QueryApi(HikariDataSource db, QueryApiSettings settings) {
         this.db = db;
         this.settings = settings;
         this.reader = new LogReader(db);
+        this.cursors = new Cursor(settings.cursorKey());
         org.electorallog.audit.AuditOptions auditOptions = org.electorallog.audit.AuditOptions.of(settings.logKeys());
         this.audits = new AdminAudits(db, auditOptions);
         this.verifier = settings.verifierEvery() == null ? null
@@ -127,6 +130,26 @@ public final class QueryApi implements AutoCloseable {
             ctx.header("Content-Disposition", "inline; filename=\"record.tlog-proof\"");
             ctx.contentType("text/plain; charset=utf-8").result(bundle);
         });
+        app.get("/boards/{board}/ballots", ctx -> {
+            String board = board(ctx);
+            String user = text(ctx, "user_id", true);
+            String election = text(ctx, "election_id", true);
+            String ballot = text(ctx, "ballot_id", false);
+            int limit = limit(ctx);
+            String query = "ballots\u0000" + board + "\u0000" + user + "\u0000" + election + "\u0000" + ballot;
+            String cursor = ctx.queryParam("cursor");
+            Long before = cursor == null ? null : cursors.decode(query, cursor);
+            List<Map<String, Object>> page = reader.ballots(board, user, election, ballot, before, limit);
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("ballots", page);
+            body.put("next_cursor", page.size() < limit ? null
+                    : cursors.encode(query, (Long) page.get(page.size() - 1).get("id")));
+            ctx.json(body);
+        });
+        app.get("/admin/boards/{board}/counts", ctx -> {
+            requireAdmin(ctx);
+            ctx.json(reader.counts(board(ctx)));
+        });
         app.post("/admin/boards/{board}/audits", ctx -> {
             requireAdmin(ctx);
             String id = audits.start(board(ctx));
@@ -195,6 +218,36 @@ public final class QueryApi implements AutoCloseable {
             ctx.header("WWW-Authenticate", "Bearer realm=\"electoral-log admin\"");
             throw new ApiException(401, "unauthorized", "the admin endpoints need 'Authorization: Bearer <admin token>'");
         }
+    }
+
+    /** A text filter: at most 256 characters, no control characters; matched by equality, never as a pattern. */
+    private static String text(Context ctx, String name, boolean required) {
+        String v = ctx.queryParam(name);
+        if (v == null || v.isEmpty()) {
+            if (required) {
+                throw ApiException.badRequest(name + " is required");
+            }
+            return null;
+        }
+        if (v.length() > 256) {
+            throw ApiException.badRequest(name + " is longer than 256 characters");
+        }
+        if (v.chars().anyMatch(ch -> ch < 0x20 || ch == 0x7f)) {
+            throw ApiException.badRequest(name + " contains control characters");
+        }
+        return v;
+    }
+
+    private static int limit(Context ctx) {
+        String v = ctx.queryParam("limit");
+        if (v == null) {
+            return 100;
+        }
+        long n = number("limit", v);
+        if (n < 1 || n > 1000) {
+            throw ApiException.badRequest("limit must be between 1 and 1000, got " + n);
+        }
+        return (int) n;
     }
 
     private static String board(Context ctx) {

@@ -15,17 +15,24 @@ import org.electorallog.core.NoteVerifier;
  * @param logKeys         the log's verifier keys, used by audits to check checkpoint signatures
  * @param verifierEvery   how often the incremental verifier checks new records; null disables it
  * @param fullAuditEvery  how often the verifier runs the full audit of every board
+ * @param cursorKey       HMAC key of page cursors (at least 16 bytes), shared by every replica; null = a random
+ *                        key for this process (cursors then only work on the instance that issued them)
  */
 public record QueryApiSettings(String jdbcUrl, String user, String password, int port, String adminToken,
-                               List<NoteVerifier> logKeys, Duration verifierEvery, Duration fullAuditEvery) {
+                               List<NoteVerifier> logKeys, Duration verifierEvery, Duration fullAuditEvery,
+                               byte[] cursorKey) {
     public QueryApiSettings {
         logKeys = List.copyOf(logKeys);
+        if (cursorKey == null) {
+            cursorKey = new byte[32];
+            new java.security.SecureRandom().nextBytes(cursorKey);
+        }
         if (adminToken != null && adminToken.length() < 16) {
             throw new IllegalArgumentException("the admin token must be at least 16 characters");
         }
     }
 
     public static QueryApiSettings publicOnly(String jdbcUrl, String user, String password, int port) {
-        return new QueryApiSettings(jdbcUrl, user, password, port, null, List.of(), null, Duration.ofHours(1));
+        return new QueryApiSettings(jdbcUrl, user, password, port, null, List.of(), null, Duration.ofHours(1), null);
     }
 }

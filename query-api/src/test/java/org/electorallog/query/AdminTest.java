@@ -26,7 +26,7 @@ class AdminTest {
         QueryApiTest.load();
         DatabaseAddress db = SharedStack.get().database();
         admin = QueryApi.start(new QueryApiSettings(db.jdbcUrl(), db.user(), db.password(), 0, TOKEN,
-                List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())), Duration.ofMillis(200), Duration.ofHours(1)));
+                List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())), Duration.ofMillis(200), Duration.ofHours(1), null));
     }
 
     @AfterAll
@@ -102,5 +102,20 @@ class AdminTest {
             assertTrue(System.nanoTime() < deadline, "the verifier did not verify the board: " + s);
             Thread.sleep(50); // poll interval of the admin client
         }
+    }
+
+    @Test
+    void countsComeFromTheCounters() throws Exception {
+        JsonNode c = QueryApiTest.JSON.readTree(call(admin, "GET", "/admin/boards/" + QueryApiTest.BOARD + "/counts", TOKEN).body());
+        assertEquals(QueryApiTest.N, c.get("total").asLong(), c.toString());
+        assertEquals(QueryApiTest.N, c.get("by_kind").get("CAST_VOTE").asLong());
+        long sum = 0;
+        for (String e : new String[] {"e0", "e1", "e2"}) {
+            long expected = (QueryApiTest.N + 2 - Integer.parseInt(e.substring(1))) / 3;
+            assertEquals(expected, c.get("by_election_and_kind").get(e).get("CAST_VOTE").asLong(), e);
+            sum += expected;
+        }
+        assertEquals(QueryApiTest.N, sum);
+        assertEquals(401, call(admin, "GET", "/admin/boards/" + QueryApiTest.BOARD + "/counts", null).statusCode());
     }
 }

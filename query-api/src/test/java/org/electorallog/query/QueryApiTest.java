@@ -68,7 +68,8 @@ class QueryApiTest {
             for (int i = 0; i < N; i++) {
                 Statement s = Statement.newBuilder().setBoard(BOARD).setDeliveryId("api-" + i).setKind(StatementKind.CAST_VOTE)
                         .setStatementTimestamp(1_000_000 + i).setSenderName("voting-service")
-                        .setSenderPublicKey(ByteBuffer.wrap(new byte[32])).setUserId("user-" + i).setBallotId("b" + i).build();
+                        .setSenderPublicKey(ByteBuffer.wrap(new byte[32])).setUserId("user-" + (i % 50))
+                        .setElectionId("e" + (i % 3)).setBallotId("b" + i).build();
                 LEAVES.add(Hashes.leafHash(StatementCodec.canonical(s)));
                 last = producer.publish(s).get().offset();
             }

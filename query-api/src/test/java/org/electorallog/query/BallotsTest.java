@@ -1,0 +1,122 @@
+package org.electorallog.query;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.infra.SharedStack;
+import org.junit.jupiter.api.Test;
+
+/** The ballot locator (keyset pages with tamper-evident cursors) and its plan; counts from counters. */
+class BallotsTest {
+    static {
+        try {
+            QueryApiTest.load();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aVoterPagesThroughTheirOwnCastVotesNewestFirst() throws Exception {
+        List<Long> expected = new ArrayList<>();
+        for (int i = QueryApiTest.N - 1; i >= 0; i--) {
+            if (i % 50 == 7 && i % 3 == 1) {
+                expected.add((long) i);
+            }
+        }
+        assertTrue(expected.size() >= 4);
+        List<Long> seen = new ArrayList<>();
+        String path = "/boards/" + QueryApiTest.BOARD + "/ballots?user_id=user-7&election_id=e1&limit=2";
+        String cursor = null;
+        int pages = 0;
+        do {
+            JsonNode page = QueryApiTest.JSON.readTree(QueryApiTest.get(path + (cursor == null ? "" : "&cursor=" + cursor)).body());
+            page.get("ballots").forEach(b -> {
+                seen.add(b.get("id").asLong());
+                assertEquals("CAST_VOTE", b.get("kind").asText());
+                assertEquals("b" + b.get("id").asLong(), b.get("ballot_id").asText());
+            });
+            cursor = page.get("next_cursor").isNull() ? null : page.get("next_cursor").asText();
+            pages++;
+        } while (cursor != null && pages < 100);
+        assertEquals(expected, seen);
+        JsonNode one = QueryApiTest.JSON.readTree(QueryApiTest.get("/boards/" + QueryApiTest.BOARD
+                + "/ballots?user_id=user-7&election_id=e1&ballot_id=b" + expected.get(1)).body());
+        assertEquals(1, one.get("ballots").size());
+        assertEquals(expected.get(1), one.get("ballots").get(0).get("id").asLong());
+    }
+
+    @Test
+    void editedOrForeignCursorsAndBadFiltersAre400AndPatternsMatchNothing() throws Exception {
+        String base = "/boards/" + QueryApiTest.BOARD + "/ballots?user_id=user-7&election_id=e1&limit=1";
+        String cursor = QueryApiTest.JSON.readTree(QueryApiTest.get(base).body()).get("next_cursor").asText();
+        char[] edited = cursor.toCharArray();
+        edited[3] = edited[3] == 'A' ? 'B' : 'A';
+        QueryApiTest.assertError(400, base + "&cursor=" + new String(edited), "altered");
+        QueryApiTest.assertError(400, "/boards/" + QueryApiTest.BOARD + "/ballots?user_id=user-8&election_id=e1&limit=1&cursor="
+                + cursor, "another query");
+        QueryApiTest.assertError(400, base + "&cursor=" + enc("%%%"), "bad encoding");
+        QueryApiTest.assertError(400, "/boards/" + QueryApiTest.BOARD + "/ballots?election_id=e1", "user_id is required");
+        QueryApiTest.assertError(400, base.replace("limit=1", "limit=0"), "limit must be between 1 and 1000");
+        QueryApiTest.assertError(400, base.replace("limit=1", "limit=1001"), "limit must be between 1 and 1000");
+        QueryApiTest.assertError(400, "/boards/" + QueryApiTest.BOARD + "/ballots?election_id=e1&user_id=" + "x".repeat(300),
+                "longer than 256");
+        for (String hostile : new String[] {"%", "_", "user-%", "' OR '1'='1", "user-7'; DROP TABLE records; --"}) {
+            var r = QueryApiTest.get("/boards/" + QueryApiTest.BOARD + "/ballots?election_id=e1&user_id=" + enc(hostile));
+            assertEquals(200, r.statusCode(), r.body());
+            assertEquals(0, QueryApiTest.JSON.readTree(r.body()).get("ballots").size(), hostile);
+        }
+    }
+
+    @Test
+    void theLocatorPageReadsOnlyTheVotersOwnRows() throws Exception {
+        DatabaseAddress db = SharedStack.get().database();
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
+            c.createStatement().execute("ANALYZE records");
+            short boardId;
+            try (ResultSet rs = c.createStatement().executeQuery("SELECT board_id FROM boards WHERE name = '" + QueryApiTest.BOARD + "'")) {
+                rs.next();
+                boardId = rs.getShort(1);
+            }
+            try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + LogReader.BALLOTS_SQL)) {
+                ps.setShort(1, boardId);
+                ps.setString(2, "user-7");
+                ps.setString(3, "e1");
+                ps.setLong(4, Long.MAX_VALUE);
+                ps.setString(5, null);
+                ps.setString(6, null);
+                ps.setInt(7, 2);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    JsonNode plan = QueryApiTest.JSON.readTree(rs.getString(1)).get(0).get("Plan");
+                    long read = rowsRead(plan);
+                    assertTrue(read <= 2 * 2 + 2, "a 2-row locator page read " + read + " rows: " + plan);
+                    assertTrue(plan.toString().contains("records_ballot_locator"), "served by the locator index: " + plan);
+                }
+            }
+        }
+    }
+
+    static long rowsRead(JsonNode node) {
+        long n = node.path("Actual Rows").asLong() * Math.max(1, node.path("Actual Loops").asLong())
+                + node.path("Rows Removed by Filter").asLong() + node.path("Rows Removed by Index Recheck").asLong();
+        for (JsonNode child : node.path("Plans")) {
+            n += rowsRead(child);
+        }
+        return n;
+    }
+}
