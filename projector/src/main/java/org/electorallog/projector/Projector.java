@@ -52,12 +52,34 @@ public final class Projector implements AutoCloseable {
         });
     }
 
-    /** Migrates the database and starts projecting. */
+    /** Checks the topics exist, migrates the database and starts projecting. */
     public static Projector start(ProjectorSettings settings) {
+        requireTopics(settings);
         Projector p = new Projector(settings);
         p.streams.start();
         LOG.info("projector {} started on {} -> {}", settings.applicationId(), settings.topic(), settings.jdbcUrl());
         return p;
+    }
+
+    /** Fails fast, naming the topic, when the events or dead-letter topic does not exist. */
+    static void requireTopics(ProjectorSettings settings) {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", settings.bootstrap());
+        p.put("default.api.timeout.ms", "30000");
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(p)) {
+            java.util.Set<String> topics = admin.listTopics().names().get(30, java.util.concurrent.TimeUnit.SECONDS);
+            for (String t : List.of(settings.topic(), settings.deadLetterTopic())) {
+                if (!topics.contains(t)) {
+                    throw new IllegalStateException("topic " + t + " does not exist on " + settings.bootstrap()
+                            + ": create it (the projector reads the events topic and writes the dead-letter topic)");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking the topics", e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("cannot list the topics of " + settings.bootstrap() + ": " + e.getMessage(), e);
+        }
     }
 
     Topology topology() {

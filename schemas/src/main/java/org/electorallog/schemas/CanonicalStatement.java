@@ -23,7 +23,7 @@ import org.apache.avro.generic.IndexedRecord;
  *
  * <pre>
  * canonical = "ELS1" value(statement)
- * value(record) = 0x07 str(full name) uvarint(n) { str(field name) value(field) } for the n non-null fields, by name
+ * value(record) = 0x07 str(name) uvarint(n) { str(field name) value(field) } for the n non-null fields, by name
  * value(null)   = 0x00            (only inside arrays and maps; null fields are omitted)
  * value(bool)   = 0x01 (0x00 | 0x01)
  * value(int|long) = 0x02 int64 big-endian
@@ -123,7 +123,9 @@ public final class CanonicalStatement {
     private static void record(ByteArrayOutputStream out, IndexedRecord r) {
         Schema schema = r.getSchema();
         out.write(0x07);
-        str(out, schema.getFullName());
+        // the simple name: record names are unique within the envelope, and the namespace would
+        // cost every statement 30 bytes twice over
+        str(out, schema.getName());
         List<Schema.Field> present = new ArrayList<>();
         for (Schema.Field f : schema.getFields()) {
             if (r.get(f.pos()) != null) {

@@ -1,0 +1,63 @@
+package org.electorallog.projector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.electorallog.core.NoteSigner;
+import org.junit.jupiter.api.Test;
+
+/** Settings from the environment: a missing or invalid one names itself; a missing topic stops the start. */
+class ProjectorConfigTest {
+    static Map<String, String> valid() {
+        Map<String, String> env = new HashMap<>();
+        env.put(ProjectorConfig.BOOTSTRAP, "127.0.0.1:9092");
+        env.put(ProjectorConfig.JDBC_URL, "jdbc:postgresql://127.0.0.1/db");
+        env.put(ProjectorConfig.SIGNING_KEY, NoteSigner.generate("log.example").signerKey());
+        return env;
+    }
+
+    static String error(Map<String, String> env) {
+        return assertThrows(IllegalArgumentException.class, () -> ProjectorConfig.fromEnvironment(env)).getMessage();
+    }
+
+    @Test
+    void missingAndInvalidSettingsAreNamed() {
+        ProjectorSettings s = ProjectorConfig.fromEnvironment(valid());
+        assertEquals(5000, s.batchMaxRecords());
+        assertEquals(Duration.ofSeconds(1), s.checkpointEvery());
+        for (String required : new String[] {ProjectorConfig.BOOTSTRAP, ProjectorConfig.JDBC_URL, ProjectorConfig.SIGNING_KEY}) {
+            Map<String, String> env = valid();
+            env.remove(required);
+            assertTrue(error(env).contains(required), required);
+        }
+        Map<String, String> env = valid();
+        env.put(ProjectorConfig.BATCH_MAX_RECORDS, "lots");
+        assertTrue(error(env).contains(ProjectorConfig.BATCH_MAX_RECORDS));
+        env = valid();
+        env.put(ProjectorConfig.CHECKPOINT_EVERY_MS, "-5");
+        assertTrue(error(env).contains(ProjectorConfig.CHECKPOINT_EVERY_MS));
+        env = valid();
+        env.put(ProjectorConfig.SIGNATURE_POLICY, "SOMETIMES");
+        assertTrue(error(env).contains(ProjectorConfig.SIGNATURE_POLICY));
+        env = valid();
+        env.put(ProjectorConfig.SIGNING_KEY, "PRIVATE+KEY+secret-material-here");
+        String message = error(env);
+        assertTrue(message.contains(ProjectorConfig.SIGNING_KEY), message);
+        assertFalse(message.contains("secret-material-here"), "the key itself is never echoed: " + message);
+    }
+
+    @Test
+    void aMissingTopicStopsTheStartNamingIt() {
+        ProjectorHarness h = new ProjectorHarness("missing", 1);
+        ProjectorSettings settings = new ProjectorSettings(h.settings.bootstrap(), "no-such-topic", h.deadLetters,
+                "missing-app", h.settings.stateDir(), h.settings.jdbcUrl(), h.settings.dbUser(), h.settings.dbPassword(),
+                100, Duration.ofMillis(50), h.settings.signer(), "x/", 1);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> Projector.start(settings));
+        assertTrue(e.getMessage().contains("topic no-such-topic does not exist"), e.getMessage());
+    }
+}
