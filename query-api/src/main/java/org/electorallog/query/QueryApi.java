@@ -28,12 +28,15 @@ public final class QueryApi implements AutoCloseable {
     private final AdminAudits audits;
     private final org.electorallog.audit.IncrementalVerifier verifier;
     private final Cursor cursors;
+    private final RecordListing listing;
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     private QueryApi(HikariDataSource db, QueryApiSettings settings) {
         this.db = db;
         this.settings = settings;
         this.reader = new LogReader(db);
         this.cursors = new Cursor(settings.cursorKey());
+        this.listing = new RecordListing(db, reader);
         org.electorallog.audit.AuditOptions auditOptions = org.electorallog.audit.AuditOptions.of(settings.logKeys());
         this.audits = new AdminAudits(db, auditOptions);
         this.verifier = settings.verifierEvery() == null ? null
@@ -146,6 +149,45 @@ public final class QueryApi implements AutoCloseable {
                     : cursors.encode(query, (Long) page.get(page.size() - 1).get("id")));
             ctx.json(body);
         });
+        app.get("/admin/boards/{board}/records", ctx -> {
+            requireAdmin(ctx);
+            listRecords(ctx);
+        });
+        app.get("/admin/boards/{board}/export.csv", ctx -> {
+            requireAdmin(ctx);
+            String board = board(ctx);
+            RecordListing.Manifest m = listing.manifest(board);
+            ctx.contentType("text/csv; charset=utf-8");
+            ctx.header("Content-Disposition", "attachment; filename=\"" + board + ".csv\"");
+            java.io.Writer w = RecordListing.writer(ctx.outputStream());
+            w.write(String.join(",", RecordListing.CSV_COLUMNS) + "\r\n");
+            listing.stream(board, m.size(), 2500, false, row -> RecordListing.csv(w, row));
+            w.flush();
+        });
+        app.get("/admin/boards/{board}/export.jsonl", ctx -> {
+            requireAdmin(ctx);
+            String board = board(ctx);
+            RecordListing.Manifest m = listing.manifest(board);
+            ctx.contentType("application/x-ndjson");
+            java.io.Writer w = RecordListing.writer(ctx.outputStream());
+            Map<String, Object> manifest = new LinkedHashMap<>();
+            manifest.put("board", board);
+            manifest.put("size", m.size());
+            manifest.put("root", m.root());
+            manifest.put("checkpoint", m.checkpoint());
+            w.write(JSON.writeValueAsString(Map.of("manifest", manifest)) + "\n");
+            listing.stream(board, m.size(), 2500, false, row -> w.write(JSON.writeValueAsString(row) + "\n"));
+            w.flush();
+        });
+        app.get("/admin/boards/{board}/votes.jsonl", ctx -> {
+            requireAdmin(ctx);
+            String board = board(ctx);
+            RecordListing.Manifest m = listing.manifest(board);
+            ctx.contentType("application/x-ndjson");
+            java.io.Writer w = RecordListing.writer(ctx.outputStream());
+            listing.stream(board, m.size(), 1000, true, row -> w.write(JSON.writeValueAsString(row) + "\n"));
+            w.flush();
+        });
         app.get("/admin/boards/{board}/counts", ctx -> {
             requireAdmin(ctx);
             ctx.json(reader.counts(board(ctx)));
@@ -217,6 +259,65 @@ public final class QueryApi implements AutoCloseable {
         if (!java.security.MessageDigest.isEqual(given, expected)) {
             ctx.header("WWW-Authenticate", "Bearer realm=\"electoral-log admin\"");
             throw new ApiException(401, "unauthorized", "the admin endpoints need 'Authorization: Bearer <admin token>'");
+        }
+    }
+
+    private static final List<String> SORTS = List.of("id", "created");
+
+    /** GET /admin/boards/{board}/records: keyset pages by ID (created follows the IDs). */
+    private void listRecords(Context ctx) {
+        String board = board(ctx);
+        for (String p : ctx.queryParamMap().keySet()) {
+            if (RecordListing.NOT_YET.contains(p)) {
+                throw ApiException.badRequest("the filter '" + p + "' is not served yet (it needs an index this version "
+                        + "does not have); supported: " + new java.util.TreeSet<>(RecordListing.SUPPORTED));
+            }
+            if (!RecordListing.SUPPORTED.contains(p)) {
+                throw ApiException.badRequest("unknown parameter '" + p + "'; supported: " + new java.util.TreeSet<>(RecordListing.SUPPORTED));
+            }
+        }
+        String sort = java.util.Objects.requireNonNullElse(ctx.queryParam("sort"), "id");
+        if (!SORTS.contains(sort)) {
+            throw ApiException.badRequest("sorting by '" + sort + "' is not served yet; supported sorts: " + SORTS
+                    + " (created follows the IDs)");
+        }
+        String order = java.util.Objects.requireNonNullElse(ctx.queryParam("order"), "desc");
+        if (!order.equals("desc") && !order.equals("asc")) {
+            throw ApiException.badRequest("order must be desc or asc, got '" + order + "'");
+        }
+        boolean desc = order.equals("desc");
+        long from = ctx.queryParam("from_id") == null ? 0 : number("from_id", ctx.queryParam("from_id"));
+        long to = ctx.queryParam("to_id") == null ? Long.MAX_VALUE : number("to_id", ctx.queryParam("to_id"));
+        if (ctx.queryParam("created_from") != null) {
+            from = Math.max(from, listing.firstIdCreatedAtOrAfter(board, instant("created_from", ctx.queryParam("created_from"))));
+        }
+        if (ctx.queryParam("created_to") != null) {
+            to = Math.min(to, listing.firstIdCreatedAtOrAfter(board, instant("created_to", ctx.queryParam("created_to"))));
+        }
+        int limit = limit(ctx);
+        String query = "records\u0000" + board + "\u0000" + order + "\u0000" + ctx.queryParam("from_id") + "\u0000"
+                + ctx.queryParam("to_id") + "\u0000" + ctx.queryParam("created_from") + "\u0000" + ctx.queryParam("created_to");
+        String cursor = ctx.queryParam("cursor");
+        if (cursor != null) {
+            long last = cursors.decode(query, cursor);
+            if (desc) {
+                to = Math.min(to, last);
+            } else {
+                from = Math.max(from, last + 1);
+            }
+        }
+        List<Map<String, Object>> page = from >= to ? List.of() : listing.page(board, desc, from, to, limit);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("records", page);
+        body.put("next_cursor", page.size() < limit ? null : cursors.encode(query, (Long) page.get(page.size() - 1).get("id")));
+        ctx.json(body);
+    }
+
+    private static java.sql.Timestamp instant(String name, String text) {
+        try {
+            return java.sql.Timestamp.from(java.time.Instant.parse(text));
+        } catch (java.time.format.DateTimeParseException e) {
+            throw ApiException.badRequest(name + " must be an ISO-8601 instant such as 2026-11-30T10:00:00Z, got '" + text + "'");
         }
     }
 

@@ -1,0 +1,171 @@
+package org.electorallog.query;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.Hashes;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.TileTree;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.infra.SharedStack;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The admin record listing (keyset pages by ID, created windows) and the exports, which verify offline. */
+class ListingAndExportsTest {
+    static final String TOKEN = "listing-token-0123456789";
+    static QueryApi admin;
+
+    @BeforeAll
+    static void start() throws Exception {
+        QueryApiTest.load();
+        DatabaseAddress db = SharedStack.get().database();
+        admin = QueryApi.start(new QueryApiSettings(db.jdbcUrl(), db.user(), db.password(), 0, TOKEN, List.of(), null,
+                Duration.ofHours(1), null));
+    }
+
+    @AfterAll
+    static void stop() {
+        admin.close();
+    }
+
+    static HttpResponse<String> get(String path) throws Exception {
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
+                HttpRequest.newBuilder(URI.create(admin.baseUrl() + path)).header("Authorization", "Bearer " + TOKEN).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    static List<JsonNode> all(String path) throws Exception {
+        List<JsonNode> out = new ArrayList<>();
+        String cursor = null;
+        for (int pages = 0; pages < 1000; pages++) {
+            HttpResponse<String> r = get(path + (cursor == null ? "" : "&cursor=" + cursor));
+            assertEquals(200, r.statusCode(), r.body());
+            JsonNode page = QueryApiTest.JSON.readTree(r.body());
+            page.get("records").forEach(out::add);
+            if (page.get("next_cursor").isNull()) {
+                return out;
+            }
+            cursor = page.get("next_cursor").asText();
+        }
+        throw new AssertionError("too many pages");
+    }
+
+    static final String RECORDS = "/admin/boards/" + QueryApiTest.BOARD + "/records";
+
+    @Test
+    void pagesWalkTheWholeBoardInEitherOrder() throws Exception {
+        List<JsonNode> desc = all(RECORDS + "?limit=100");
+        assertEquals(QueryApiTest.N, desc.size());
+        for (int i = 0; i < desc.size(); i++) {
+            assertEquals(QueryApiTest.N - 1 - i, desc.get(i).get("id").asLong());
+        }
+        List<JsonNode> asc = all(RECORDS + "?order=asc&sort=created&limit=333");
+        for (int i = 0; i < asc.size(); i++) {
+            assertEquals(i, asc.get(i).get("id").asLong());
+        }
+        assertEquals(QueryApiTest.N, asc.size());
+        List<JsonNode> range = all(RECORDS + "?order=asc&from_id=10&to_id=20&limit=4");
+        assertEquals(10, range.size());
+        assertEquals(10, range.get(0).get("id").asLong());
+        assertArrayEquals(QueryApiTest.LEAVES.get(10), org.electorallog.core.Hex.decode(range.get(0).get("leaf_hash").asText()));
+
+        // a created window is the ID range of the records created in it
+        String c300 = asc.get(300).get("created").asText();
+        String c500 = asc.get(500).get("created").asText();
+        long first = asc.stream().filter(n -> n.get("created").asText().compareTo(c300) >= 0).findFirst().orElseThrow().get("id").asLong();
+        long end = asc.stream().filter(n -> n.get("created").asText().compareTo(c500) >= 0).findFirst().orElseThrow().get("id").asLong();
+        List<JsonNode> window = all(RECORDS + "?order=asc&created_from=" + c300 + "&created_to=" + c500 + "&limit=1000");
+        assertEquals(end - first, window.size());
+        assertEquals(first, window.get(0).get("id").asLong());
+    }
+
+    @Test
+    void unservedFiltersAndBadInputAre400() throws Exception {
+        assertRefused(RECORDS + "?kind=CAST_VOTE", "not served yet");
+        assertRefused(RECORDS + "?username=x", "not served yet");
+        assertRefused(RECORDS + "?sort=username", "supported sorts");
+        assertRefused(RECORDS + "?colour=blue", "unknown parameter");
+        assertRefused(RECORDS + "?order=sideways", "order must be");
+        assertRefused(RECORDS + "?created_from=yesterday", "ISO-8601");
+        assertRefused(RECORDS + "?from_id=-3", "non-negative");
+        assertRefused(RECORDS + "?limit=5000", "limit must be");
+        String cursor = QueryApiTest.JSON.readTree(get(RECORDS + "?limit=5").body()).get("next_cursor").asText();
+        assertRefused(RECORDS + "?limit=5&order=asc&cursor=" + cursor, "another query");
+    }
+
+    static void assertRefused(String path, String detail) throws Exception {
+        HttpResponse<String> r = get(path);
+        assertEquals(400, r.statusCode(), path + " -> " + r.body());
+        assertTrue(QueryApiTest.JSON.readTree(r.body()).get("detail").asText().contains(detail), path + " -> " + r.body());
+    }
+
+    @Test
+    void exportsStreamEveryRecordAndTheJsonlExportVerifiesOffline() throws Exception {
+        String csv = get("/admin/boards/" + QueryApiTest.BOARD + "/export.csv").body();
+        String[] lines = csv.split("\r\n");
+        assertEquals(QueryApiTest.N + 1, lines.length);
+        assertTrue(lines[0].startsWith("id,created,statement_time,kind,user_id"));
+        assertEquals(11, lines[1].split(",", -1).length);
+
+        String[] jsonl = get("/admin/boards/" + QueryApiTest.BOARD + "/export.jsonl").body().split("\n");
+        JsonNode manifest = QueryApiTest.JSON.readTree(jsonl[0]).get("manifest");
+        assertEquals(QueryApiTest.N, manifest.get("size").asLong());
+        Checkpoint cp = Checkpoint.open(manifest.get("checkpoint").asText(), List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())));
+        TileTree tree = TileTree.empty();
+        for (int i = 1; i < jsonl.length; i++) {
+            JsonNode rec = QueryApiTest.JSON.readTree(jsonl[i]);
+            assertEquals(i - 1, rec.get("id").asLong());
+            tree.appendLeafHash(Hashes.leafHash(Base64.getDecoder().decode(rec.get("statement").asText())));
+        }
+        assertArrayEquals(cp.root(), tree.root(), "the exported statements give the signed root");
+
+        String[] votes = get("/admin/boards/" + QueryApiTest.BOARD + "/votes.jsonl").body().split("\n");
+        assertEquals(QueryApiTest.N, votes.length);
+        assertEquals("CAST_VOTE", QueryApiTest.JSON.readTree(votes[0]).get("kind").asText());
+        assertEquals(401, HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(admin.baseUrl()
+                + "/admin/boards/" + QueryApiTest.BOARD + "/export.csv")).build(), HttpResponse.BodyHandlers.ofString()).statusCode());
+    }
+
+    @Test
+    void aListPageReadsAtMostTwoPagesOfRows() throws Exception {
+        DatabaseAddress db = SharedStack.get().database();
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
+            short boardId;
+            try (ResultSet rs = c.createStatement().executeQuery("SELECT board_id FROM boards WHERE name = '" + QueryApiTest.BOARD + "'")) {
+                rs.next();
+                boardId = rs.getShort(1);
+            }
+            for (String sql : new String[] {RecordListing.PAGE_DESC, RecordListing.PAGE_ASC}) {
+                try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + sql)) {
+                    ps.setShort(1, boardId);
+                    ps.setLong(2, 100);
+                    ps.setLong(3, 600);
+                    ps.setInt(4, 100);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        JsonNode plan = QueryApiTest.JSON.readTree(rs.getString(1)).get(0).get("Plan");
+                        long read = BallotsTest.rowsRead(plan);
+                        assertTrue(read <= 200, "a 100-row page read " + read + " rows: " + plan);
+                    }
+                }
+            }
+        }
+    }
+}
