@@ -89,8 +89,13 @@ class ListingAndExportsTest {
         // a created window is the ID range of the records created in it
         String c300 = asc.get(300).get("created").asText();
         String c500 = asc.get(500).get("created").asText();
-        long first = asc.stream().filter(n -> n.get("created").asText().compareTo(c300) >= 0).findFirst().orElseThrow().get("id").asLong();
-        long end = asc.stream().filter(n -> n.get("created").asText().compareTo(c500) >= 0).findFirst().orElseThrow().get("id").asLong();
+        // compare as instants: Instant.toString drops trailing zeros, so the text does not sort
+        java.time.Instant t300 = java.time.Instant.parse(c300);
+        java.time.Instant t500 = java.time.Instant.parse(c500);
+        long first = asc.stream().filter(n -> !java.time.Instant.parse(n.get("created").asText()).isBefore(t300))
+                .findFirst().orElseThrow().get("id").asLong();
+        long end = asc.stream().filter(n -> !java.time.Instant.parse(n.get("created").asText()).isBefore(t500))
+                .findFirst().orElseThrow().get("id").asLong();
         List<JsonNode> window = all(RECORDS + "?order=asc&created_from=" + c300 + "&created_to=" + c500 + "&limit=1000");
         assertEquals(end - first, window.size());
         assertEquals(first, window.get(0).get("id").asLong());
