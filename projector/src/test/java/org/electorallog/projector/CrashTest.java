@@ -156,6 +156,7 @@ class CrashTest {
         env.put(ProjectorConfig.ORIGIN_PREFIX, h.settings.originPrefix());
         env.put(ProjectorConfig.BATCH_MAX_RECORDS, "2000");
         env.put(ProjectorConfig.BATCH_MAX_WAIT_MS, "50");
+        env.put(ProjectorMain.METRICS_PORT, "0");
         pb.redirectErrorStream(true).redirectOutput(work.resolve("child-" + k + ".log").toFile());
         return pb.start();
     }

@@ -30,18 +30,30 @@ public final class QueryApi implements AutoCloseable {
     private final Cursor cursors;
     private final RecordListing listing;
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    private final io.micrometer.prometheusmetrics.PrometheusMeterRegistry registry =
+            new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
+    private final io.micrometer.core.instrument.binder.jvm.JvmGcMetrics gcMetrics =
+            new io.micrometer.core.instrument.binder.jvm.JvmGcMetrics();
 
     private QueryApi(HikariDataSource db, QueryApiSettings settings) {
         this.db = db;
         this.settings = settings;
         this.reader = new LogReader(db);
         this.cursors = new Cursor(settings.cursorKey());
+        new io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics().bindTo(registry);
+        new io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics().bindTo(registry);
+        gcMetrics.bindTo(registry);
         this.listing = new RecordListing(db, reader);
         org.electorallog.audit.AuditOptions auditOptions = org.electorallog.audit.AuditOptions.of(settings.logKeys());
         this.audits = new AdminAudits(db, auditOptions);
         this.verifier = settings.verifierEvery() == null ? null
                 : new org.electorallog.audit.IncrementalVerifier(db, auditOptions).start(settings.verifierEvery(),
                         settings.fullAuditEvery());
+        if (verifier != null) {
+            io.micrometer.core.instrument.Gauge.builder("electoral_log_verifier_problems", verifier,
+                    v -> ((Number) v.status().get("problems")).doubleValue())
+                    .description("problems the incremental verifier found").register(registry);
+        }
         this.app = Javalin.create(cfg -> {
             cfg.showJavalinBanner = false;
             cfg.http.maxRequestSize = 64 * 1024;
@@ -86,6 +98,33 @@ public final class QueryApi implements AutoCloseable {
 
     private void routes() {
         app.get("/health", ctx -> ctx.json(Map.of("status", "ok")));
+        app.get("/health/live", ctx -> ctx.json(Map.of("status", "UP")));
+        app.get("/health/ready", ctx -> {
+            boolean up;
+            try (java.sql.Connection c = db.getConnection()) {
+                up = c.isValid(2);
+            } catch (java.sql.SQLException e) {
+                up = false;
+            }
+            ctx.status(up ? 200 : 503).json(Map.of("status", up ? "UP" : "DOWN", "database", up ? "UP" : "DOWN"));
+        });
+        app.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
+        app.after(ctx -> {
+            Long started = ctx.attribute("t0");
+            if (started != null) {
+                String route;
+                try {
+                    route = ctx.endpointHandlerPath();
+                } catch (RuntimeException e) {
+                    route = "unmatched";
+                }
+                io.micrometer.core.instrument.Timer.builder("electoral_log_http_requests")
+                        .tag("method", ctx.method().name()).tag("route", route)
+                        .tag("status", String.valueOf(ctx.statusCode())).register(registry)
+                        .record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
+            }
+        });
+        app.before(ctx -> ctx.attribute("t0", System.nanoTime()));
         app.get("/boards", ctx -> ctx.json(Map.of("boards", reader.boards())));
         app.get("/boards/{board}/checkpoint", ctx -> {
             String note = reader.latestCheckpoint(board(ctx));
@@ -381,6 +420,8 @@ public final class QueryApi implements AutoCloseable {
         if (verifier != null) {
             verifier.close();
         }
+        gcMetrics.close();
+        registry.close();
         db.close();
     }
 }
