@@ -89,6 +89,47 @@ class ResilienceTest {
                 "the 700 statements Kafka had committed without PostgreSQL were projected, once, in order");
     }
 
+    /**
+     * A bad event below PostgreSQL's offset is redelivered only when Kafka did not commit past it, so
+     * its earlier dead letter was aborted with that transaction; it must be dead-lettered again
+     * (invariant 6). Rewinding the group's committed offset stands in for the aborted transaction.
+     */
+    @Test
+    void aRedeliveredBadEventIsDeadLetteredAgainAndNothingIsProjectedTwice() throws Exception {
+        ProjectorHarness h = new ProjectorHarness("redeliver", 1);
+        String board = "redeliver-board";
+        org.electorallog.schemas.StatementCodec codec = org.electorallog.schemas.StatementCodec.embedded();
+        try (var raw = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(
+                ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()),
+                new org.apache.kafka.common.serialization.StringSerializer(),
+                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            try (Projector p = Projector.start(h.settings)) {
+                raw.send(new org.apache.kafka.clients.producer.ProducerRecord<>(h.topic, board, codec.encode(
+                        org.electorallog.schemas.avro.Envelope.newBuilder()
+                                .setStatement(ProjectorHarness.statement(board, "r-1", 1)).build()))).get();
+                raw.send(new org.apache.kafka.clients.producer.ProducerRecord<>(h.topic, board, new byte[] {0, 0, 0, 0, 1, 9})).get();
+                raw.send(new org.apache.kafka.clients.producer.ProducerRecord<>(h.topic, board, codec.encode(
+                        org.electorallog.schemas.avro.Envelope.newBuilder()
+                                .setStatement(ProjectorHarness.statement(board, "r-2", 2)).build()))).get();
+                h.awaitProjected(h.stack.database().jdbcUrl(), h.endOffsets(), Duration.ofMinutes(1));
+            }
+            assertEquals(1, DeadLetters.read(h).size());
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", h.stack.kafkaBootstrap()))) {
+                admin.alterConsumerGroupOffsets(h.settings.applicationId(),
+                        Map.of(new TopicPartition(h.topic, 0), new OffsetAndMetadata(0))).all().get();
+            }
+            try (Projector p = Projector.start(h.settings)) {
+                raw.send(new org.apache.kafka.clients.producer.ProducerRecord<>(h.topic, board, codec.encode(
+                        org.electorallog.schemas.avro.Envelope.newBuilder()
+                                .setStatement(ProjectorHarness.statement(board, "r-3", 3)).build()))).get();
+                h.awaitProjected(h.stack.database().jdbcUrl(), h.endOffsets(), Duration.ofMinutes(1));
+            }
+        }
+        assertEquals(List.of("r-1", "r-2", "r-3"), deliveryIds(h.stack.database().jdbcUrl(), h.stack.database(), board),
+                "the redelivered good events were skipped, not projected again");
+        assertEquals(2, DeadLetters.read(h).size(), "the redelivered bad event was dead-lettered again");
+    }
+
     @Test
     void aKilledInstanceHandsItsPartitionsOverAndItsZombieBatchIsFenced() throws Exception {
         ProjectorHarness h = new ProjectorHarness("handover", 4);

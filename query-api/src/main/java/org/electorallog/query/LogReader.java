@@ -447,29 +447,18 @@ final class LogReader {
                 throw ApiException.badRequest("record " + id + " is not in the tree of size " + size
                         + " (IDs run from 0 to " + (size - 1) + ")");
             }
-            List<byte[]> proof = ProofBuilder.inclusion(id, size, new PgTileSource(c, b.id()));
-            byte[] leaf;
-            try (PreparedStatement ps = c.prepareStatement("SELECT statement FROM records WHERE board_id = ? AND id = ?")) {
-                ps.setShort(1, b.id());
-                ps.setLong(2, id);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next()) {
-                        throw new IllegalStateException("record " + id + " of board " + name + " is missing below size " + size);
-                    }
-                    leaf = Hashes.leafHash(rs.getBytes(1));
-                }
-            }
+            // the root and the audit path in one tile query
+            List<org.electorallog.core.Range> ranges = new ArrayList<>();
+            ranges.add(new org.electorallog.core.Range(0, size));
+            ranges.addAll(org.electorallog.core.TreeMath.inclusionRanges(id, size));
+            List<byte[]> hashes = ProofBuilder.hashRanges(ranges, new PgTileSource(c, b.id()));
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("board", name);
             m.put("index", id);
             m.put("size", size);
-            m.put("leaf_hash", Base64.getEncoder().encodeToString(leaf));
-            List<String> hashes = new ArrayList<>();
-            for (byte[] h : proof) {
-                hashes.add(Base64.getEncoder().encodeToString(h));
-            }
-            m.put("hashes", hashes);
-            m.put("root", Base64.getEncoder().encodeToString(ProofBuilder.rootAt(size, new PgTileSource(c, b.id()))));
+            m.put("leaf_hash", b64(leafHash(c, b, id)));
+            m.put("hashes", b64(hashes.subList(1, hashes.size())));
+            m.put("root", b64(hashes.get(0)));
             if (cp != null && cp.size() == size) {
                 m.put("checkpoint", cp.note());
             }
