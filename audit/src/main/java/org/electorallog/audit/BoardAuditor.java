@@ -296,6 +296,10 @@ public final class BoardAuditor {
         counters.merge(kind + "\u0000", 1L, Long::sum);
         if (election != null && !election.isEmpty()) {
             counters.merge(kind + "\u0000" + election, 1L, Long::sum);
+            counters.merge("-1\u0000" + election, 1L, Long::sum);
+        }
+        if (row.userId() != null) {
+            counters.merge("-2\u0000", 1L, Long::sum);
         }
         byte[] statement = row.statement();
         Map<String, Object> f;

@@ -258,6 +258,10 @@ final class BatchWriter {
             String election = e.statement().electionId();
             if (election != null && !election.isEmpty()) {
                 deltas.merge(kind + "\u0000" + election, 1L, Long::sum);
+                deltas.merge("-1\u0000" + election, 1L, Long::sum);
+            }
+            if (e.statement().userId() != null) {
+                deltas.merge("-2\u0000", 1L, Long::sum);
             }
         }
         int n = deltas.size();

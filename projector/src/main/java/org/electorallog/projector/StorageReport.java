@@ -12,9 +12,10 @@ import javax.sql.DataSource;
 /**
  * Bytes per record of the projection: every table of the projection with its indexes and TOAST
  * ({@code pg_total_relation_size}), divided by the number of records. Brief section 5 budget: at
- * most 1,100 bytes per record with every index and tile.
+ * most 1,100 bytes per record with every index and tile. {@code recordsParts} splits the records
+ * table into its heap, its TOAST and each of its indexes, so a change to the row or an index shows.
  */
-public record StorageReport(long records, Map<String, Long> bytesByRelation, long totalBytes) {
+public record StorageReport(long records, Map<String, Long> bytesByRelation, Map<String, Long> recordsParts, long totalBytes) {
     static final List<String> RELATIONS = List.of("records", "tiles", "counters", "checkpoints", "board_state", "boards",
             "partition_offsets", "writer_schemas");
 
@@ -25,6 +26,7 @@ public record StorageReport(long records, Map<String, Long> bytesByRelation, lon
     /** Measures after {@code VACUUM ANALYZE} of the projection tables, so dead tuples of updated rows do not count. */
     public static StorageReport measure(DataSource ds) throws SQLException {
         Map<String, Long> bytes = new LinkedHashMap<>();
+        Map<String, Long> parts = new LinkedHashMap<>();
         long total = 0;
         long records;
         try (Connection c = ds.getConnection()) {
@@ -46,8 +48,18 @@ public record StorageReport(long records, Map<String, Long> bytesByRelation, lon
                     }
                 }
             }
+            try (ResultSet rs = c.createStatement().executeQuery("""
+                    SELECT 'heap', pg_relation_size('records'::regclass)
+                    UNION ALL SELECT 'toast', coalesce(pg_total_relation_size(nullif(reltoastrelid, 0)), 0)
+                      FROM pg_class WHERE oid = 'records'::regclass
+                    UNION ALL (SELECT indexrelid::regclass::text, pg_relation_size(indexrelid)
+                      FROM pg_index WHERE indrelid = 'records'::regclass ORDER BY indexrelid)""")) {
+                while (rs.next()) {
+                    parts.put(rs.getString(1), rs.getLong(2));
+                }
+            }
         }
-        return new StorageReport(records, bytes, total);
+        return new StorageReport(records, bytes, parts, total);
     }
 
     /** A one-object JSON rendering, for result files. */
@@ -57,6 +69,11 @@ public record StorageReport(long records, Map<String, Long> bytesByRelation, lon
                 .append(",\"relations\":{");
         int i = 0;
         for (Map.Entry<String, Long> e : bytesByRelation.entrySet()) {
+            sb.append(i++ == 0 ? "" : ",").append('"').append(e.getKey()).append("\":").append(e.getValue());
+        }
+        sb.append("},\"records_parts\":{");
+        i = 0;
+        for (Map.Entry<String, Long> e : recordsParts.entrySet()) {
             sb.append(i++ == 0 ? "" : ",").append('"').append(e.getKey()).append("\":").append(e.getValue());
         }
         return sb.append("}}").toString();
