@@ -59,9 +59,10 @@ public final class BoardAuditor {
     }
 
     /** The SQL of one audit page (a bounded ID range), exposed for the plan test. */
-    public static final String PAGE_SQL = "SELECT id, delivery_id, statement, kind, statement_ts, sender_key, user_id, "
-            + "username, election_id, area_id, ballot_id, sender_signature, system_signature FROM records "
-            + "WHERE board_id = ? AND id >= ? AND id < ? ORDER BY id";
+    public static final String PAGE_SQL = "SELECT r.id, r.delivery_id, r.statement, r.kind, r.statement_ts, s.public_key, "
+            + "r.user_id, r.username, r.election_id, r.area_id, r.ballot_id, r.sender_signature, r.system_signature "
+            + "FROM records r LEFT JOIN senders s USING (sender_id) "
+            + "WHERE r.board_id = ? AND r.id >= ? AND r.id < ? ORDER BY r.id";
 
     /** One record row as the audit reads it. */
     record Row(long id, String deliveryId, byte[] statement, short kind, Long statementMillis, byte[] senderKey,
@@ -315,7 +316,8 @@ public final class BoardAuditor {
         field(result, id, "kind", f.get("kind"), kind >= 0 && kind < StatementKinds.NAMES.size() ? StatementKinds.name(kind) : "#" + kind);
         field(result, id, "statement_timestamp", f.get("statement_timestamp"), row.statementMillis());
         if (!(f.get("sender_public_key") instanceof byte[] k) || !Arrays.equals(k, senderKey)) {
-            result.add(Finding.Kind.RECORD_FIELD_MISMATCH, id, "sender_key differs from the canonical statement");
+            result.add(Finding.Kind.RECORD_FIELD_MISMATCH, id, senderKey == null
+                    ? "sender_id does not resolve to a key in senders" : "sender key differs from the canonical statement");
         }
         field(result, id, "user_id", f.get("user_id"), row.userId());
         field(result, id, "username", f.get("username"), row.username());

@@ -169,8 +169,8 @@ class AuditTest {
 
     @Test
     void aForgedRecordIsReported() throws Exception {
-        String forge = "INSERT INTO records (board_id, id, created, statement_ts, kind, sender_key, delivery_id, statement, "
-                + "schema_id, kafka_partition, kafka_offset) SELECT board_id, " + N + ", created, statement_ts, kind, sender_key, "
+        String forge = "INSERT INTO records (board_id, id, created, statement_ts, kind, sender_id, delivery_id, statement, "
+                + "schema_id, kafka_partition, kafka_offset) SELECT board_id, " + N + ", created, statement_ts, kind, sender_id, "
                 + "'forged', statement, schema_id, kafka_partition, kafka_offset FROM records WHERE id = 5 AND board_id = " + BOARD_ID;
         assertFinding(auditCopy(forge), Finding.Kind.EXTRA_RECORD, (long) N);
     }

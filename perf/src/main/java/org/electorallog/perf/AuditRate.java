@@ -14,6 +14,7 @@ import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.EmbeddedStack;
+import org.electorallog.producer.ElectionStatements;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.EventsTopic;
 import org.electorallog.projector.ProjectionDatabase;

@@ -77,7 +77,6 @@ public final class RecordInsertComparison {
     static List<RecordRow> rows(int n) {
         Random random = new Random(11);
         List<RecordRow> out = new ArrayList<>(n);
-        byte[] sender = new byte[32];
         for (int i = 0; i < n; i++) {
             boolean vote = i % 5 == 4;
             int voter = i / 5;
@@ -85,7 +84,7 @@ public final class RecordInsertComparison {
             random.nextBytes(statement);
             String user = String.format("%08x-%04x-4%03x-a%03x-%012x", voter, voter & 0xffff, voter & 0xfff, 7, (long) voter);
             out.add(new RecordRow((short) 1, i, 1_767_225_600_000L + i, 1_767_225_600_000L + i, (short) (vote ? 1 : 3),
-                    sender, user, "voter" + voter + "@example.org", vote ? "election-" + (voter % 5) : null,
+                    1, user, "voter" + voter + "@example.org", vote ? "election-" + (voter % 5) : null,
                     "area-" + random.nextInt(1000), vote ? org.electorallog.core.Hex.encode(java.util.Arrays.copyOf(statement, 32)) : null,
                     "delivery-" + i + "-" + new String(new char[] {(char) ('a' + i % 26)}), statement, 1, 0, i, null, null));
         }

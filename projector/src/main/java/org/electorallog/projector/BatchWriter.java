@@ -182,21 +182,37 @@ final class BatchWriter {
         return TileTree.restore(size, tiles);
     }
 
-    /** Keeps the first copy of each delivery ID: drops repeats inside the batch and IDs already stored. */
+    /**
+     * Keeps the first copy of each delivery ID: drops repeats inside the batch and IDs already stored.
+     * Stored IDs are found by their 16-byte key (the unique index records_delivery_id, V5) and then
+     * compared in full; two different IDs with one key stop the batch with both named (a 2^64-work
+     * collision, never a silent drop: the event stays in Kafka).
+     */
     private static List<PendingEvent> dropRepeated(Connection c, BoardProjection board, List<PendingEvent> events)
             throws SQLException {
         Map<String, PendingEvent> firstCopies = new LinkedHashMap<>();
         for (PendingEvent e : events) {
             firstCopies.putIfAbsent(e.statement().deliveryId(), e);
         }
+        Map<java.nio.ByteBuffer, String> byKey = new HashMap<>();
+        for (String id : firstCopies.keySet()) {
+            String other = byKey.putIfAbsent(java.nio.ByteBuffer.wrap(deliveryKey(id)), id);
+            if (other != null) {
+                throw collision(board, id, other);
+            }
+        }
         Set<String> stored = new HashSet<>();
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT delivery_id FROM records WHERE board_id = ? AND delivery_id = ANY(?)")) {
+                "SELECT delivery_id FROM records WHERE board_id = ? AND delivery_key(delivery_id) = ANY(?::bytea[])")) {
             ps.setShort(1, board.boardId);
-            ps.setArray(2, c.createArrayOf("text", firstCopies.keySet().toArray()));
+            ps.setArray(2, c.createArrayOf("bytea", byKey.keySet().stream().map(java.nio.ByteBuffer::array).toArray(byte[][]::new)));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    stored.add(rs.getString(1));
+                    String id = rs.getString(1);
+                    if (!firstCopies.containsKey(id)) {
+                        throw collision(board, byKey.get(java.nio.ByteBuffer.wrap(deliveryKey(id))), id);
+                    }
+                    stored.add(id);
                 }
             }
         }
@@ -209,7 +225,45 @@ final class BatchWriter {
         return out;
     }
 
+    /** The key of a delivery ID in records_delivery_id: the first 16 bytes of SHA-256 over its UTF-8 bytes (SQL {@code delivery_key}). */
+    static byte[] deliveryKey(String deliveryId) {
+        return java.util.Arrays.copyOf(Hashes.sha256(deliveryId.getBytes(java.nio.charset.StandardCharsets.UTF_8)), 16);
+    }
+
+    private static IllegalStateException collision(BoardProjection board, String a, String b) {
+        return new IllegalStateException("board " + board.name + ": delivery IDs '" + a + "' and '" + b
+                + "' share a 16-byte delivery key; the projector stops rather than drop either (see docs/decisions.md)");
+    }
+
+    /** The sender_id of each sender key of the batch, adding new keys to senders (in the batch transaction). */
+    private static Map<java.nio.ByteBuffer, Integer> senderIds(Connection c, List<PendingEvent> events) throws SQLException {
+        java.util.TreeSet<java.nio.ByteBuffer> keys = new java.util.TreeSet<>();
+        for (PendingEvent e : events) {
+            keys.add(java.nio.ByteBuffer.wrap(e.statement().senderPublicKey()));
+        }
+        byte[][] array = keys.stream().map(java.nio.ByteBuffer::array).toArray(byte[][]::new);
+        Map<java.nio.ByteBuffer, Integer> out = new HashMap<>();
+        // sorted keys: two projectors adding the same new keys lock them in the same order
+        try (PreparedStatement add = c.prepareStatement("INSERT INTO senders (public_key) SELECT k FROM unnest(?::bytea[]) "
+                + "AS u(k) WHERE NOT EXISTS (SELECT 1 FROM senders s WHERE s.public_key = u.k) ORDER BY k ON CONFLICT DO NOTHING");
+             PreparedStatement find = c.prepareStatement("SELECT sender_id, public_key FROM senders WHERE public_key = ANY(?::bytea[])")) {
+            add.setArray(1, c.createArrayOf("bytea", array));
+            add.executeUpdate();
+            find.setArray(1, c.createArrayOf("bytea", array));
+            try (ResultSet rs = find.executeQuery()) {
+                while (rs.next()) {
+                    out.put(java.nio.ByteBuffer.wrap(rs.getBytes(2)), rs.getInt(1));
+                }
+            }
+        }
+        if (out.size() != keys.size()) {
+            throw new IllegalStateException("senders: " + keys.size() + " keys asked, " + out.size() + " found");
+        }
+        return out;
+    }
+
     private static void insertRecords(Connection c, BoardProjection board, List<PendingEvent> events) throws SQLException {
+        Map<java.nio.ByteBuffer, Integer> senders = senderIds(c, events);
         List<RecordRow> rows = new ArrayList<>(events.size());
         for (PendingEvent e : events) {
             DecodedStatement s = e.statement();
@@ -217,7 +271,8 @@ final class BatchWriter {
             board.tree.appendLeafHash(Hashes.leafHash(s.canonicalBytes()));
             board.lastCreatedMillis = Math.max(board.lastCreatedMillis, e.kafkaTimestamp());
             rows.add(new RecordRow(board.boardId, id, board.lastCreatedMillis, s.statementTimestamp(),
-                    (short) StatementKinds.code(s.kind()), s.senderPublicKey(), s.userId(), s.username(), s.electionId(),
+                    (short) StatementKinds.code(s.kind()), senders.get(java.nio.ByteBuffer.wrap(s.senderPublicKey())),
+                    s.userId(), s.username(), s.electionId(),
                     s.areaId(), s.ballotId(), s.deliveryId(), s.canonicalBytes(), s.schemaId(), e.partition(), e.offset(),
                     s.senderSignature(), s.systemSignature()));
         }

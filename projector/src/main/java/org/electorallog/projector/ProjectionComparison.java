@@ -133,7 +133,7 @@ public final class ProjectionComparison {
     }
 
     private static final String RECORDS = "SELECT md5(string_agg(concat_ws('|', id, delivery_id, md5(statement), "
-            + "created, statement_ts, kind, encode(sender_key, 'hex'), user_id, username, election_id, "
+            + "created, statement_ts, kind, (SELECT encode(public_key, 'hex') FROM senders s WHERE s.sender_id = records.sender_id), user_id, username, election_id, "
             + "area_id, ballot_id, schema_id, md5(sender_signature), md5(system_signature)), E'\\n' ORDER BY id)) "
             + "FROM records WHERE board_id = ?";
 

@@ -26,7 +26,7 @@ public enum RecordInserter {
             Long[] created = new Long[n];
             Long[] stmtTs = new Long[n];
             Short[] kinds = new Short[n];
-            byte[][] senders = new byte[n][];
+            Integer[] senders = new Integer[n];
             String[] users = new String[n];
             String[] usernames = new String[n];
             String[] elections = new String[n];
@@ -46,7 +46,7 @@ public enum RecordInserter {
                 created[i] = r.createdMillis();
                 stmtTs[i] = r.statementMillis();
                 kinds[i] = r.kind();
-                senders[i] = r.senderKey();
+                senders[i] = r.senderId();
                 users[i] = r.userId();
                 usernames[i] = r.username();
                 elections[i] = r.electionId();
@@ -61,13 +61,13 @@ public enum RecordInserter {
                 systemSigs[i] = r.systemSignature();
             }
             try (PreparedStatement ps = c.prepareStatement(
-                    "INSERT INTO records (board_id, id, created, statement_ts, kind, sender_key, user_id, username, "
+                    "INSERT INTO records (board_id, id, created, statement_ts, kind, sender_id, user_id, username, "
                             + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, kafka_offset, "
                             + "sender_signature, system_signature) SELECT u.board, u.id, timestamptz 'epoch' + u.created * interval '1 millisecond', "
                             + "timestamptz 'epoch' + u.stmt_ts * interval '1 millisecond', u.kind, u.sender, u.user_id, "
                             + "u.username, u.election_id, u.area_id, u.ballot_id, u.delivery_id, u.statement, u.schema_id, "
                             + "u.part, u.off, u.sender_sig, u.system_sig FROM unnest(?::smallint[], ?::bigint[], ?::bigint[], "
-                            + "?::bigint[], ?::smallint[], ?::bytea[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], "
+                            + "?::bigint[], ?::smallint[], ?::integer[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], "
                             + "?::text[], ?::bytea[], ?::integer[], ?::integer[], ?::bigint[], ?::bytea[], ?::bytea[]) AS u(board, "
                             + "id, created, stmt_ts, kind, sender, user_id, username, election_id, area_id, ballot_id, "
                             + "delivery_id, statement, schema_id, part, off, sender_sig, system_sig)")) {
@@ -77,7 +77,7 @@ public enum RecordInserter {
                 ps.setArray(p++, c.createArrayOf("bigint", created));
                 ps.setArray(p++, c.createArrayOf("bigint", stmtTs));
                 ps.setArray(p++, c.createArrayOf("smallint", kinds));
-                ps.setArray(p++, c.createArrayOf("bytea", senders));
+                ps.setArray(p++, c.createArrayOf("integer", senders));
                 ps.setArray(p++, c.createArrayOf("text", users));
                 ps.setArray(p++, c.createArrayOf("text", usernames));
                 ps.setArray(p++, c.createArrayOf("text", elections));
@@ -105,7 +105,7 @@ public enum RecordInserter {
             byte[] data = encode(rows);
             try {
                 c.unwrap(PGConnection.class).getCopyAPI().copyIn(
-                        "COPY records (board_id, id, created, statement_ts, kind, sender_key, user_id, username, "
+                        "COPY records (board_id, id, created, statement_ts, kind, sender_id, user_id, username, "
                                 + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, "
                                 + "kafka_offset, sender_signature, system_signature) FROM STDIN (FORMAT binary)", new java.io.ByteArrayInputStream(data));
             } catch (IOException e) {
@@ -132,7 +132,8 @@ public enum RecordInserter {
                     out.writeLong(r.statementMillis() * 1000 - PG_EPOCH_MICROS);
                     out.writeInt(2);
                     out.writeShort(r.kind());
-                    bytes(out, r.senderKey());
+                    out.writeInt(4);
+                    out.writeInt(r.senderId());
                     text(out, r.userId());
                     text(out, r.username());
                     text(out, r.electionId());

@@ -1,7 +1,7 @@
 package org.electorallog.projector;
 
-/** One row of the {@code records} table, as a batch writes it. Times are epoch milliseconds. */
-public record RecordRow(short boardId, long id, long createdMillis, long statementMillis, short kind, byte[] senderKey,
+/** One row of the {@code records} table, as a batch writes it. Times are epoch milliseconds; senderId is a key of {@code senders}. */
+public record RecordRow(short boardId, long id, long createdMillis, long statementMillis, short kind, int senderId,
                         String userId, String username, String electionId, String areaId, String ballotId,
                         String deliveryId, byte[] statement, int schemaId, int partition, long offset,
                         byte[] senderSignature, byte[] systemSignature) {

@@ -98,7 +98,7 @@ final class LogReader {
 
     private static Checkpointed latest(Connection c, Board b) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT size, root, note FROM checkpoints WHERE board_id = ? ORDER BY size DESC LIMIT 1")) {
+                CHECKPOINT_SQL)) {
             ps.setShort(1, b.id());
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? new Checkpointed(rs.getLong(1), rs.getBytes(2), rs.getString(3)) : null;
@@ -120,9 +120,9 @@ final class LogReader {
         return inSnapshot(c -> {
             Board b = board(c, name);
             try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT id, created, statement_ts, kind, sender_key, user_id, username, election_id, area_id, "
-                            + "ballot_id, delivery_id, statement, schema_id, kafka_partition, kafka_offset "
-                            + "FROM records WHERE board_id = ? AND id = ?")) {
+                    "SELECT r.id, r.created, r.statement_ts, r.kind, s.public_key, r.user_id, r.username, r.election_id, "
+                            + "r.area_id, r.ballot_id, r.delivery_id, r.statement, r.schema_id, r.kafka_partition, r.kafka_offset "
+                            + "FROM records r LEFT JOIN senders s USING (sender_id) WHERE r.board_id = ? AND r.id = ?")) {
                 ps.setShort(1, b.id());
                 ps.setLong(2, id);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -156,8 +156,8 @@ final class LogReader {
 
     /**
      * The ballot locator: a voter's own cast votes in an election, newest first, {@code limit} per
-     * page after {@code beforeId} (null = from the newest). Served by the partial index
-     * records_ballot_locator; a ballot ID narrows the voter's few votes.
+     * page after {@code beforeId} (null = from the newest). Served by records_user (a voter's few
+     * rows, filtered to their cast votes of the election); a ballot ID narrows them further.
      */
     List<Map<String, Object>> ballots(String name, String userId, String electionId, String ballotId, Long beforeId, int limit) {
         return inSnapshot(c -> {
@@ -186,15 +186,20 @@ final class LogReader {
         });
     }
 
+    /** The latest signed checkpoint of a board (the checkpoints primary key, backwards). */
+    static final String CHECKPOINT_SQL = "SELECT size, root, note FROM checkpoints WHERE board_id = ? ORDER BY size DESC LIMIT 1";
+
     /** The ballot locator's page query (exposed for the plan test). */
     static final String BALLOTS_SQL = "SELECT id, statement_ts, ballot_id FROM records WHERE board_id = ? AND kind = 1 "
             + "AND user_id = ? AND election_id = ? AND id < ? AND (?::text IS NULL OR ballot_id = ?::text) ORDER BY id DESC LIMIT ?";
 
-    /** Counts from the per-board counters, in constant time: all, by kind, by election and kind. */
+    /** Counts from the per-board counters, in constant time: all, with a user, by kind, by election, by election and kind. */
     Map<String, Object> counts(String name) {
         return inSnapshot(c -> {
             Board b = board(c, name);
             long total = 0;
+            long withUser = 0;
+            Map<String, Long> byElectionAll = new java.util.TreeMap<>();
             Map<String, Long> byKind = new java.util.TreeMap<>();
             Map<String, Map<String, Long>> byElection = new java.util.TreeMap<>();
             try (PreparedStatement ps = c.prepareStatement("SELECT kind, election_id, n FROM counters WHERE board_id = ?")) {
@@ -204,8 +209,12 @@ final class LogReader {
                         short kind = rs.getShort(1);
                         String election = rs.getString(2);
                         long n = rs.getLong(3);
-                        if (kind < 0) {
+                        if (kind == -1 && election.isEmpty()) {
                             total = n;
+                        } else if (kind == -1) {
+                            byElectionAll.put(election, n);
+                        } else if (kind == -2) {
+                            withUser = n;
                         } else if (election.isEmpty()) {
                             byKind.put(StatementKinds.name(kind), n);
                         } else {
@@ -217,7 +226,9 @@ final class LogReader {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("board", name);
             m.put("total", total);
+            m.put("with_user", withUser);
             m.put("by_kind", byKind);
+            m.put("by_election", byElectionAll);
             m.put("by_election_and_kind", byElection);
             return m;
         });

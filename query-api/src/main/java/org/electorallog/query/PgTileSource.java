@@ -12,6 +12,10 @@ import org.electorallog.core.TileSource;
 
 /** Reads all the tiles one proof needs in one query, on the caller's connection (and snapshot). */
 final class PgTileSource implements TileSource {
+    /** All the tiles of one proof by their keys: one primary-key probe of tiles per key. */
+    static final String SQL = "SELECT t.level, t.idx, t.hashes FROM unnest(?::smallint[], ?::bigint[]) AS k(level, idx) "
+            + "JOIN tiles t ON t.board_id = ? AND t.level = k.level AND t.idx = k.idx";
+
     private final Connection c;
     private final short boardId;
 
@@ -31,9 +35,7 @@ final class PgTileSource implements TileSource {
             i++;
         }
         Map<TileKey, byte[]> out = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT t.level, t.idx, t.hashes FROM unnest(?::smallint[], ?::bigint[]) AS k(level, idx) "
-                        + "JOIN tiles t ON t.board_id = ? AND t.level = k.level AND t.idx = k.idx")) {
+        try (PreparedStatement ps = c.prepareStatement(SQL)) {
             ps.setArray(1, c.createArrayOf("smallint", levels));
             ps.setArray(2, c.createArrayOf("bigint", idxs));
             ps.setShort(3, boardId);

@@ -21,22 +21,16 @@ import org.electorallog.core.Hex;
 import org.electorallog.schemas.StatementKinds;
 
 /**
- * The admin listing and exports of a board's records, all walking the primary key (board, ID):
- * keyset pages by ID in either order, an ID range, and a created window, which maps to an ID range
- * because created never decreases along the IDs (found by binary search over the primary key).
- * Filters and sorts that would need other indexes are refused with the list of supported ones.
+ * The admin listing, counts and exports of a board's records. {@link ListingQuery} picks the index
+ * and builds the statement; this class runs it in one snapshot, finds created windows by binary
+ * search over the primary key (created never decreases along the IDs), and issues the cursors.
  */
 final class RecordListing {
-    /** Query parameters the listing understands. */
-    static final Set<String> SUPPORTED = Set.of("sort", "order", "from_id", "to_id", "created_from", "created_to",
-            "limit", "cursor");
-    /** Filters and sorts of the brief that need indexes this version does not have yet. */
-    static final Set<String> NOT_YET = Set.of("kind", "user_id", "username", "election_id", "area_id", "ballot_id",
-            "sender_key", "statement_time_from", "statement_time_to", "with_user", "visible_elections", "visible_areas");
-
-    static final String PAGE_DESC = "SELECT id, created, statement_ts, kind, user_id, username, election_id, area_id, "
-            + "ballot_id, delivery_id, statement FROM records WHERE board_id = ? AND id >= ? AND id < ? ORDER BY id DESC LIMIT ?";
-    static final String PAGE_ASC = PAGE_DESC.replace("ORDER BY id DESC", "ORDER BY id");
+    static final String PAGE_ASC = "SELECT " + ListingQuery.COLUMNS + " FROM records WHERE board_id = ? AND id >= ? AND id < ? "
+            + "ORDER BY id LIMIT ?";
+    /** The cast-vote export: records_kind in ID order after the last exported ID. */
+    static final String VOTES_ASC = "SELECT " + ListingQuery.COLUMNS + " FROM records WHERE board_id = ? AND kind = 1 "
+            + "AND id >= ? AND id < ? ORDER BY id LIMIT ?";
 
     private final DataSource db;
     private final LogReader reader;
@@ -46,24 +40,158 @@ final class RecordListing {
         this.reader = reader;
     }
 
-    /** One page of records in ID order within [fromId, toId). */
-    List<Map<String, Object>> page(String board, boolean descending, long fromId, long toId, int limit) {
+    /** One listing page: its records, the cursor of the next page (null at the end), and how it was served. */
+    record Page(List<Map<String, Object>> records, String nextCursor, Map<String, Object> served) {
+    }
+
+    Page list(String board, ListingQuery q, String cursor, Cursor cursors) {
+        String identity = q.identity + "\u0000" + board;
+        Cursor.Position after = cursor == null ? null : cursors.position(identity, cursor);
         return reader.inSnapshot(c -> {
             LogReader.Board b = reader.board(c, board);
-            List<Map<String, Object>> out = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement(descending ? PAGE_DESC : PAGE_ASC)) {
-                ps.setShort(1, b.id());
-                ps.setLong(2, fromId);
-                ps.setLong(3, toId);
-                ps.setInt(4, limit);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        out.add(row(rs, false));
-                    }
+            long size = reader.boardSize(c, b);
+            Map<String, Object> served = new LinkedHashMap<>();
+            ListingQuery.Path path = q.path();
+            served.put("path", path.name().toLowerCase(java.util.Locale.ROOT));
+            served.put("index", path.servedBy);
+            Integer senderId = null;
+            if (q.senderKey != null) {
+                senderId = senderId(c, q.senderKey);
+                if (senderId == null) {
+                    served.put("note", "no record has this sender key");
+                    return new Page(List.of(), null, served);
                 }
             }
+            if (path == ListingQuery.Path.SORT_INDEX) {
+                List<Map<String, Object>> rows = run(c, q.page(b.id(), 0, 0, after, null));
+                String next = rows.size() < q.limit ? null : cursors.encode(identity, new Cursor.Position(
+                        (Long) rows.get(rows.size() - 1).get("id"), q.keyOf(rows.get(rows.size() - 1))));
+                return new Page(rows, next, served);
+            }
+            long[] range = idRange(c, b, q, size);
+            long from = range[0];
+            long to = range[1];
+            if (after != null) {
+                if (q.desc) {
+                    to = Math.min(to, after.lastId());
+                } else {
+                    from = Math.max(from, after.lastId() + 1);
+                }
+            }
+            long lo = from;
+            long hi = to;
+            if (path == ListingQuery.Path.WINDOW) {
+                if (q.desc) {
+                    lo = Math.max(from, hi - q.window());
+                } else {
+                    hi = Math.min(to, lo + q.window());
+                }
+                served.put("scanned_from_id", lo);
+                served.put("scanned_to_id", Math.max(lo, hi));
+            }
+            List<Map<String, Object>> rows = lo < hi ? run(c, q.page(b.id(), lo, hi, null, senderId)) : List.of();
+            Long nextId = null;
+            if (rows.size() == q.limit) {
+                nextId = (Long) rows.get(rows.size() - 1).get("id");
+            } else if (path == ListingQuery.Path.WINDOW && lo < hi && (q.desc ? lo > from : hi < to)) {
+                nextId = q.desc ? lo : hi - 1;
+            }
+            return new Page(rows, nextId == null ? null : cursors.encode(identity, new Cursor.Position(nextId, null)), served);
+        });
+    }
+
+    /**
+     * A count: exact from counters or from an ID range in constant time, else capped at
+     * {@link ListingQuery#COUNT_CAP} through an index that bounds the rows read; 400 otherwise.
+     */
+    Map<String, Object> count(String board, ListingQuery q) {
+        return reader.inSnapshot(c -> {
+            LogReader.Board b = reader.board(c, board);
+            Map<String, Object> out = new LinkedHashMap<>();
+            List<Object[]> keys = q.counterKeys();
+            if (keys != null) {
+                long n = 0;
+                try (PreparedStatement ps = c.prepareStatement(COUNTER_SQL)) {
+                    for (Object[] k : keys) {
+                        ps.setShort(1, b.id());
+                        ps.setShort(2, (Short) k[0]);
+                        ps.setString(3, (String) k[1]);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            n += rs.next() ? rs.getLong(1) : 0;
+                        }
+                    }
+                }
+                out.put("count", n);
+                out.put("capped", false);
+                out.put("source", "counters");
+                return out;
+            }
+            long size = reader.boardSize(c, b);
+            long[] range = idRange(c, b, q, size);
+            if (q.countIsIdRange()) {
+                out.put("count", Math.max(0, range[1] - range[0]));
+                out.put("capped", false);
+                out.put("source", "id_range");
+                return out;
+            }
+            Integer senderId = null;
+            if (q.senderKey != null) {
+                senderId = senderId(c, q.senderKey);
+                if (senderId == null) {
+                    out.put("count", 0);
+                    out.put("capped", false);
+                    out.put("source", "senders");
+                    return out;
+                }
+            }
+            ListingQuery.Sql sql = q.cappedCount(b.id(), range[0], range[1], senderId);
+            if (sql == null) {
+                throw ApiException.badRequest("this filter combination has no bounded count; countable: " + ListingQuery.COUNTABLE);
+            }
+            long n;
+            try (PreparedStatement ps = sql.prepare(c, ""); ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                n = rs.getLong(1);
+            }
+            out.put("count", Math.min(n, ListingQuery.COUNT_CAP));
+            out.put("capped", n > ListingQuery.COUNT_CAP);
+            out.put("source", "index");
             return out;
         });
+    }
+
+    static final String COUNTER_SQL = "SELECT n FROM counters WHERE board_id = ? AND kind = ? AND election_id = ?";
+
+    /** [from, to) of the IDs the request's ID bounds and created window allow, within the board's size. */
+    private long[] idRange(Connection c, LogReader.Board b, ListingQuery q, long size) throws SQLException {
+        long from = q.fromId == null ? 0 : q.fromId;
+        long to = q.toId == null ? size : Math.min(size, q.toId);
+        if (q.createdFrom != null) {
+            from = Math.max(from, firstIdCreatedAtOrAfter(c, b, q.createdFrom, size));
+        }
+        if (q.createdTo != null) {
+            to = Math.min(to, firstIdCreatedAtOrAfter(c, b, q.createdTo, size));
+        }
+        return new long[] {from, Math.max(from, to)};
+    }
+
+    private static Integer senderId(Connection c, byte[] key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT sender_id FROM senders WHERE public_key = ?")) {
+            ps.setBytes(1, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getInt(1) : null;
+            }
+        }
+    }
+
+    private static List<Map<String, Object>> run(Connection c, ListingQuery.Sql sql) throws SQLException {
+        List<Map<String, Object>> out = new ArrayList<>();
+        try (PreparedStatement ps = sql.prepare(c, ""); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.add(row(rs, false));
+            }
+        }
+        return out;
     }
 
     static Map<String, Object> row(ResultSet rs, boolean withStatement) throws SQLException {
@@ -90,31 +218,30 @@ final class RecordListing {
      * The first ID whose created time is at or after {@code instant} (the board's size when none):
      * a binary search over the primary key, about 25 point reads at 20 million records.
      */
-    long firstIdCreatedAtOrAfter(String board, Timestamp instant) {
-        return reader.inSnapshot(c -> {
-            LogReader.Board b = reader.board(c, board);
-            long lo = 0;
-            long hi = reader.boardSize(c, b);
-            try (PreparedStatement ps = c.prepareStatement("SELECT created FROM records WHERE board_id = ? AND id = ?")) {
-                while (lo < hi) {
-                    long mid = (lo + hi) >>> 1;
-                    ps.setShort(1, b.id());
-                    ps.setLong(2, mid);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        if (!rs.next()) {
-                            throw new IllegalStateException("record " + mid + " of board " + board + " is missing: run the audit");
-                        }
-                        if (rs.getTimestamp(1).before(instant)) {
-                            lo = mid + 1;
-                        } else {
-                            hi = mid;
-                        }
+    static long firstIdCreatedAtOrAfter(Connection c, LogReader.Board b, Timestamp instant, long size) throws SQLException {
+        long lo = 0;
+        long hi = size;
+        try (PreparedStatement ps = c.prepareStatement(CREATED_AT_SQL)) {
+            while (lo < hi) {
+                long mid = (lo + hi) >>> 1;
+                ps.setShort(1, b.id());
+                ps.setLong(2, mid);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        throw new IllegalStateException("record " + mid + " of board " + b.name() + " is missing: run the audit");
+                    }
+                    if (rs.getTimestamp(1).before(instant)) {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
                     }
                 }
             }
-            return lo;
-        });
+        }
+        return lo;
     }
+
+    static final String CREATED_AT_SQL = "SELECT created FROM records WHERE board_id = ? AND id = ?";
 
     /** The export's upper bound: the latest checkpoint, so an export is consistent and verifiable. */
     record Manifest(long size, String root, String checkpoint) {
@@ -124,7 +251,7 @@ final class RecordListing {
         return reader.inSnapshot(c -> {
             LogReader.Board b = reader.board(c, board);
             try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT size, root, note FROM checkpoints WHERE board_id = ? ORDER BY size DESC LIMIT 1")) {
+                    LogReader.CHECKPOINT_SQL)) {
                 ps.setShort(1, b.id());
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) {
@@ -136,28 +263,37 @@ final class RecordListing {
         });
     }
 
-    /** Streams records [0, size) of a board, {@code batch} per query, to {@code sink}; votes only when asked. */
+    /**
+     * Streams records [0, size) of a board in ID order, {@code batch} per query, to {@code sink}: all
+     * records over the primary key, or only cast votes over records_kind.
+     */
     void stream(String board, long size, int batch, boolean votesOnly, RowSink sink) throws IOException {
         short boardId = reader.inSnapshot(c -> reader.board(c, board).id());
-        for (long from = 0; from < size; from += batch) {
-            long to = Math.min(size, from + batch);
+        long from = 0;
+        while (from < size) {
+            int n = 0;
+            long last = -1;
             try (Connection c = db.getConnection();
-                 PreparedStatement ps = c.prepareStatement(PAGE_ASC)) {
+                 PreparedStatement ps = c.prepareStatement(votesOnly ? VOTES_ASC : PAGE_ASC)) {
                 ps.setShort(1, boardId);
                 ps.setLong(2, from);
-                ps.setLong(3, to);
+                ps.setLong(3, size);
                 ps.setInt(4, batch);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        if (votesOnly && rs.getShort(4) != StatementKinds.code("CAST_VOTE")) {
-                            continue;
-                        }
-                        sink.accept(row(rs, !votesOnly));
+                        Map<String, Object> row = row(rs, !votesOnly);
+                        last = (Long) row.get("id");
+                        n++;
+                        sink.accept(row);
                     }
                 }
             } catch (SQLException e) {
                 throw new IOException("export of board " + board + " failed at record " + from + ": " + e.getMessage(), e);
             }
+            if (n < batch) {
+                return;
+            }
+            from = last + 1;
         }
     }
 

@@ -1,4 +1,4 @@
-package org.electorallog.perf;
+package org.electorallog.producer;
 
 import java.nio.ByteBuffer;
 import java.util.Random;

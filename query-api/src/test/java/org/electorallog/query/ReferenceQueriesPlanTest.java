@@ -1,0 +1,547 @@
+package org.electorallog.query;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.electorallog.core.NoteSigner;
+import org.electorallog.core.ProofBuilder;
+import org.electorallog.core.TileKey;
+import org.electorallog.core.TileSource;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.infra.SharedStack;
+import org.electorallog.infra.Stack;
+import org.electorallog.producer.ElectionStatements;
+import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.producer.EventsTopic;
+import org.electorallog.projector.Projector;
+import org.electorallog.projector.ProjectorSettings;
+import org.electorallog.schemas.avro.Statement;
+import org.electorallog.schemas.avro.StatementKind;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One test per row of the reference load test's query table (shared/reference/000, "Queries"), on
+ * a board of 200,000 records shaped like the reference's (4 IdP events and 1 cast vote per voter,
+ * 5 elections, 1,000 areas, random UUIDs) beside a second board of 50,000. Each test runs the exact
+ * statement the API runs under {@code EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)} and fails when it
+ * reads more rows (rows returned by every node plus rows removed by filters) than a small multiple
+ * of its page; most also call the endpoint and check what it answers.
+ */
+class ReferenceQueriesPlanTest {
+    static final String BIG = "plan-big";
+    static final String SMALL = "plan-small";
+    static final int BIG_RECORDS = 200_000;
+    static final int SMALL_RECORDS = 50_000;
+    static final String TOKEN = "plan-token-0123456789abcdef";
+    static final NoteSigner SIGNER = NoteSigner.generate("plan.electoral-log.local");
+    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    static QueryApi api;
+    static Connection db;
+    static short big;
+    static long size;
+
+    @BeforeAll
+    static void load() throws Exception {
+        Stack stack = SharedStack.get();
+        String topic = "plan-test-events";
+        EventsTopic.ensure(stack.kafkaBootstrap(), topic, 2, (short) 1);
+        EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
+        DatabaseAddress address = stack.database();
+        ProjectorSettings settings = new ProjectorSettings(stack.kafkaBootstrap(), topic, topic + ".dlq", "plan-test",
+                Path.of("target/stack/plan-streams"), address.jdbcUrl(), address.user(), address.password(), 2000,
+                Duration.ofMillis(50), SIGNER, "plan.electoral-log.local/", 1);
+        db = DriverManager.getConnection(address.jdbcUrl(), address.user(), address.password());
+        try (Projector projector = Projector.start(settings);
+             ElectoralLogProducer producer = ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic)) {
+            publish(producer, BIG, BIG_RECORDS, 1);
+            publish(producer, SMALL, SMALL_RECORDS, 2);
+            producer.flush();
+            long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+            while (boardSize(BIG) < BIG_RECORDS + 3 || boardSize(SMALL) < SMALL_RECORDS + 3) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("not projected in time: " + boardSize(BIG) + ", " + boardSize(SMALL));
+                }
+                Thread.sleep(100); // poll interval; the board sizes are the condition
+            }
+        }
+        db.createStatement().execute("VACUUM ANALYZE records");
+        try (ResultSet rs = db.createStatement().executeQuery(
+                "SELECT b.board_id, s.size FROM boards b JOIN board_state s USING (board_id) WHERE name = '" + BIG + "'")) {
+            rs.next();
+            big = rs.getShort(1);
+            size = rs.getLong(2);
+        }
+        api = QueryApi.start(new QueryApiSettings(address.jdbcUrl(), address.user(), address.password(), 0, TOKEN,
+                List.of(), null, Duration.ofHours(1), null));
+    }
+
+    /** Voters' statements, with three rare administrative statements in the middle of the board. */
+    static void publish(ElectoralLogProducer producer, String board, int records, long seed) {
+        ElectionStatements gen = new ElectionStatements(board, seed);
+        for (long v = 0; v * 5 < records; v++) {
+            for (Statement s : gen.voter(v)) {
+                producer.publish(s);
+            }
+            if (v == records / 10) {
+                for (int i = 0; i < 3; i++) {
+                    producer.publish(Statement.newBuilder().setBoard(board).setDeliveryId(board + "-period-" + i)
+                            .setKind(StatementKind.VOTING_PERIOD_OPENED).setStatementTimestamp(1_767_225_600_000L + v * 5)
+                            .setSenderName("admin-console").setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
+                            .setElectionId("election-" + i).build());
+                }
+            }
+        }
+    }
+
+    static long boardSize(String board) throws Exception {
+        try (PreparedStatement ps = db.prepareStatement(
+                "SELECT s.size FROM boards b JOIN board_state s USING (board_id) WHERE b.name = ?")) {
+            ps.setString(1, board);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (api != null) {
+            api.close();
+        }
+        if (db != null) {
+            db.close();
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    static JsonNode explain(ListingQuery.Sql sql) throws Exception {
+        try (PreparedStatement ps = sql.prepare(db, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ");
+             ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return QueryApiTest.JSON.readTree(rs.getString(1)).get(0).get("Plan");
+        }
+    }
+
+    /** Fails unless the statement reads at most {@code max} rows. */
+    static JsonNode assertReadsAtMost(long max, ListingQuery.Sql sql) throws Exception {
+        JsonNode plan = explain(sql);
+        long read = BallotsTest.rowsRead(plan);
+        assertTrue(read <= max, "read " + read + " rows, more than " + max + ": " + sql.text() + " " + plan);
+        return plan;
+    }
+
+    /**
+     * Fails unless a count statement reads only the counters: never a record, and no more counter
+     * rows than the table holds for all boards (a few per kind and election, whatever the size).
+     */
+    static void assertReadsCountersOnly(ListingQuery.Sql sql) throws Exception {
+        long counters = Long.parseLong(one("SELECT count(*) FROM counters"));
+        JsonNode plan = assertReadsAtMost(Math.max(2, counters), sql);
+        assertFalse(plan.toString().contains("\"records\""), "a counter read touches no record: " + plan);
+        assertTrue(counters < 200, "counters are per board, kind and election: " + counters);
+    }
+
+    static ListingQuery query(String... kv) {
+        Map<String, List<String>> p = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            p.put(kv[i], List.of(kv[i + 1]));
+        }
+        return ListingQuery.parse(p);
+    }
+
+    static ListingQuery.Sql sql(String text, Object... params) {
+        return new ListingQuery.Sql(text, java.util.Arrays.asList(params));
+    }
+
+    static JsonNode get(String path) throws Exception {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + path))
+                .header("Authorization", "Bearer " + TOKEN).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), path + " -> " + r.body());
+        return QueryApiTest.JSON.readTree(r.body());
+    }
+
+    static String records(String query) {
+        return "/admin/boards/" + BIG + "/records" + (query.isEmpty() ? "" : "?" + query);
+    }
+
+    static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    static List<Long> ids(JsonNode page) {
+        List<Long> out = new ArrayList<>();
+        page.get("records").forEach(r -> out.add(r.get("id").asLong()));
+        return out;
+    }
+
+    static List<Long> expected(String sql, Object... params) throws Exception {
+        List<Long> out = new ArrayList<>();
+        try (PreparedStatement ps = sql(sql, params).prepare(db, ""); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.add(rs.getLong(1));
+            }
+        }
+        return out;
+    }
+
+    static String one(String sql, Object... params) throws Exception {
+        try (PreparedStatement ps = sql(sql, params).prepare(db, ""); ResultSet rs = ps.executeQuery()) {
+            assertTrue(rs.next(), sql);
+            return rs.getString(1);
+        }
+    }
+
+    /** Follows next_cursor for {@code pages} pages and returns all IDs. */
+    static List<Long> pages(String path, int pages) throws Exception {
+        List<Long> out = new ArrayList<>();
+        String cursor = null;
+        for (int i = 0; i < pages; i++) {
+            JsonNode page = get(path + (cursor == null ? "" : "&cursor=" + cursor));
+            out.addAll(ids(page));
+            if (page.get("next_cursor").isNull()) {
+                break;
+            }
+            cursor = page.get("next_cursor").asText();
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ the reference rows
+
+    @Test
+    void newestPageInIdOrder() throws Exception {
+        assertReadsAtMost(2 * 100 + 5, query().page(big, 0, size, null, null));
+        assertEquals(expected("SELECT id FROM records WHERE board_id = ? ORDER BY id DESC LIMIT 100", big),
+                ids(get(records(""))));
+    }
+
+    @Test
+    void countOfTheWholeBoardIsACounter() throws Exception {
+        assertReadsCountersOnly(sql(RecordListing.COUNTER_SQL, big, (short) -1, ""));
+        JsonNode count = get(records("").replace("/records", "/records/count"));
+        assertEquals(size, count.get("count").asLong());
+        assertEquals("counters", count.get("source").asText());
+    }
+
+    @Test
+    void sortByCreatedFollowsTheIds() throws Exception {
+        assertReadsAtMost(2 * 100 + 5, query("sort", "created", "order", "asc").page(big, 0, size, null, null));
+        assertEquals(expected("SELECT id FROM records WHERE board_id = ? ORDER BY id LIMIT 250", big),
+                pages(records("sort=created&order=asc&limit=100"), 3).subList(0, 250));
+    }
+
+    @Test
+    void sortByUserIdPagesThroughValueGroups() throws Exception {
+        String middle = one("SELECT user_id FROM records WHERE board_id = ? ORDER BY id OFFSET 100000 LIMIT 1", big);
+        long middleId = Long.parseLong(one("SELECT max(id) FROM records WHERE board_id = ? AND user_id = ?", big, middle));
+        ListingQuery q = query("sort", "user_id");
+        assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, null, null));
+        assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, new Cursor.Position(middleId, middle), null));
+        assertEquals(expected("SELECT id FROM records WHERE board_id = ? AND user_id IS NOT NULL "
+                + "ORDER BY user_id DESC, id DESC LIMIT 250", big), pages(records("sort=user_id&limit=100"), 3).subList(0, 250));
+    }
+
+    @Test
+    void sortByStatementTime() throws Exception {
+        ListingQuery q = query("sort", "statement_time");
+        assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, null, null));
+        String ts = one("SELECT (extract(epoch FROM statement_ts) * 1000000)::bigint FROM records WHERE board_id = ? AND id = ?",
+                big, size / 2);
+        assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, new Cursor.Position(size / 2, ts), null));
+        assertEquals(expected("SELECT id FROM records WHERE board_id = ? ORDER BY statement_ts DESC, id DESC LIMIT 250", big),
+                pages(records("sort=statement_time&limit=100"), 3).subList(0, 250));
+        List<Long> asc = pages(records("sort=statement_time&order=asc&limit=100"), 3);
+        assertEquals(expected("SELECT id FROM records WHERE board_id = ? ORDER BY statement_ts, id LIMIT 300", big), asc);
+    }
+
+    @Test
+    void sortByKind() throws Exception {
+        ListingQuery q = query("sort", "kind");
+        assertReadsAtMost(2 * 100 + 5, q.page(big, 0, 0, null, null));
+        assertReadsAtMost(2 * 100 + 5, q.page(big, 0, 0, new Cursor.Position(size / 2, "3"), null));
+        // the first pages cross from the three rare statements (kind 5) into the identity-provider events (3)
+        assertEquals(expected("SELECT id FROM records WHERE board_id = ? ORDER BY kind DESC, id DESC LIMIT 250", big),
+                pages(records("sort=kind&limit=100"), 3).subList(0, 250));
+    }
+
+    @Test
+    void aPageDeepInTheBoardByCursor() throws Exception {
+        assertReadsAtMost(2 * 100 + 5, query().page(big, 0, size / 2, null, null));
+        JsonNode first = get(records("limit=100"));
+        assertFalse(first.get("next_cursor").isNull());
+        // pages after a cursor continue exactly where the last one stopped
+        List<Long> two = pages(records("limit=100"), 2);
+        assertEquals(expected("SELECT id FROM records WHERE board_id = ? ORDER BY id DESC LIMIT 200", big), two);
+    }
+
+    @Test
+    void filterByUserIdPageAndCount() throws Exception {
+        String user = one("SELECT user_id FROM records WHERE board_id = ? AND id = ?", big, size / 3);
+        ListingQuery q = query("user_id", user);
+        assertReadsAtMost(4 * 5 + 10, q.page(big, 0, size, null, null));
+        assertReadsAtMost(4 * 5 + 10, q.cappedCount(big, 0, size, null));
+        List<Long> want = expected("SELECT id FROM records WHERE board_id = ? AND user_id = ? ORDER BY id DESC", big, user);
+        assertEquals(want, ids(get(records("user_id=" + enc(user)))));
+        JsonNode count = get(records("user_id=" + enc(user)).replace("/records", "/records/count"));
+        assertEquals(want.size(), count.get("count").asInt());
+        assertFalse(count.get("capped").asBoolean());
+    }
+
+    @Test
+    void filterByUsernamePageAndCount() throws Exception {
+        String name = one("SELECT username FROM records WHERE board_id = ? AND id = ?", big, size / 4);
+        ListingQuery q = query("username", name);
+        assertReadsAtMost(4 * 5 + 10, q.page(big, 0, size, null, null));
+        assertReadsAtMost(4 * 5 + 10, q.cappedCount(big, 0, size, null));
+        assertEquals(expected("SELECT id FROM records WHERE board_id = ? AND username = ? ORDER BY id DESC", big, name),
+                ids(get(records("username=" + enc(name)))));
+    }
+
+    @Test
+    void filterByKindPageAndCount() throws Exception {
+        for (String kind : new String[] {"CAST_VOTE", "IDP_USER_EVENT", "VOTING_PERIOD_OPENED"}) {
+            ListingQuery q = query("kind", kind);
+            assertEquals(ListingQuery.Path.KIND_INDEX, q.path());
+            JsonNode plan = assertReadsAtMost(2 * 100 + 5, q.page(big, 0, size, null, null));
+            assertTrue(plan.toString().contains("records_kind") || kind.equals("IDP_USER_EVENT"), kind + " " + plan);
+            assertReadsCountersOnly(sql(RecordListing.COUNTER_SQL, big, q.kind, ""));
+            JsonNode page = get(records("kind=" + kind));
+            page.get("records").forEach(r -> assertEquals(kind, r.get("kind").asText()));
+            assertEquals(kind.equals("VOTING_PERIOD_OPENED") ? 3 : 100, page.get("records").size());
+            assertEquals(Long.parseLong(one("SELECT count(*) FROM records WHERE board_id = ? AND kind = ?", big, q.kind)),
+                    get(records("kind=" + kind).replace("/records", "/records/count")).get("count").asLong());
+        }
+    }
+
+    @Test
+    void filterByCreatedMinutePageAndCount() throws Exception {
+        Timestamp from = Timestamp.valueOf(one("SELECT created::timestamp FROM records WHERE board_id = ? AND id = ?", big, size / 2));
+        String fromText = from.toInstant().toString();
+        String toText = from.toInstant().plusSeconds(60).toString();
+        // the binary search: about log2(size) point reads of one row each
+        assertReadsAtMost(2, sql(RecordListing.CREATED_AT_SQL, big, size / 2));
+        long first = Long.parseLong(one("SELECT min(id) FROM records WHERE board_id = ? AND created >= ?", big, from));
+        assertReadsAtMost(2 * 100 + 5, query("created_from", fromText, "created_to", toText).page(big, first, size, null, null));
+        JsonNode page = get(records("created_from=" + fromText + "&created_to=" + toText + "&order=asc"));
+        assertEquals(first, page.get("records").get(0).get("id").asLong());
+        JsonNode count = get(records("created_from=" + fromText + "&created_to=" + toText).replace("/records", "/records/count"));
+        assertEquals(Long.parseLong(one("SELECT count(*) FROM records WHERE board_id = ? AND created >= ? AND created < ?",
+                big, from, Timestamp.from(from.toInstant().plusSeconds(60)))), count.get("count").asLong());
+        assertEquals("id_range", count.get("source").asText());
+    }
+
+    @Test
+    void filterByStatementMinutePageAndCount() throws Exception {
+        Timestamp from = Timestamp.valueOf(one("SELECT statement_ts::timestamp FROM records WHERE board_id = ? AND id = ?", big, size / 2));
+        Timestamp to = Timestamp.from(from.toInstant().plusSeconds(60));
+        ListingQuery q = query("statement_time_from", from.toInstant().toString(), "statement_time_to", to.toInstant().toString());
+        assertEquals("statement_time", q.sort);
+        assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, null, null));
+        assertReadsAtMost(2 * (ListingQuery.COUNT_CAP + 1) + 5, q.cappedCount(big, 0, size, null));
+        String path = records("statement_time_from=" + from.toInstant() + "&statement_time_to=" + to.toInstant());
+        assertEquals(expected("SELECT id FROM records WHERE board_id = ? AND statement_ts >= ? AND statement_ts < ? "
+                + "ORDER BY statement_ts DESC, id DESC LIMIT 100", big, from, to), ids(get(path)));
+        long exact = Long.parseLong(one("SELECT count(*) FROM records WHERE board_id = ? AND statement_ts >= ? AND statement_ts < ?",
+                big, from, to));
+        JsonNode count = get(path.replace("/records", "/records/count"));
+        assertEquals(Math.min(exact, ListingQuery.COUNT_CAP), count.get("count").asLong());
+        assertEquals(exact > ListingQuery.COUNT_CAP, count.get("capped").asBoolean());
+    }
+
+    @Test
+    void filterByBallotIdPageAndCount() throws Exception {
+        String ballot = one("SELECT ballot_id FROM records WHERE board_id = ? AND kind = 1 AND id > ? ORDER BY id LIMIT 1", big, size / 5);
+        ListingQuery q = query("ballot_id", ballot);
+        assertReadsAtMost(5, q.page(big, 0, size, null, null));
+        assertReadsAtMost(5, q.cappedCount(big, 0, size, null));
+        assertEquals(1, get(records("ballot_id=" + ballot)).get("records").size());
+        assertEquals(1, get(records("ballot_id=" + ballot).replace("/records", "/records/count")).get("count").asInt());
+    }
+
+    @Test
+    void electionScopedListPageAndCount() throws Exception {
+        ListingQuery one = query("election_id", "election-2");
+        assertEquals(ListingQuery.Path.ELECTION_INDEX, one.path());
+        assertReadsAtMost(2 * 100 + 5, one.page(big, 0, size, null, null));
+        ListingQuery scope = query("visible_elections", "election-1,election-3");
+        assertEquals(ListingQuery.Path.WINDOW, scope.path());
+        assertReadsAtMost(scope.window() + 2 * 100 + 5, scope.page(big, size - scope.window(), size, null, null));
+        assertReadsCountersOnly(sql(RecordListing.COUNTER_SQL, big, (short) -1, "election-1"));
+        // paging a window listing returns exactly the scope's records, newest first
+        List<Long> got = pages(records("visible_elections=election-1,election-3&limit=100"), 20);
+        List<Long> want = expected("SELECT id FROM records WHERE board_id = ? AND election_id IN ('election-1', 'election-3') "
+                + "ORDER BY id DESC LIMIT ?", big, got.size());
+        assertEquals(want, got);
+        assertTrue(got.size() >= 100, "20 windows of 1,000 IDs hold about 1,600 of the scope's records: " + got.size());
+        long exact = Long.parseLong(one("SELECT count(*) FROM records WHERE board_id = ? AND election_id IN ('election-1', 'election-3')", big));
+        JsonNode count = get(records("visible_elections=election-1,election-3").replace("/records", "/records/count"));
+        assertEquals(exact, count.get("count").asLong());
+        assertEquals("counters", count.get("source").asText());
+    }
+
+    @Test
+    void countOfRecordsWithAUserIsACounter() throws Exception {
+        assertReadsCountersOnly(sql(RecordListing.COUNTER_SQL, big, (short) -2, ""));
+        JsonNode count = get(records("with_user=true").replace("/records", "/records/count"));
+        assertEquals(Long.parseLong(one("SELECT count(*) FROM records WHERE board_id = ? AND user_id IS NOT NULL", big)),
+                count.get("count").asLong());
+        ListingQuery q = query("with_user", "true");
+        assertReadsAtMost(q.window() + 2 * 100 + 5, q.page(big, size - q.window(), size, null, null));
+    }
+
+    @Test
+    void ballotLocatorCountOfTheElectionsVotesIsACounter() throws Exception {
+        assertReadsCountersOnly(sql(RecordListing.COUNTER_SQL, big, (short) 1, "election-4"));
+        JsonNode count = get(records("kind=CAST_VOTE&election_id=election-4").replace("/records", "/records/count"));
+        assertEquals(Long.parseLong(one("SELECT count(*) FROM records WHERE board_id = ? AND kind = 1 AND election_id = 'election-4'", big)),
+                count.get("count").asLong());
+    }
+
+    @Test
+    void ballotLocatorPageOfOwnBallots() throws Exception {
+        String user = one("SELECT user_id FROM records WHERE board_id = ? AND kind = 1 AND id > ? ORDER BY id LIMIT 1", big, size / 2);
+        String election = one("SELECT election_id FROM records WHERE board_id = ? AND kind = 1 AND user_id = ?", big, user);
+        JsonNode plan = assertReadsAtMost(5 + 5, sql(LogReader.BALLOTS_SQL, big, user, election, Long.MAX_VALUE, null, null, 10));
+        assertTrue(plan.toString().contains("records_user"), plan.toString());
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + "/boards/" + BIG
+                + "/ballots?user_id=" + enc(user) + "&election_id=" + election)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(1, QueryApiTest.JSON.readTree(r.body()).get("ballots").size(), r.body());
+    }
+
+    @Test
+    void csvExportBatchAfterAnId() throws Exception {
+        assertReadsAtMost(2 * 2500 + 5, sql(RecordListing.PAGE_ASC, big, 1000L, size, 2500));
+    }
+
+    @Test
+    void exportBatchHalfwayThroughTheBoard() throws Exception {
+        // the reference's PDF report batch at offset size/2: our exports resume by ID, never by offset
+        assertReadsAtMost(2 * 2500 + 5, sql(RecordListing.PAGE_ASC, big, size / 2, size, 2500));
+    }
+
+    @Test
+    void castVoteExportBatchAfterAnId() throws Exception {
+        JsonNode plan = assertReadsAtMost(2 * 1000 + 5, sql(RecordListing.VOTES_ASC, big, size / 2, size, 1000));
+        assertTrue(plan.toString().contains("records_kind"), plan.toString());
+    }
+
+    @Test
+    void currentCheckpoint() throws Exception {
+        assertReadsAtMost(2, sql(LogReader.CHECKPOINT_SQL, big));
+    }
+
+    /** A tile source that records what a proof asks for, so the test can explain the same query. */
+    static final class Recording implements TileSource {
+        final Set<TileKey> asked = new HashSet<>();
+        final TileSource inner;
+
+        Recording(TileSource inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public Map<TileKey, byte[]> readTiles(Set<TileKey> keys) {
+            asked.addAll(keys);
+            return inner.readTiles(keys);
+        }
+    }
+
+    static void assertTileQueryBounded(Set<TileKey> keys) throws Exception {
+        Short[] levels = keys.stream().map(k -> (short) k.level()).toArray(Short[]::new);
+        Long[] idxs = keys.stream().map(TileKey::index).toArray(Long[]::new);
+        try (PreparedStatement ps = db.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + PgTileSource.SQL)) {
+            ps.setArray(1, db.createArrayOf("smallint", levels));
+            ps.setArray(2, db.createArrayOf("bigint", idxs));
+            ps.setShort(3, big);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                JsonNode plan = QueryApiTest.JSON.readTree(rs.getString(1)).get(0).get("Plan");
+                long read = BallotsTest.rowsRead(plan);
+                assertTrue(read <= 4L * keys.size() + 4, keys.size() + " tiles read " + read + " rows: " + plan);
+            }
+        }
+    }
+
+    @Test
+    void recordProofOfARandomRecord() throws Exception {
+        Recording tiles = new Recording(new PgTileSource(db, big));
+        ProofBuilder.inclusion(new java.util.Random(7).nextLong(size), size, tiles);
+        assertTileQueryBounded(tiles.asked);
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + "/boards/" + BIG + "/records/"
+                + (size / 3) + "/proof")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+    }
+
+    @Test
+    void consistencyProof() throws Exception {
+        Recording tiles = new Recording(new PgTileSource(db, big));
+        ProofBuilder.consistency(size / 3, size, tiles);
+        assertTileQueryBounded(tiles.asked);
+    }
+
+    @Test
+    void recordProofFromATrustedCheckpoint() throws Exception {
+        // inclusion at the trusted size and consistency to the latest: two tile reads of the same shape
+        Recording tiles = new Recording(new PgTileSource(db, big));
+        ProofBuilder.inclusion(size / 7, size / 2, tiles);
+        ProofBuilder.consistency(size / 2, size, tiles);
+        assertTileQueryBounded(tiles.asked);
+    }
+
+    // ------------------------------------------------------------------ filters beyond the table
+
+    @Test
+    void areaAndSenderFiltersWalkBoundedWindowsAndFindEveryMatch() throws Exception {
+        String area = one("SELECT area_id FROM records WHERE board_id = ? AND id = ?", big, size - 10);
+        ListingQuery q = query("area_id", area, "limit", "50");
+        assertEquals(ListingQuery.Path.WINDOW, q.path());
+        assertReadsAtMost(q.window() + 2 * 50 + 5, q.page(big, size - q.window(), size, null, null));
+        List<Long> got = pages(records("area_id=" + area + "&limit=50"), 10);
+        long lowest = size - 10 * q.window();
+        assertEquals(expected("SELECT id FROM records WHERE board_id = ? AND area_id = ? AND id >= ? ORDER BY id DESC",
+                big, area, lowest), got);
+        String sender = one("SELECT encode(s.public_key, 'hex') FROM senders s JOIN records r USING (sender_id) "
+                + "WHERE r.board_id = ? AND r.id = 0", big);
+        JsonNode page = get(records("sender_key=" + sender + "&kind=CAST_VOTE"));
+        page.get("records").forEach(r -> assertEquals("CAST_VOTE", r.get("kind").asText()));
+        assertEquals("window", page.get("served").get("path").asText());
+    }
+
+    @Test
+    void everyQueryStaysOnItsBoard() throws Exception {
+        short small;
+        try (ResultSet rs = db.createStatement().executeQuery("SELECT board_id FROM boards WHERE name = '" + SMALL + "'")) {
+            rs.next();
+            small = rs.getShort(1);
+        }
+        String user = one("SELECT user_id FROM records WHERE board_id = ? AND id = 5", small);
+        assertEquals(List.of(), ids(get(records("user_id=" + enc(user)))), "a user of the other board is not listed here");
+        assertEquals(0, get(records("user_id=" + enc(user)).replace("/records", "/records/count")).get("count").asInt());
+    }
+}
