@@ -31,13 +31,43 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private final int brokerPort;
     private final int controllerPort;
     private final Map<String, String> extraConfig;
+    private final String adminPassword;
     private KafkaRaftServer server;
 
-    private EmbeddedKafkaBroker(Path logDir, Map<String, String> extraConfig) {
+    private EmbeddedKafkaBroker(Path logDir, Map<String, String> extraConfig, String adminPassword) {
         this.logDir = logDir;
         this.brokerPort = FreePorts.pick();
         this.controllerPort = FreePorts.pick();
         this.extraConfig = Map.copyOf(extraConfig);
+        this.adminPassword = adminPassword;
+    }
+
+    /** The super user of a secured broker. */
+    public static final String ADMIN_USER = "admin";
+
+    /**
+     * Formats {@code logDir} (if new) and starts a broker that authenticates every client with
+     * SASL/SCRAM-SHA-512 and authorizes every request with the StandardAuthorizer (ACLs in the
+     * metadata log; nothing is allowed without an ACL). {@value #ADMIN_USER} with
+     * {@code adminPassword} is the only super user (besides the broker's own controller login) and
+     * creates the other users and their ACLs through the Admin API. The controller listener uses
+     * SASL/PLAIN with a random password, since KRaft controllers cannot use SCRAM.
+     */
+    public static EmbeddedKafkaBroker startSecured(Path logDir, String adminPassword) {
+        EmbeddedKafkaBroker b = new EmbeddedKafkaBroker(logDir, Map.of(), adminPassword);
+        b.format();
+        b.startServer();
+        return b;
+    }
+
+    /** Client properties of the super user on a secured broker. */
+    public Map<String, Object> adminClientSecurity() {
+        if (adminPassword == null) {
+            return Map.of();
+        }
+        return Map.of("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-512", "sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + ADMIN_USER
+                        + "\" password=\"" + adminPassword + "\";");
     }
 
     /** Formats {@code logDir} (if new) and starts a broker on free loopback ports. */
@@ -47,7 +77,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     /** As {@link #start(Path)}, with extra broker settings (which win over the defaults). */
     public static EmbeddedKafkaBroker start(Path logDir, Map<String, String> extraConfig) {
-        EmbeddedKafkaBroker b = new EmbeddedKafkaBroker(logDir, extraConfig);
+        EmbeddedKafkaBroker b = new EmbeddedKafkaBroker(logDir, extraConfig, null);
         b.format();
         b.startServer();
         return b;
@@ -91,8 +121,33 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         p.put("num.partitions", "1");
         p.put("log.retention.ms", "-1");
         p.put("log.retention.bytes", "-1");
+        if (adminPassword != null) {
+            secure(p);
+        }
         extraConfig.forEach(p::put);
         return p;
+    }
+
+    private final String controllerPassword = java.util.UUID.randomUUID().toString();
+
+    private void secure(Properties p) {
+        p.put("listeners", "SASL_PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        p.put("advertised.listeners", "SASL_PLAINTEXT://127.0.0.1:" + brokerPort);
+        p.put("listener.security.protocol.map", "SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT");
+        p.put("inter.broker.listener.name", "SASL_PLAINTEXT");
+        p.put("sasl.enabled.mechanisms", "SCRAM-SHA-512");
+        p.put("sasl.mechanism.inter.broker.protocol", "SCRAM-SHA-512");
+        p.put("listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + ADMIN_USER
+                        + "\" password=\"" + adminPassword + "\";");
+        p.put("listener.name.controller.sasl.enabled.mechanisms", "PLAIN");
+        p.put("sasl.mechanism.controller.protocol", "PLAIN");
+        p.put("listener.name.controller.plain.sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"controller\" password=\""
+                        + controllerPassword + "\" user_controller=\"" + controllerPassword + "\";");
+        p.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+        p.put("super.users", "User:" + ADMIN_USER + ";User:controller");
+        p.put("allow.everyone.if.no.acl.found", "false");
     }
 
     private void format() {
@@ -109,6 +164,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                     .setMetadataLogDirectory(logDir.toAbsolutePath().toString())
                     .setReleaseVersion(MetadataVersion.LATEST_PRODUCTION)
                     .setControllerListenerName("CONTROLLER")
+                    .setScramArguments(adminPassword == null ? List.of()
+                            : List.of("SCRAM-SHA-512=[name=" + ADMIN_USER + ",password=" + adminPassword + "]"))
                     .setIgnoreFormatted(true)
                     .run();
         } catch (IOException e) {

@@ -10,6 +10,13 @@ import picocli.CommandLine.Command;
         subcommands = {DemoCommand.class, DevCommand.class, PublishCommand.class, RebuildCommand.class, AuditCommand.class})
 public final class Main implements Runnable {
     public static void main(String[] args) {
+        try {
+            // the shared configuration (docs/configuration.md): a misspelt ELECTORAL_LOG_* name stops here
+            org.electorallog.schemas.config.Configuration.fromEnvironment();
+        } catch (IllegalArgumentException e) {
+            System.err.println("electoral-log: " + e.getMessage());
+            System.exit(2);
+        }
         System.exit(run(args));
     }
 

@@ -40,7 +40,7 @@ public final class PublishCommand implements Callable<Integer> {
             description = "Kafka bootstrap servers; default $ELECTORAL_LOG_KAFKA_BOOTSTRAP or 127.0.0.1:9092")
     String bootstrap;
 
-    @Option(names = "--topic", defaultValue = Topics.EVENTS, description = "events topic; default ${DEFAULT-VALUE}")
+    @Option(names = "--topic", description = "events topic; default $ELECTORAL_LOG_TOPIC or " + Topics.EVENTS)
     String topic;
 
     @Option(names = "--sender-key-file", paramLabel = "FILE", description = "base64 Ed25519 seed: sign as this sender")
@@ -69,9 +69,20 @@ public final class PublishCommand implements Callable<Integer> {
             err.println("publish: give statements as JSON arguments or --file FILE (or --file - for standard input), not both");
             return 2;
         }
-        String servers = bootstrap != null ? bootstrap
-                : System.getenv().getOrDefault("ELECTORAL_LOG_KAFKA_BOOTSTRAP", "127.0.0.1:9092");
-        ElectoralLogProducer.Builder b = ElectoralLogProducer.builder(servers).topic(topic);
+        ElectoralLogProducer.Builder b;
+        try {
+            // the shared configuration (docs/configuration.md): servers and SASL/TLS settings
+            org.electorallog.schemas.config.Configuration conf = org.electorallog.schemas.config.Configuration.fromEnvironment();
+            String servers = bootstrap != null ? bootstrap : conf.isSet(org.electorallog.schemas.config.Setting.KAFKA_BOOTSTRAP)
+                    ? conf.get(org.electorallog.schemas.config.Setting.KAFKA_BOOTSTRAP) : "127.0.0.1:9092";
+            b = ElectoralLogProducer.builder(servers).topic(topic != null ? topic : conf.get(org.electorallog.schemas.config.Setting.TOPIC));
+            for (java.util.Map.Entry<String, Object> e : conf.kafkaSecurity().entrySet()) {
+                b.kafka(e.getKey(), String.valueOf(e.getValue()));
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("publish: " + e.getMessage());
+            return 2;
+        }
         try {
             if (senderKeyFile != null) {
                 b.senderKey(SigningKey.parse(Files.readString(senderKeyFile)));

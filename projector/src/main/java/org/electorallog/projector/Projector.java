@@ -63,8 +63,7 @@ public final class Projector implements AutoCloseable {
 
     /** Fails fast, naming the topic, when the events or dead-letter topic does not exist. */
     static void requireTopics(ProjectorSettings settings) {
-        Properties p = new Properties();
-        p.put("bootstrap.servers", settings.bootstrap());
+        Properties p = settings.kafkaClient();
         p.put("default.api.timeout.ms", "30000");
         try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(p)) {
             java.util.Set<String> topics = admin.listTopics().names().get(30, java.util.concurrent.TimeUnit.SECONDS);
@@ -93,9 +92,8 @@ public final class Projector implements AutoCloseable {
     }
 
     private Properties streamsConfig() {
-        Properties p = new Properties();
+        Properties p = settings.kafkaClient();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.STATE_DIR_CONFIG, settings.stateDir().toAbsolutePath().toString());
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, settings.streamThreads());
@@ -126,8 +124,7 @@ public final class Projector implements AutoCloseable {
             return out;
         }
         if (endOffsetReader == null) {
-            Properties p = new Properties();
-            p.put("bootstrap.servers", settings.bootstrap());
+            Properties p = settings.kafkaClient();
             endOffsetReader = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         }
         List<TopicPartition> tps = new ArrayList<>();

@@ -1,5 +1,7 @@
 package org.electorallog.projector;
 
+import org.electorallog.schemas.config.Configuration;
+import org.electorallog.schemas.config.Setting;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,31 +14,24 @@ public final class ProjectorMain {
     private static final Logger LOG = LoggerFactory.getLogger(ProjectorMain.class);
 
     /** Port of /metrics and /health/* (default 9400; 0 = any free port). */
-    public static final String METRICS_PORT = "ELECTORAL_LOG_METRICS_PORT";
+    public static final String METRICS_PORT = Setting.METRICS_PORT.env;
     /** Address they listen on (default 127.0.0.1; 0.0.0.0 in a container). */
-    public static final String METRICS_HOST = "ELECTORAL_LOG_METRICS_HOST";
+    public static final String METRICS_HOST = Setting.METRICS_HOST.env;
 
     private ProjectorMain() {
     }
 
     public static void main(String[] args) throws InterruptedException {
         ProjectorSettings settings;
-        try {
-            settings = ProjectorConfig.fromEnvironment(System.getenv());
-        } catch (IllegalArgumentException e) {
-            System.err.println("projector: " + e.getMessage());
-            System.exit(2);
-            return;
-        }
-        String host = System.getenv().getOrDefault(METRICS_HOST, "127.0.0.1");
+        String host;
         int port;
         try {
-            port = Integer.parseInt(System.getenv().getOrDefault(METRICS_PORT, "9400").strip());
-            if (port < 0 || port > 65535) {
-                throw new NumberFormatException();
-            }
-        } catch (NumberFormatException e) {
-            System.err.println("projector: " + METRICS_PORT + " must be a port number 0..65535 (0 = any free port)");
+            Configuration conf = Configuration.fromEnvironment();
+            settings = ProjectorConfig.from(conf);
+            host = conf.get(Setting.METRICS_HOST);
+            port = conf.port(Setting.METRICS_PORT);
+        } catch (IllegalArgumentException e) {
+            System.err.println("projector: " + e.getMessage());
             System.exit(2);
             return;
         }

@@ -190,8 +190,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     }
 
     private long committedOffset() {
-        Properties p = new Properties();
-        p.put("bootstrap.servers", settings.bootstrap());
+        Properties p = settings.kafkaClient();
         TopicPartition tp = new TopicPartition(settings.topic(), partition);
         try (Admin admin = Admin.create(p)) {
             Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(
@@ -205,8 +204,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     }
 
     private void repairGap(long until) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
+        Properties p = settings.kafkaClient();
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(settings.batchMaxRecords()));

@@ -25,12 +25,13 @@ import org.electorallog.schemas.Topics;
  *                         instance with the same ID gets its partitions back at once
  * @param signatures       which statements must carry valid signatures
  * @param checkpointEvery  how often a changed board gets a signed checkpoint; zero = after every batch
+ * @param kafkaSecurity    Kafka client security properties (SASL/SCRAM, TLS) added to every client; empty = PLAINTEXT
  */
 public record ProjectorSettings(String bootstrap, String topic, String deadLetterTopic, String applicationId,
                                 Path stateDir, String jdbcUrl, String dbUser, String dbPassword,
                                 int batchMaxRecords, Duration batchMaxWait, NoteSigner signer, String originPrefix,
                                 int streamThreads, String instanceId, SignaturePolicy signatures,
-                                Duration checkpointEvery) {
+                                Duration checkpointEvery, java.util.Map<String, Object> kafkaSecurity) {
     /** Default checkpoint interval. */
     public static final Duration DEFAULT_CHECKPOINT_EVERY = Duration.ofSeconds(1);
 
@@ -38,6 +39,7 @@ public record ProjectorSettings(String bootstrap, String topic, String deadLette
     public static final String DEFAULT_ORIGIN_PREFIX = "electoral-log.local/";
 
     public ProjectorSettings {
+        kafkaSecurity = java.util.Map.copyOf(kafkaSecurity);
         if (batchMaxRecords < 1) {
             throw new IllegalArgumentException("batchMaxRecords must be at least 1, got " + batchMaxRecords);
         }
@@ -59,32 +61,33 @@ public record ProjectorSettings(String bootstrap, String topic, String deadLette
                              int batchMaxRecords, Duration batchMaxWait, NoteSigner signer, String originPrefix,
                              int streamThreads) {
         this(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser, dbPassword, batchMaxRecords,
-                batchMaxWait, signer, originPrefix, streamThreads, null, SignaturePolicy.none(), DEFAULT_CHECKPOINT_EVERY);
+                batchMaxWait, signer, originPrefix, streamThreads, null, SignaturePolicy.none(), DEFAULT_CHECKPOINT_EVERY,
+                java.util.Map.of());
     }
 
     public ProjectorSettings withSignatures(SignaturePolicy policy) {
         return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser, dbPassword,
-                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, policy, checkpointEvery);
+                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, policy, checkpointEvery, kafkaSecurity);
     }
 
     public ProjectorSettings withCheckpointEvery(Duration every) {
         return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser, dbPassword,
-                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, signatures, every);
+                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, signatures, every, kafkaSecurity);
     }
 
     public ProjectorSettings withInstanceId(String id) {
         return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser, dbPassword,
-                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, id, signatures, checkpointEvery);
+                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, id, signatures, checkpointEvery, kafkaSecurity);
     }
 
     public ProjectorSettings withDatabase(String url, String user, String password) {
         return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, url, user, password,
-                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, signatures, checkpointEvery);
+                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, signatures, checkpointEvery, kafkaSecurity);
     }
 
     public ProjectorSettings withStateDir(Path dir) {
         return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, dir, jdbcUrl, dbUser, dbPassword,
-                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, signatures, checkpointEvery);
+                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, signatures, checkpointEvery, kafkaSecurity);
     }
 
     public static ProjectorSettings defaults(String bootstrap, String jdbcUrl, String dbUser, String dbPassword,
@@ -93,13 +96,26 @@ public record ProjectorSettings(String bootstrap, String topic, String deadLette
                 jdbcUrl, dbUser, dbPassword, 5000, Duration.ofMillis(100), signer, DEFAULT_ORIGIN_PREFIX, 1);
     }
 
+    public ProjectorSettings withKafkaSecurity(java.util.Map<String, Object> security) {
+        return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser, dbPassword,
+                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, signatures, checkpointEvery, security);
+    }
+
+    /** Properties every Kafka client of the projector starts from: the servers and the security settings. */
+    public java.util.Properties kafkaClient() {
+        java.util.Properties p = new java.util.Properties();
+        p.put("bootstrap.servers", bootstrap);
+        p.putAll(kafkaSecurity);
+        return p;
+    }
+
     public ProjectorSettings withApplicationId(String id) {
         return new ProjectorSettings(bootstrap, topic, deadLetterTopic, id, stateDir, jdbcUrl, dbUser, dbPassword,
-                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, signatures, checkpointEvery);
+                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, signatures, checkpointEvery, kafkaSecurity);
     }
 
     public ProjectorSettings withBatch(int maxRecords, Duration maxWait) {
         return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser,
-                dbPassword, maxRecords, maxWait, signer, originPrefix, streamThreads, instanceId, signatures, checkpointEvery);
+                dbPassword, maxRecords, maxWait, signer, originPrefix, streamThreads, instanceId, signatures, checkpointEvery, kafkaSecurity);
     }
 }

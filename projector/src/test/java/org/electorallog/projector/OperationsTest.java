@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -12,13 +11,10 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Random;
 import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.producer.ElectionStatements;
 import org.electorallog.producer.ElectoralLogProducer;
-import org.electorallog.schemas.avro.CastVote;
-import org.electorallog.schemas.avro.IdentityProviderUserEvent;
 import org.electorallog.schemas.avro.Statement;
-import org.electorallog.schemas.avro.StatementKind;
 import org.junit.jupiter.api.Test;
 
 /** Lag, health, analyst views, the read-only role, and bytes per record within the brief's budget. */
@@ -30,11 +26,11 @@ class OperationsTest {
         ProjectorHarness h = new ProjectorHarness("ops", 2);
         String url = h.createDatabase("ops_" + System.nanoTime());
         DatabaseAddress db = h.stack.database();
-        Random random = new Random(3);
+        ElectionStatements[] boards = {new ElectionStatements("ops-board-0", 3), new ElectionStatements("ops-board-1", 4)};
         try (Projector p = Projector.start(h.settings.withDatabase(url, db.user(), db.password()));
              ElectoralLogProducer producer = ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
             for (int v = 0; v < VOTERS; v++) {
-                for (Statement s : voter("ops-board-" + (v % 2), v, random)) {
+                for (Statement s : boards[v % 2].voter(v / 2)) {
                     producer.publish(s);
                 }
             }
@@ -76,34 +72,4 @@ class OperationsTest {
     }
 
     /** One voter: 4 identity-provider events (about 330-450 bytes) and 1 cast vote (about 700 bytes). */
-    static Statement[] voter(String board, int v, Random random) {
-        Statement[] out = new Statement[5];
-        String user = String.format("%08x-%04x-4%03x-a%03x-%012x", random.nextInt(), random.nextInt(0xffff),
-                random.nextInt(0xfff), random.nextInt(0xfff), random.nextLong() & 0xffffffffffffL);
-        for (int i = 0; i < 4; i++) {
-            out[i] = Statement.newBuilder().setBoard(board).setDeliveryId(board + "/" + v + "/" + i)
-                    .setKind(StatementKind.IDP_USER_EVENT).setStatementTimestamp(1_767_225_600_000L + v * 5L + i)
-                    .setSenderName("keycloak-event-listener").setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
-                    .setUserId(user).setUsername("voter" + v + "@example.org").setAreaId("area-" + random.nextInt(1000))
-                    .setBody(IdentityProviderUserEvent.newBuilder().setEventType(i == 3 ? "LOGOUT" : "LOGIN")
-                            .setIp("10." + random.nextInt(256) + "." + random.nextInt(256) + "." + random.nextInt(256))
-                            .setClientId("voting-portal; Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 "
-                                    + "(KHTML, like Gecko) Chrome/131.0 Safari/537.36").build())
-                    .build();
-        }
-        byte[] hash = new byte[32];
-        random.nextBytes(hash);
-        byte[] receipt = new byte[256];
-        random.nextBytes(receipt);
-        out[4] = Statement.newBuilder().setBoard(board).setDeliveryId(board + "/" + v + "/vote")
-                .setKind(StatementKind.CAST_VOTE).setStatementTimestamp(1_767_225_600_000L + v * 5L + 4)
-                .setSenderName("voting-service").setSenderPublicKey(ByteBuffer.wrap(new byte[32])).setUserId(user)
-                .setUsername("voter" + v + "@example.org").setElectionId("election-" + (v % 5))
-                .setAreaId("area-" + random.nextInt(1000)).setBallotId(org.electorallog.core.Hex.encode(hash))
-                .setBody(CastVote.newBuilder().setElectionId("election-" + (v % 5)).setPseudonymHash(ByteBuffer.wrap(hash))
-                        .setCastVoteHash(ByteBuffer.wrap(hash)).setIp("10.0.0.1").setCountry("ES").build())
-                .setArtifact(ByteBuffer.wrap(receipt))
-                .build();
-        return out;
-    }
 }

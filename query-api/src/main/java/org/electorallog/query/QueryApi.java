@@ -28,6 +28,7 @@ public final class QueryApi implements AutoCloseable {
     private final org.electorallog.audit.IncrementalVerifier verifier;
     private final Cursor cursors;
     private final RecordListing listing;
+    private final ProofRateLimit proofLimit;
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
     private final io.micrometer.prometheusmetrics.PrometheusMeterRegistry registry =
             new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
@@ -53,12 +54,39 @@ public final class QueryApi implements AutoCloseable {
                     v -> ((Number) v.status().get("problems")).doubleValue())
                     .description("problems the incremental verifier found").register(registry);
         }
+        HttpSettings http = settings.http();
+        this.proofLimit = new ProofRateLimit(http.proofRatePerMinute());
         this.app = Javalin.create(cfg -> {
             cfg.showJavalinBanner = false;
-            cfg.http.maxRequestSize = 64 * 1024;
+            cfg.http.maxRequestSize = http.maxBodyBytes();
+            if (http.tlsKeystore() != null) {
+                // HTTPS only: with a connector of our own, Javalin adds no plain HTTP one
+                cfg.jetty.addConnector((server, httpConfig) -> tlsConnector(server, httpConfig, http, settings.port()));
+            }
         });
         routes();
-        app.start("127.0.0.1", settings.port());
+        if (http.tlsKeystore() != null) {
+            app.start();
+        } else {
+            app.start(http.host(), settings.port());
+        }
+    }
+
+    private static org.eclipse.jetty.server.ServerConnector tlsConnector(org.eclipse.jetty.server.Server server,
+            org.eclipse.jetty.server.HttpConfiguration httpConfig, HttpSettings http, int port) {
+        org.eclipse.jetty.util.ssl.SslContextFactory.Server tls = new org.eclipse.jetty.util.ssl.SslContextFactory.Server();
+        tls.setKeyStorePath(http.tlsKeystore().toAbsolutePath().toString());
+        tls.setKeyStoreType("PKCS12");
+        if (http.tlsPassword() != null) {
+            tls.setKeyStorePassword(http.tlsPassword());
+        }
+        httpConfig.addCustomizer(new org.eclipse.jetty.server.SecureRequestCustomizer(false));
+        org.eclipse.jetty.server.ServerConnector c = new org.eclipse.jetty.server.ServerConnector(server,
+                new org.eclipse.jetty.server.SslConnectionFactory(tls, "http/1.1"),
+                new org.eclipse.jetty.server.HttpConnectionFactory(httpConfig));
+        c.setHost(http.host());
+        c.setPort(port);
+        return c;
     }
 
     /** Starts the public endpoints only on {@code port} (0 = any free port) over the given database. */
@@ -72,7 +100,7 @@ public final class QueryApi implements AutoCloseable {
         hc.setJdbcUrl(settings.jdbcUrl());
         hc.setUsername(settings.user());
         hc.setPassword(settings.password());
-        hc.setMaximumPoolSize(8);
+        hc.setMaximumPoolSize(settings.http().dbPoolSize());
         hc.setMinimumIdle(1);
         hc.setPoolName("query-api");
         hc.setReadOnly(true);
@@ -93,8 +121,12 @@ public final class QueryApi implements AutoCloseable {
         return app.port();
     }
 
+    /** The URL clients on this machine use (https when TLS is configured). */
     public String baseUrl() {
-        return "http://127.0.0.1:" + port();
+        String host = settings.http().host();
+        return (settings.http().tlsKeystore() != null ? "https://" : "http://")
+                + (host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host.contains(":") ? "[" + host + "]" : host)
+                + ":" + port();
     }
 
     private void routes() {
@@ -126,6 +158,19 @@ public final class QueryApi implements AutoCloseable {
             }
         });
         app.before(ctx -> ctx.attribute("t0", System.nanoTime()));
+        app.before(this::cors);
+        app.before(ctx -> {
+            if (PROOF_PATH.matcher(ctx.path()).matches()) {
+                long wait = proofLimit.acquire(ctx.ip(), System.nanoTime());
+                if (wait > 0) {
+                    ctx.header("Retry-After", Long.toString(wait));
+                    throw new ApiException(429, "too many requests", "at most " + settings.http().proofRatePerMinute()
+                            + " proof requests a minute per client; retry after " + wait + " s");
+                }
+            }
+        });
+        app.options("/boards/*", ctx -> ctx.status(ctx.res().getHeader("Access-Control-Allow-Origin") != null ? 204 : 403));
+        app.options("/openapi.json", ctx -> ctx.status(ctx.res().getHeader("Access-Control-Allow-Origin") != null ? 204 : 403));
         app.get("/boards", ctx -> ctx.json(Map.of("boards", reader.boards())));
         app.get("/boards/{board}/checkpoint", ctx -> {
             String note = reader.latestCheckpoint(board(ctx));
@@ -298,6 +343,32 @@ public final class QueryApi implements AutoCloseable {
     }
 
     /** Bearer-token check of the admin endpoints, in constant time. */
+    /** The public proof endpoints, which the per-client rate limit covers. */
+    static final java.util.regex.Pattern PROOF_PATH = java.util.regex.Pattern.compile(
+            "/boards/[^/]+/(records/[^/]+/(proof|proof-bundle)|consistency)");
+
+    /**
+     * CORS for the public endpoints only: an allowed Origin gets Access-Control-Allow-Origin (and, on a
+     * preflight, the allowed methods and headers); admin endpoints never answer cross-origin.
+     */
+    private void cors(Context ctx) {
+        String origin = ctx.header("Origin");
+        List<String> allowed = settings.http().corsOrigins();
+        boolean publicPath = ctx.path().startsWith("/boards/") || ctx.path().equals("/boards") || ctx.path().equals("/openapi.json");
+        if (origin == null || !publicPath || allowed.isEmpty()) {
+            return;
+        }
+        if (allowed.contains("*") || allowed.contains(origin)) {
+            ctx.header("Access-Control-Allow-Origin", allowed.contains("*") ? "*" : origin);
+            ctx.header("Vary", "Origin");
+            if (ctx.method() == io.javalin.http.HandlerType.OPTIONS) {
+                ctx.header("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+                ctx.header("Access-Control-Allow-Headers", "Content-Type");
+                ctx.header("Access-Control-Max-Age", "600");
+            }
+        }
+    }
+
     private void requireAdmin(Context ctx) {
         if (settings.adminToken() == null) {
             throw new ApiException(403, "forbidden", "the admin endpoints are disabled on this instance (no admin token is configured)");

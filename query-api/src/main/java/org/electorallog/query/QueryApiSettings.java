@@ -17,10 +17,21 @@ import org.electorallog.core.NoteVerifier;
  * @param fullAuditEvery  how often the verifier runs the full audit of every board
  * @param cursorKey       HMAC key of page cursors (at least 16 bytes), shared by every replica; null = a random
  *                        key for this process (cursors then only work on the instance that issued them)
+ * @param http            host, TLS, CORS, rate and size limits, pool size
  */
 public record QueryApiSettings(String jdbcUrl, String user, String password, int port, String adminToken,
                                List<NoteVerifier> logKeys, Duration verifierEvery, Duration fullAuditEvery,
-                               byte[] cursorKey) {
+                               byte[] cursorKey, HttpSettings http) {
+    /** Settings with the default network settings ({@link HttpSettings#defaults()}). */
+    public QueryApiSettings(String jdbcUrl, String user, String password, int port, String adminToken,
+                            List<NoteVerifier> logKeys, Duration verifierEvery, Duration fullAuditEvery, byte[] cursorKey) {
+        this(jdbcUrl, user, password, port, adminToken, logKeys, verifierEvery, fullAuditEvery, cursorKey, HttpSettings.defaults());
+    }
+
+    public QueryApiSettings withHttp(HttpSettings h) {
+        return new QueryApiSettings(jdbcUrl, user, password, port, adminToken, logKeys, verifierEvery, fullAuditEvery, cursorKey, h);
+    }
+
     public QueryApiSettings {
         logKeys = List.copyOf(logKeys);
         if (cursorKey == null) {

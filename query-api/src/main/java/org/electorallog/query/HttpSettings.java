@@ -1,0 +1,46 @@
+package org.electorallog.query;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * How a query API instance faces the network (docs/configuration.md).
+ *
+ * @param host               address to listen on
+ * @param tlsKeystore        PKCS12 keystore with the server's certificate and key; null = plain HTTP
+ * @param tlsPassword        its password
+ * @param corsOrigins        origins whose browsers may call the public endpoints ("*" = any); empty = none
+ * @param proofRatePerMinute proof requests per client address per minute; 0 = unlimited
+ * @param maxBodyBytes       largest request body; larger bodies get 413
+ * @param dbPoolSize         PostgreSQL connections
+ */
+public record HttpSettings(String host, Path tlsKeystore, String tlsPassword, List<String> corsOrigins,
+                           int proofRatePerMinute, int maxBodyBytes, int dbPoolSize) {
+    public HttpSettings {
+        corsOrigins = List.copyOf(corsOrigins);
+        if (proofRatePerMinute < 0 || maxBodyBytes < 1 || dbPoolSize < 1) {
+            throw new IllegalArgumentException("rate, body size and pool size must be positive");
+        }
+    }
+
+    /** Loopback, plain HTTP, no CORS, 600 proofs a minute per client, 64 KiB bodies, 8 connections. */
+    public static HttpSettings defaults() {
+        return new HttpSettings("127.0.0.1", null, null, List.of(), 600, 64 * 1024, 8);
+    }
+
+    public HttpSettings withProofRate(int perMinute) {
+        return new HttpSettings(host, tlsKeystore, tlsPassword, corsOrigins, perMinute, maxBodyBytes, dbPoolSize);
+    }
+
+    public HttpSettings withCors(List<String> origins) {
+        return new HttpSettings(host, tlsKeystore, tlsPassword, origins, proofRatePerMinute, maxBodyBytes, dbPoolSize);
+    }
+
+    public HttpSettings withTls(Path keystore, String password) {
+        return new HttpSettings(host, keystore, password, corsOrigins, proofRatePerMinute, maxBodyBytes, dbPoolSize);
+    }
+
+    public HttpSettings withMaxBodyBytes(int bytes) {
+        return new HttpSettings(host, tlsKeystore, tlsPassword, corsOrigins, proofRatePerMinute, bytes, dbPoolSize);
+    }
+}

@@ -1,0 +1,53 @@
+package org.electorallog.query;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.schemas.config.Configuration;
+import org.electorallog.schemas.config.Setting;
+
+/**
+ * Reads {@link QueryApiSettings} from the configuration (environment variables and an optional
+ * properties file, docs/configuration.md); a missing or invalid setting is an error that names it,
+ * and no secret is ever part of a message.
+ */
+public final class QueryApiConfig {
+    private QueryApiConfig() {
+    }
+
+    public static QueryApiSettings from(Configuration conf) {
+        String jdbc = conf.required(Setting.JDBC_URL);
+        String password = conf.secret(Setting.DB_PASSWORD, Setting.DB_PASSWORD_FILE);
+        String token = conf.secret(Setting.ADMIN_TOKEN, Setting.ADMIN_TOKEN_FILE);
+        if (token != null && token.length() < 16) {
+            throw new IllegalArgumentException(Setting.ADMIN_TOKEN.env + " must be at least 16 characters");
+        }
+        List<NoteVerifier> keys = new ArrayList<>();
+        for (String k : conf.list(Setting.LOG_KEYS)) {
+            try {
+                keys.add(NoteVerifier.parse(k));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(Setting.LOG_KEYS.env + " holds a key that is not a signed-note verifier key ("
+                        + e.getMessage() + ")");
+            }
+        }
+        byte[] cursorKey = conf.base64Secret(Setting.CURSOR_KEY, Setting.CURSOR_KEY_FILE, 16);
+        long verifierSeconds = conf.number(Setting.VERIFIER_EVERY_S, 0, 86_400);
+        long auditSeconds = conf.number(Setting.FULL_AUDIT_EVERY_S, 1, 30L * 86_400);
+        Path keystore = conf.isSet(Setting.TLS_KEYSTORE) ? Path.of(conf.get(Setting.TLS_KEYSTORE)) : null;
+        if (keystore != null && !Files.isReadable(keystore)) {
+            throw new IllegalArgumentException(Setting.TLS_KEYSTORE.env + ": cannot read '" + keystore + "'");
+        }
+        String keystorePassword = conf.secret(Setting.TLS_KEYSTORE_PASSWORD, Setting.TLS_KEYSTORE_PASSWORD_FILE);
+        HttpSettings http = new HttpSettings(conf.get(Setting.HTTP_HOST), keystore, keystorePassword,
+                conf.list(Setting.CORS_ORIGINS), (int) conf.number(Setting.PROOF_RATE_PER_MINUTE, 0, 1_000_000),
+                (int) conf.number(Setting.MAX_BODY_BYTES, 1024, 16 * 1024 * 1024),
+                (int) conf.number(Setting.DB_POOL_SIZE, 1, 200));
+        return new QueryApiSettings(jdbc, conf.get(Setting.DB_USER), password == null ? "" : password,
+                conf.port(Setting.HTTP_PORT), token, keys, verifierSeconds == 0 ? null : Duration.ofSeconds(verifierSeconds),
+                Duration.ofSeconds(auditSeconds), cursorKey, http);
+    }
+}

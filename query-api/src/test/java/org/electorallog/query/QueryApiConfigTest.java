@@ -1,0 +1,78 @@
+package org.electorallog.query;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.electorallog.core.NoteSigner;
+import org.electorallog.schemas.config.Configuration;
+import org.junit.jupiter.api.Test;
+
+/** The query API's settings from the shared configuration; every bad one is named, no secret is echoed. */
+class QueryApiConfigTest {
+    static Map<String, String> valid() {
+        return new HashMap<>(Map.of("ELECTORAL_LOG_JDBC_URL", "jdbc:postgresql://db/log"));
+    }
+
+    static String error(Map<String, String> env) {
+        return assertThrows(IllegalArgumentException.class, () -> QueryApiConfig.from(Configuration.load(env))).getMessage();
+    }
+
+    @Test
+    void defaultsAndEverySetting() {
+        QueryApiSettings d = QueryApiConfig.from(Configuration.load(valid()));
+        assertEquals(8080, d.port());
+        assertEquals("127.0.0.1", d.http().host());
+        assertNull(d.adminToken());
+        assertNull(d.verifierEvery());
+        assertEquals(600, d.http().proofRatePerMinute());
+        Map<String, String> env = valid();
+        NoteSigner log = NoteSigner.generate("log.example");
+        env.putAll(Map.of("ELECTORAL_LOG_HTTP_HOST", "0.0.0.0", "ELECTORAL_LOG_HTTP_PORT", "9001",
+                "ELECTORAL_LOG_ADMIN_TOKEN", "admin-token-0123456789", "ELECTORAL_LOG_LOG_KEYS", log.verifierKey(),
+                "ELECTORAL_LOG_CURSOR_KEY", java.util.Base64.getEncoder().encodeToString(new byte[32]),
+                "ELECTORAL_LOG_CORS_ORIGINS", "https://a.example,https://b.example", "ELECTORAL_LOG_PROOF_RATE_PER_MINUTE", "0",
+                "ELECTORAL_LOG_VERIFIER_EVERY_S", "5", "ELECTORAL_LOG_DB_POOL_SIZE", "20"));
+        QueryApiSettings s = QueryApiConfig.from(Configuration.load(env));
+        assertEquals(9001, s.port());
+        assertEquals("0.0.0.0", s.http().host());
+        assertEquals(List.of("https://a.example", "https://b.example"), s.http().corsOrigins());
+        assertEquals(1, s.logKeys().size());
+        assertEquals(5, s.verifierEvery().toSeconds());
+        assertEquals(20, s.http().dbPoolSize());
+    }
+
+    @Test
+    void badSettingsAreNamedAndSecretsAreNotEchoed() {
+        assertTrue(error(Map.of()).contains("ELECTORAL_LOG_JDBC_URL is required"));
+        Map<String, String> env = valid();
+        env.put("ELECTORAL_LOG_ADMIN_TOKEN", "short-secret");
+        String m = error(env);
+        assertTrue(m.contains("ELECTORAL_LOG_ADMIN_TOKEN") && !m.contains("short-secret"), m);
+        env = valid();
+        env.put("ELECTORAL_LOG_HTTP_PORT", "70000");
+        assertTrue(error(env).contains("ELECTORAL_LOG_HTTP_PORT"));
+        env = valid();
+        env.put("ELECTORAL_LOG_LOG_KEYS", "not-a-key");
+        assertTrue(error(env).contains("ELECTORAL_LOG_LOG_KEYS"));
+        env = valid();
+        env.put("ELECTORAL_LOG_CURSOR_KEY", java.util.Base64.getEncoder().encodeToString(new byte[8]));
+        assertTrue(error(env).contains("at least 16 bytes"));
+        env = valid();
+        env.put("ELECTORAL_LOG_TLS_KEYSTORE", "/no/such/keystore.p12");
+        assertTrue(error(env).contains("ELECTORAL_LOG_TLS_KEYSTORE"));
+        env = valid();
+        env.put("ELECTORAL_LOG_MAX_BODY_BYTES", "10");
+        assertTrue(error(env).contains("ELECTORAL_LOG_MAX_BODY_BYTES"));
+        env = valid();
+        env.put("ELECTORAL_LOG_ADMIN_TOKN", "typo-of-a-setting");
+        m = error(env);
+        assertTrue(m.contains("ELECTORAL_LOG_ADMIN_TOKN") && m.contains("docs/configuration.md"), m);
+        assertFalse(m.contains("typo-of-a-setting"), m);
+    }
+}
