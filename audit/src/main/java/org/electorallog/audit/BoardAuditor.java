@@ -59,10 +59,11 @@ public final class BoardAuditor {
     }
 
     /** The SQL of one audit page (a bounded ID range), exposed for the plan test. */
-    public static final String PAGE_SQL = "SELECT r.id, r.delivery_id, r.statement, r.kind, r.statement_ts, s.public_key, "
+    public static final String PAGE_SQL = "SELECT r.id, r.delivery_id, r.statement, r.kind, r.statement_ts, r.sender_id, "
             + "r.user_id, r.username, r.election_id, r.area_id, r.ballot_id, r.sender_signature, r.system_signature "
-            + "FROM records r LEFT JOIN senders s USING (sender_id) "
-            + "WHERE r.board_id = ? AND r.id >= ? AND r.id < ? ORDER BY r.id";
+            + "FROM records r WHERE r.board_id = ? AND r.id >= ? AND r.id < ? ORDER BY r.id";
+    /** Every sender key, read once per audit in its snapshot (a few rows: one per sending service). */
+    static final String SENDERS_SQL = "SELECT sender_id, public_key FROM senders";
 
     /** One record row as the audit reads it. */
     record Row(long id, String deliveryId, byte[] statement, short kind, Long statementMillis, byte[] senderKey,
@@ -115,6 +116,12 @@ public final class BoardAuditor {
                 try (PreparedStatement set = r.prepareStatement("SET TRANSACTION SNAPSHOT '" + snapshot.replace("'", "") + "'")) {
                     set.execute();
                 }
+                Map<Integer, byte[]> senders = new java.util.HashMap<>();
+                try (ResultSet rs = r.createStatement().executeQuery(SENDERS_SQL)) {
+                    while (rs.next()) {
+                        senders.put(rs.getInt(1), rs.getBytes(2));
+                    }
+                }
                 int page = options.pageSize();
                 try (PreparedStatement ps = r.prepareStatement(PAGE_SQL)) {
                     for (long start = 0; start < limit; start += page) {
@@ -127,7 +134,7 @@ public final class BoardAuditor {
                             while (rs.next()) {
                                 Timestamp ts = rs.getTimestamp(5);
                                 rows.add(new Row(rs.getLong(1), rs.getString(2), rs.getBytes(3), rs.getShort(4),
-                                        ts == null ? null : ts.getTime(), rs.getBytes(6), rs.getString(7), rs.getString(8),
+                                        ts == null ? null : ts.getTime(), senders.get(rs.getInt(6)), rs.getString(7), rs.getString(8),
                                         rs.getString(9), rs.getString(10), rs.getString(11), rs.getBytes(12), rs.getBytes(13)));
                             }
                         }

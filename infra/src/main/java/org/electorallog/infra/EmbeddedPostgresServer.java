@@ -62,6 +62,16 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         return s;
     }
 
+    /**
+     * Starts a server on the data in {@code baseDir/data}, keeping what is there (a new directory is
+     * initialized): for runs that resume, such as the perf harness's fill.
+     */
+    public static EmbeddedPostgresServer open(Path baseDir, Map<String, String> settings) {
+        EmbeddedPostgresServer s = new EmbeddedPostgresServer(baseDir, settings);
+        s.startServer();
+        return s;
+    }
+
     /** Starts the server again on the same data directory and port, after {@link #stop()}. */
     public synchronized void restart() {
         if (pg == null) {

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -45,6 +46,24 @@ public final class EmbeddedStack implements Stack {
             if (kafka != null) {
                 kafka.close();
             }
+            throw e;
+        }
+    }
+
+    /**
+     * Starts both servers on the data in {@code dir}, keeping it (new servers where there is none) and
+     * never deleting it: for runs that resume, such as the perf harness's fill. PostgreSQL gets
+     * {@code pgSettings} over the defaults.
+     */
+    public static EmbeddedStack open(Path dir, Map<String, String> pgSettings) {
+        EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.start(dir.resolve("kafka"));
+        try {
+            Map<String, String> settings = new java.util.LinkedHashMap<>(EmbeddedPostgresServer.DEFAULT_SETTINGS);
+            settings.putAll(pgSettings);
+            EmbeddedPostgresServer pg = EmbeddedPostgresServer.open(dir.resolve("postgres"), settings);
+            return new EmbeddedStack(dir, false, kafka, pg);
+        } catch (RuntimeException e) {
+            kafka.close();
             throw e;
         }
     }

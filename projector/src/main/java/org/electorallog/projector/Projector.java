@@ -98,6 +98,8 @@ public final class Projector implements AutoCloseable {
         p.put(StreamsConfig.STATE_DIR_CONFIG, settings.stateDir().toAbsolutePath().toString());
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, settings.streamThreads());
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        // the batch-wait punctuator runs between polls: an idle poll must not outlast the batch wait
+        p.put(StreamsConfig.POLL_MS_CONFIG, Math.max(1, Math.min(100, settings.batchMaxWait().toMillis())));
         p.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
         p.put(StreamsConfig.consumerPrefix("max.poll.records"), Math.max(500, settings.batchMaxRecords()));
         p.put(StreamsConfig.producerPrefix("linger.ms"), 5);

@@ -290,7 +290,10 @@ final class ListingQuery {
             sql.append(" AND id >= ? AND id < ?");
             params.add(from);
             params.add(to);
-            sql.append(desc ? " ORDER BY id DESC" : " ORDER BY id");
+            // a value's rows come from its index and are sorted; "id + 0" keeps the planner from walking the
+            // primary key instead when its statistics are stale (a new board), which would read the board
+            String key = path() == Path.VALUE_ROWS ? "id + 0" : "id";
+            sql.append(" ORDER BY ").append(key).append(desc ? " DESC" : "");
         } else {
             filters(sql, params, null);
             if (!column.equals("kind") && !column.equals("statement_ts")) {

@@ -238,6 +238,16 @@ public final class QueryApi implements AutoCloseable {
             requireAdmin(ctx);
             listRecords(ctx);
         });
+        app.get("/admin/boards/{board}/records/explain", ctx -> {
+            requireAdmin(ctx);
+            java.util.Map<String, java.util.List<String>> params = new java.util.HashMap<>(ctx.queryParamMap());
+            params.remove("cursor");
+            ctx.contentType("application/json").result(listing.explain(board(ctx), ListingQuery.parse(params), ctx.queryParam("cursor"), cursors));
+        });
+        app.get("/admin/boards/{board}/records/count/explain", ctx -> {
+            requireAdmin(ctx);
+            ctx.contentType("application/json").result(listing.explainCount(board(ctx), ListingQuery.parse(ctx.queryParamMap())));
+        });
         app.get("/admin/boards/{board}/records/count", ctx -> {
             requireAdmin(ctx);
             java.util.Map<String, java.util.List<String>> params = new java.util.HashMap<>(ctx.queryParamMap());

@@ -48,56 +48,108 @@ final class RecordListing {
         String identity = q.identity + "\u0000" + board;
         Cursor.Position after = cursor == null ? null : cursors.position(identity, cursor);
         return reader.inSnapshot(c -> {
-            LogReader.Board b = reader.board(c, board);
-            long size = reader.boardSize(c, b);
-            Map<String, Object> served = new LinkedHashMap<>();
-            ListingQuery.Path path = q.path();
-            served.put("path", path.name().toLowerCase(java.util.Locale.ROOT));
-            served.put("index", path.servedBy);
-            Integer senderId = null;
-            if (q.senderKey != null) {
-                senderId = senderId(c, q.senderKey);
-                if (senderId == null) {
-                    served.put("note", "no record has this sender key");
-                    return new Page(List.of(), null, served);
-                }
+            Planned p = plan(c, board, q, after);
+            if (p.sql() == null) {
+                return new Page(List.of(), null, p.served());
             }
-            if (path == ListingQuery.Path.SORT_INDEX) {
-                List<Map<String, Object>> rows = run(c, q.page(b.id(), 0, 0, after, null));
+            List<Map<String, Object>> rows = run(c, p.sql());
+            if (p.path() == ListingQuery.Path.SORT_INDEX) {
                 String next = rows.size() < q.limit ? null : cursors.encode(identity, new Cursor.Position(
                         (Long) rows.get(rows.size() - 1).get("id"), q.keyOf(rows.get(rows.size() - 1))));
-                return new Page(rows, next, served);
+                return new Page(rows, next, p.served());
             }
-            long[] range = idRange(c, b, q, size);
-            long from = range[0];
-            long to = range[1];
-            if (after != null) {
-                if (q.desc) {
-                    to = Math.min(to, after.lastId());
-                } else {
-                    from = Math.max(from, after.lastId() + 1);
-                }
-            }
-            long lo = from;
-            long hi = to;
-            if (path == ListingQuery.Path.WINDOW) {
-                if (q.desc) {
-                    lo = Math.max(from, hi - q.window());
-                } else {
-                    hi = Math.min(to, lo + q.window());
-                }
-                served.put("scanned_from_id", lo);
-                served.put("scanned_to_id", Math.max(lo, hi));
-            }
-            List<Map<String, Object>> rows = lo < hi ? run(c, q.page(b.id(), lo, hi, null, senderId)) : List.of();
             Long nextId = null;
             if (rows.size() == q.limit) {
                 nextId = (Long) rows.get(rows.size() - 1).get("id");
-            } else if (path == ListingQuery.Path.WINDOW && lo < hi && (q.desc ? lo > from : hi < to)) {
-                nextId = q.desc ? lo : hi - 1;
+            } else if (p.path() == ListingQuery.Path.WINDOW && p.lo() < p.hi() && (q.desc ? p.lo() > p.from() : p.hi() < p.to())) {
+                nextId = q.desc ? p.lo() : p.hi() - 1;
             }
-            return new Page(rows, nextId == null ? null : cursors.encode(identity, new Cursor.Position(nextId, null)), served);
+            return new Page(rows, nextId == null ? null : cursors.encode(identity, new Cursor.Position(nextId, null)), p.served());
         });
+    }
+
+    /** EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) of the statement a listing request runs (the admin explain endpoint). */
+    String explain(String board, ListingQuery q, String cursor, Cursor cursors) {
+        Cursor.Position after = cursor == null ? null : cursors.position(q.identity + "\u0000" + board, cursor);
+        return reader.inSnapshot(c -> {
+            Planned p = plan(c, board, q, after);
+            return p.sql() == null ? "[]" : explain(c, p.sql());
+        });
+    }
+
+    /** EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) of the statement a count request runs. */
+    String explainCount(String board, ListingQuery q) {
+        return reader.inSnapshot(c -> {
+            LogReader.Board b = reader.board(c, board);
+            List<Object[]> keys = q.counterKeys();
+            if (keys != null) {
+                return explain(c, new ListingQuery.Sql(COUNTER_SQL, List.of(b.id(), keys.get(0)[0], keys.get(0)[1])));
+            }
+            long[] range = idRange(c, b, q, reader.boardSize(c, b));
+            if (q.countIsIdRange()) {
+                return explain(c, new ListingQuery.Sql(CREATED_AT_SQL, List.of(b.id(), range[0])));
+            }
+            Integer senderId = q.senderKey == null ? null : senderId(c, q.senderKey);
+            ListingQuery.Sql sql = q.cappedCount(b.id(), range[0], range[1], senderId);
+            if (sql == null) {
+                throw ApiException.badRequest("this filter combination has no bounded count; countable: " + ListingQuery.COUNTABLE);
+            }
+            return explain(c, sql);
+        });
+    }
+
+    private static String explain(Connection c, ListingQuery.Sql sql) throws SQLException {
+        try (PreparedStatement ps = sql.prepare(c, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) "); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    /** The statement of one listing page with how it is served; sql is null when nothing can match. */
+    private record Planned(ListingQuery.Sql sql, ListingQuery.Path path, Map<String, Object> served, long from, long to,
+                           long lo, long hi) {
+    }
+
+    private Planned plan(Connection c, String board, ListingQuery q, Cursor.Position after) throws SQLException {
+        LogReader.Board b = reader.board(c, board);
+        long size = reader.boardSize(c, b);
+        Map<String, Object> served = new LinkedHashMap<>();
+        ListingQuery.Path path = q.path();
+        served.put("path", path.name().toLowerCase(java.util.Locale.ROOT));
+        served.put("index", path.servedBy);
+        Integer senderId = null;
+        if (q.senderKey != null) {
+            senderId = senderId(c, q.senderKey);
+            if (senderId == null) {
+                served.put("note", "no record has this sender key");
+                return new Planned(null, path, served, 0, 0, 0, 0);
+            }
+        }
+        if (path == ListingQuery.Path.SORT_INDEX) {
+            return new Planned(q.page(b.id(), 0, 0, after, null), path, served, 0, 0, 0, 0);
+        }
+        long[] range = idRange(c, b, q, size);
+        long from = range[0];
+        long to = range[1];
+        if (after != null) {
+            if (q.desc) {
+                to = Math.min(to, after.lastId());
+            } else {
+                from = Math.max(from, after.lastId() + 1);
+            }
+        }
+        long lo = from;
+        long hi = to;
+        if (path == ListingQuery.Path.WINDOW) {
+            if (q.desc) {
+                lo = Math.max(from, hi - q.window());
+            } else {
+                hi = Math.min(to, lo + q.window());
+            }
+            served.put("scanned_from_id", lo);
+            served.put("scanned_to_id", Math.max(lo, hi));
+        }
+        return new Planned(lo < hi ? q.page(b.id(), lo, hi, null, senderId) : null, path, served, from, to, lo, hi);
     }
 
     /**

@@ -1,0 +1,305 @@
+package org.electorallog.perf;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.electorallog.core.Hex;
+import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.query.QueryApi;
+import org.electorallog.schemas.avro.CastVote;
+import org.electorallog.schemas.avro.Statement;
+import org.electorallog.schemas.avro.StatementKind;
+
+/**
+ * {@code perf appends} and {@code perf burst}: latency from publish to provable, that is until the
+ * public proof endpoint answers 200 for the statement's record. A statement is found by its voter
+ * (a fresh user ID each) through the ballot locator, then its proof is requested until it answers.
+ * The projector signs a checkpoint after every batch for these runs (a proof needs a checkpoint
+ * that covers the record).
+ */
+final class AppendsRun {
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String BOARD = "perf-appends";
+    private final QueryApi api;
+    private final ElectoralLogProducer producer;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    private AppendsRun(QueryApi api, ElectoralLogProducer producer) {
+        this.api = api;
+        this.producer = producer;
+    }
+
+    static Statement vote(String board, String user) {
+        byte[] hash = new byte[32];
+        java.util.concurrent.ThreadLocalRandom.current().nextBytes(hash);
+        return Statement.newBuilder().setBoard(board).setDeliveryId(UUID.randomUUID().toString())
+                .setKind(StatementKind.CAST_VOTE).setStatementTimestamp(System.currentTimeMillis())
+                .setSenderName("voting-service").setSenderPublicKey(ByteBuffer.wrap(new byte[32])).setUserId(user)
+                .setUsername(user + "@example.org").setElectionId("election-0").setAreaId("area-1").setBallotId(Hex.encode(hash))
+                .setBody(CastVote.newBuilder().setElectionId("election-0").setPseudonymHash(ByteBuffer.wrap(hash))
+                        .setCastVoteHash(ByteBuffer.wrap(hash)).setIp("10.0.0.1").setCountry("ES").build())
+                .setArtifact(ByteBuffer.wrap(new byte[124]))
+                .build();
+    }
+
+    /** Waits until the proof endpoint answers for the vote of {@code user}; returns the record ID. */
+    long awaitProvable(String board, String user, long deadlineNanos) throws Exception {
+        long id = -1;
+        while (System.nanoTime() < deadlineNanos) {
+            if (id < 0) {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + "/boards/" + board
+                        + "/ballots?election_id=election-0&user_id=" + user)).build(), HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    JsonNode ballots = JSON.readTree(r.body()).get("ballots");
+                    if (ballots.size() > 0) {
+                        id = ballots.get(0).get("id").asLong();
+                    }
+                }
+            }
+            if (id >= 0) {
+                HttpResponse<String> p = http.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + "/boards/" + board
+                        + "/records/" + id + "/proof")).build(), HttpResponse.BodyHandlers.ofString());
+                if (p.statusCode() == 200) {
+                    return id;
+                }
+            }
+            Thread.sleep(2); // poll interval: the proof endpoint's answer is the condition
+        }
+        throw new IllegalStateException("the vote of " + user + " was not provable in time");
+    }
+
+    static Map<String, Object> appends(PerfEnvironment env, List<Integer> concurrencies, int perLevel, int batch, int batchWaitMs)
+            throws Exception {
+        env.projector(Duration.ZERO, Duration.ofMillis(batchWaitMs));
+        Map<String, Object> out = new LinkedHashMap<>();
+        List<Map<String, Object>> levels = new ArrayList<>();
+        try (ElectoralLogProducer producer = ElectoralLogProducer.create(env.stack.kafkaBootstrap())) {
+            AppendsRun run = new AppendsRun(env.api(), producer);
+            run.warmUp(BOARD);
+            for (String mode : List.of("single", "batch")) {
+                for (int c : concurrencies) {
+                    Latencies lat = new Latencies();
+                    int statements = mode.equals("single") ? perLevel : Math.max(perLevel, c * batch);
+                    ExecutorService pool = Executors.newFixedThreadPool(c);
+                    long t0 = System.nanoTime();
+                    List<Future<?>> work = new ArrayList<>();
+                    for (int w = 0; w < c; w++) {
+                        int share = statements / c;
+                        work.add(pool.submit(() -> {
+                            if (mode.equals("single")) {
+                                for (int i = 0; i < share; i++) {
+                                    String user = "a-" + UUID.randomUUID();
+                                    long t = System.nanoTime();
+                                    producer.publish(vote(BOARD, user)).get(30, TimeUnit.SECONDS);
+                                    run.awaitProvable(BOARD, user, t + Duration.ofSeconds(60).toNanos());
+                                    lat.add((System.nanoTime() - t) / 1e6);
+                                }
+                            } else {
+                                for (int done = 0; done < share; done += batch) {
+                                    List<String> users = new ArrayList<>();
+                                    long t = System.nanoTime();
+                                    List<java.util.concurrent.CompletableFuture<?>> acks = new ArrayList<>();
+                                    for (int i = 0; i < batch; i++) {
+                                        String user = "a-" + UUID.randomUUID();
+                                        users.add(user);
+                                        acks.add(producer.publish(vote(BOARD, user)));
+                                    }
+                                    for (var a : acks) {
+                                        a.get(30, TimeUnit.SECONDS);
+                                    }
+                                    for (String u : users) {
+                                        run.awaitProvable(BOARD, u, t + Duration.ofSeconds(60).toNanos());
+                                    }
+                                    lat.add((System.nanoTime() - t) / 1e6);
+                                }
+                            }
+                            return null;
+                        }));
+                    }
+                    for (Future<?> f : work) {
+                        f.get();
+                    }
+                    double seconds = (System.nanoTime() - t0) / 1e9;
+                    pool.shutdown();
+                    Map<String, Object> level = new LinkedHashMap<>();
+                    level.put("mode", mode);
+                    level.put("concurrency", c);
+                    if (mode.equals("batch")) {
+                        level.put("batch", batch);
+                    }
+                    level.put("statements", statements / c * c);
+                    level.put("seconds", Latencies.round(seconds));
+                    level.put("statements_per_second", Math.round(statements / c * c / seconds));
+                    level.put("publish_to_provable", lat.summary());
+                    level.put("latencies_ms", lat.sorted());
+                    levels.add(level);
+                    System.err.printf(Locale.ROOT, "appends %-6s x%-3d %,6d statements/s, publish to provable median %.1f ms, p99 %.1f ms%n",
+                            mode, c, level.get("statements_per_second"), ((Map<?, ?>) level.get("publish_to_provable")).get("median_ms"),
+                            ((Map<?, ?>) level.get("publish_to_provable")).get("p99_ms"));
+                }
+            }
+        }
+        out.put("board", BOARD);
+        out.put("records_all_boards", env.total());
+        out.put("checkpoints", "signed after every batch for this run");
+        out.put("projector_batch_wait_ms", batchWaitMs);
+        out.put("levels", levels);
+        out.putAll(env.describe());
+        return out;
+    }
+
+    private void warmUp(String board) throws Exception {
+        for (int i = 0; i < 20; i++) {
+            String user = "warm-" + UUID.randomUUID();
+            producer.publish(vote(board, user)).get(30, TimeUnit.SECONDS);
+            awaitProvable(board, user, System.nanoTime() + Duration.ofSeconds(60).toNanos());
+        }
+    }
+
+    /**
+     * {@code perf burst}: {@code voters} cast votes on one board within one second (one every
+     * 1000/voters ms, as in shared/reference/001). A single watcher reads the board's checkpoint every
+     * 2 ms; a vote is provable from the first checkpoint that covers its record. Afterwards every vote's
+     * proof is requested (each must answer 200) and every vote is counted in the projection: lost must
+     * be 0 and none doubled.
+     */
+    static Map<String, Object> burst(PerfEnvironment env, int voters, int batchWaitMs) throws Exception {
+        env.projector(Duration.ZERO, Duration.ofMillis(batchWaitMs));
+        String board = "perf-burst";
+        Map<String, Object> out = new LinkedHashMap<>();
+        try (ElectoralLogProducer producer = ElectoralLogProducer.create(env.stack.kafkaBootstrap())) {
+            AppendsRun run = new AppendsRun(env.api(), producer);
+            run.warmUp(board);
+            String tag = "b" + System.currentTimeMillis() + "-";
+            long base = env.sizes().getOrDefault(board, 0L);
+            List<long[]> timeline = java.util.Collections.synchronizedList(new ArrayList<>()); // {nanos, checkpoint size}
+            java.util.concurrent.atomic.AtomicBoolean watching = new java.util.concurrent.atomic.AtomicBoolean(true);
+            Thread watcher = new Thread(() -> {
+                long last = -1;
+                while (watching.get()) {
+                    try {
+                        long size = run.checkpointSize(board);
+                        long now = System.nanoTime();
+                        if (size != last) {
+                            timeline.add(new long[] {now, size});
+                            last = size;
+                        }
+                        Thread.sleep(2); // the watcher's poll interval: latencies are known to within it
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            }, "checkpoint-watch");
+            watcher.start();
+            long[] published = new long[voters];
+            long t0 = System.nanoTime();
+            long spacing = 1_000_000_000L / voters;
+            for (int i = 0; i < voters; i++) {
+                long due = t0 + i * spacing;
+                while (System.nanoTime() < due) {
+                    Thread.onSpinWait();
+                }
+                published[i] = System.nanoTime();
+                producer.publish(vote(board, tag + i));
+            }
+            long publishedIn = System.nanoTime() - t0;
+            producer.flush();
+            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+            while (timeline.isEmpty() || timeline.get(timeline.size() - 1)[1] < base + voters) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the burst was not checkpointed within 2 minutes");
+                }
+                Thread.sleep(5); // the checkpoint size is the condition
+            }
+            watching.set(false);
+            watcher.join();
+            Map<String, Long> ids = new LinkedHashMap<>();
+            long found;
+            try (Connection c = env.db.getConnection(); PreparedStatement ps = c.prepareStatement(
+                    "SELECT r.user_id, r.id FROM records r JOIN boards b USING (board_id) WHERE b.name = ? AND r.user_id LIKE ? || '%'")) {
+                ps.setString(1, board);
+                ps.setString(2, tag);
+                found = 0;
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        ids.put(rs.getString(1), rs.getLong(2));
+                        found++;
+                    }
+                }
+            }
+            Latencies lat = new Latencies();
+            long last = 0;
+            int proofsOk = 0;
+            for (int i = 0; i < voters; i++) {
+                Long id = ids.get(tag + i);
+                if (id == null) {
+                    continue;
+                }
+                long provableAt = -1;
+                synchronized (timeline) {
+                    for (long[] t : timeline) {
+                        if (t[1] > id) {
+                            provableAt = t[0];
+                            break;
+                        }
+                    }
+                }
+                lat.add((provableAt - published[i]) / 1e6);
+                last = Math.max(last, provableAt);
+                HttpResponse<String> proof = run.http.send(HttpRequest.newBuilder(URI.create(run.api.baseUrl() + "/boards/" + board
+                        + "/records/" + id + "/proof")).build(), HttpResponse.BodyHandlers.ofString());
+                proofsOk += proof.statusCode() == 200 ? 1 : 0;
+            }
+            long distinct = ids.size();
+            out.put("board", board);
+            out.put("voters", voters);
+            out.put("published_within_ms", Latencies.round(publishedIn / 1e6));
+            out.put("drain_ms", Latencies.round((last - t0) / 1e6));
+            out.put("after_last_publish_ms", Latencies.round((last - published[voters - 1]) / 1e6));
+            out.put("publish_to_provable", lat.summary());
+            out.put("latencies_ms", lat.sorted());
+            out.put("projected", found);
+            out.put("lost", voters - distinct);
+            out.put("doubled", found - distinct);
+            out.put("proofs_answered", proofsOk);
+            out.put("method", "provable = covered by a signed checkpoint (read every 2 ms); each vote's proof then requested: "
+                    + proofsOk + " of " + voters + " answered 200");
+            out.put("checkpoints", "signed after every batch for this run");
+            out.put("projector_batch_wait_ms", batchWaitMs);
+            out.put("records_all_boards", env.total());
+            out.putAll(env.describe());
+            System.err.printf(Locale.ROOT, "burst: %d votes published in %.0f ms, drained (all provable) in %.0f ms; p50 %.1f p95 %.1f p99 %.1f ms; lost %d, doubled %d, proofs %d%n",
+                    voters, publishedIn / 1e6, (last - t0) / 1e6, lat.summary().get("median_ms"), lat.summary().get("p95_ms"),
+                    lat.summary().get("p99_ms"), voters - distinct, found - distinct, proofsOk);
+        }
+        return out;
+    }
+
+    /** The size line of a board's latest checkpoint (C2SP tlog-checkpoint: origin, size, root). */
+    long checkpointSize(String board) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + "/boards/" + board + "/checkpoint")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            return -1;
+        }
+        return Long.parseLong(r.body().split("\n", 3)[1]);
+    }
+}

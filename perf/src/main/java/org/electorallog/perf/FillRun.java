@@ -1,0 +1,196 @@
+package org.electorallog.perf;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.electorallog.producer.ElectionStatements;
+import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.projector.RecordInserter;
+import org.electorallog.projector.RecordRow;
+import org.electorallog.schemas.CanonicalStatement;
+import org.electorallog.schemas.StatementKinds;
+import org.electorallog.schemas.avro.Statement;
+
+/**
+ * {@code perf fill}: realistic election statements (producer {@link ElectionStatements}) through the
+ * real producer, Kafka and projector into PostgreSQL until the boards hold {@code target} records,
+ * resuming from their current size; then the same rows by binary COPY into {@code ceiling_records}
+ * (a copy of the records table with the same indexes), which grows alongside, so the report can give
+ * the pipeline's ratio to PostgreSQL's own ceiling at the same size.
+ */
+final class FillRun {
+    private FillRun() {
+    }
+
+    static Map<String, Object> run(PerfEnvironment env, long target, int boards) throws Exception {
+        env.projector(Duration.ofSeconds(1));
+        Map<String, Long> before = new LinkedHashMap<>();
+        for (int b = 1; b <= boards; b++) {
+            before.put("perf-" + b, env.sizes().getOrDefault("perf-" + b, 0L));
+        }
+        long startTotal = before.values().stream().mapToLong(Long::longValue).sum();
+        long perBoard = target / boards / 5 * 5;
+        Map<String, long[]> voters = new LinkedHashMap<>(); // board -> [first voter, end voter]
+        for (Map.Entry<String, Long> e : before.entrySet()) {
+            voters.put(e.getKey(), new long[] {(e.getValue() + 4) / 5, perBoard / 5});
+        }
+        long toPublish = voters.values().stream().mapToLong(v -> Math.max(0, v[1] - v[0]) * 5).sum();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("target", target);
+        out.put("boards", boards);
+        out.put("records_before", startTotal);
+        if (toPublish == 0) {
+            out.put("note", "already at the target; nothing published");
+            out.put("records_after", env.total());
+            return out;
+        }
+        System.err.printf(Locale.ROOT, "fill: %,d records now, publishing %,d to reach %,d on %d board(s)%n",
+                startTotal, toPublish, target, boards);
+        List<Map<String, Object>> samples = new ArrayList<>();
+        long t0 = System.nanoTime();
+        Thread publisher = new Thread(() -> publish(env, voters), "perf-publisher");
+        publisher.start();
+        long expectedTotal = startTotal + toPublish;
+        long lastSize = startTotal;
+        long lastT = t0;
+        while (true) {
+            Thread.sleep(2000); // sampling interval of the throughput curve; the size is read, not assumed
+            long size = env.total();
+            long now = System.nanoTime();
+            double rate = (size - lastSize) / ((now - lastT) / 1e9);
+            Map<String, Object> s = new LinkedHashMap<>();
+            s.put("seconds", Latencies.round((now - t0) / 1e9));
+            s.put("records", size);
+            s.put("records_per_second", Math.round(rate));
+            samples.add(s);
+            System.err.printf(Locale.ROOT, "\rfill: %s %,d / %,d records, %,.0f records/s   ", bar(size - startTotal, toPublish),
+                    size, expectedTotal, rate);
+            lastSize = size;
+            lastT = now;
+            if (size >= expectedTotal) {
+                break;
+            }
+            if (!publisher.isAlive() && size == lastSize && now - t0 > Duration.ofMinutes(60).toNanos()) {
+                throw new IllegalStateException("the fill stopped at " + size + " records");
+            }
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        publisher.join();
+        try (Connection c = env.db.getConnection()) {
+            c.setAutoCommit(true);
+            // what autovacuum does after a large change; the probe should meet the statistics production has
+            c.createStatement().execute("ANALYZE records");
+        }
+        System.err.println();
+        long after = env.total();
+        out.put("records_after", after);
+        out.put("published", toPublish);
+        out.put("seconds", Latencies.round(seconds));
+        out.put("records_per_second", Math.round(toPublish / seconds));
+        out.put("samples", samples);
+        out.put("ceiling", ceiling(env, voters));
+        double ceilingRate = ((Number) ((Map<?, ?>) out.get("ceiling")).get("rows_per_second")).doubleValue();
+        out.put("ratio_to_ceiling", Latencies.round(toPublish / seconds / ceilingRate));
+        out.putAll(env.describe());
+        return out;
+    }
+
+    private static void publish(PerfEnvironment env, Map<String, long[]> voters) {
+        try (ElectoralLogProducer producer = ElectoralLogProducer.create(env.stack.kafkaBootstrap())) {
+            List<ElectionStatements> gens = new ArrayList<>();
+            List<long[]> ranges = new ArrayList<>();
+            voters.forEach((board, range) -> {
+                gens.add(new ElectionStatements(board, seed(board, range[0])));
+                ranges.add(range.clone());
+            });
+            // voters of all boards interleaved, as in an election with several boards open at once
+            boolean more = true;
+            while (more) {
+                more = false;
+                for (int i = 0; i < gens.size(); i++) {
+                    long[] r = ranges.get(i);
+                    if (r[0] < r[1]) {
+                        for (Statement s : gens.get(i).voter(r[0])) {
+                            producer.publish(s);
+                        }
+                        r[0]++;
+                        more = true;
+                    }
+                }
+            }
+            producer.flush();
+        }
+    }
+
+    /** A seed per board and starting voter: a resumed fill must not repeat earlier delivery IDs. */
+    static long seed(String board, long firstVoter) {
+        return board.hashCode() * 1_000_003L + firstVoter;
+    }
+
+    /**
+     * The same rows (same generator, same seeds) by binary COPY into ceiling_records, 5,000 per
+     * transaction as the projector writes them. Only the records table: no tiles, counters or offsets.
+     */
+    private static Map<String, Object> ceiling(PerfEnvironment env, Map<String, long[]> voters) throws Exception {
+        try (Connection c = env.db.getConnection()) {
+            c.setAutoCommit(true);
+            c.createStatement().execute("CREATE TABLE IF NOT EXISTS ceiling_records (LIKE records INCLUDING ALL)");
+        }
+        long rows = 0;
+        double copySeconds = 0;
+        for (Map.Entry<String, long[]> e : voters.entrySet()) {
+            ElectionStatements gen = new ElectionStatements(e.getKey(), seed(e.getKey(), e.getValue()[0]));
+            long nextId;
+            short boardId = (short) (32000 + Math.abs(e.getKey().hashCode() % 700));
+            try (Connection c = env.db.getConnection(); ResultSet rs = c.createStatement().executeQuery(
+                    "SELECT coalesce(max(id) + 1, 0) FROM ceiling_records WHERE board_id = " + boardId)) {
+                rs.next();
+                nextId = rs.getLong(1);
+            }
+            List<RecordRow> batch = new ArrayList<>(5000);
+            for (long v = e.getValue()[0]; v < e.getValue()[1]; v++) {
+                for (Statement s : gen.voter(v)) {
+                    byte[] canonical = CanonicalStatement.encode(s);
+                    long now = System.currentTimeMillis();
+                    long id = nextId++;
+                    batch.add(new RecordRow(boardId, id, now, s.getStatementTimestamp(), (short) StatementKinds.code(s.getKind().name()),
+                            1, str(s.getUserId()), str(s.getUsername()), str(s.getElectionId()), str(s.getAreaId()),
+                            str(s.getBallotId()), s.getDeliveryId().toString(), canonical, 1, 0, id, null, null));
+                }
+                if (batch.size() >= 5000 || v == e.getValue()[1] - 1) {
+                    long t = System.nanoTime();
+                    try (Connection c = env.db.getConnection()) {
+                        c.setAutoCommit(false);
+                        RecordInserter.BINARY_COPY.insert(c, batch);
+                        c.commit();
+                    }
+                    copySeconds += (System.nanoTime() - t) / 1e9;
+                    rows += batch.size();
+                    batch.clear();
+                }
+            }
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("rows", rows);
+        m.put("seconds", Latencies.round(copySeconds));
+        m.put("rows_per_second", Math.round(rows / copySeconds));
+        m.put("method", "binary COPY of the same rows into ceiling_records (LIKE records INCLUDING ALL), 5,000 per transaction; "
+                + "time inside COPY and commit only (row generation excluded)");
+        return m;
+    }
+
+    private static String str(CharSequence s) {
+        return s == null ? null : s.toString();
+    }
+
+    static String bar(long done, long total) {
+        int width = 30;
+        int filled = total == 0 ? width : (int) Math.min(width, done * width / total);
+        return "[" + "#".repeat(filled) + " ".repeat(width - filled) + "]";
+    }
+}

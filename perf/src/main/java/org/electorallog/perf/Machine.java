@@ -1,0 +1,65 @@
+package org.electorallog.perf;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import javax.sql.DataSource;
+
+/** What a result was measured on: cores, memory, CPU model, and the versions of everything. */
+final class Machine {
+    private Machine() {
+    }
+
+    static Map<String, Object> describe() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("cores", Runtime.getRuntime().availableProcessors());
+        m.put("memory_gib", Math.round(memoryBytes() / (1024.0 * 1024 * 1024)));
+        m.put("cpu", cpuModel());
+        m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
+        m.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        m.put("note", "Kafka broker, projector, PostgreSQL, query API and the load generator share these cores; loopback network");
+        return m;
+    }
+
+    static Map<String, String> versions(DataSource db) {
+        Map<String, String> v = new LinkedHashMap<>();
+        v.put("kafka", org.apache.kafka.common.utils.internals.AppInfoParser.getVersion());
+        try (Connection c = db.getConnection(); ResultSet rs = c.createStatement().executeQuery("SHOW server_version")) {
+            rs.next();
+            v.put("postgresql", rs.getString(1));
+        } catch (Exception e) {
+            v.put("postgresql", "unknown: " + e.getMessage());
+        }
+        v.put("java", System.getProperty("java.version"));
+        return v;
+    }
+
+    private static long memoryBytes() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+                if (line.startsWith("MemTotal:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+        } catch (Exception e) {
+            // not Linux
+        }
+        return Runtime.getRuntime().maxMemory();
+    }
+
+    private static String cpuModel() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                if (line.startsWith("model name")) {
+                    return line.substring(line.indexOf(':') + 1).strip();
+                }
+            }
+        } catch (Exception e) {
+            // not Linux
+        }
+        return System.getProperty("os.arch");
+    }
+}

@@ -1,0 +1,225 @@
+package org.electorallog.perf;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.electorallog.audit.AuditOptions;
+import org.electorallog.audit.AuditResult;
+import org.electorallog.audit.BoardAuditor;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.projector.StorageReport;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code electoral-log perf <command>}: the load-test harness (issue 8, docs/perf.md). Every command
+ * runs against the persistent embedded stack in {@code --work} and writes a JSON result into
+ * {@code --results}; {@code report} turns the results into a Markdown report with PNG charts.
+ */
+@Command(name = "perf", mixinStandardHelpOptions = true, subcommands = {PerfCommand.Fill.class, PerfCommand.Probe.class,
+        PerfCommand.Appends.class, PerfCommand.Burst.class, PerfCommand.Audit.class, PerfCommand.Storage.class,
+        PerfCommand.Report.class},
+        description = "Load tests of the whole pipeline on an embedded stack that persists in --work (see docs/perf.md)")
+public final class PerfCommand implements Runnable {
+    static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    @Override
+    public void run() {
+        CommandLine.usage(this, System.out);
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new PerfCommand()).execute(args));
+    }
+
+    /** Options every command shares. */
+    static class Dirs {
+        @Option(names = "--work", defaultValue = "perf/target/perf-stack", description = "the stack's data (kept between runs); default ${DEFAULT-VALUE}")
+        Path work;
+
+        @Option(names = "--results", defaultValue = "perf/results", description = "where results go; default ${DEFAULT-VALUE}")
+        Path results;
+
+        Path write(String name, Map<String, Object> result) throws Exception {
+            Files.createDirectories(results);
+            Path f = results.resolve(name + ".json");
+            JSON.writeValue(f.toFile(), result);
+            System.out.println("written " + f);
+            return f;
+        }
+    }
+
+    static String label(long records) {
+        return ProbeRun.size(records);
+    }
+
+    @Command(name = "fill", description = "Fill boards through producer, Kafka and projector to --target records (resumes), and measure the COPY ceiling")
+    static class Fill implements Callable<Integer> {
+        @CommandLine.Mixin
+        Dirs dirs;
+
+        @Option(names = "--target", required = true, description = "records on the perf boards when done")
+        long target;
+
+        @Option(names = "--boards", defaultValue = "1", description = "boards to spread them over; default ${DEFAULT-VALUE}")
+        int boards;
+
+        @Override
+        public Integer call() throws Exception {
+            try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
+                Map<String, Object> r = FillRun.run(env, target, boards);
+                dirs.write("fill-" + label(target), r);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "probe", description = "Every row of the reference query table over HTTP, warm and cold, with plans")
+    static class Probe implements Callable<Integer> {
+        @CommandLine.Mixin
+        Dirs dirs;
+
+        @Option(names = "--repeats", defaultValue = "50", description = "warm runs per row; default ${DEFAULT-VALUE}")
+        int repeats;
+
+        @Option(names = "--no-cold", negatable = true, defaultValue = "true", description = "also measure cold runs (restarts PostgreSQL per row)")
+        boolean cold;
+
+        @Override
+        public Integer call() throws Exception {
+            try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
+                Map<String, Object> r = ProbeRun.run(env, repeats, cold, dirs.results.resolve("plans"));
+                dirs.write("probe-" + label(((Number) r.get("records")).longValue()), r);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "appends", description = "Publish-to-provable latency and throughput, single statements and batches, at several concurrencies")
+    static class Appends implements Callable<Integer> {
+        @CommandLine.Mixin
+        Dirs dirs;
+
+        @Option(names = "--concurrency", split = ",", defaultValue = "1,4,16", description = "producer threads; default ${DEFAULT-VALUE}")
+        List<Integer> concurrency;
+
+        @Option(names = "--statements", defaultValue = "200", description = "statements per level; default ${DEFAULT-VALUE}")
+        int statements;
+
+        @Option(names = "--batch", defaultValue = "100", description = "statements per batch; default ${DEFAULT-VALUE}")
+        int batch;
+
+        @Option(names = "--batch-wait-ms", defaultValue = "100", description = "the projector's batch wait (ELECTORAL_LOG_BATCH_MAX_WAIT_MS); default ${DEFAULT-VALUE}")
+        int batchWaitMs;
+
+        @Override
+        public Integer call() throws Exception {
+            try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
+                Map<String, Object> r = AppendsRun.appends(env, concurrency, statements, batch, batchWaitMs);
+                dirs.write("appends-" + label(roundDown(env.total())) + "-wait" + batchWaitMs, r);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "burst", description = "N cast votes on one board within one second: drain time, percentiles, lost = 0")
+    static class Burst implements Callable<Integer> {
+        @CommandLine.Mixin
+        Dirs dirs;
+
+        @Option(names = "--voters", defaultValue = "500", description = "votes in the second; default ${DEFAULT-VALUE}")
+        int voters;
+
+        @Option(names = "--batch-wait-ms", defaultValue = "100", description = "the projector's batch wait (ELECTORAL_LOG_BATCH_MAX_WAIT_MS); default ${DEFAULT-VALUE}")
+        int batchWaitMs;
+
+        @Override
+        public Integer call() throws Exception {
+            try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
+                Map<String, Object> r = AppendsRun.burst(env, voters, batchWaitMs);
+                dirs.write("burst-" + label(roundDown(env.total())) + "-wait" + batchWaitMs, r);
+                return ((Number) r.get("lost")).longValue() == 0 && ((Number) r.get("doubled")).longValue() == 0 ? 0 : 1;
+            }
+        }
+    }
+
+    @Command(name = "audit", description = "Full audit rate of the largest perf board: a first run and a warm run")
+    static class Audit implements Callable<Integer> {
+        @CommandLine.Mixin
+        Dirs dirs;
+
+        @Override
+        public Integer call() throws Exception {
+            try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
+                String board = env.sizes().entrySet().stream().filter(e -> e.getKey().matches("perf-[0-9]+"))
+                        .max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+                AuditOptions options = AuditOptions.of(List.of(NoteVerifier.parse(env.signer.verifierKey())));
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("board", board);
+                for (String run : List.of("first", "warm")) {
+                    AuditResult a = new BoardAuditor(env.db, options).audit(board, new BoardAuditor.Progress());
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("records", a.recordsChecked());
+                    m.put("seconds", Latencies.round(a.seconds()));
+                    m.put("records_per_second", Math.round(a.recordsChecked() / a.seconds()));
+                    m.put("verdict", a.clean() ? "clean" : "findings: " + a.counts());
+                    r.put(run, m);
+                    System.err.printf("audit %s: %,d records in %.1f s (%,.0f records/s), %s%n", run, a.recordsChecked(), a.seconds(),
+                            a.recordsChecked() / a.seconds(), m.get("verdict"));
+                }
+                r.put("records_all_boards", env.total());
+                r.putAll(env.describe());
+                dirs.write("audit-" + label(((Number) ((Map<?, ?>) r.get("first")).get("records")).longValue()), r);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "storage", description = "Bytes per record per relation and per index")
+    static class Storage implements Callable<Integer> {
+        @CommandLine.Mixin
+        Dirs dirs;
+
+        @Override
+        public Integer call() throws Exception {
+            try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
+                StorageReport s = StorageReport.measure(env.db);
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("storage", JSON.readTree(s.toJson()));
+                r.put("note", "the projection's tables only; ceiling_records (the COPY ceiling's scratch table) is not counted");
+                r.putAll(env.describe());
+                System.err.printf("storage: %,d records, %.0f bytes per record%n", s.records(), s.bytesPerRecord());
+                dirs.write("storage-" + label(roundDown(s.records())), r);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "report", description = "A Markdown report with PNG charts from the results")
+    static class Report implements Callable<Integer> {
+        @CommandLine.Mixin
+        Dirs dirs;
+
+        @Option(names = "--out", defaultValue = "perf/results/report.md", description = "the report; default ${DEFAULT-VALUE}")
+        Path out;
+
+        @Override
+        public Integer call() throws Exception {
+            ReportWriter.write(dirs.results, out);
+            System.out.println("written " + out);
+            return 0;
+        }
+    }
+
+    /** Sizes are reported in whole millions when the boards are within 5 % of one (appends add a few). */
+    static long roundDown(long n) {
+        long m = Math.round(n / 1_000_000.0) * 1_000_000;
+        return m > 0 && Math.abs(n - m) < m / 20 ? m : n;
+    }
+}

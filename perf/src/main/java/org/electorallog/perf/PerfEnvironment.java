@@ -1,0 +1,183 @@
+package org.electorallog.perf;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.electorallog.core.NoteSigner;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.infra.EmbeddedStack;
+import org.electorallog.producer.EventsTopic;
+import org.electorallog.projector.ProjectionDatabase;
+import org.electorallog.projector.Projector;
+import org.electorallog.projector.ProjectorSettings;
+import org.electorallog.query.HttpSettings;
+import org.electorallog.query.QueryApi;
+import org.electorallog.query.QueryApiSettings;
+import org.electorallog.schemas.Topics;
+
+/**
+ * The system under test: a persistent embedded stack (real Kafka broker and PostgreSQL 18 in
+ * {@code work}, kept between commands so a fill resumes), the projector and, when asked, the query
+ * API, all in this JVM. The log's signing key is kept in {@code work/signing-key}.
+ */
+final class PerfEnvironment implements AutoCloseable {
+    /** PostgreSQL settings of the perf runs over the embedded defaults (written into every result). */
+    static final Map<String, String> PG_SETTINGS = Map.of("shared_buffers", "2GB", "effective_cache_size", "12GB",
+            "max_wal_size", "8GB");
+    static final String ADMIN_TOKEN = "perf-admin-token-0123456789";
+
+    final Path work;
+    final EmbeddedStack stack;
+    final NoteSigner signer;
+    final HikariDataSource db;
+    private Projector projector;
+    private QueryApi api;
+
+    private PerfEnvironment(Path work, EmbeddedStack stack, NoteSigner signer, HikariDataSource db) {
+        this.work = work;
+        this.stack = stack;
+        this.signer = signer;
+        this.db = db;
+    }
+
+    static PerfEnvironment open(Path work) throws IOException {
+        Files.createDirectories(work);
+        Path keyFile = work.resolve("signing-key");
+        NoteSigner signer;
+        if (Files.exists(keyFile)) {
+            signer = NoteSigner.parse(Files.readString(keyFile).strip());
+        } else {
+            signer = NoteSigner.generate("perf.electoral-log.local");
+            Files.writeString(keyFile, signer.signerKey());
+        }
+        EmbeddedStack stack = EmbeddedStack.open(work, PG_SETTINGS);
+        EventsTopic.ensure(stack.kafkaBootstrap(), Topics.EVENTS, 2, (short) 1);
+        EventsTopic.ensure(stack.kafkaBootstrap(), Topics.DEAD_LETTERS, 1, (short) 1);
+        DatabaseAddress a = stack.database();
+        HikariDataSource db = ProjectionDatabase.pool(a.jdbcUrl(), a.user(), a.password(), 4, "perf");
+        return new PerfEnvironment(work, stack, signer, db);
+    }
+
+    /** Starts the projector with the default batch wait (100 ms). */
+    Projector projector(Duration checkpointEvery) throws Exception {
+        return projector(checkpointEvery, Duration.ofMillis(100));
+    }
+
+    /**
+     * Starts the projector (checkpoints every {@code checkpointEvery}, a batch waits at most
+     * {@code batchWait} to fill) and waits until it has caught up.
+     */
+    Projector projector(Duration checkpointEvery, Duration batchWait) throws Exception {
+        if (projector == null) {
+            DatabaseAddress a = stack.database();
+            projector = Projector.start(ProjectorSettings.defaults(stack.kafkaBootstrap(), a.jdbcUrl(), a.user(), a.password(),
+                    work.resolve("streams"), signer).withCheckpointEvery(checkpointEvery).withBatch(5000, batchWait));
+            long deadline = System.nanoTime() + Duration.ofMinutes(30).toNanos();
+            while (!caughtUp()) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the projector did not catch up with the topic in 30 minutes");
+                }
+                Thread.sleep(200); // poll interval; the lag is the condition
+            }
+        }
+        return projector;
+    }
+
+    /** True when PostgreSQL's stored offset of every events partition has reached Kafka's end offset. */
+    boolean caughtUp() {
+        Map<Integer, Long> end = endOffsets();
+        Map<Integer, Long> stored = new LinkedHashMap<>();
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT partition, next_offset FROM partition_offsets WHERE topic = ?")) {
+            ps.setString(1, Topics.EVENTS);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    stored.put(rs.getInt(1), rs.getLong(2));
+                }
+            }
+        } catch (SQLException e) {
+            return end.values().stream().allMatch(v -> v == 0);
+        }
+        return end.entrySet().stream().allMatch(e -> stored.getOrDefault(e.getKey(), 0L) >= e.getValue());
+    }
+
+    Map<Integer, Long> endOffsets() {
+        java.util.Properties p = new java.util.Properties();
+        p.put("bootstrap.servers", stack.kafkaBootstrap());
+        try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> c = new org.apache.kafka.clients.consumer.KafkaConsumer<>(
+                p, new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            List<org.apache.kafka.common.TopicPartition> tps = List.of(new org.apache.kafka.common.TopicPartition(Topics.EVENTS, 0),
+                    new org.apache.kafka.common.TopicPartition(Topics.EVENTS, 1));
+            Map<Integer, Long> out = new LinkedHashMap<>();
+            c.endOffsets(tps).forEach((tp, off) -> out.put(tp.partition(), off));
+            return out;
+        }
+    }
+
+    /** The query API on a free port, with the admin endpoints and no proof rate limit (the probe measures, it does not attack). */
+    QueryApi api() {
+        if (api == null) {
+            DatabaseAddress a = stack.database();
+            api = QueryApi.start(new QueryApiSettings(a.jdbcUrl(), a.user(), a.password(), 0, ADMIN_TOKEN,
+                    List.of(), null, Duration.ofHours(1), new byte[32], HttpSettings.defaults().withProofRate(0)));
+        }
+        return api;
+    }
+
+    /** Board name -> size, of the perf boards. */
+    Map<String, Long> sizes() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT b.name, s.size FROM boards b JOIN board_state s USING (board_id) WHERE b.name LIKE 'perf-%' ORDER BY b.name");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.put(rs.getString(1), rs.getLong(2));
+            }
+        } catch (SQLException e) {
+            // not migrated yet: no boards
+        }
+        return out;
+    }
+
+    long total() {
+        return sizes().values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** The settings a result should state. */
+    Map<String, Object> describe() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("machine", Machine.describe());
+        Map<String, String> pg = new LinkedHashMap<>(org.electorallog.infra.EmbeddedPostgresServer.DEFAULT_SETTINGS);
+        pg.putAll(PG_SETTINGS);
+        m.put("postgresql_settings", new java.util.TreeMap<>(pg));
+        m.put("versions", Machine.versions(db));
+        return m;
+    }
+
+    void stopProjector() {
+        if (projector != null) {
+            projector.close();
+            projector = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        if (api != null) {
+            api.close();
+        }
+        stopProjector();
+        db.close();
+        stack.close();
+    }
+}

@@ -1,0 +1,337 @@
+package org.electorallog.perf;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Function;
+import org.electorallog.query.QueryApi;
+import org.electorallog.query.ReferenceStatements;
+
+/**
+ * {@code perf probe}: every row of the reference load test's query table over HTTP (the export
+ * batches as the SQL the export runs), warm (median, p95, p99 over repeats with fresh random
+ * parameters) and cold (the first run after a PostgreSQL restart, with the OS page cache dropped
+ * where this machine permits), saving each query's plan.
+ */
+final class ProbeRun {
+    static final ObjectMapper JSON = new ObjectMapper();
+    private final PerfEnvironment env;
+    private final QueryApi api;
+    private final String board;
+    private final long size;
+    private final Random random = new Random(11);
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final List<Map<String, String>> samples = new ArrayList<>();
+    private String trustedCheckpoint;
+
+    /** One probe: a name, the reference row it answers, and a request built from a random sample. */
+    record Probe(String name, String reference, Function<Map<String, String>, String[]> request) {
+    }
+
+    private ProbeRun(PerfEnvironment env, String board, long size) {
+        this.env = env;
+        this.api = env.api();
+        this.board = board;
+        this.size = size;
+    }
+
+    static Map<String, Object> run(PerfEnvironment env, int repeats, boolean cold, Path plans) throws Exception {
+        Map<String, Long> sizes = env.sizes();
+        String board = sizes.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow(
+                () -> new IllegalStateException("no perf board: run perf fill first")).getKey();
+        env.stopProjector();
+        ProbeRun p = new ProbeRun(env, board, sizes.get(board));
+        p.sample();
+        Files.createDirectories(plans);
+        List<Map<String, Object>> rows = new ArrayList<>();
+        String cacheDrop = "not tried";
+        // warm the JVMs (API, JDBC, client) on every request shape before any timing
+        for (int i = 0; i < 5; i++) {
+            for (Probe probe : p.probes()) {
+                p.time(probe.request().apply(p.samples.get(i)));
+            }
+        }
+        for (Probe probe : p.probes()) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("name", probe.name());
+            row.put("reference", probe.reference());
+            String[] first = probe.request().apply(p.samples.get(0));
+            row.put("request", first[0] + " " + first[1]);
+            if (cold) {
+                cacheDrop = p.restartCold();
+                row.put("cold_ms", Latencies.round(p.time(first)));
+            }
+            p.time(first); // one warm-up
+            Latencies warm = new Latencies();
+            for (int i = 0; i < repeats; i++) {
+                warm.add(p.time(probe.request().apply(p.samples.get(1 + i % (p.samples.size() - 1)))));
+            }
+            row.put("warm", warm.summary());
+            String plan = p.plan(probe.name(), first);
+            if (plan != null) {
+                Path f = plans.resolve(size(p.size) + "-" + probe.name().replaceAll("[^a-z0-9]+", "-") + ".json");
+                Files.writeString(f, plan);
+                row.put("plan", f.toString());
+            }
+            rows.add(row);
+            System.err.printf(Locale.ROOT, "probe %-40s median %8.2f ms  p95 %8.2f ms  p99 %8.2f ms%s%n", probe.name(),
+                    ((Map<?, ?>) row.get("warm")).get("median_ms"), ((Map<?, ?>) row.get("warm")).get("p95_ms"),
+                    ((Map<?, ?>) row.get("warm")).get("p99_ms"), cold ? String.format(Locale.ROOT, "  cold %8.2f ms", row.get("cold_ms")) : "");
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("board", board);
+        out.put("records", p.size);
+        out.put("records_all_boards", env.total());
+        out.put("repeats", repeats);
+        out.put("cold", cold ? "each row's first run after a PostgreSQL restart; OS page cache: " + cacheDrop : "not measured");
+        out.put("rows", rows);
+        out.putAll(env.describe());
+        return out;
+    }
+
+    static String size(long n) {
+        return n >= 1_000_000 && n % 1_000_000 == 0 ? n / 1_000_000 + "M" : Long.toString(n);
+    }
+
+    /** 200 random records of the board: their users, usernames, ballots and times. */
+    private void sample() throws Exception {
+        try (Connection c = env.db.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT r.id, r.user_id, r.username, r.created, r.statement_ts, "
+                        + "(SELECT ballot_id FROM records v WHERE v.board_id = r.board_id AND v.user_id = r.user_id AND v.kind = 1 LIMIT 1), "
+                        + "(SELECT election_id FROM records v WHERE v.board_id = r.board_id AND v.user_id = r.user_id AND v.kind = 1 LIMIT 1) "
+                        + "FROM records r JOIN boards b USING (board_id) WHERE b.name = ? AND r.id = ?")) {
+            while (samples.size() < 200) {
+                ps.setString(1, board);
+                ps.setLong(2, (long) (random.nextDouble() * size));
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next() && rs.getString(6) != null) {
+                        Map<String, String> s = new LinkedHashMap<>();
+                        s.put("id", Long.toString(rs.getLong(1)));
+                        s.put("user", rs.getString(2));
+                        s.put("username", rs.getString(3));
+                        s.put("created", rs.getTimestamp(4).toInstant().toString());
+                        s.put("statement", rs.getTimestamp(5).toInstant().toString());
+                        s.put("ballot", rs.getString(6));
+                        s.put("election", rs.getString(7));
+                        samples.add(s);
+                    }
+                }
+            }
+        }
+        try (Connection c = env.db.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT note FROM checkpoints k JOIN boards b USING (board_id) WHERE b.name = ? AND k.size <= ? ORDER BY k.size DESC LIMIT 1")) {
+            ps.setString(1, board);
+            ps.setLong(2, size / 2);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                trustedCheckpoint = rs.getString(1);
+            }
+        }
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    private String[] admin(String query) {
+        return new String[] {"GET", "/admin/boards/" + board + "/records" + query};
+    }
+
+    private String[] count(String query) {
+        return new String[] {"GET", "/admin/boards/" + board + "/records/count" + query};
+    }
+
+    private String minute(String instant) {
+        return "from=" + instant + "&to=" + Instant.parse(instant).plusSeconds(60);
+    }
+
+    List<Probe> probes() {
+        List<Probe> p = new ArrayList<>();
+        p.add(new Probe("newest page, ID order", "Newest page, ID order (admin default)", s -> admin("")));
+        p.add(new Probe("count of the whole board", "Count of the whole board", s -> count("")));
+        p.add(new Probe("sort by created", "Sort by created or user ID", s -> admin("?sort=created")));
+        p.add(new Probe("sort by user ID", "Sort by created or user ID", s -> admin("?sort=user_id")));
+        p.add(new Probe("sort by statement time", "Sort by statement timestamp", s -> admin("?sort=statement_time")));
+        p.add(new Probe("sort by kind", "Sort by statement kind", s -> admin("?sort=kind")));
+        p.add(new Probe("page at size/2 by ID range", "Page at offset size/2", s -> admin("?to_id=" + size / 2)));
+        p.add(new Probe("page deep in the board by cursor", "Page at offset size/2", s -> admin("?to_id=" + (size / 2 + 100) + "&cursor=" + deepCursor())));
+        p.add(new Probe("filter by user ID, page", "Filter by user ID, page and count", s -> admin("?user_id=" + enc(s.get("user")))));
+        p.add(new Probe("filter by user ID, count", "Filter by user ID, page and count", s -> count("?user_id=" + enc(s.get("user")))));
+        p.add(new Probe("filter by username, page", "Filter by username, page + count", s -> admin("?username=" + enc(s.get("username")))));
+        p.add(new Probe("filter by username, count", "Filter by username, page + count", s -> count("?username=" + enc(s.get("username")))));
+        p.add(new Probe("filter by kind, page", "Filter by kind, page / count", s -> admin("?kind=CAST_VOTE")));
+        p.add(new Probe("filter by kind, count", "Filter by kind, page / count", s -> count("?kind=CAST_VOTE")));
+        p.add(new Probe("filter by created minute, page", "Filter by created minute, page / count",
+                s -> admin("?" + minute(s.get("created")).replace("from=", "created_from=").replace("to=", "created_to="))));
+        p.add(new Probe("filter by created minute, count", "Filter by created minute, page / count",
+                s -> count("?" + minute(s.get("created")).replace("from=", "created_from=").replace("to=", "created_to="))));
+        p.add(new Probe("filter by statement minute, page", "Filter by statement-timestamp minute, page / count",
+                s -> admin("?" + minute(s.get("statement")).replace("from=", "statement_time_from=").replace("to=", "statement_time_to="))));
+        p.add(new Probe("filter by statement minute, count", "Filter by statement-timestamp minute, page / count",
+                s -> count("?" + minute(s.get("statement")).replace("from=", "statement_time_from=").replace("to=", "statement_time_to="))));
+        p.add(new Probe("filter by ballot ID, page", "Filter by ballot ID, page / count", s -> admin("?ballot_id=" + s.get("ballot"))));
+        p.add(new Probe("filter by ballot ID, count", "Filter by ballot ID, page / count", s -> count("?ballot_id=" + s.get("ballot"))));
+        p.add(new Probe("election-scoped list, page", "Election-scoped list (API only), page / count",
+                s -> admin("?visible_elections=election-1,election-3")));
+        p.add(new Probe("election-scoped list, count", "Election-scoped list (API only), page / count",
+                s -> count("?visible_elections=election-1,election-3")));
+        p.add(new Probe("count of records with a user", "Count of records with a user", s -> count("?with_user=true")));
+        p.add(new Probe("ballot locator, count of the election's votes", "Ballot locator: count of the election's votes",
+                s -> count("?kind=CAST_VOTE&election_id=" + s.get("election"))));
+        p.add(new Probe("ballot locator, page", "Ballot locator: page, own ballot", s -> new String[] {"GET",
+                "/boards/" + board + "/ballots?user_id=" + enc(s.get("user")) + "&election_id=" + s.get("election")}));
+        p.add(new Probe("CSV export batch after an ID (2,500)", "CSV export batch after an ID (2,500)",
+                s -> new String[] {"SQL", "export", s.get("id")}));
+        p.add(new Probe("export batch at size/2 (2,500)", "PDF report batch at offset size/2 (2,500)",
+                s -> new String[] {"SQL", "export", Long.toString(size / 2)}));
+        p.add(new Probe("cast-vote export batch after an ID (1,000)", "Cast-vote export batch after an ID (1,000)",
+                s -> new String[] {"SQL", "votes", s.get("id")}));
+        p.add(new Probe("current checkpoint", "Current checkpoint", s -> new String[] {"GET", "/boards/" + board + "/checkpoint"}));
+        p.add(new Probe("record proof, random record", "Record proof, random record",
+                s -> new String[] {"GET", "/boards/" + board + "/records/" + s.get("id") + "/proof"}));
+        p.add(new Probe("consistency proof", "Consistency proof",
+                s -> new String[] {"GET", "/boards/" + board + "/consistency?from=" + Math.max(1, Long.parseLong(s.get("id")))}));
+        p.add(new Probe("record proof from a trusted checkpoint", "Record proof from a trusted checkpoint, cached",
+                s -> new String[] {"POST", "/boards/" + board + "/records/" + Math.min(Long.parseLong(s.get("id")), size / 4) + "/proof",
+                        trustedCheckpoint}));
+        return p;
+    }
+
+    private String deepCursor() {
+        try {
+            JsonNode page = JSON.readTree(send(admin("?to_id=" + (size / 2 + 100)))[1]);
+            return page.get("next_cursor").asText();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Milliseconds of one request; a failed request is an error, never a timing. */
+    double time(String[] request) throws Exception {
+        long t = System.nanoTime();
+        String[] r = send(request);
+        double ms = (System.nanoTime() - t) / 1e6;
+        if (!r[0].equals("200")) {
+            throw new IllegalStateException(String.join(" ", request) + " answered " + r[0] + ": " + r[1]);
+        }
+        return ms;
+    }
+
+    private String[] send(String[] request) throws Exception {
+        if (request[0].equals("SQL")) {
+            return sql(request[1], Long.parseLong(request[2]));
+        }
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(api.baseUrl() + request[1]));
+        if (request[1].startsWith("/admin/")) {
+            b.header("Authorization", "Bearer " + PerfEnvironment.ADMIN_TOKEN);
+        }
+        if (request[0].equals("POST")) {
+            b.POST(HttpRequest.BodyPublishers.ofString(request[2]));
+        }
+        HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return new String[] {Integer.toString(r.statusCode()), r.body()};
+    }
+
+    private String[] sql(String which, long from) throws Exception {
+        boolean votes = which.equals("votes");
+        try (Connection c = env.db.getConnection();
+             PreparedStatement ps = c.prepareStatement(votes ? ReferenceStatements.VOTES_BATCH : ReferenceStatements.EXPORT_BATCH)) {
+            bindBatch(c, ps, from, votes);
+            int n = 0;
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rs.getBytes(11);
+                    n++;
+                }
+            }
+            return new String[] {"200", Integer.toString(n)};
+        }
+    }
+
+    private void bindBatch(Connection c, PreparedStatement ps, long from, boolean votes) throws Exception {
+        ps.setShort(1, boardId(c));
+        ps.setLong(2, from);
+        ps.setLong(3, size);
+        ps.setInt(4, votes ? 1000 : 2500);
+    }
+
+    private short boardId(Connection c) throws Exception {
+        try (PreparedStatement ps = c.prepareStatement("SELECT board_id FROM boards WHERE name = ?")) {
+            ps.setString(1, board);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getShort(1);
+            }
+        }
+    }
+
+    /** The plan of a probe: the listing and count explain endpoints, or EXPLAIN of the statement. */
+    private String plan(String name, String[] request) throws Exception {
+        if (request[0].equals("GET") && request[1].startsWith("/admin/boards/")) {
+            String path = request[1].contains("/records/count") ? request[1].replace("/records/count", "/records/count/explain")
+                    : request[1].replace("/records", "/records/explain");
+            String[] r = send(new String[] {"GET", path});
+            return r[0].equals("200") ? r[1] : null;
+        }
+        String sql;
+        List<Object> params = new ArrayList<>();
+        try (Connection c = env.db.getConnection()) {
+            short id = boardId(c);
+            if (request[0].equals("SQL")) {
+                boolean votes = request[1].equals("votes");
+                sql = votes ? ReferenceStatements.VOTES_BATCH : ReferenceStatements.EXPORT_BATCH;
+                params.addAll(List.of(id, Long.parseLong(request[2]), size, votes ? 1000 : 2500));
+            } else if (name.equals("current checkpoint")) {
+                sql = ReferenceStatements.CHECKPOINT;
+                params.add(id);
+            } else if (name.equals("ballot locator, page")) {
+                Map<String, String> s = samples.get(0);
+                sql = ReferenceStatements.BALLOTS;
+                params.addAll(java.util.Arrays.asList(id, s.get("user"), s.get("election"), Long.MAX_VALUE, null, null, 100));
+            } else {
+                return null; // proofs: one tile query each, see the plan tests
+            }
+            try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + sql)) {
+                for (int i = 0; i < params.size(); i++) {
+                    ps.setObject(i + 1, params.get(i));
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getString(1);
+                }
+            }
+        }
+    }
+
+    /** Restarts PostgreSQL and tries to drop the OS page cache; says whether that was permitted. */
+    private String restartCold() throws Exception {
+        env.stack.postgres().stop();
+        String drop;
+        try {
+            new ProcessBuilder("sync").start().waitFor();
+            Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "3");
+            drop = "dropped before each row";
+        } catch (Exception e) {
+            drop = "NOT dropped (" + e.getClass().getSimpleName() + ": " + e.getMessage() + "), so cold means PostgreSQL's own cache only";
+        }
+        env.stack.postgres().restart();
+        return drop;
+    }
+}
