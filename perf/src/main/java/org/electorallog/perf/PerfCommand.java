@@ -74,7 +74,12 @@ public final class PerfCommand implements Runnable {
         public Integer call() throws Exception {
             try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
                 Map<String, Object> r = FillRun.run(env, target, boards);
-                dirs.write("fill-" + label(target), r);
+                if (r.containsKey("published")) {
+                    dirs.write("fill-" + label(target), r);
+                } else {
+                    // nothing was measured: keep the result of the fill that got there
+                    System.out.println("fill: " + r.get("note"));
+                }
             }
             return 0;
         }
@@ -209,9 +214,12 @@ public final class PerfCommand implements Runnable {
         @Option(names = "--out", defaultValue = "perf/results/report.md", description = "the report; default ${DEFAULT-VALUE}")
         Path out;
 
+        @Option(names = "--notes", description = "a Markdown file of hand-written notes (caveats, analysis) to include")
+        Path notes;
+
         @Override
         public Integer call() throws Exception {
-            ReportWriter.write(dirs.results, out);
+            ReportWriter.write(dirs.results, out, notes);
             System.out.println("written " + out);
             return 0;
         }

@@ -61,6 +61,11 @@ final class ReportWriter {
     }
 
     static void write(Path results, Path out) throws IOException {
+        write(results, out, null);
+    }
+
+    /** As {@link #write(Path, Path)}, with a hand-written notes file (caveats, analysis) after the targets. */
+    static void write(Path results, Path out, Path notes) throws IOException {
         StringBuilder md = new StringBuilder();
         Path charts = out.getParent().resolve("charts");
         Files.createDirectories(charts);
@@ -71,6 +76,7 @@ final class ReportWriter {
         List<JsonNode> appends = results(results, "appends");
         List<JsonNode> bursts = results(results, "burst");
         List<JsonNode> audits = results(results, "audit");
+        audits.removeIf(a -> !a.has("first")); // audit-rate.json is the older AuditRate program's result
         List<JsonNode> storage = results(results, "storage");
         JsonNode any = Stream.of(fills, probes, appends, bursts, audits, storage).flatMap(List::stream).findFirst().orElse(null);
         if (any != null) {
@@ -83,6 +89,9 @@ final class ReportWriter {
             md.append(String.join(", ", pg)).append("\n\n");
         }
         targets(md, fills, probes, bursts, audits, storage, appends);
+        if (notes != null && Files.exists(notes)) {
+            md.append(Files.readString(notes).strip()).append("\n\n");
+        }
         if (!fills.isEmpty()) {
             md.append("## Fill: producer -> Kafka -> projector -> PostgreSQL\n\n");
             md.append("| records before | records after | published | seconds | pipeline records/s | COPY ceiling rows/s | ratio |\n|---|---|---|---|---|---|---|\n");
@@ -138,7 +147,11 @@ final class ReportWriter {
         if (!appends.isEmpty()) {
             md.append("## Appends: publish to provable\n\nProvable = the public proof endpoint answers 200 for the record. ")
                     .append("The projector signs a checkpoint after every batch in these runs.\n\n")
-                    .append("| records | batch wait ms | mode | producers | statements | statements/s | median ms | p95 ms | p99 ms |\n|---|---|---|---|---|---|---|---|---|\n");
+                    .append("Each producer thread waits until its statement (or batch) is provable before it publishes the next: ")
+                    .append("statements/s here is that closed loop's rate, not the system's throughput (the fill measures that). ")
+                    .append("A batch is provable when its last statement is (one board is one partition, so its records are in publish order); ")
+                    .append("n counts the latencies measured (statements, or batches).\n\n")
+                    .append("| records | batch wait ms | mode | producers | statements | statements/s | n | median ms | p95 ms | p99 ms |\n|---|---|---|---|---|---|---|---|---|---|\n");
             XYSeriesCollection cdf = new XYSeriesCollection();
             for (JsonNode a : appends) {
                 for (JsonNode l : a.get("levels")) {
@@ -147,7 +160,7 @@ final class ReportWriter {
                             .append(" | ").append(l.get("mode").asText())
                             .append(l.has("batch") ? " of " + l.get("batch").asInt() : "").append(" | ").append(l.get("concurrency").asInt())
                             .append(" | ").append(l.get("statements").asInt()).append(" | ").append(f0(l.get("statements_per_second").asDouble()))
-                            .append(" | ").append(f2(s.get("median_ms").asDouble())).append(" | ").append(f2(s.get("p95_ms").asDouble()))
+                            .append(" | ").append(s.get("n").asInt()).append(" | ").append(f2(s.get("median_ms").asDouble())).append(" | ").append(f2(s.get("p95_ms").asDouble()))
                             .append(" | ").append(f2(s.get("p99_ms").asDouble())).append(" |\n");
                     cdf.addSeries(cdf(l.get("mode").asText() + " x" + l.get("concurrency").asInt() + " @" + ProbeRun.size(PerfCommand.roundDown(a.get("records_all_boards").asLong())), l.get("latencies_ms")));
                 }

@@ -19,7 +19,7 @@ public enum RecordInserter {
     /** {@code INSERT INTO records SELECT FROM unnest(array, array, ...)}: one statement, typed arrays. */
     UNNEST {
         @Override
-        public void insert(Connection c, List<RecordRow> rows) throws SQLException {
+        public void insert(Connection c, String table, List<RecordRow> rows) throws SQLException {
             int n = rows.size();
             Short[] boards = new Short[n];
             Long[] ids = new Long[n];
@@ -61,7 +61,7 @@ public enum RecordInserter {
                 systemSigs[i] = r.systemSignature();
             }
             try (PreparedStatement ps = c.prepareStatement(
-                    "INSERT INTO records (board_id, id, created, statement_ts, kind, sender_id, user_id, username, "
+                    "INSERT INTO " + checked(table) + " (board_id, id, created, statement_ts, kind, sender_id, user_id, username, "
                             + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, kafka_offset, "
                             + "sender_signature, system_signature) SELECT u.board, u.id, timestamptz 'epoch' + u.created * interval '1 millisecond', "
                             + "timestamptz 'epoch' + u.stmt_ts * interval '1 millisecond', u.kind, u.sender, u.user_id, "
@@ -101,11 +101,11 @@ public enum RecordInserter {
         private static final long PG_EPOCH_MICROS = 946_684_800_000_000L;
 
         @Override
-        public void insert(Connection c, List<RecordRow> rows) throws SQLException {
+        public void insert(Connection c, String table, List<RecordRow> rows) throws SQLException {
             byte[] data = encode(rows);
             try {
                 c.unwrap(PGConnection.class).getCopyAPI().copyIn(
-                        "COPY records (board_id, id, created, statement_ts, kind, sender_id, user_id, username, "
+                        "COPY " + checked(table) + " (board_id, id, created, statement_ts, kind, sender_id, user_id, username, "
                                 + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, "
                                 + "kafka_offset, sender_signature, system_signature) FROM STDIN (FORMAT binary)", new java.io.ByteArrayInputStream(data));
             } catch (IOException e) {
@@ -174,5 +174,19 @@ public enum RecordInserter {
     /** The inserter the projector uses: the faster of the two as measured (see projector/README.md). */
     public static final RecordInserter DEFAULT = BINARY_COPY;
 
-    public abstract void insert(Connection c, List<RecordRow> rows) throws SQLException;
+    /** Inserts the rows into the projection's records table. */
+    public void insert(Connection c, List<RecordRow> rows) throws SQLException {
+        insert(c, "records", rows);
+    }
+
+    /** Inserts the rows into {@code table}: records, or a copy of it with the same columns (perf's ceiling_records). */
+    public abstract void insert(Connection c, String table, List<RecordRow> rows) throws SQLException;
+
+    /** The tables rows may go to: never a name from outside the code. */
+    static String checked(String table) {
+        if (!table.equals("records") && !table.equals("ceiling_records")) {
+            throw new IllegalArgumentException("records go to records or ceiling_records, not " + table);
+        }
+        return table;
+    }
 }
