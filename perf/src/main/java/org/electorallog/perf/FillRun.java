@@ -100,27 +100,9 @@ final class FillRun {
 
     private static void publish(PerfEnvironment env, Map<String, long[]> voters) {
         try (ElectoralLogProducer producer = ElectoralLogProducer.create(env.stack.kafkaBootstrap())) {
-            List<ElectionStatements> gens = new ArrayList<>();
-            List<long[]> ranges = new ArrayList<>();
-            voters.forEach((board, range) -> {
-                gens.add(new ElectionStatements(board, seed(board, range[0])));
-                ranges.add(range.clone());
-            });
-            // voters of all boards interleaved, as in an election with several boards open at once
-            boolean more = true;
-            while (more) {
-                more = false;
-                for (int i = 0; i < gens.size(); i++) {
-                    long[] r = ranges.get(i);
-                    if (r[0] < r[1]) {
-                        for (Statement s : gens.get(i).voter(r[0])) {
-                            producer.publish(s);
-                        }
-                        r[0]++;
-                        more = true;
-                    }
-                }
-            }
+            // boards one after the other; within a board 20,000 voters interleaved (ElectionStatements.interleaved)
+            voters.forEach((board, range) -> new ElectionStatements(board, seed(board, range[0]))
+                    .interleaved(range[0], range[1], producer::publish));
             producer.flush();
         }
     }
@@ -164,27 +146,37 @@ final class FillRun {
                 nextId = rs.getLong(1);
             }
             List<RecordRow> batch = new ArrayList<>(5000);
-            for (long v = e.getValue()[0]; v < e.getValue()[1]; v++) {
-                for (Statement s : gen.voter(v)) {
-                    byte[] canonical = CanonicalStatement.encode(s);
-                    long now = System.currentTimeMillis();
-                    long id = nextId++;
-                    batch.add(new RecordRow(boardId, id, now, s.getStatementTimestamp(), (short) StatementKinds.code(s.getKind().name()),
-                            1, str(s.getUserId()), str(s.getUsername()), str(s.getElectionId()), str(s.getAreaId()),
-                            str(s.getBallotId()), s.getDeliveryId().toString(), canonical, 1, 0, id, null, null));
+            long[] next = {nextId};
+            long[] copied = {0};
+            double[] spent = {0};
+            java.util.function.Consumer<List<RecordRow>> copy = b -> {
+                long t = System.nanoTime();
+                try (Connection c = env.db.getConnection()) {
+                    c.setAutoCommit(false);
+                    RecordInserter.BINARY_COPY.insert(c, "ceiling_records", b);
+                    c.commit();
+                } catch (java.sql.SQLException ex) {
+                    throw new IllegalStateException("COPY into ceiling_records failed: " + ex.getMessage(), ex);
                 }
-                if (batch.size() >= 5000 || v == e.getValue()[1] - 1) {
-                    long t = System.nanoTime();
-                    try (Connection c = env.db.getConnection()) {
-                        c.setAutoCommit(false);
-                        RecordInserter.BINARY_COPY.insert(c, "ceiling_records", batch);
-                        c.commit();
-                    }
-                    copySeconds += (System.nanoTime() - t) / 1e9;
-                    rows += batch.size();
-                    batch.clear();
+                spent[0] += (System.nanoTime() - t) / 1e9;
+                copied[0] += b.size();
+                b.clear();
+            };
+            gen.interleaved(e.getValue()[0], e.getValue()[1], s -> {
+                long id = next[0]++;
+                batch.add(new RecordRow(boardId, id, System.currentTimeMillis(), s.getStatementTimestamp(),
+                        (short) StatementKinds.code(s.getKind().name()), 1, str(s.getUserId()), str(s.getUsername()),
+                        str(s.getElectionId()), str(s.getAreaId()), str(s.getBallotId()), s.getDeliveryId().toString(),
+                        CanonicalStatement.encode(s), 1, 0, id, null, null));
+                if (batch.size() >= 5000) {
+                    copy.accept(batch);
                 }
+            });
+            if (!batch.isEmpty()) {
+                copy.accept(batch);
             }
+            rows += copied[0];
+            copySeconds += spent[0];
         }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("rows", rows);

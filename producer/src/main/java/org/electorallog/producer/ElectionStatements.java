@@ -12,7 +12,8 @@ import org.electorallog.schemas.avro.StatementKind;
  * Realistic election statements for load tests (issue 8), shaped like the reference load test
  * (shared/reference/000): per voter 4 identity-provider events and 1 cast vote of about 702
  * canonical bytes, 5 elections, 1,000 areas, random UUID user and delivery IDs, random usernames,
- * 64-hex-digit ballot IDs, statement times about 1,000 per second.
+ * 64-hex-digit ballot IDs, statement times about 1,000 per second; {@link #interleaved} gives them in
+ * the reference's order, 20,000 voters interleaved.
  *
  * <p>The reference's Keycloak events were 330-450 bytes. Our canonical bytes name every field
  * (schemas README), so the smallest Keycloak event with the reference's fields is about 400 bytes:
@@ -34,7 +35,7 @@ public final class ElectionStatements {
         String user = String.format("%08x-%04x-4%03x-a%03x-%012x", random.nextInt(), random.nextInt(0xffff),
                 random.nextInt(0xfff), random.nextInt(0xfff), random.nextLong() & 0xffffffffffffL);
         String username = "voter" + Long.toString(random.nextLong() & 0xffffffffL, 36) + "@example.org";
-        long t = 1_767_225_600_000L + v * 5;
+        long t = EPOCH_MILLIS + v * 5;
         for (int i = 0; i < 4; i++) {
             String agent = "voting-portal/" + Long.toHexString(random.nextLong() | Long.MIN_VALUE).substring(0, random.nextInt(12) + 4);
             out[i] = Statement.newBuilder().setBoard(board).setDeliveryId(uuid())
@@ -61,6 +62,37 @@ public final class ElectionStatements {
                 .setArtifact(ByteBuffer.wrap(receipt))
                 .build();
         return out;
+    }
+
+    /** Statement time of the first statement: 2026-01-01T00:00:00Z. */
+    static final long EPOCH_MILLIS = 1_767_225_600_000L;
+
+    /** Voters whose statements are interleaved, as in the reference load test. */
+    public static final int INTERLEAVED_VOTERS = 20_000;
+
+    /**
+     * The statements of voters [first, end) in the reference's order: groups of
+     * {@value #INTERLEAVED_VOTERS} voters, and within a group the first statement of every voter,
+     * then the second of every voter, and so on, so that a voter's five records are about 20,000
+     * records apart. Calls {@code sink} with each statement in order.
+     */
+    public void interleaved(long first, long end, java.util.function.Consumer<Statement> sink) {
+        for (long g = first; g < end; g += INTERLEAVED_VOTERS) {
+            int n = (int) Math.min(INTERLEAVED_VOTERS, end - g);
+            Statement[][] group = new Statement[n][];
+            for (int i = 0; i < n; i++) {
+                group[i] = voter(g + i);
+            }
+            for (int round = 0; round < 5; round++) {
+                for (int i = 0; i < n; i++) {
+                    // statement times follow the stream, 1,000 a second, as the reference's did
+                    long position = g * 5 + (long) round * n + i;
+                    Statement s = group[i][round];
+                    s.setStatementTimestamp(EPOCH_MILLIS + position);
+                    sink.accept(s);
+                }
+            }
+        }
     }
 
     private String uuid() {

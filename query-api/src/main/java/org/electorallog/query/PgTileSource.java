@@ -12,9 +12,14 @@ import org.electorallog.core.TileSource;
 
 /** Reads all the tiles one proof needs in one query, on the caller's connection (and snapshot). */
 final class PgTileSource implements TileSource {
-    /** All the tiles of one proof by their keys: one primary-key probe of tiles per key. */
+    /**
+     * All the tiles of one proof by their keys: one primary-key probe of tiles per key. LATERAL with
+     * LIMIT 1 (the key is the primary key, so it cuts nothing) keeps each key a parameterized lookup
+     * whatever the statistics say: a plain join was planned as a hash join over every tile of every
+     * board while the tiles table was small.
+     */
     static final String SQL = "SELECT t.level, t.idx, t.hashes FROM unnest(?::smallint[], ?::bigint[]) AS k(level, idx) "
-            + "JOIN tiles t ON t.board_id = ? AND t.level = k.level AND t.idx = k.idx";
+            + "CROSS JOIN LATERAL (SELECT level, idx, hashes FROM tiles WHERE board_id = ? AND level = k.level AND idx = k.idx LIMIT 1) t";
 
     private final Connection c;
     private final short boardId;
