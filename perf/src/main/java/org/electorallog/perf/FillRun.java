@@ -27,11 +27,12 @@ final class FillRun {
     private FillRun() {
     }
 
-    static Map<String, Object> run(PerfEnvironment env, long target, int boards) throws Exception {
+    static Map<String, Object> run(PerfEnvironment env, long target, int boards, boolean signed) throws Exception {
         env.projector(Duration.ofSeconds(1));
         Map<String, Long> before = new LinkedHashMap<>();
+        String prefix = signed ? "perf-signed-" : "perf-";
         for (int b = 1; b <= boards; b++) {
-            before.put("perf-" + b, env.sizes().getOrDefault("perf-" + b, 0L));
+            before.put(prefix + b, env.sizes().getOrDefault(prefix + b, 0L));
         }
         long startTotal = before.values().stream().mapToLong(Long::longValue).sum();
         long perBoard = target / boards / 5 * 5;
@@ -43,6 +44,7 @@ final class FillRun {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("target", target);
         out.put("boards", boards);
+        out.put("signed", signed);
         out.put("records_before", startTotal);
         if (toPublish == 0) {
             settle(env);
@@ -54,14 +56,16 @@ final class FillRun {
                 startTotal, toPublish, target, boards);
         List<Map<String, Object>> samples = new ArrayList<>();
         long t0 = System.nanoTime();
-        Thread publisher = new Thread(() -> publish(env, voters), "perf-publisher");
+        Thread publisher = new Thread(() -> publish(env, voters, signed), "perf-publisher");
         publisher.start();
         long expectedTotal = startTotal + toPublish;
+        java.util.function.LongSupplier boardsSize = () -> env.sizes().entrySet().stream()
+                .filter(e -> before.containsKey(e.getKey())).mapToLong(Map.Entry::getValue).sum();
         long lastSize = startTotal;
         long lastT = t0;
         while (true) {
             Thread.sleep(2000); // sampling interval of the throughput curve; the size is read, not assumed
-            long size = env.total();
+            long size = boardsSize.getAsLong();
             long now = System.nanoTime();
             double rate = (size - lastSize) / ((now - lastT) / 1e9);
             Map<String, Object> s = new LinkedHashMap<>();
@@ -84,25 +88,40 @@ final class FillRun {
         publisher.join();
 
         System.err.println();
-        long after = env.total();
+        long after = boardsSize.getAsLong();
         out.put("records_after", after);
         out.put("published", toPublish);
         out.put("seconds", Latencies.round(seconds));
         out.put("records_per_second", Math.round(toPublish / seconds));
         out.put("samples", samples);
-        out.put("ceiling", ceiling(env, voters));
+        if (signed) {
+            out.put("signatures", "every statement signed by its sender (Ed25519); the projector verified each (policy SENDER)");
+        } else {
+            out.put("ceiling", ceiling(env, voters));
+            double ceilingRate = ((Number) ((Map<?, ?>) out.get("ceiling")).get("rows_per_second")).doubleValue();
+            out.put("ratio_to_ceiling", Latencies.round(toPublish / seconds / ceilingRate));
+        }
         settle(env);
-        double ceilingRate = ((Number) ((Map<?, ?>) out.get("ceiling")).get("rows_per_second")).doubleValue();
-        out.put("ratio_to_ceiling", Latencies.round(toPublish / seconds / ceilingRate));
         out.putAll(env.describe());
         return out;
     }
 
-    private static void publish(PerfEnvironment env, Map<String, long[]> voters) {
-        try (ElectoralLogProducer producer = ElectoralLogProducer.create(env.stack.kafkaBootstrap())) {
+    private static void publish(PerfEnvironment env, Map<String, long[]> voters, boolean signed) {
+        ElectoralLogProducer.Builder b = ElectoralLogProducer.builder(env.stack.kafkaBootstrap());
+        org.electorallog.core.SigningKey key = signed ? org.electorallog.core.SigningKey.generate() : null;
+        if (signed) {
+            b.senderKey(key);
+        }
+        try (ElectoralLogProducer producer = b.build()) {
             // boards one after the other; within a board 20,000 voters interleaved (ElectionStatements.interleaved)
             voters.forEach((board, range) -> new ElectionStatements(board, seed(board, range[0]))
-                    .interleaved(range[0], range[1], producer::publish));
+                    .interleaved(range[0], range[1], s -> {
+                        if (key != null) {
+                            // the statement names the key that signs it
+                            s.setSenderPublicKey(java.nio.ByteBuffer.wrap(key.publicKey()));
+                        }
+                        producer.publish(s);
+                    }));
             producer.flush();
         }
     }

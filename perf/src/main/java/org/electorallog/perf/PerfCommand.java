@@ -70,12 +70,15 @@ public final class PerfCommand implements Runnable {
         @Option(names = "--boards", defaultValue = "1", description = "boards to spread them over; default ${DEFAULT-VALUE}")
         int boards;
 
+        @Option(names = "--signed", description = "sign every statement (sender Ed25519) on boards perf-signed-N, which the projector verifies")
+        boolean signed;
+
         @Override
         public Integer call() throws Exception {
             try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
-                Map<String, Object> r = FillRun.run(env, target, boards);
+                Map<String, Object> r = FillRun.run(env, target, boards, signed);
                 if (r.containsKey("published")) {
-                    dirs.write("fill-" + label(target), r);
+                    dirs.write("fill-" + (signed ? "signed-" : "") + label(target), r);
                 } else {
                     // nothing was measured: keep the result of the fill that got there
                     System.out.println("fill: " + r.get("note"));

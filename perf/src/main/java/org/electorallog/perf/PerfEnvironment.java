@@ -34,6 +34,8 @@ final class PerfEnvironment implements AutoCloseable {
     static final Map<String, String> PG_SETTINGS = Map.of("shared_buffers", "2GB", "effective_cache_size", "12GB",
             "max_wal_size", "8GB");
     static final String ADMIN_TOKEN = "perf-admin-token-0123456789";
+    /** Boards whose statements the projector requires sender signatures on (fill --signed). */
+    static final String SIGNED_BOARDS = "perf-signed-[0-9]+";
 
     final Path work;
     final EmbeddedStack stack;
@@ -80,7 +82,9 @@ final class PerfEnvironment implements AutoCloseable {
         if (projector == null) {
             DatabaseAddress a = stack.database();
             projector = Projector.start(ProjectorSettings.defaults(stack.kafkaBootstrap(), a.jdbcUrl(), a.user(), a.password(),
-                    work.resolve("streams"), signer).withCheckpointEvery(checkpointEvery).withBatch(5000, batchWait));
+                    work.resolve("streams"), signer).withCheckpointEvery(checkpointEvery).withBatch(5000, batchWait)
+                    // boards of a signed fill must carry valid sender signatures: the projector verifies every one
+                    .withSignatures(org.electorallog.projector.SignaturePolicy.parse("SENDER", SIGNED_BOARDS, null)));
             long deadline = System.nanoTime() + Duration.ofMinutes(30).toNanos();
             while (!caughtUp()) {
                 if (System.nanoTime() > deadline) {
