@@ -163,6 +163,16 @@ class AuditTest {
     }
 
     @Test
+    void aRecordPointedAtAnotherSenderOrNoneIsReported() throws Exception {
+        // sender keys live in senders since V5: a row's sender_id must resolve to the key its statement names
+        assertFinding(auditCopy("INSERT INTO senders (public_key) VALUES ('\\x" + "ab".repeat(32) + "'::bytea); "
+                        + "UPDATE records SET sender_id = (SELECT max(sender_id) FROM senders) WHERE id = 321 AND board_id = " + BOARD_ID),
+                Finding.Kind.RECORD_FIELD_MISMATCH, 321L);
+        assertFinding(auditCopy("UPDATE records SET sender_id = 999999 WHERE id = 654 AND board_id = " + BOARD_ID),
+                Finding.Kind.RECORD_FIELD_MISMATCH, 654L);
+    }
+
+    @Test
     void aDeletedRecordIsAGap() throws Exception {
         assertFinding(auditCopy("DELETE FROM records WHERE id = 2001 AND board_id = " + BOARD_ID), Finding.Kind.ID_GAP, 2001L);
     }

@@ -60,13 +60,22 @@ public final class SigningKey {
         return s.generateSignature();
     }
 
-    /** Ed25519 verification of {@code signature} over {@code message} by {@code publicKey}. */
+    /**
+     * Ed25519 verification of {@code signature} over {@code message} by {@code publicKey}; false, never
+     * an exception, for 32 bytes that are not a point of the curve (nothing verifies under them).
+     */
     public static boolean verify(byte[] publicKey, byte[] message, byte[] signature) {
         if (publicKey == null || publicKey.length != 32 || signature == null || signature.length != 64) {
             return false;
         }
+        Ed25519PublicKeyParameters key;
+        try {
+            key = new Ed25519PublicKeyParameters(publicKey, 0);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
         Ed25519Signer v = new Ed25519Signer();
-        v.init(false, new Ed25519PublicKeyParameters(publicKey, 0));
+        v.init(false, key);
         v.update(message, 0, message.length);
         return v.verifySignature(signature);
     }

@@ -60,11 +60,7 @@ final class ReportWriter {
         return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%,.2f", v);
     }
 
-    static void write(Path results, Path out) throws IOException {
-        write(results, out, null);
-    }
-
-    /** As {@link #write(Path, Path)}, with a hand-written notes file (caveats, analysis) after the targets. */
+    /** Writes the report; {@code notes}, when given, is a hand-written file (caveats, analysis) placed after the targets. */
     static void write(Path results, Path out, Path notes) throws IOException {
         StringBuilder md = new StringBuilder();
         Path charts = out.getParent().resolve("charts");

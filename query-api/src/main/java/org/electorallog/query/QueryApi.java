@@ -240,23 +240,16 @@ public final class QueryApi implements AutoCloseable {
         });
         app.get("/admin/boards/{board}/records/explain", ctx -> {
             requireAdmin(ctx);
-            java.util.Map<String, java.util.List<String>> params = new java.util.HashMap<>(ctx.queryParamMap());
-            params.remove("cursor");
-            ctx.contentType("application/json").result(listing.explain(board(ctx), ListingQuery.parse(params), ctx.queryParam("cursor"), cursors));
+            ctx.contentType("application/json").result(listing.explain(board(ctx), ListingQuery.parse(ctx.queryParamMap()),
+                    ctx.queryParam("cursor"), cursors));
         });
         app.get("/admin/boards/{board}/records/count/explain", ctx -> {
             requireAdmin(ctx);
-            ctx.contentType("application/json").result(listing.explainCount(board(ctx), ListingQuery.parse(ctx.queryParamMap())));
+            ctx.contentType("application/json").result(listing.explainCount(board(ctx), countQuery(ctx)));
         });
         app.get("/admin/boards/{board}/records/count", ctx -> {
             requireAdmin(ctx);
-            java.util.Map<String, java.util.List<String>> params = new java.util.HashMap<>(ctx.queryParamMap());
-            for (String p : List.of("sort", "order", "limit", "cursor")) {
-                if (params.containsKey(p)) {
-                    throw ApiException.badRequest("a count takes filters only, not '" + p + "'");
-                }
-            }
-            ctx.json(listing.count(board(ctx), ListingQuery.parse(params)));
+            ctx.json(listing.count(board(ctx), countQuery(ctx)));
         });
         app.get("/admin/boards/{board}/export.csv", ctx -> {
             requireAdmin(ctx);
@@ -353,6 +346,16 @@ public final class QueryApi implements AutoCloseable {
     }
 
     /** Bearer-token check of the admin endpoints, in constant time. */
+    /** The filters of a count request: a count takes no sort, order, limit or cursor. */
+    private static ListingQuery countQuery(Context ctx) {
+        for (String p : List.of("sort", "order", "limit", "cursor")) {
+            if (ctx.queryParamMap().containsKey(p)) {
+                throw ApiException.badRequest("a count takes filters only, not '" + p + "'");
+            }
+        }
+        return ListingQuery.parse(ctx.queryParamMap());
+    }
+
     /** The public proof endpoints, which the per-client rate limit covers. */
     static final java.util.regex.Pattern PROOF_PATH = java.util.regex.Pattern.compile(
             "/boards/[^/]+/(records/[^/]+/(proof|proof-bundle)|consistency)");
