@@ -3,6 +3,7 @@ package org.electorallog.producer;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -12,8 +13,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.electorallog.core.SigningKey;
-import org.electorallog.schemas.BoardName;
 import org.electorallog.schemas.CanonicalStatement;
+import org.electorallog.schemas.StatementRules;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.Topics;
 import org.electorallog.schemas.avro.Envelope;
@@ -208,34 +209,20 @@ public final class ElectoralLogProducer implements AutoCloseable {
         return out;
     }
 
-    /** Checks every required field (the exception names the field); returns the canonical bytes. */
+    /**
+     * Checks the statement against {@link StatementRules} (the rules the projector applies too, so
+     * nothing this accepts is dead-lettered for its content); the exception names the field and the
+     * limit. Returns the canonical bytes.
+     */
     static byte[] validate(Statement st) {
-        if (st.getBoard() == null) {
-            throw new StatementRejectedException("board", "is required");
-        }
-        if (!BoardName.isValid(st.getBoard())) {
-            throw new StatementRejectedException("board", "'" + st.getBoard()
-                    + "' must match [a-z0-9][a-z0-9._-]{0,63}");
-        }
-        if (st.getDeliveryId().length() > 128) {
-            throw new StatementRejectedException("delivery_id", "is longer than 128 characters");
-        }
-        if (st.getKind() == null) {
-            throw new StatementRejectedException("kind", "is required");
-        }
-        if (st.getSenderName() == null || st.getSenderName().isBlank()) {
-            throw new StatementRejectedException("sender_name", "is required");
-        }
-        if (st.getSenderPublicKey() == null || st.getSenderPublicKey().remaining() != 32) {
-            throw new StatementRejectedException("sender_public_key", "must be a 32-byte Ed25519 public key");
-        }
-        if (st.getStatementTimestamp() <= 0) {
-            throw new StatementRejectedException("statement_timestamp", "must be milliseconds since the epoch");
+        Optional<StatementRules.Violation> broken = StatementRules.check(st);
+        if (broken.isPresent()) {
+            throw new StatementRejectedException(broken.get().field(), broken.get().rule());
         }
         byte[] canonical = CanonicalStatement.encode(st);
-        if (canonical.length > CanonicalStatement.MAX_BYTES) {
-            throw new StatementRejectedException("statement", "canonical bytes are " + canonical.length
-                    + " bytes, more than " + CanonicalStatement.MAX_BYTES);
+        broken = StatementRules.checkCanonicalSize(canonical.length);
+        if (broken.isPresent()) {
+            throw new StatementRejectedException(broken.get().field(), broken.get().rule());
         }
         return canonical;
     }

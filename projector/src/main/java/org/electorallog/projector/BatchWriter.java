@@ -22,6 +22,7 @@ import org.electorallog.core.NoteSigner;
 import org.electorallog.core.Tile;
 import org.electorallog.core.TileKey;
 import org.electorallog.core.TileTree;
+import org.electorallog.schemas.BadEventException;
 import org.electorallog.schemas.DecodedStatement;
 import org.electorallog.schemas.SchemaRegistry;
 import org.electorallog.schemas.StatementKinds;
@@ -58,8 +59,16 @@ final class BatchWriter {
         this.checkpointEveryMillis = checkpointEvery.toMillis();
     }
 
-    /** What a batch did. */
-    record Result(int written, int duplicates, Set<String> boards) {
+    /** What a batch did; {@code refused} events are to be dead-lettered before the batch commits. */
+    record Result(int written, int duplicates, Set<String> boards, List<Refused> refused) {
+    }
+
+    /** An event the batch left out for its content (a delivery-key collision), with the reason for its dead letter. */
+    record Refused(PendingEvent event, BadEventException.Reason reason, String message) {
+    }
+
+    /** What dedup kept, and what it refused. */
+    private record Dedup(List<PendingEvent> fresh, int duplicates, List<Refused> refused) {
     }
 
     /**
@@ -88,6 +97,7 @@ final class BatchWriter {
         }
         int written = 0;
         int duplicates = 0;
+        List<Refused> refused = new ArrayList<>();
         recordSchemas(c, events);
         for (Map.Entry<String, List<PendingEvent>> entry : byBoard.entrySet()) {
             BoardProjection board = boards.get(entry.getKey());
@@ -95,9 +105,11 @@ final class BatchWriter {
                 board = loadOrCreate(c, entry.getKey(), entry.getValue().get(0).kafkaTimestamp());
                 boards.put(entry.getKey(), board);
             }
-            List<PendingEvent> fresh = dropRepeated(c, board, entry.getValue());
-            int dropped = entry.getValue().size() - fresh.size();
+            Dedup dedup = dropRepeated(c, board, entry.getValue());
+            List<PendingEvent> fresh = dedup.fresh();
+            int dropped = dedup.duplicates();
             duplicates += dropped;
+            refused.addAll(dedup.refused());
             if (!fresh.isEmpty()) {
                 insertRecords(c, board, fresh);
                 writeTiles(c, board);
@@ -111,7 +123,7 @@ final class BatchWriter {
         }
         signDue(c, System.currentTimeMillis());
         moveOffset(c, partition, epoch, expectedOffset, nextOffset);
-        return new Result(written, duplicates, byBoard.keySet());
+        return new Result(written, duplicates, byBoard.keySet(), refused);
     }
 
     private BoardProjection loadOrCreate(Connection c, String name, long firstTimestamp) throws SQLException {
@@ -128,8 +140,9 @@ final class BatchWriter {
                     Timestamp last = rs.getTimestamp(5);
                     TileTree tree = restoreTree(c, id, size);
                     if (!MessageDigest.isEqual(tree.root(), root)) {
-                        throw new IllegalStateException("board " + name + ": root recomputed from stored tiles at size "
-                                + size + " differs from the stored root; the projection is damaged (run the audit)");
+                        throw new ProjectionStoppedException("board " + name + ": root recomputed from stored tiles at size "
+                                + size + " differs from the stored root; the projection is damaged: run "
+                                + "`electoral-log audit` and rebuild the projection from the topic (`electoral-log rebuild`)");
                     }
                     return new BoardProjection(id, name, origin, tree, last == null ? Long.MIN_VALUE : last.getTime());
                 }
@@ -185,20 +198,25 @@ final class BatchWriter {
     /**
      * Keeps the first copy of each delivery ID: drops repeats inside the batch and IDs already stored.
      * Stored IDs are found by their 16-byte key (the unique index records_delivery_id, V5) and then
-     * compared in full; two different IDs with one key stop the batch with both named (a 2^64-work
-     * collision, never a silent drop: the event stays in Kafka).
+     * compared in full. A later delivery ID whose key equals an earlier one's (a 2^64-work
+     * collision) cannot be stored beside it: it is refused (dead-lettered with both IDs named),
+     * never silently dropped as a duplicate, and the board goes on.
      */
-    private static List<PendingEvent> dropRepeated(Connection c, BoardProjection board, List<PendingEvent> events)
+    private static Dedup dropRepeated(Connection c, BoardProjection board, List<PendingEvent> events)
             throws SQLException {
         Map<String, PendingEvent> firstCopies = new LinkedHashMap<>();
         for (PendingEvent e : events) {
             firstCopies.putIfAbsent(e.statement().deliveryId(), e);
         }
+        List<Refused> refused = new ArrayList<>();
         Map<java.nio.ByteBuffer, String> byKey = new HashMap<>();
-        for (String id : firstCopies.keySet()) {
+        for (java.util.Iterator<PendingEvent> it = firstCopies.values().iterator(); it.hasNext(); ) {
+            PendingEvent e = it.next();
+            String id = e.statement().deliveryId();
             String other = byKey.putIfAbsent(java.nio.ByteBuffer.wrap(deliveryKey(id)), id);
             if (other != null) {
-                throw collision(board, id, other);
+                refused.add(collision(board, e, other));
+                it.remove();
             }
         }
         Set<String> stored = new HashSet<>();
@@ -208,10 +226,12 @@ final class BatchWriter {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String id = rs.getString(1);
-                    if (!firstCopies.containsKey(id)) {
-                        throw collision(board, byKey.get(java.nio.ByteBuffer.wrap(deliveryKey(id))), id);
+                    if (firstCopies.containsKey(id)) {
+                        stored.add(id);
+                    } else {
+                        String mine = byKey.get(java.nio.ByteBuffer.wrap(deliveryKey(id)));
+                        refused.add(collision(board, firstCopies.remove(mine), id));
                     }
-                    stored.add(id);
                 }
             }
         }
@@ -221,7 +241,7 @@ final class BatchWriter {
                 out.add(e);
             }
         }
-        return out;
+        return new Dedup(out, events.size() - out.size() - refused.size(), refused);
     }
 
     /**
@@ -240,9 +260,22 @@ final class BatchWriter {
         return java.util.Arrays.copyOf(Hashes.sha256(deliveryId.getBytes(java.nio.charset.StandardCharsets.UTF_8)), 16);
     }
 
-    private static IllegalStateException collision(BoardProjection board, String a, String b) {
-        return new IllegalStateException("board " + board.name + ": delivery IDs '" + a + "' and '" + b
-                + "' share a 16-byte delivery key; the projector stops rather than drop either (see docs/decisions.md)");
+    private static Refused collision(BoardProjection board, PendingEvent event, String earlier) {
+        return new Refused(event, BadEventException.Reason.REFUSED, "board " + board.name + ": delivery ID '"
+                + event.statement().deliveryId() + "' shares its 16-byte delivery key with the earlier '" + earlier
+                + "'; the unique index records_delivery_id cannot hold both (choose another delivery ID)");
+    }
+
+    /** Whether this task still holds the partition at {@code epoch} (read in its own transaction). */
+    boolean owns(Connection c, int partition, long epoch) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT epoch FROM partition_offsets WHERE topic = ? AND partition = ?")) {
+            ps.setString(1, topic);
+            ps.setInt(2, partition);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getLong(1) == epoch;
+            }
+        }
     }
 
     /** The sender_id of each sender key of the batch, adding new keys to senders (in the batch transaction). */

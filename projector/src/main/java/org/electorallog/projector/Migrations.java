@@ -21,7 +21,7 @@ public final class Migrations {
     private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
     /** Every migration, in order; a file's version is its position + 1. Append only. */
     static final List<String> FILES = List.of("V1__projection.sql", "V2__analyst_views.sql", "V3__statement_signatures.sql", "V4__ballot_locator.sql",
-            "V5__listing_indexes.sql");
+            "V5__listing_indexes.sql", "V6__topic_layout.sql");
     private static final long LOCK_KEY = 0x656C6563L; // "elec"
 
     private Migrations() {

@@ -33,59 +33,68 @@ public final class Projector implements AutoCloseable {
     private final HikariDataSource db;
     private final ProjectorMetrics metrics = new ProjectorMetrics();
     private final KafkaStreams streams;
+    private final TopicLayout layout;
+    private final DeadLetterPublisher deadLetters;
+    private volatile Throwable stopped;
     private KafkaConsumer<byte[], byte[]> endOffsetReader;
 
-    private Projector(ProjectorSettings settings) {
+    private Projector(ProjectorSettings settings, TopicLayout layout) {
         this.settings = settings;
+        this.layout = layout;
         this.db = ProjectionDatabase.pool(settings.jdbcUrl(), settings.dbUser(), settings.dbPassword(),
                 settings.streamThreads() + 2, "projector");
+        this.deadLetters = new DeadLetterPublisher(settings.kafkaClient(), settings.deadLetterTopic());
         try {
             Migrations.apply(db);
+            layout.requireUnchanged(db, settings.topic());
             this.streams = new KafkaStreams(topology(), streamsConfig());
         } catch (RuntimeException e) {
             db.close();
             throw e;
         }
         streams.setUncaughtExceptionHandler(e -> {
+            if (BatchFailure.of(e) == BatchFailure.STOP) {
+                stopped = rootStop(e);
+                LOG.error("projector stopped: {}", stopped.getMessage());
+                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            }
             LOG.error("projector thread failed; replacing it (the partition is taken again from PostgreSQL's offset)", e);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
     }
 
-    /** Checks the topics exist, migrates the database and starts projecting. */
+    private static Throwable rootStop(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof ProjectionStoppedException) {
+                return c;
+            }
+        }
+        return e;
+    }
+
+    /**
+     * Checks the topics (waiting for metadata still propagating), migrates the database, checks the
+     * events topic's partition count against the projection, and starts projecting.
+     */
     public static Projector start(ProjectorSettings settings) {
-        requireTopics(settings);
-        Projector p = new Projector(settings);
+        TopicLayout layout = TopicLayout.read(settings);
+        Projector p = new Projector(settings, layout);
         p.streams.start();
-        LOG.info("projector {} started on {} -> {}", settings.applicationId(), settings.topic(), settings.jdbcUrl());
+        LOG.info("projector {} started on {} ({} partitions) -> {}", settings.applicationId(), settings.topic(),
+                layout.partitions(), settings.jdbcUrl());
         return p;
     }
 
-    /** Fails fast, naming the topic, when the events or dead-letter topic does not exist. */
-    static void requireTopics(ProjectorSettings settings) {
-        Properties p = settings.kafkaClient();
-        p.put("default.api.timeout.ms", "30000");
-        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(p)) {
-            java.util.Set<String> topics = admin.listTopics().names().get(30, java.util.concurrent.TimeUnit.SECONDS);
-            for (String t : List.of(settings.topic(), settings.deadLetterTopic())) {
-                if (!topics.contains(t)) {
-                    throw new IllegalStateException("topic " + t + " does not exist on " + settings.bootstrap()
-                            + ": create it (the projector reads the events topic and writes the dead-letter topic)");
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while checking the topics", e);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("cannot list the topics of " + settings.bootstrap() + ": " + e.getMessage(), e);
-        }
+    /** Why the projector stopped for good (see {@link ProjectionStoppedException}), or null while it runs. */
+    public Throwable stopped() {
+        return stopped;
     }
 
     Topology topology() {
         StatementCodec codec = StatementCodec.embedded();
         Topology t = new Topology();
         t.addSource("events", Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), settings.topic());
-        t.addProcessor("project", () -> new ProjectorProcessor(settings, db, codec, metrics), "events");
+        t.addProcessor("project", () -> new ProjectorProcessor(settings, db, codec, metrics, layout, deadLetters), "events");
         t.addSink(ProjectorProcessor.DEAD_LETTER_SINK, settings.deadLetterTopic(), Serdes.String().serializer(),
                 Serdes.ByteArray().serializer(), "project");
         return t;
@@ -152,7 +161,11 @@ public final class Projector implements AutoCloseable {
             dbOk = false;
         }
         h.put("database", dbOk ? "UP" : "DOWN");
-        h.put("healthy", streamsOk && dbOk);
+        Throwable why = stopped;
+        if (why != null) {
+            h.put("stopped", why.getMessage());
+        }
+        h.put("healthy", streamsOk && dbOk && why == null);
         return h;
     }
 
@@ -174,6 +187,7 @@ public final class Projector implements AutoCloseable {
                 endOffsetReader.close();
             }
         }
+        deadLetters.close();
         db.close();
     }
 }

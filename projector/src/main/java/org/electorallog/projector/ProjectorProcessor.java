@@ -13,12 +13,14 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -26,11 +28,9 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.electorallog.schemas.BadEventException;
-import org.electorallog.schemas.BoardName;
-import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.DecodedStatement;
 import org.electorallog.schemas.StatementCodec;
-import org.electorallog.schemas.StatementKinds;
+import org.electorallog.schemas.StatementRules;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,6 +53,8 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     private final StatementCodec codec;
     private final BatchWriter writer;
     private final ProjectorMetrics metrics;
+    private final TopicLayout layout;
+    private final DeadLetterPublisher publisher;
     private final Map<String, BoardProjection> boards = new HashMap<>();
     private final List<PendingEvent> pending = new ArrayList<>();
     private ProcessorContext<String, byte[]> context;
@@ -62,11 +64,17 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     private long storedOffset;
     private long nextOffset;
 
-    ProjectorProcessor(ProjectorSettings settings, DataSource db, StatementCodec codec, ProjectorMetrics metrics) {
+    /** Infrastructure failures of one write are retried this many times (backoff 0.1 s doubling, about 6 s in all). */
+    static final int INFRASTRUCTURE_RETRIES = 6;
+
+    ProjectorProcessor(ProjectorSettings settings, DataSource db, StatementCodec codec, ProjectorMetrics metrics,
+                       TopicLayout layout, DeadLetterPublisher publisher) {
         this.settings = settings;
         this.db = db;
         this.codec = codec;
         this.metrics = metrics;
+        this.layout = layout;
+        this.publisher = publisher;
         this.writer = new BatchWriter(settings.topic(), settings.signer(), settings.originPrefix(),
                 org.electorallog.schemas.EmbeddedSchemaRegistry.instance(), settings.checkpointEvery());
     }
@@ -89,13 +97,13 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         if (offset < nextOffset) {
             // already projected; re-send a bad one to the dead letters (its earlier copy was not committed)
             try {
-                validated(record.key(), record.value());
+                validated(record.key(), record.value(), record.timestamp());
             } catch (BadEventException e) {
                 deadLetter(record, offset, e);
             }
             return;
         }
-        accept(record.key(), record.value(), offset, record.timestamp(), record, true);
+        accept(record.key(), record.value(), offset, record.timestamp(), record.headers(), true);
         nextOffset = offset + 1;
         if (pending.size() >= settings.batchMaxRecords()) {
             flush();
@@ -103,60 +111,71 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     }
 
     /** Decodes and validates; adds a valid event to the batch or dead-letters a bad one. */
-    private void accept(String key, byte[] value, long offset, long timestamp, Record<String, byte[]> record,
-                        boolean forwardDeadLetter) {
+    private void accept(String key, byte[] value, long offset, long timestamp, Headers headers, boolean forwardDeadLetter) {
         try {
-            DecodedStatement st = validated(key, value);
-            pending.add(new PendingEvent(st, partition, offset, timestamp));
+            DecodedStatement st = validated(key, value, timestamp);
+            pending.add(new PendingEvent(st, partition, offset, timestamp, key, value, headers));
         } catch (BadEventException e) {
             metrics.deadLetter(e.reason());
             if (forwardDeadLetter) {
-                deadLetter(record, offset, e);
+                deadLetter(new Record<>(key, value, timestamp, headers), offset, e);
             }
         }
     }
 
-    private DecodedStatement validated(String key, byte[] value) throws BadEventException {
+    /**
+     * The checks of one event: {@link StatementRules} (inside decoding), then what only the projector
+     * knows: the Kafka key and partition, the record timestamp, and the signature policy.
+     */
+    private DecodedStatement validated(String key, byte[] value, long timestamp) throws BadEventException {
         if (value == null) {
             throw new BadEventException(BadEventException.Reason.UNDECODABLE, "event has no value");
         }
         DecodedStatement st = codec.decode(value);
-        if (!BoardName.isValid(st.board())) {
-            throw new BadEventException(BadEventException.Reason.INVALID,
-                    "board name '" + st.board() + "' must match [a-z0-9][a-z0-9._-]{0,63}");
-        }
         if (!st.board().equals(key)) {
             throw new BadEventException(BadEventException.Reason.INVALID,
-                    "Kafka key '" + key + "' differs from the statement's board '" + st.board() + "'");
+                    "Kafka key '" + printable(key) + "' differs from the statement's board '" + st.board() + "'");
         }
-        if (st.deliveryId() == null || st.deliveryId().isEmpty() || st.deliveryId().length() > 128) {
-            throw new BadEventException(BadEventException.Reason.INVALID, "delivery ID must be 1..128 characters");
+        int home = layout.partitionOf(st.board());
+        if (home != partition) {
+            throw new BadEventException(BadEventException.Reason.INVALID, "board " + st.board() + " belongs to partition "
+                    + home + " of " + layout.partitions() + " (Kafka's default partitioner on the key); this event "
+                    + "arrived on partition " + partition + ", where it would break the board's order");
         }
-        if (StatementKinds.code(st.kind()) < 0) {
-            throw new BadEventException(BadEventException.Reason.INVALID,
-                    "statement kind " + st.kind() + " is unknown to this projector version");
-        }
-        if (st.senderPublicKey() == null || st.senderPublicKey().length != 32) {
-            throw new BadEventException(BadEventException.Reason.INVALID, "sender public key must be 32 bytes");
-        }
-        if (st.canonicalBytes().length > CanonicalStatement.MAX_BYTES) {
-            throw new BadEventException(BadEventException.Reason.OVERSIZED, "canonical statement is "
-                    + st.canonicalBytes().length + " bytes, more than " + CanonicalStatement.MAX_BYTES);
+        java.util.Optional<StatementRules.Violation> time = StatementRules.checkRecordTimestamp(timestamp);
+        if (time.isPresent()) {
+            throw time.get().exception();
         }
         settings.signatures().check(st);
         return st;
     }
 
+    private static String printable(String s) {
+        if (s == null) {
+            return "(none)";
+        }
+        String t = s.length() > 80 ? s.substring(0, 80) + "..." : s;
+        return t.replaceAll("\\p{Cntrl}", "?");
+    }
+
+    private DeadLetter.Source source(long offset) {
+        return new DeadLetter.Source(settings.topic(), partition, offset);
+    }
+
+    /** Forwards a dead letter in Kafka Streams' transaction (found while the event is processed). */
     private void deadLetter(Record<String, byte[]> record, long offset, BadEventException e) {
-        RecordHeaders h = new RecordHeaders();
-        record.headers().forEach(h::add);
-        h.add("dlq.reason", e.reason().name().getBytes(StandardCharsets.UTF_8));
-        h.add("dlq.message", String.valueOf(e.getMessage()).getBytes(StandardCharsets.UTF_8));
-        h.add("dlq.source.topic", settings.topic().getBytes(StandardCharsets.UTF_8));
-        h.add("dlq.source.partition", String.valueOf(partition).getBytes(StandardCharsets.UTF_8));
-        h.add("dlq.source.offset", String.valueOf(offset).getBytes(StandardCharsets.UTF_8));
-        context.forward(new Record<>(record.key(), record.value(), record.timestamp(), h), DEAD_LETTER_SINK);
+        DeadLetter d = DeadLetter.of(record.key(), record.value(), record.timestamp(), record.headers(), source(offset),
+                e.reason(), e.getMessage(), layout.deadLetterMaxBytes());
+        context.forward(new Record<>(d.key(), d.value(), d.timestamp(), d.headers()), DEAD_LETTER_SINK);
         LOG.warn("dead-lettered {}-{}@{}: {} {}", settings.topic(), partition, offset, e.reason(), e.getMessage());
+    }
+
+    /** Sends a dead letter found while a batch is written, before the batch commits (see {@link DeadLetterPublisher}). */
+    private void deadLetter(PendingEvent e, BadEventException.Reason reason, String message) {
+        publisher.publish(DeadLetter.of(e.key(), e.value(), e.kafkaTimestamp(), e.headers(), source(e.offset()), reason,
+                message, layout.deadLetterMaxBytes()));
+        metrics.deadLetter(reason);
+        LOG.warn("dead-lettered {}-{}@{}: {} {}", settings.topic(), partition, e.offset(), reason, message);
     }
 
     /** Takes the partition and projects any gap between PostgreSQL's offset and Kafka's committed one. */
@@ -179,6 +198,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             throw new IllegalStateException("cannot take partition " + partition + " in PostgreSQL: " + e.getMessage(), e);
         }
         boards.clear();
+        requireUndeleted();
         long committed = committedOffset();
         if (committed > storedOffset) {
             LOG.warn("partition {}: Kafka committed offset {} is past the projected offset {}: projecting the gap",
@@ -187,6 +207,36 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         }
         ready = true;
         LOG.info("partition {} taken at epoch {}, next offset {}", partition, epoch, nextOffset);
+    }
+
+    /**
+     * Stops when Kafka no longer has the events after the stored offset (retention or
+     * {@code deleteRecords} removed them before they were projected): projecting on from the log
+     * start would skip them silently.
+     */
+    private void requireUndeleted() {
+        TopicPartition tp = new TopicPartition(settings.topic(), partition);
+        long logStart;
+        try (Admin admin = Admin.create(settings.kafkaClient())) {
+            logStart = admin.listOffsets(Map.of(tp, OffsetSpec.earliest())).partitionResult(tp).get(30, TimeUnit.SECONDS).offset();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading the log start of " + tp, e);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the log start offset of " + tp + ": " + e.getMessage(), e);
+        }
+        if (logStart > storedOffset) {
+            throw deleted(tp, logStart);
+        }
+    }
+
+    private ProjectionStoppedException deleted(TopicPartition tp, long logStart) {
+        return new ProjectionStoppedException("partition " + tp + ": offsets " + storedOffset + " to " + (logStart - 1)
+                + " were deleted from Kafka (retention or deleteRecords) before they were projected; the projector stops "
+                + "rather than skip them. Kafka is the source of truth: restore those events to the topic (from a "
+                + "backup or mirror) or restore the database from a backup taken before the deletion, and set the "
+                + "events topic's retention.ms and retention.bytes to -1 (docs/operations in docs/architecture.md, "
+                + "\"Events deleted before projection\")");
     }
 
     private long committedOffset() {
@@ -207,6 +257,8 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         Properties p = settings.kafkaClient();
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        // never jump: an offset that is gone is an error, not a reason to start elsewhere
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(settings.batchMaxRecords()));
         TopicPartition tp = new TopicPartition(settings.topic(), partition);
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
@@ -220,19 +272,26 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                     }
                     String key = r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8);
                     // dead letters of the gap were committed with Kafka's offsets: do not send them again
-                    accept(key, r.value(), r.offset(), r.timestamp(), null, false);
+                    accept(key, r.value(), r.offset(), r.timestamp(), r.headers(), false);
                     nextOffset = r.offset() + 1;
                     if (pending.size() >= settings.batchMaxRecords()) {
                         flush();
                     }
                 }
             }
+        } catch (OffsetOutOfRangeException e) {
+            Long logStart = e.offsetOutOfRangePartitions().get(tp);
+            throw deleted(tp, logStart == null ? storedOffset + 1 : Math.max(storedOffset + 1, logStart));
         }
         nextOffset = Math.max(nextOffset, until);
         flush();
     }
 
-    /** Writes the pending batch (or just the offset move) in one transaction. */
+    /**
+     * Writes the pending batch (or just the offset move) in one transaction. When PostgreSQL refuses
+     * the batch for its content, the batch is split to isolate the event(s) at fault (see
+     * {@link #project}); infrastructure failures are retried; a fenced task stops writing.
+     */
     void flush() {
         if (pending.isEmpty() && nextOffset == storedOffset) {
             if (writer.checkpointsDue(System.currentTimeMillis())) {
@@ -240,32 +299,148 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             }
             return;
         }
-        long t0 = System.nanoTime();
-        try (Connection c = db.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                BatchWriter.Result r = writer.write(c, partition, epoch, storedOffset, nextOffset, pending, boards);
-                c.commit();
-                metrics.batch(r.written(), r.duplicates(), System.nanoTime() - t0);
-            } catch (SQLException | RuntimeException e) {
-                rollback(c);
+        List<PendingEvent> batch = List.copyOf(pending);
+        pending.clear();
+        try {
+            project(batch, nextOffset);
+        } catch (RuntimeException e) {
+            // what was not committed is read again from Kafka by the next owner of the partition
+            // (a replaced thread or another instance), which starts at PostgreSQL's stored offset;
+            // this task must not write again, least of all an offset move past the lost batch
+            ready = false;
+            nextOffset = storedOffset;
+            throw e;
+        }
+    }
+
+    /**
+     * Projects {@code events} (in offset order, all at or after the stored offset) and moves the
+     * stored offset to {@code upTo}. If PostgreSQL refuses them for their content, the list is split
+     * in two and each half is projected on its own (the first half up to the first offset of the
+     * second), down to single events: a single event that is still refused is dead-lettered with
+     * PostgreSQL's error and the offset moves past it. Every step is one transaction with the same
+     * epoch and offset compare-and-set as a normal batch, committed in offset order, so exactly-once
+     * holds: the stored offset only ever moves past events that are stored or dead-lettered.
+     */
+    private void project(List<PendingEvent> events, long upTo) {
+        Throwable refusal = write(events, upTo);
+        if (refusal == null) {
+            return;
+        }
+        if (events.size() == 1) {
+            PendingEvent e = events.get(0);
+            deadLetter(e, BadEventException.Reason.REFUSED, "PostgreSQL refused the event: " + describe(refusal));
+            Throwable again = write(List.of(), upTo);
+            if (again != null) {
+                throw new IllegalStateException("partition " + partition + ": moving the offset past refused event "
+                        + e.offset() + " failed: " + again.getMessage(), again);
+            }
+            return;
+        }
+        int mid = events.size() / 2;
+        project(events.subList(0, mid), events.get(mid).offset());
+        project(events.subList(mid, events.size()), upTo);
+    }
+
+    /**
+     * One transaction: the events and the offset move to {@code upTo}. Returns null when committed,
+     * or the failure when PostgreSQL refused the content (after checking that this task still owns
+     * the partition). Infrastructure failures are retried with backoff, then thrown; a fenced or
+     * stopped projection throws.
+     */
+    private Throwable write(List<PendingEvent> events, long upTo) {
+        long backoff = 100;
+        for (int attempt = 0; ; attempt++) {
+            long t0 = System.nanoTime();
+            Throwable failure;
+            try (Connection c = db.getConnection()) {
+                c.setAutoCommit(false);
+                try {
+                    BatchWriter.Result r = writer.write(c, partition, epoch, storedOffset, upTo, events, boards);
+                    for (BatchWriter.Refused x : r.refused()) {
+                        deadLetter(x.event(), x.reason(), x.message());
+                    }
+                    c.commit();
+                    metrics.batch(r.written(), r.duplicates(), System.nanoTime() - t0);
+                    storedOffset = upTo;
+                    metrics.projected(partition, storedOffset);
+                    return null;
+                } catch (SQLException | RuntimeException e) {
+                    rollback(c);
+                    boards.clear();
+                    writer.rolledBack();
+                    failure = e;
+                }
+            } catch (SQLException e) {
                 boards.clear();
                 writer.rolledBack();
-                if (e instanceof FencedException f) {
+                failure = e;
+            }
+            switch (BatchFailure.of(failure)) {
+                case FENCED -> {
                     metrics.fenced();
                     ready = false;
                     pending.clear();
-                    throw f;
+                    throw failure instanceof FencedException f ? f : new FencedException(failure.getMessage());
                 }
-                throw new IllegalStateException("batch of partition " + partition + " failed: " + e.getMessage(), e);
+                case STOP -> throw failure instanceof ProjectionStoppedException s ? s
+                        : new ProjectionStoppedException("partition " + partition + ": " + describe(failure));
+                case DATA -> {
+                    requireOwnership();
+                    LOG.warn("partition {}: PostgreSQL refused {} event(s) at offsets {}..{} for their content ({}); isolating",
+                            partition, events.size(), events.isEmpty() ? upTo : events.get(0).offset(), upTo - 1, describe(failure));
+                    if (events.isEmpty()) {
+                        throw new IllegalStateException("partition " + partition + ": an offset move was refused: "
+                                + describe(failure), failure);
+                    }
+                    return failure;
+                }
+                case INFRASTRUCTURE -> {
+                    if (attempt >= INFRASTRUCTURE_RETRIES) {
+                        throw new IllegalStateException("batch of partition " + partition + " failed " + (attempt + 1)
+                                + " times: " + describe(failure), failure);
+                    }
+                    LOG.warn("partition {}: batch failed ({}); retrying in {} ms", partition, describe(failure), backoff);
+                    pause(backoff);
+                    backoff = Math.min(backoff * 2, 5_000);
+                }
+            }
+        }
+    }
+
+    /** A refused batch is only isolated by the partition's owner: a zombie that lost it is fenced instead. */
+    private void requireOwnership() {
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(true);
+            if (!writer.owns(c, partition, epoch)) {
+                metrics.fenced();
+                ready = false;
+                pending.clear();
+                throw new FencedException("partition " + settings.topic() + "-" + partition
+                        + " is no longer ours at epoch " + epoch + ": another task took it; batch rolled back");
             }
         } catch (SQLException e) {
-            boards.clear();
-            throw new IllegalStateException("no PostgreSQL connection for partition " + partition + ": " + e.getMessage(), e);
+            throw new IllegalStateException("cannot check the epoch of partition " + partition + ": " + e.getMessage(), e);
         }
-        storedOffset = nextOffset;
-        metrics.projected(partition, storedOffset);
-        pending.clear();
+    }
+
+    /** PostgreSQL's SQLSTATE and message (or the exception's), for logs and dead-letter reasons. */
+    static String describe(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof SQLException e && e.getSQLState() != null) {
+                return "SQLSTATE " + e.getSQLState() + ": " + e.getMessage();
+            }
+        }
+        return t.getClass().getSimpleName() + ": " + t.getMessage();
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis); // backoff before retrying an infrastructure failure
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting to retry a batch", e);
+        }
     }
 
     private void signDueCheckpoints() {

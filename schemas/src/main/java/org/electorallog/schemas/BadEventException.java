@@ -5,9 +5,13 @@ package org.electorallog.schemas;
  * topic's headers and metrics.
  */
 public final class BadEventException extends Exception {
-    /** Why an event was refused (BRIEF section 3, invariant 6). */
+    /**
+     * Why an event was refused (BRIEF section 3, invariant 6). {@code REFUSED}: it passed every rule
+     * but the projection could not store it (PostgreSQL's error, found by the projector's isolation
+     * path, or a delivery-key collision); the message says which.
+     */
     public enum Reason {
-        UNDECODABLE, NO_SCHEMA, UNKNOWN_SCHEMA, INVALID, OVERSIZED, UNSIGNED, BAD_SIGNATURE
+        UNDECODABLE, NO_SCHEMA, UNKNOWN_SCHEMA, INVALID, OVERSIZED, UNSIGNED, BAD_SIGNATURE, REFUSED
     }
 
     private final Reason reason;

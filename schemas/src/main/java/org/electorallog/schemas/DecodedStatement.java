@@ -25,16 +25,34 @@ public record DecodedStatement(
         byte[] senderSignature,
         byte[] systemSignature) {
 
+    /**
+     * The statement of a decoded envelope, refused with its reason when it breaks a rule of
+     * {@link StatementRules} (what the projection can store) or has no canonical form.
+     */
     static DecodedStatement of(int schemaId, GenericRecord envelope) throws BadEventException {
         Object st = field(envelope, "statement");
         if (!(st instanceof GenericRecord statement)) {
             throw new BadEventException(BadEventException.Reason.INVALID, "envelope has no statement record");
+        }
+        java.util.Optional<StatementRules.Violation> broken = StatementRules.check(statement);
+        if (broken.isEmpty()) {
+            broken = StatementRules.checkSignature("sender_signature", bytes(envelope, "sender_signature"));
+        }
+        if (broken.isEmpty()) {
+            broken = StatementRules.checkSignature("system_signature", bytes(envelope, "system_signature"));
+        }
+        if (broken.isPresent()) {
+            throw broken.get().exception();
         }
         byte[] canonical;
         try {
             canonical = CanonicalStatement.encode(statement);
         } catch (RuntimeException e) {
             throw new BadEventException(BadEventException.Reason.INVALID, "statement has no canonical form: " + e.getMessage());
+        }
+        broken = StatementRules.checkCanonicalSize(canonical.length);
+        if (broken.isPresent()) {
+            throw broken.get().exception();
         }
         Object ts = field(statement, "statement_timestamp");
         return new DecodedStatement(
