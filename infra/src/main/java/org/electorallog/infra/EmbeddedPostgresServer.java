@@ -93,7 +93,9 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                     .setOverrideWorkingDirectory(workDir.toFile())
                     .setPort(port)
                     .setPGStartupWait(Duration.ofSeconds(60))
-                    .setRegisterShutdownHook(true);
+                    // no hook of its own: JVM hooks run at once, and the server must outlive the parts
+                    // that use it; whoever owns it stops it (EmbeddedStack through ExitOrder)
+                    .setRegisterShutdownHook(false);
             settings.forEach(b::setServerConfig);
             pg = b.start();
         } catch (IOException e) {
@@ -133,7 +135,27 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot stop embedded PostgreSQL: " + e.getMessage(), e);
             }
-            postmaster.ifPresent(h -> h.onExit().join());
+            postmaster.ifPresent(EmbeddedPostgresServer::awaitExit);
+        }
+    }
+
+    /**
+     * Waits until the postmaster has exited. Polled through /proc ({@link ProcessLiveness}): it is
+     * not this JVM's child, and {@code onExit()} of a non-child polls with growing pauses and counts
+     * a zombie as alive, which added seconds to every stop.
+     */
+    private static void awaitExit(ProcessHandle postmaster) {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+        while (ProcessLiveness.isRunning(postmaster)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("PostgreSQL (pid " + postmaster.pid() + ") still running 60 s after its stop");
+            }
+            try {
+                Thread.sleep(10); // poll interval; the process state is the condition
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for PostgreSQL to stop", e);
+            }
         }
     }
 

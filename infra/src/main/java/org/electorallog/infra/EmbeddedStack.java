@@ -17,12 +17,15 @@ public final class EmbeddedStack implements Stack {
     private final boolean deleteOnClose;
     private final EmbeddedKafkaBroker kafka;
     private final EmbeddedPostgresServer postgres;
+    private boolean closed;
 
     private EmbeddedStack(Path workDir, boolean deleteOnClose, EmbeddedKafkaBroker kafka, EmbeddedPostgresServer postgres) {
         this.workDir = workDir;
         this.deleteOnClose = deleteOnClose;
         this.kafka = kafka;
         this.postgres = postgres;
+        // stopped at JVM exit (after whatever registers later and runs on it) if nobody closed it
+        ExitOrder.register(this);
     }
 
     /**
@@ -96,8 +99,14 @@ public final class EmbeddedStack implements Stack {
                 + postgres.port() + ", data in " + workDir + ")";
     }
 
+    /** Stops both servers (Kafka first) and deletes the data when asked to; a second call does nothing. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        ExitOrder.unregister(this);
         RuntimeException failure = null;
         try {
             kafka.close();

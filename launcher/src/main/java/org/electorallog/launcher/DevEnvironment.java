@@ -24,6 +24,7 @@ public final class DevEnvironment implements AutoCloseable {
     private final QueryApi api;
     private final boolean ownsStack;
     private final String adminToken;
+    private boolean closed;
 
     private DevEnvironment(Stack stack, boolean ownsStack, NoteSigner signer, Projector projector, QueryApi api,
                            String adminToken) {
@@ -33,6 +34,8 @@ public final class DevEnvironment implements AutoCloseable {
         this.signer = signer;
         this.projector = projector;
         this.api = api;
+        // closed at JVM exit (SIGTERM, Ctrl-C) before the stack it runs on
+        org.electorallog.infra.ExitOrder.register(this);
     }
 
     /** Starts the stack the environment selects, with data under {@code workDir}. */
@@ -52,6 +55,10 @@ public final class DevEnvironment implements AutoCloseable {
             var db = stack.database();
             projector = Projector.start(ProjectorSettings.defaults(stack.kafkaBootstrap(), db.jdbcUrl(), db.user(),
                     db.password(), workDir.resolve("streams-state"), signer));
+            long t0 = System.nanoTime();
+            projector.awaitRunning(java.time.Duration.ofSeconds(60));
+            org.slf4j.LoggerFactory.getLogger(DevEnvironment.class).info("projector running after {} ms",
+                    (System.nanoTime() - t0) / 1_000_000);
             byte[] token = new byte[24];
             new java.security.SecureRandom().nextBytes(token);
             String adminToken = java.util.HexFormat.of().formatHex(token);
@@ -91,8 +98,14 @@ public final class DevEnvironment implements AutoCloseable {
         return adminToken;
     }
 
+    /** Stops the query API, then the projector, then (when it owns it) the stack; a second call does nothing. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        org.electorallog.infra.ExitOrder.unregister(this);
         try {
             api.close();
         } finally {

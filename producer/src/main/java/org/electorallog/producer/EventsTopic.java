@@ -1,23 +1,41 @@
 package org.electorallog.producer;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
  * Creates the events and dead-letter topics when they do not exist, with the settings the log
- * needs: infinite retention (Kafka is the source of truth) and compression.
+ * needs: infinite retention (Kafka is the source of truth) and compression. Returns only when the
+ * topic is usable: the broker answers for it and every partition has a leader (the controller
+ * accepting a topic does not mean the brokers' metadata has it yet).
  */
 public final class EventsTopic {
     private EventsTopic() {
     }
 
+    /** How long {@link #ensure} waits for a created topic to become usable. */
+    public static final Duration USABLE_WAIT = Duration.ofSeconds(30);
+
     public static void ensure(String bootstrap, String topic, int partitions, short replicationFactor) {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            create(admin, topic, partitions, replicationFactor);
+            awaitUsable(admin, bootstrap, topic);
+        }
+    }
+
+    private static void create(Admin admin, String topic, int partitions, short replicationFactor) {
+        try {
             Set<String> existing = admin.listTopics().names().get();
             if (existing.contains(topic)) {
                 return;
@@ -36,6 +54,45 @@ public final class EventsTopic {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topic " + topic, e);
+        }
+    }
+
+    /** Waits until the broker reports the topic with a leader for every partition, or fails naming what is missing. */
+    static void awaitUsable(Admin admin, String bootstrap, String topic) {
+        long deadline = System.nanoTime() + USABLE_WAIT.toNanos();
+        long backoff = 20;
+        String last = "not reported by the broker";
+        while (true) {
+            try {
+                TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic);
+                List<Integer> leaderless = d.partitions().stream()
+                        .filter(p -> p.leader() == null || p.leader().isEmpty()).map(TopicPartitionInfo::partition).toList();
+                if (leaderless.isEmpty()) {
+                    return;
+                }
+                last = "partitions " + leaderless + " have no leader";
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw new IllegalStateException("cannot describe topic " + topic + " on " + bootstrap + ": "
+                            + e.getCause().getMessage(), e);
+                }
+            } catch (TimeoutException e) {
+                last = "no answer from " + bootstrap;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for topic " + topic, e);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("topic " + topic + " on " + bootstrap + " is not usable after "
+                        + USABLE_WAIT.toSeconds() + " s: " + last);
+            }
+            try {
+                Thread.sleep(backoff); // metadata propagating: ask again
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for topic " + topic, e);
+            }
+            backoff = Math.min(backoff * 2, 500);
         }
     }
 }

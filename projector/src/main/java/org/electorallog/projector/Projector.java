@@ -36,6 +36,7 @@ public final class Projector implements AutoCloseable {
     private final TopicLayout layout;
     private final DeadLetterPublisher deadLetters;
     private volatile Throwable stopped;
+    private final java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
     private KafkaConsumer<byte[], byte[]> endOffsetReader;
 
     private Projector(ProjectorSettings settings, TopicLayout layout) {
@@ -52,6 +53,11 @@ public final class Projector implements AutoCloseable {
             db.close();
             throw e;
         }
+        streams.setStateListener((now, before) -> {
+            if (now == KafkaStreams.State.RUNNING) {
+                running.countDown();
+            }
+        });
         streams.setUncaughtExceptionHandler(e -> {
             if (BatchFailure.of(e) == BatchFailure.STOP) {
                 stopped = rootStop(e);
@@ -83,6 +89,28 @@ public final class Projector implements AutoCloseable {
         LOG.info("projector {} started on {} ({} partitions) -> {}", settings.applicationId(), settings.topic(),
                 layout.partitions(), settings.jdbcUrl());
         return p;
+    }
+
+    /**
+     * Waits until Kafka Streams runs with its tasks initialized (partitions assigned, transactional
+     * producers ready), so that a caller that reports "up" does not leave a stop to wait for a task
+     * still starting. Throws when that takes longer than {@code timeout} or the projector stopped.
+     */
+    public void awaitRunning(Duration timeout) {
+        try {
+            if (!running.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("the projector is not running " + timeout.toSeconds() + " s after its start (state "
+                        + streams.state() + (stopped == null ? "" : ", stopped: " + stopped.getMessage()) + ")");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the projector to run", e);
+        }
+    }
+
+    /** The events topic's partition count this projector started with. */
+    public int partitions() {
+        return layout.partitions();
     }
 
     /** Why the projector stopped for good (see {@link ProjectionStoppedException}), or null while it runs. */

@@ -34,8 +34,10 @@ record TopicLayout(int partitions, int deadLetterMaxBytes) {
     static final int KAFKA_DEFAULT_MAX_BYTES = 1_048_576;
     /** Left for the record batch framing and the producer's own overhead. */
     static final int MARGIN_BYTES = 16_384;
-    /** How long start-up waits for topic metadata that is still propagating. */
-    static final long METADATA_WAIT_MILLIS = 30_000;
+    /** How long start-up waits for a topic the broker does not report yet (metadata still propagating after creation). */
+    static final long UNKNOWN_TOPIC_WAIT_MILLIS = 5_000;
+    /** How long start-up waits for a known topic's partitions to get leaders. */
+    static final long LEADER_WAIT_MILLIS = 30_000;
 
     /**
      * The partition of a board: Kafka's default partitioner for a keyed record
@@ -61,7 +63,7 @@ record TopicLayout(int partitions, int deadLetterMaxBytes) {
 
     /** The description of a topic whose partitions all have leaders. */
     static TopicDescription describe(Admin admin, ProjectorSettings settings, String topic) {
-        long deadline = System.currentTimeMillis() + METADATA_WAIT_MILLIS;
+        long started = System.currentTimeMillis();
         long backoff = 50;
         while (true) {
             try {
@@ -69,16 +71,16 @@ record TopicLayout(int partitions, int deadLetterMaxBytes) {
                 if (d.partitions().stream().allMatch(TopicLayout::led)) {
                     return d;
                 }
-                if (System.currentTimeMillis() > deadline) {
+                if (System.currentTimeMillis() - started > LEADER_WAIT_MILLIS) {
                     throw new IllegalStateException("topic " + topic + " on " + settings.bootstrap()
-                            + " has partitions without a leader after " + METADATA_WAIT_MILLIS / 1000 + " s: " + d.partitions());
+                            + " has partitions without a leader after " + LEADER_WAIT_MILLIS / 1000 + " s: " + d.partitions());
                 }
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
                     throw new IllegalStateException("cannot describe topic " + topic + " on " + settings.bootstrap() + ": "
                             + e.getCause().getMessage(), e);
                 }
-                if (System.currentTimeMillis() > deadline) {
+                if (System.currentTimeMillis() - started > UNKNOWN_TOPIC_WAIT_MILLIS) {
                     throw new IllegalStateException("topic " + topic + " does not exist on " + settings.bootstrap()
                             + ": create it (the projector reads the events topic and writes the dead-letter topic)");
                 }

@@ -65,7 +65,7 @@ public enum Setting {
     STREAM_THREADS("ELECTORAL_LOG_STREAM_THREADS", EnumSet.of(Process.PROJECTOR), "1",
             "Kafka Streams threads per instance"),
     SIGNATURE_POLICY("ELECTORAL_LOG_SIGNATURE_POLICY", EnumSet.of(Process.PROJECTOR), "NONE",
-            "NONE, SENDER, SYSTEM or BOTH: which statement signatures a board requires"),
+            "NONE, SENDER or SENDER_AND_SYSTEM: which statement signatures a board requires"),
     SIGNED_BOARDS("ELECTORAL_LOG_SIGNED_BOARDS", EnumSet.of(Process.PROJECTOR), null,
             "regular expression of the boards the policy covers (default all)"),
     SYSTEM_PUBLIC_KEYS("ELECTORAL_LOG_SYSTEM_PUBLIC_KEYS", EnumSet.of(Process.PROJECTOR), null,

@@ -1,0 +1,102 @@
+package org.electorallog.schemas;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.electorallog.schemas.avro.CastVote;
+import org.electorallog.schemas.avro.ElectionPublished;
+import org.electorallog.schemas.avro.Envelope;
+import org.electorallog.schemas.avro.Statement;
+import org.junit.jupiter.api.Test;
+
+/** Each rule of what the projection can store, on the generated class and after decoding from the wire. */
+class StatementRulesTest {
+    private static final StatementCodec CODEC = StatementCodec.embedded();
+
+    private static Statement changed(Consumer<Statement> change) {
+        Statement s = Statement.newBuilder(StatementCodecTest.vote("u1").getStatement()).build();
+        change.accept(s);
+        return s;
+    }
+
+    /** The violation on the generated statement, checked to be the same after the wire (where the projector sees it). */
+    private static String broken(Consumer<Statement> change) throws Exception {
+        Statement s = changed(change);
+        Optional<StatementRules.Violation> v = StatementRules.check(s);
+        String field = v.map(StatementRules.Violation::field).orElse(null);
+        byte[] wire = CODEC.encode(Envelope.newBuilder().setStatement(s).build());
+        if (v.isPresent()) {
+            BadEventException e = assertThrows(BadEventException.class, () -> CODEC.decode(wire));
+            assertEquals(v.get().message(), e.getMessage(), "the projector refuses with the producer's message");
+            assertEquals(BadEventException.Reason.INVALID, e.reason());
+        } else {
+            CODEC.decode(wire);
+        }
+        return field;
+    }
+
+    @Test
+    void aGoodStatementPassesAndEveryTextLimitIsInclusive() throws Exception {
+        assertEquals(null, broken(s -> { }));
+        String max = "x".repeat(StatementRules.MAX_TEXT_BYTES);
+        assertEquals(null, broken(s -> {
+            s.setUserId(max);
+            s.setUsername(max);
+            s.setElectionId(max);
+            s.setAreaId(max);
+            s.setBallotId(max);
+            s.setSenderName(max);
+            s.setDeliveryId("d".repeat(StatementRules.MAX_DELIVERY_ID_CHARS));
+            s.setStatementTimestamp(StatementRules.MAX_MILLIS);
+        }));
+        assertEquals(null, broken(s -> s.setStatementTimestamp(StatementRules.MIN_STATEMENT_MILLIS)));
+    }
+
+    @Test
+    void eachRuleNamesItsField() throws Exception {
+        String over = "x".repeat(StatementRules.MAX_TEXT_BYTES + 1);
+        assertEquals("user_id", broken(s -> s.setUserId(over)));
+        assertEquals("username", broken(s -> s.setUsername(over)));
+        assertEquals("election_id", broken(s -> s.setElectionId(over)));
+        assertEquals("area_id", broken(s -> s.setAreaId(over)));
+        assertEquals("ballot_id", broken(s -> s.setBallotId(over)));
+        assertEquals("sender_name", broken(s -> s.setSenderName(over)));
+        // bytes, not characters: 129 two-byte characters are 258 bytes
+        assertEquals("username", broken(s -> s.setUsername("\u00e9".repeat(129))));
+        assertEquals("sender_name", broken(s -> s.setSenderName("  ")));
+        assertEquals("delivery_id", broken(s -> s.setDeliveryId("d".repeat(StatementRules.MAX_DELIVERY_ID_CHARS + 1))));
+        assertEquals("delivery_id", broken(s -> s.setDeliveryId("")));
+        assertEquals("board", broken(s -> s.setBoard("Board")));
+        assertEquals("sender_public_key", broken(s -> s.setSenderPublicKey(ByteBuffer.wrap(new byte[33]))));
+        assertEquals("statement_timestamp", broken(s -> s.setStatementTimestamp(0)));
+        assertEquals("statement_timestamp", broken(s -> s.setStatementTimestamp(StatementRules.MAX_MILLIS + 1)));
+        assertEquals("statement_timestamp", broken(s -> s.setStatementTimestamp(Long.MIN_VALUE)));
+        assertEquals("user_id", broken(s -> s.setUserId("a\u0000b")));
+        assertEquals("body.ip", broken(s -> s.setBody(CastVote.newBuilder().setElectionId("e1")
+                .setPseudonymHash(ByteBuffer.wrap(new byte[1])).setCastVoteHash(ByteBuffer.wrap(new byte[1]))
+                .setIp("\u0000").build())));
+        assertEquals("body.election_ids[1]", broken(s -> s.setBody(ElectionPublished.newBuilder()
+                .setElectionIds(List.of("e1", "e\u0000")).build())));
+        // an unpaired surrogate has no UTF-8 form
+        assertEquals("username", StatementRules.check(changed(s -> s.setUsername("a\ud800b"))).orElseThrow().field());
+    }
+
+    @Test
+    void signaturesCanonicalSizeAndRecordTimeHaveTheirOwnChecks() {
+        assertTrue(StatementRules.checkSignature("sender_signature", null).isEmpty());
+        assertTrue(StatementRules.checkSignature("sender_signature", new byte[64]).isEmpty());
+        assertEquals("sender_signature", StatementRules.checkSignature("sender_signature", new byte[63]).orElseThrow().field());
+        assertTrue(StatementRules.checkCanonicalSize(CanonicalStatement.MAX_BYTES).isEmpty());
+        assertEquals(BadEventException.Reason.OVERSIZED,
+                StatementRules.checkCanonicalSize(CanonicalStatement.MAX_BYTES + 1).orElseThrow().reason());
+        assertTrue(StatementRules.checkRecordTimestamp(0).isEmpty());
+        assertTrue(StatementRules.checkRecordTimestamp(StatementRules.MAX_MILLIS).isEmpty());
+        assertEquals("kafka timestamp", StatementRules.checkRecordTimestamp(-1).orElseThrow().field());
+        assertEquals("kafka timestamp", StatementRules.checkRecordTimestamp(StatementRules.MAX_MILLIS + 1).orElseThrow().field());
+    }
+}
