@@ -106,7 +106,7 @@ class SchemaEvolutionTest {
             case UNION -> value(name, s.getTypes().stream().filter(t -> t.getType() != Schema.Type.NULL).findFirst().orElseThrow());
             case RECORD -> sample(s);
             case STRING -> name.equals("board") ? "sample-board" : "v-" + name;
-            case BYTES -> ByteBuffer.wrap(new byte[32]);
+            case BYTES -> ByteBuffer.wrap(new byte[name.endsWith("_signature") ? 64 : 32]);
             case LONG -> 1_767_225_600_000L;
             case INT -> 7;
             case BOOLEAN -> true;
