@@ -56,20 +56,20 @@ public final class QueryApi implements AutoCloseable {
         }
         HttpSettings http = settings.http();
         this.proofLimit = new ProofRateLimit(http.proofRatePerMinute());
+        // Javalin 7 takes every route and handler up front, in the configuration (docs/dependencies.md)
         this.app = Javalin.create(cfg -> {
-            cfg.showJavalinBanner = false;
+            cfg.startup.showJavalinBanner = false;
             cfg.http.maxRequestSize = http.maxBodyBytes();
             if (http.tlsKeystore() != null) {
                 // HTTPS only: with a connector of our own, Javalin adds no plain HTTP one
                 cfg.jetty.addConnector((server, httpConfig) -> tlsConnector(server, httpConfig, http, settings.port()));
+            } else {
+                cfg.jetty.host = http.host();
+                cfg.jetty.port = settings.port();
             }
+            routes(cfg.routes);
         });
-        routes();
-        if (http.tlsKeystore() != null) {
-            app.start();
-        } else {
-            app.start(http.host(), settings.port());
-        }
+        app.start();
     }
 
     private static org.eclipse.jetty.server.ServerConnector tlsConnector(org.eclipse.jetty.server.Server server,
@@ -129,10 +129,10 @@ public final class QueryApi implements AutoCloseable {
                 + ":" + port();
     }
 
-    private void routes() {
-        app.get("/health", ctx -> ctx.json(Map.of("status", "ok")));
-        app.get("/health/live", ctx -> ctx.json(Map.of("status", "UP")));
-        app.get("/health/ready", ctx -> {
+    private void routes(io.javalin.config.RoutesConfig routes) {
+        routes.get("/health", ctx -> ctx.json(Map.of("status", "ok")));
+        routes.get("/health/live", ctx -> ctx.json(Map.of("status", "UP")));
+        routes.get("/health/ready", ctx -> {
             boolean up;
             try (java.sql.Connection c = db.getConnection()) {
                 up = c.isValid(2);
@@ -141,25 +141,21 @@ public final class QueryApi implements AutoCloseable {
             }
             ctx.status(up ? 200 : 503).json(Map.of("status", up ? "UP" : "DOWN", "database", up ? "UP" : "DOWN"));
         });
-        app.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
-        app.after(ctx -> {
+        routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
+        routes.after(ctx -> {
             Long started = ctx.attribute("t0");
             if (started != null) {
-                String route;
-                try {
-                    route = ctx.endpointHandlerPath();
-                } catch (RuntimeException e) {
-                    route = "unmatched";
-                }
+                io.javalin.router.Endpoint matched = ctx.endpoints().lastHttpEndpoint();
+                String route = matched == null ? "unmatched" : matched.path;
                 io.micrometer.core.instrument.Timer.builder("electoral_log_http_requests")
                         .tag("method", ctx.method().name()).tag("route", route)
                         .tag("status", String.valueOf(ctx.statusCode())).register(registry)
                         .record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
             }
         });
-        app.before(ctx -> ctx.attribute("t0", System.nanoTime()));
-        app.before(this::cors);
-        app.before(ctx -> {
+        routes.before(ctx -> ctx.attribute("t0", System.nanoTime()));
+        routes.before(this::cors);
+        routes.before(ctx -> {
             if (PROOF_PATH.matcher(ctx.path()).matches()) {
                 long wait = proofLimit.acquire(ctx.ip(), System.nanoTime());
                 if (wait > 0) {
@@ -169,20 +165,20 @@ public final class QueryApi implements AutoCloseable {
                 }
             }
         });
-        app.options("/boards/*", ctx -> ctx.status(ctx.res().getHeader("Access-Control-Allow-Origin") != null ? 204 : 403));
-        app.options("/openapi.json", ctx -> ctx.status(ctx.res().getHeader("Access-Control-Allow-Origin") != null ? 204 : 403));
-        app.get("/boards", ctx -> ctx.json(Map.of("boards", reader.boards())));
-        app.get("/boards/{board}/checkpoint", ctx -> {
+        routes.options("/boards/*", ctx -> ctx.status(ctx.res().getHeader("Access-Control-Allow-Origin") != null ? 204 : 403));
+        routes.options("/openapi.json", ctx -> ctx.status(ctx.res().getHeader("Access-Control-Allow-Origin") != null ? 204 : 403));
+        routes.get("/boards", ctx -> ctx.json(Map.of("boards", reader.boards())));
+        routes.get("/boards/{board}/checkpoint", ctx -> {
             String note = reader.latestCheckpoint(board(ctx));
             ctx.header("Cache-Control", "no-cache, max-age=2");
             ctx.contentType("text/plain; charset=utf-8").result(note);
         });
-        app.get("/boards/{board}/records/{id}", ctx -> ctx.json(reader.record(board(ctx), id(ctx))));
-        app.get("/boards/{board}/records/{id}/proof", ctx -> {
+        routes.get("/boards/{board}/records/{id}", ctx -> ctx.json(reader.record(board(ctx), id(ctx))));
+        routes.get("/boards/{board}/records/{id}/proof", ctx -> {
             String size = ctx.queryParam("size");
             ctx.json(reader.inclusionProof(board(ctx), id(ctx), size == null ? null : number("size", size)));
         });
-        app.get("/boards/{board}/tile/<path>", ctx -> {
+        routes.get("/boards/{board}/tile/<path>", ctx -> {
             String board = board(ctx);
             org.electorallog.core.TilePath t;
             try {
@@ -196,7 +192,7 @@ public final class QueryApi implements AutoCloseable {
             ctx.header("Cache-Control", "public, max-age=31536000, immutable");
             ctx.contentType("application/octet-stream").result(body);
         });
-        app.get("/boards/{board}/consistency", ctx -> {
+        routes.get("/boards/{board}/consistency", ctx -> {
             String from = ctx.queryParam("from");
             if (from == null) {
                 throw ApiException.badRequest("from is required: the size of the tree you already trust");
@@ -204,7 +200,7 @@ public final class QueryApi implements AutoCloseable {
             String to = ctx.queryParam("to");
             ctx.json(reader.consistency(board(ctx), number("from", from), to == null ? null : number("to", to)));
         });
-        app.post("/boards/{board}/records/{id}/proof", ctx -> {
+        routes.post("/boards/{board}/records/{id}/proof", ctx -> {
             String board = board(ctx);
             long id = id(ctx);
             String body = ctx.body();
@@ -213,12 +209,12 @@ public final class QueryApi implements AutoCloseable {
             }
             ctx.json(reader.proofFromTrusted(board, id, body));
         });
-        app.get("/boards/{board}/records/{id}/proof-bundle", ctx -> {
+        routes.get("/boards/{board}/records/{id}/proof-bundle", ctx -> {
             String bundle = reader.proofBundle(board(ctx), id(ctx));
             ctx.header("Content-Disposition", "inline; filename=\"record.tlog-proof\"");
             ctx.contentType("text/plain; charset=utf-8").result(bundle);
         });
-        app.get("/boards/{board}/ballots", ctx -> {
+        routes.get("/boards/{board}/ballots", ctx -> {
             String board = board(ctx);
             String user = text(ctx, "user_id", true);
             String election = text(ctx, "election_id", true);
@@ -234,24 +230,24 @@ public final class QueryApi implements AutoCloseable {
                     : cursors.encode(query, (Long) page.get(page.size() - 1).get("id")));
             ctx.json(body);
         });
-        app.get("/admin/boards/{board}/records", ctx -> {
+        routes.get("/admin/boards/{board}/records", ctx -> {
             requireAdmin(ctx);
             listRecords(ctx);
         });
-        app.get("/admin/boards/{board}/records/explain", ctx -> {
+        routes.get("/admin/boards/{board}/records/explain", ctx -> {
             requireAdmin(ctx);
             ctx.contentType("application/json").result(listing.explain(board(ctx), ListingQuery.parse(ctx.queryParamMap()),
                     ctx.queryParam("cursor"), cursors));
         });
-        app.get("/admin/boards/{board}/records/count/explain", ctx -> {
+        routes.get("/admin/boards/{board}/records/count/explain", ctx -> {
             requireAdmin(ctx);
             ctx.contentType("application/json").result(listing.explainCount(board(ctx), countQuery(ctx)));
         });
-        app.get("/admin/boards/{board}/records/count", ctx -> {
+        routes.get("/admin/boards/{board}/records/count", ctx -> {
             requireAdmin(ctx);
             ctx.json(listing.count(board(ctx), countQuery(ctx)));
         });
-        app.get("/admin/boards/{board}/export.csv", ctx -> {
+        routes.get("/admin/boards/{board}/export.csv", ctx -> {
             requireAdmin(ctx);
             String board = board(ctx);
             RecordListing.Manifest m = listing.manifest(board);
@@ -262,7 +258,7 @@ public final class QueryApi implements AutoCloseable {
             listing.stream(board, m.size(), 2500, false, row -> RecordListing.csv(w, row));
             w.flush();
         });
-        app.get("/admin/boards/{board}/export.jsonl", ctx -> {
+        routes.get("/admin/boards/{board}/export.jsonl", ctx -> {
             requireAdmin(ctx);
             String board = board(ctx);
             RecordListing.Manifest m = listing.manifest(board);
@@ -277,7 +273,7 @@ public final class QueryApi implements AutoCloseable {
             listing.stream(board, m.size(), 2500, false, row -> w.write(JSON.writeValueAsString(row) + "\n"));
             w.flush();
         });
-        app.get("/admin/boards/{board}/votes.jsonl", ctx -> {
+        routes.get("/admin/boards/{board}/votes.jsonl", ctx -> {
             requireAdmin(ctx);
             String board = board(ctx);
             RecordListing.Manifest m = listing.manifest(board);
@@ -286,43 +282,43 @@ public final class QueryApi implements AutoCloseable {
             listing.stream(board, m.size(), 1000, true, row -> w.write(JSON.writeValueAsString(row) + "\n"));
             w.flush();
         });
-        app.get("/admin/boards/{board}/counts", ctx -> {
+        routes.get("/admin/boards/{board}/counts", ctx -> {
             requireAdmin(ctx);
             ctx.json(reader.counts(board(ctx)));
         });
-        app.post("/admin/boards/{board}/audits", ctx -> {
+        routes.post("/admin/boards/{board}/audits", ctx -> {
             requireAdmin(ctx);
             String id = audits.start(board(ctx));
             ctx.status(202).json(Map.of("audit", id, "status", "/admin/audits/" + id));
         });
-        app.get("/admin/audits/{id}", ctx -> {
+        routes.get("/admin/audits/{id}", ctx -> {
             requireAdmin(ctx);
             ctx.json(audits.status(ctx.pathParam("id")));
         });
-        app.get("/admin/verifier", ctx -> {
+        routes.get("/admin/verifier", ctx -> {
             requireAdmin(ctx);
             if (verifier == null) {
                 throw ApiException.notFound("the incremental verifier is not running on this instance");
             }
             ctx.json(verifier.status());
         });
-        app.get("/openapi.json", ctx -> ctx.contentType("application/json").result(OPENAPI));
-        app.exception(io.javalin.http.HttpResponseException.class, (e, ctx) -> {
+        routes.get("/openapi.json", ctx -> ctx.contentType("application/json").result(OPENAPI));
+        routes.exception(io.javalin.http.HttpResponseException.class, (e, ctx) -> {
             if (e.getStatus() == 404) {
                 error(ctx, 404, "not found", "no endpoint at " + ctx.path());
             } else {
                 error(ctx, e.getStatus(), e.getStatus() == 413 ? "request too large" : "request refused", e.getMessage());
             }
         });
-        app.exception(ApiException.class, (e, ctx) -> {
+        routes.exception(ApiException.class, (e, ctx) -> {
             ctx.header("Cache-Control", "no-store");
             error(ctx, e.status(), e.error(), e.getMessage());
         });
-        app.exception(Exception.class, (e, ctx) -> {
+        routes.exception(Exception.class, (e, ctx) -> {
             LOG.error("request {} {} failed", ctx.method(), ctx.path(), e);
             error(ctx, 500, "internal error", "the server failed to answer; the error is logged");
         });
-        app.error(404, ctx -> {
+        routes.error(404, ctx -> {
             String type = ctx.res().getContentType();
             if (type == null || !type.startsWith("application/json")) {
                 error(ctx, 404, "not found", "no endpoint at " + ctx.path());
@@ -374,7 +370,7 @@ public final class QueryApi implements AutoCloseable {
         if (allowed.contains("*") || allowed.contains(origin)) {
             ctx.header("Access-Control-Allow-Origin", allowed.contains("*") ? "*" : origin);
             ctx.header("Vary", "Origin");
-            if (ctx.method() == io.javalin.http.HandlerType.OPTIONS) {
+            if (io.javalin.http.HandlerType.OPTIONS.equals(ctx.method())) {
                 ctx.header("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
                 ctx.header("Access-Control-Allow-Headers", "Content-Type");
                 ctx.header("Access-Control-Max-Age", "600");
