@@ -1,6 +1,5 @@
 package org.electorallog.launcher;
 
-import org.electorallog.producer.PublishCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

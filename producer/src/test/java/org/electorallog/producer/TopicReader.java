@@ -13,11 +13,11 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /** Reads a whole topic, from the beginning to its end offsets at the time of the call. */
-final class TopicReader {
+public final class TopicReader {
     private TopicReader() {
     }
 
-    static List<ConsumerRecord<String, byte[]>> readAll(String bootstrap, String topic) {
+    public static List<ConsumerRecord<String, byte[]>> readAll(String bootstrap, String topic) {
         Properties p = new Properties();
         p.put("bootstrap.servers", bootstrap);
         p.put("isolation.level", "read_committed");

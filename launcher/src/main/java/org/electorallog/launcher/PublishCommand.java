@@ -1,4 +1,4 @@
-package org.electorallog.producer;
+package org.electorallog.launcher;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -14,6 +14,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.electorallog.core.SigningKey;
+import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.producer.PublishResult;
 import org.electorallog.schemas.StatementJson;
 import org.electorallog.schemas.Topics;
 import org.electorallog.schemas.avro.Statement;

@@ -1,4 +1,4 @@
-package org.electorallog.producer;
+package org.electorallog.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.electorallog.infra.SharedStack;
+import org.electorallog.producer.EventsTopic;
+import org.electorallog.producer.TopicReader;
 import org.electorallog.infra.Stack;
 import org.electorallog.schemas.StatementCodec;
 import org.junit.jupiter.api.Test;
