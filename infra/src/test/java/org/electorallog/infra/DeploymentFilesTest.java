@@ -15,7 +15,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.electorallog.schemas.config.Setting;
+import org.electorallog.config.Setting;
 import org.junit.jupiter.api.Test;
 
 /**

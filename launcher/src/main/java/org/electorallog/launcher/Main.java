@@ -12,7 +12,7 @@ public final class Main implements Runnable {
     public static void main(String[] args) {
         try {
             // the shared configuration (docs/configuration.md): a misspelt ELECTORAL_LOG_* name stops here
-            org.electorallog.schemas.config.Configuration.fromEnvironment();
+            org.electorallog.config.Configuration.fromEnvironment();
         } catch (IllegalArgumentException e) {
             System.err.println("electoral-log: " + e.getMessage());
             System.exit(2);

@@ -74,10 +74,10 @@ public final class PublishCommand implements Callable<Integer> {
         ElectoralLogProducer.Builder b;
         try {
             // the shared configuration (docs/configuration.md): servers and SASL/TLS settings
-            org.electorallog.schemas.config.Configuration conf = org.electorallog.schemas.config.Configuration.fromEnvironment();
-            String servers = bootstrap != null ? bootstrap : conf.isSet(org.electorallog.schemas.config.Setting.KAFKA_BOOTSTRAP)
-                    ? conf.get(org.electorallog.schemas.config.Setting.KAFKA_BOOTSTRAP) : "127.0.0.1:9092";
-            b = ElectoralLogProducer.builder(servers).topic(topic != null ? topic : conf.get(org.electorallog.schemas.config.Setting.TOPIC));
+            org.electorallog.config.Configuration conf = org.electorallog.config.Configuration.fromEnvironment();
+            String servers = bootstrap != null ? bootstrap : conf.isSet(org.electorallog.config.Setting.KAFKA_BOOTSTRAP)
+                    ? conf.get(org.electorallog.config.Setting.KAFKA_BOOTSTRAP) : "127.0.0.1:9092";
+            b = ElectoralLogProducer.builder(servers).topic(topic != null ? topic : conf.get(org.electorallog.config.Setting.TOPIC));
             for (java.util.Map.Entry<String, Object> e : conf.kafkaSecurity().entrySet()) {
                 b.kafka(e.getKey(), String.valueOf(e.getValue()));
             }

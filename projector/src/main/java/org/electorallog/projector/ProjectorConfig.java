@@ -4,8 +4,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.electorallog.core.NoteSigner;
-import org.electorallog.schemas.config.Configuration;
-import org.electorallog.schemas.config.Setting;
+import org.electorallog.config.Configuration;
+import org.electorallog.config.Setting;
 
 /**
  * Reads {@link ProjectorSettings} from the configuration (environment variables and an optional

@@ -1,7 +1,7 @@
 package org.electorallog.projector;
 
-import org.electorallog.schemas.config.Configuration;
-import org.electorallog.schemas.config.Setting;
+import org.electorallog.config.Configuration;
+import org.electorallog.config.Setting;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

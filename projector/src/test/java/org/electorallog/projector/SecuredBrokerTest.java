@@ -39,7 +39,7 @@ import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.EmbeddedKafkaBroker;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.producer.ElectoralLogProducer;
-import org.electorallog.schemas.config.Configuration;
+import org.electorallog.config.Configuration;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
 import org.junit.jupiter.api.Test;

@@ -6,8 +6,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.electorallog.core.NoteVerifier;
-import org.electorallog.schemas.config.Configuration;
-import org.electorallog.schemas.config.Setting;
+import org.electorallog.config.Configuration;
+import org.electorallog.config.Setting;
 
 /**
  * Reads {@link QueryApiSettings} from the configuration (environment variables and an optional

@@ -1,7 +1,7 @@
 package org.electorallog.query;
 
 import java.util.concurrent.CountDownLatch;
-import org.electorallog.schemas.config.Configuration;
+import org.electorallog.config.Configuration;
 
 /**
  * Runs one query API instance configured from the environment ({@link QueryApiConfig},

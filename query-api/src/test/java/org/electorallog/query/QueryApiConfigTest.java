@@ -10,7 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.electorallog.core.NoteSigner;
-import org.electorallog.schemas.config.Configuration;
+import org.electorallog.config.Configuration;
 import org.junit.jupiter.api.Test;
 
 /** The query API's settings from the shared configuration; every bad one is named, no secret is echoed. */

@@ -1,4 +1,4 @@
-package org.electorallog.schemas.config;
+package org.electorallog.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -73,6 +73,30 @@ class ConfigurationTest {
         assertTrue(((String) sasl.get("sasl.jaas.config")).contains("password=\"pa\\\"ss\""), "quotes are escaped");
         assertNull(Configuration.load(Map.of()).secret(Setting.ADMIN_TOKEN, Setting.ADMIN_TOKEN_FILE));
         assertEquals(List.of("a", "b"), Configuration.load(Map.of("ELECTORAL_LOG_CORS_ORIGINS", " a, ,b ")).list(Setting.CORS_ORIGINS));
+    }
+
+    @Test
+    void everySecretIsFlaggedAndHasAFileVariant() throws Exception {
+        for (Setting s : Setting.values()) {
+            if (s.secret()) {
+                assertEquals(s.env + "_FILE", s.file().env, "the file variant of " + s.env);
+                assertTrue(!s.file().secret(), s.file().env + " holds a path, not the secret");
+            }
+            if (s.env.endsWith("_FILE") && s != Setting.CONFIG_FILE) {
+                Setting base = Setting.byName(s.env.substring(0, s.env.length() - 5)).orElseThrow();
+                assertTrue(base.secret(), base.env + " has a _FILE variant, so it is a secret");
+            }
+        }
+        assertTrue(Setting.KAFKA_TRUSTSTORE_PASSWORD.secret(), "the truststore password is a secret");
+        Path file = Files.createTempFile("truststore-password", ".txt");
+        Files.writeString(file, "trust-me\n");
+        Configuration c = Configuration.load(Map.of("ELECTORAL_LOG_KAFKA_SECURITY_PROTOCOL", "SSL",
+                "ELECTORAL_LOG_KAFKA_TRUSTSTORE", "/etc/truststore.p12",
+                "ELECTORAL_LOG_KAFKA_TRUSTSTORE_PASSWORD_FILE", file.toString()));
+        assertEquals("trust-me", c.kafkaSecurity().get("ssl.truststore.password"));
+        Configuration direct = Configuration.load(Map.of("ELECTORAL_LOG_KAFKA_SECURITY_PROTOCOL", "SSL",
+                "ELECTORAL_LOG_KAFKA_TRUSTSTORE", "/etc/truststore.p12", "ELECTORAL_LOG_KAFKA_TRUSTSTORE_PASSWORD", "trust-me"));
+        assertTrue(!direct.toString().contains("trust-me"), "masked: " + direct);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package org.electorallog.schemas.config;
+package org.electorallog.config;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -187,8 +187,9 @@ public final class Configuration {
         if (protocol.endsWith("SSL") && isSet(Setting.KAFKA_TRUSTSTORE)) {
             p.put("ssl.truststore.location", get(Setting.KAFKA_TRUSTSTORE));
             p.put("ssl.truststore.type", "PKCS12");
-            if (isSet(Setting.KAFKA_TRUSTSTORE_PASSWORD)) {
-                p.put("ssl.truststore.password", get(Setting.KAFKA_TRUSTSTORE_PASSWORD));
+            String password = secret(Setting.KAFKA_TRUSTSTORE_PASSWORD, Setting.KAFKA_TRUSTSTORE_PASSWORD_FILE);
+            if (password != null) {
+                p.put("ssl.truststore.password", password);
             }
         }
         return p;

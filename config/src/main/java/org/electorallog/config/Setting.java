@@ -1,4 +1,4 @@
-package org.electorallog.schemas.config;
+package org.electorallog.config;
 
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -26,19 +26,21 @@ public enum Setting {
             "SCRAM-SHA-256 or SCRAM-SHA-512, with a SASL protocol"),
     KAFKA_USERNAME("ELECTORAL_LOG_KAFKA_USERNAME", EnumSet.of(Process.PROJECTOR, Process.PRODUCER), null,
             "the SCRAM user, required with a SASL protocol"),
-    KAFKA_PASSWORD("ELECTORAL_LOG_KAFKA_PASSWORD", EnumSet.of(Process.PROJECTOR, Process.PRODUCER), null,
+    KAFKA_PASSWORD("ELECTORAL_LOG_KAFKA_PASSWORD", Flag.SECRET, EnumSet.of(Process.PROJECTOR, Process.PRODUCER), null,
             "the SCRAM password (secret; or ELECTORAL_LOG_KAFKA_PASSWORD_FILE)"),
     KAFKA_PASSWORD_FILE("ELECTORAL_LOG_KAFKA_PASSWORD_FILE", EnumSet.of(Process.PROJECTOR, Process.PRODUCER), null,
             "a file holding the SCRAM password"),
     KAFKA_TRUSTSTORE("ELECTORAL_LOG_KAFKA_TRUSTSTORE", EnumSet.of(Process.PROJECTOR, Process.PRODUCER), null,
             "PKCS12 truststore of the brokers' CA, with SSL or SASL_SSL"),
-    KAFKA_TRUSTSTORE_PASSWORD("ELECTORAL_LOG_KAFKA_TRUSTSTORE_PASSWORD", EnumSet.of(Process.PROJECTOR, Process.PRODUCER), null,
-            "its password"),
+    KAFKA_TRUSTSTORE_PASSWORD("ELECTORAL_LOG_KAFKA_TRUSTSTORE_PASSWORD", Flag.SECRET, EnumSet.of(Process.PROJECTOR, Process.PRODUCER), null,
+            "its password (secret; or ELECTORAL_LOG_KAFKA_TRUSTSTORE_PASSWORD_FILE)"),
+    KAFKA_TRUSTSTORE_PASSWORD_FILE("ELECTORAL_LOG_KAFKA_TRUSTSTORE_PASSWORD_FILE", EnumSet.of(Process.PROJECTOR, Process.PRODUCER), null,
+            "a file holding the truststore password"),
     JDBC_URL("ELECTORAL_LOG_JDBC_URL", EnumSet.of(Process.PROJECTOR, Process.QUERY_API, Process.LAUNCHER), null,
             "PostgreSQL JDBC URL (required by the projector and the query API; selects the external stack in the launcher)"),
     DB_USER("ELECTORAL_LOG_DB_USER", EnumSet.of(Process.PROJECTOR, Process.QUERY_API, Process.LAUNCHER), "postgres",
             "PostgreSQL user (the query API needs only the electoral_log_reader role)"),
-    DB_PASSWORD("ELECTORAL_LOG_DB_PASSWORD", EnumSet.of(Process.PROJECTOR, Process.QUERY_API, Process.LAUNCHER), "",
+    DB_PASSWORD("ELECTORAL_LOG_DB_PASSWORD", Flag.SECRET, EnumSet.of(Process.PROJECTOR, Process.QUERY_API, Process.LAUNCHER), "",
             "PostgreSQL password (secret; or ELECTORAL_LOG_DB_PASSWORD_FILE)"),
     DB_PASSWORD_FILE("ELECTORAL_LOG_DB_PASSWORD_FILE", EnumSet.of(Process.PROJECTOR, Process.QUERY_API, Process.LAUNCHER), null,
             "a file holding the PostgreSQL password"),
@@ -52,7 +54,7 @@ public enum Setting {
             "static group membership ID, unique per instance (a pod name): a restarted instance gets its partitions back at once"),
     STATE_DIR("ELECTORAL_LOG_STATE_DIR", EnumSet.of(Process.PROJECTOR), "target/streams-state",
             "Kafka Streams state directory"),
-    SIGNING_KEY("ELECTORAL_LOG_SIGNING_KEY", EnumSet.of(Process.PROJECTOR), null,
+    SIGNING_KEY("ELECTORAL_LOG_SIGNING_KEY", Flag.SECRET, EnumSet.of(Process.PROJECTOR), null,
             "the log's checkpoint signing key, a signed-note private key (secret, never logged; or ELECTORAL_LOG_SIGNING_KEY_FILE); required"),
     SIGNING_KEY_FILE("ELECTORAL_LOG_SIGNING_KEY_FILE", EnumSet.of(Process.PROJECTOR), null,
             "a file holding the signing key"),
@@ -82,13 +84,13 @@ public enum Setting {
             "port of the query API"),
     DB_POOL_SIZE("ELECTORAL_LOG_DB_POOL_SIZE", EnumSet.of(Process.QUERY_API), "8",
             "PostgreSQL connections of a query API instance"),
-    ADMIN_TOKEN("ELECTORAL_LOG_ADMIN_TOKEN", EnumSet.of(Process.QUERY_API), null,
+    ADMIN_TOKEN("ELECTORAL_LOG_ADMIN_TOKEN", Flag.SECRET, EnumSet.of(Process.QUERY_API), null,
             "bearer token of the admin endpoints, at least 16 characters (secret; or ELECTORAL_LOG_ADMIN_TOKEN_FILE); unset disables them"),
     ADMIN_TOKEN_FILE("ELECTORAL_LOG_ADMIN_TOKEN_FILE", EnumSet.of(Process.QUERY_API), null,
             "a file holding the admin token"),
     LOG_KEYS("ELECTORAL_LOG_LOG_KEYS", EnumSet.of(Process.QUERY_API), null,
             "the log's verifier keys (signed-note vkeys, comma-separated), for audits of checkpoint signatures"),
-    CURSOR_KEY("ELECTORAL_LOG_CURSOR_KEY", EnumSet.of(Process.QUERY_API), null,
+    CURSOR_KEY("ELECTORAL_LOG_CURSOR_KEY", Flag.SECRET, EnumSet.of(Process.QUERY_API), null,
             "HMAC key of page cursors, base64 of at least 16 bytes, shared by all replicas (secret; or ELECTORAL_LOG_CURSOR_KEY_FILE); unset = random per process"),
     CURSOR_KEY_FILE("ELECTORAL_LOG_CURSOR_KEY_FILE", EnumSet.of(Process.QUERY_API), null,
             "a file holding the cursor key"),
@@ -98,7 +100,7 @@ public enum Setting {
             "seconds between the verifier's full audits"),
     TLS_KEYSTORE("ELECTORAL_LOG_TLS_KEYSTORE", EnumSet.of(Process.QUERY_API), null,
             "PKCS12 keystore with the server certificate and key: set it and the query API serves HTTPS only"),
-    TLS_KEYSTORE_PASSWORD("ELECTORAL_LOG_TLS_KEYSTORE_PASSWORD", EnumSet.of(Process.QUERY_API), null,
+    TLS_KEYSTORE_PASSWORD("ELECTORAL_LOG_TLS_KEYSTORE_PASSWORD", Flag.SECRET, EnumSet.of(Process.QUERY_API), null,
             "its password (secret; or ELECTORAL_LOG_TLS_KEYSTORE_PASSWORD_FILE)"),
     TLS_KEYSTORE_PASSWORD_FILE("ELECTORAL_LOG_TLS_KEYSTORE_PASSWORD_FILE", EnumSet.of(Process.QUERY_API), null,
             "a file holding the keystore password"),
@@ -109,6 +111,11 @@ public enum Setting {
     MAX_BODY_BYTES("ELECTORAL_LOG_MAX_BODY_BYTES", EnumSet.of(Process.QUERY_API), "65536",
             "largest request body accepted; larger get 413");
 
+    /** Marks a secret in the catalogue above. */
+    private static final class Flag {
+        static final boolean SECRET = true;
+    }
+
     /** The processes that read settings. */
     public enum Process { PROJECTOR, QUERY_API, PRODUCER, LAUNCHER }
 
@@ -116,9 +123,16 @@ public enum Setting {
     public final Set<Process> processes;
     public final String defaultValue;
     public final String meaning;
+    private final boolean secret;
 
     Setting(String env, Set<Process> processes, String defaultValue, String meaning) {
+        this(env, false, processes, defaultValue, meaning);
+    }
+
+    /** A setting whose value is a secret ({@code secret} true): never printed, also read from {@code <env>_FILE}. */
+    Setting(String env, boolean secret, Set<Process> processes, String defaultValue, String meaning) {
         this.env = env;
+        this.secret = secret;
         this.processes = processes;
         this.defaultValue = defaultValue;
         this.meaning = meaning;
@@ -128,9 +142,17 @@ public enum Setting {
         return EnumSet.allOf(Process.class);
     }
 
-    /** True for settings whose value must never be printed. */
+    /** True for settings whose value must never be printed (the flag each secret carries in this catalogue). */
     public boolean secret() {
-        return meaning.startsWith("the log's checkpoint signing key") || meaning.contains("(secret");
+        return secret;
+    }
+
+    /** The setting naming a file that holds this secret's value ({@code <env>_FILE}); every secret has one. */
+    public Setting file() {
+        if (!secret) {
+            throw new IllegalStateException(env + " is not a secret");
+        }
+        return byName(env + "_FILE").orElseThrow(() -> new IllegalStateException(env + " has no " + env + "_FILE"));
     }
 
     public static Optional<Setting> byName(String env) {
