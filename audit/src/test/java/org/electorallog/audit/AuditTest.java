@@ -31,7 +31,7 @@ import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.EventsTopic;
-import org.electorallog.projector.ProjectionDatabase;
+import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.schemas.avro.Statement;

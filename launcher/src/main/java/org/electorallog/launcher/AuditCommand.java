@@ -14,7 +14,7 @@ import org.electorallog.audit.AuditResult;
 import org.electorallog.audit.BoardAuditor;
 import org.electorallog.audit.Finding;
 import org.electorallog.core.NoteVerifier;
-import org.electorallog.projector.ProjectionDatabase;
+import org.electorallog.store.ProjectionDatabase;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -17,7 +17,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.projector.ProjectionComparison;
-import org.electorallog.projector.ProjectionDatabase;
+import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.schemas.Topics;

@@ -17,7 +17,7 @@ import org.electorallog.infra.EmbeddedStack;
 import org.electorallog.producer.ElectionStatements;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.EventsTopic;
-import org.electorallog.projector.ProjectionDatabase;
+import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.projector.StorageReport;

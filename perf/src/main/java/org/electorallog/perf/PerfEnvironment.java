@@ -16,7 +16,7 @@ import org.electorallog.core.NoteSigner;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.EmbeddedStack;
 import org.electorallog.producer.EventsTopic;
-import org.electorallog.projector.ProjectionDatabase;
+import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.query.HttpSettings;

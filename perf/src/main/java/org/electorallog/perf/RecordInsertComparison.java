@@ -10,8 +10,8 @@ import java.util.Locale;
 import java.util.Random;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.EmbeddedPostgresServer;
-import org.electorallog.projector.Migrations;
-import org.electorallog.projector.ProjectionDatabase;
+import org.electorallog.store.Migrations;
+import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.projector.RecordInserter;
 import org.electorallog.projector.RecordRow;
 

@@ -1,5 +1,7 @@
 package org.electorallog.projector;
 
+import org.electorallog.store.Migrations;
+import org.electorallog.store.ProjectionDatabase;
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package org.electorallog.projector;
+package org.electorallog.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;

@@ -1,0 +1,109 @@
+package org.electorallog.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.infra.SharedStack;
+import org.junit.jupiter.api.Test;
+
+/** The projection's schema through Flyway: fresh, repeated, concurrent, from the old runner, and refused when newer. */
+class MigrationsTest {
+    private static final DatabaseAddress DB = SharedStack.get().database();
+
+    private static String createDatabase(String name) throws Exception {
+        try (Connection c = DriverManager.getConnection(DB.jdbcUrl(), DB.user(), DB.password());
+             Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE " + name);
+        }
+        String url = DB.jdbcUrl();
+        int q = url.indexOf('?');
+        String base = q < 0 ? url : url.substring(0, q);
+        return base.substring(0, base.lastIndexOf('/') + 1) + name + (q < 0 ? "" : url.substring(q));
+    }
+
+    private static HikariDataSource pool(String url) {
+        return ProjectionDatabase.pool(url, DB.user(), DB.password(), 3, "migrations-test");
+    }
+
+    private static List<String> tables(HikariDataSource ds) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aFreshDatabaseGetsEveryMigrationOnceEvenWithConcurrentStarters() throws Exception {
+        String url = createDatabase("migrations_fresh_" + System.nanoTime());
+        try (HikariDataSource a = pool(url); HikariDataSource b = pool(url)) {
+            ExecutorService two = Executors.newFixedThreadPool(2);
+            Future<Integer> x = two.submit(() -> Migrations.apply(a));
+            Future<Integer> y = two.submit(() -> Migrations.apply(b));
+            assertEquals(Migrations.latestVersion(), x.get());
+            assertEquals(Migrations.latestVersion(), y.get());
+            two.shutdown();
+            assertTrue(tables(a).containsAll(List.of("boards", "board_state", "records", "tiles", "counters",
+                    "partition_offsets", "checkpoints", "senders", "topic_layout", "flyway_schema_history")), tables(a).toString());
+            try (Connection c = a.getConnection(); Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT count(*), max(version::int) FROM flyway_schema_history WHERE success")) {
+                rs.next();
+                assertEquals(Migrations.latestVersion(), rs.getInt(1), "each migration recorded once");
+                assertEquals(Migrations.latestVersion(), rs.getInt(2));
+            }
+            assertEquals(Migrations.latestVersion(), Migrations.apply(a), "a second start changes nothing");
+        }
+    }
+
+    @Test
+    void aDatabaseOfTheHandWrittenRunnerIsBaselinedNotMigratedAgain() throws Exception {
+        String url = createDatabase("migrations_legacy_" + System.nanoTime());
+        try (HikariDataSource ds = pool(url)) {
+            Migrations.apply(ds);
+            try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+                // what the old runner left: its own table at version 6, no Flyway history
+                st.execute("DROP TABLE flyway_schema_history");
+                st.execute("CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, "
+                        + "applied timestamptz NOT NULL DEFAULT now())");
+                st.execute("INSERT INTO schema_migrations (version, name) SELECT v, 'V' || v FROM generate_series(1, 6) v");
+            }
+            assertEquals(Migrations.latestVersion(), Migrations.apply(ds), "baselined at 6, nothing re-applied");
+            try (Connection c = ds.getConnection(); Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT type, version FROM flyway_schema_history ORDER BY installed_rank")) {
+                assertTrue(rs.next());
+                assertEquals("BASELINE", rs.getString(1));
+                assertEquals("6", rs.getString(2));
+            }
+        }
+    }
+
+    @Test
+    void aNewerSchemaIsRefused() throws Exception {
+        String url = createDatabase("migrations_newer_" + System.nanoTime());
+        try (HikariDataSource ds = pool(url)) {
+            Migrations.apply(ds);
+            try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+                st.execute("INSERT INTO flyway_schema_history (installed_rank, version, description, type, script, checksum, "
+                        + "installed_by, execution_time, success) VALUES (100, '99', 'from the future', 'SQL', "
+                        + "'V99__from_the_future.sql', 1, 'test', 1, true)");
+            }
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> Migrations.apply(ds));
+            assertTrue(e.getMessage().contains("newer"), e.getMessage());
+        }
+    }
+}
