@@ -134,7 +134,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         DecodedStatement st = codec.decode(value);
         if (!st.board().equals(key)) {
             throw new BadEventException(BadEventException.Reason.INVALID,
-                    "Kafka key '" + printable(key) + "' differs from the statement's board '" + st.board() + "'");
+                    "Kafka key '" + StatementRules.printable(key) + "' differs from the statement's board '" + st.board() + "'");
         }
         int home = layout.partitionOf(st.board());
         if (home != partition) {
@@ -148,14 +148,6 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         }
         settings.signatures().check(st);
         return st;
-    }
-
-    private static String printable(String s) {
-        if (s == null) {
-            return "(none)";
-        }
-        String t = s.length() > 80 ? s.substring(0, 80) + "..." : s;
-        return t.replaceAll("\\p{Cntrl}", "?");
     }
 
     private DeadLetter.Source source(long offset) {

@@ -224,8 +224,11 @@ public final class StatementRules {
         return v == null ? null : v.toString();
     }
 
-    /** A value for a message: control characters escaped, at most 80 characters. */
-    static String printable(String s) {
+    /** A value for a message: control characters escaped, at most 80 characters, "(none)" for null. */
+    public static String printable(String s) {
+        if (s == null) {
+            return "(none)";
+        }
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < s.length() && b.length() < 80; i++) {
             char c = s.charAt(i);
