@@ -26,6 +26,7 @@ import org.electorallog.core.TileLayout;
 import org.electorallog.core.TileTree;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.StatementKinds;
+import org.electorallog.store.CounterKey;
 
 /**
  * The full audit of one board (BRIEF invariant 5), in one read-only REPEATABLE READ snapshot, in
@@ -189,7 +190,7 @@ public final class BoardAuditor {
         checkpointSizes.forEach(s -> wanted.add(s[0]));
 
         TileTree tree = TileTree.empty();
-        Map<String, Long> counters = new HashMap<>();
+        Map<CounterKey, Long> counters = new HashMap<>();
         long expected = 0;
         long records = 0;
         long limit = Math.max(size, maxId(c, boardId) + 1);
@@ -296,18 +297,12 @@ public final class BoardAuditor {
         return Arrays.copyOfRange(tile, pos * 32, pos * 32 + 32);
     }
 
-    private void checkRecord(Row row, String board, AuditResult result, Map<String, Long> counters) {
+    private void checkRecord(Row row, String board, AuditResult result, Map<CounterKey, Long> counters) {
         long id = row.id();
         short kind = row.kind();
         String election = row.electionId();
-        counters.merge("-1\u0000", 1L, Long::sum);
-        counters.merge(kind + "\u0000", 1L, Long::sum);
-        if (election != null && !election.isEmpty()) {
-            counters.merge(kind + "\u0000" + election, 1L, Long::sum);
-            counters.merge("-1\u0000" + election, 1L, Long::sum);
-        }
-        if (row.userId() != null) {
-            counters.merge("-2\u0000", 1L, Long::sum);
+        for (CounterKey k : CounterKey.of(kind, election, row.userId() != null)) {
+            counters.merge(k, 1L, Long::sum);
         }
         byte[] statement = row.statement();
         Map<String, Object> f;
@@ -444,25 +439,28 @@ public final class BoardAuditor {
         }
     }
 
-    private static void checkCounters(Connection c, short boardId, Map<String, Long> counted, AuditResult result) throws SQLException {
-        Map<String, Long> stored = new HashMap<>();
+    private static void checkCounters(Connection c, short boardId, Map<CounterKey, Long> counted, AuditResult result) throws SQLException {
+        Map<CounterKey, Long> stored = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT kind, election_id, n FROM counters WHERE board_id = ?")) {
             ps.setShort(1, boardId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    stored.put(rs.getShort(1) + "\u0000" + rs.getString(2), rs.getLong(3));
+                    try {
+                        stored.put(new CounterKey(rs.getShort(1), rs.getString(2)), rs.getLong(3));
+                    } catch (IllegalArgumentException | NullPointerException e) {
+                        result.add(Finding.Kind.COUNTER_MISMATCH, null, "counter row (kind " + rs.getShort(1) + ", election "
+                                + rs.getString(2) + ") is no counter the projector keeps: " + e.getMessage());
+                    }
                 }
             }
         }
-        java.util.Set<String> keys = new java.util.TreeSet<>(stored.keySet());
+        java.util.Set<CounterKey> keys = new java.util.TreeSet<>(stored.keySet());
         keys.addAll(counted.keySet());
-        for (String k : keys) {
+        for (CounterKey k : keys) {
             long a = stored.getOrDefault(k, 0L);
             long b = counted.getOrDefault(k, 0L);
             if (a != b) {
-                String[] p = k.split("\u0000", -1);
-                result.add(Finding.Kind.COUNTER_MISMATCH, null, "counter kind " + p[0] + (p[1].isEmpty() ? "" : " election " + p[1])
-                        + " is " + a + " but the records count " + b);
+                result.add(Finding.Kind.COUNTER_MISMATCH, null, k.describe() + " is " + a + " but the records count " + b);
             }
         }
     }

@@ -26,6 +26,7 @@ import org.electorallog.schemas.BadEventException;
 import org.electorallog.schemas.DecodedStatement;
 import org.electorallog.schemas.SchemaRegistry;
 import org.electorallog.schemas.StatementKinds;
+import org.electorallog.store.CounterKey;
 
 /**
  * Writes one batch of one partition in ONE PostgreSQL transaction: records, tiles, counters, board
@@ -348,18 +349,11 @@ final class BatchWriter {
     }
 
     private static void addCounters(Connection c, BoardProjection board, List<PendingEvent> events) throws SQLException {
-        Map<String, Long> deltas = new LinkedHashMap<>();
+        Map<CounterKey, Long> deltas = new java.util.TreeMap<>();
         for (PendingEvent e : events) {
-            int kind = StatementKinds.code(e.statement().kind());
-            deltas.merge("-1\u0000", 1L, Long::sum);
-            deltas.merge(kind + "\u0000", 1L, Long::sum);
-            String election = e.statement().electionId();
-            if (election != null && !election.isEmpty()) {
-                deltas.merge(kind + "\u0000" + election, 1L, Long::sum);
-                deltas.merge("-1\u0000" + election, 1L, Long::sum);
-            }
-            if (e.statement().userId() != null) {
-                deltas.merge("-2\u0000", 1L, Long::sum);
+            DecodedStatement st = e.statement();
+            for (CounterKey k : CounterKey.of((short) StatementKinds.code(st.kind()), st.electionId(), st.userId() != null)) {
+                deltas.merge(k, 1L, Long::sum);
             }
         }
         int n = deltas.size();
@@ -367,10 +361,9 @@ final class BatchWriter {
         String[] elections = new String[n];
         Long[] counts = new Long[n];
         int i = 0;
-        for (Map.Entry<String, Long> d : deltas.entrySet()) {
-            int sep = d.getKey().indexOf('\u0000');
-            kinds[i] = Short.parseShort(d.getKey().substring(0, sep));
-            elections[i] = d.getKey().substring(sep + 1);
+        for (Map.Entry<CounterKey, Long> d : deltas.entrySet()) {
+            kinds[i] = d.getKey().kind();
+            elections[i] = d.getKey().electionId();
             counts[i] = d.getValue();
             i++;
         }

@@ -49,6 +49,17 @@ class OperationsTest {
                 assertEquals(VOTERS / 2, rs.getLong(1));
             }
             try (ResultSet rs = c.createStatement().executeQuery(
+                    "SELECT count(*) FILTER (WHERE kind IS NULL), max(n) FILTER (WHERE kind = 'WITH_USER') "
+                            + "FROM analyst_counts WHERE board = 'ops-board-0'")) {
+                assertTrue(rs.next());
+                assertEquals(0, rs.getLong(1), "every counter has a kind name");
+                try (ResultSet users = c.createStatement().executeQuery("SELECT count(*) FROM analyst_records "
+                        + "WHERE board = 'ops-board-0' AND user_id IS NOT NULL")) {
+                    users.next();
+                    assertEquals(users.getLong(1), rs.getLong(2), "WITH_USER counts the records with a user");
+                }
+            }
+            try (ResultSet rs = c.createStatement().executeQuery(
                     "SELECT count(*) FROM analyst_records WHERE board = 'ops-board-1' AND kind = 'IDP_USER_EVENT'")) {
                 rs.next();
                 assertEquals(VOTERS / 2 * 4L, rs.getLong(1));

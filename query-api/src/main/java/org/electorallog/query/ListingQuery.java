@@ -1,5 +1,6 @@
 package org.electorallog.query;
 
+import org.electorallog.store.CounterKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -388,26 +389,26 @@ final class ListingQuery {
     enum CountSource { COUNTERS, ID_RANGE, CAPPED }
 
     /** The counters to add up for this count, or null when counters cannot answer it. */
-    List<Object[]> counterKeys() {
+    List<CounterKey> counterKeys() {
         if (hasIdBounds() || userId != null || username != null || ballotId != null || areaId != null
                 || senderKey != null || statementFrom != null || statementTo != null || visibleAreas != null) {
             return null;
         }
         if (withUser) {
-            return kind == null && electionId == null && visibleElections == null ? List.<Object[]>of(new Object[] {(short) -2, ""}) : null;
+            return kind == null && electionId == null && visibleElections == null ? List.of(CounterKey.withUser()) : null;
         }
-        short k = kind == null ? -1 : kind;
+        short k = kind == null ? CounterKey.ALL_KINDS : kind;
         if (visibleElections != null) {
             if (electionId != null) {
                 return null;
             }
-            List<Object[]> keys = new ArrayList<>();
+            List<CounterKey> keys = new ArrayList<>();
             for (String e : new java.util.TreeSet<>(Arrays.asList(visibleElections))) {
-                keys.add(new Object[] {k, e});
+                keys.add(new CounterKey(k, e));
             }
             return keys;
         }
-        return List.<Object[]>of(new Object[] {k, electionId == null ? "" : electionId});
+        return List.of(new CounterKey(k, electionId == null ? CounterKey.ALL_ELECTIONS : electionId));
     }
 
     /** True when the count is the size of an ID range (only ID bounds or a created window). */

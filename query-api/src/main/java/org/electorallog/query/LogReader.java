@@ -1,5 +1,6 @@
 package org.electorallog.query;
 
+import org.electorallog.store.CounterKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -209,11 +210,11 @@ final class LogReader {
                         short kind = rs.getShort(1);
                         String election = rs.getString(2);
                         long n = rs.getLong(3);
-                        if (kind == -1 && election.isEmpty()) {
+                        if (kind == CounterKey.ALL_KINDS && election.isEmpty()) {
                             total = n;
-                        } else if (kind == -1) {
+                        } else if (kind == CounterKey.ALL_KINDS) {
                             byElectionAll.put(election, n);
-                        } else if (kind == -2) {
+                        } else if (kind == CounterKey.WITH_USER) {
                             withUser = n;
                         } else if (election.isEmpty()) {
                             byKind.put(StatementKinds.name(kind), n);

@@ -1,5 +1,6 @@
 package org.electorallog.query;
 
+import org.electorallog.store.CounterKey;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Writer;
@@ -81,9 +82,9 @@ final class RecordListing {
     String explainCount(String board, ListingQuery q) {
         return reader.inSnapshot(c -> {
             LogReader.Board b = reader.board(c, board);
-            List<Object[]> keys = q.counterKeys();
+            List<CounterKey> keys = q.counterKeys();
             if (keys != null) {
-                return explain(c, new ListingQuery.Sql(COUNTER_SQL, List.of(b.id(), keys.get(0)[0], keys.get(0)[1])));
+                return explain(c, new ListingQuery.Sql(COUNTER_SQL, List.of(b.id(), keys.get(0).kind(), keys.get(0).electionId())));
             }
             long[] range = idRange(c, b, q, reader.boardSize(c, b));
             if (q.countIsIdRange()) {
@@ -160,14 +161,14 @@ final class RecordListing {
         return reader.inSnapshot(c -> {
             LogReader.Board b = reader.board(c, board);
             Map<String, Object> out = new LinkedHashMap<>();
-            List<Object[]> keys = q.counterKeys();
+            List<CounterKey> keys = q.counterKeys();
             if (keys != null) {
                 long n = 0;
                 try (PreparedStatement ps = c.prepareStatement(COUNTER_SQL)) {
-                    for (Object[] k : keys) {
+                    for (CounterKey k : keys) {
                         ps.setShort(1, b.id());
-                        ps.setShort(2, (Short) k[0]);
-                        ps.setString(3, (String) k[1]);
+                        ps.setShort(2, k.kind());
+                        ps.setString(3, k.electionId());
                         try (ResultSet rs = ps.executeQuery()) {
                             n += rs.next() ? rs.getLong(1) : 0;
                         }
