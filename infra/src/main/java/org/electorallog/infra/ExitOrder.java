@@ -14,6 +14,7 @@ import java.util.Deque;
 public final class ExitOrder {
     private static final Deque<AutoCloseable> OPEN = new ArrayDeque<>();
     private static boolean hooked;
+    private static volatile boolean exiting;
 
     private ExitOrder() {
     }
@@ -32,7 +33,13 @@ public final class ExitOrder {
         OPEN.remove(part);
     }
 
+    /** Whether the JVM is exiting (a signal or the end of {@code main}): failures of work cut short are expected then. */
+    public static boolean exiting() {
+        return exiting;
+    }
+
     private static void closeAll() {
+        exiting = true;
         while (true) {
             AutoCloseable next;
             synchronized (ExitOrder.class) {

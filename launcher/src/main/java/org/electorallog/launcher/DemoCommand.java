@@ -52,7 +52,12 @@ public final class DemoCommand implements Callable<Integer> {
             System.out.println("demo: OK");
             return 0;
         } catch (Exception e) {
-            System.err.println("demo: FAILED: " + e.getMessage());
+            if (org.electorallog.infra.ExitOrder.exiting()) {
+                // SIGTERM or Ctrl-C: the environment is being closed under the demo
+                System.err.println("demo: stopped by a signal before it finished");
+                return 130;
+            }
+            System.err.println("demo: FAILED: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
             e.printStackTrace(System.err);
             return 1;
         }
