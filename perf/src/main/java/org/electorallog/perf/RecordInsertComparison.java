@@ -46,7 +46,7 @@ public final class RecordInsertComparison {
                         c.createStatement().execute("CREATE DATABASE " + name);
                     }
                     String url = db.jdbcUrl().replace("/postgres", "/" + name);
-                    try (HikariDataSource ds = ProjectionDatabase.pool(url, db.user(), db.password(), 1, name)) {
+                    try (HikariDataSource ds = ProjectionDatabase.pool(url, db.user(), db.password(), 2, name)) {
                         Migrations.apply(ds);
                         long t0 = System.nanoTime();
                         try (Connection c = ds.getConnection()) {

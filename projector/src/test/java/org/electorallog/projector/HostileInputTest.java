@@ -88,10 +88,9 @@ class HostileInputTest {
 
         String url = h.createDatabase("hostile_" + System.nanoTime());
         DatabaseAddress dba = h.stack.database();
-        try (HikariDataSource ds = ProjectionDatabase.pool(url, dba.user(), dba.password(), 2, "hostile-setup");
-             Connection con = ds.getConnection()) {
-            Migrations.apply(ds);
-            try (java.sql.Statement st = con.createStatement()) {
+        try (HikariDataSource ds = ProjectionDatabase.pool(url, dba.user(), dba.password(), 2, "hostile-setup")) {
+            Migrations.apply(ds); // Flyway takes two connections of the pool
+            try (Connection con = ds.getConnection(); java.sql.Statement st = con.createStatement()) {
                 // refusals the rules cannot foresee, by class: 23 (check), 22 and 54 (trigger), 2200H (sequence)
                 st.execute("ALTER TABLE records ADD CONSTRAINT hostile_check CHECK (username IS DISTINCT FROM 'refused-by-check')");
                 st.execute("CREATE FUNCTION hostile_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "

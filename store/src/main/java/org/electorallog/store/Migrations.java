@@ -34,7 +34,7 @@ public final class Migrations {
         return LATEST;
     }
 
-    /** Brings the schema up to date; returns the version it is at. */
+    /** Brings the schema up to date; returns the version it is at. Flyway holds two connections of {@code ds} while it runs. */
     public static int apply(DataSource ds) {
         Integer legacy = legacyVersion(ds);
         var config = Flyway.configure()
