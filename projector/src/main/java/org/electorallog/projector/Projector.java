@@ -64,6 +64,7 @@ public final class Projector implements AutoCloseable {
             if (BatchFailure.of(e) == BatchFailure.STOP) {
                 stopped = rootStop(e);
                 LOG.error("projector stopped: {}", stopped.getMessage());
+                running.countDown(); // a caller waiting for RUNNING learns at once that it never will
                 return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
             }
             LOG.error("projector thread failed; replacing it (the partition is taken again from PostgreSQL's offset)", e);
@@ -100,7 +101,7 @@ public final class Projector implements AutoCloseable {
      */
     public void awaitRunning(Duration timeout) {
         try {
-            if (!running.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            if (!running.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS) || stopped != null) {
                 throw new IllegalStateException("the projector is not running " + timeout.toSeconds() + " s after its start (state "
                         + streams.state() + (stopped == null ? "" : ", stopped: " + stopped.getMessage()) + ")");
             }
