@@ -8,11 +8,12 @@ import java.sql.SQLException;
  * <ul>
  *   <li>{@link #DATA}: PostgreSQL refused the batch's content (SQLSTATE class 22 data exception,
  *       23 integrity constraint violation, 54 program limit exceeded) or the projector's own code
- *       failed on it. The batch is split to find the event(s) at fault, which are dead-lettered with
+ *       refused a value (IllegalArgumentException). The batch is split to find the event(s) at fault, which are dead-lettered with
  *       the error as the reason; the rest is projected.</li>
  *   <li>{@link #INFRASTRUCTURE}: the database or Kafka could not do the work (connection lost,
  *       PostgreSQL restarting or out of resources, serialization failure, deadlock, lock timeout,
- *       a dead letter not acknowledged). Retried with backoff; never dead-letters anything.</li>
+ *       a dead letter not acknowledged), or any other exception of our own code, which may fail
+ *       every event alike. Retried with backoff; never dead-letters anything.</li>
  *   <li>{@link #FENCED}: another task took the partition (epoch check). This task stops writing.</li>
  *   <li>{@link #STOP}: the projection itself is damaged or cannot go on without an operator.</li>
  * </ul>
@@ -37,8 +38,11 @@ enum BatchFailure {
                 return ofSqlState(e.getSQLState());
             }
         }
-        // not a database refusal: the projector's own code failed on this content
-        return t instanceof RuntimeException ? DATA : INFRASTRUCTURE;
+        // not a database refusal: a value our own code cannot take (IllegalArgumentException, by
+        // convention) is the content's fault; anything else (a bug, a Kafka client failure) could fail
+        // every event alike, and isolating it would dead-letter good statements: retried, then the
+        // thread is replaced, visibly, with nothing dead-lettered
+        return t instanceof IllegalArgumentException ? DATA : INFRASTRUCTURE;
     }
 
     /** PostgreSQL error codes (Appendix A of the PostgreSQL manual) by class. */

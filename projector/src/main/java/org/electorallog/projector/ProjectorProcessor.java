@@ -190,8 +190,11 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             throw new IllegalStateException("cannot take partition " + partition + " in PostgreSQL: " + e.getMessage(), e);
         }
         boards.clear();
-        requireUndeleted();
-        long committed = committedOffset();
+        long committed;
+        try (Admin admin = Admin.create(settings.kafkaClient())) {
+            requireUndeleted(admin);
+            committed = committedOffset(admin);
+        }
         if (committed > storedOffset) {
             LOG.warn("partition {}: Kafka committed offset {} is past the projected offset {}: projecting the gap",
                     partition, committed, storedOffset);
@@ -206,10 +209,10 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
      * {@code deleteRecords} removed them before they were projected): projecting on from the log
      * start would skip them silently.
      */
-    private void requireUndeleted() {
+    private void requireUndeleted(Admin admin) {
         TopicPartition tp = new TopicPartition(settings.topic(), partition);
         long logStart;
-        try (Admin admin = Admin.create(settings.kafkaClient())) {
+        try {
             logStart = admin.listOffsets(Map.of(tp, OffsetSpec.earliest())).partitionResult(tp).get(30, TimeUnit.SECONDS).offset();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -231,10 +234,9 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                 + "\"Events deleted before projection\")");
     }
 
-    private long committedOffset() {
-        Properties p = settings.kafkaClient();
+    private long committedOffset(Admin admin) {
         TopicPartition tp = new TopicPartition(settings.topic(), partition);
-        try (Admin admin = Admin.create(p)) {
+        try {
             Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(
                     Map.of(settings.applicationId(), new ListConsumerGroupOffsetsSpec().topicPartitions(List.of(tp))))
                     .partitionsToOffsetAndMetadata(settings.applicationId()).get(30, TimeUnit.SECONDS);

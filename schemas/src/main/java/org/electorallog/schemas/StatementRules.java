@@ -1,9 +1,6 @@
 package org.electorallog.schemas;
 
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Collection;
@@ -180,20 +177,9 @@ public final class StatementRules {
     }
 
     private static Optional<Violation> string(CharSequence s, String path) {
-        if (s instanceof Utf8 u) {
-            try {
-                StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(u.getBytes(), 0, u.getByteLength()));
-            } catch (CharacterCodingException e) {
-                return invalid(path, "is not well-formed UTF-8");
-            }
-        } else {
-            try {
-                StandardCharsets.UTF_8.newEncoder().onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT).encode(CharBuffer.wrap(s));
-            } catch (CharacterCodingException e) {
-                return invalid(path, "holds an unpaired surrogate (not well-formed Unicode)");
-            }
+        if (s instanceof Utf8 u ? !wellFormedUtf8(u.getBytes(), u.getByteLength()) : hasUnpairedSurrogate(s)) {
+            return invalid(path, s instanceof Utf8 ? "is not well-formed UTF-8"
+                    : "holds an unpaired surrogate (not well-formed Unicode)");
         }
         for (int i = 0; i < s.length(); i++) {
             if (s.charAt(i) == '\u0000') {
@@ -201,6 +187,74 @@ public final class StatementRules {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether {@code b[0..n)} is well-formed UTF-8 (RFC 3629 section 4): no overlong forms, no
+     * surrogates (U+D800..U+DFFF), nothing above U+10FFFF. Allocation-free: it runs on every string
+     * of every event.
+     */
+    static boolean wellFormedUtf8(byte[] b, int n) {
+        int i = 0;
+        while (i < n) {
+            int c = b[i] & 0xFF;
+            if (c < 0x80) {
+                i++;
+                continue;
+            }
+            int len;
+            int lo = 0x80;
+            int hi = 0xBF;
+            if (c >= 0xC2 && c <= 0xDF) {
+                len = 2;
+            } else if (c >= 0xE0 && c <= 0xEF) {
+                len = 3;
+                if (c == 0xE0) {
+                    lo = 0xA0;
+                } else if (c == 0xED) {
+                    hi = 0x9F;
+                }
+            } else if (c >= 0xF0 && c <= 0xF4) {
+                len = 4;
+                if (c == 0xF0) {
+                    lo = 0x90;
+                } else if (c == 0xF4) {
+                    hi = 0x8F;
+                }
+            } else {
+                return false;
+            }
+            if (i + len > n) {
+                return false;
+            }
+            int second = b[i + 1] & 0xFF;
+            if (second < lo || second > hi) {
+                return false;
+            }
+            for (int k = 2; k < len; k++) {
+                int x = b[i + k] & 0xFF;
+                if (x < 0x80 || x > 0xBF) {
+                    return false;
+                }
+            }
+            i += len;
+        }
+        return true;
+    }
+
+    private static boolean hasUnpairedSurrogate(CharSequence s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 >= s.length() || !Character.isLowSurrogate(s.charAt(i + 1))) {
+                    return true;
+                }
+                i++;
+            } else if (Character.isLowSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static int utf8Length(Object v) {

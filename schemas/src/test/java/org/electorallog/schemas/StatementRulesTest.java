@@ -87,6 +87,32 @@ class StatementRulesTest {
     }
 
     @Test
+    void utf8WellFormednessAgreesWithTheJdksStrictDecoder() {
+        java.util.Random r = new java.util.Random(7);
+        byte[][] fixed = {{}, {0x41}, {(byte) 0xC3, (byte) 0xA9}, {(byte) 0xC0, (byte) 0x80}, {(byte) 0xE0, (byte) 0x80, (byte) 0x80},
+                {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80},
+                {(byte) 0xF0, (byte) 0x9F, (byte) 0x98, (byte) 0x80}, {(byte) 0xE2, (byte) 0x82}, {(byte) 0xFF}};
+        List<byte[]> cases = new java.util.ArrayList<>(List.of(fixed));
+        for (int i = 0; i < 20_000; i++) {
+            byte[] b = new byte[r.nextInt(6)];
+            r.nextBytes(b);
+            cases.add(b);
+        }
+        for (byte[] b : cases) {
+            boolean strict;
+            try {
+                java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                        .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b));
+                strict = true;
+            } catch (java.nio.charset.CharacterCodingException e) {
+                strict = false;
+            }
+            assertEquals(strict, StatementRules.wellFormedUtf8(b, b.length), java.util.HexFormat.of().formatHex(b));
+        }
+    }
+
+    @Test
     void signaturesCanonicalSizeAndRecordTimeHaveTheirOwnChecks() {
         assertTrue(StatementRules.checkSignature("sender_signature", null).isEmpty());
         assertTrue(StatementRules.checkSignature("sender_signature", new byte[64]).isEmpty());
