@@ -1,14 +1,14 @@
 package org.electorallog.audit;
 
 import java.security.MessageDigest;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
+import org.electorallog.store.BoardState;
+import org.electorallog.store.Boards;
+import org.electorallog.store.Records;
+import org.electorallog.store.Snapshot;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -67,7 +67,7 @@ public final class IncrementalVerifier implements AutoCloseable {
 
     private void safeFullAudit() {
         try {
-            for (String board : boards()) {
+            for (String board : Boards.names(db)) {
                 AuditResult r = new BoardAuditor(db, options).audit(board, new BoardAuditor.Progress());
                 lastFullAudit.put(board, (r.clean() ? "clean" : "findings " + r.counts()) + " at " + Instant.now()
                         + " (" + r.recordsChecked() + " records)");
@@ -81,80 +81,52 @@ public final class IncrementalVerifier implements AutoCloseable {
         }
     }
 
-    private List<String> boards() throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Connection c = db.getConnection(); ResultSet rs = c.createStatement().executeQuery("SELECT name FROM boards ORDER BY name")) {
-            while (rs.next()) {
-                out.add(rs.getString(1));
-            }
-        }
-        return out;
-    }
-
     /** One pass over every board: the records added since the last pass, in one snapshot per board. */
     public synchronized void pass() throws SQLException {
-        for (String board : boards()) {
+        for (String board : Boards.names(db)) {
             verifyNew(board);
         }
         lastPass = Instant.now();
     }
 
     private void verifyNew(String board) throws SQLException {
-        try (Connection c = db.getConnection()) {
-            c.setAutoCommit(false);
-            c.setReadOnly(true);
-            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-            try {
-                short id;
-                long size;
-                byte[] root;
-                try (PreparedStatement ps = c.prepareStatement(
-                        "SELECT b.board_id, s.size, s.root FROM boards b JOIN board_state s USING (board_id) WHERE b.name = ?")) {
-                    ps.setString(1, board);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        if (!rs.next()) {
-                            return;
-                        }
-                        id = rs.getShort(1);
-                        size = rs.getLong(2);
-                        root = rs.getBytes(3);
-                    }
-                }
-                TileTree tree = trees.computeIfAbsent(board, b -> TileTree.empty());
-                if (tree.size() > size) {
-                    problem(board, "the board shrank from " + tree.size() + " to " + size + " records");
-                    trees.put(board, TileTree.empty());
-                    return;
-                }
-                try (PreparedStatement ps = c.prepareStatement(
-                        "SELECT id, statement FROM records WHERE board_id = ? AND id >= ? AND id < ? ORDER BY id")) {
-                    for (long from = tree.size(); from < size; from += options.pageSize()) {
-                        ps.setShort(1, id);
-                        ps.setLong(2, from);
-                        ps.setLong(3, Math.min(size, from + options.pageSize()));
-                        try (ResultSet rs = ps.executeQuery()) {
-                            while (rs.next()) {
-                                if (rs.getLong(1) != tree.size()) {
-                                    problem(board, "record " + tree.size() + " is missing");
-                                    trees.remove(board);
-                                    return;
-                                }
-                                tree.appendLeafHash(Hashes.leafHash(rs.getBytes(2)));
-                            }
-                        }
-                        // the verifier keeps no tiles: forget them once per page, not per record
-                        tree.drainChangedTiles();
-                    }
-                }
-                if (tree.size() != size || !MessageDigest.isEqual(tree.root(), root)) {
-                    problem(board, "the records give root " + Hex.encode(tree.root()) + " at size " + tree.size()
-                            + ", the board state says " + Hex.encode(root) + " at " + size);
-                    trees.remove(board);
-                }
-            } finally {
-                c.rollback();
+        Snapshot.read(db, c -> {
+            BoardState state = Boards.state(c, board).orElse(null);
+            if (state == null) {
+                return null;
             }
-        }
+            long size = state.size();
+            TileTree tree = trees.computeIfAbsent(board, b -> TileTree.empty());
+            if (tree.size() > size) {
+                problem(board, "the board shrank from " + tree.size() + " to " + size + " records");
+                trees.put(board, TileTree.empty());
+                return null;
+            }
+            for (long from = tree.size(); from < size; from += options.pageSize()) {
+                boolean[] gap = {false};
+                Records.statements(c, state.board().id(), from, Math.min(size, from + options.pageSize()), (id, statement) -> {
+                    if (id != tree.size()) {
+                        gap[0] = true;
+                        return false;
+                    }
+                    tree.appendLeafHash(Hashes.leafHash(statement));
+                    return true;
+                });
+                if (gap[0]) {
+                    problem(board, "record " + tree.size() + " is missing");
+                    trees.remove(board);
+                    return null;
+                }
+                // the verifier keeps no tiles: forget them once per page, not per record
+                tree.drainChangedTiles();
+            }
+            if (tree.size() != size || !MessageDigest.isEqual(tree.root(), state.root())) {
+                problem(board, "the records give root " + Hex.encode(tree.root()) + " at size " + tree.size()
+                        + ", the board state says " + Hex.encode(state.root()) + " at " + size);
+                trees.remove(board);
+            }
+            return null;
+        });
     }
 
     private void problem(String board, String what) {
@@ -162,17 +134,33 @@ public final class IncrementalVerifier implements AutoCloseable {
         LOG.error("incremental verification of board {}: {}", board, what);
     }
 
-    /** Status for the admin endpoint and metrics. */
-    public Map<String, Object> status() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("last_pass", lastPass == null ? null : lastPass.toString());
-        Map<String, Object> boards = new LinkedHashMap<>();
-        trees.forEach((b, t) -> boards.put(b, Map.of("verified_size", t.size(), "problems", problems.getOrDefault(b, 0L),
-                "last_full_audit", lastFullAudit.getOrDefault(b, "not yet"))));
-        m.put("boards", boards);
-        m.put("problems", problems.values().stream().mapToLong(Long::longValue).sum());
-        m.put("last_error", lastError);
-        return m;
+    /** One board as the verifier knows it. */
+    public record BoardStatus(long verifiedSize, long problems, String lastFullAudit) {
+    }
+
+    /**
+     * What the verifier found, for the admin endpoint (JSON in snake_case).
+     *
+     * @param lastPass  when the last pass over every board ended (RFC 3339), null before the first
+     * @param boards    each verified board
+     * @param problems  problems found on all boards
+     * @param lastError why the last pass failed, null when it did not
+     */
+    public record Status(String lastPass, Map<String, BoardStatus> boards, long problems, String lastError) {
+    }
+
+    /** Problems found on all boards since start. */
+    public long problems() {
+        return problems.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Status for the admin endpoint. */
+    public Status status() {
+        Map<String, BoardStatus> boards = new java.util.TreeMap<>();
+        trees.forEach((b, t) -> boards.put(b, new BoardStatus(t.size(), problems.getOrDefault(b, 0L),
+                lastFullAudit.getOrDefault(b, "not yet"))));
+        Instant last = lastPass;
+        return new Status(last == null ? null : last.toString(), boards, problems(), lastError);
     }
 
     @Override

@@ -102,7 +102,9 @@ class AuditTest {
         while (true) {
             try (Connection c = DriverManager.getConnection(url(db), a.user(), a.password());
                  ResultSet rs = c.createStatement().executeQuery("SELECT coalesce(max(size), 0) FROM board_state")) {
-                rs.next();
+                if (!rs.next()) {
+                    throw new AssertionError("the query returned no row");
+                }
                 if (rs.getLong(1) >= n) {
                     return;
                 }
@@ -256,11 +258,9 @@ class AuditTest {
                 writer.join();
                 assertEquals(null, failure.get());
                 verifier.pass();
-                Map<String, Object> status = verifier.status();
-                assertEquals(0L, status.get("problems"), status.toString());
-                @SuppressWarnings("unchecked")
-                Map<String, Object> board = (Map<String, Object>) ((Map<String, Object>) status.get("boards")).get(BOARD);
-                assertEquals(size(live), board.get("verified_size"), status.toString());
+                IncrementalVerifier.Status status = verifier.status();
+                assertEquals(0L, status.problems(), status.toString());
+                assertEquals(size(live), status.boards().get(BOARD).verifiedSize(), status.toString());
             }
         }
     }
@@ -273,10 +273,10 @@ class AuditTest {
         try (HikariDataSource ds = ProjectionDatabase.pool(url(copy), a.user(), a.password(), 1, "inc");
              IncrementalVerifier verifier = new IncrementalVerifier(ds, AuditOptions.of(List.of()))) {
             verifier.pass();
-            assertEquals(0L, verifier.status().get("problems"));
+            assertEquals(0L, verifier.status().problems());
             sql(copy, "UPDATE board_state SET root = sha256(root)");
             verifier.pass();
-            assertEquals(1L, verifier.status().get("problems"), verifier.status().toString());
+            assertEquals(1L, verifier.status().problems(), verifier.status().toString());
         }
     }
 
@@ -284,7 +284,9 @@ class AuditTest {
         DatabaseAddress a = STACK.database();
         try (Connection c = DriverManager.getConnection(url(db), a.user(), a.password());
              ResultSet rs = c.createStatement().executeQuery("SELECT coalesce(max(size), 0) FROM board_state")) {
-            rs.next();
+            if (!rs.next()) {
+                throw new AssertionError("the query returned no row");
+            }
             return rs.getLong(1);
         }
     }
@@ -297,15 +299,19 @@ class AuditTest {
             c.createStatement().execute("ANALYZE records");
             short boardId;
             try (ResultSet rs = c.createStatement().executeQuery("SELECT board_id FROM boards WHERE name = '" + BOARD + "'")) {
-                rs.next();
+                if (!rs.next()) {
+                    throw new AssertionError("the query returned no row");
+                }
                 boardId = rs.getShort(1);
             }
-            try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + BoardAuditor.PAGE_SQL)) {
+            try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + org.electorallog.store.Records.AUDIT_PAGE_SQL)) {
                 ps.setShort(1, boardId);
                 ps.setLong(2, 1500);
                 ps.setLong(3, 1500 + page);
                 try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
+                    if (!rs.next()) {
+                        throw new AssertionError("the query returned no row");
+                    }
                     JsonNode plan = new ObjectMapper().readTree(rs.getString(1)).get(0).get("Plan");
                     long read = rowsRead(plan);
                     assertTrue(read <= 2L * page, "an audit page of " + page + " read " + read + " rows: " + plan);

@@ -8,6 +8,7 @@ import java.util.List;
  * A C2SP tlog-checkpoint body: the origin line, the tree size in decimal, the base64 root hash, and
  * optional extension lines, each ending in a newline. It is the text of a signed note.
  */
+@SuppressWarnings("ArrayRecordComponent") // equals and hashCode below compare the root by content
 public record Checkpoint(String origin, long size, byte[] root, List<String> extensions) {
     public Checkpoint {
         if (origin == null || origin.isEmpty() || origin.contains("\n")) {
@@ -89,5 +90,16 @@ public record Checkpoint(String origin, long size, byte[] root, List<String> ext
     /** Opens a signed checkpoint note with the given verifiers and parses its body. */
     public static Checkpoint open(String note, java.util.Collection<NoteVerifier> verifiers) throws ProofException {
         return parse(SignedNote.open(note, verifiers).text());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Checkpoint c && c.origin.equals(origin) && c.size == size && java.util.Arrays.equals(c.root, root)
+                && c.extensions.equals(extensions);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(origin, size, java.util.Arrays.hashCode(root), extensions);
     }
 }

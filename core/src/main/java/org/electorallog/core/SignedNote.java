@@ -29,6 +29,7 @@ public final class SignedNote {
     private final List<Signature> signatures;
 
     /** One signature line. */
+    @SuppressWarnings("ArrayRecordComponent") // a parsed line, never compared as a value
     public record Signature(String name, byte[] keyId, byte[] signature) {
         /** The line as it appears in the note, with its newline. */
         public String line() {

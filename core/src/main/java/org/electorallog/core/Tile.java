@@ -7,6 +7,7 @@ import java.util.Arrays;
  * ({@code width * 32} bytes). A partial tile (width below 256) is always a prefix of the full tile
  * it grows into.
  */
+@SuppressWarnings("ArrayRecordComponent") // equals and hashCode compare the hashes by content
 public record Tile(TileKey key, byte[] hashes) {
     public Tile {
         if (hashes.length == 0 || hashes.length % Hashes.HASH_SIZE != 0

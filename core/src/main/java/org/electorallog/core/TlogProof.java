@@ -19,6 +19,7 @@ import java.util.List;
  * &lt;signed checkpoint note, verbatim&gt;
  * </pre>
  */
+@SuppressWarnings("ArrayRecordComponent") // a parsed bundle, never compared as a value
 public record TlogProof(byte[] extra, long index, List<byte[]> inclusion, String checkpointNote) {
     public static final String HEADER = "c2sp.org/tlog-proof@v1";
 

@@ -61,7 +61,9 @@ public final class ExternalStack implements Stack {
         p.put("connectTimeout", String.valueOf(timeoutSeconds));
         p.put("loginTimeout", String.valueOf(timeoutSeconds));
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), p)) {
-            c.isValid(timeoutSeconds);
+            if (!c.isValid(timeoutSeconds)) {
+                throw unreachable(StackSettings.JDBC_URL, db.jdbcUrl(), "the connection did not answer within " + timeoutSeconds + " s");
+            }
         } catch (SQLException e) {
             throw unreachable(StackSettings.JDBC_URL, db.jdbcUrl(), rootMessage(e));
         }

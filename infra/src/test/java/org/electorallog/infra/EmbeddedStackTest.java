@@ -40,8 +40,7 @@ class EmbeddedStackTest {
             DatabaseAddress db = stack.database();
             try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
                  ResultSet rs = c.createStatement().executeQuery("select current_setting('server_version_num')::int")) {
-                rs.next();
-                assertTrue(rs.getInt(1) >= 180000, "PostgreSQL 18");
+                assertTrue(rs.next() && rs.getInt(1) >= 180000, "PostgreSQL 18");
             }
             // Kafka stores and serves a record
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.kafkaBootstrap()))) {
@@ -86,6 +85,6 @@ class EmbeddedStackTest {
 
     private static Set<String> threadNames() {
         return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive)
-                .map(t -> t.getName().toLowerCase()).collect(Collectors.toSet());
+                .map(t -> t.getName().toLowerCase(java.util.Locale.ROOT)).collect(Collectors.toSet());
     }
 }

@@ -25,6 +25,7 @@ public final class LogClient {
     }
 
     /** An inclusion proof as served. */
+    @SuppressWarnings("ArrayRecordComponent") // a proof as read, never compared as a value
     public record InclusionProof(long index, long size, byte[] leafHash, List<byte[]> hashes, byte[] root) {
     }
 

@@ -3,8 +3,6 @@ package org.electorallog.launcher;
 import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +14,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.electorallog.core.NoteSigner;
-import org.electorallog.projector.ProjectionComparison;
+import org.electorallog.store.ProjectionComparison;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
@@ -66,7 +64,7 @@ public final class RebuildCommand implements Callable<Integer> {
             return 2;
         }
         try (HikariDataSource target = ProjectionDatabase.pool(into, dbUser, dbPassword, 2, "rebuild-target")) {
-            if (hasBoards(target)) {
+            if (org.electorallog.store.Boards.any(target)) {
                 System.err.println("rebuild: " + into + " is not empty (it has boards); rebuild needs an empty database");
                 return 2;
             }
@@ -122,21 +120,6 @@ public final class RebuildCommand implements Callable<Integer> {
         return 1;
     }
 
-    private static boolean hasBoards(HikariDataSource ds) throws Exception {
-        try (Connection c = ds.getConnection();
-             ResultSet rs = c.createStatement().executeQuery("SELECT to_regclass('public.boards') IS NOT NULL")) {
-            rs.next();
-            if (!rs.getBoolean(1)) {
-                return false;
-            }
-        }
-        try (Connection c = ds.getConnection();
-             ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM boards")) {
-            rs.next();
-            return rs.getLong(1) > 0;
-        }
-    }
-
     static Map<Integer, Long> endOffsets(String servers, String topic) {
         Properties p = new Properties();
         p.put("bootstrap.servers", servers);
@@ -149,20 +132,8 @@ public final class RebuildCommand implements Callable<Integer> {
         }
     }
 
-    private static Map<Integer, Long> storedOffsets(HikariDataSource ds, String topic) {
-        Map<Integer, Long> out = new TreeMap<>();
-        try (Connection c = ds.getConnection();
-             var ps = c.prepareStatement("SELECT partition, next_offset FROM partition_offsets WHERE topic = ?")) {
-            ps.setString(1, topic);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.put(rs.getInt(1), rs.getLong(2));
-                }
-            }
-        } catch (Exception e) {
-            // the schema is created by the projector's first migration
-        }
-        return out;
+    private static Map<Integer, Long> storedOffsets(HikariDataSource ds, String topic) throws java.sql.SQLException {
+        return org.electorallog.store.PartitionLease.nextOffsets(ds, topic);
     }
 
     private static void progress(long done, long total) {

@@ -155,8 +155,9 @@ final class AppendsRun {
                     level.put("latencies_ms", lat.sorted());
                     levels.add(level);
                     System.err.printf(Locale.ROOT, "appends %-6s x%-3d %,6d statements/s, publish to provable median %.1f ms, p99 %.1f ms%n",
-                            mode, c, level.get("statements_per_second"), ((Map<?, ?>) level.get("publish_to_provable")).get("median_ms"),
-                            ((Map<?, ?>) level.get("publish_to_provable")).get("p99_ms"));
+                            mode, c, ((Number) level.get("statements_per_second")).longValue(),
+                            ((Number) ((Map<?, ?>) level.get("publish_to_provable")).get("median_ms")).doubleValue(),
+                            ((Number) ((Map<?, ?>) level.get("publish_to_provable")).get("p99_ms")).doubleValue());
                 }
             }
         }
@@ -290,8 +291,8 @@ final class AppendsRun {
             out.put("records_all_boards", env.total());
             out.putAll(env.describe());
             System.err.printf(Locale.ROOT, "burst: %d votes published in %.0f ms, drained (all provable) in %.0f ms; p50 %.1f p95 %.1f p99 %.1f ms; lost %d, doubled %d, proofs %d%n",
-                    voters, publishedIn / 1e6, (last - t0) / 1e6, lat.summary().get("median_ms"), lat.summary().get("p95_ms"),
-                    lat.summary().get("p99_ms"), voters - distinct, found - distinct, proofsOk);
+                    voters, publishedIn / 1e6, (last - t0) / 1e6, ((Number) lat.summary().get("median_ms")).doubleValue(),
+                    ((Number) lat.summary().get("p95_ms")).doubleValue(), ((Number) lat.summary().get("p99_ms")).doubleValue(), voters - distinct, found - distinct, proofsOk);
         }
         return out;
     }

@@ -20,7 +20,7 @@ import org.electorallog.producer.EventsTopic;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
-import org.electorallog.projector.StorageReport;
+import org.electorallog.store.StorageReport;
 import org.electorallog.schemas.Topics;
 import org.electorallog.schemas.avro.Statement;
 
@@ -89,8 +89,7 @@ public final class AuditRate {
     private static long size(HikariDataSource ds) throws Exception {
         try (Connection c = ds.getConnection(); ResultSet rs = c.createStatement().executeQuery(
                 "SELECT coalesce(max(size), 0) FROM board_state")) {
-            rs.next();
-            return rs.getLong(1);
+            return rs.next() ? rs.getLong(1) : 0;
         } catch (java.sql.SQLException e) {
             return 0;
         }

@@ -10,8 +10,8 @@ import java.util.Locale;
 import java.util.Map;
 import org.electorallog.producer.ElectionStatements;
 import org.electorallog.producer.ElectoralLogProducer;
-import org.electorallog.projector.RecordInserter;
-import org.electorallog.projector.RecordRow;
+import org.electorallog.store.RecordInserter;
+import org.electorallog.store.RecordRow;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.schemas.avro.Statement;
@@ -161,8 +161,7 @@ final class FillRun {
             short boardId = (short) (32000 + Math.abs(e.getKey().hashCode() % 700));
             try (Connection c = env.db.getConnection(); ResultSet rs = c.createStatement().executeQuery(
                     "SELECT coalesce(max(id) + 1, 0) FROM ceiling_records WHERE board_id = " + boardId)) {
-                rs.next();
-                nextId = rs.getLong(1);
+                nextId = rs.next() ? rs.getLong(1) : 0;
             }
             List<RecordRow> batch = new ArrayList<>(5000);
             long[] next = {nextId};

@@ -28,8 +28,7 @@ final class Machine {
         Map<String, String> v = new LinkedHashMap<>();
         v.put("kafka", org.apache.kafka.common.utils.internals.AppInfoParser.getVersion());
         try (Connection c = db.getConnection(); ResultSet rs = c.createStatement().executeQuery("SHOW server_version")) {
-            rs.next();
-            v.put("postgresql", rs.getString(1));
+            v.put("postgresql", rs.next() ? rs.getString(1) : "unknown");
         } catch (Exception e) {
             v.put("postgresql", "unknown: " + e.getMessage());
         }

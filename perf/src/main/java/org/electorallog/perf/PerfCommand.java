@@ -12,7 +12,7 @@ import org.electorallog.audit.AuditOptions;
 import org.electorallog.audit.AuditResult;
 import org.electorallog.audit.BoardAuditor;
 import org.electorallog.core.NoteVerifier;
-import org.electorallog.projector.StorageReport;
+import org.electorallog.store.StorageReport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -22,7 +22,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.function.Function;
 import org.electorallog.query.QueryApi;
-import org.electorallog.query.ReferenceStatements;
+import org.electorallog.schemas.StatementKinds;
+import org.electorallog.store.Checkpoints;
+import org.electorallog.store.Records;
 
 /**
  * {@code perf probe}: every row of the reference load test's query table over HTTP (the export
@@ -92,8 +94,8 @@ final class ProbeRun {
             }
             rows.add(row);
             System.err.printf(Locale.ROOT, "probe %-40s median %8.2f ms  p95 %8.2f ms  p99 %8.2f ms%s%n", probe.name(),
-                    ((Map<?, ?>) row.get("warm")).get("median_ms"), ((Map<?, ?>) row.get("warm")).get("p95_ms"),
-                    ((Map<?, ?>) row.get("warm")).get("p99_ms"), cold ? String.format(Locale.ROOT, "  cold %8.2f ms", row.get("cold_ms")) : "");
+                    warm(row, "median_ms"), warm(row, "p95_ms"), warm(row, "p99_ms"),
+                    cold ? String.format(Locale.ROOT, "  cold %8.2f ms", ((Number) row.get("cold_ms")).doubleValue()) : "");
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("board", board);
@@ -140,7 +142,9 @@ final class ProbeRun {
             ps.setString(1, board);
             ps.setLong(2, size / 2);
             try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
+                if (!rs.next()) {
+                    throw new IllegalStateException("no checkpoint at or below size " + size / 2 + " to trust");
+                }
                 trustedCheckpoint = rs.getString(1);
             }
         }
@@ -252,13 +256,12 @@ final class ProbeRun {
     private String[] sql(String which, long from) throws Exception {
         boolean votes = which.equals("votes");
         try (Connection c = env.db.getConnection();
-             PreparedStatement ps = c.prepareStatement(votes ? ReferenceStatements.VOTES_BATCH : ReferenceStatements.EXPORT_BATCH)) {
+             PreparedStatement ps = c.prepareStatement(votes ? Records.KIND_PAGE_ASC : Records.PAGE_ASC)) {
             bindBatch(c, ps, from, votes);
             int n = 0;
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    rs.getBytes(11);
-                    n++;
+                    n += rs.getBytes(11).length > 0 ? 1 : 0; // read the statement, as the export does
                 }
             }
             return new String[] {"200", Integer.toString(n)};
@@ -266,17 +269,23 @@ final class ProbeRun {
     }
 
     private void bindBatch(Connection c, PreparedStatement ps, long from, boolean votes) throws Exception {
-        ps.setShort(1, boardId(c));
-        ps.setLong(2, from);
-        ps.setLong(3, size);
-        ps.setInt(4, votes ? 1000 : 2500);
+        int p = 1;
+        ps.setShort(p++, boardId(c));
+        if (votes) {
+            ps.setShort(p++, StatementKinds.CAST_VOTE);
+        }
+        ps.setLong(p++, from);
+        ps.setLong(p++, size);
+        ps.setInt(p, votes ? 1000 : 2500);
     }
 
     private short boardId(Connection c) throws Exception {
         try (PreparedStatement ps = c.prepareStatement("SELECT board_id FROM boards WHERE name = ?")) {
             ps.setString(1, board);
             try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
+                if (!rs.next()) {
+                    throw new IllegalStateException("there is no board " + board);
+                }
                 return rs.getShort(1);
             }
         }
@@ -296,15 +305,20 @@ final class ProbeRun {
             short id = boardId(c);
             if (request[0].equals("SQL")) {
                 boolean votes = request[1].equals("votes");
-                sql = votes ? ReferenceStatements.VOTES_BATCH : ReferenceStatements.EXPORT_BATCH;
-                params.addAll(List.of(id, Long.parseLong(request[2]), size, votes ? 1000 : 2500));
+                sql = votes ? Records.KIND_PAGE_ASC : Records.PAGE_ASC;
+                params.add(id);
+                if (votes) {
+                    params.add(StatementKinds.CAST_VOTE);
+                }
+                params.addAll(List.of(Long.parseLong(request[2]), size, votes ? 1000 : 2500));
             } else if (name.equals("current checkpoint")) {
-                sql = ReferenceStatements.CHECKPOINT;
+                sql = Checkpoints.LATEST_SQL;
                 params.add(id);
             } else if (name.equals("ballot locator, page")) {
                 Map<String, String> s = samples.get(0);
-                sql = ReferenceStatements.BALLOTS;
-                params.addAll(java.util.Arrays.asList(id, s.get("user"), s.get("election"), Long.MAX_VALUE, null, null, 100));
+                sql = Records.BALLOTS_SQL;
+                params.addAll(java.util.Arrays.asList(id, StatementKinds.CAST_VOTE, s.get("user"), s.get("election"),
+                        Long.MAX_VALUE, null, null, 100));
             } else {
                 return null; // proofs: one tile query each, see the plan tests
             }
@@ -313,11 +327,14 @@ final class ProbeRun {
                     ps.setObject(i + 1, params.get(i));
                 }
                 try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    return rs.getString(1);
+                    return rs.next() ? rs.getString(1) : null;
                 }
             }
         }
+    }
+
+    private static double warm(Map<String, Object> row, String key) {
+        return ((Number) ((Map<?, ?>) row.get("warm")).get(key)).doubleValue();
     }
 
     /** Restarts PostgreSQL and tries to drop the OS page cache; says whether that was permitted. */

@@ -12,8 +12,8 @@ import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.EmbeddedPostgresServer;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.ProjectionDatabase;
-import org.electorallog.projector.RecordInserter;
-import org.electorallog.projector.RecordRow;
+import org.electorallog.store.RecordInserter;
+import org.electorallog.store.RecordRow;
 
 /**
  * Measures the two ways the projector can write a batch of records (issue 5: "binary COPY or

@@ -84,7 +84,7 @@ final class ReportWriter {
             any.path("postgresql_settings").fields().forEachRemaining(e -> pg.add("`" + e.getKey() + "=" + e.getValue().asText() + "`"));
             md.append(String.join(", ", pg)).append("\n\n");
         }
-        targets(md, fills, probes, bursts, audits, storage, appends);
+        targets(md, fills, probes, bursts, audits, storage);
         if (notes != null && Files.exists(notes)) {
             md.append(Files.readString(notes).strip()).append("\n\n");
         }
@@ -220,7 +220,7 @@ final class ReportWriter {
     }
 
     private static void targets(StringBuilder md, List<JsonNode> fills, List<JsonNode> probes, List<JsonNode> bursts,
-                                List<JsonNode> audits, List<JsonNode> storage, List<JsonNode> appends) {
+                                List<JsonNode> audits, List<JsonNode> storage) {
         md.append("## Targets (issue 8) against the measurements\n\n| target | measured | met |\n|---|---|---|\n");
         for (JsonNode f : fills) {
             if (f.path("signed").asBoolean() && f.has("records_per_second")) {

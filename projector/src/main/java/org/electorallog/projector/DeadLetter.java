@@ -21,6 +21,7 @@ import org.electorallog.schemas.BadEventException;
  * timestamp is when it was written: the original's (in {@code dlq.original.timestamp}) may lie
  * outside what the dead-letter topic accepts ({@code message.timestamp.after.max.ms}).
  */
+@SuppressWarnings("ArrayRecordComponent") // a message to send, never compared as a value
 record DeadLetter(String key, byte[] value, long timestamp, Headers headers) {
     /** Longest key kept whole; a board name is at most 64 characters. */
     static final int MAX_KEY_CHARS = 256;

@@ -8,6 +8,7 @@ import org.electorallog.schemas.DecodedStatement;
  * Kafka record (key, value, headers), kept so that an event PostgreSQL refuses can be dead-lettered
  * with its original bytes.
  */
+@SuppressWarnings("ArrayRecordComponent") // an event in a batch, never compared as a value
 record PendingEvent(DecodedStatement statement, int partition, long offset, long kafkaTimestamp,
                     String key, byte[] value, Headers headers) {
 }

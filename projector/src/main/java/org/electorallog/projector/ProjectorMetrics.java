@@ -90,7 +90,7 @@ public final class ProjectorMetrics {
         m.put("last_batch_records", lastBatchSize.get());
         double seconds = Math.max(1e-9, (System.nanoTime() - startedNanos) / 1e9);
         m.put("records_per_second_since_start", Math.round(records.get() / seconds));
-        deadLetters.forEach((r, v) -> m.put("dead_letters_" + r.name().toLowerCase(), v.get()));
+        deadLetters.forEach((r, v) -> m.put("dead_letters_" + r.name().toLowerCase(java.util.Locale.ROOT), v.get()));
         return m;
     }
 }

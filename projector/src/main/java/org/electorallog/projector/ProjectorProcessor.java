@@ -3,6 +3,7 @@ package org.electorallog.projector;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
+import org.electorallog.store.PartitionLease;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -60,7 +61,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     private ProcessorContext<String, byte[]> context;
     private int partition = -1;
     private boolean ready;
-    private long epoch;
+    private PartitionLease lease;
     private long storedOffset;
     private long nextOffset;
 
@@ -75,7 +76,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         this.metrics = metrics;
         this.layout = layout;
         this.publisher = publisher;
-        this.writer = new BatchWriter(settings.topic(), settings.signer(), settings.originPrefix(),
+        this.writer = new BatchWriter(settings.signer(), settings.originPrefix(),
                 org.electorallog.schemas.EmbeddedSchemaRegistry.instance(), settings.checkpointEvery());
     }
 
@@ -177,14 +178,13 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         }
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(true);
-            long[] taken = writer.acquire(c, partition);
-            storedOffset = taken[0];
-            epoch = taken[1];
+            lease = PartitionLease.acquire(c, settings.topic(), partition);
+            storedOffset = lease.nextOffset();
             nextOffset = storedOffset;
             metrics.projected(partition, storedOffset);
             // a predecessor may have died between a batch and its checkpoint
             c.setAutoCommit(false);
-            writer.signUncheckpointedBoards(c);
+            writer.checkpoints().signUncheckpointed(c);
             c.commit();
         } catch (SQLException e) {
             throw new IllegalStateException("cannot take partition " + partition + " in PostgreSQL: " + e.getMessage(), e);
@@ -201,7 +201,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             repairGap(committed);
         }
         ready = true;
-        LOG.info("partition {} taken at epoch {}, next offset {}", partition, epoch, nextOffset);
+        LOG.info("partition {} taken at epoch {}, next offset {}", partition, lease.epoch(), nextOffset);
     }
 
     /**
@@ -288,7 +288,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
      */
     void flush() {
         if (pending.isEmpty() && nextOffset == storedOffset) {
-            if (writer.checkpointsDue(System.currentTimeMillis())) {
+            if (writer.checkpoints().due(System.currentTimeMillis())) {
                 signDueCheckpoints();
             }
             return;
@@ -350,8 +350,8 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             try (Connection c = db.getConnection()) {
                 c.setAutoCommit(false);
                 try {
-                    BatchWriter.Result r = writer.write(c, partition, epoch, storedOffset, upTo, events, boards);
-                    for (BatchWriter.Refused x : r.refused()) {
+                    BatchWriter.Result r = writer.write(c, lease, storedOffset, upTo, events, boards);
+                    for (BoardWriter.Refused x : r.refused()) {
                         deadLetter(x.event(), x.reason(), x.message());
                     }
                     c.commit();
@@ -406,12 +406,12 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     private void requireOwnership() {
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(true);
-            if (!writer.owns(c, partition, epoch)) {
+            if (!lease.held(c)) {
                 metrics.fenced();
                 ready = false;
                 pending.clear();
                 throw new FencedException("partition " + settings.topic() + "-" + partition
-                        + " is no longer ours at epoch " + epoch + ": another task took it; batch rolled back");
+                        + " is no longer ours at epoch " + lease.epoch() + ": another task took it; batch rolled back");
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot check the epoch of partition " + partition + ": " + e.getMessage(), e);
@@ -445,7 +445,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
             try {
-                writer.signDue(c, nowMillis);
+                writer.checkpoints().signDue(c, nowMillis);
                 c.commit();
             } catch (SQLException | RuntimeException e) {
                 rollback(c);

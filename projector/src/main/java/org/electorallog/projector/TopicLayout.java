@@ -2,9 +2,9 @@ package org.electorallog.projector;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
+import org.electorallog.store.PartitionLease;
+import org.electorallog.store.TopicLayouts;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -130,40 +130,16 @@ record TopicLayout(int partitions, int deadLetterMaxBytes) {
     void requireUnchanged(DataSource db, String topic) {
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
-            Integer stored = null;
-            try (PreparedStatement ps = c.prepareStatement("SELECT partitions FROM topic_layout WHERE topic = ? FOR UPDATE")) {
-                ps.setString(1, topic);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next()) {
-                        stored = rs.getInt(1);
-                    }
-                }
+            Integer stored = TopicLayouts.lockRecorded(c, topic).orElse(null);
+            if (stored != null && stored != partitions && PartitionLease.anyProjected(c, topic)) {
+                c.rollback();
+                throw new ProjectionStoppedException("topic " + topic + " has " + partitions + " partitions but had "
+                        + stored + " when its boards were projected: a board's statements would now go to another "
+                        + "partition and lose their order. Do not change the partition count of an events topic; "
+                        + "to grow, give new boards a new events topic (docs/architecture.md, \"Growing the events "
+                        + "topic\"), or restore the topic's partition count.");
             }
-            if (stored != null && stored != partitions) {
-                boolean projected;
-                try (PreparedStatement ps = c.prepareStatement(
-                        "SELECT EXISTS (SELECT 1 FROM partition_offsets WHERE topic = ? AND next_offset > 0)")) {
-                    ps.setString(1, topic);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        rs.next();
-                        projected = rs.getBoolean(1);
-                    }
-                }
-                if (projected) {
-                    c.rollback();
-                    throw new ProjectionStoppedException("topic " + topic + " has " + partitions + " partitions but had "
-                            + stored + " when its boards were projected: a board's statements would now go to another "
-                            + "partition and lose their order. Do not change the partition count of an events topic; "
-                            + "to grow, give new boards a new events topic (docs/architecture.md, \"Growing the events "
-                            + "topic\"), or restore the topic's partition count.");
-                }
-            }
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO topic_layout (topic, partitions) VALUES (?, ?) "
-                    + "ON CONFLICT (topic) DO UPDATE SET partitions = EXCLUDED.partitions")) {
-                ps.setString(1, topic);
-                ps.setInt(2, partitions);
-                ps.executeUpdate();
-            }
+            TopicLayouts.record(c, topic, partitions);
             c.commit();
         } catch (SQLException e) {
             throw new IllegalStateException("cannot check the layout of topic " + topic + " in PostgreSQL: " + e.getMessage(), e);

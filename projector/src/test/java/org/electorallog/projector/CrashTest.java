@@ -1,5 +1,7 @@
 package org.electorallog.projector;
 
+import org.electorallog.store.StorageReport;
+import org.electorallog.store.ProjectionComparison;
 import org.electorallog.store.ProjectionDatabase;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

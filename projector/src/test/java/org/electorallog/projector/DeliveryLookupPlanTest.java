@@ -44,18 +44,22 @@ class DeliveryLookupPlanTest {
         try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
             short board;
             try (ResultSet rs = c.createStatement().executeQuery("SELECT board_id FROM boards WHERE name = 'new-board'")) {
-                rs.next();
+                if (!rs.next()) {
+                    throw new AssertionError("the query returned no row");
+                }
                 board = rs.getShort(1);
             }
             List<byte[]> keys = new ArrayList<>();
             for (int i = 0; i < 500; i++) {
-                keys.add(BatchWriter.deliveryKey((i % 2 == 0 ? "new-" : "absent-") + i));
+                keys.add(org.electorallog.store.Records.deliveryKey((i % 2 == 0 ? "new-" : "absent-") + i));
             }
-            try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + BatchWriter.DELIVERY_LOOKUP_SQL)) {
+            try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + org.electorallog.store.Records.DELIVERY_LOOKUP_SQL)) {
                 ps.setArray(1, c.createArrayOf("bytea", keys.toArray(byte[][]::new)));
                 ps.setShort(2, board);
                 try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
+                    if (!rs.next()) {
+                        throw new AssertionError("the query returned no row");
+                    }
                     String plan = rs.getString(1);
                     long removed = 0;
                     java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"Rows Removed by Filter\": ([0-9.]+)").matcher(plan);

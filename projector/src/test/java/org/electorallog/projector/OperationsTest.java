@@ -1,5 +1,7 @@
 package org.electorallog.projector;
 
+import org.electorallog.store.StorageReport;
+import org.electorallog.store.ProjectionComparison;
 import org.electorallog.store.ProjectionDatabase;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,19 +57,25 @@ class OperationsTest {
                 assertEquals(0, rs.getLong(1), "every counter has a kind name");
                 try (ResultSet users = c.createStatement().executeQuery("SELECT count(*) FROM analyst_records "
                         + "WHERE board = 'ops-board-0' AND user_id IS NOT NULL")) {
-                    users.next();
+                    if (!users.next()) {
+                        throw new AssertionError("the query returned no row");
+                    }
                     assertEquals(users.getLong(1), rs.getLong(2), "WITH_USER counts the records with a user");
                 }
             }
             try (ResultSet rs = c.createStatement().executeQuery(
                     "SELECT count(*) FROM analyst_records WHERE board = 'ops-board-1' AND kind = 'IDP_USER_EVENT'")) {
-                rs.next();
+                if (!rs.next()) {
+                    throw new AssertionError("the query returned no row");
+                }
                 assertEquals(VOTERS / 2 * 4L, rs.getLong(1));
             }
             try (ResultSet rs = c.createStatement().executeQuery(
                     "SELECT has_table_privilege('electoral_log_reader', 'records', 'SELECT'), "
                             + "has_table_privilege('electoral_log_reader', 'records', 'INSERT')")) {
-                rs.next();
+                if (!rs.next()) {
+                    throw new AssertionError("the query returned no row");
+                }
                 assertTrue(rs.getBoolean(1), "the reader role can read records");
                 assertTrue(!rs.getBoolean(2), "the reader role cannot write them");
             }

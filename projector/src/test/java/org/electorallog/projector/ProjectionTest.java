@@ -95,7 +95,9 @@ class ProjectionTest {
                     "SELECT s.duplicates_dropped, s.root FROM board_state s JOIN boards b USING (board_id) WHERE b.name = ?")) {
                 st.setString(1, board);
                 try (ResultSet rs = st.executeQuery()) {
-                    rs.next();
+                    if (!rs.next()) {
+                        throw new AssertionError("the query returned no row");
+                    }
                     assertEquals(4, rs.getLong(1), "every dropped copy is counted");
                     assertEquals(ByteBuffer.wrap(expected.root()), ByteBuffer.wrap(rs.getBytes(2)));
                 }

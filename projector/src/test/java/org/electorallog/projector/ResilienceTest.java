@@ -175,10 +175,12 @@ class ResilienceTest {
             int part = heldByA.keySet().iterator().next();
             long staleEpoch = heldByA.get(part);
             long[] now = after.get(part);
-            BatchWriter zombie = new BatchWriter(h.topic, signer, "zombie/", org.electorallog.schemas.EmbeddedSchemaRegistry.instance());
+            BatchWriter zombie = new BatchWriter(signer, "zombie/", org.electorallog.schemas.EmbeddedSchemaRegistry.instance(),
+                    Duration.ZERO);
+            org.electorallog.store.PartitionLease stale = new org.electorallog.store.PartitionLease(h.topic, part, now[0], staleEpoch);
             try (Connection c = DriverManager.getConnection(live, db.user(), db.password())) {
                 c.setAutoCommit(false);
-                assertThrows(FencedException.class, () -> zombie.write(c, part, staleEpoch, now[0], now[0] + 1,
+                assertThrows(FencedException.class, () -> zombie.write(c, stale, now[0], now[0] + 1,
                         List.of(), new HashMap<>()));
                 c.rollback();
             }

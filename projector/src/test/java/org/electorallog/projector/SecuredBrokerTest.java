@@ -173,7 +173,9 @@ class SecuredBrokerTest {
                 while (size < n && System.nanoTime() < deadline) {
                     try (Connection c = DriverManager.getConnection(url, db.user(), db.password());
                          ResultSet rs = c.createStatement().executeQuery("SELECT coalesce(max(size), 0) FROM board_state")) {
-                        rs.next();
+                        if (!rs.next()) {
+                            throw new AssertionError("the query returned no row");
+                        }
                         size = rs.getLong(1);
                     } catch (java.sql.SQLException e) {
                         size = 0; // the schema is not migrated yet

@@ -61,25 +61,16 @@ final class AdminAudits implements AutoCloseable {
         return id;
     }
 
-    synchronized Map<String, Object> status(String id) {
+    synchronized Responses.AuditStatus status(String id) {
         Run run = runs.get(id);
         if (run == null) {
             throw ApiException.notFound("there is no audit " + id + " (the last 100 are kept)");
         }
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("audit", id);
-        m.put("board", run.board);
-        m.put("state", run.error != null ? "failed" : run.result != null ? "done" : "running");
-        m.put("checked", run.progress.checked());
-        m.put("total", run.progress.total());
-        if (run.error != null) {
-            m.put("error", run.error);
-        }
-        if (run.result != null) {
-            m.put("verdict", run.result.clean() ? "clean" : "findings");
-            m.put("result", run.result.toJson());
-        }
-        return m;
+        AuditResult result = run.result;
+        String error = run.error;
+        return new Responses.AuditStatus(id, run.board, error != null ? "failed" : result != null ? "done" : "running",
+                run.progress.checked(), run.progress.total(), error,
+                result == null ? null : result.clean() ? "clean" : "findings", result == null ? null : result.toJson());
     }
 
     @Override

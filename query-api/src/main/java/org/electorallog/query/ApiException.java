@@ -1,29 +1,31 @@
 package org.electorallog.query;
 
-/** A request the API refuses, with the HTTP status and a message a person can act on. */
+/** A request the API refuses: its problem type (and so its HTTP status) and a message a person can act on. */
 public final class ApiException extends RuntimeException {
-    private final int status;
-    private final String error;
+    private final Problem.Type type;
 
-    public ApiException(int status, String error, String detail) {
+    public ApiException(Problem.Type type, String detail) {
         super(detail);
-        this.status = status;
-        this.error = error;
+        this.type = type;
+    }
+
+    public Problem.Type type() {
+        return type;
     }
 
     public int status() {
-        return status;
-    }
-
-    public String error() {
-        return error;
+        return type.status;
     }
 
     static ApiException badRequest(String detail) {
-        return new ApiException(400, "bad request", detail);
+        return new ApiException(Problem.Type.BAD_REQUEST, detail);
     }
 
     static ApiException notFound(String detail) {
-        return new ApiException(404, "not found", detail);
+        return new ApiException(Problem.Type.NOT_FOUND, detail);
+    }
+
+    static ApiException divergence(String detail) {
+        return new ApiException(Problem.Type.DIVERGENCE, detail);
     }
 }

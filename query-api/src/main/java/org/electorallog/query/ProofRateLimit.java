@@ -17,6 +17,16 @@ final class ProofRateLimit {
         this.perMinute = perMinute;
     }
 
+    /** Lets the request of {@code client} go on, or refuses it with 429 and Retry-After. */
+    void check(String client, int perMinuteShown, io.javalin.http.Context ctx) {
+        long wait = acquire(client, System.nanoTime());
+        if (wait > 0) {
+            ctx.header("Retry-After", Long.toString(wait));
+            throw new ApiException(Problem.Type.TOO_MANY_REQUESTS, "at most " + perMinuteShown
+                    + " proof requests a minute per client; retry after " + wait + " s");
+        }
+    }
+
     /** 0 when the request may go on (a token is taken), else the whole seconds to wait. */
     long acquire(String client, long nowNanos) {
         if (perMinute == 0) {

@@ -19,6 +19,7 @@ import org.electorallog.core.NoteVerifier;
  *                        key for this process (cursors then only work on the instance that issued them)
  * @param http            host, TLS, CORS, rate and size limits, pool size
  */
+@SuppressWarnings("ArrayRecordComponent") // settings, never compared as a value
 public record QueryApiSettings(String jdbcUrl, String user, String password, int port, String adminToken,
                                List<NoteVerifier> logKeys, Duration verifierEvery, Duration fullAuditEvery,
                                byte[] cursorKey, HttpSettings http) {

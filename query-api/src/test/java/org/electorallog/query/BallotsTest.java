@@ -89,19 +89,24 @@ class BallotsTest {
             c.createStatement().execute("ANALYZE records");
             short boardId;
             try (ResultSet rs = c.createStatement().executeQuery("SELECT board_id FROM boards WHERE name = '" + QueryApiTest.BOARD + "'")) {
-                rs.next();
+                if (!rs.next()) {
+                    throw new AssertionError("the query returned no row");
+                }
                 boardId = rs.getShort(1);
             }
-            try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + LogReader.BALLOTS_SQL)) {
+            try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + org.electorallog.store.Records.BALLOTS_SQL)) {
                 ps.setShort(1, boardId);
-                ps.setString(2, "user-7");
-                ps.setString(3, "e1");
-                ps.setLong(4, Long.MAX_VALUE);
-                ps.setString(5, null);
+                ps.setShort(2, org.electorallog.schemas.StatementKinds.CAST_VOTE);
+                ps.setString(3, "user-7");
+                ps.setString(4, "e1");
+                ps.setLong(5, Long.MAX_VALUE);
                 ps.setString(6, null);
-                ps.setInt(7, 2);
+                ps.setString(7, null);
+                ps.setInt(8, 2);
                 try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
+                    if (!rs.next()) {
+                        throw new AssertionError("the query returned no row");
+                    }
                     JsonNode plan = QueryApiTest.JSON.readTree(rs.getString(1)).get(0).get("Plan");
                     long read = rowsRead(plan);
                     long own = QueryApiTest.N / 50 + 1;

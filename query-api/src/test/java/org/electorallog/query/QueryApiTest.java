@@ -2,6 +2,7 @@ package org.electorallog.query;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -165,8 +166,13 @@ class QueryApiTest {
     static void assertError(int status, HttpResponse<String> r, String detailPart) throws Exception {
         String path = r.uri().getPath();
         assertEquals(status, r.statusCode(), path + " -> " + r.body());
+        assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json"),
+                "RFC 9457 media type: " + r.headers().map());
         JsonNode body = JSON.readTree(r.body());
-        assertTrue(body.has("error"), r.body());
+        assertTrue(body.get("type").asText().startsWith("urn:electoral-log:problem:"), r.body());
+        assertEquals(status, body.get("status").asInt(), r.body());
+        assertFalse(body.get("title").asText().isEmpty(), r.body());
+        assertEquals(r.uri().getRawPath(), body.get("instance").asText(), r.body());
         assertTrue(body.get("detail").asText().contains(detailPart), path + " -> " + r.body());
     }
 }

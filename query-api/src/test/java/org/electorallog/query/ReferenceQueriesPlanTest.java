@@ -1,5 +1,13 @@
 package org.electorallog.query;
 
+import org.electorallog.schemas.StatementKinds;
+import org.electorallog.store.BoundStatement;
+import org.electorallog.store.Checkpoints;
+import org.electorallog.store.Counters;
+import org.electorallog.store.RecordFilter;
+import org.electorallog.store.Records;
+import org.electorallog.store.Tiles;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -92,7 +100,9 @@ class ReferenceQueriesPlanTest {
         db.createStatement().execute("VACUUM ANALYZE records");
         try (ResultSet rs = db.createStatement().executeQuery(
                 "SELECT b.board_id, s.size FROM boards b JOIN board_state s USING (board_id) WHERE name = '" + BIG + "'")) {
-            rs.next();
+            if (!rs.next()) {
+                throw new AssertionError("the query returned no row");
+            }
             big = rs.getShort(1);
             size = rs.getLong(2);
         }
@@ -139,16 +149,18 @@ class ReferenceQueriesPlanTest {
 
     // ------------------------------------------------------------------ helpers
 
-    static JsonNode explain(ListingQuery.Sql sql) throws Exception {
+    static JsonNode explain(BoundStatement sql) throws Exception {
         try (PreparedStatement ps = sql.prepare(db, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ");
              ResultSet rs = ps.executeQuery()) {
-            rs.next();
+            if (!rs.next()) {
+                throw new AssertionError("the query returned no row");
+            }
             return QueryApiTest.JSON.readTree(rs.getString(1)).get(0).get("Plan");
         }
     }
 
     /** Fails unless the statement reads at most {@code max} rows. */
-    static JsonNode assertReadsAtMost(long max, ListingQuery.Sql sql) throws Exception {
+    static JsonNode assertReadsAtMost(long max, BoundStatement sql) throws Exception {
         JsonNode plan = explain(sql);
         long read = BallotsTest.rowsRead(plan);
         assertTrue(read <= max, "read " + read + " rows, more than " + max + ": " + sql.text() + " " + plan);
@@ -159,23 +171,23 @@ class ReferenceQueriesPlanTest {
      * Fails unless a count statement reads only the counters: never a record, and no more counter
      * rows than the table holds for all boards (a few per kind and election, whatever the size).
      */
-    static void assertReadsCountersOnly(ListingQuery.Sql sql) throws Exception {
+    static void assertReadsCountersOnly(BoundStatement sql) throws Exception {
         long counters = Long.parseLong(one("SELECT count(*) FROM counters"));
         JsonNode plan = assertReadsAtMost(Math.max(2, counters), sql);
         assertFalse(plan.toString().contains("\"records\""), "a counter read touches no record: " + plan);
         assertTrue(counters < 200, "counters are per board, kind and election: " + counters);
     }
 
-    static ListingQuery query(String... kv) {
+    static RecordFilter query(String... kv) {
         Map<String, List<String>> p = new LinkedHashMap<>();
         for (int i = 0; i < kv.length; i += 2) {
             p.put(kv[i], List.of(kv[i + 1]));
         }
-        return ListingQuery.parse(p);
+        return ListingQuery.parse(p).filter();
     }
 
-    static ListingQuery.Sql sql(String text, Object... params) {
-        return new ListingQuery.Sql(text, java.util.Arrays.asList(params));
+    static BoundStatement sql(String text, Object... params) {
+        return new BoundStatement(text, java.util.Arrays.asList(params));
     }
 
     static JsonNode get(String path) throws Exception {
@@ -235,14 +247,14 @@ class ReferenceQueriesPlanTest {
 
     @Test
     void newestPageInIdOrder() throws Exception {
-        assertReadsAtMost(2 * 100 + 5, query().page(big, 0, size, null, null));
+        assertReadsAtMost(2 * 100 + 5, query().page(big, 0, size, null, null, null));
         assertEquals(expected("SELECT id FROM records WHERE board_id = ? ORDER BY id DESC LIMIT 100", big),
                 ids(get(records(""))));
     }
 
     @Test
     void countOfTheWholeBoardIsACounter() throws Exception {
-        assertReadsCountersOnly(sql(RecordListing.COUNTER_SQL, big, (short) -1, ""));
+        assertReadsCountersOnly(sql(Counters.ONE_SQL, big, (short) -1, ""));
         JsonNode count = get(records("").replace("/records", "/records/count"));
         assertEquals(size, count.get("count").asLong());
         assertEquals("counters", count.get("source").asText());
@@ -250,7 +262,7 @@ class ReferenceQueriesPlanTest {
 
     @Test
     void sortByCreatedFollowsTheIds() throws Exception {
-        assertReadsAtMost(2 * 100 + 5, query("sort", "created", "order", "asc").page(big, 0, size, null, null));
+        assertReadsAtMost(2 * 100 + 5, query("sort", "created", "order", "asc").page(big, 0, size, null, null, null));
         assertEquals(expected("SELECT id FROM records WHERE board_id = ? ORDER BY id LIMIT 250", big),
                 pages(records("sort=created&order=asc&limit=100"), 3).subList(0, 250));
     }
@@ -259,20 +271,20 @@ class ReferenceQueriesPlanTest {
     void sortByUserIdPagesThroughValueGroups() throws Exception {
         String middle = one("SELECT user_id FROM records WHERE board_id = ? AND user_id IS NOT NULL ORDER BY id OFFSET 100000 LIMIT 1", big);
         long middleId = Long.parseLong(one("SELECT max(id) FROM records WHERE board_id = ? AND user_id = ?", big, middle));
-        ListingQuery q = query("sort", "user_id");
-        assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, null, null));
-        assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, new Cursor.Position(middleId, middle), null));
+        RecordFilter q = query("sort", "user_id");
+        assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, null, null, null));
+        assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, middleId, middle, null));
         assertEquals(expected("SELECT id FROM records WHERE board_id = ? AND user_id IS NOT NULL "
                 + "ORDER BY user_id DESC, id DESC LIMIT 250", big), pages(records("sort=user_id&limit=100"), 3).subList(0, 250));
     }
 
     @Test
     void sortByStatementTime() throws Exception {
-        ListingQuery q = query("sort", "statement_time");
-        assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, null, null));
+        RecordFilter q = query("sort", "statement_time");
+        assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, null, null, null));
         String ts = one("SELECT (extract(epoch FROM statement_ts) * 1000000)::bigint FROM records WHERE board_id = ? AND id = ?",
                 big, size / 2);
-        assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, new Cursor.Position(size / 2, ts), null));
+        assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, size / 2, ts, null));
         assertEquals(expected("SELECT id FROM records WHERE board_id = ? ORDER BY statement_ts DESC, id DESC LIMIT 250", big),
                 pages(records("sort=statement_time&limit=100"), 3).subList(0, 250));
         List<Long> asc = pages(records("sort=statement_time&order=asc&limit=100"), 3);
@@ -281,9 +293,9 @@ class ReferenceQueriesPlanTest {
 
     @Test
     void sortByKind() throws Exception {
-        ListingQuery q = query("sort", "kind");
-        assertReadsAtMost(2 * 100 + 5, q.page(big, 0, 0, null, null));
-        assertReadsAtMost(2 * 100 + 5, q.page(big, 0, 0, new Cursor.Position(size / 2, "3"), null));
+        RecordFilter q = query("sort", "kind");
+        assertReadsAtMost(2 * 100 + 5, q.page(big, 0, 0, null, null, null));
+        assertReadsAtMost(2 * 100 + 5, q.page(big, 0, 0, size / 2, "3", null));
         // the first pages cross from the three rare statements (kind 5) into the identity-provider events (3)
         assertEquals(expected("SELECT id FROM records WHERE board_id = ? ORDER BY kind DESC, id DESC LIMIT 250", big),
                 pages(records("sort=kind&limit=100"), 3).subList(0, 250));
@@ -291,7 +303,7 @@ class ReferenceQueriesPlanTest {
 
     @Test
     void aPageDeepInTheBoardByCursor() throws Exception {
-        assertReadsAtMost(2 * 100 + 5, query().page(big, 0, size / 2, null, null));
+        assertReadsAtMost(2 * 100 + 5, query().page(big, 0, size / 2, null, null, null));
         JsonNode first = get(records("limit=100"));
         assertFalse(first.get("next_cursor").isNull());
         // pages after a cursor continue exactly where the last one stopped
@@ -302,8 +314,8 @@ class ReferenceQueriesPlanTest {
     @Test
     void filterByUserIdPageAndCount() throws Exception {
         String user = one("SELECT user_id FROM records WHERE board_id = ? AND id = ?", big, size / 3);
-        ListingQuery q = query("user_id", user);
-        assertReadsAtMost(4 * 5 + 10, q.page(big, 0, size, null, null));
+        RecordFilter q = query("user_id", user);
+        assertReadsAtMost(4 * 5 + 10, q.page(big, 0, size, null, null, null));
         assertReadsAtMost(4 * 5 + 10, q.cappedCount(big, 0, size, null));
         List<Long> want = expected("SELECT id FROM records WHERE board_id = ? AND user_id = ? ORDER BY id DESC", big, user);
         assertEquals(want, ids(get(records("user_id=" + enc(user)))));
@@ -315,8 +327,8 @@ class ReferenceQueriesPlanTest {
     @Test
     void filterByUsernamePageAndCount() throws Exception {
         String name = one("SELECT username FROM records WHERE board_id = ? AND id = ?", big, size / 4);
-        ListingQuery q = query("username", name);
-        assertReadsAtMost(4 * 5 + 10, q.page(big, 0, size, null, null));
+        RecordFilter q = query("username", name);
+        assertReadsAtMost(4 * 5 + 10, q.page(big, 0, size, null, null, null));
         assertReadsAtMost(4 * 5 + 10, q.cappedCount(big, 0, size, null));
         assertEquals(expected("SELECT id FROM records WHERE board_id = ? AND username = ? ORDER BY id DESC", big, name),
                 ids(get(records("username=" + enc(name)))));
@@ -325,11 +337,11 @@ class ReferenceQueriesPlanTest {
     @Test
     void filterByKindPageAndCount() throws Exception {
         for (String kind : new String[] {"CAST_VOTE", "IDP_USER_EVENT", "VOTING_PERIOD_OPENED"}) {
-            ListingQuery q = query("kind", kind);
-            assertEquals(ListingQuery.Path.KIND_INDEX, q.path());
-            JsonNode plan = assertReadsAtMost(2 * 100 + 5, q.page(big, 0, size, null, null));
+            RecordFilter q = query("kind", kind);
+            assertEquals(RecordFilter.Path.KIND_INDEX, q.path());
+            JsonNode plan = assertReadsAtMost(2 * 100 + 5, q.page(big, 0, size, null, null, null));
             assertTrue(plan.toString().contains("records_kind") || kind.equals("IDP_USER_EVENT"), kind + " " + plan);
-            assertReadsCountersOnly(sql(RecordListing.COUNTER_SQL, big, q.kind, ""));
+            assertReadsCountersOnly(sql(Counters.ONE_SQL, big, q.kind, ""));
             JsonNode page = get(records("kind=" + kind));
             page.get("records").forEach(r -> assertEquals(kind, r.get("kind").asText()));
             assertEquals(kind.equals("VOTING_PERIOD_OPENED") ? 3 : 100, page.get("records").size());
@@ -344,9 +356,9 @@ class ReferenceQueriesPlanTest {
         String fromText = from.toInstant().toString();
         String toText = from.toInstant().plusSeconds(60).toString();
         // the binary search: about log2(size) point reads of one row each
-        assertReadsAtMost(2, sql(RecordListing.CREATED_AT_SQL, big, size / 2));
+        assertReadsAtMost(2, sql(Records.CREATED_AT_SQL, big, size / 2));
         long first = Long.parseLong(one("SELECT min(id) FROM records WHERE board_id = ? AND created >= ?", big, from));
-        assertReadsAtMost(2 * 100 + 5, query("created_from", fromText, "created_to", toText).page(big, first, size, null, null));
+        assertReadsAtMost(2 * 100 + 5, query("created_from", fromText, "created_to", toText).page(big, first, size, null, null, null));
         JsonNode page = get(records("created_from=" + fromText + "&created_to=" + toText + "&order=asc"));
         assertEquals(first, page.get("records").get(0).get("id").asLong());
         JsonNode count = get(records("created_from=" + fromText + "&created_to=" + toText).replace("/records", "/records/count"));
@@ -359,25 +371,25 @@ class ReferenceQueriesPlanTest {
     void filterByStatementMinutePageAndCount() throws Exception {
         Timestamp from = Timestamp.valueOf(one("SELECT statement_ts::timestamp FROM records WHERE board_id = ? AND id = ?", big, size / 2));
         Timestamp to = Timestamp.from(from.toInstant().plusSeconds(60));
-        ListingQuery q = query("statement_time_from", from.toInstant().toString(), "statement_time_to", to.toInstant().toString());
+        RecordFilter q = query("statement_time_from", from.toInstant().toString(), "statement_time_to", to.toInstant().toString());
         assertEquals("statement_time", q.sort);
-        assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, null, null));
-        assertReadsAtMost(2 * (ListingQuery.COUNT_CAP + 1) + 5, q.cappedCount(big, 0, size, null));
+        assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, null, null, null));
+        assertReadsAtMost(2 * (RecordFilter.COUNT_CAP + 1) + 5, q.cappedCount(big, 0, size, null));
         String path = records("statement_time_from=" + from.toInstant() + "&statement_time_to=" + to.toInstant());
         assertEquals(expected("SELECT id FROM records WHERE board_id = ? AND statement_ts >= ? AND statement_ts < ? "
                 + "ORDER BY statement_ts DESC, id DESC LIMIT 100", big, from, to), ids(get(path)));
         long exact = Long.parseLong(one("SELECT count(*) FROM records WHERE board_id = ? AND statement_ts >= ? AND statement_ts < ?",
                 big, from, to));
         JsonNode count = get(path.replace("/records", "/records/count"));
-        assertEquals(Math.min(exact, ListingQuery.COUNT_CAP), count.get("count").asLong());
-        assertEquals(exact > ListingQuery.COUNT_CAP, count.get("capped").asBoolean());
+        assertEquals(Math.min(exact, RecordFilter.COUNT_CAP), count.get("count").asLong());
+        assertEquals(exact > RecordFilter.COUNT_CAP, count.get("capped").asBoolean());
     }
 
     @Test
     void filterByBallotIdPageAndCount() throws Exception {
         String ballot = one("SELECT ballot_id FROM records WHERE board_id = ? AND kind = 1 AND id > ? ORDER BY id LIMIT 1", big, size / 5);
-        ListingQuery q = query("ballot_id", ballot);
-        assertReadsAtMost(5, q.page(big, 0, size, null, null));
+        RecordFilter q = query("ballot_id", ballot);
+        assertReadsAtMost(5, q.page(big, 0, size, null, null, null));
         assertReadsAtMost(5, q.cappedCount(big, 0, size, null));
         assertEquals(1, get(records("ballot_id=" + ballot)).get("records").size());
         assertEquals(1, get(records("ballot_id=" + ballot).replace("/records", "/records/count")).get("count").asInt());
@@ -385,13 +397,13 @@ class ReferenceQueriesPlanTest {
 
     @Test
     void electionScopedListPageAndCount() throws Exception {
-        ListingQuery one = query("election_id", "election-2");
-        assertEquals(ListingQuery.Path.ELECTION_INDEX, one.path());
-        assertReadsAtMost(2 * 100 + 5, one.page(big, 0, size, null, null));
-        ListingQuery scope = query("visible_elections", "election-1,election-3");
-        assertEquals(ListingQuery.Path.WINDOW, scope.path());
-        assertReadsAtMost(scope.window() + 2 * 100 + 5, scope.page(big, size - scope.window(), size, null, null));
-        assertReadsCountersOnly(sql(RecordListing.COUNTER_SQL, big, (short) -1, "election-1"));
+        RecordFilter one = query("election_id", "election-2");
+        assertEquals(RecordFilter.Path.ELECTION_INDEX, one.path());
+        assertReadsAtMost(2 * 100 + 5, one.page(big, 0, size, null, null, null));
+        RecordFilter scope = query("visible_elections", "election-1,election-3");
+        assertEquals(RecordFilter.Path.WINDOW, scope.path());
+        assertReadsAtMost(scope.window() + 2 * 100 + 5, scope.page(big, size - scope.window(), size, null, null, null));
+        assertReadsCountersOnly(sql(Counters.ONE_SQL, big, (short) -1, "election-1"));
         // paging a window listing returns exactly the scope's records, newest first
         List<Long> got = pages(records("visible_elections=election-1,election-3&limit=100"), 20);
         List<Long> want = expected("SELECT id FROM records WHERE board_id = ? AND election_id IN ('election-1', 'election-3') "
@@ -406,17 +418,17 @@ class ReferenceQueriesPlanTest {
 
     @Test
     void countOfRecordsWithAUserIsACounter() throws Exception {
-        assertReadsCountersOnly(sql(RecordListing.COUNTER_SQL, big, (short) -2, ""));
+        assertReadsCountersOnly(sql(Counters.ONE_SQL, big, (short) -2, ""));
         JsonNode count = get(records("with_user=true").replace("/records", "/records/count"));
         assertEquals(Long.parseLong(one("SELECT count(*) FROM records WHERE board_id = ? AND user_id IS NOT NULL", big)),
                 count.get("count").asLong());
-        ListingQuery q = query("with_user", "true");
-        assertReadsAtMost(q.window() + 2 * 100 + 5, q.page(big, size - q.window(), size, null, null));
+        RecordFilter q = query("with_user", "true");
+        assertReadsAtMost(q.window() + 2 * 100 + 5, q.page(big, size - q.window(), size, null, null, null));
     }
 
     @Test
     void ballotLocatorCountOfTheElectionsVotesIsACounter() throws Exception {
-        assertReadsCountersOnly(sql(RecordListing.COUNTER_SQL, big, (short) 1, "election-4"));
+        assertReadsCountersOnly(sql(Counters.ONE_SQL, big, (short) 1, "election-4"));
         JsonNode count = get(records("kind=CAST_VOTE&election_id=election-4").replace("/records", "/records/count"));
         assertEquals(Long.parseLong(one("SELECT count(*) FROM records WHERE board_id = ? AND kind = 1 AND election_id = 'election-4'", big)),
                 count.get("count").asLong());
@@ -426,7 +438,7 @@ class ReferenceQueriesPlanTest {
     void ballotLocatorPageOfOwnBallots() throws Exception {
         String user = one("SELECT user_id FROM records WHERE board_id = ? AND kind = 1 AND id > ? ORDER BY id LIMIT 1", big, size / 2);
         String election = one("SELECT election_id FROM records WHERE board_id = ? AND kind = 1 AND user_id = ?", big, user);
-        JsonNode plan = assertReadsAtMost(5 + 5, sql(LogReader.BALLOTS_SQL, big, user, election, Long.MAX_VALUE, null, null, 10));
+        JsonNode plan = assertReadsAtMost(5 + 5, sql(Records.BALLOTS_SQL, big, StatementKinds.CAST_VOTE, user, election, Long.MAX_VALUE, null, null, 10));
         assertTrue(plan.toString().contains("records_user"), plan.toString());
         HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + "/boards/" + BIG
                 + "/ballots?user_id=" + enc(user) + "&election_id=" + election)).build(), HttpResponse.BodyHandlers.ofString());
@@ -435,24 +447,24 @@ class ReferenceQueriesPlanTest {
 
     @Test
     void csvExportBatchAfterAnId() throws Exception {
-        assertReadsAtMost(2 * 2500 + 5, sql(RecordListing.PAGE_ASC, big, 1000L, size, 2500));
+        assertReadsAtMost(2 * 2500 + 5, sql(Records.PAGE_ASC, big, 1000L, size, 2500));
     }
 
     @Test
     void exportBatchHalfwayThroughTheBoard() throws Exception {
         // the reference's PDF report batch at offset size/2: our exports resume by ID, never by offset
-        assertReadsAtMost(2 * 2500 + 5, sql(RecordListing.PAGE_ASC, big, size / 2, size, 2500));
+        assertReadsAtMost(2 * 2500 + 5, sql(Records.PAGE_ASC, big, size / 2, size, 2500));
     }
 
     @Test
     void castVoteExportBatchAfterAnId() throws Exception {
-        JsonNode plan = assertReadsAtMost(2 * 1000 + 5, sql(RecordListing.VOTES_ASC, big, size / 2, size, 1000));
+        JsonNode plan = assertReadsAtMost(2 * 1000 + 5, sql(Records.KIND_PAGE_ASC, big, StatementKinds.CAST_VOTE, size / 2, size, 1000));
         assertTrue(plan.toString().contains("records_kind"), plan.toString());
     }
 
     @Test
     void currentCheckpoint() throws Exception {
-        assertReadsAtMost(2, sql(LogReader.CHECKPOINT_SQL, big));
+        assertReadsAtMost(2, sql(Checkpoints.LATEST_SQL, big));
     }
 
     /** A tile source that records what a proof asks for, so the test can explain the same query. */
@@ -474,12 +486,14 @@ class ReferenceQueriesPlanTest {
     static void assertTileQueryBounded(Set<TileKey> keys) throws Exception {
         Short[] levels = keys.stream().map(k -> (short) k.level()).toArray(Short[]::new);
         Long[] idxs = keys.stream().map(TileKey::index).toArray(Long[]::new);
-        try (PreparedStatement ps = db.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + PgTileSource.SQL)) {
+        try (PreparedStatement ps = db.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + Tiles.BY_KEYS_SQL)) {
             ps.setArray(1, db.createArrayOf("smallint", levels));
             ps.setArray(2, db.createArrayOf("bigint", idxs));
             ps.setShort(3, big);
             try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
+                if (!rs.next()) {
+                    throw new AssertionError("the query returned no row");
+                }
                 JsonNode plan = QueryApiTest.JSON.readTree(rs.getString(1)).get(0).get("Plan");
                 long read = BallotsTest.rowsRead(plan);
                 assertTrue(read <= 4L * keys.size() + 4, keys.size() + " tiles read " + read + " rows: " + plan);
@@ -489,7 +503,7 @@ class ReferenceQueriesPlanTest {
 
     @Test
     void recordProofOfARandomRecord() throws Exception {
-        Recording tiles = new Recording(new PgTileSource(db, big));
+        Recording tiles = new Recording(Tiles.source(db, big));
         ProofBuilder.inclusion(new java.util.Random(7).nextLong(size), size, tiles);
         assertTileQueryBounded(tiles.asked);
         HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + "/boards/" + BIG + "/records/"
@@ -499,7 +513,7 @@ class ReferenceQueriesPlanTest {
 
     @Test
     void consistencyProof() throws Exception {
-        Recording tiles = new Recording(new PgTileSource(db, big));
+        Recording tiles = new Recording(Tiles.source(db, big));
         ProofBuilder.consistency(size / 3, size, tiles);
         assertTileQueryBounded(tiles.asked);
     }
@@ -507,7 +521,7 @@ class ReferenceQueriesPlanTest {
     @Test
     void recordProofFromATrustedCheckpoint() throws Exception {
         // inclusion at the trusted size and consistency to the latest: two tile reads of the same shape
-        Recording tiles = new Recording(new PgTileSource(db, big));
+        Recording tiles = new Recording(Tiles.source(db, big));
         ProofBuilder.inclusion(size / 7, size / 2, tiles);
         ProofBuilder.consistency(size / 2, size, tiles);
         assertTileQueryBounded(tiles.asked);
@@ -518,9 +532,9 @@ class ReferenceQueriesPlanTest {
     @Test
     void areaAndSenderFiltersWalkBoundedWindowsAndFindEveryMatch() throws Exception {
         String area = one("SELECT area_id FROM records WHERE board_id = ? AND id = ?", big, size - 10);
-        ListingQuery q = query("area_id", area, "limit", "50");
-        assertEquals(ListingQuery.Path.WINDOW, q.path());
-        assertReadsAtMost(q.window() + 2 * 50 + 5, q.page(big, size - q.window(), size, null, null));
+        RecordFilter q = query("area_id", area, "limit", "50");
+        assertEquals(RecordFilter.Path.WINDOW, q.path());
+        assertReadsAtMost(q.window() + 2 * 50 + 5, q.page(big, size - q.window(), size, null, null, null));
         List<Long> got = pages(records("area_id=" + area + "&limit=50"), 10);
         long lowest = size - 10 * q.window();
         assertEquals(expected("SELECT id FROM records WHERE board_id = ? AND area_id = ? AND id >= ? ORDER BY id DESC",
@@ -536,7 +550,9 @@ class ReferenceQueriesPlanTest {
     void everyQueryStaysOnItsBoard() throws Exception {
         short small;
         try (ResultSet rs = db.createStatement().executeQuery("SELECT board_id FROM boards WHERE name = '" + SMALL + "'")) {
-            rs.next();
+            if (!rs.next()) {
+                throw new AssertionError("the query returned no row");
+            }
             small = rs.getShort(1);
         }
         String user = one("SELECT user_id FROM records WHERE board_id = ? AND id = 5", small);

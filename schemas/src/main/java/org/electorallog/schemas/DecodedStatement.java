@@ -8,6 +8,7 @@ import org.apache.avro.generic.GenericRecord;
  * A decoded envelope: the writer schema ID, the statement's fields as the projector stores them,
  * its canonical bytes (the log entry) and the signatures.
  */
+@SuppressWarnings("ArrayRecordComponent") // a decoded event handed to the writer, never compared as a value
 public record DecodedStatement(
         int schemaId,
         String board,

@@ -15,6 +15,9 @@ public final class StatementKinds {
             "TALLY_OPENED", "TALLY_CLOSED", "COMMUNICATIONS_SENT",
             "VOTER_PUBLIC_KEY", "ADMIN_PUBLIC_KEY", "LOG_CHECKPOINT", "LOG_CONTINUATION");
 
+    /** The code of CAST_VOTE, the kind the ballot locator and the cast-vote export read. */
+    public static final short CAST_VOTE = 1;
+
     private StatementKinds() {
     }
 

@@ -71,6 +71,7 @@ class StatementCodecTest {
     void kindCodesFollowTheAvroEnumAndNeverMove() {
         assertEquals(StatementKind.getClassSchema().getEnumSymbols(), StatementKinds.NAMES);
         assertEquals(1, StatementKinds.code("CAST_VOTE"));
+        assertEquals(StatementKinds.CAST_VOTE, StatementKinds.code("CAST_VOTE"));
         assertEquals(3, StatementKinds.code("IDP_USER_EVENT"));
         assertEquals(17, StatementKinds.code("LOG_CONTINUATION"));
     }

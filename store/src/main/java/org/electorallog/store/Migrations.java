@@ -73,13 +73,11 @@ public final class Migrations {
         try (Connection c = ds.getConnection(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT to_regclass('schema_migrations') IS NOT NULL, "
                      + "to_regclass('flyway_schema_history') IS NOT NULL")) {
-            rs.next();
-            if (!rs.getBoolean(1) || rs.getBoolean(2)) {
+            if (!rs.next() || !rs.getBoolean(1) || rs.getBoolean(2)) {
                 return null;
             }
             try (ResultSet v = st.executeQuery("SELECT coalesce(max(version), 0) FROM schema_migrations")) {
-                v.next();
-                return v.getInt(1);
+                return v.next() ? v.getInt(1) : 0;
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the database's schema version: " + e.getMessage(), e);

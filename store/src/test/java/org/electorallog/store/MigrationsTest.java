@@ -62,7 +62,9 @@ class MigrationsTest {
                     "partition_offsets", "checkpoints", "senders", "topic_layout", "flyway_schema_history")), tables(a).toString());
             try (Connection c = a.getConnection(); Statement st = c.createStatement();
                  ResultSet rs = st.executeQuery("SELECT count(*), max(version::int) FROM flyway_schema_history WHERE success")) {
-                rs.next();
+                if (!rs.next()) {
+                    throw new AssertionError("the query returned no row");
+                }
                 assertEquals(Migrations.latestVersion(), rs.getInt(1), "each migration recorded once");
                 assertEquals(Migrations.latestVersion(), rs.getInt(2));
             }

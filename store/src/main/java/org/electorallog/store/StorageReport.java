@@ -1,9 +1,10 @@
-package org.electorallog.projector;
+package org.electorallog.store;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,19 +33,20 @@ public record StorageReport(long records, Map<String, Long> bytesByRelation, Map
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(true);
             for (String r : RELATIONS) {
-                c.createStatement().execute("VACUUM ANALYZE " + r);
+                try (Statement st = c.createStatement()) {
+                    st.execute("VACUUM ANALYZE " + r);
+                }
             }
-            try (ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM records")) {
-                rs.next();
-                records = rs.getLong(1);
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM records")) {
+                records = rs.next() ? rs.getLong(1) : 0;
             }
             try (PreparedStatement ps = c.prepareStatement("SELECT pg_total_relation_size(?::regclass)")) {
                 for (String r : RELATIONS) {
                     ps.setString(1, r);
                     try (ResultSet rs = ps.executeQuery()) {
-                        rs.next();
-                        bytes.put(r, rs.getLong(1));
-                        total += rs.getLong(1);
+                        long n = rs.next() ? rs.getLong(1) : 0;
+                        bytes.put(r, n);
+                        total += n;
                     }
                 }
             }

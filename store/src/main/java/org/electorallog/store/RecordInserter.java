@@ -1,4 +1,4 @@
-package org.electorallog.projector;
+package org.electorallog.store;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;

@@ -1,4 +1,4 @@
-package org.electorallog.projector;
+package org.electorallog.store;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -93,30 +93,18 @@ public final class ProjectionComparison {
     static Map<String, BoardDigest> digests(DataSource ds, Map<String, Long> limits) throws SQLException {
         Map<String, BoardDigest> out = new LinkedHashMap<>();
         try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            c.setReadOnly(true);
-            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            Snapshot.begin(c);
             try (PreparedStatement set = c.prepareStatement("SET LOCAL TIME ZONE 'UTC'")) {
                 set.execute();
             }
-            List<Object[]> boards = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT b.board_id, b.name, s.size, s.root, s.duplicates_dropped FROM boards b "
-                            + "JOIN board_state s USING (board_id) ORDER BY b.name");
-                 ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    boards.add(new Object[] {rs.getShort(1), rs.getString(2), rs.getLong(3),
-                            Base64.getEncoder().encodeToString(rs.getBytes(4)), rs.getLong(5)});
-                }
-            }
-            for (Object[] b : boards) {
-                short id = (Short) b[0];
-                long size = (Long) b[2];
-                long limit = limits.getOrDefault((String) b[1], size);
-                if (limit < size) {
+            for (BoardState b : Boards.all(c)) {
+                short id = b.board().id();
+                String name = b.board().name();
+                long limit = limits.getOrDefault(name, b.size());
+                if (limit < b.size()) {
                     String records = digest(c, RECORDS + " AND id < " + limit, id);
-                    byte[] root = org.electorallog.core.ProofBuilder.rootAt(limit, keys -> tiles(c, id, keys));
-                    out.put((String) b[1], new BoardDigest(limit, Base64.getEncoder().encodeToString(root), (Long) b[4],
+                    byte[] root = org.electorallog.core.ProofBuilder.rootAt(limit, Tiles.source(c, id));
+                    out.put(name, new BoardDigest(limit, Base64.getEncoder().encodeToString(root), b.duplicatesDropped(),
                             records, null, null));
                     continue;
                 }
@@ -125,7 +113,8 @@ public final class ProjectionComparison {
                         + "ORDER BY level, idx)) FROM tiles WHERE board_id = ?", id);
                 String counters = digest(c, "SELECT md5(string_agg(concat_ws('|', kind, election_id, n), E'\\n' "
                         + "ORDER BY kind, election_id)) FROM counters WHERE board_id = ?", id);
-                out.put((String) b[1], new BoardDigest((Long) b[2], (String) b[3], (Long) b[4], records, tiles, counters));
+                out.put(name, new BoardDigest(b.size(), Base64.getEncoder().encodeToString(b.root()), b.duplicatesDropped(),
+                        records, tiles, counters));
             }
             c.rollback();
         }
@@ -137,32 +126,11 @@ public final class ProjectionComparison {
             + "area_id, ballot_id, schema_id, md5(sender_signature), md5(system_signature)), E'\\n' ORDER BY id)) "
             + "FROM records WHERE board_id = ?";
 
-    private static Map<org.electorallog.core.TileKey, byte[]> tiles(Connection c, short boardId,
-                                                                      java.util.Set<org.electorallog.core.TileKey> keys) {
-        Map<org.electorallog.core.TileKey, byte[]> out = new java.util.HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT hashes FROM tiles WHERE board_id = ? AND level = ? AND idx = ?")) {
-            for (org.electorallog.core.TileKey k : keys) {
-                ps.setShort(1, boardId);
-                ps.setShort(2, (short) k.level());
-                ps.setLong(3, k.index());
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next()) {
-                        out.put(k, rs.getBytes(1));
-                    }
-                }
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot read tiles: " + e.getMessage(), e);
-        }
-        return out;
-    }
-
     private static String digest(Connection c, String sql, short boardId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setShort(1, boardId);
             try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getString(1);
+                return rs.next() ? rs.getString(1) : null;
             }
         }
     }

@@ -1,0 +1,82 @@
+package org.electorallog.audit;
+
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Objects;
+import org.electorallog.core.SigningKey;
+import org.electorallog.schemas.CanonicalStatement;
+import org.electorallog.schemas.StatementKinds;
+import org.electorallog.store.AuditRow;
+import org.electorallog.store.CounterKey;
+
+/**
+ * The audit's checks of one record on its own: its stored columns against its canonical bytes, its
+ * sender and system signatures; and its share of the counters, recounted through {@link CounterKey#of}
+ * as the projector counts.
+ */
+final class RecordChecks {
+    private final AuditOptions options;
+
+    RecordChecks(AuditOptions options) {
+        this.options = options;
+    }
+
+    void check(AuditRow row, String board, AuditResult result, Map<CounterKey, Long> counters) {
+        long id = row.id();
+        for (CounterKey k : CounterKey.of(row.kind(), row.electionId(), row.userId() != null)) {
+            counters.merge(k, 1L, Long::sum);
+        }
+        byte[] statement = row.statement();
+        Map<String, Object> f;
+        try {
+            f = CanonicalStatement.decodeFields(statement);
+        } catch (IllegalArgumentException e) {
+            result.add(Finding.Kind.UNDECODABLE_STATEMENT, id, e.getMessage());
+            return;
+        }
+        short kind = row.kind();
+        byte[] senderKey = row.senderKey();
+        field(result, id, "board", f.get("board"), board);
+        field(result, id, "delivery_id", f.get("delivery_id"), row.deliveryId());
+        field(result, id, "kind", f.get("kind"), kind >= 0 && kind < StatementKinds.NAMES.size() ? StatementKinds.name(kind) : "#" + kind);
+        field(result, id, "statement_timestamp", f.get("statement_timestamp"), row.statementMillis());
+        if (!(f.get("sender_public_key") instanceof byte[] k) || !Arrays.equals(k, senderKey)) {
+            result.add(Finding.Kind.RECORD_FIELD_MISMATCH, id, senderKey == null
+                    ? "sender_id does not resolve to a key in senders" : "sender key differs from the canonical statement");
+        }
+        field(result, id, "user_id", f.get("user_id"), row.userId());
+        field(result, id, "username", f.get("username"), row.username());
+        field(result, id, "election_id", f.get("election_id"), row.electionId());
+        field(result, id, "area_id", f.get("area_id"), row.areaId());
+        field(result, id, "ballot_id", f.get("ballot_id"), row.ballotId());
+        signatures(row, senderKey, result);
+    }
+
+    private void signatures(AuditRow row, byte[] senderKey, AuditResult result) {
+        long id = row.id();
+        byte[] statement = row.statement();
+        byte[] senderSig = row.senderSignature();
+        byte[] systemSig = row.systemSignature();
+        if (senderSig != null) {
+            if (senderKey == null || !SigningKey.verify(senderKey, statement, senderSig)) {
+                result.add(Finding.Kind.BAD_SIGNATURE, id, "the sender signature does not verify");
+            }
+        } else if (options.requireSenderSignature()) {
+            result.add(Finding.Kind.UNSIGNED, id, "no sender signature");
+        }
+        if (!options.systemKeys().isEmpty()) {
+            if (systemSig == null) {
+                result.add(Finding.Kind.UNSIGNED, id, "no system signature");
+            } else if (options.systemKeys().stream().noneMatch(k -> SigningKey.verify(k, statement, systemSig))) {
+                result.add(Finding.Kind.BAD_SIGNATURE, id, "the system signature does not verify with any system key");
+            }
+        }
+    }
+
+    private static void field(AuditResult result, long id, String name, Object canonical, Object stored) {
+        if (!Objects.equals(canonical, stored)) {
+            result.add(Finding.Kind.RECORD_FIELD_MISMATCH, id, name + " is stored as '" + stored
+                    + "' but the canonical statement says '" + canonical + "'");
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package org.electorallog.projector;
+
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.electorallog.core.Hashes;
+import org.electorallog.core.TileTree;
+import org.electorallog.schemas.BadEventException;
+import org.electorallog.schemas.DecodedStatement;
+import org.electorallog.schemas.StatementKinds;
+import org.electorallog.store.BoardRow;
+import org.electorallog.store.BoardState;
+import org.electorallog.store.Boards;
+import org.electorallog.store.CounterKey;
+import org.electorallog.store.Counters;
+import org.electorallog.store.RecordInserter;
+import org.electorallog.store.RecordRow;
+import org.electorallog.store.Records;
+import org.electorallog.store.Senders;
+import org.electorallog.store.Tiles;
+
+/**
+ * Writes one board's share of a batch in the batch transaction: drops repeated delivery IDs, appends
+ * the records to the board's tree, and stores the records, the changed tiles, the counters and the
+ * board state. A board not yet held in memory is loaded (its tree's right edge restored from the
+ * stored tiles and checked against the stored root) or created.
+ */
+final class BoardWriter {
+    private final String originPrefix;
+
+    BoardWriter(String originPrefix) {
+        this.originPrefix = originPrefix;
+    }
+
+    /** An event left out for its content (a delivery-key collision), with the reason for its dead letter. */
+    record Refused(PendingEvent event, BadEventException.Reason reason, String message) {
+    }
+
+    /** What one board's share did. */
+    record Written(int written, int duplicates, List<Refused> refused) {
+    }
+
+    /** The board as stored, or a new one created at the time of its first event. */
+    BoardProjection loadOrCreate(Connection c, String name, long firstTimestamp) throws SQLException {
+        BoardState s = Boards.state(c, name).orElse(null);
+        if (s == null) {
+            BoardRow b = Boards.create(c, name, originPrefix + name, firstTimestamp, Hashes.emptyRoot());
+            return new BoardProjection(b.id(), name, b.origin(), TileTree.empty(), Long.MIN_VALUE);
+        }
+        short id = s.board().id();
+        TileTree tree = TileTree.restore(s.size(), Tiles.read(c, id,
+                TileTree.edgeTiles(s.size()).stream().map(TileTree.EdgeTile::key).toList()));
+        if (!MessageDigest.isEqual(tree.root(), s.root())) {
+            throw new ProjectionStoppedException("board " + name + ": root recomputed from stored tiles at size "
+                    + s.size() + " differs from the stored root; the projection is damaged: run "
+                    + "`electoral-log audit` and rebuild the projection from the topic (`electoral-log rebuild`)");
+        }
+        return new BoardProjection(id, name, s.board().origin(), tree,
+                s.lastCreatedMillis() == null ? Long.MIN_VALUE : s.lastCreatedMillis());
+    }
+
+    /** Writes the board's events (in offset order); the tree in {@code board} advances even if the transaction later fails. */
+    Written write(Connection c, BoardProjection board, List<PendingEvent> events) throws SQLException {
+        List<Refused> refused = new ArrayList<>();
+        List<PendingEvent> fresh = dropRepeated(c, board, events, refused);
+        int dropped = events.size() - fresh.size() - refused.size();
+        if (!fresh.isEmpty()) {
+            insertRecords(c, board, fresh);
+            Tiles.write(c, board.boardId, board.tree.drainChangedTiles());
+            Counters.add(c, board.boardId, counterDeltas(fresh));
+        }
+        Boards.update(c, board.boardId, board.tree.size(), board.tree.root(),
+                board.lastCreatedMillis == Long.MIN_VALUE ? null : board.lastCreatedMillis, dropped);
+        return new Written(fresh.size(), dropped, refused);
+    }
+
+    /**
+     * Keeps the first copy of each delivery ID: drops repeats inside the batch and IDs already stored.
+     * Stored IDs are found by their 16-byte key (the unique index records_delivery_id, V5) and then
+     * compared in full. A later delivery ID whose key equals an earlier one's (a 2^64-work
+     * collision) cannot be stored beside it: it is refused (dead-lettered with both IDs named),
+     * never silently dropped as a duplicate, and the board goes on.
+     */
+    private static List<PendingEvent> dropRepeated(Connection c, BoardProjection board, List<PendingEvent> events,
+                                                   List<Refused> refused) throws SQLException {
+        Map<String, PendingEvent> firstCopies = new LinkedHashMap<>();
+        for (PendingEvent e : events) {
+            firstCopies.putIfAbsent(e.statement().deliveryId(), e);
+        }
+        Map<ByteBuffer, String> byKey = new HashMap<>();
+        for (Iterator<PendingEvent> it = firstCopies.values().iterator(); it.hasNext(); ) {
+            PendingEvent e = it.next();
+            String other = byKey.putIfAbsent(ByteBuffer.wrap(Records.deliveryKey(e.statement().deliveryId())),
+                    e.statement().deliveryId());
+            if (other != null) {
+                refused.add(collision(board, e, other));
+                it.remove();
+            }
+        }
+        Set<String> stored = new HashSet<>();
+        for (String id : Records.deliveryIdsWithKeys(c, board.boardId, byKey.keySet())) {
+            if (firstCopies.containsKey(id)) {
+                stored.add(id);
+            } else {
+                String mine = byKey.get(ByteBuffer.wrap(Records.deliveryKey(id)));
+                refused.add(collision(board, firstCopies.remove(mine), id));
+            }
+        }
+        List<PendingEvent> out = new ArrayList<>(firstCopies.size());
+        for (PendingEvent e : firstCopies.values()) {
+            if (!stored.contains(e.statement().deliveryId())) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    private static Refused collision(BoardProjection board, PendingEvent event, String earlier) {
+        return new Refused(event, BadEventException.Reason.REFUSED, "board " + board.name + ": delivery ID '"
+                + event.statement().deliveryId() + "' shares its 16-byte delivery key with the earlier '" + earlier
+                + "'; the unique index records_delivery_id cannot hold both (choose another delivery ID)");
+    }
+
+    private static void insertRecords(Connection c, BoardProjection board, List<PendingEvent> events) throws SQLException {
+        List<ByteBuffer> keys = new ArrayList<>(events.size());
+        for (PendingEvent e : events) {
+            keys.add(ByteBuffer.wrap(e.statement().senderPublicKey()));
+        }
+        Map<ByteBuffer, Integer> senders = Senders.intern(c, keys);
+        List<RecordRow> rows = new ArrayList<>(events.size());
+        for (PendingEvent e : events) {
+            DecodedStatement s = e.statement();
+            long id = board.tree.size();
+            board.tree.appendLeafHash(Hashes.leafHash(s.canonicalBytes()));
+            board.lastCreatedMillis = Math.max(board.lastCreatedMillis, e.kafkaTimestamp());
+            rows.add(new RecordRow(board.boardId, id, board.lastCreatedMillis, s.statementTimestamp(),
+                    (short) StatementKinds.code(s.kind()), senders.get(ByteBuffer.wrap(s.senderPublicKey())),
+                    s.userId(), s.username(), s.electionId(), s.areaId(), s.ballotId(), s.deliveryId(), s.canonicalBytes(),
+                    s.schemaId(), e.partition(), e.offset(), s.senderSignature(), s.systemSignature()));
+        }
+        RecordInserter.DEFAULT.insert(c, rows);
+    }
+
+    private static Map<CounterKey, Long> counterDeltas(List<PendingEvent> events) {
+        Map<CounterKey, Long> deltas = new TreeMap<>();
+        for (PendingEvent e : events) {
+            DecodedStatement st = e.statement();
+            for (CounterKey k : CounterKey.of((short) StatementKinds.code(st.kind()), st.electionId(), st.userId() != null)) {
+                deltas.merge(k, 1L, Long::sum);
+            }
+        }
+        return deltas;
+    }
+}

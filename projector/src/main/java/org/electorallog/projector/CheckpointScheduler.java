@@ -1,0 +1,82 @@
+package org.electorallog.projector;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.NoteSigner;
+import org.electorallog.store.BoardState;
+import org.electorallog.store.Boards;
+import org.electorallog.store.CheckpointRow;
+import org.electorallog.store.Checkpoints;
+
+/**
+ * When the boards of one task get a signed checkpoint: a written board is signed once its interval
+ * has passed since its last checkpoint (every batch when the interval is zero), from the board state
+ * as stored in the signing transaction (C2SP tlog-checkpoint, signed-note).
+ */
+final class CheckpointScheduler {
+    private final NoteSigner signer;
+    private final long everyMillis;
+    /** Boards written since their last signed checkpoint, and when they were first written since. */
+    private final Map<String, Long> unsigned = new LinkedHashMap<>();
+    private final Map<String, Long> lastSigned = new HashMap<>();
+
+    CheckpointScheduler(NoteSigner signer, Duration every) {
+        this.signer = signer;
+        this.everyMillis = every.toMillis();
+    }
+
+    /** Notes that a board was written at {@code nowMillis}. */
+    void written(String board, long nowMillis) {
+        unsigned.putIfAbsent(board, nowMillis);
+    }
+
+    /** Whether some written board's interval has passed. */
+    boolean due(long nowMillis) {
+        for (String board : unsigned.keySet()) {
+            if (due(board, nowMillis)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean due(String board, long nowMillis) {
+        return everyMillis == 0 || nowMillis - lastSigned.getOrDefault(board, Long.MIN_VALUE / 2) >= everyMillis;
+    }
+
+    /** Signs a checkpoint of every written board whose interval has passed, in the caller's transaction. */
+    void signDue(Connection c, long nowMillis) throws SQLException {
+        for (Iterator<String> it = unsigned.keySet().iterator(); it.hasNext(); ) {
+            String board = it.next();
+            if (due(board, nowMillis)) {
+                BoardState s = Boards.state(c, board).orElse(null);
+                if (s != null) {
+                    sign(c, s);
+                }
+                lastSigned.put(board, nowMillis);
+                it.remove();
+            }
+        }
+    }
+
+    /** Signs every board whose current size has no checkpoint yet (after a predecessor died between a batch and its checkpoint). */
+    void signUncheckpointed(Connection c) throws SQLException {
+        for (BoardState s : Boards.withoutCurrentCheckpoint(c)) {
+            sign(c, s);
+        }
+    }
+
+    private void sign(Connection c, BoardState s) throws SQLException {
+        if (s.size() == 0) {
+            return;
+        }
+        String note = new Checkpoint(s.board().origin(), s.size(), s.root()).sign(signer);
+        Checkpoints.add(c, s.board().id(), new CheckpointRow(s.size(), s.root(), note));
+    }
+}

@@ -1,0 +1,94 @@
+package org.electorallog.query;
+
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.io.Writer;
+import java.util.List;
+
+/**
+ * The endpoints of analysts and administrators over a board's records: listings, counts and exports,
+ * and their query plans. Behind the admin bearer token (one check for the group, applied by
+ * {@link QueryApi}); docs/security.md.
+ */
+final class AnalystRoutes {
+    private final LogReader reader;
+    private final RecordListing listing;
+    private final Cursor cursors;
+
+    AnalystRoutes(LogReader reader, RecordListing listing, Cursor cursors) {
+        this.reader = reader;
+        this.listing = listing;
+        this.cursors = cursors;
+    }
+
+    /** The filters a count takes: a listing's parameters without sort, order, limit and cursor. */
+    static final List<String> COUNT_PARAMETERS = ListingQuery.PARAMETERS.stream()
+            .filter(p -> !List.of("sort", "order", "limit", "cursor").contains(p)).sorted().toList();
+    static final List<String> LISTING_PARAMETERS = ListingQuery.PARAMETERS.stream().sorted().toList();
+
+    List<Route> routes() {
+        List<Integer> listed = List.of(200, 400, 401, 403, 404);
+        return List.of(
+                Route.get("/admin/boards/{board}/records", Responses.ListingPage.class, LISTING_PARAMETERS, listed, ctx -> {
+                    ListingQuery q = ListingQuery.parse(ctx.queryParamMap());
+                    ctx.json(listing.list(RequestValues.board(ctx), q, ctx.queryParam("cursor"), cursors));
+                }),
+                Route.get("/admin/boards/{board}/records/explain", null, LISTING_PARAMETERS, listed, ctx ->
+                        ctx.contentType(Route.JSON).result(listing.explain(RequestValues.board(ctx),
+                                ListingQuery.parse(ctx.queryParamMap()), ctx.queryParam("cursor"), cursors))),
+                Route.get("/admin/boards/{board}/records/count", Responses.Count.class, COUNT_PARAMETERS, listed, ctx ->
+                        ctx.json(listing.count(RequestValues.board(ctx), countQuery(ctx)))).withHint(COUNT_HINT),
+                Route.get("/admin/boards/{board}/records/count/explain", null, COUNT_PARAMETERS, listed, ctx ->
+                        ctx.contentType(Route.JSON).result(listing.explainCount(RequestValues.board(ctx), countQuery(ctx))))
+                        .withHint(COUNT_HINT),
+                Route.get("/admin/boards/{board}/counts", Responses.Counts.class, List.of(), listed, ctx ->
+                        ctx.json(reader.counts(RequestValues.board(ctx)))),
+                new Route(io.javalin.http.HandlerType.GET, "/admin/boards/{board}/export.csv", List.of(), listed, null,
+                        "text/csv", this::csv),
+                new Route(io.javalin.http.HandlerType.GET, "/admin/boards/{board}/export.jsonl", List.of(), listed, null,
+                        "application/x-ndjson", this::jsonLines),
+                new Route(io.javalin.http.HandlerType.GET, "/admin/boards/{board}/votes.jsonl", List.of(), listed, null,
+                        "application/x-ndjson", this::votes));
+    }
+
+    /** What a count's refusal of sort, order, limit or cursor says. */
+    static final String COUNT_HINT = "a count takes filters only, not sort, order, limit or cursor";
+
+    /** The filters of a count request (the route refused any other parameter). */
+    private static ListingQuery countQuery(Context ctx) {
+        return ListingQuery.parse(ctx.queryParamMap());
+    }
+
+    private void csv(Context ctx) throws IOException {
+        String board = RequestValues.board(ctx);
+        RecordListing.Manifest m = listing.manifest(board);
+        ctx.contentType("text/csv; charset=utf-8");
+        ctx.header("Content-Disposition", "attachment; filename=\"" + board + ".csv\"");
+        Writer w = RecordListing.writer(ctx.outputStream());
+        w.write(String.join(",", Responses.ListedRecord.CSV_COLUMNS) + "\r\n");
+        listing.stream(board, m, 2500, false, row -> RecordListing.csv(w, row));
+        w.flush();
+    }
+
+    private void jsonLines(Context ctx) throws IOException {
+        jsonLines(ctx, false);
+    }
+
+    private void votes(Context ctx) throws IOException {
+        jsonLines(ctx, true);
+    }
+
+    /** JSON Lines: every record with its statement after a manifest line, or the cast votes alone. */
+    private void jsonLines(Context ctx, boolean votesOnly) throws IOException {
+        String board = RequestValues.board(ctx);
+        RecordListing.Manifest m = listing.manifest(board);
+        ctx.contentType("application/x-ndjson");
+        Writer w = RecordListing.writer(ctx.outputStream());
+        if (!votesOnly) {
+            w.write(Responses.JSON.writeValueAsString(new Responses.ExportManifest(
+                    new Responses.ExportManifest.Manifest(board, m.size(), m.root(), m.checkpoint()))) + "\n");
+        }
+        listing.stream(board, m, votesOnly ? 1000 : 2500, votesOnly, row -> w.write(Responses.JSON.writeValueAsString(row) + "\n"));
+        w.flush();
+    }
+}

@@ -1,0 +1,154 @@
+package org.electorallog.query;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.Hashes;
+import org.electorallog.core.LogDivergenceException;
+import org.electorallog.core.ProofBuilder;
+import org.electorallog.core.ProofException;
+import org.electorallog.core.Range;
+import org.electorallog.core.RecordProof;
+import org.electorallog.core.SignedNote;
+import org.electorallog.core.TlogProof;
+import org.electorallog.core.TreeMath;
+import org.electorallog.store.BoardRow;
+import org.electorallog.store.Boards;
+import org.electorallog.store.CheckpointRow;
+import org.electorallog.store.Checkpoints;
+import org.electorallog.store.Records;
+import org.electorallog.store.Tiles;
+
+/**
+ * Proofs from the stored tiles (RFC 9162 section 2.1.3 inclusion, 2.1.4 consistency; C2SP
+ * tlog-proof bundles), each built in one snapshot so the hashes, the size and the checkpoint belong
+ * to one tree. The hashes a proof needs are read in one tile query ({@link Tiles#BY_KEYS_SQL}).
+ */
+final class ProofService {
+    private final SnapshotReads reads;
+
+    ProofService(SnapshotReads reads) {
+        this.reads = reads;
+    }
+
+    /** Inclusion proof of record {@code id} at {@code size} (null = the latest checkpoint). */
+    Responses.InclusionProof inclusion(String name, long id, Long requestedSize) {
+        return reads.read(c -> {
+            BoardRow b = SnapshotReads.board(c, name);
+            CheckpointRow cp = Checkpoints.latest(c, b.id()).orElse(null);
+            long size = sizeOrLatest(name, "size", requestedSize, cp, Boards.size(c, b.id()));
+            if (id >= size) {
+                throw ApiException.badRequest("record " + id + " is not in the tree of size " + size
+                        + " (IDs run from 0 to " + (size - 1) + ")");
+            }
+            // the root and the audit path in one tile query
+            List<Range> ranges = new ArrayList<>();
+            ranges.add(new Range(0, size));
+            ranges.addAll(TreeMath.inclusionRanges(id, size));
+            List<byte[]> hashes = ProofBuilder.hashRanges(ranges, Tiles.source(c, b.id()));
+            return new Responses.InclusionProof(name, id, size, Responses.b64(leafHash(c, b, id)),
+                    Responses.b64(hashes.subList(1, hashes.size())), Responses.b64(hashes.get(0)), noteAt(cp, size));
+        });
+    }
+
+    /** Consistency proof between two sizes; {@code to} null = the latest checkpoint. */
+    Responses.ConsistencyProof consistency(String name, long from, Long requestedTo) {
+        return reads.read(c -> {
+            BoardRow b = SnapshotReads.board(c, name);
+            CheckpointRow cp = Checkpoints.latest(c, b.id()).orElse(null);
+            long to = sizeOrLatest(name, "to", requestedTo, cp, Boards.size(c, b.id()));
+            if (from < 1 || from > to) {
+                throw ApiException.badRequest("from must be between 1 and to (" + to + "), got " + from);
+            }
+            List<Range> ranges = new ArrayList<>();
+            ranges.add(new Range(0, from));
+            ranges.add(new Range(0, to));
+            ranges.addAll(TreeMath.consistencyRanges(from, to));
+            List<byte[]> hashes = ProofBuilder.hashRanges(ranges, Tiles.source(c, b.id()));
+            return new Responses.ConsistencyProof(name, from, to, Responses.b64(hashes.get(0)), Responses.b64(hashes.get(1)),
+                    Responses.b64(hashes.subList(2, hashes.size())), noteAt(cp, to));
+        });
+    }
+
+    /**
+     * The proof of record {@code id} for a client that trusts the given checkpoint (a signed note):
+     * inclusion at the trusted size, or inclusion at the latest checkpoint plus consistency from the
+     * trusted size. A checkpoint of another board, or whose root is not this board's root at its size,
+     * is a 409 (divergence).
+     */
+    Responses.TrustedProof fromTrusted(String name, long id, String trustedNote) {
+        Checkpoint trusted;
+        try {
+            trusted = Checkpoint.parse(SignedNote.parse(trustedNote).text());
+        } catch (ProofException e) {
+            throw ApiException.badRequest("the body must be a signed checkpoint note (C2SP tlog-checkpoint): " + e.getMessage());
+        }
+        return reads.read(c -> {
+            BoardRow b = SnapshotReads.board(c, name);
+            if (!trusted.origin().equals(b.origin())) {
+                throw ApiException.divergence("the checkpoint's origin '" + trusted.origin()
+                        + "' is not this board's origin '" + b.origin() + "'");
+            }
+            CheckpointRow cp = Checkpoints.latest(c, b.id()).orElse(null);
+            long treeSize = Boards.size(c, b.id());
+            if (trusted.size() < 1) {
+                throw ApiException.badRequest("a trusted checkpoint of size 0 proves nothing");
+            }
+            long current = cp == null ? trusted.size() : Math.max(cp.size(), trusted.size());
+            if (trusted.size() > treeSize) {
+                throw ApiException.divergence("the checkpoint has size " + trusted.size()
+                        + " but this board has only " + treeSize + " records");
+            }
+            if (id >= current) {
+                throw ApiException.notFound("record " + id + " is not yet in a checkpoint (latest size "
+                        + (cp == null ? 0 : cp.size()) + "); retry shortly");
+            }
+            RecordProof proof;
+            try {
+                proof = RecordProof.build(id, trusted.size(), trusted.root(), current, Tiles.source(c, b.id()));
+            } catch (LogDivergenceException e) {
+                throw ApiException.divergence(e.getMessage());
+            }
+            return new Responses.TrustedProof(name, id, proof.trustedSize(), proof.size(), Responses.b64(leafHash(c, b, id)),
+                    Responses.b64(proof.inclusion()), Responses.b64(proof.consistency()), noteAt(cp, proof.size()));
+        });
+    }
+
+    /** The C2SP tlog-proof bundle of a record at the latest checkpoint. */
+    String bundle(String name, long id) {
+        return reads.read(c -> {
+            BoardRow b = SnapshotReads.board(c, name);
+            CheckpointRow cp = Checkpoints.latest(c, b.id()).orElse(null);
+            if (cp == null || id >= cp.size()) {
+                throw ApiException.notFound("record " + id + " is not yet in a checkpoint of board '" + name + "'; retry shortly");
+            }
+            List<byte[]> proof = ProofBuilder.inclusion(id, cp.size(), Tiles.source(c, b.id()));
+            return new TlogProof(null, id, proof, cp.note()).format();
+        });
+    }
+
+    /** The requested tree size (400 unless 1..the board's size), or the latest checkpoint's when none was asked (404 without one). */
+    private static long sizeOrLatest(String name, String parameter, Long requested, CheckpointRow cp, long treeSize) {
+        if (requested == null) {
+            if (cp == null) {
+                throw ApiException.notFound("board '" + name + "' has no checkpoint yet");
+            }
+            return cp.size();
+        }
+        if (requested < 1 || requested > treeSize) {
+            throw ApiException.badRequest(parameter + " must be between 1 and the board's size " + treeSize + ", got " + requested);
+        }
+        return requested;
+    }
+
+    private static String noteAt(CheckpointRow cp, long size) {
+        return cp != null && cp.size() == size ? cp.note() : null;
+    }
+
+    private static byte[] leafHash(Connection c, BoardRow b, long id) throws SQLException {
+        return Hashes.leafHash(Records.statement(c, b.id(), id)
+                .orElseThrow(() -> ApiException.notFound("board '" + b.name() + "' has no record " + id)));
+    }
+}

@@ -1,0 +1,104 @@
+package org.electorallog.query;
+
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import java.util.List;
+import org.electorallog.core.TilePath;
+
+/**
+ * The endpoints anyone may call, for public verifiability: boards, signed checkpoints, C2SP
+ * tlog-tiles tiles, RFC 9162 proofs and tlog-proof bundles, single records and the ballot locator.
+ * No authorization check (docs/security.md says which of these move behind roles).
+ */
+final class PublicRoutes {
+    private final LogReader reader;
+    private final ProofService proofs;
+    private final Cursor cursors;
+
+    PublicRoutes(LogReader reader, ProofService proofs, Cursor cursors) {
+        this.reader = reader;
+        this.proofs = proofs;
+        this.cursors = cursors;
+    }
+
+    List<Route> routes() {
+        return List.of(
+                Route.get("/boards", Responses.BoardList.class, List.of(), List.of(200),
+                        ctx -> ctx.json(reader.boards())),
+                new Route(HandlerType.GET, "/boards/{board}/checkpoint", List.of(), List.of(200, 400, 404), null, Route.TEXT,
+                        this::checkpoint),
+                new Route(HandlerType.GET, "/boards/{board}/tile/<path>", List.of(), List.of(200, 400, 404), null,
+                        "application/octet-stream", this::tile),
+                Route.get("/boards/{board}/records/{id}", Responses.RecordBody.class, List.of(), List.of(200, 400, 404),
+                        ctx -> ctx.json(reader.record(RequestValues.board(ctx), RequestValues.id(ctx)))),
+                Route.get("/boards/{board}/records/{id}/proof", Responses.InclusionProof.class, List.of("size"),
+                        List.of(200, 400, 404, 429), ctx -> ctx.json(proofs.inclusion(RequestValues.board(ctx),
+                                RequestValues.id(ctx), RequestValues.optionalNumber(ctx, "size")))),
+                new Route(HandlerType.POST, "/boards/{board}/records/{id}/proof", List.of(), List.of(200, 400, 404, 409, 413, 429),
+                        Responses.TrustedProof.class, Route.JSON, this::proofFromTrusted),
+                new Route(HandlerType.GET, "/boards/{board}/records/{id}/proof-bundle", List.of(), List.of(200, 400, 404, 429),
+                        null, Route.TEXT, this::bundle),
+                Route.get("/boards/{board}/consistency", Responses.ConsistencyProof.class, List.of("from", "to"),
+                        List.of(200, 400, 404, 429), this::consistency),
+                Route.get("/boards/{board}/ballots", Responses.BallotPage.class,
+                        List.of("user_id", "election_id", "ballot_id", "limit", "cursor"), List.of(200, 400, 404), this::ballots));
+    }
+
+    private void checkpoint(Context ctx) {
+        String note = reader.latestCheckpoint(RequestValues.board(ctx));
+        ctx.header("Cache-Control", "no-cache, max-age=2");
+        ctx.contentType("text/plain; charset=utf-8").result(note);
+    }
+
+    private void tile(Context ctx) {
+        String board = RequestValues.board(ctx);
+        TilePath t;
+        try {
+            t = TilePath.parse("tile/" + ctx.pathParam("path"));
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("not a C2SP tlog-tiles path: " + e.getMessage());
+        }
+        byte[] body = t.entries() ? reader.entries(board, t.index(), t.width()) : reader.tile(board, t.level(), t.index(), t.width());
+        // a tile (full, or partial at an exact width) never changes once it exists
+        ctx.header("Cache-Control", "public, max-age=31536000, immutable");
+        ctx.contentType("application/octet-stream").result(body);
+    }
+
+    private void proofFromTrusted(Context ctx) {
+        String board = RequestValues.board(ctx);
+        long id = RequestValues.id(ctx);
+        String body = ctx.body();
+        if (body.isBlank()) {
+            throw ApiException.badRequest("the body must be the signed checkpoint note you trust");
+        }
+        ctx.json(proofs.fromTrusted(board, id, body));
+    }
+
+    private void bundle(Context ctx) {
+        String bundle = proofs.bundle(RequestValues.board(ctx), RequestValues.id(ctx));
+        ctx.header("Content-Disposition", "inline; filename=\"record.tlog-proof\"");
+        ctx.contentType("text/plain; charset=utf-8").result(bundle);
+    }
+
+    private void consistency(Context ctx) {
+        String from = ctx.queryParam("from");
+        if (from == null) {
+            throw ApiException.badRequest("from is required: the size of the tree you already trust");
+        }
+        ctx.json(proofs.consistency(RequestValues.board(ctx), QueryParameters.number("from", from),
+                RequestValues.optionalNumber(ctx, "to")));
+    }
+
+    private void ballots(Context ctx) {
+        String board = RequestValues.board(ctx);
+        String user = RequestValues.text(ctx, "user_id", true);
+        String election = RequestValues.text(ctx, "election_id", true);
+        String ballot = RequestValues.text(ctx, "ballot_id", false);
+        int limit = RequestValues.limit(ctx);
+        String query = "ballots\u0000" + board + "\u0000" + user + "\u0000" + election + "\u0000" + ballot;
+        String cursor = ctx.queryParam("cursor");
+        Long before = cursor == null ? null : cursors.decode(query, cursor);
+        List<Responses.Ballot> page = reader.ballots(board, user, election, ballot, before, limit);
+        ctx.json(new Responses.BallotPage(page, page.size() < limit ? null : cursors.encode(query, page.get(page.size() - 1).id())));
+    }
+}

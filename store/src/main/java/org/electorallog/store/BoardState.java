@@ -1,0 +1,14 @@
+package org.electorallog.store;
+
+/**
+ * A board with its tree as table {@code board_state} (V1) holds it.
+ *
+ * @param board             the board
+ * @param size              the number of records in its tree
+ * @param root              the RFC 9162 root hash at {@code size} (32 bytes; never compared by equals)
+ * @param lastCreatedMillis the latest created time of its records, or null when it has none
+ * @param duplicatesDropped repeated delivery IDs the projector dropped
+ */
+@SuppressWarnings("ArrayRecordComponent") // a row read and written, never compared as a value
+public record BoardState(BoardRow board, long size, byte[] root, Long lastCreatedMillis, long duplicatesDropped) {
+}

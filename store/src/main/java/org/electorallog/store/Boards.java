@@ -1,0 +1,152 @@
+package org.electorallog.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/** Tables {@code boards} and {@code board_state} (V1): which boards exist, and each one's tree size and root. */
+public final class Boards {
+    private static final String STATE = "SELECT b.board_id, b.name, b.origin, s.size, s.root, s.last_created, "
+            + "s.duplicates_dropped FROM boards b JOIN board_state s USING (board_id)";
+
+    private Boards() {
+    }
+
+    /** The board named {@code name} (boards_name_key), if any. */
+    public static Optional<BoardRow> find(Connection c, String name) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT board_id, origin FROM boards WHERE name = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(new BoardRow(rs.getShort(1), name, rs.getString(2))) : Optional.empty();
+            }
+        }
+    }
+
+    /** The board named {@code name} with its state, if any. */
+    public static Optional<BoardState> state(Connection c, String name) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(STATE + " WHERE b.name = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(state(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    /** Every board with its state, by name. */
+    public static List<BoardState> all(Connection c) throws SQLException {
+        List<BoardState> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(STATE + " ORDER BY b.name"); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.add(state(rs));
+            }
+        }
+        return out;
+    }
+
+    /** Every board's name, in order. */
+    public static List<String> names(DataSource db) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = db.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT name FROM boards ORDER BY name");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    /** Whether the database holds a projection with at least one board (false for an empty or unmigrated one). */
+    public static boolean any(DataSource db) throws SQLException {
+        try (Connection c = db.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT to_regclass('public.boards') IS NOT NULL");
+             ResultSet rs = ps.executeQuery()) {
+            if (!rs.next() || !rs.getBoolean(1)) {
+                return false;
+            }
+        }
+        try (Connection c = db.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT EXISTS (SELECT 1 FROM boards)");
+             ResultSet rs = ps.executeQuery()) {
+            return rs.next() && rs.getBoolean(1);
+        }
+    }
+
+    /** The current tree size of a board. */
+    public static long size(Connection c, short boardId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT size FROM board_state WHERE board_id = ?")) {
+            ps.setShort(1, boardId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException("board " + boardId + " has no board_state row", "XX000");
+                }
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** Creates a board with an empty tree (ID from sequence board_ids; IDs may have gaps). */
+    public static BoardRow create(Connection c, String name, String origin, long createdMillis, byte[] emptyRoot)
+            throws SQLException {
+        short id;
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO boards (board_id, name, origin, created) VALUES (nextval('board_ids'), ?, ?, ?) RETURNING board_id")) {
+            ps.setString(1, name);
+            ps.setString(2, origin);
+            ps.setTimestamp(3, new Timestamp(createdMillis));
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException("INSERT INTO boards returned no ID");
+                }
+                id = rs.getShort(1);
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO board_state (board_id, size, root) VALUES (?, 0, ?)")) {
+            ps.setShort(1, id);
+            ps.setBytes(2, emptyRoot);
+            ps.executeUpdate();
+        }
+        return new BoardRow(id, name, origin);
+    }
+
+    /** Sets a board's tree size, root and last created time, and adds {@code dropped} to its dropped duplicates. */
+    public static void update(Connection c, short boardId, long size, byte[] root, Long lastCreatedMillis, int dropped)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE board_state SET size = ?, root = ?, last_created = ?, "
+                + "duplicates_dropped = duplicates_dropped + ? WHERE board_id = ?")) {
+            ps.setLong(1, size);
+            ps.setBytes(2, root);
+            ps.setTimestamp(3, lastCreatedMillis == null ? null : new Timestamp(lastCreatedMillis));
+            ps.setLong(4, dropped);
+            ps.setShort(5, boardId);
+            if (ps.executeUpdate() != 1) {
+                throw new SQLException("board " + boardId + " has no board_state row", "XX000");
+            }
+        }
+    }
+
+    /** The boards with records whose current size has no signed checkpoint (after a projector died between the two). */
+    public static List<BoardState> withoutCurrentCheckpoint(Connection c) throws SQLException {
+        List<BoardState> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(STATE + " WHERE s.size > 0 AND NOT EXISTS "
+                + "(SELECT 1 FROM checkpoints k WHERE k.board_id = s.board_id AND k.size = s.size)");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.add(state(rs));
+            }
+        }
+        return out;
+    }
+
+    private static BoardState state(ResultSet rs) throws SQLException {
+        Timestamp last = rs.getTimestamp(6);
+        return new BoardState(new BoardRow(rs.getShort(1), rs.getString(2), rs.getString(3)), rs.getLong(4),
+                rs.getBytes(5), last == null ? null : last.getTime(), rs.getLong(7));
+    }
+}

@@ -1,0 +1,14 @@
+package org.electorallog.store;
+
+import java.time.Instant;
+
+/**
+ * One record as the projection serves it (table {@code records}, V1, with its sender key from
+ * {@code senders}). Listings read the same columns without the sender and Kafka position
+ * ({@code senderKey} null, {@code schemaId}, {@code partition} and {@code offset} -1).
+ */
+@SuppressWarnings("ArrayRecordComponent") // a row read to be served, never compared as a value
+public record StoredRecord(long id, Instant created, Instant statementTime, short kind, byte[] senderKey,
+                           String userId, String username, String electionId, String areaId, String ballotId,
+                           String deliveryId, byte[] statement, int schemaId, int partition, long offset) {
+}
