@@ -11,7 +11,8 @@ import org.electorallog.core.NoteVerifier;
  * @param systemKeys             system public keys; when non-empty every statement must carry a system signature by one
  * @param pageSize               records per keyset page (each page is one bounded index range)
  */
-public record AuditOptions(List<NoteVerifier> logKeys, boolean requireSenderSignature, List<byte[]> systemKeys, int pageSize) {
+public record AuditOptions(
+        List<NoteVerifier> logKeys, boolean requireSenderSignature, List<byte[]> systemKeys, int pageSize) {
     public static final int DEFAULT_PAGE = 10_000;
 
     public AuditOptions {

@@ -22,21 +22,16 @@ import org.electorallog.store.Tiles;
  */
 final class AuditPages implements AutoCloseable {
     /** The rows and stored tiles of one page of IDs. */
-    record Page(long start, List<AuditRow> rows, Map<TileKey, byte[]> tiles) {
-    }
+    record Page(long start, List<AuditRow> rows, Map<TileKey, byte[]> tiles) {}
 
     /** What the reader hands over: a page, the end, or why it stopped. */
-    private sealed interface Item permits PageItem, End, Failed {
-    }
+    private sealed interface Item permits PageItem, End, Failed {}
 
-    private record PageItem(Page page) implements Item {
-    }
+    private record PageItem(Page page) implements Item {}
 
-    private record End() implements Item {
-    }
+    private record End() implements Item {}
 
-    private record Failed(Exception failure) implements Item {
-    }
+    private record Failed(Exception failure) implements Item {}
 
     private final BlockingQueue<Item> queue = new ArrayBlockingQueue<>(2);
     private final Thread reader;

@@ -71,19 +71,34 @@ public final class AuditResult {
     /** The result as JSON (written next to the CLI run and served by the admin endpoint). */
     public String toJson() {
         StringBuilder sb = new StringBuilder();
-        sb.append("{\"board\":").append(q(board)).append(",\"verdict\":").append(q(clean() ? "clean" : "findings"))
-                .append(",\"size\":").append(size).append(",\"records_checked\":").append(recordsChecked)
-                .append(",\"checkpoints_checked\":").append(checkpointsChecked)
-                .append(",\"seconds\":").append(String.format(java.util.Locale.ROOT, "%.3f", seconds))
+        sb.append("{\"board\":")
+                .append(q(board))
+                .append(",\"verdict\":")
+                .append(q(clean() ? "clean" : "findings"))
+                .append(",\"size\":")
+                .append(size)
+                .append(",\"records_checked\":")
+                .append(recordsChecked)
+                .append(",\"checkpoints_checked\":")
+                .append(checkpointsChecked)
+                .append(",\"seconds\":")
+                .append(String.format(java.util.Locale.ROOT, "%.3f", seconds))
                 .append(",\"findings\":{");
         int i = 0;
         for (Map.Entry<Finding.Kind, List<Finding>> e : kept.entrySet()) {
-            sb.append(i++ == 0 ? "" : ",").append(q(e.getKey().name())).append(":{\"count\":").append(counts.get(e.getKey()))
+            sb.append(i++ == 0 ? "" : ",")
+                    .append(q(e.getKey().name()))
+                    .append(":{\"count\":")
+                    .append(counts.get(e.getKey()))
                     .append(",\"first\":[");
             int j = 0;
             for (Finding f : e.getValue()) {
-                sb.append(j++ == 0 ? "" : ",").append("{\"record_id\":").append(f.recordId() == null ? "null" : f.recordId())
-                        .append(",\"detail\":").append(q(f.detail())).append('}');
+                sb.append(j++ == 0 ? "" : ",")
+                        .append("{\"record_id\":")
+                        .append(f.recordId() == null ? "null" : f.recordId())
+                        .append(",\"detail\":")
+                        .append(q(f.detail()))
+                        .append('}');
             }
             sb.append("]}");
         }

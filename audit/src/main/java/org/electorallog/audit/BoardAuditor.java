@@ -98,7 +98,8 @@ public final class BoardAuditor {
         }
     }
 
-    private void run(Connection c, String boardName, Progress progress, AuditResult result, long t0) throws SQLException {
+    private void run(Connection c, String boardName, Progress progress, AuditResult result, long t0)
+            throws SQLException {
         BoardState state = Boards.state(c, boardName)
                 .orElseThrow(() -> new IllegalArgumentException("there is no board named '" + boardName + "'"));
         short boardId = state.board().id();
@@ -119,8 +120,11 @@ public final class BoardAuditor {
             n.expected++;
         }
         if (n.tree.size() == size && !MessageDigest.isEqual(n.tree.root(), state.root())) {
-            result.add(Finding.Kind.ROOT_MISMATCH, null, "the stored root at size " + size + " is "
-                    + Hex.encode(state.root()) + ", the records give " + Hex.encode(n.tree.root()));
+            result.add(
+                    Finding.Kind.ROOT_MISMATCH,
+                    null,
+                    "the stored root at size " + size + " is " + Hex.encode(state.root()) + ", the records give "
+                            + Hex.encode(n.tree.root()));
         }
         checkTileWidths(c, boardId, size, result);
         checkCheckpoints(checkpoints, n.rootsAt, state.board().origin(), size, result);
@@ -147,8 +151,10 @@ public final class BoardAuditor {
             byte[] leaf = Hashes.leafHash(row.statement());
             byte[] stored = storedLeaf(storedTiles, id);
             if (stored != null && !MessageDigest.isEqual(stored, leaf)) {
-                result.add(Finding.Kind.LEAF_MISMATCH, id, "the leaf of record " + id
-                        + " differs from the stored tile hash at its position");
+                result.add(
+                        Finding.Kind.LEAF_MISMATCH,
+                        id,
+                        "the leaf of record " + id + " differs from the stored tile hash at its position");
             }
             n.append(leaf);
             n.records++;
@@ -174,41 +180,60 @@ public final class BoardAuditor {
                 result.add(Finding.Kind.TILE_MISMATCH, firstRecord, "tile " + path + " is missing");
             } else if (s.length < t.hashes().length
                     || !MessageDigest.isEqual(Arrays.copyOf(s, t.hashes().length), t.hashes())) {
-                result.add(Finding.Kind.TILE_MISMATCH, firstRecord, "tile " + path + " differs from the tile recomputed from the records");
+                result.add(
+                        Finding.Kind.TILE_MISMATCH,
+                        firstRecord,
+                        "tile " + path + " differs from the tile recomputed from the records");
             }
         }
     }
 
     /** Every stored tile must exist at this size with exactly its width: no extra tiles, no over-long ones. */
-    private static void checkTileWidths(Connection c, short boardId, long size, AuditResult result) throws SQLException {
+    private static void checkTileWidths(Connection c, short boardId, long size, AuditResult result)
+            throws SQLException {
         for (Tiles.StoredWidth t : Tiles.notFullOrBeyond(c, boardId, size)) {
             int width = TileLayout.width(t.key().level(), t.key().index(), size);
             if (width * 32 != t.bytes()) {
-                result.add(Finding.Kind.TILE_MISMATCH, null, "tile " + t.key().level() + "/" + t.key().index() + " holds "
-                        + t.bytes() / 32 + " hashes; at size " + size + " it must hold " + width);
+                result.add(
+                        Finding.Kind.TILE_MISMATCH,
+                        null,
+                        "tile " + t.key().level() + "/" + t.key().index() + " holds " + t.bytes() / 32
+                                + " hashes; at size " + size + " it must hold " + width);
             }
         }
     }
 
-    private void checkCheckpoints(List<CheckpointRow> checkpoints, Map<Long, byte[]> rootsAt, String origin, long size,
-                                  AuditResult result) {
+    private void checkCheckpoints(
+            List<CheckpointRow> checkpoints, Map<Long, byte[]> rootsAt, String origin, long size, AuditResult result) {
         for (CheckpointRow row : checkpoints) {
             long s = row.size();
             try {
-                Checkpoint cp = options.logKeys().isEmpty() ? Checkpoint.parse(SignedNote.parse(row.note()).text())
+                Checkpoint cp = options.logKeys().isEmpty()
+                        ? Checkpoint.parse(SignedNote.parse(row.note()).text())
                         : Checkpoint.open(row.note(), options.logKeys());
                 if (!cp.origin().equals(origin)) {
-                    result.add(Finding.Kind.CHECKPOINT_MISMATCH, s, "checkpoint at size " + s + " has origin '" + cp.origin() + "'");
+                    result.add(
+                            Finding.Kind.CHECKPOINT_MISMATCH,
+                            s,
+                            "checkpoint at size " + s + " has origin '" + cp.origin() + "'");
                 }
                 if (cp.size() != s || !MessageDigest.isEqual(cp.root(), row.root())) {
-                    result.add(Finding.Kind.CHECKPOINT_MISMATCH, s, "checkpoint row at size " + s + " disagrees with its note");
+                    result.add(
+                            Finding.Kind.CHECKPOINT_MISMATCH,
+                            s,
+                            "checkpoint row at size " + s + " disagrees with its note");
                 }
                 byte[] actual = rootsAt.get(s);
                 if (s > size) {
-                    result.add(Finding.Kind.CHECKPOINT_MISMATCH, s, "checkpoint at size " + s + " is beyond the board's size " + size);
+                    result.add(
+                            Finding.Kind.CHECKPOINT_MISMATCH,
+                            s,
+                            "checkpoint at size " + s + " is beyond the board's size " + size);
                 } else if (actual == null || !MessageDigest.isEqual(actual, cp.root())) {
-                    result.add(Finding.Kind.CHECKPOINT_MISMATCH, s, "checkpoint at size " + s
-                            + " does not have the root of the records at that size");
+                    result.add(
+                            Finding.Kind.CHECKPOINT_MISMATCH,
+                            s,
+                            "checkpoint at size " + s + " does not have the root of the records at that size");
                 }
             } catch (ProofException e) {
                 result.add(Finding.Kind.CHECKPOINT_MISMATCH, s, "checkpoint at size " + s + ": " + e.getMessage());
@@ -216,14 +241,18 @@ public final class BoardAuditor {
         }
     }
 
-    private static void checkCounters(Connection c, short boardId, Map<CounterKey, Long> counted, AuditResult result) throws SQLException {
+    private static void checkCounters(Connection c, short boardId, Map<CounterKey, Long> counted, AuditResult result)
+            throws SQLException {
         Map<CounterKey, Long> stored = new HashMap<>();
         for (Counters.Row row : Counters.rows(c, boardId)) {
             try {
                 stored.put(new CounterKey(row.kind(), row.electionId()), row.n());
             } catch (IllegalArgumentException | NullPointerException e) {
-                result.add(Finding.Kind.COUNTER_MISMATCH, null, "counter row (kind " + row.kind() + ", election "
-                        + row.electionId() + ") is no counter the projector keeps: " + e.getMessage());
+                result.add(
+                        Finding.Kind.COUNTER_MISMATCH,
+                        null,
+                        "counter row (kind " + row.kind() + ", election " + row.electionId()
+                                + ") is no counter the projector keeps: " + e.getMessage());
             }
         }
         Set<CounterKey> keys = new TreeSet<>(stored.keySet());
@@ -232,17 +261,22 @@ public final class BoardAuditor {
             long a = stored.getOrDefault(k, 0L);
             long b = counted.getOrDefault(k, 0L);
             if (a != b) {
-                result.add(Finding.Kind.COUNTER_MISMATCH, null, k.describe() + " is " + a + " but the records count " + b);
+                result.add(
+                        Finding.Kind.COUNTER_MISMATCH, null, k.describe() + " is " + a + " but the records count " + b);
             }
         }
     }
 
     private static void checkDeliveryIds(Connection c, short boardId, AuditResult result) throws SQLException {
         if (!Records.deliveryIdsUniquelyIndexed(c)) {
-            result.add(Finding.Kind.DUPLICATE_DELIVERY_ID, null,
+            result.add(
+                    Finding.Kind.DUPLICATE_DELIVERY_ID,
+                    null,
                     "the unique index records_delivery_id is missing or invalid: delivery IDs are not guaranteed unique");
-            Records.repeatedDeliveryIds(c, boardId, (d, id) ->
-                    result.add(Finding.Kind.DUPLICATE_DELIVERY_ID, id, "delivery ID " + d + " is repeated"));
+            Records.repeatedDeliveryIds(
+                    c,
+                    boardId,
+                    (d, id) -> result.add(Finding.Kind.DUPLICATE_DELIVERY_ID, id, "delivery ID " + d + " is repeated"));
         }
     }
 }

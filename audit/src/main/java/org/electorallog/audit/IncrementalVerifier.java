@@ -2,14 +2,8 @@ package org.electorallog.audit;
 
 import java.security.MessageDigest;
 import java.sql.SQLException;
-import org.electorallog.store.BoardState;
-import org.electorallog.store.Boards;
-import org.electorallog.store.Records;
-import org.electorallog.store.Snapshot;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -19,6 +13,10 @@ import javax.sql.DataSource;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.Hex;
 import org.electorallog.core.TileTree;
+import org.electorallog.store.BoardState;
+import org.electorallog.store.Boards;
+import org.electorallog.store.Records;
+import org.electorallog.store.Snapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,7 +49,8 @@ public final class IncrementalVerifier implements AutoCloseable {
     /** Starts checking every {@code every}, and the full audit of every board every {@code fullEvery}. */
     public IncrementalVerifier start(Duration every, Duration fullEvery) {
         scheduler.scheduleWithFixedDelay(this::safePass, 0, every.toMillis(), TimeUnit.MILLISECONDS);
-        scheduler.scheduleWithFixedDelay(this::safeFullAudit, fullEvery.toMillis(), fullEvery.toMillis(), TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(
+                this::safeFullAudit, fullEvery.toMillis(), fullEvery.toMillis(), TimeUnit.MILLISECONDS);
         return this;
     }
 
@@ -69,8 +68,10 @@ public final class IncrementalVerifier implements AutoCloseable {
         try {
             for (String board : Boards.names(db)) {
                 AuditResult r = new BoardAuditor(db, options).audit(board, new BoardAuditor.Progress());
-                lastFullAudit.put(board, (r.clean() ? "clean" : "findings " + r.counts()) + " at " + Instant.now()
-                        + " (" + r.recordsChecked() + " records)");
+                lastFullAudit.put(
+                        board,
+                        (r.clean() ? "clean" : "findings " + r.counts()) + " at " + Instant.now() + " ("
+                                + r.recordsChecked() + " records)");
                 if (!r.clean()) {
                     LOG.error("full audit of board {} found: {}", board, r.toJson());
                 }
@@ -104,14 +105,15 @@ public final class IncrementalVerifier implements AutoCloseable {
             }
             for (long from = tree.size(); from < size; from += options.pageSize()) {
                 boolean[] gap = {false};
-                Records.statements(c, state.board().id(), from, Math.min(size, from + options.pageSize()), (id, statement) -> {
-                    if (id != tree.size()) {
-                        gap[0] = true;
-                        return false;
-                    }
-                    tree.appendLeafHash(Hashes.leafHash(statement));
-                    return true;
-                });
+                Records.statements(
+                        c, state.board().id(), from, Math.min(size, from + options.pageSize()), (id, statement) -> {
+                            if (id != tree.size()) {
+                                gap[0] = true;
+                                return false;
+                            }
+                            tree.appendLeafHash(Hashes.leafHash(statement));
+                            return true;
+                        });
                 if (gap[0]) {
                     problem(board, "record " + tree.size() + " is missing");
                     trees.remove(board);
@@ -121,8 +123,10 @@ public final class IncrementalVerifier implements AutoCloseable {
                 tree.drainChangedTiles();
             }
             if (tree.size() != size || !MessageDigest.isEqual(tree.root(), state.root())) {
-                problem(board, "the records give root " + Hex.encode(tree.root()) + " at size " + tree.size()
-                        + ", the board state says " + Hex.encode(state.root()) + " at " + size);
+                problem(
+                        board,
+                        "the records give root " + Hex.encode(tree.root()) + " at size " + tree.size()
+                                + ", the board state says " + Hex.encode(state.root()) + " at " + size);
                 trees.remove(board);
             }
             return null;
@@ -135,8 +139,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     }
 
     /** One board as the verifier knows it. */
-    public record BoardStatus(long verifiedSize, long problems, String lastFullAudit) {
-    }
+    public record BoardStatus(long verifiedSize, long problems, String lastFullAudit) {}
 
     /**
      * What the verifier found, for the admin endpoint (JSON in snake_case).
@@ -146,8 +149,7 @@ public final class IncrementalVerifier implements AutoCloseable {
      * @param problems  problems found on all boards
      * @param lastError why the last pass failed, null when it did not
      */
-    public record Status(String lastPass, Map<String, BoardStatus> boards, long problems, String lastError) {
-    }
+    public record Status(String lastPass, Map<String, BoardStatus> boards, long problems, String lastError) {}
 
     /** Problems found on all boards since start. */
     public long problems() {
@@ -157,8 +159,8 @@ public final class IncrementalVerifier implements AutoCloseable {
     /** Status for the admin endpoint. */
     public Status status() {
         Map<String, BoardStatus> boards = new java.util.TreeMap<>();
-        trees.forEach((b, t) -> boards.put(b, new BoardStatus(t.size(), problems.getOrDefault(b, 0L),
-                lastFullAudit.getOrDefault(b, "not yet"))));
+        trees.forEach((b, t) -> boards.put(
+                b, new BoardStatus(t.size(), problems.getOrDefault(b, 0L), lastFullAudit.getOrDefault(b, "not yet"))));
         Instant last = lastPass;
         return new Status(last == null ? null : last.toString(), boards, problems(), lastError);
     }

@@ -38,11 +38,20 @@ final class RecordChecks {
         byte[] senderKey = row.senderKey();
         field(result, id, "board", f.get("board"), board);
         field(result, id, "delivery_id", f.get("delivery_id"), row.deliveryId());
-        field(result, id, "kind", f.get("kind"), kind >= 0 && kind < StatementKinds.NAMES.size() ? StatementKinds.name(kind) : "#" + kind);
+        field(
+                result,
+                id,
+                "kind",
+                f.get("kind"),
+                kind >= 0 && kind < StatementKinds.NAMES.size() ? StatementKinds.name(kind) : "#" + kind);
         field(result, id, "statement_timestamp", f.get("statement_timestamp"), row.statementMillis());
         if (!(f.get("sender_public_key") instanceof byte[] k) || !Arrays.equals(k, senderKey)) {
-            result.add(Finding.Kind.RECORD_FIELD_MISMATCH, id, senderKey == null
-                    ? "sender_id does not resolve to a key in senders" : "sender key differs from the canonical statement");
+            result.add(
+                    Finding.Kind.RECORD_FIELD_MISMATCH,
+                    id,
+                    senderKey == null
+                            ? "sender_id does not resolve to a key in senders"
+                            : "sender key differs from the canonical statement");
         }
         field(result, id, "user_id", f.get("user_id"), row.userId());
         field(result, id, "username", f.get("username"), row.username());
@@ -75,8 +84,10 @@ final class RecordChecks {
 
     private static void field(AuditResult result, long id, String name, Object canonical, Object stored) {
         if (!Objects.equals(canonical, stored)) {
-            result.add(Finding.Kind.RECORD_FIELD_MISMATCH, id, name + " is stored as '" + stored
-                    + "' but the canonical statement says '" + canonical + "'");
+            result.add(
+                    Finding.Kind.RECORD_FIELD_MISMATCH,
+                    id,
+                    name + " is stored as '" + stored + "' but the canonical statement says '" + canonical + "'");
         }
     }
 }

@@ -14,13 +14,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteSigner;
@@ -31,11 +25,11 @@ import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.EventsTopic;
-import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.store.ProjectionDatabase;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -67,16 +61,33 @@ class AuditTest {
 
     static ProjectorSettings settings(String db, String appId) {
         DatabaseAddress a = STACK.database();
-        return new ProjectorSettings(STACK.kafkaBootstrap(), topic, topic + ".dlq", appId,
-                Path.of("target/stack/audit-" + appId), url(db), a.user(), a.password(), 500, Duration.ofMillis(50), LOG,
-                "audit-test.electoral-log.local/", 1);
+        return new ProjectorSettings(
+                STACK.kafkaBootstrap(),
+                topic,
+                topic + ".dlq",
+                appId,
+                Path.of("target/stack/audit-" + appId),
+                url(db),
+                a.user(),
+                a.password(),
+                500,
+                Duration.ofMillis(50),
+                LOG,
+                "audit-test.electoral-log.local/",
+                1);
     }
 
     static Statement statement(int i) {
-        return Statement.newBuilder().setBoard(BOARD).setDeliveryId("a-" + i)
+        return Statement.newBuilder()
+                .setBoard(BOARD)
+                .setDeliveryId("a-" + i)
                 .setKind(i % 5 == 4 ? StatementKind.CAST_VOTE : StatementKind.IDP_USER_EVENT)
-                .setStatementTimestamp(1_767_225_600_000L + i).setSenderName("s").setSenderPublicKey(ByteBuffer.allocate(0))
-                .setUserId("user-" + i / 5).setElectionId(i % 5 == 4 ? "e" + (i % 3) : null).build();
+                .setStatementTimestamp(1_767_225_600_000L + i)
+                .setSenderName("s")
+                .setSenderPublicKey(ByteBuffer.allocate(0))
+                .setUserId("user-" + i / 5)
+                .setElectionId(i % 5 == 4 ? "e" + (i % 3) : null)
+                .build();
     }
 
     @BeforeAll
@@ -87,7 +98,10 @@ class AuditTest {
         base = "audit_base_" + System.nanoTime();
         sql("postgres", "CREATE DATABASE " + base);
         try (Projector p = Projector.start(settings(base, "audit-" + topic).withCheckpointEvery(Duration.ZERO));
-             ElectoralLogProducer producer = ElectoralLogProducer.builder(STACK.kafkaBootstrap()).topic(topic).senderKey(SENDER).build()) {
+                ElectoralLogProducer producer = ElectoralLogProducer.builder(STACK.kafkaBootstrap())
+                        .topic(topic)
+                        .senderKey(SENDER)
+                        .build()) {
             for (int i = 0; i < N; i++) {
                 producer.publish(statement(i));
             }
@@ -101,7 +115,7 @@ class AuditTest {
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         while (true) {
             try (Connection c = DriverManager.getConnection(url(db), a.user(), a.password());
-                 ResultSet rs = c.createStatement().executeQuery("SELECT coalesce(max(size), 0) FROM board_state")) {
+                    ResultSet rs = c.createStatement().executeQuery("SELECT coalesce(max(size), 0) FROM board_state")) {
                 if (!rs.next()) {
                     throw new AssertionError("the query returned no row");
                 }
@@ -151,39 +165,54 @@ class AuditTest {
         // and with every statement's sender signature required (they are all signed)
         String copy = "audit_signed_" + System.nanoTime();
         sql("postgres", "CREATE DATABASE " + copy + " TEMPLATE " + base);
-        AuditResult signed = audit(copy, new AuditOptions(List.of(NoteVerifier.parse(LOG.verifierKey())), true, List.of(), 1000));
+        AuditResult signed =
+                audit(copy, new AuditOptions(List.of(NoteVerifier.parse(LOG.verifierKey())), true, List.of(), 1000));
         assertTrue(signed.clean(), signed.toJson());
     }
 
     @Test
     void anUpdatedFieldIsReportedWithItsRecord() throws Exception {
-        assertFinding(auditCopy("UPDATE records SET username = 'mallory' WHERE id = 1234 AND board_id = " + BOARD_ID),
-                Finding.Kind.RECORD_FIELD_MISMATCH, 1234L);
-        AuditResult bytes = auditCopy("UPDATE records SET statement = overlay(statement placing '\\x00'::bytea from 30 for 1) "
-                + "WHERE id = 77 AND board_id = " + BOARD_ID);
+        assertFinding(
+                auditCopy("UPDATE records SET username = 'mallory' WHERE id = 1234 AND board_id = " + BOARD_ID),
+                Finding.Kind.RECORD_FIELD_MISMATCH,
+                1234L);
+        AuditResult bytes =
+                auditCopy("UPDATE records SET statement = overlay(statement placing '\\x00'::bytea from 30 for 1) "
+                        + "WHERE id = 77 AND board_id = " + BOARD_ID);
         assertFinding(bytes, Finding.Kind.LEAF_MISMATCH, 77L);
     }
 
     @Test
     void aRecordPointedAtAnotherSenderOrNoneIsReported() throws Exception {
         // sender keys live in senders since V5: a row's sender_id must resolve to the key its statement names
-        assertFinding(auditCopy("INSERT INTO senders (public_key) VALUES ('\\x" + "ab".repeat(32) + "'::bytea); "
-                        + "UPDATE records SET sender_id = (SELECT max(sender_id) FROM senders) WHERE id = 321 AND board_id = " + BOARD_ID),
-                Finding.Kind.RECORD_FIELD_MISMATCH, 321L);
-        assertFinding(auditCopy("UPDATE records SET sender_id = 999999 WHERE id = 654 AND board_id = " + BOARD_ID),
-                Finding.Kind.RECORD_FIELD_MISMATCH, 654L);
+        assertFinding(
+                auditCopy("INSERT INTO senders (public_key) VALUES ('\\x" + "ab".repeat(32) + "'::bytea); "
+                        + "UPDATE records SET sender_id = (SELECT max(sender_id) FROM senders) WHERE id = 321 AND board_id = "
+                        + BOARD_ID),
+                Finding.Kind.RECORD_FIELD_MISMATCH,
+                321L);
+        assertFinding(
+                auditCopy("UPDATE records SET sender_id = 999999 WHERE id = 654 AND board_id = " + BOARD_ID),
+                Finding.Kind.RECORD_FIELD_MISMATCH,
+                654L);
     }
 
     @Test
     void aDeletedRecordIsAGap() throws Exception {
-        assertFinding(auditCopy("DELETE FROM records WHERE id = 2001 AND board_id = " + BOARD_ID), Finding.Kind.ID_GAP, 2001L);
+        assertFinding(
+                auditCopy("DELETE FROM records WHERE id = 2001 AND board_id = " + BOARD_ID),
+                Finding.Kind.ID_GAP,
+                2001L);
     }
 
     @Test
     void aForgedRecordIsReported() throws Exception {
-        String forge = "INSERT INTO records (board_id, id, created, statement_ts, kind, sender_id, delivery_id, statement, "
-                + "schema_id, kafka_partition, kafka_offset) SELECT board_id, " + N + ", created, statement_ts, kind, sender_id, "
-                + "'forged', statement, schema_id, kafka_partition, kafka_offset FROM records WHERE id = 5 AND board_id = " + BOARD_ID;
+        String forge =
+                "INSERT INTO records (board_id, id, created, statement_ts, kind, sender_id, delivery_id, statement, "
+                        + "schema_id, kafka_partition, kafka_offset) SELECT board_id, " + N
+                        + ", created, statement_ts, kind, sender_id, "
+                        + "'forged', statement, schema_id, kafka_partition, kafka_offset FROM records WHERE id = 5 AND board_id = "
+                        + BOARD_ID;
         assertFinding(auditCopy(forge), Finding.Kind.EXTRA_RECORD, (long) N);
     }
 
@@ -197,8 +226,11 @@ class AuditTest {
 
     @Test
     void aChangedCounterIsReported() throws Exception {
-        AuditResult r = auditCopy("UPDATE counters SET n = n + 1 WHERE kind = 1 AND election_id = '' AND board_id = " + BOARD_ID);
-        assertTrue(r.findings(Finding.Kind.COUNTER_MISMATCH).stream().anyMatch(f -> f.detail().startsWith("counter kind 1 ")),
+        AuditResult r = auditCopy(
+                "UPDATE counters SET n = n + 1 WHERE kind = 1 AND election_id = '' AND board_id = " + BOARD_ID);
+        assertTrue(
+                r.findings(Finding.Kind.COUNTER_MISMATCH).stream()
+                        .anyMatch(f -> f.detail().startsWith("counter kind 1 ")),
                 r.toJson());
     }
 
@@ -207,21 +239,29 @@ class AuditTest {
         // re-signed by another key
         NoteSigner other = NoteSigner.generate("audit-test.electoral-log.local");
         long size = 1500;
-        String note = new Checkpoint("audit-test.electoral-log.local/" + BOARD, size, Hashes.sha256(new byte[] {1})).sign(other);
-        AuditResult r = auditCopy("INSERT INTO checkpoints (board_id, size, root, note) VALUES (" + BOARD_ID + ", " + size
-                + ", sha256('\\x01'::bytea), '" + note + "') ON CONFLICT (board_id, size) DO UPDATE SET note = EXCLUDED.note, root = EXCLUDED.root");
+        String note = new Checkpoint("audit-test.electoral-log.local/" + BOARD, size, Hashes.sha256(new byte[] {1}))
+                .sign(other);
+        AuditResult r = auditCopy("INSERT INTO checkpoints (board_id, size, root, note) VALUES (" + BOARD_ID + ", "
+                + size + ", sha256('\\x01'::bytea), '" + note
+                + "') ON CONFLICT (board_id, size) DO UPDATE SET note = EXCLUDED.note, root = EXCLUDED.root");
         assertFinding(r, Finding.Kind.CHECKPOINT_MISMATCH, size);
         // signed by the log's own key but with a root that is not the records' root at that size
-        String forged = new Checkpoint("audit-test.electoral-log.local/" + BOARD, size, Hashes.sha256(new byte[] {2})).sign(LOG);
-        AuditResult f = auditCopy("INSERT INTO checkpoints (board_id, size, root, note) VALUES (" + BOARD_ID + ", " + size
-                + ", sha256('\\x02'::bytea), '" + forged + "') ON CONFLICT (board_id, size) DO UPDATE SET note = EXCLUDED.note, root = EXCLUDED.root");
-        assertTrue(f.findings(Finding.Kind.CHECKPOINT_MISMATCH).stream()
-                .anyMatch(x -> x.recordId() == size && x.detail().contains("does not have the root")), f.toJson());
+        String forged = new Checkpoint("audit-test.electoral-log.local/" + BOARD, size, Hashes.sha256(new byte[] {2}))
+                .sign(LOG);
+        AuditResult f = auditCopy("INSERT INTO checkpoints (board_id, size, root, note) VALUES (" + BOARD_ID + ", "
+                + size + ", sha256('\\x02'::bytea), '" + forged
+                + "') ON CONFLICT (board_id, size) DO UPDATE SET note = EXCLUDED.note, root = EXCLUDED.root");
+        assertTrue(
+                f.findings(Finding.Kind.CHECKPOINT_MISMATCH).stream()
+                        .anyMatch(x -> x.recordId() == size && x.detail().contains("does not have the root")),
+                f.toJson());
     }
 
     @Test
     void aDroppedUniqueIndexWithADoubledDeliveryIdIsReported() throws Exception {
-        AuditResult r = auditCopy("DROP INDEX records_delivery_id; UPDATE records SET delivery_id = 'a-10' WHERE id = 11 AND board_id = " + BOARD_ID);
+        AuditResult r = auditCopy(
+                "DROP INDEX records_delivery_id; UPDATE records SET delivery_id = 'a-10' WHERE id = 11 AND board_id = "
+                        + BOARD_ID);
         assertTrue(!r.findings(Finding.Kind.DUPLICATE_DELIVERY_ID).isEmpty(), r.toJson());
         assertFinding(r, Finding.Kind.RECORD_FIELD_MISMATCH, 11L);
     }
@@ -235,8 +275,10 @@ class AuditTest {
             awaitSize(live, N);
             // more statements on the board while audits run, back to back
             Thread writer = new Thread(() -> {
-                try (ElectoralLogProducer producer = ElectoralLogProducer.builder(STACK.kafkaBootstrap()).topic(topic)
-                        .senderKey(SENDER).build()) {
+                try (ElectoralLogProducer producer = ElectoralLogProducer.builder(STACK.kafkaBootstrap())
+                        .topic(topic)
+                        .senderKey(SENDER)
+                        .build()) {
                     for (int i = N; i < N + 20_000; i++) {
                         producer.publish(statement(i));
                     }
@@ -248,7 +290,7 @@ class AuditTest {
             int audits = 0;
             DatabaseAddress a = STACK.database();
             try (HikariDataSource ds = ProjectionDatabase.pool(url(live), a.user(), a.password(), 2, "verifier");
-                 IncrementalVerifier verifier = new IncrementalVerifier(ds, AuditOptions.of(List.of()))) {
+                    IncrementalVerifier verifier = new IncrementalVerifier(ds, AuditOptions.of(List.of()))) {
                 while (writer.isAlive() || audits < 3 || size(live) < N + 20_000) {
                     AuditResult r = audit(live, AuditOptions.of(List.of(NoteVerifier.parse(LOG.verifierKey()))));
                     assertTrue(r.clean(), "audit during projection: " + r.toJson());
@@ -271,7 +313,7 @@ class AuditTest {
         sql("postgres", "CREATE DATABASE " + copy + " TEMPLATE " + base);
         DatabaseAddress a = STACK.database();
         try (HikariDataSource ds = ProjectionDatabase.pool(url(copy), a.user(), a.password(), 1, "inc");
-             IncrementalVerifier verifier = new IncrementalVerifier(ds, AuditOptions.of(List.of()))) {
+                IncrementalVerifier verifier = new IncrementalVerifier(ds, AuditOptions.of(List.of()))) {
             verifier.pass();
             assertEquals(0L, verifier.status().problems());
             sql(copy, "UPDATE board_state SET root = sha256(root)");
@@ -283,7 +325,7 @@ class AuditTest {
     static long size(String db) throws Exception {
         DatabaseAddress a = STACK.database();
         try (Connection c = DriverManager.getConnection(url(db), a.user(), a.password());
-             ResultSet rs = c.createStatement().executeQuery("SELECT coalesce(max(size), 0) FROM board_state")) {
+                ResultSet rs = c.createStatement().executeQuery("SELECT coalesce(max(size), 0) FROM board_state")) {
             if (!rs.next()) {
                 throw new AssertionError("the query returned no row");
             }
@@ -298,13 +340,15 @@ class AuditTest {
         try (Connection c = DriverManager.getConnection(url(base), a.user(), a.password())) {
             c.createStatement().execute("ANALYZE records");
             short boardId;
-            try (ResultSet rs = c.createStatement().executeQuery("SELECT board_id FROM boards WHERE name = '" + BOARD + "'")) {
+            try (ResultSet rs =
+                    c.createStatement().executeQuery("SELECT board_id FROM boards WHERE name = '" + BOARD + "'")) {
                 if (!rs.next()) {
                     throw new AssertionError("the query returned no row");
                 }
                 boardId = rs.getShort(1);
             }
-            try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + org.electorallog.store.Records.AUDIT_PAGE_SQL)) {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + org.electorallog.store.Records.AUDIT_PAGE_SQL)) {
                 ps.setShort(1, boardId);
                 ps.setLong(2, 1500);
                 ps.setLong(3, 1500 + page);
@@ -312,7 +356,8 @@ class AuditTest {
                     if (!rs.next()) {
                         throw new AssertionError("the query returned no row");
                     }
-                    JsonNode plan = new ObjectMapper().readTree(rs.getString(1)).get(0).get("Plan");
+                    JsonNode plan =
+                            new ObjectMapper().readTree(rs.getString(1)).get(0).get("Plan");
                     long read = rowsRead(plan);
                     assertTrue(read <= 2L * page, "an audit page of " + page + " read " + read + " rows: " + plan);
                     assertTrue(read >= page, "the page read its rows: " + read);
@@ -323,8 +368,10 @@ class AuditTest {
 
     /** Rows produced plus rows removed by filters, over every node of a plan. */
     static long rowsRead(JsonNode node) {
-        long n = node.path("Actual Rows").asLong() * Math.max(1, node.path("Actual Loops").asLong())
-                + node.path("Rows Removed by Filter").asLong() + node.path("Rows Removed by Index Recheck").asLong();
+        long n = node.path("Actual Rows").asLong()
+                        * Math.max(1, node.path("Actual Loops").asLong())
+                + node.path("Rows Removed by Filter").asLong()
+                + node.path("Rows Removed by Index Recheck").asLong();
         for (JsonNode child : node.path("Plans")) {
             n += rowsRead(child);
         }

@@ -40,7 +40,8 @@ public final class Configuration {
             try (Reader r = Files.newBufferedReader(Path.of(file.strip()), StandardCharsets.UTF_8)) {
                 p.load(r);
             } catch (IOException e) {
-                throw new IllegalArgumentException(Setting.CONFIG_FILE.env + ": cannot read '" + file + "': " + e.getMessage());
+                throw new IllegalArgumentException(
+                        Setting.CONFIG_FILE.env + ": cannot read '" + file + "': " + e.getMessage());
             }
             for (String name : p.stringPropertyNames()) {
                 merged.put(name, p.getProperty(name));
@@ -65,8 +66,9 @@ public final class Configuration {
         for (Setting s : Setting.values()) {
             known.add(s.env);
         }
-        return new IllegalArgumentException(name + " (" + where + ") is not a setting of the electoral log; the settings are "
-                + "listed in docs/configuration.md: " + known);
+        return new IllegalArgumentException(
+                name + " (" + where + ") is not a setting of the electoral log; the settings are "
+                        + "listed in docs/configuration.md: " + known);
     }
 
     /** The value, or the setting's default (null when it has none); blank counts as unset. */
@@ -101,7 +103,8 @@ public final class Configuration {
         }
         if (fromFile) {
             try {
-                return Files.readString(Path.of(get(file)), StandardCharsets.UTF_8).strip();
+                return Files.readString(Path.of(get(file)), StandardCharsets.UTF_8)
+                        .strip();
             } catch (IOException e) {
                 throw new IllegalArgumentException(file.env + ": cannot read '" + get(file) + "': " + e.getMessage());
             }
@@ -151,7 +154,8 @@ public final class Configuration {
             throw new IllegalArgumentException(s.env + " must be base64");
         }
         if (b.length < minBytes) {
-            throw new IllegalArgumentException(s.env + " must hold at least " + minBytes + " bytes, it holds " + b.length);
+            throw new IllegalArgumentException(
+                    s.env + " must hold at least " + minBytes + " bytes, it holds " + b.length);
         }
         return b;
     }
@@ -162,7 +166,10 @@ public final class Configuration {
         if (v == null) {
             return List.of();
         }
-        return java.util.Arrays.stream(v.split(",")).map(String::strip).filter(x -> !x.isEmpty()).toList();
+        return java.util.Arrays.stream(v.split(","))
+                .map(String::strip)
+                .filter(x -> !x.isEmpty())
+                .toList();
     }
 
     /**
@@ -171,15 +178,17 @@ public final class Configuration {
      */
     public Map<String, Object> kafkaSecurity() {
         Map<String, Object> p = new HashMap<>();
-        String protocol = oneOf(Setting.KAFKA_SECURITY_PROTOCOL, List.of("PLAINTEXT", "SASL_PLAINTEXT", "SASL_SSL", "SSL"));
+        String protocol =
+                oneOf(Setting.KAFKA_SECURITY_PROTOCOL, List.of("PLAINTEXT", "SASL_PLAINTEXT", "SASL_SSL", "SSL"));
         p.put("security.protocol", protocol);
         if (protocol.startsWith("SASL")) {
             String mechanism = oneOf(Setting.KAFKA_SASL_MECHANISM, List.of("SCRAM-SHA-256", "SCRAM-SHA-512"));
             String user = required(Setting.KAFKA_USERNAME);
             String password = secret(Setting.KAFKA_PASSWORD, Setting.KAFKA_PASSWORD_FILE);
             if (password == null) {
-                throw new IllegalArgumentException(Setting.KAFKA_PASSWORD.env + " (or " + Setting.KAFKA_PASSWORD_FILE.env
-                        + ") is required with " + Setting.KAFKA_SECURITY_PROTOCOL.env + "=" + protocol);
+                throw new IllegalArgumentException(
+                        Setting.KAFKA_PASSWORD.env + " (or " + Setting.KAFKA_PASSWORD_FILE.env + ") is required with "
+                                + Setting.KAFKA_SECURITY_PROTOCOL.env + "=" + protocol);
             }
             p.put("sasl.mechanism", mechanism);
             p.put("sasl.jaas.config", scramJaas(user, password));

@@ -12,103 +12,238 @@ import java.util.Set;
  * deployment files may only use names listed here.
  */
 public enum Setting {
-    CONFIG_FILE("ELECTORAL_LOG_CONFIG_FILE", all(), null,
+    CONFIG_FILE(
+            "ELECTORAL_LOG_CONFIG_FILE",
+            all(),
+            null,
             "a properties file with any of these settings (same names); the environment overrides it"),
-    STACK("ELECTORAL_LOG_STACK", EnumSet.of(Process.LAUNCHER), "auto",
+    STACK(
+            "ELECTORAL_LOG_STACK",
+            EnumSet.of(Process.LAUNCHER),
+            "auto",
             "auto, embedded, containers or external: which Kafka and PostgreSQL the launcher and tests use"),
-    WORK_DIR("ELECTORAL_LOG_WORK_DIR", EnumSet.of(Process.LAUNCHER), "target/stack",
+    WORK_DIR(
+            "ELECTORAL_LOG_WORK_DIR",
+            EnumSet.of(Process.LAUNCHER),
+            "target/stack",
             "where the embedded stack keeps its data"),
-    KAFKA_BOOTSTRAP("ELECTORAL_LOG_KAFKA_BOOTSTRAP", EnumSet.of(Process.PROJECTOR, Process.PRODUCER, Process.LAUNCHER), null,
+    KAFKA_BOOTSTRAP(
+            "ELECTORAL_LOG_KAFKA_BOOTSTRAP",
+            EnumSet.of(Process.PROJECTOR, Process.PRODUCER, Process.LAUNCHER),
+            null,
             "Kafka bootstrap servers (required by the projector; selects the external stack in the launcher)"),
-    KAFKA_SECURITY_PROTOCOL("ELECTORAL_LOG_KAFKA_SECURITY_PROTOCOL", EnumSet.of(Process.PROJECTOR, Process.PRODUCER), "PLAINTEXT",
+    KAFKA_SECURITY_PROTOCOL(
+            "ELECTORAL_LOG_KAFKA_SECURITY_PROTOCOL",
+            EnumSet.of(Process.PROJECTOR, Process.PRODUCER),
+            "PLAINTEXT",
             "PLAINTEXT, SASL_PLAINTEXT, SASL_SSL or SSL"),
-    KAFKA_SASL_MECHANISM("ELECTORAL_LOG_KAFKA_SASL_MECHANISM", EnumSet.of(Process.PROJECTOR, Process.PRODUCER), "SCRAM-SHA-512",
+    KAFKA_SASL_MECHANISM(
+            "ELECTORAL_LOG_KAFKA_SASL_MECHANISM",
+            EnumSet.of(Process.PROJECTOR, Process.PRODUCER),
+            "SCRAM-SHA-512",
             "SCRAM-SHA-256 or SCRAM-SHA-512, with a SASL protocol"),
-    KAFKA_USERNAME("ELECTORAL_LOG_KAFKA_USERNAME", EnumSet.of(Process.PROJECTOR, Process.PRODUCER), null,
+    KAFKA_USERNAME(
+            "ELECTORAL_LOG_KAFKA_USERNAME",
+            EnumSet.of(Process.PROJECTOR, Process.PRODUCER),
+            null,
             "the SCRAM user, required with a SASL protocol"),
-    KAFKA_PASSWORD("ELECTORAL_LOG_KAFKA_PASSWORD", Flag.SECRET, EnumSet.of(Process.PROJECTOR, Process.PRODUCER), null,
+    KAFKA_PASSWORD(
+            "ELECTORAL_LOG_KAFKA_PASSWORD",
+            Flag.SECRET,
+            EnumSet.of(Process.PROJECTOR, Process.PRODUCER),
+            null,
             "the SCRAM password (secret; or ELECTORAL_LOG_KAFKA_PASSWORD_FILE)"),
-    KAFKA_PASSWORD_FILE("ELECTORAL_LOG_KAFKA_PASSWORD_FILE", EnumSet.of(Process.PROJECTOR, Process.PRODUCER), null,
+    KAFKA_PASSWORD_FILE(
+            "ELECTORAL_LOG_KAFKA_PASSWORD_FILE",
+            EnumSet.of(Process.PROJECTOR, Process.PRODUCER),
+            null,
             "a file holding the SCRAM password"),
-    KAFKA_TRUSTSTORE("ELECTORAL_LOG_KAFKA_TRUSTSTORE", EnumSet.of(Process.PROJECTOR, Process.PRODUCER), null,
+    KAFKA_TRUSTSTORE(
+            "ELECTORAL_LOG_KAFKA_TRUSTSTORE",
+            EnumSet.of(Process.PROJECTOR, Process.PRODUCER),
+            null,
             "PKCS12 truststore of the brokers' CA, with SSL or SASL_SSL"),
-    KAFKA_TRUSTSTORE_PASSWORD("ELECTORAL_LOG_KAFKA_TRUSTSTORE_PASSWORD", Flag.SECRET, EnumSet.of(Process.PROJECTOR, Process.PRODUCER), null,
+    KAFKA_TRUSTSTORE_PASSWORD(
+            "ELECTORAL_LOG_KAFKA_TRUSTSTORE_PASSWORD",
+            Flag.SECRET,
+            EnumSet.of(Process.PROJECTOR, Process.PRODUCER),
+            null,
             "its password (secret; or ELECTORAL_LOG_KAFKA_TRUSTSTORE_PASSWORD_FILE)"),
-    KAFKA_TRUSTSTORE_PASSWORD_FILE("ELECTORAL_LOG_KAFKA_TRUSTSTORE_PASSWORD_FILE", EnumSet.of(Process.PROJECTOR, Process.PRODUCER), null,
+    KAFKA_TRUSTSTORE_PASSWORD_FILE(
+            "ELECTORAL_LOG_KAFKA_TRUSTSTORE_PASSWORD_FILE",
+            EnumSet.of(Process.PROJECTOR, Process.PRODUCER),
+            null,
             "a file holding the truststore password"),
-    JDBC_URL("ELECTORAL_LOG_JDBC_URL", EnumSet.of(Process.PROJECTOR, Process.QUERY_API, Process.LAUNCHER), null,
+    JDBC_URL(
+            "ELECTORAL_LOG_JDBC_URL",
+            EnumSet.of(Process.PROJECTOR, Process.QUERY_API, Process.LAUNCHER),
+            null,
             "PostgreSQL JDBC URL (required by the projector and the query API; selects the external stack in the launcher)"),
-    DB_USER("ELECTORAL_LOG_DB_USER", EnumSet.of(Process.PROJECTOR, Process.QUERY_API, Process.LAUNCHER), "postgres",
+    DB_USER(
+            "ELECTORAL_LOG_DB_USER",
+            EnumSet.of(Process.PROJECTOR, Process.QUERY_API, Process.LAUNCHER),
+            "postgres",
             "PostgreSQL user (the query API needs only the electoral_log_reader role)"),
-    DB_PASSWORD("ELECTORAL_LOG_DB_PASSWORD", Flag.SECRET, EnumSet.of(Process.PROJECTOR, Process.QUERY_API, Process.LAUNCHER), "",
+    DB_PASSWORD(
+            "ELECTORAL_LOG_DB_PASSWORD",
+            Flag.SECRET,
+            EnumSet.of(Process.PROJECTOR, Process.QUERY_API, Process.LAUNCHER),
+            "",
             "PostgreSQL password (secret; or ELECTORAL_LOG_DB_PASSWORD_FILE)"),
-    DB_PASSWORD_FILE("ELECTORAL_LOG_DB_PASSWORD_FILE", EnumSet.of(Process.PROJECTOR, Process.QUERY_API, Process.LAUNCHER), null,
+    DB_PASSWORD_FILE(
+            "ELECTORAL_LOG_DB_PASSWORD_FILE",
+            EnumSet.of(Process.PROJECTOR, Process.QUERY_API, Process.LAUNCHER),
+            null,
             "a file holding the PostgreSQL password"),
-    TOPIC("ELECTORAL_LOG_TOPIC", EnumSet.of(Process.PROJECTOR, Process.PRODUCER), "electoral-log.events",
+    TOPIC(
+            "ELECTORAL_LOG_TOPIC",
+            EnumSet.of(Process.PROJECTOR, Process.PRODUCER),
+            "electoral-log.events",
             "the events topic"),
-    DEAD_LETTER_TOPIC("ELECTORAL_LOG_DEAD_LETTER_TOPIC", EnumSet.of(Process.PROJECTOR), "electoral-log.dead-letters",
+    DEAD_LETTER_TOPIC(
+            "ELECTORAL_LOG_DEAD_LETTER_TOPIC",
+            EnumSet.of(Process.PROJECTOR),
+            "electoral-log.dead-letters",
             "the dead-letter topic"),
-    APPLICATION_ID("ELECTORAL_LOG_APPLICATION_ID", EnumSet.of(Process.PROJECTOR), "electoral-log-projector",
+    APPLICATION_ID(
+            "ELECTORAL_LOG_APPLICATION_ID",
+            EnumSet.of(Process.PROJECTOR),
+            "electoral-log-projector",
             "Kafka Streams application ID: consumer group, transactional ID and internal topic prefix"),
-    INSTANCE_ID("ELECTORAL_LOG_INSTANCE_ID", EnumSet.of(Process.PROJECTOR), null,
+    INSTANCE_ID(
+            "ELECTORAL_LOG_INSTANCE_ID",
+            EnumSet.of(Process.PROJECTOR),
+            null,
             "static group membership ID, unique per instance (a pod name): a restarted instance gets its partitions back at once"),
-    STATE_DIR("ELECTORAL_LOG_STATE_DIR", EnumSet.of(Process.PROJECTOR), "target/streams-state",
+    STATE_DIR(
+            "ELECTORAL_LOG_STATE_DIR",
+            EnumSet.of(Process.PROJECTOR),
+            "target/streams-state",
             "Kafka Streams state directory"),
-    SIGNING_KEY("ELECTORAL_LOG_SIGNING_KEY", Flag.SECRET, EnumSet.of(Process.PROJECTOR), null,
+    SIGNING_KEY(
+            "ELECTORAL_LOG_SIGNING_KEY",
+            Flag.SECRET,
+            EnumSet.of(Process.PROJECTOR),
+            null,
             "the log's checkpoint signing key, a signed-note private key (secret, never logged; or ELECTORAL_LOG_SIGNING_KEY_FILE); required"),
-    SIGNING_KEY_FILE("ELECTORAL_LOG_SIGNING_KEY_FILE", EnumSet.of(Process.PROJECTOR), null,
-            "a file holding the signing key"),
-    ORIGIN_PREFIX("ELECTORAL_LOG_ORIGIN_PREFIX", EnumSet.of(Process.PROJECTOR), "electoral-log.local/",
+    SIGNING_KEY_FILE(
+            "ELECTORAL_LOG_SIGNING_KEY_FILE", EnumSet.of(Process.PROJECTOR), null, "a file holding the signing key"),
+    ORIGIN_PREFIX(
+            "ELECTORAL_LOG_ORIGIN_PREFIX",
+            EnumSet.of(Process.PROJECTOR),
+            "electoral-log.local/",
             "checkpoint origin of a board = this prefix + the board name"),
-    BATCH_MAX_RECORDS("ELECTORAL_LOG_BATCH_MAX_RECORDS", EnumSet.of(Process.PROJECTOR), "5000",
+    BATCH_MAX_RECORDS(
+            "ELECTORAL_LOG_BATCH_MAX_RECORDS",
+            EnumSet.of(Process.PROJECTOR),
+            "5000",
             "records per PostgreSQL transaction at most"),
-    BATCH_MAX_WAIT_MS("ELECTORAL_LOG_BATCH_MAX_WAIT_MS", EnumSet.of(Process.PROJECTOR), "100",
-            "how long a batch waits to fill"),
-    STREAM_THREADS("ELECTORAL_LOG_STREAM_THREADS", EnumSet.of(Process.PROJECTOR), "1",
-            "Kafka Streams threads per instance"),
-    SIGNATURE_POLICY("ELECTORAL_LOG_SIGNATURE_POLICY", EnumSet.of(Process.PROJECTOR), "NONE",
+    BATCH_MAX_WAIT_MS(
+            "ELECTORAL_LOG_BATCH_MAX_WAIT_MS", EnumSet.of(Process.PROJECTOR), "100", "how long a batch waits to fill"),
+    STREAM_THREADS(
+            "ELECTORAL_LOG_STREAM_THREADS", EnumSet.of(Process.PROJECTOR), "1", "Kafka Streams threads per instance"),
+    SIGNATURE_POLICY(
+            "ELECTORAL_LOG_SIGNATURE_POLICY",
+            EnumSet.of(Process.PROJECTOR),
+            "NONE",
             "NONE, SENDER or SENDER_AND_SYSTEM: which statement signatures a board requires"),
-    SIGNED_BOARDS("ELECTORAL_LOG_SIGNED_BOARDS", EnumSet.of(Process.PROJECTOR), null,
+    SIGNED_BOARDS(
+            "ELECTORAL_LOG_SIGNED_BOARDS",
+            EnumSet.of(Process.PROJECTOR),
+            null,
             "regular expression of the boards the policy covers (default all)"),
-    SYSTEM_PUBLIC_KEYS("ELECTORAL_LOG_SYSTEM_PUBLIC_KEYS", EnumSet.of(Process.PROJECTOR), null,
+    SYSTEM_PUBLIC_KEYS(
+            "ELECTORAL_LOG_SYSTEM_PUBLIC_KEYS",
+            EnumSet.of(Process.PROJECTOR),
+            null,
             "comma-separated base64 Ed25519 keys accepted for system signatures"),
-    CHECKPOINT_EVERY_MS("ELECTORAL_LOG_CHECKPOINT_EVERY_MS", EnumSet.of(Process.PROJECTOR), "1000",
+    CHECKPOINT_EVERY_MS(
+            "ELECTORAL_LOG_CHECKPOINT_EVERY_MS",
+            EnumSet.of(Process.PROJECTOR),
+            "1000",
             "checkpoint signing interval per board; 0 = every batch"),
-    METRICS_HOST("ELECTORAL_LOG_METRICS_HOST", EnumSet.of(Process.PROJECTOR), "127.0.0.1",
+    METRICS_HOST(
+            "ELECTORAL_LOG_METRICS_HOST",
+            EnumSet.of(Process.PROJECTOR),
+            "127.0.0.1",
             "address of the projector's /metrics and /health endpoints (0.0.0.0 in a container)"),
-    METRICS_PORT("ELECTORAL_LOG_METRICS_PORT", EnumSet.of(Process.PROJECTOR), "9400",
+    METRICS_PORT(
+            "ELECTORAL_LOG_METRICS_PORT",
+            EnumSet.of(Process.PROJECTOR),
+            "9400",
             "port of the projector's /metrics and /health endpoints"),
-    HTTP_HOST("ELECTORAL_LOG_HTTP_HOST", EnumSet.of(Process.QUERY_API), "127.0.0.1",
+    HTTP_HOST(
+            "ELECTORAL_LOG_HTTP_HOST",
+            EnumSet.of(Process.QUERY_API),
+            "127.0.0.1",
             "address the query API listens on (0.0.0.0 in a container)"),
-    HTTP_PORT("ELECTORAL_LOG_HTTP_PORT", EnumSet.of(Process.QUERY_API), "8080",
-            "port of the query API"),
-    DB_POOL_SIZE("ELECTORAL_LOG_DB_POOL_SIZE", EnumSet.of(Process.QUERY_API), "8",
+    HTTP_PORT("ELECTORAL_LOG_HTTP_PORT", EnumSet.of(Process.QUERY_API), "8080", "port of the query API"),
+    DB_POOL_SIZE(
+            "ELECTORAL_LOG_DB_POOL_SIZE",
+            EnumSet.of(Process.QUERY_API),
+            "8",
             "PostgreSQL connections of a query API instance"),
-    ADMIN_TOKEN("ELECTORAL_LOG_ADMIN_TOKEN", Flag.SECRET, EnumSet.of(Process.QUERY_API), null,
+    ADMIN_TOKEN(
+            "ELECTORAL_LOG_ADMIN_TOKEN",
+            Flag.SECRET,
+            EnumSet.of(Process.QUERY_API),
+            null,
             "bearer token of the admin endpoints, at least 16 characters (secret; or ELECTORAL_LOG_ADMIN_TOKEN_FILE); unset disables them"),
-    ADMIN_TOKEN_FILE("ELECTORAL_LOG_ADMIN_TOKEN_FILE", EnumSet.of(Process.QUERY_API), null,
-            "a file holding the admin token"),
-    LOG_KEYS("ELECTORAL_LOG_LOG_KEYS", EnumSet.of(Process.QUERY_API), null,
+    ADMIN_TOKEN_FILE(
+            "ELECTORAL_LOG_ADMIN_TOKEN_FILE", EnumSet.of(Process.QUERY_API), null, "a file holding the admin token"),
+    LOG_KEYS(
+            "ELECTORAL_LOG_LOG_KEYS",
+            EnumSet.of(Process.QUERY_API),
+            null,
             "the log's verifier keys (signed-note vkeys, comma-separated), for audits of checkpoint signatures"),
-    CURSOR_KEY("ELECTORAL_LOG_CURSOR_KEY", Flag.SECRET, EnumSet.of(Process.QUERY_API), null,
+    CURSOR_KEY(
+            "ELECTORAL_LOG_CURSOR_KEY",
+            Flag.SECRET,
+            EnumSet.of(Process.QUERY_API),
+            null,
             "HMAC key of page cursors, base64 of at least 16 bytes, shared by all replicas (secret; or ELECTORAL_LOG_CURSOR_KEY_FILE); unset = random per process"),
-    CURSOR_KEY_FILE("ELECTORAL_LOG_CURSOR_KEY_FILE", EnumSet.of(Process.QUERY_API), null,
-            "a file holding the cursor key"),
-    VERIFIER_EVERY_S("ELECTORAL_LOG_VERIFIER_EVERY_S", EnumSet.of(Process.QUERY_API), "0",
+    CURSOR_KEY_FILE(
+            "ELECTORAL_LOG_CURSOR_KEY_FILE", EnumSet.of(Process.QUERY_API), null, "a file holding the cursor key"),
+    VERIFIER_EVERY_S(
+            "ELECTORAL_LOG_VERIFIER_EVERY_S",
+            EnumSet.of(Process.QUERY_API),
+            "0",
             "seconds between incremental verifier passes; 0 = off"),
-    FULL_AUDIT_EVERY_S("ELECTORAL_LOG_FULL_AUDIT_EVERY_S", EnumSet.of(Process.QUERY_API), "3600",
+    FULL_AUDIT_EVERY_S(
+            "ELECTORAL_LOG_FULL_AUDIT_EVERY_S",
+            EnumSet.of(Process.QUERY_API),
+            "3600",
             "seconds between the verifier's full audits"),
-    TLS_KEYSTORE("ELECTORAL_LOG_TLS_KEYSTORE", EnumSet.of(Process.QUERY_API), null,
+    TLS_KEYSTORE(
+            "ELECTORAL_LOG_TLS_KEYSTORE",
+            EnumSet.of(Process.QUERY_API),
+            null,
             "PKCS12 keystore with the server certificate and key: set it and the query API serves HTTPS only"),
-    TLS_KEYSTORE_PASSWORD("ELECTORAL_LOG_TLS_KEYSTORE_PASSWORD", Flag.SECRET, EnumSet.of(Process.QUERY_API), null,
+    TLS_KEYSTORE_PASSWORD(
+            "ELECTORAL_LOG_TLS_KEYSTORE_PASSWORD",
+            Flag.SECRET,
+            EnumSet.of(Process.QUERY_API),
+            null,
             "its password (secret; or ELECTORAL_LOG_TLS_KEYSTORE_PASSWORD_FILE)"),
-    TLS_KEYSTORE_PASSWORD_FILE("ELECTORAL_LOG_TLS_KEYSTORE_PASSWORD_FILE", EnumSet.of(Process.QUERY_API), null,
+    TLS_KEYSTORE_PASSWORD_FILE(
+            "ELECTORAL_LOG_TLS_KEYSTORE_PASSWORD_FILE",
+            EnumSet.of(Process.QUERY_API),
+            null,
             "a file holding the keystore password"),
-    CORS_ORIGINS("ELECTORAL_LOG_CORS_ORIGINS", EnumSet.of(Process.QUERY_API), null,
+    CORS_ORIGINS(
+            "ELECTORAL_LOG_CORS_ORIGINS",
+            EnumSet.of(Process.QUERY_API),
+            null,
             "comma-separated origins allowed to call the public endpoints from a browser (* = any); unset = none"),
-    PROOF_RATE_PER_MINUTE("ELECTORAL_LOG_PROOF_RATE_PER_MINUTE", EnumSet.of(Process.QUERY_API), "600",
+    PROOF_RATE_PER_MINUTE(
+            "ELECTORAL_LOG_PROOF_RATE_PER_MINUTE",
+            EnumSet.of(Process.QUERY_API),
+            "600",
             "proof requests per client address per minute on the public proof endpoints; more get 429 with Retry-After; 0 = no limit"),
-    MAX_BODY_BYTES("ELECTORAL_LOG_MAX_BODY_BYTES", EnumSet.of(Process.QUERY_API), "65536",
+    MAX_BODY_BYTES(
+            "ELECTORAL_LOG_MAX_BODY_BYTES",
+            EnumSet.of(Process.QUERY_API),
+            "65536",
             "largest request body accepted; larger get 413");
 
     /** Marks a secret in the catalogue above. */
@@ -117,7 +252,12 @@ public enum Setting {
     }
 
     /** The processes that read settings. */
-    public enum Process { PROJECTOR, QUERY_API, PRODUCER, LAUNCHER }
+    public enum Process {
+        PROJECTOR,
+        QUERY_API,
+        PRODUCER,
+        LAUNCHER
+    }
 
     public final String env;
     public final Set<Process> processes;

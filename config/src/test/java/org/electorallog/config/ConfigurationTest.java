@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /** The shared configuration: file and environment, unknown names, secrets, typed values. */
 class ConfigurationTest {
     static String error(Map<String, String> env, java.util.function.Consumer<Configuration> use) {
-        return assertThrows(IllegalArgumentException.class, () -> use.accept(Configuration.load(env))).getMessage();
+        return assertThrows(IllegalArgumentException.class, () -> use.accept(Configuration.load(env)))
+                .getMessage();
     }
 
     @Test
@@ -24,30 +25,43 @@ class ConfigurationTest {
         Path dir = Files.createDirectories(Path.of("target/config-test"));
         Path file = dir.resolve("log.properties");
         Files.writeString(file, "ELECTORAL_LOG_HTTP_PORT=9000\nELECTORAL_LOG_TOPIC=from-file\n");
-        Configuration c = Configuration.load(Map.of("ELECTORAL_LOG_CONFIG_FILE", file.toString(), "ELECTORAL_LOG_HTTP_PORT", "9100"));
+        Configuration c = Configuration.load(
+                Map.of("ELECTORAL_LOG_CONFIG_FILE", file.toString(), "ELECTORAL_LOG_HTTP_PORT", "9100"));
         assertEquals(9100, c.port(Setting.HTTP_PORT));
         assertEquals("from-file", c.get(Setting.TOPIC));
         assertEquals("electoral-log.dead-letters", c.get(Setting.DEAD_LETTER_TOPIC), "defaults fill the rest");
-        assertTrue(error(Map.of("ELECTORAL_LOG_HTTP_PROT", "1"), x -> { }).contains("ELECTORAL_LOG_HTTP_PROT"));
+        assertTrue(error(Map.of("ELECTORAL_LOG_HTTP_PROT", "1"), x -> {}).contains("ELECTORAL_LOG_HTTP_PROT"));
         Files.writeString(file, "ELECTORAL_LOG_TOPICS=x\n");
-        String inFile = error(Map.of("ELECTORAL_LOG_CONFIG_FILE", file.toString()), x -> { });
+        String inFile = error(Map.of("ELECTORAL_LOG_CONFIG_FILE", file.toString()), x -> {});
         assertTrue(inFile.contains("ELECTORAL_LOG_TOPICS") && inFile.contains(file.toString()), inFile);
-        assertTrue(error(Map.of("ELECTORAL_LOG_CONFIG_FILE", "/no/such/file"), x -> { }).contains("ELECTORAL_LOG_CONFIG_FILE"));
+        assertTrue(error(Map.of("ELECTORAL_LOG_CONFIG_FILE", "/no/such/file"), x -> {})
+                .contains("ELECTORAL_LOG_CONFIG_FILE"));
         // other programs' variables are not ours to judge
-        assertEquals("8080", Configuration.load(Map.of("PATH", "/bin", "KAFKA_HEAP_OPTS", "-Xmx1g")).get(Setting.HTTP_PORT));
+        assertEquals(
+                "8080",
+                Configuration.load(Map.of("PATH", "/bin", "KAFKA_HEAP_OPTS", "-Xmx1g"))
+                        .get(Setting.HTTP_PORT));
     }
 
     @Test
     void invalidValuesNameTheSettingAndWhatItTakes() {
-        assertTrue(error(Map.of("ELECTORAL_LOG_HTTP_PORT", "99999"), c -> c.port(Setting.HTTP_PORT)).contains("ELECTORAL_LOG_HTTP_PORT"));
-        assertTrue(error(Map.of("ELECTORAL_LOG_HTTP_PORT", "eighty"), c -> c.port(Setting.HTTP_PORT)).contains("whole number"));
+        assertTrue(error(Map.of("ELECTORAL_LOG_HTTP_PORT", "99999"), c -> c.port(Setting.HTTP_PORT))
+                .contains("ELECTORAL_LOG_HTTP_PORT"));
+        assertTrue(error(Map.of("ELECTORAL_LOG_HTTP_PORT", "eighty"), c -> c.port(Setting.HTTP_PORT))
+                .contains("whole number"));
         assertTrue(error(Map.of(), c -> c.required(Setting.JDBC_URL)).contains("ELECTORAL_LOG_JDBC_URL is required"));
         assertTrue(error(Map.of("ELECTORAL_LOG_KAFKA_SECURITY_PROTOCOL", "TELEPATHY"), Configuration::kafkaSecurity)
                 .contains("ELECTORAL_LOG_KAFKA_SECURITY_PROTOCOL"));
         assertTrue(error(Map.of("ELECTORAL_LOG_KAFKA_SECURITY_PROTOCOL", "SASL_SSL"), Configuration::kafkaSecurity)
                 .contains("ELECTORAL_LOG_KAFKA_USERNAME"));
-        assertTrue(error(Map.of("ELECTORAL_LOG_KAFKA_SECURITY_PROTOCOL", "SASL_PLAINTEXT", "ELECTORAL_LOG_KAFKA_USERNAME", "p"),
-                Configuration::kafkaSecurity).contains("ELECTORAL_LOG_KAFKA_PASSWORD"));
+        assertTrue(error(
+                        Map.of(
+                                "ELECTORAL_LOG_KAFKA_SECURITY_PROTOCOL",
+                                "SASL_PLAINTEXT",
+                                "ELECTORAL_LOG_KAFKA_USERNAME",
+                                "p"),
+                        Configuration::kafkaSecurity)
+                .contains("ELECTORAL_LOG_KAFKA_PASSWORD"));
     }
 
     @Test
@@ -56,23 +70,37 @@ class ConfigurationTest {
         Files.writeString(file, "token-from-a-file-0123\n");
         Configuration fromFile = Configuration.load(Map.of("ELECTORAL_LOG_ADMIN_TOKEN_FILE", file.toString()));
         assertEquals("token-from-a-file-0123", fromFile.secret(Setting.ADMIN_TOKEN, Setting.ADMIN_TOKEN_FILE));
-        Map<String, String> both = new HashMap<>(Map.of("ELECTORAL_LOG_ADMIN_TOKEN_FILE", file.toString(),
-                "ELECTORAL_LOG_ADMIN_TOKEN", "direct-token-0123456"));
+        Map<String, String> both = new HashMap<>(Map.of(
+                "ELECTORAL_LOG_ADMIN_TOKEN_FILE",
+                file.toString(),
+                "ELECTORAL_LOG_ADMIN_TOKEN",
+                "direct-token-0123456"));
         String m = error(both, c -> c.secret(Setting.ADMIN_TOKEN, Setting.ADMIN_TOKEN_FILE));
         assertTrue(m.contains("not both") && !m.contains("direct-token"), m);
-        String cursor = error(Map.of("ELECTORAL_LOG_CURSOR_KEY", "not base64 !!"), c -> c.base64Secret(Setting.CURSOR_KEY,
-                Setting.CURSOR_KEY_FILE, 16));
+        String cursor = error(
+                Map.of("ELECTORAL_LOG_CURSOR_KEY", "not base64 !!"),
+                c -> c.base64Secret(Setting.CURSOR_KEY, Setting.CURSOR_KEY_FILE, 16));
         assertTrue(cursor.contains("ELECTORAL_LOG_CURSOR_KEY") && !cursor.contains("!!"), cursor);
-        Configuration c = Configuration.load(Map.of("ELECTORAL_LOG_DB_PASSWORD", "hunter2-database", "ELECTORAL_LOG_TOPIC", "t"));
+        Configuration c =
+                Configuration.load(Map.of("ELECTORAL_LOG_DB_PASSWORD", "hunter2-database", "ELECTORAL_LOG_TOPIC", "t"));
         assertFalse(c.toString().contains("hunter2"), c.toString());
         assertTrue(c.toString().contains("ELECTORAL_LOG_TOPIC=t"), c.toString());
         assertTrue(Setting.SIGNING_KEY.secret() && Setting.KAFKA_PASSWORD.secret() && !Setting.TOPIC.secret());
-        Map<String, Object> sasl = Configuration.load(Map.of("ELECTORAL_LOG_KAFKA_SECURITY_PROTOCOL", "sasl_plaintext",
-                "ELECTORAL_LOG_KAFKA_USERNAME", "producer-1", "ELECTORAL_LOG_KAFKA_PASSWORD", "pa\"ss")).kafkaSecurity();
+        Map<String, Object> sasl = Configuration.load(Map.of(
+                        "ELECTORAL_LOG_KAFKA_SECURITY_PROTOCOL",
+                        "sasl_plaintext",
+                        "ELECTORAL_LOG_KAFKA_USERNAME",
+                        "producer-1",
+                        "ELECTORAL_LOG_KAFKA_PASSWORD",
+                        "pa\"ss"))
+                .kafkaSecurity();
         assertEquals("SCRAM-SHA-512", sasl.get("sasl.mechanism"));
         assertTrue(((String) sasl.get("sasl.jaas.config")).contains("password=\"pa\\\"ss\""), "quotes are escaped");
         assertNull(Configuration.load(Map.of()).secret(Setting.ADMIN_TOKEN, Setting.ADMIN_TOKEN_FILE));
-        assertEquals(List.of("a", "b"), Configuration.load(Map.of("ELECTORAL_LOG_CORS_ORIGINS", " a, ,b ")).list(Setting.CORS_ORIGINS));
+        assertEquals(
+                List.of("a", "b"),
+                Configuration.load(Map.of("ELECTORAL_LOG_CORS_ORIGINS", " a, ,b "))
+                        .list(Setting.CORS_ORIGINS));
     }
 
     @Test
@@ -83,19 +111,29 @@ class ConfigurationTest {
                 assertTrue(!s.file().secret(), s.file().env + " holds a path, not the secret");
             }
             if (s.env.endsWith("_FILE") && s != Setting.CONFIG_FILE) {
-                Setting base = Setting.byName(s.env.substring(0, s.env.length() - 5)).orElseThrow();
+                Setting base =
+                        Setting.byName(s.env.substring(0, s.env.length() - 5)).orElseThrow();
                 assertTrue(base.secret(), base.env + " has a _FILE variant, so it is a secret");
             }
         }
         assertTrue(Setting.KAFKA_TRUSTSTORE_PASSWORD.secret(), "the truststore password is a secret");
         Path file = Files.createTempFile("truststore-password", ".txt");
         Files.writeString(file, "trust-me\n");
-        Configuration c = Configuration.load(Map.of("ELECTORAL_LOG_KAFKA_SECURITY_PROTOCOL", "SSL",
-                "ELECTORAL_LOG_KAFKA_TRUSTSTORE", "/etc/truststore.p12",
-                "ELECTORAL_LOG_KAFKA_TRUSTSTORE_PASSWORD_FILE", file.toString()));
+        Configuration c = Configuration.load(Map.of(
+                "ELECTORAL_LOG_KAFKA_SECURITY_PROTOCOL",
+                "SSL",
+                "ELECTORAL_LOG_KAFKA_TRUSTSTORE",
+                "/etc/truststore.p12",
+                "ELECTORAL_LOG_KAFKA_TRUSTSTORE_PASSWORD_FILE",
+                file.toString()));
         assertEquals("trust-me", c.kafkaSecurity().get("ssl.truststore.password"));
-        Configuration direct = Configuration.load(Map.of("ELECTORAL_LOG_KAFKA_SECURITY_PROTOCOL", "SSL",
-                "ELECTORAL_LOG_KAFKA_TRUSTSTORE", "/etc/truststore.p12", "ELECTORAL_LOG_KAFKA_TRUSTSTORE_PASSWORD", "trust-me"));
+        Configuration direct = Configuration.load(Map.of(
+                "ELECTORAL_LOG_KAFKA_SECURITY_PROTOCOL",
+                "SSL",
+                "ELECTORAL_LOG_KAFKA_TRUSTSTORE",
+                "/etc/truststore.p12",
+                "ELECTORAL_LOG_KAFKA_TRUSTSTORE_PASSWORD",
+                "trust-me"));
         assertTrue(!direct.toString().contains("trust-me"), "masked: " + direct);
     }
 
@@ -105,9 +143,12 @@ class ConfigurationTest {
         long rows = doc.lines().filter(l -> l.startsWith("| `ELECTORAL_LOG_")).count();
         assertEquals(Setting.values().length, rows, "one row per setting");
         for (Setting s : Setting.values()) {
-            String row = doc.lines().filter(l -> l.startsWith("| `" + s.env + "` |")).findFirst()
+            String row = doc.lines()
+                    .filter(l -> l.startsWith("| `" + s.env + "` |"))
+                    .findFirst()
                     .orElseThrow(() -> new AssertionError(s.env + " is missing from docs/configuration.md"));
-            String dflt = s.defaultValue == null ? "" : s.defaultValue.isEmpty() ? "(empty)" : "`" + s.defaultValue + "`";
+            String dflt =
+                    s.defaultValue == null ? "" : s.defaultValue.isEmpty() ? "(empty)" : "`" + s.defaultValue + "`";
             assertTrue(row.contains("| " + dflt + " |"), s.env + " default " + dflt + " in: " + row);
             assertTrue(row.contains(s.meaning.replace("|", "\\|")), s.env + " meaning in: " + row);
         }

@@ -33,8 +33,12 @@ public record Checkpoint(String origin, long size, byte[] root, List<String> ext
     /** The note text: {@code origin\nsize\nbase64(root)\n[extension\n]*}. */
     public String body() {
         StringBuilder sb = new StringBuilder();
-        sb.append(origin).append('\n').append(size).append('\n')
-                .append(Base64.getEncoder().encodeToString(root)).append('\n');
+        sb.append(origin)
+                .append('\n')
+                .append(size)
+                .append('\n')
+                .append(Base64.getEncoder().encodeToString(root))
+                .append('\n');
         for (String e : extensions) {
             sb.append(e).append('\n');
         }
@@ -60,7 +64,8 @@ public record Checkpoint(String origin, long size, byte[] root, List<String> ext
             throw new ProofException("checkpoint origin line is empty");
         }
         if (!lines[1].matches("0|[1-9][0-9]{0,18}")) {
-            throw new ProofException("checkpoint size '" + lines[1] + "' must be a decimal number without leading zeros");
+            throw new ProofException(
+                    "checkpoint size '" + lines[1] + "' must be a decimal number without leading zeros");
         }
         long size;
         try {
@@ -94,7 +99,10 @@ public record Checkpoint(String origin, long size, byte[] root, List<String> ext
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Checkpoint c && c.origin.equals(origin) && c.size == size && java.util.Arrays.equals(c.root, root)
+        return o instanceof Checkpoint c
+                && c.origin.equals(origin)
+                && c.size == size
+                && java.util.Arrays.equals(c.root, root)
                 && c.extensions.equals(extensions);
     }
 

@@ -20,13 +20,13 @@ import org.bouncycastle.crypto.signers.Ed25519Signer;
 public final class Cosigner {
     static final byte ALG_COSIGNATURE_V1 = 0x04;
 
-    private Cosigner() {
-    }
+    private Cosigner() {}
 
     /** SHA-256(name || 0x0A || 0x04 || key)[:4]. */
     public static byte[] keyId(String name, byte[] publicKey) {
-        return Arrays.copyOf(Hashes.sha256(name.getBytes(StandardCharsets.UTF_8),
-                new byte[] {0x0A, ALG_COSIGNATURE_V1}, publicKey), 4);
+        return Arrays.copyOf(
+                Hashes.sha256(name.getBytes(StandardCharsets.UTF_8), new byte[] {0x0A, ALG_COSIGNATURE_V1}, publicKey),
+                4);
     }
 
     /** The message a cosignature/v1 signs. */
@@ -58,7 +58,8 @@ public final class Cosigner {
             byte[] typed = new byte[33];
             typed[0] = ALG_COSIGNATURE_V1;
             System.arraycopy(publicKey, 0, typed, 1, 32);
-            return name + "+" + Hex.encode(keyId(name, publicKey)) + "+" + Base64.getEncoder().encodeToString(typed);
+            return name + "+" + Hex.encode(keyId(name, publicKey)) + "+"
+                    + Base64.getEncoder().encodeToString(typed);
         }
 
         /** The cosignature line over {@code checkpointBody} at {@code timestamp} (POSIX seconds). */
@@ -71,7 +72,8 @@ public final class Cosigner {
             byte[] msg = message(checkpointBody, timestamp);
             s.update(msg, 0, msg.length);
             byte[] sig = s.generateSignature();
-            byte[] blob = ByteBuffer.allocate(8 + 64).putLong(timestamp).put(sig).array();
+            byte[] blob =
+                    ByteBuffer.allocate(8 + 64).putLong(timestamp).put(sig).array();
             return new SignedNote.Signature(name, keyId(name, publicKey), blob);
         }
     }
@@ -102,7 +104,8 @@ public final class Cosigner {
                 throw new IllegalArgumentException("cosigner key has bad base64: " + e.getMessage());
             }
             if (raw.length != 33 || raw[0] != ALG_COSIGNATURE_V1) {
-                throw new IllegalArgumentException("cosigner key must be an Ed25519 cosignature/v1 key (0x04 + 32 bytes)");
+                throw new IllegalArgumentException(
+                        "cosigner key must be an Ed25519 cosignature/v1 key (0x04 + 32 bytes)");
             }
             Verifier v = new Verifier(parts[0], Arrays.copyOfRange(raw, 1, 33));
             if (!Hex.encode(v.keyId).equals(parts[1])) {
@@ -124,7 +127,8 @@ public final class Cosigner {
                 if (s.name().equals(name) && Arrays.equals(s.keyId(), keyId)) {
                     byte[] blob = s.signature();
                     if (blob.length != 8 + 64) {
-                        throw new ProofException("cosignature by " + name + " must be 72 bytes after the key ID, got " + blob.length);
+                        throw new ProofException(
+                                "cosignature by " + name + " must be 72 bytes after the key ID, got " + blob.length);
                     }
                     long ts = ByteBuffer.wrap(blob, 0, 8).getLong();
                     if (ts < 0) {

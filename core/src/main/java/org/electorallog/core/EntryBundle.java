@@ -13,8 +13,7 @@ public final class EntryBundle {
     /** The longest entry a bundle can carry. */
     public static final int MAX_ENTRY = 0xFFFF;
 
-    private EntryBundle() {
-    }
+    private EntryBundle() {}
 
     public static byte[] encode(List<byte[]> entries) {
         if (entries.size() > TileLayout.TILE_WIDTH) {
@@ -24,8 +23,8 @@ public final class EntryBundle {
         for (int i = 0; i < entries.size(); i++) {
             byte[] e = entries.get(i);
             if (e.length > MAX_ENTRY) {
-                throw new IllegalArgumentException("entry " + i + " is " + e.length
-                        + " bytes; an entry bundle entry is at most 65,535 bytes");
+                throw new IllegalArgumentException(
+                        "entry " + i + " is " + e.length + " bytes; an entry bundle entry is at most 65,535 bytes");
             }
             out.write(e.length >>> 8);
             out.write(e.length & 0xFF);

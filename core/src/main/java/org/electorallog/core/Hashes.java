@@ -21,8 +21,7 @@ public final class Hashes {
     private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(Hashes::newDigest);
     private static final byte[] EMPTY_ROOT = newDigest().digest();
 
-    private Hashes() {
-    }
+    private Hashes() {}
 
     /** RFC 6962 section 2.1: MTH({}) = SHA-256(). */
     public static byte[] emptyRoot() {
@@ -72,8 +71,8 @@ public final class Hashes {
 
     static void checkHash(byte[] hash, String what) {
         if (hash == null || hash.length != HASH_SIZE) {
-            throw new IllegalArgumentException(what + " hash must be " + HASH_SIZE + " bytes, got "
-                    + (hash == null ? "null" : hash.length));
+            throw new IllegalArgumentException(
+                    what + " hash must be " + HASH_SIZE + " bytes, got " + (hash == null ? "null" : hash.length));
         }
     }
 

@@ -6,8 +6,7 @@ import java.util.HexFormat;
 public final class Hex {
     private static final HexFormat HEX = HexFormat.of();
 
-    private Hex() {
-    }
+    private Hex() {}
 
     public static String encode(byte[] bytes) {
         return HEX.formatHex(bytes);

@@ -98,7 +98,8 @@ public final class NoteSigner {
         byte[] typed = new byte[33];
         typed[0] = NoteVerifier.ALG_ED25519;
         System.arraycopy(key.getEncoded(), 0, typed, 1, 32);
-        return PRIVATE_PREFIX + name + "+" + Hex.encode(keyId) + "+" + Base64.getEncoder().encodeToString(typed);
+        return PRIVATE_PREFIX + name + "+" + Hex.encode(keyId) + "+"
+                + Base64.getEncoder().encodeToString(typed);
     }
 
     /** Raw Ed25519 signature over {@code message}. */

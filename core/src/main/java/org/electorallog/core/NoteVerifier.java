@@ -29,11 +29,13 @@ public final class NoteVerifier {
         String s = verifierKey.strip();
         String[] parts = s.split("\\+", 3);
         if (parts.length != 3) {
-            throw new IllegalArgumentException("verifier key must be <name>+<hex key id>+<base64 key>, got '" + s + "'");
+            throw new IllegalArgumentException(
+                    "verifier key must be <name>+<hex key id>+<base64 key>, got '" + s + "'");
         }
         checkName(parts[0]);
         if (!parts[1].matches("[0-9a-f]{8}")) {
-            throw new IllegalArgumentException("verifier key ID must be 8 lower-case hex digits, got '" + parts[1] + "'");
+            throw new IllegalArgumentException(
+                    "verifier key ID must be 8 lower-case hex digits, got '" + parts[1] + "'");
         }
         byte[] raw;
         try {
@@ -47,8 +49,8 @@ public final class NoteVerifier {
         byte[] pub = Arrays.copyOfRange(raw, 1, 33);
         byte[] id = keyId(parts[0], pub);
         if (!Hex.encode(id).equals(parts[1])) {
-            throw new IllegalArgumentException("verifier key ID " + parts[1] + " does not match the key (expected "
-                    + Hex.encode(id) + ")");
+            throw new IllegalArgumentException(
+                    "verifier key ID " + parts[1] + " does not match the key (expected " + Hex.encode(id) + ")");
         }
         return new NoteVerifier(parts[0], id, pub);
     }
@@ -67,7 +69,8 @@ public final class NoteVerifier {
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             if (c == '+' || Character.isWhitespace(c) || Character.isSpaceChar(c) || Character.isISOControl(c)) {
-                throw new IllegalArgumentException("key name '" + name + "' must not contain spaces, '+' or control characters");
+                throw new IllegalArgumentException(
+                        "key name '" + name + "' must not contain spaces, '+' or control characters");
             }
         }
     }

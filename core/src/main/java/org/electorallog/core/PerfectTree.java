@@ -2,8 +2,7 @@ package org.electorallog.core;
 
 /** Root of a perfect (power-of-two sized) run of hashes stored back to back. */
 final class PerfectTree {
-    private PerfectTree() {
-    }
+    private PerfectTree() {}
 
     /**
      * RFC 6962 MTH of the {@code count} (a power of two) hashes at {@code buf[offset*32 ..]}, each

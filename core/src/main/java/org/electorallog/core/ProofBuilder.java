@@ -12,8 +12,7 @@ import java.util.Set;
  * tiles. Each call asks its {@link TileSource} once, for every tile it needs.
  */
 public final class ProofBuilder {
-    private ProofBuilder() {
-    }
+    private ProofBuilder() {}
 
     /** RFC 6962 section 2.1.1 audit path of leaf {@code index} in the tree of {@code size} leaves. */
     public static List<byte[]> inclusion(long index, long size, TileSource source) {
@@ -102,8 +101,8 @@ public final class ProofBuilder {
         private final TileKey key;
 
         MissingTileException(TileKey key, int neededWidth) {
-            super("tile level " + key.level() + " index " + key.index() + " with at least "
-                    + neededWidth + " hashes is not stored");
+            super("tile level " + key.level() + " index " + key.index() + " with at least " + neededWidth
+                    + " hashes is not stored");
             this.key = key;
         }
 

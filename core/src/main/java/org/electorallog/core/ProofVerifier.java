@@ -8,8 +8,7 @@ import java.util.List;
  * 2.1.4.2 describe. Each check throws {@link ProofException} with the reason on failure.
  */
 public final class ProofVerifier {
-    private ProofVerifier() {
-    }
+    private ProofVerifier() {}
 
     /**
      * RFC 9162 section 2.1.3.2: verifies that {@code leafHash} is leaf {@code index} of the tree of
@@ -27,8 +26,8 @@ public final class ProofVerifier {
         }
         int expected = TreeMath.inclusionRanges(index, size).size();
         if (proof.size() != expected) {
-            throw new ProofException("inclusion proof for leaf " + index + " at size " + size + " must have "
-                    + expected + " hashes, got " + proof.size());
+            throw new ProofException("inclusion proof for leaf " + index + " at size " + size + " must have " + expected
+                    + " hashes, got " + proof.size());
         }
         long fn = index;
         long sn = size - 1;
@@ -64,8 +63,9 @@ public final class ProofVerifier {
      * RFC 9162 section 2.1.4.2: verifies that the tree of {@code firstSize} leaves with root
      * {@code firstRoot} is a prefix of the tree of {@code secondSize} leaves with root {@code secondRoot}.
      */
-    public static void verifyConsistency(long firstSize, long secondSize, byte[] firstRoot, byte[] secondRoot,
-                                         List<byte[]> proof) throws ProofException {
+    public static void verifyConsistency(
+            long firstSize, long secondSize, byte[] firstRoot, byte[] secondRoot, List<byte[]> proof)
+            throws ProofException {
         checkHash(firstRoot, "first root");
         checkHash(secondRoot, "second root");
         if (firstSize <= 0) {
@@ -139,8 +139,8 @@ public final class ProofVerifier {
 
     private static void checkHash(byte[] h, String what) throws ProofException {
         if (h == null || h.length != Hashes.HASH_SIZE) {
-            throw new ProofException(what + " hash must be " + Hashes.HASH_SIZE + " bytes, got "
-                    + (h == null ? "none" : h.length));
+            throw new ProofException(
+                    what + " hash must be " + Hashes.HASH_SIZE + " bytes, got " + (h == null ? "none" : h.length));
         }
     }
 }

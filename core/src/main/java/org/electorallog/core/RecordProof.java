@@ -27,15 +27,18 @@ public record RecordProof(long index, long trustedSize, long size, List<byte[]> 
      * tile it needs in one request. A trusted checkpoint that is not a prefix of this log is a
      * {@link LogDivergenceException}.
      */
-    public static RecordProof build(long index, long trustedSize, byte[] trustedRoot, long currentSize, TileSource source)
+    public static RecordProof build(
+            long index, long trustedSize, byte[] trustedRoot, long currentSize, TileSource source)
             throws LogDivergenceException {
         Hashes.checkHash(trustedRoot, "trusted root");
         if (trustedSize < 1) {
             throw new IllegalArgumentException("trusted checkpoint size must be at least 1, got " + trustedSize);
         }
         if (trustedSize > currentSize) {
-            throw new LogDivergenceException(trustedSize, "trusted checkpoint has size " + trustedSize
-                    + " but this log has only " + currentSize + " records");
+            throw new LogDivergenceException(
+                    trustedSize,
+                    "trusted checkpoint has size " + trustedSize + " but this log has only " + currentSize
+                            + " records");
         }
         if (index < 0 || index >= currentSize) {
             throw new IllegalArgumentException("record " + index + " is not in the log of size " + currentSize);
@@ -49,8 +52,10 @@ public record RecordProof(long index, long trustedSize, long size, List<byte[]> 
         ranges.addAll(consistencyRanges);
         List<byte[]> hashes = ProofBuilder.hashRanges(ranges, source);
         if (!MessageDigest.isEqual(hashes.get(0), trustedRoot)) {
-            throw new LogDivergenceException(trustedSize, "this log's root at size " + trustedSize
-                    + " differs from the trusted checkpoint's root: the checkpoint is not of this log");
+            throw new LogDivergenceException(
+                    trustedSize,
+                    "this log's root at size " + trustedSize
+                            + " differs from the trusted checkpoint's root: the checkpoint is not of this log");
         }
         int i = 1;
         List<byte[]> inclusion = hashes.subList(i, i + inclusionRanges.size());

@@ -103,7 +103,8 @@ public final class SignedNote {
                         + Integer.toHexString(c) + " (at character " + i + ")");
             }
             if (Character.isSurrogate(c)) {
-                if (!Character.isHighSurrogate(c) || i + 1 >= text.length()
+                if (!Character.isHighSurrogate(c)
+                        || i + 1 >= text.length()
                         || !Character.isLowSurrogate(text.charAt(i + 1))) {
                     throw new IllegalArgumentException("note text is not valid UTF-16/UTF-8 at character " + i);
                 }
@@ -116,7 +117,8 @@ public final class SignedNote {
     public static SignedNote parse(byte[] note) throws ProofException {
         String s;
         try {
-            CharBuffer cb = StandardCharsets.UTF_8.newDecoder()
+            CharBuffer cb = StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(note));
@@ -148,7 +150,8 @@ public final class SignedNote {
         }
         String[] lines = sigBlock.substring(0, sigBlock.length() - 1).split("\n", -1);
         if (lines.length > MAX_SIGNATURES) {
-            throw new ProofException("note has " + lines.length + " signatures, at most " + MAX_SIGNATURES + " allowed");
+            throw new ProofException(
+                    "note has " + lines.length + " signatures, at most " + MAX_SIGNATURES + " allowed");
         }
         List<Signature> sigs = new ArrayList<>(lines.length);
         for (String line : lines) {
@@ -196,8 +199,8 @@ public final class SignedNote {
             for (NoteVerifier v : known) {
                 if (v.matches(sig.name(), sig.keyId())) {
                     if (!v.verify(message, sig.signature())) {
-                        throw new ProofException("signature by known key " + sig.name() + "+"
-                                + Hex.encode(sig.keyId()) + " does not verify");
+                        throw new ProofException("signature by known key " + sig.name() + "+" + Hex.encode(sig.keyId())
+                                + " does not verify");
                     }
                     verified++;
                 }

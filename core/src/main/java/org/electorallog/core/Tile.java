@@ -10,7 +10,8 @@ import java.util.Arrays;
 @SuppressWarnings("ArrayRecordComponent") // equals and hashCode compare the hashes by content
 public record Tile(TileKey key, byte[] hashes) {
     public Tile {
-        if (hashes.length == 0 || hashes.length % Hashes.HASH_SIZE != 0
+        if (hashes.length == 0
+                || hashes.length % Hashes.HASH_SIZE != 0
                 || hashes.length > TileLayout.TILE_WIDTH * Hashes.HASH_SIZE) {
             throw new IllegalArgumentException("tile " + key + " must hold 1.." + TileLayout.TILE_WIDTH
                     + " hashes, got " + hashes.length + " bytes");

@@ -14,8 +14,7 @@ public final class TileLayout {
     /** Bytes in a full hash tile. */
     public static final int FULL_TILE_BYTES = TILE_WIDTH * Hashes.HASH_SIZE;
 
-    private TileLayout() {
-    }
+    private TileLayout() {}
 
     /**
      * Width of tile {@code (level, index)} in a tree of {@code treeSize} leaves: 256 for a full tile,
@@ -83,8 +82,7 @@ public final class TileLayout {
                 p = p.substring(1);
             }
             if (p.length() != 3 || !p.chars().allMatch(c -> c >= '0' && c <= '9')) {
-                throw new IllegalArgumentException("tile index element '" + parts[i]
-                        + "' must be three digits");
+                throw new IllegalArgumentException("tile index element '" + parts[i] + "' must be three digits");
             }
             if (i == 0 && !last && p.equals("000")) {
                 throw new IllegalArgumentException("tile index '" + encoded + "' has a leading zero group");
@@ -99,7 +97,9 @@ public final class TileLayout {
 
     /** Parses a partial-width suffix value {@code W} of {@code .p/<W>}: 1..255. */
     public static int decodeWidth(String w) {
-        if (w.isEmpty() || w.length() > 3 || !w.chars().allMatch(c -> c >= '0' && c <= '9')
+        if (w.isEmpty()
+                || w.length() > 3
+                || !w.chars().allMatch(c -> c >= '0' && c <= '9')
                 || (w.length() > 1 && w.charAt(0) == '0')) {
             throw new IllegalArgumentException("partial tile width '" + w + "' must be a number 1..255");
         }

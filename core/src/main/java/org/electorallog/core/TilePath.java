@@ -24,8 +24,9 @@ public record TilePath(boolean entries, int level, long index, int width) {
                 throw new IllegalArgumentException("tile path needs a level and an index: '" + path + "'");
             }
             String l = rest.substring(0, slash);
-            if (!l.matches("[0-9]") ) {
-                throw new IllegalArgumentException("tile level must be one digit 0.." + MAX_LEVEL + ", got '" + l + "'");
+            if (!l.matches("[0-9]")) {
+                throw new IllegalArgumentException(
+                        "tile level must be one digit 0.." + MAX_LEVEL + ", got '" + l + "'");
             }
             level = Integer.parseInt(l);
             if (level > MAX_LEVEL) {

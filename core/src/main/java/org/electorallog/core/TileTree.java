@@ -20,11 +20,11 @@ public final class TileTree {
     private final List<ByteArrayOutputStream> edge = new ArrayList<>();
     /** Tiles changed since the last {@link #drainChangedTiles()}, by key (full tiles and partial edges). */
     private final Map<TileKey, byte[]> changed = new LinkedHashMap<>();
+
     private final List<Boolean> edgeDirty = new ArrayList<>();
     private long size;
 
-    private TileTree() {
-    }
+    private TileTree() {}
 
     /** A new, empty tree. */
     public static TileTree empty() {
@@ -54,8 +54,7 @@ public final class TileTree {
     }
 
     /** A right-edge tile: its key and its width at the given size. */
-    public record EdgeTile(TileKey key, int width) {
-    }
+    public record EdgeTile(TileKey key, int width) {}
 
     /** The partial right-edge tiles of a tree of {@code size} leaves, from level 0 up. */
     public static List<EdgeTile> edgeTiles(long size) {
@@ -153,7 +152,8 @@ public final class TileTree {
         for (int level = 0; level < edge.size(); level++) {
             if (edgeDirty.get(level) && edge.get(level).size() > 0) {
                 long hashesAtLevel = size >>> (TileLayout.TILE_HEIGHT * level);
-                out.add(new Tile(new TileKey(level, hashesAtLevel >>> TileLayout.TILE_HEIGHT),
+                out.add(new Tile(
+                        new TileKey(level, hashesAtLevel >>> TileLayout.TILE_HEIGHT),
                         edge.get(level).toByteArray()));
             }
             edgeDirty.set(level, false);

@@ -34,7 +34,9 @@ public record TlogProof(byte[] extra, long index, List<byte[]> inclusion, String
     public String format() {
         StringBuilder sb = new StringBuilder(HEADER).append('\n');
         if (extra != null) {
-            sb.append("extra ").append(Base64.getEncoder().encodeToString(extra)).append('\n');
+            sb.append("extra ")
+                    .append(Base64.getEncoder().encodeToString(extra))
+                    .append('\n');
         }
         sb.append("index ").append(index).append('\n');
         for (byte[] h : inclusion) {
@@ -104,8 +106,12 @@ public record TlogProof(byte[] extra, long index, List<byte[]> inclusion, String
      * a trusted log key and has the expected origin, each required witness cosigned it, and the
      * inclusion proof leads to its root. Returns the checkpoint.
      */
-    public Checkpoint verify(byte[] leafHash, String origin, Collection<NoteVerifier> logKeys,
-                             Collection<Cosigner.Verifier> requiredWitnesses) throws ProofException {
+    public Checkpoint verify(
+            byte[] leafHash,
+            String origin,
+            Collection<NoteVerifier> logKeys,
+            Collection<Cosigner.Verifier> requiredWitnesses)
+            throws ProofException {
         SignedNote note = SignedNote.open(checkpointNote, logKeys);
         Checkpoint cp = Checkpoint.parse(note.text());
         if (!cp.origin().equals(origin)) {

@@ -8,8 +8,7 @@ import java.util.List;
  * how a range splits into perfect subtrees. No hashing happens here.
  */
 public final class TreeMath {
-    private TreeMath() {
-    }
+    private TreeMath() {}
 
     /** The largest power of two strictly smaller than {@code n} (RFC 6962 section 2.1, "k"); n must be at least 2. */
     public static long splitPoint(long n) {
@@ -60,8 +59,7 @@ public final class TreeMath {
             throw new IllegalArgumentException("consistency proof needs a non-empty first tree, size " + first);
         }
         if (second < first) {
-            throw new IllegalArgumentException("consistency proof from size " + first
-                    + " to smaller size " + second);
+            throw new IllegalArgumentException("consistency proof from size " + first + " to smaller size " + second);
         }
         List<Range> out = new ArrayList<>();
         subproof(first, 0, second, true, out);
@@ -98,8 +96,8 @@ public final class TreeMath {
         while (remaining > 0) {
             long width = Long.highestOneBit(remaining);
             if (start % width != 0) {
-                throw new IllegalArgumentException("range [" + range.start() + ", " + range.end()
-                        + ") is not aligned to perfect subtrees");
+                throw new IllegalArgumentException(
+                        "range [" + range.start() + ", " + range.end() + ") is not aligned to perfect subtrees");
             }
             int height = Long.numberOfTrailingZeros(width);
             out.add(new NodeId(height, start >>> height));

@@ -22,10 +22,11 @@ class FormatsTest {
         List<byte[]> back = EntryBundle.decode(bundle);
         assertEquals(3, back.size());
         assertArrayEquals(entries.get(1), back.get(1));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> EntryBundle.encode(List.of(new byte[65_536])));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> EntryBundle.encode(List.of(new byte[65_536])));
         assertTrue(e.getMessage().contains("65,535"));
-        assertThrows(ProofException.class, () -> EntryBundle.decode(java.util.Arrays.copyOf(bundle, bundle.length - 1)));
+        assertThrows(
+                ProofException.class, () -> EntryBundle.decode(java.util.Arrays.copyOf(bundle, bundle.length - 1)));
         assertThrows(ProofException.class, () -> EntryBundle.decode(new byte[] {0}));
     }
 
@@ -34,10 +35,23 @@ class FormatsTest {
         assertEquals(new TilePath(false, 0, 0, 256), TilePath.parse("tile/0/000"));
         assertEquals(new TilePath(false, 2, 1_234_067, 7), TilePath.parse("tile/2/x001/x234/067.p/7"));
         assertEquals(new TilePath(true, -1, 5, 255), TilePath.parse("tile/entries/005.p/255"));
-        assertEquals("tile/2/x001/x234/067.p/7", TilePath.parse("tile/2/x001/x234/067.p/7").toString());
-        for (String bad : new String[] {"tile/0/5", "tile/0/0005", "tile/8/000", "tile/0/000.p/0", "tile/0/000.p/256",
-                "tile/0/000.p/07", "tile/0/x000/005", "tile/0/001/002", "tiles/0/000", "tile/a/000", "tile/0/-01",
-                "tile/0/x999/x999/x999/x999/x999/x999/x999/999"}) {
+        assertEquals(
+                "tile/2/x001/x234/067.p/7",
+                TilePath.parse("tile/2/x001/x234/067.p/7").toString());
+        for (String bad : new String[] {
+            "tile/0/5",
+            "tile/0/0005",
+            "tile/8/000",
+            "tile/0/000.p/0",
+            "tile/0/000.p/256",
+            "tile/0/000.p/07",
+            "tile/0/x000/005",
+            "tile/0/001/002",
+            "tiles/0/000",
+            "tile/a/000",
+            "tile/0/-01",
+            "tile/0/x999/x999/x999/x999/x999/x999/x999/999"
+        }) {
             assertThrows(IllegalArgumentException.class, () -> TilePath.parse(bad), bad);
         }
     }
@@ -56,10 +70,14 @@ class FormatsTest {
         SignedNote.Signature sig = note.signatures().get(1);
         byte[] blob = sig.signature().clone();
         blob[7] ^= 1;
-        SignedNote tampered = SignedNote.parse(cp.sign(log)).withSignature(new SignedNote.Signature(sig.name(), sig.keyId(), blob));
+        SignedNote tampered =
+                SignedNote.parse(cp.sign(log)).withSignature(new SignedNote.Signature(sig.name(), sig.keyId(), blob));
         assertThrows(ProofException.class, () -> v.verify(tampered));
-        assertThrows(ProofException.class, () -> Cosigner.Verifier.parse(Cosigner.Key.generate("witness.example/w2")
-                .verifierKey()).verify(note));
+        assertThrows(
+                ProofException.class,
+                () -> Cosigner.Verifier.parse(
+                                Cosigner.Key.generate("witness.example/w2").verifierKey())
+                        .verify(note));
         // a note-signing vkey (type 0x01) is not a cosigner key
         assertThrows(IllegalArgumentException.class, () -> Cosigner.Verifier.parse(log.verifierKey()));
     }
@@ -78,29 +96,47 @@ class FormatsTest {
         NoteSigner log = NoteSigner.generate("example.com/log");
         Cosigner.Key witness = Cosigner.Key.generate("witness.example");
         Checkpoint cp = new Checkpoint("example.com/log", 1000, tree.root());
-        String note = SignedNote.parse(cp.sign(log)).withSignature(witness.cosign(cp.body(), 1_700_000_000L)).serialize();
-        TlogProof proof = new TlogProof("context".getBytes(StandardCharsets.UTF_8), 617,
-                ProofBuilder.inclusion(617, 1000, keys -> tiles), note);
+        String note = SignedNote.parse(cp.sign(log))
+                .withSignature(witness.cosign(cp.body(), 1_700_000_000L))
+                .serialize();
+        TlogProof proof = new TlogProof(
+                "context".getBytes(StandardCharsets.UTF_8),
+                617,
+                ProofBuilder.inclusion(617, 1000, keys -> tiles),
+                note);
         String text = proof.format();
         assertTrue(text.startsWith("c2sp.org/tlog-proof@v1\nextra Y29udGV4dA==\nindex 617\n"), text);
         TlogProof parsed = TlogProof.parse(text);
         assertEquals(617, parsed.index());
         List<NoteVerifier> logKeys = List.of(NoteVerifier.parse(log.verifierKey()));
         List<Cosigner.Verifier> witnesses = List.of(Cosigner.Verifier.parse(witness.verifierKey()));
-        assertEquals(1000, parsed.verify(leaves.get(617), "example.com/log", logKeys, witnesses).size());
+        assertEquals(
+                1000,
+                parsed.verify(leaves.get(617), "example.com/log", logKeys, witnesses)
+                        .size());
         assertThrows(ProofException.class, () -> parsed.verify(leaves.get(618), "example.com/log", logKeys, witnesses));
-        assertThrows(ProofException.class, () -> parsed.verify(leaves.get(617), "example.com/other", logKeys, witnesses));
-        assertThrows(ProofException.class, () -> parsed.verify(leaves.get(617), "example.com/log", logKeys,
-                List.of(Cosigner.Verifier.parse(Cosigner.Key.generate("witness2.example").verifierKey()))));
+        assertThrows(
+                ProofException.class, () -> parsed.verify(leaves.get(617), "example.com/other", logKeys, witnesses));
+        assertThrows(
+                ProofException.class,
+                () -> parsed.verify(
+                        leaves.get(617),
+                        "example.com/log",
+                        logKeys,
+                        List.of(Cosigner.Verifier.parse(
+                                Cosigner.Key.generate("witness2.example").verifierKey()))));
         for (String bad : new String[] {
-                text.replace("c2sp.org/tlog-proof@v1", "c2sp.org/tlog-proof@v2"),
-                text.replace("index 617", "index 0617"),
-                text.replace("index 617", "index  617"),
-                text.replace("index 617\n", "index 617\nnot-base64!\n"),
-                text.replace("\n\n", "\n"),
-                text.replace("\n", "\r\n")}) {
-            assertThrows(ProofException.class, () -> TlogProof.parse(bad).verify(leaves.get(617), "example.com/log",
-                    logKeys, witnesses), bad);
+            text.replace("c2sp.org/tlog-proof@v1", "c2sp.org/tlog-proof@v2"),
+            text.replace("index 617", "index 0617"),
+            text.replace("index 617", "index  617"),
+            text.replace("index 617\n", "index 617\nnot-base64!\n"),
+            text.replace("\n\n", "\n"),
+            text.replace("\n", "\r\n")
+        }) {
+            assertThrows(
+                    ProofException.class,
+                    () -> TlogProof.parse(bad).verify(leaves.get(617), "example.com/log", logKeys, witnesses),
+                    bad);
         }
     }
 
@@ -114,21 +150,27 @@ class FormatsTest {
         assertThrows(ProofException.class, () -> Checkpoint.open(note.replace("\n12\n", "\n 12\n"), keys));
         assertThrows(ProofException.class, () -> Checkpoint.open(note.replace("\n12\n", "\n012\n"), keys));
         assertThrows(ProofException.class, () -> Checkpoint.parse("example.com/log\n12\n%%%%\n"));
-        assertThrows(ProofException.class, () -> Checkpoint.parse("example.com/log\n12\n"
-                + Base64.getEncoder().encodeToString(new byte[31]) + "\n"));
-        assertThrows(ProofException.class, () -> Checkpoint.parse("example.com/log\n99999999999999999999\n"
-                + Base64.getEncoder().encodeToString(new byte[32]) + "\n"));
+        assertThrows(
+                ProofException.class,
+                () -> Checkpoint.parse(
+                        "example.com/log\n12\n" + Base64.getEncoder().encodeToString(new byte[31]) + "\n"));
+        assertThrows(
+                ProofException.class,
+                () -> Checkpoint.parse("example.com/log\n99999999999999999999\n"
+                        + Base64.getEncoder().encodeToString(new byte[32]) + "\n"));
         byte[] nonUtf8 = note.getBytes(StandardCharsets.UTF_8).clone();
         nonUtf8[0] = (byte) 0xC3;
         nonUtf8[1] = (byte) 0x28;
         assertThrows(ProofException.class, () -> SignedNote.parse(nonUtf8));
         StringBuilder many = new StringBuilder(note);
         for (int i = 0; i < SignedNote.MAX_SIGNATURES; i++) {
-            many.append(NoteSigner.generate("w" + i).signatureLine(new Checkpoint("example.com/log", 12,
-                    Hashes.sha256("r".getBytes())).body()));
+            many.append(NoteSigner.generate("w" + i)
+                    .signatureLine(new Checkpoint("example.com/log", 12, Hashes.sha256("r".getBytes())).body()));
         }
         ProofException e = assertThrows(ProofException.class, () -> Checkpoint.open(many.toString(), keys));
         assertTrue(e.getMessage().contains("at most 100"), e.getMessage());
-        assertThrows(ProofException.class, () -> SignedNote.open(note.replace("\u2014 example.com/log ", "\u2014 example.com/log  "), keys));
+        assertThrows(
+                ProofException.class,
+                () -> SignedNote.open(note.replace("\u2014 example.com/log ", "\u2014 example.com/log  "), keys));
     }
 }

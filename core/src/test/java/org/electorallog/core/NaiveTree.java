@@ -5,8 +5,7 @@ import java.util.List;
 
 /** The naive recursive RFC 6962 section 2.1 definitions, as a reference for tests. */
 final class NaiveTree {
-    private NaiveTree() {
-    }
+    private NaiveTree() {}
 
     static byte[] mth(List<byte[]> leaves, int start, int end) {
         int n = end - start;

@@ -20,8 +20,7 @@ import net.jqwik.api.Provide;
 class ProofPropertiesTest {
     static final long MAX = 1L << 32;
 
-    record Case(long size, long index) {
-    }
+    record Case(long size, long index) {}
 
     @Provide
     Arbitrary<Case> inclusionCases() {
@@ -31,9 +30,7 @@ class ProofPropertiesTest {
                 Arbitraries.longs().between(1, 32).map(e -> (1L << e) + 1),
                 Arbitraries.longs().between(1, 32).map(e -> (1L << e) - 1));
         return sizes.flatMap(size -> Arbitraries.oneOf(
-                        Arbitraries.longs().between(0, size - 1),
-                        Arbitraries.just(size - 1),
-                        Arbitraries.just(0L))
+                        Arbitraries.longs().between(0, size - 1), Arbitraries.just(size - 1), Arbitraries.just(0L))
                 .map(index -> new Case(size, index)));
     }
 
@@ -56,28 +53,39 @@ class ProofPropertiesTest {
             byte[] h = bad.get(i).clone();
             h[i % 32] ^= (byte) (1 << (i % 8));
             bad.set(i, h);
-            assertThrows(ProofException.class, () -> ProofVerifier.verifyInclusion(c.index(), c.size(), SparseTree.S, bad, root));
+            assertThrows(
+                    ProofException.class,
+                    () -> ProofVerifier.verifyInclusion(c.index(), c.size(), SparseTree.S, bad, root));
         }
         // the wrong leaf, index or size fails
-        assertThrows(ProofException.class, () -> ProofVerifier.verifyInclusion(c.index(), c.size(), SparseTree.L, proof, root));
+        assertThrows(
+                ProofException.class,
+                () -> ProofVerifier.verifyInclusion(c.index(), c.size(), SparseTree.L, proof, root));
         if (c.size() > 1) {
             long other = c.index() == 0 ? 1 : c.index() - 1;
-            assertThrows(ProofException.class, () -> ProofVerifier.verifyInclusion(other, c.size(), SparseTree.S, proof, root));
+            assertThrows(
+                    ProofException.class,
+                    () -> ProofVerifier.verifyInclusion(other, c.size(), SparseTree.S, proof, root));
         }
         SparseTree bigger = new SparseTree(c.size() + 1, c.index());
-        assertThrows(ProofException.class,
+        assertThrows(
+                ProofException.class,
                 () -> ProofVerifier.verifyInclusion(c.index(), c.size() + 1, SparseTree.S, proof, bigger.root()));
     }
 
-    record Pair(long first, long second, long special) {
-    }
+    record Pair(long first, long second, long special) {}
 
     @Provide
     Arbitrary<Pair> consistencyCases() {
-        return Arbitraries.longs().between(1, MAX).flatMap(n -> Combinators.combine(
-                Arbitraries.oneOf(Arbitraries.longs().between(1, n), Arbitraries.just(n),
-                        Arbitraries.longs().between(0, 31).map(e -> Math.min(n, 1L << e))),
-                Arbitraries.longs().between(0, n - 1)).as((m, q) -> new Pair(m, n, q)));
+        return Arbitraries.longs()
+                .between(1, MAX)
+                .flatMap(n -> Combinators.combine(
+                                Arbitraries.oneOf(
+                                        Arbitraries.longs().between(1, n),
+                                        Arbitraries.just(n),
+                                        Arbitraries.longs().between(0, 31).map(e -> Math.min(n, 1L << e))),
+                                Arbitraries.longs().between(0, n - 1))
+                        .as((m, q) -> new Pair(m, n, q)));
     }
 
     @Property(tries = 300)
@@ -98,23 +106,27 @@ class ProofPropertiesTest {
             byte[] h = bad.get(i).clone();
             h[0] ^= 1;
             bad.set(i, h);
-            assertThrows(ProofException.class, () -> ProofVerifier.verifyConsistency(p.first(), p.second(), r1, r2, bad));
+            assertThrows(
+                    ProofException.class, () -> ProofVerifier.verifyConsistency(p.first(), p.second(), r1, r2, bad));
         }
         if (p.first() < p.second()) {
             // the root of another tree at the first size: the special leaf moved (when it is inside it)
             if (p.special() < p.first()) {
                 byte[] otherRoot = new SparseTree(p.first(), p.first()).root();
-                assertThrows(ProofException.class,
+                assertThrows(
+                        ProofException.class,
                         () -> ProofVerifier.verifyConsistency(p.first(), p.second(), otherRoot, r2, proof));
             }
             byte[] otherSecond = new SparseTree(p.second(), -1).root();
-            assertThrows(ProofException.class,
+            assertThrows(
+                    ProofException.class,
                     () -> ProofVerifier.verifyConsistency(p.first(), p.second(), r1, otherSecond, proof));
             // a claimed first size that is not the proof's
             long wrongFirst = p.first() + 1;
             if (wrongFirst < p.second()) {
                 byte[] wrongRoot = new SparseTree(wrongFirst, p.special()).root();
-                assertThrows(ProofException.class,
+                assertThrows(
+                        ProofException.class,
                         () -> ProofVerifier.verifyConsistency(wrongFirst, p.second(), wrongRoot, r2, proof));
             }
         }

@@ -74,7 +74,8 @@ class ProofTest {
     @Test
     void consistencyProofsMatchTheReferenceAndVerify() throws Exception {
         for (int n = 1; n <= N; n++) {
-            java.util.Set<Integer> firsts = new java.util.TreeSet<>(List.of(1, n, Math.max(1, n / 2), Math.max(1, n - 1)));
+            java.util.Set<Integer> firsts =
+                    new java.util.TreeSet<>(List.of(1, n, Math.max(1, n / 2), Math.max(1, n - 1)));
             for (int m = 1; m <= n; m += (n <= 128 ? 1 : Math.max(1, n / 16))) {
                 firsts.add(m);
             }
@@ -107,32 +108,44 @@ class ProofTest {
             byte[] h = bad.get(i).clone();
             h[5] ^= 1;
             bad.set(i, h);
-            assertThrows(ProofException.class,
+            assertThrows(
+                    ProofException.class,
                     () -> ProofVerifier.verifyInclusion(index, size, LEAVES.get(index), bad, ROOTS.get(size)));
         }
-        assertThrows(ProofException.class,
+        assertThrows(
+                ProofException.class,
                 () -> ProofVerifier.verifyInclusion(index + 1, size, LEAVES.get(index), proof, ROOTS.get(size)));
-        assertThrows(ProofException.class,
+        assertThrows(
+                ProofException.class,
                 () -> ProofVerifier.verifyInclusion(index, size + 1, LEAVES.get(index), proof, ROOTS.get(size + 1)));
-        assertThrows(ProofException.class,
-                () -> ProofVerifier.verifyInclusion(index, size, LEAVES.get(index), proof.subList(0, proof.size() - 1),
-                        ROOTS.get(size)));
-        assertThrows(ProofException.class,
+        assertThrows(
+                ProofException.class,
+                () -> ProofVerifier.verifyInclusion(
+                        index, size, LEAVES.get(index), proof.subList(0, proof.size() - 1), ROOTS.get(size)));
+        assertThrows(
+                ProofException.class,
                 () -> ProofVerifier.verifyInclusion(size, size, LEAVES.get(index), proof, ROOTS.get(size)));
         List<byte[]> cons = ProofBuilder.consistency(100, 517, new CountingSource());
-        assertThrows(ProofException.class,
+        assertThrows(
+                ProofException.class,
                 () -> ProofVerifier.verifyConsistency(100, 517, ROOTS.get(101), ROOTS.get(517), cons));
-        assertThrows(ProofException.class,
+        assertThrows(
+                ProofException.class,
                 () -> ProofVerifier.verifyConsistency(100, 518, ROOTS.get(100), ROOTS.get(518), cons));
-        assertThrows(ProofException.class,
+        assertThrows(
+                ProofException.class,
                 () -> ProofVerifier.verifyConsistency(0, 517, ROOTS.get(0), ROOTS.get(517), cons));
     }
 
     @Test
     void missingTilesAreReportedNotGuessed() {
         Set<TileKey> none = new HashSet<>();
-        assertThrows(ProofBuilder.MissingTileException.class,
-                () -> ProofBuilder.inclusion(3, 500, keys -> { none.addAll(keys); return Map.of(); }));
+        assertThrows(
+                ProofBuilder.MissingTileException.class,
+                () -> ProofBuilder.inclusion(3, 500, keys -> {
+                    none.addAll(keys);
+                    return Map.of();
+                }));
         assertEquals(false, none.isEmpty());
     }
 }

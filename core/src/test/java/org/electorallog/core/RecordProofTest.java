@@ -31,19 +31,23 @@ class RecordProofTest {
         assertTrue(!p.consistency().isEmpty());
         p.verify(SparseTree.S, trusted.root(), log.root());
         assertThrows(ProofException.class, () -> p.verify(SparseTree.L, trusted.root(), log.root()));
-        assertThrows(ProofException.class, () -> p.verify(SparseTree.S, new SparseTree(4_000_000_000L, 1).root(), log.root()));
+        assertThrows(
+                ProofException.class,
+                () -> p.verify(SparseTree.S, new SparseTree(4_000_000_000L, 1).root(), log.root()));
     }
 
     @Test
     void aCheckpointThatIsNotAPrefixIsDivergence() {
         SparseTree log = new SparseTree(1_000_000, 10);
         byte[] forged = new SparseTree(500_000, 11).root();
-        LogDivergenceException e = assertThrows(LogDivergenceException.class,
-                () -> RecordProof.build(10, 500_000, forged, 1_000_000, log));
+        LogDivergenceException e = assertThrows(
+                LogDivergenceException.class, () -> RecordProof.build(10, 500_000, forged, 1_000_000, log));
         assertEquals(500_000, e.trustedSize());
-        assertThrows(LogDivergenceException.class,
+        assertThrows(
+                LogDivergenceException.class,
                 () -> RecordProof.build(10, 2_000_000, new SparseTree(2_000_000, 10).root(), 1_000_000, log));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> RecordProof.build(1_000_000, 500_000, new SparseTree(500_000, 10).root(), 1_000_000, log));
     }
 }

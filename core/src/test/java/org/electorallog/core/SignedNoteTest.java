@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 class SignedNoteTest {
     /** The example of C2SP signed-note, "Verifier keys" / "Example". */
     static final String SPEC_VKEY = "example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k";
+
     static final String SPEC_NOTE = "This is an example message.\n\n\u2014 example.com/foo "
             + "Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3mFXmRKuwHjG1Yu72IneyaQM=\n";
 
@@ -41,7 +42,8 @@ class SignedNoteTest {
         Checkpoint opened = Checkpoint.open(note, List.of(known));
         assertEquals(1234, opened.size());
         assertArrayEquals(cp.root(), opened.root());
-        NoteVerifier stranger = NoteVerifier.parse(NoteSigner.generate("stranger").verifierKey());
+        NoteVerifier stranger =
+                NoteVerifier.parse(NoteSigner.generate("stranger").verifierKey());
         assertThrows(ProofException.class, () -> Checkpoint.open(note, List.of(stranger)));
     }
 
@@ -61,7 +63,9 @@ class SignedNoteTest {
         assertThrows(ProofException.class, () -> SignedNote.open(SPEC_NOTE.replace("Uw2Q", "Uw2Q*"), List.of(v)));
         assertThrows(ProofException.class, () -> Checkpoint.parse("origin\n012\nAAAA\n"));
         assertThrows(ProofException.class, () -> Checkpoint.parse("origin\n12\n"));
-        assertThrows(IllegalArgumentException.class, () -> NoteVerifier.parse("example.com/foo+530d903b+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k"));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> NoteVerifier.parse("example.com/foo+530d903b+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k"));
     }
 
     @Test

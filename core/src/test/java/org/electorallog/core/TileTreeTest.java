@@ -15,7 +15,8 @@ class TileTreeTest {
 
     @Test
     void emptyTreeHasTheEmptyRoot() {
-        assertEquals("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        assertEquals(
+                "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
                 Hex.encode(TileTree.empty().root()));
     }
 
@@ -46,11 +47,14 @@ class TileTreeTest {
             List<Tile> changed = tree.drainChangedTiles();
             // the level-0 edge tile changes at every append, and each changed tile is exactly the
             // tile computed from the leaves, at its width for this size (partial tiles at every level)
-            assertTrue(changed.stream().anyMatch(t -> t.key().level() == 0 && t.key().index() == (size - 1) / 256));
+            assertTrue(changed.stream()
+                    .anyMatch(t -> t.key().level() == 0 && t.key().index() == (size - 1) / 256));
             for (Tile t : changed) {
                 int width = TileLayout.width(t.key().level(), t.key().index(), size);
                 assertEquals(width, t.width(), "width of " + t + " at size " + size);
-                assertArrayEquals(scratchTile(leaves, scratch, t.key().level(), t.key().index(), width), t.hashes(),
+                assertArrayEquals(
+                        scratchTile(leaves, scratch, t.key().level(), t.key().index(), width),
+                        t.hashes(),
                         t + " at size " + size);
                 stored.put(t.key(), t.hashes());
             }

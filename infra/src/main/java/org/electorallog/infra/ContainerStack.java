@@ -25,7 +25,8 @@ public final class ContainerStack implements Stack {
     /** Whether a Docker engine answers (cheap when none is configured). */
     public static boolean dockerAvailable() {
         String host = System.getenv("DOCKER_HOST");
-        if ((host == null || host.isBlank()) && !java.nio.file.Files.exists(java.nio.file.Path.of("/var/run/docker.sock"))) {
+        if ((host == null || host.isBlank())
+                && !java.nio.file.Files.exists(java.nio.file.Path.of("/var/run/docker.sock"))) {
             return false;
         }
         try {

@@ -65,7 +65,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         if (adminPassword == null) {
             return Map.of();
         }
-        return Map.of("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-512", "sasl.jaas.config",
+        return Map.of(
+                "security.protocol",
+                "SASL_PLAINTEXT",
+                "sasl.mechanism",
+                "SCRAM-SHA-512",
+                "sasl.jaas.config",
                 "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + ADMIN_USER
                         + "\" password=\"" + adminPassword + "\";");
     }
@@ -137,12 +142,14 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         p.put("inter.broker.listener.name", "SASL_PLAINTEXT");
         p.put("sasl.enabled.mechanisms", "SCRAM-SHA-512");
         p.put("sasl.mechanism.inter.broker.protocol", "SCRAM-SHA-512");
-        p.put("listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
+        p.put(
+                "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
                 "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + ADMIN_USER
                         + "\" password=\"" + adminPassword + "\";");
         p.put("listener.name.controller.sasl.enabled.mechanisms", "PLAIN");
         p.put("sasl.mechanism.controller.protocol", "PLAIN");
-        p.put("listener.name.controller.plain.sasl.jaas.config",
+        p.put(
+                "listener.name.controller.plain.sasl.jaas.config",
                 "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"controller\" password=\""
                         + controllerPassword + "\" user_controller=\"" + controllerPassword + "\";");
         p.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
@@ -164,8 +171,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                     .setMetadataLogDirectory(logDir.toAbsolutePath().toString())
                     .setReleaseVersion(MetadataVersion.LATEST_PRODUCTION)
                     .setControllerListenerName("CONTROLLER")
-                    .setScramArguments(adminPassword == null ? List.of()
-                            : List.of("SCRAM-SHA-512=[name=" + ADMIN_USER + ",password=" + adminPassword + "]"))
+                    .setScramArguments(
+                            adminPassword == null
+                                    ? List.of()
+                                    : List.of("SCRAM-SHA-512=[name=" + ADMIN_USER + ",password=" + adminPassword + "]"))
                     .setIgnoreFormatted(true)
                     .run();
         } catch (IOException e) {

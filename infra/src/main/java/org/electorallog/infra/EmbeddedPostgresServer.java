@@ -117,7 +117,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             return Optional.empty();
         }
         try {
-            String first = Files.readAllLines(dataDir.resolve("postmaster.pid")).get(0).strip();
+            String first =
+                    Files.readAllLines(dataDir.resolve("postmaster.pid")).get(0).strip();
             return ProcessHandle.of(Long.parseLong(first));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
@@ -148,7 +149,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
         while (ProcessLiveness.isRunning(postmaster)) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("PostgreSQL (pid " + postmaster.pid() + ") still running 60 s after its stop");
+                throw new IllegalStateException(
+                        "PostgreSQL (pid " + postmaster.pid() + ") still running 60 s after its stop");
             }
             try {
                 Thread.sleep(10); // poll interval; the process state is the condition

@@ -16,8 +16,7 @@ public final class ExitOrder {
     private static boolean hooked;
     private static volatile boolean exiting;
 
-    private ExitOrder() {
-    }
+    private ExitOrder() {}
 
     /** Closes {@code part} at JVM exit, before everything registered earlier. */
     public static synchronized void register(AutoCloseable part) {

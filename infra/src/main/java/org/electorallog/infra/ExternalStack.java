@@ -45,7 +45,9 @@ public final class ExternalStack implements Stack {
             Thread.currentThread().interrupt();
             throw unreachable(StackSettings.KAFKA_BOOTSTRAP, bootstrap, "interrupted");
         } catch (ExecutionException | TimeoutException | RuntimeException e) {
-            throw unreachable(StackSettings.KAFKA_BOOTSTRAP, bootstrap,
+            throw unreachable(
+                    StackSettings.KAFKA_BOOTSTRAP,
+                    bootstrap,
                     e instanceof TimeoutException ? "no answer within " + timeoutSeconds + " s" : rootMessage(e));
         }
     }
@@ -62,7 +64,10 @@ public final class ExternalStack implements Stack {
         p.put("loginTimeout", String.valueOf(timeoutSeconds));
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), p)) {
             if (!c.isValid(timeoutSeconds)) {
-                throw unreachable(StackSettings.JDBC_URL, db.jdbcUrl(), "the connection did not answer within " + timeoutSeconds + " s");
+                throw unreachable(
+                        StackSettings.JDBC_URL,
+                        db.jdbcUrl(),
+                        "the connection did not answer within " + timeoutSeconds + " s");
             }
         } catch (SQLException e) {
             throw unreachable(StackSettings.JDBC_URL, db.jdbcUrl(), rootMessage(e));
@@ -70,7 +75,8 @@ public final class ExternalStack implements Stack {
     }
 
     private static IllegalStateException unreachable(String variable, String address, String why) {
-        return new IllegalStateException("cannot reach the server named by " + variable + " at " + address + ": " + why);
+        return new IllegalStateException(
+                "cannot reach the server named by " + variable + " at " + address + ": " + why);
     }
 
     private static String rootMessage(Throwable e) {
@@ -103,7 +109,10 @@ public final class ExternalStack implements Stack {
 
     /** For tests: the variables this stack reads. */
     static Map<String, String> variables() {
-        return Map.of(StackSettings.KAFKA_BOOTSTRAP, "Kafka bootstrap servers",
-                StackSettings.JDBC_URL, "PostgreSQL JDBC URL");
+        return Map.of(
+                StackSettings.KAFKA_BOOTSTRAP,
+                "Kafka bootstrap servers",
+                StackSettings.JDBC_URL,
+                "PostgreSQL JDBC URL");
     }
 }

@@ -7,8 +7,7 @@ import java.net.ServerSocket;
 
 /** Picks free TCP ports on the loopback interface. */
 final class FreePorts {
-    private FreePorts() {
-    }
+    private FreePorts() {}
 
     static int pick() {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

@@ -10,8 +10,7 @@ import java.nio.file.Path;
  * a zombie; on Linux this reads the state letter in {@code /proc/<pid>/stat}.
  */
 public final class ProcessLiveness {
-    private ProcessLiveness() {
-    }
+    private ProcessLiveness() {}
 
     public static boolean isRunning(ProcessHandle p) {
         if (!p.isAlive()) {

@@ -10,8 +10,7 @@ import java.nio.file.Path;
 public final class SharedStack {
     private static Stack stack;
 
-    private SharedStack() {
-    }
+    private SharedStack() {}
 
     public static synchronized Stack get() {
         if (stack == null) {

@@ -18,8 +18,8 @@ import java.util.Map;
  * <p>{@code auto} picks external when either external variable is set, else containers when a
  * Docker engine answers, else embedded.
  */
-public record StackSettings(String mode, String kafkaBootstrap, String jdbcUrl, String dbUser, String dbPassword,
-                            Path workDir) {
+public record StackSettings(
+        String mode, String kafkaBootstrap, String jdbcUrl, String dbUser, String dbPassword, Path workDir) {
     public static final String MODE = "ELECTORAL_LOG_STACK";
     public static final String KAFKA_BOOTSTRAP = "ELECTORAL_LOG_KAFKA_BOOTSTRAP";
     public static final String JDBC_URL = "ELECTORAL_LOG_JDBC_URL";
@@ -31,12 +31,16 @@ public record StackSettings(String mode, String kafkaBootstrap, String jdbcUrl, 
     public static StackSettings from(Map<String, String> env, Path defaultWorkDir) {
         String mode = env.getOrDefault(MODE, "auto").strip().toLowerCase(java.util.Locale.ROOT);
         if (!mode.matches("auto|embedded|containers|external")) {
-            throw new IllegalArgumentException(MODE + " must be auto, embedded, containers or external, got '"
-                    + env.get(MODE) + "'");
+            throw new IllegalArgumentException(
+                    MODE + " must be auto, embedded, containers or external, got '" + env.get(MODE) + "'");
         }
         String wd = env.get(WORK_DIR);
-        return new StackSettings(mode, blankToNull(env.get(KAFKA_BOOTSTRAP)), blankToNull(env.get(JDBC_URL)),
-                env.getOrDefault(DB_USER, "postgres"), env.getOrDefault(DB_PASSWORD, ""),
+        return new StackSettings(
+                mode,
+                blankToNull(env.get(KAFKA_BOOTSTRAP)),
+                blankToNull(env.get(JDBC_URL)),
+                env.getOrDefault(DB_USER, "postgres"),
+                env.getOrDefault(DB_PASSWORD, ""),
                 wd == null || wd.isBlank() ? defaultWorkDir : Path.of(wd));
     }
 

@@ -10,8 +10,7 @@ public final class Stacks {
     private static final Logger LOG = LoggerFactory.getLogger(Stacks.class);
     private static final int CONNECT_TIMEOUT_SECONDS = 10;
 
-    private Stacks() {
-    }
+    private Stacks() {}
 
     /** Starts the stack the process environment selects; embedded data goes under {@code defaultWorkDir}. */
     public static Stack start(Path defaultWorkDir) {
@@ -40,8 +39,10 @@ public final class Stacks {
                     throw new IllegalStateException(StackSettings.JDBC_URL
                             + " is not set: the external stack needs both it and " + StackSettings.KAFKA_BOOTSTRAP);
                 }
-                yield ExternalStack.connect(s.kafkaBootstrap(),
-                        new DatabaseAddress(s.jdbcUrl(), s.dbUser(), s.dbPassword()), CONNECT_TIMEOUT_SECONDS);
+                yield ExternalStack.connect(
+                        s.kafkaBootstrap(),
+                        new DatabaseAddress(s.jdbcUrl(), s.dbUser(), s.dbPassword()),
+                        CONNECT_TIMEOUT_SECONDS);
             }
             case "containers" -> ContainerStack.start();
             default -> EmbeddedStack.start(s.workDir(), true);

@@ -41,7 +41,8 @@ class DeploymentFilesTest {
     static void assertKnownSettings(Iterable<String> names, String where) {
         for (String name : names) {
             if (name.startsWith("ELECTORAL_LOG_")) {
-                assertTrue(Setting.byName(name).isPresent(), name + " in " + where + " is not in docs/configuration.md");
+                assertTrue(
+                        Setting.byName(name).isPresent(), name + " in " + where + " is not in docs/configuration.md");
             }
         }
     }
@@ -69,20 +70,29 @@ class DeploymentFilesTest {
         for (String broker : List.of("kafka-1", "kafka-2", "kafka-3")) {
             JsonNode b = services.get(broker);
             assertTrue(b.get("image").asText().startsWith("apache/kafka:"), broker);
-            assertEquals("broker,controller", b.get("environment").get("KAFKA_PROCESS_ROLES").asText(), broker);
-            assertEquals("3", b.get("environment").get("KAFKA_DEFAULT_REPLICATION_FACTOR").asText());
-            assertEquals("2", b.get("environment").get("KAFKA_MIN_INSYNC_REPLICAS").asText());
-            assertEquals("-1", b.get("environment").get("KAFKA_LOG_RETENTION_MS").asText());
+            assertEquals(
+                    "broker,controller",
+                    b.get("environment").get("KAFKA_PROCESS_ROLES").asText(),
+                    broker);
+            assertEquals(
+                    "3",
+                    b.get("environment").get("KAFKA_DEFAULT_REPLICATION_FACTOR").asText());
+            assertEquals(
+                    "2", b.get("environment").get("KAFKA_MIN_INSYNC_REPLICAS").asText());
+            assertEquals(
+                    "-1", b.get("environment").get("KAFKA_LOG_RETENTION_MS").asText());
         }
         Set<String> nodeIds = new HashSet<>();
         for (String broker : List.of("kafka-1", "kafka-2", "kafka-3")) {
-            nodeIds.add(services.get(broker).get("environment").get("KAFKA_NODE_ID").asText());
+            nodeIds.add(
+                    services.get(broker).get("environment").get("KAFKA_NODE_ID").asText());
         }
         assertEquals(3, nodeIds.size(), "three distinct KRaft nodes");
         assertTrue(services.get("postgres").get("image").asText().startsWith("postgres:18"));
         assertTrue(services.get("postgres").get("command").toString().contains("shared_buffers"), "tuned PostgreSQL");
         String topics = services.get("topics").get("command").toString();
-        for (String setting : List.of("--replication-factor 3", "min.insync.replicas=2", "retention.ms=-1", "compression.type=lz4")) {
+        for (String setting :
+                List.of("--replication-factor 3", "min.insync.replicas=2", "retention.ms=-1", "compression.type=lz4")) {
             assertTrue(topics.contains(setting), "topic setting " + setting);
         }
         int projectors = 0;
@@ -97,12 +107,20 @@ class DeploymentFilesTest {
                 projectors++;
                 assertEquals("electoral-log:0.1.0", s.get("image").asText());
                 assertRequired(env, "projector", e.getKey());
-                assertEquals("9400", s.get("environment").get("ELECTORAL_LOG_METRICS_PORT").asText());
+                assertEquals(
+                        "9400",
+                        s.get("environment").get("ELECTORAL_LOG_METRICS_PORT").asText());
             } else if (command.contains("org.electorallog.query.QueryApiMain")) {
                 apis++;
                 assertEquals("electoral-log:0.1.0", s.get("image").asText());
                 assertRequired(env, "query-api", e.getKey());
-                assertTrue(s.get("ports").get(0).asText().endsWith(":" + s.get("environment").get("ELECTORAL_LOG_HTTP_PORT").asText()));
+                assertTrue(s.get("ports")
+                        .get(0)
+                        .asText()
+                        .endsWith(":"
+                                + s.get("environment")
+                                        .get("ELECTORAL_LOG_HTTP_PORT")
+                                        .asText()));
             }
         }
         assertEquals(2, projectors);
@@ -118,8 +136,15 @@ class DeploymentFilesTest {
         try (var files = Files.list(DEPLOY.resolve("k8s"))) {
             for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).toList()) {
                 for (JsonNode doc : documents(f)) {
-                    assertTrue(doc.has("apiVersion") && doc.has("kind") && doc.path("metadata").has("name"), f + ": " + doc);
-                    byKindAndName.put(doc.get("kind").asText() + "/" + doc.get("metadata").get("name").asText(), doc);
+                    assertTrue(
+                            doc.has("apiVersion")
+                                    && doc.has("kind")
+                                    && doc.path("metadata").has("name"),
+                            f + ": " + doc);
+                    byKindAndName.put(
+                            doc.get("kind").asText() + "/"
+                                    + doc.get("metadata").get("name").asText(),
+                            doc);
                 }
             }
         }
@@ -128,7 +153,8 @@ class DeploymentFilesTest {
         for (String name : List.of("electoral-log-projector", "electoral-log-query-api")) {
             JsonNode d = byKindAndName.get("Deployment/" + name);
             assertTrue(d.get("spec").get("replicas").asInt() >= 2, name);
-            JsonNode c = d.get("spec").get("template").get("spec").get("containers").get(0);
+            JsonNode c =
+                    d.get("spec").get("template").get("spec").get("containers").get(0);
             assertEquals("electoral-log:0.1.0", c.get("image").asText());
             Set<String> env = new HashSet<>(keys(config.get("data")));
             c.get("env").forEach(e -> env.add(e.get("name").asText()));
@@ -142,29 +168,42 @@ class DeploymentFilesTest {
                     assertEquals(String.valueOf(port), e.get("value").asText(), name + " port");
                 }
             });
-            assertEquals("/health/live", c.get("livenessProbe").get("httpGet").get("path").asText());
-            assertEquals("/health/ready", c.get("readinessProbe").get("httpGet").get("path").asText());
+            assertEquals(
+                    "/health/live",
+                    c.get("livenessProbe").get("httpGet").get("path").asText());
+            assertEquals(
+                    "/health/ready",
+                    c.get("readinessProbe").get("httpGet").get("path").asText());
             assertTrue(byKindAndName.containsKey("Service/" + name), "a Service for " + name);
         }
         for (String topic : List.of("electoral-log.events", "electoral-log.dead-letters")) {
             JsonNode t = byKindAndName.get("KafkaTopic/" + topic);
             assertEquals(3, t.get("spec").get("replicas").asInt());
-            assertEquals(2, t.get("spec").get("config").get("min.insync.replicas").asInt());
+            assertEquals(
+                    2, t.get("spec").get("config").get("min.insync.replicas").asInt());
             assertEquals(-1, t.get("spec").get("config").get("retention.ms").asLong());
-            assertFalse(t.get("spec").get("config").get("compression.type").asText().isEmpty());
+            assertFalse(
+                    t.get("spec").get("config").get("compression.type").asText().isEmpty());
         }
         JsonNode producer = byKindAndName.get("KafkaUser/voting-service");
-        assertEquals(1, producer.get("spec").get("authorization").get("acls").size(), "a producer only writes the events topic");
-        assertEquals("scram-sha-512", producer.get("spec").get("authentication").get("type").asText());
+        assertEquals(
+                1,
+                producer.get("spec").get("authorization").get("acls").size(),
+                "a producer only writes the events topic");
+        assertEquals(
+                "scram-sha-512",
+                producer.get("spec").get("authentication").get("type").asText());
     }
 
     @Test
     void theDockerfileRunsEitherProcess() throws Exception {
         String docker = Files.readString(DEPLOY.resolve("Dockerfile"));
         assertTrue(docker.contains("FROM eclipse-temurin:17-jre"));
-        assertTrue(docker.contains("org.electorallog.query.QueryApiMain") && docker.contains("org.electorallog.projector.ProjectorMain"));
+        assertTrue(docker.contains("org.electorallog.query.QueryApiMain")
+                && docker.contains("org.electorallog.projector.ProjectorMain"));
         assertTrue(docker.contains("USER 10001"), "not root");
-        for (String line : docker.lines().filter(l -> l.contains("ELECTORAL_LOG_")).toList()) {
+        for (String line :
+                docker.lines().filter(l -> l.contains("ELECTORAL_LOG_")).toList()) {
             for (String word : line.split("[^A-Z_]+")) {
                 if (word.startsWith("ELECTORAL_LOG_")) {
                     assertTrue(Setting.byName(word).isPresent(), word + " in the Dockerfile");

@@ -39,22 +39,28 @@ class EmbeddedStackTest {
             // PostgreSQL answers SQL
             DatabaseAddress db = stack.database();
             try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-                 ResultSet rs = c.createStatement().executeQuery("select current_setting('server_version_num')::int")) {
+                    ResultSet rs =
+                            c.createStatement().executeQuery("select current_setting('server_version_num')::int")) {
                 assertTrue(rs.next() && rs.getInt(1) >= 180000, "PostgreSQL 18");
             }
             // Kafka stores and serves a record
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.kafkaBootstrap()))) {
-                admin.createTopics(List.of(new NewTopic("smoke", 1, (short) 1))).all().get();
+                admin.createTopics(List.of(new NewTopic("smoke", 1, (short) 1)))
+                        .all()
+                        .get();
             }
-            try (KafkaProducer<String, String> p = new KafkaProducer<>(Map.of("bootstrap.servers", stack.kafkaBootstrap()),
-                    new StringSerializer(), new StringSerializer())) {
+            try (KafkaProducer<String, String> p = new KafkaProducer<>(
+                    Map.of("bootstrap.servers", stack.kafkaBootstrap()),
+                    new StringSerializer(),
+                    new StringSerializer())) {
                 p.send(new ProducerRecord<>("smoke", "k", "v")).get();
             }
             Properties cp = new Properties();
             cp.put("bootstrap.servers", stack.kafkaBootstrap());
             cp.put("group.id", "smoke");
             cp.put("auto.offset.reset", "earliest");
-            try (KafkaConsumer<String, String> c = new KafkaConsumer<>(cp, new StringDeserializer(), new StringDeserializer())) {
+            try (KafkaConsumer<String, String> c =
+                    new KafkaConsumer<>(cp, new StringDeserializer(), new StringDeserializer())) {
                 c.subscribe(List.of("smoke"));
                 ConsumerRecords<String, String> recs = ConsumerRecords.empty();
                 long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -73,18 +79,26 @@ class EmbeddedStackTest {
         for (ProcessHandle p : pgProcesses) {
             assertFalse(ProcessLiveness.isRunning(p), "PostgreSQL process " + p.pid() + " still running after stop");
         }
-        assertFalse(ProcessHandle.allProcesses().filter(ProcessLiveness::isRunning).anyMatch(p -> p.info().commandLine().orElse("").contains(dir.toString())),
+        assertFalse(
+                ProcessHandle.allProcesses()
+                        .filter(ProcessLiveness::isRunning)
+                        .anyMatch(p -> p.info().commandLine().orElse("").contains(dir.toString())),
                 "a process still names the stack directory");
         assertFalse(Files.exists(dir), "stack directory " + dir + " left behind");
         Set<String> leftover = threadNames();
         leftover.removeAll(threadsBefore);
-        leftover.removeIf(n -> !(n.contains("kafka") || n.contains("broker") || n.contains("controller")
-                || n.contains("raft") || n.contains("quorum")));
+        leftover.removeIf(n -> !(n.contains("kafka")
+                || n.contains("broker")
+                || n.contains("controller")
+                || n.contains("raft")
+                || n.contains("quorum")));
         assertEquals(Set.of(), leftover, "broker threads left after stop");
     }
 
     private static Set<String> threadNames() {
-        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive)
-                .map(t -> t.getName().toLowerCase(java.util.Locale.ROOT)).collect(Collectors.toSet());
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(Thread::isAlive)
+                .map(t -> t.getName().toLowerCase(java.util.Locale.ROOT))
+                .collect(Collectors.toSet());
     }
 }

@@ -22,7 +22,10 @@ import picocli.CommandLine.Option;
  * {@code electoral-log audit --board <name>}: the full audit of a board with a progress bar; prints
  * the verdict, writes the result as JSON, exits 0 when clean and 1 with findings.
  */
-@Command(name = "audit", mixinStandardHelpOptions = true, description = "Audit a board of the projection (BRIEF invariant 5).")
+@Command(
+        name = "audit",
+        mixinStandardHelpOptions = true,
+        description = "Audit a board of the projection (BRIEF invariant 5).")
 public final class AuditCommand implements Callable<Integer> {
     @Option(names = "--board", required = true, description = "the board to audit")
     String board;
@@ -36,13 +39,17 @@ public final class AuditCommand implements Callable<Integer> {
     @Option(names = "--password", description = "database password; default $ELECTORAL_LOG_DB_PASSWORD or empty")
     String password;
 
-    @Option(names = "--log-key", description = "the log's verifier key (name+id+key); checkpoint signatures are checked with it")
+    @Option(
+            names = "--log-key",
+            description = "the log's verifier key (name+id+key); checkpoint signatures are checked with it")
     List<String> logKeys = new ArrayList<>();
 
     @Option(names = "--require-sender-signatures", description = "every statement must carry a valid sender signature")
     boolean requireSender;
 
-    @Option(names = "--system-key", description = "base64 Ed25519 system public key; every statement must carry a system signature by one")
+    @Option(
+            names = "--system-key",
+            description = "base64 Ed25519 system public key; every statement must carry a system signature by one")
     List<String> systemKeys = new ArrayList<>();
 
     @Option(names = "--out", description = "where to write the JSON result; default audit-<board>.json")
@@ -68,8 +75,12 @@ public final class AuditCommand implements Callable<Integer> {
         AuditOptions options = new AuditOptions(keys, requireSender, system, AuditOptions.DEFAULT_PAGE);
         BoardAuditor.Progress progress = new BoardAuditor.Progress();
         AuditResult result;
-        try (HikariDataSource ds = ProjectionDatabase.pool(url, user != null ? user : env.getOrDefault("ELECTORAL_LOG_DB_USER", "postgres"),
-                password != null ? password : env.getOrDefault("ELECTORAL_LOG_DB_PASSWORD", ""), 2, "audit")) {
+        try (HikariDataSource ds = ProjectionDatabase.pool(
+                url,
+                user != null ? user : env.getOrDefault("ELECTORAL_LOG_DB_USER", "postgres"),
+                password != null ? password : env.getOrDefault("ELECTORAL_LOG_DB_PASSWORD", ""),
+                2,
+                "audit")) {
             CompletableFuture<AuditResult> run = CompletableFuture.supplyAsync(() -> {
                 try {
                     return new BoardAuditor(ds, options).audit(board, progress);
@@ -92,9 +103,14 @@ public final class AuditCommand implements Callable<Integer> {
         System.out.println();
         Path file = out != null ? out : Path.of("audit-" + board + ".json");
         Files.writeString(file, result.toJson() + "\n");
-        System.out.printf("audited %,d records of %s in %.1f s (%,.0f records/s): %s; result in %s%n", result.recordsChecked(),
-                board, result.seconds(), result.recordsChecked() / Math.max(1e-9, result.seconds()),
-                result.clean() ? "CLEAN" : "FINDINGS", file);
+        System.out.printf(
+                "audited %,d records of %s in %.1f s (%,.0f records/s): %s; result in %s%n",
+                result.recordsChecked(),
+                board,
+                result.seconds(),
+                result.recordsChecked() / Math.max(1e-9, result.seconds()),
+                result.clean() ? "CLEAN" : "FINDINGS",
+                file);
         for (Map.Entry<Finding.Kind, Long> e : result.counts().entrySet()) {
             Finding first = result.findings(e.getKey()).get(0);
             System.out.printf("  %-22s %,d (first: %s)%n", e.getKey(), e.getValue(), first.detail());
@@ -110,6 +126,7 @@ public final class AuditCommand implements Callable<Integer> {
         long done = p.checked();
         int width = 30;
         int filled = total <= 0 ? 0 : (int) Math.min(width, done * width / total);
-        System.out.printf("\r[%s%s] %,d / %,d", "#".repeat(filled), ".".repeat(width - filled), done, Math.max(0, total));
+        System.out.printf(
+                "\r[%s%s] %,d / %,d", "#".repeat(filled), ".".repeat(width - filled), done, Math.max(0, total));
     }
 }

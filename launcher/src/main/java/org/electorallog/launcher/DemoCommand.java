@@ -8,20 +8,34 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code electoral-log demo}: the whole flow once, verified, then a clean stop. */
-@Command(name = "demo", mixinStandardHelpOptions = true,
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
         description = "Start the embedded stack, projector and query API; publish a small election on 2 boards; "
                 + "verify checkpoints and inclusion proofs over HTTP; print a summary; stop.")
 public final class DemoCommand implements Callable<Integer> {
-    @Option(names = "--voters", defaultValue = "1000", description = "voters per board (each: 4 logins, 1 vote); default ${DEFAULT-VALUE}")
+    @Option(
+            names = "--voters",
+            defaultValue = "1000",
+            description = "voters per board (each: 4 logins, 1 vote); default ${DEFAULT-VALUE}")
     int voters;
 
-    @Option(names = "--proofs", defaultValue = "50", description = "inclusion proofs verified per board; default ${DEFAULT-VALUE}")
+    @Option(
+            names = "--proofs",
+            defaultValue = "50",
+            description = "inclusion proofs verified per board; default ${DEFAULT-VALUE}")
     int proofs;
 
-    @Option(names = "--work-dir", defaultValue = "target/run", description = "where embedded data goes; default ${DEFAULT-VALUE}")
+    @Option(
+            names = "--work-dir",
+            defaultValue = "target/run",
+            description = "where embedded data goes; default ${DEFAULT-VALUE}")
     Path workDir;
 
-    @Option(names = "--timeout", defaultValue = "120", description = "seconds to wait for the projection; default ${DEFAULT-VALUE}")
+    @Option(
+            names = "--timeout",
+            defaultValue = "120",
+            description = "seconds to wait for the projection; default ${DEFAULT-VALUE}")
     int timeoutSeconds;
 
     @Override
@@ -34,20 +48,27 @@ public final class DemoCommand implements Callable<Integer> {
         System.out.println("starting the stack, projector and query API ...");
         try (DevEnvironment env = DevEnvironment.start(workDir, 0)) {
             System.out.println("stack: " + env.stack().describe());
-            System.out.println("log verifier key (throwaway, generated for this run): " + env.signer().verifierKey());
+            System.out.println("log verifier key (throwaway, generated for this run): "
+                    + env.signer().verifierKey());
             List<ElectionDemo.BoardResult> results = new ElectionDemo(env, System.out)
-                    .run(List.of("demo-election-1", "demo-election-2"), voters, proofs, Duration.ofSeconds(timeoutSeconds));
+                    .run(
+                            List.of("demo-election-1", "demo-election-2"),
+                            voters,
+                            proofs,
+                            Duration.ofSeconds(timeoutSeconds));
             System.out.println();
             System.out.println("summary");
             long total = 0;
             int verified = 0;
             for (ElectionDemo.BoardResult r : results) {
-                System.out.printf("  board %-18s records %,8d  root %s  proofs verified %d%n",
+                System.out.printf(
+                        "  board %-18s records %,8d  root %s  proofs verified %d%n",
                         r.board(), r.records(), r.rootBase64(), r.proofsVerified());
                 total += r.records();
                 verified += r.proofsVerified();
             }
-            System.out.printf("  %,d records on %d boards, %d inclusion proofs verified against signed checkpoints, %.1f s%n",
+            System.out.printf(
+                    "  %,d records on %d boards, %d inclusion proofs verified against signed checkpoints, %.1f s%n",
                     total, results.size(), verified, (System.nanoTime() - t0) / 1e9);
             System.out.println("demo: OK");
             return 0;

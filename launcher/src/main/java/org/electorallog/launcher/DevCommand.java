@@ -7,13 +7,18 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code electoral-log dev}: the same setup as the demo, left running until Ctrl-C. */
-@Command(name = "dev", mixinStandardHelpOptions = true,
+@Command(
+        name = "dev",
+        mixinStandardHelpOptions = true,
         description = "Start the embedded stack, projector and query API and keep them up until Ctrl-C.")
 public final class DevCommand implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "8080", description = "query API port; default ${DEFAULT-VALUE}")
     int port;
 
-    @Option(names = "--work-dir", defaultValue = "target/run", description = "where embedded data goes; default ${DEFAULT-VALUE}")
+    @Option(
+            names = "--work-dir",
+            defaultValue = "target/run",
+            description = "where embedded data goes; default ${DEFAULT-VALUE}")
     Path workDir;
 
     @Override
@@ -26,20 +31,24 @@ public final class DevCommand implements Callable<Integer> {
             return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.out.println("stopping ...");
-            env.close();
-            System.out.println("stopped");
-            stopped.countDown();
-        }, "dev-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            System.out.println("stopping ...");
+                            env.close();
+                            System.out.println("stopped");
+                            stopped.countDown();
+                        },
+                        "dev-stop"));
         System.out.println("electoral-log dev is up (a development key signs checkpoints: not for real elections)");
         System.out.println("  stack:          " + env.stack().describe());
         System.out.println("  Kafka:          " + env.stack().kafkaBootstrap());
-        System.out.println("  PostgreSQL:     " + env.stack().database().jdbcUrl() + " (user " + env.stack().database().user() + ")");
+        System.out.println("  PostgreSQL:     " + env.stack().database().jdbcUrl() + " (user "
+                + env.stack().database().user() + ")");
         System.out.println("  query API:      " + env.api().baseUrl() + "/boards");
         System.out.println("  verifier key:   " + env.signer().verifierKey());
-        System.out.println("  admin token:    " + env.adminToken() + " (throwaway; e.g. GET " + env.api().baseUrl()
-                + "/admin/verifier with 'Authorization: Bearer <token>')");
+        System.out.println("  admin token:    " + env.adminToken() + " (throwaway; e.g. GET "
+                + env.api().baseUrl() + "/admin/verifier with 'Authorization: Bearer <token>')");
         System.out.println("press Ctrl-C to stop");
         stopped.await();
         return 0;

@@ -26,8 +26,8 @@ public final class DevEnvironment implements AutoCloseable {
     private final String adminToken;
     private boolean closed;
 
-    private DevEnvironment(Stack stack, boolean ownsStack, NoteSigner signer, Projector projector, QueryApi api,
-                           String adminToken) {
+    private DevEnvironment(
+            Stack stack, boolean ownsStack, NoteSigner signer, Projector projector, QueryApi api, String adminToken) {
         this.stack = stack;
         this.ownsStack = ownsStack;
         this.adminToken = adminToken;
@@ -53,18 +53,30 @@ public final class DevEnvironment implements AutoCloseable {
             EventsTopic.ensure(stack.kafkaBootstrap(), Topics.EVENTS, PARTITIONS, (short) 1);
             EventsTopic.ensure(stack.kafkaBootstrap(), Topics.DEAD_LETTERS, 1, (short) 1);
             var db = stack.database();
-            projector = Projector.start(ProjectorSettings.defaults(stack.kafkaBootstrap(), db.jdbcUrl(), db.user(),
-                    db.password(), workDir.resolve("streams-state"), signer));
+            projector = Projector.start(ProjectorSettings.defaults(
+                    stack.kafkaBootstrap(),
+                    db.jdbcUrl(),
+                    db.user(),
+                    db.password(),
+                    workDir.resolve("streams-state"),
+                    signer));
             long t0 = System.nanoTime();
             projector.awaitRunning(java.time.Duration.ofSeconds(60));
-            org.slf4j.LoggerFactory.getLogger(DevEnvironment.class).info("projector running after {} ms",
-                    (System.nanoTime() - t0) / 1_000_000);
+            org.slf4j.LoggerFactory.getLogger(DevEnvironment.class)
+                    .info("projector running after {} ms", (System.nanoTime() - t0) / 1_000_000);
             byte[] token = new byte[24];
             new java.security.SecureRandom().nextBytes(token);
             String adminToken = java.util.HexFormat.of().formatHex(token);
-            QueryApi api = QueryApi.start(new org.electorallog.query.QueryApiSettings(db.jdbcUrl(), db.user(), db.password(),
-                    apiPort, adminToken, java.util.List.of(org.electorallog.core.NoteVerifier.parse(signer.verifierKey())),
-                    java.time.Duration.ofSeconds(5), java.time.Duration.ofMinutes(10), null));
+            QueryApi api = QueryApi.start(new org.electorallog.query.QueryApiSettings(
+                    db.jdbcUrl(),
+                    db.user(),
+                    db.password(),
+                    apiPort,
+                    adminToken,
+                    java.util.List.of(org.electorallog.core.NoteVerifier.parse(signer.verifierKey())),
+                    java.time.Duration.ofSeconds(5),
+                    java.time.Duration.ofMinutes(10),
+                    null));
             return new DevEnvironment(stack, ownsStack, signer, projector, api, adminToken);
         } catch (RuntimeException e) {
             if (projector != null) {

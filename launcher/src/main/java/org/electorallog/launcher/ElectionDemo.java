@@ -37,8 +37,7 @@ public final class ElectionDemo {
     }
 
     /** What the demo found, per board. */
-    public record BoardResult(String board, long records, String rootBase64, int proofsVerified) {
-    }
+    public record BoardResult(String board, long records, String rootBase64, int proofsVerified) {}
 
     /** Publishes {@code voters} voters on each board and verifies; throws with the reason on any failure. */
     public List<BoardResult> run(List<String> boards, int voters, int proofsPerBoard, Duration timeout)
@@ -62,7 +61,8 @@ public final class ElectionDemo {
     private void publish(Map<String, List<Statement>> published) {
         long total = published.values().stream().mapToLong(List::size).sum();
         out.printf("publishing %,d statements on %d boards%n", total, published.size());
-        try (ElectoralLogProducer producer = ElectoralLogProducer.create(env.stack().kafkaBootstrap())) {
+        try (ElectoralLogProducer producer =
+                ElectoralLogProducer.create(env.stack().kafkaBootstrap())) {
             List<CompletableFuture<PublishResult>> acks = new ArrayList<>();
             int longest = published.values().stream().mapToInt(List::size).max().orElse(0);
             for (int i = 0; i < longest; i++) {
@@ -73,7 +73,9 @@ public final class ElectionDemo {
                 }
             }
             producer.flush();
-            long failed = acks.stream().filter(CompletableFuture::isCompletedExceptionally).count();
+            long failed = acks.stream()
+                    .filter(CompletableFuture::isCompletedExceptionally)
+                    .count();
             if (failed > 0) {
                 throw new IllegalStateException(failed + " statements were not acknowledged by Kafka");
             }
@@ -99,8 +101,8 @@ public final class ElectionDemo {
                 return;
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("not every statement was projected within " + timeout.toSeconds()
-                        + " s: sizes " + sizes);
+                throw new IllegalStateException(
+                        "not every statement was projected within " + timeout.toSeconds() + " s: sizes " + sizes);
             }
             try {
                 Thread.sleep(100); // polling interval of the observer, not a synchronisation stand-in
@@ -115,7 +117,8 @@ public final class ElectionDemo {
      * The board's latest signed checkpoint once it covers {@code size} records (checkpoints are
      * signed on an interval, so the newest may trail the projection by up to that interval).
      */
-    static Checkpoint awaitCheckpoint(LogClient client, NoteVerifier verifier, String board, long size, Duration timeout)
+    static Checkpoint awaitCheckpoint(
+            LogClient client, NoteVerifier verifier, String board, long size, Duration timeout)
             throws IOException, ProofException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
@@ -132,8 +135,14 @@ public final class ElectionDemo {
         }
     }
 
-    private BoardResult verifyBoard(LogClient client, NoteVerifier verifier, String board, List<Statement> statements,
-                                    int proofs, Random random) throws IOException, ProofException {
+    private BoardResult verifyBoard(
+            LogClient client,
+            NoteVerifier verifier,
+            String board,
+            List<Statement> statements,
+            int proofs,
+            Random random)
+            throws IOException, ProofException {
         TileTree local = TileTree.empty();
         List<byte[]> leaves = new ArrayList<>(statements.size());
         for (Statement s : statements) {
@@ -143,17 +152,20 @@ public final class ElectionDemo {
         }
         Checkpoint cp = awaitCheckpoint(client, verifier, board, statements.size(), Duration.ofSeconds(30));
         if (cp.size() != statements.size()) {
-            throw new ProofException("board " + board + ": checkpoint size " + cp.size() + ", published " + statements.size());
+            throw new ProofException(
+                    "board " + board + ": checkpoint size " + cp.size() + ", published " + statements.size());
         }
         if (!MessageDigest.isEqual(cp.root(), local.root())) {
-            throw new ProofException("board " + board + ": checkpoint root differs from the root of the published statements");
+            throw new ProofException(
+                    "board " + board + ": checkpoint root differs from the root of the published statements");
         }
         int verified = 0;
         for (int i = 0; i < proofs; i++) {
             long id = i == 0 ? 0 : i == 1 ? statements.size() - 1 : random.nextInt(statements.size());
             LogClient.InclusionProof p = client.proof(board, id, null);
             if (!MessageDigest.isEqual(p.leafHash(), leaves.get((int) id))) {
-                throw new ProofException("board " + board + ": record " + id + " is not the statement published " + id + "th");
+                throw new ProofException(
+                        "board " + board + ": record " + id + " is not the statement published " + id + "th");
             }
             ProofVerifier.verifyInclusion(id, cp.size(), leaves.get((int) id), p.hashes(), cp.root());
             verified++;

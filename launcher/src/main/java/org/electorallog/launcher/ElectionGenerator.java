@@ -17,8 +17,7 @@ import org.electorallog.schemas.avro.StatementKind;
  * a given seed.
  */
 public final class ElectionGenerator {
-    private ElectionGenerator() {
-    }
+    private ElectionGenerator() {}
 
     /** The statements of {@code voters} voters on {@code board}, in publish order. */
     public static List<Statement> election(String board, int voters, long seed) {
@@ -32,27 +31,43 @@ public final class ElectionGenerator {
             String area = "area-" + random.nextInt(1000);
             for (int i = 0; i < 4; i++) {
                 out.add(Statement.newBuilder()
-                        .setBoard(board).setDeliveryId(board + "/" + user + "/login-" + i)
-                        .setKind(StatementKind.IDP_USER_EVENT).setStatementTimestamp(t++)
-                        .setSenderName("identity-provider").setSenderPublicKey(ByteBuffer.wrap(senderKey))
-                        .setUserId(user).setUsername("voter" + v + "@example.org").setAreaId(area)
-                        .setBody(IdentityProviderUserEvent.newBuilder().setEventType("LOGIN")
+                        .setBoard(board)
+                        .setDeliveryId(board + "/" + user + "/login-" + i)
+                        .setKind(StatementKind.IDP_USER_EVENT)
+                        .setStatementTimestamp(t++)
+                        .setSenderName("identity-provider")
+                        .setSenderPublicKey(ByteBuffer.wrap(senderKey))
+                        .setUserId(user)
+                        .setUsername("voter" + v + "@example.org")
+                        .setAreaId(area)
+                        .setBody(IdentityProviderUserEvent.newBuilder()
+                                .setEventType("LOGIN")
                                 .setIp("10.0." + random.nextInt(256) + "." + random.nextInt(256))
-                                .setClientId("voting-portal").build())
+                                .setClientId("voting-portal")
+                                .build())
                         .build());
             }
             byte[] ballot = new byte[32];
             random.nextBytes(ballot);
             String ballotId = org.electorallog.core.Hex.encode(ballot);
             out.add(Statement.newBuilder()
-                    .setBoard(board).setDeliveryId(board + "/" + user + "/vote")
-                    .setKind(StatementKind.CAST_VOTE).setStatementTimestamp(t++)
-                    .setSenderName("voting-service").setSenderPublicKey(ByteBuffer.wrap(senderKey))
-                    .setUserId(user).setUsername("voter" + v + "@example.org").setElectionId(election)
-                    .setAreaId(area).setBallotId(ballotId)
-                    .setBody(CastVote.newBuilder().setElectionId(election)
+                    .setBoard(board)
+                    .setDeliveryId(board + "/" + user + "/vote")
+                    .setKind(StatementKind.CAST_VOTE)
+                    .setStatementTimestamp(t++)
+                    .setSenderName("voting-service")
+                    .setSenderPublicKey(ByteBuffer.wrap(senderKey))
+                    .setUserId(user)
+                    .setUsername("voter" + v + "@example.org")
+                    .setElectionId(election)
+                    .setAreaId(area)
+                    .setBallotId(ballotId)
+                    .setBody(CastVote.newBuilder()
+                            .setElectionId(election)
                             .setPseudonymHash(ByteBuffer.wrap(Hashes.sha256(user.getBytes(StandardCharsets.UTF_8))))
-                            .setCastVoteHash(ByteBuffer.wrap(Hashes.sha256(ballot))).setCountry("ES").build())
+                            .setCastVoteHash(ByteBuffer.wrap(Hashes.sha256(ballot)))
+                            .setCountry("ES")
+                            .build())
                     .build());
         }
         return out;

@@ -17,7 +17,8 @@ import java.util.Map;
 /** A small client of the query API, as a voter's or observer's verifier uses it. */
 public final class LogClient {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String baseUrl;
 
     public LogClient(String baseUrl) {
@@ -26,8 +27,7 @@ public final class LogClient {
 
     /** An inclusion proof as served. */
     @SuppressWarnings("ArrayRecordComponent") // a proof as read, never compared as a value
-    public record InclusionProof(long index, long size, byte[] leafHash, List<byte[]> hashes, byte[] root) {
-    }
+    public record InclusionProof(long index, long size, byte[] leafHash, List<byte[]> hashes, byte[] root) {}
 
     public String get(String path) throws IOException {
         HttpResponse<String> r = send(path);
@@ -38,7 +38,10 @@ public final class LogClient {
     }
 
     public HttpResponse<String> send(String path) throws IOException {
-        HttpRequest req = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30)).GET().build();
+        HttpRequest req = HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .timeout(Duration.ofSeconds(30))
+                .GET()
+                .build();
         try {
             return http.send(req, HttpResponse.BodyHandlers.ofString());
         } catch (InterruptedException e) {
@@ -61,13 +64,17 @@ public final class LogClient {
     }
 
     public InclusionProof proof(String board, long id, Long size) throws IOException {
-        JsonNode n = JSON.readTree(get("/boards/" + board + "/records/" + id + "/proof" + (size == null ? "" : "?size=" + size)));
+        JsonNode n = JSON.readTree(
+                get("/boards/" + board + "/records/" + id + "/proof" + (size == null ? "" : "?size=" + size)));
         List<byte[]> hashes = new ArrayList<>();
         for (JsonNode h : n.get("hashes")) {
             hashes.add(Base64.getDecoder().decode(h.asText()));
         }
-        return new InclusionProof(n.get("index").asLong(), n.get("size").asLong(),
-                Base64.getDecoder().decode(n.get("leaf_hash").asText()), hashes,
+        return new InclusionProof(
+                n.get("index").asLong(),
+                n.get("size").asLong(),
+                Base64.getDecoder().decode(n.get("leaf_hash").asText()),
+                hashes,
                 Base64.getDecoder().decode(n.get("root").asText()));
     }
 

@@ -4,10 +4,19 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code electoral-log} command line. */
-@Command(name = "electoral-log", mixinStandardHelpOptions = true, version = "electoral-log 0.1.0",
+@Command(
+        name = "electoral-log",
+        mixinStandardHelpOptions = true,
+        version = "electoral-log 0.1.0",
         description = "An append-only, verifiable electoral log on Kafka and PostgreSQL.",
-        subcommands = {DemoCommand.class, DevCommand.class, PublishCommand.class, RebuildCommand.class, AuditCommand.class,
-                org.electorallog.perf.PerfCommand.class})
+        subcommands = {
+            DemoCommand.class,
+            DevCommand.class,
+            PublishCommand.class,
+            RebuildCommand.class,
+            AuditCommand.class,
+            org.electorallog.perf.PerfCommand.class
+        })
 public final class Main implements Runnable {
     public static void main(String[] args) {
         try {

@@ -29,16 +29,23 @@ import picocli.CommandLine.Parameters;
  * line is reported with its line number and the rest are still published. Exit 0 only when every
  * statement was acknowledged.
  */
-@Command(name = "publish", mixinStandardHelpOptions = true,
+@Command(
+        name = "publish",
+        mixinStandardHelpOptions = true,
         description = "Publish statements (JSON, see schemas/README.md) to the events topic.")
 public final class PublishCommand implements Callable<Integer> {
     @Parameters(arity = "0..*", paramLabel = "JSON", description = "statements as JSON objects")
     List<String> statements = new ArrayList<>();
 
-    @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "JSONL file, one statement per line; '-' for standard input")
+    @Option(
+            names = {"-f", "--file"},
+            paramLabel = "FILE",
+            description = "JSONL file, one statement per line; '-' for standard input")
     String file;
 
-    @Option(names = "--bootstrap", paramLabel = "HOST:PORT",
+    @Option(
+            names = "--bootstrap",
+            paramLabel = "HOST:PORT",
             description = "Kafka bootstrap servers; default $ELECTORAL_LOG_KAFKA_BOOTSTRAP or 127.0.0.1:9092")
     String bootstrap;
 
@@ -48,7 +55,10 @@ public final class PublishCommand implements Callable<Integer> {
     @Option(names = "--sender-key-file", paramLabel = "FILE", description = "base64 Ed25519 seed: sign as this sender")
     Path senderKeyFile;
 
-    @Option(names = "--system-key-file", paramLabel = "FILE", description = "base64 Ed25519 seed: add the system signature")
+    @Option(
+            names = "--system-key-file",
+            paramLabel = "FILE",
+            description = "base64 Ed25519 seed: add the system signature")
     Path systemKeyFile;
 
     private final PrintStream out;
@@ -68,16 +78,21 @@ public final class PublishCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         if ((file == null) == statements.isEmpty()) {
-            err.println("publish: give statements as JSON arguments or --file FILE (or --file - for standard input), not both");
+            err.println(
+                    "publish: give statements as JSON arguments or --file FILE (or --file - for standard input), not both");
             return 2;
         }
         ElectoralLogProducer.Builder b;
         try {
             // the shared configuration (docs/configuration.md): servers and SASL/TLS settings
             org.electorallog.config.Configuration conf = org.electorallog.config.Configuration.fromEnvironment();
-            String servers = bootstrap != null ? bootstrap : conf.isSet(org.electorallog.config.Setting.KAFKA_BOOTSTRAP)
-                    ? conf.get(org.electorallog.config.Setting.KAFKA_BOOTSTRAP) : "127.0.0.1:9092";
-            b = ElectoralLogProducer.builder(servers).topic(topic != null ? topic : conf.get(org.electorallog.config.Setting.TOPIC));
+            String servers = bootstrap != null
+                    ? bootstrap
+                    : conf.isSet(org.electorallog.config.Setting.KAFKA_BOOTSTRAP)
+                            ? conf.get(org.electorallog.config.Setting.KAFKA_BOOTSTRAP)
+                            : "127.0.0.1:9092";
+            b = ElectoralLogProducer.builder(servers)
+                    .topic(topic != null ? topic : conf.get(org.electorallog.config.Setting.TOPIC));
             for (java.util.Map.Entry<String, Object> e : conf.kafkaSecurity().entrySet()) {
                 b.kafka(e.getKey(), String.valueOf(e.getValue()));
             }
@@ -104,7 +119,7 @@ public final class PublishCommand implements Callable<Integer> {
         long lastProgress = 0;
         List<CompletableFuture<PublishResult>> pending = new ArrayList<>();
         try (ElectoralLogProducer producer = b.build();
-             BufferedReader reader = reader()) {
+                BufferedReader reader = reader()) {
             String line;
             while ((line = reader.readLine()) != null) {
                 lines++;

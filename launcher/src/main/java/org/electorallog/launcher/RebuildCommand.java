@@ -14,11 +14,11 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.electorallog.core.NoteSigner;
-import org.electorallog.store.ProjectionComparison;
-import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.schemas.Topics;
+import org.electorallog.store.ProjectionComparison;
+import org.electorallog.store.ProjectionDatabase;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -27,13 +27,22 @@ import picocli.CommandLine.Option;
  * empty database (BRIEF invariant 2), then compares every board's size, root, records, tiles and
  * counters with the live projection. Exit 0 when equal, 1 on any difference, 2 on a usage error.
  */
-@Command(name = "rebuild", mixinStandardHelpOptions = true,
+@Command(
+        name = "rebuild",
+        mixinStandardHelpOptions = true,
         description = "Replay the topic from offset 0 into an empty database and compare it with the live projection.")
 public final class RebuildCommand implements Callable<Integer> {
-    @Option(names = "--into", required = true, paramLabel = "JDBC-URL", description = "an empty database to rebuild into")
+    @Option(
+            names = "--into",
+            required = true,
+            paramLabel = "JDBC-URL",
+            description = "an empty database to rebuild into")
     String into;
 
-    @Option(names = "--from", paramLabel = "JDBC-URL", description = "the live projection; default $ELECTORAL_LOG_JDBC_URL")
+    @Option(
+            names = "--from",
+            paramLabel = "JDBC-URL",
+            description = "the live projection; default $ELECTORAL_LOG_JDBC_URL")
     String from;
 
     @Option(names = "--user", description = "database user; default $ELECTORAL_LOG_DB_USER or postgres")
@@ -48,7 +57,10 @@ public final class RebuildCommand implements Callable<Integer> {
     @Option(names = "--topic", defaultValue = Topics.EVENTS, description = "events topic; default ${DEFAULT-VALUE}")
     String topic;
 
-    @Option(names = "--timeout", defaultValue = "3600", description = "seconds allowed for the replay; default ${DEFAULT-VALUE}")
+    @Option(
+            names = "--timeout",
+            defaultValue = "3600",
+            description = "seconds allowed for the replay; default ${DEFAULT-VALUE}")
     int timeoutSeconds;
 
     @Override
@@ -65,7 +77,8 @@ public final class RebuildCommand implements Callable<Integer> {
         }
         try (HikariDataSource target = ProjectionDatabase.pool(into, dbUser, dbPassword, 2, "rebuild-target")) {
             if (org.electorallog.store.Boards.any(target)) {
-                System.err.println("rebuild: " + into + " is not empty (it has boards); rebuild needs an empty database");
+                System.err.println(
+                        "rebuild: " + into + " is not empty (it has boards); rebuild needs an empty database");
                 return 2;
             }
         }
@@ -77,12 +90,23 @@ public final class RebuildCommand implements Callable<Integer> {
         org.electorallog.producer.EventsTopic.ensure(servers, topic + ".rebuild-dead-letters", 1, (short) 1);
         String key = env.get("ELECTORAL_LOG_SIGNING_KEY");
         NoteSigner signer = key != null ? NoteSigner.parse(key) : NoteSigner.generate("rebuild.electoral-log.local");
-        ProjectorSettings settings = new ProjectorSettings(servers, topic, topic + ".rebuild-dead-letters",
-                "electoral-log-rebuild-" + System.currentTimeMillis(), state, into, dbUser, dbPassword, 5000,
-                Duration.ofMillis(100), signer, ProjectorSettings.DEFAULT_ORIGIN_PREFIX, 1);
+        ProjectorSettings settings = new ProjectorSettings(
+                servers,
+                topic,
+                topic + ".rebuild-dead-letters",
+                "electoral-log-rebuild-" + System.currentTimeMillis(),
+                state,
+                into,
+                dbUser,
+                dbPassword,
+                5000,
+                Duration.ofMillis(100),
+                signer,
+                ProjectorSettings.DEFAULT_ORIGIN_PREFIX,
+                1);
         long t0 = System.nanoTime();
         try (Projector p = Projector.start(settings);
-             HikariDataSource target = ProjectionDatabase.pool(into, dbUser, dbPassword, 2, "rebuild-progress")) {
+                HikariDataSource target = ProjectionDatabase.pool(into, dbUser, dbPassword, 2, "rebuild-progress")) {
             long deadline = t0 + Duration.ofSeconds(timeoutSeconds).toNanos();
             while (true) {
                 Map<Integer, Long> stored = storedOffsets(target, topic);
@@ -108,11 +132,12 @@ public final class RebuildCommand implements Callable<Integer> {
         System.out.printf("%nreplayed in %.1f s; comparing with %s%n", (System.nanoTime() - t0) / 1e9, live);
         List<String> differences;
         try (HikariDataSource a = ProjectionDatabase.pool(live, dbUser, dbPassword, 2, "rebuild-live");
-             HikariDataSource b = ProjectionDatabase.pool(into, dbUser, dbPassword, 2, "rebuild-replay")) {
+                HikariDataSource b = ProjectionDatabase.pool(into, dbUser, dbPassword, 2, "rebuild-replay")) {
             differences = ProjectionComparison.compareWithReplay(a, b);
         }
         if (differences.isEmpty()) {
-            System.out.println("rebuild: EQUAL: every board's size, root, records, tiles and counters match the replay");
+            System.out.println(
+                    "rebuild: EQUAL: every board's size, root, records, tiles and counters match the replay");
             return 0;
         }
         System.out.println("rebuild: DIFFERENT:");
@@ -123,7 +148,8 @@ public final class RebuildCommand implements Callable<Integer> {
     static Map<Integer, Long> endOffsets(String servers, String topic) {
         Properties p = new Properties();
         p.put("bootstrap.servers", servers);
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> c =
+                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> tps = new ArrayList<>();
             c.partitionsFor(topic).forEach(pi -> tps.add(new TopicPartition(topic, pi.partition())));
             Map<Integer, Long> out = new TreeMap<>();

@@ -31,10 +31,17 @@ class DevCycleTest {
     void devStartsAndStopsWithinFiveSecondsLeavingNothingBehind() throws Exception {
         // a JVM started with SIGINT ignored (a background job of a shell without job control, nohup)
         // passes that on to dev, which then cannot be stopped by Ctrl-C: say so instead of timing out
-        String ignored = Files.readAllLines(Path.of("/proc/self/status")).stream().filter(l -> l.startsWith("SigIgn:"))
-                .findFirst().orElse("SigIgn:\t0").substring(7).trim();
-        assertEquals(0, Long.parseLong(ignored, 16) & 0x2, "this test runs with SIGINT ignored (started as a background "
-                + "job without job control, or under nohup): run it from a foreground shell or with `set -m`");
+        String ignored = Files.readAllLines(Path.of("/proc/self/status")).stream()
+                .filter(l -> l.startsWith("SigIgn:"))
+                .findFirst()
+                .orElse("SigIgn:\t0")
+                .substring(7)
+                .trim();
+        assertEquals(
+                0,
+                Long.parseLong(ignored, 16) & 0x2,
+                "this test runs with SIGINT ignored (started as a background "
+                        + "job without job control, or under nohup): run it from a foreground shell or with `set -m`");
         int cycles = Integer.getInteger("electoral-log.dev.cycles", 5);
         Path work = Path.of("target/stack/dev-cycles").toAbsolutePath();
         Files.createDirectories(work);
@@ -49,11 +56,20 @@ class DevCycleTest {
     private static String cycle(Path work, String signal, int n) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         long t0 = System.nanoTime();
-        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
-                "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=org.electorallog.schemas.avro",
-                "org.electorallog.launcher.Main", "dev", "--port", "0", "--work-dir", work.toString())
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        java,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
+                        "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=org.electorallog.schemas.avro",
+                        "org.electorallog.launcher.Main",
+                        "dev",
+                        "--port",
+                        "0",
+                        "--work-dir",
+                        work.toString())
+                .redirectErrorStream(true)
+                .start();
         List<String> lines = Collections.synchronizedList(new ArrayList<>());
         BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         try {
@@ -69,7 +85,8 @@ class DevCycleTest {
             assertTrue(up, "start " + n + " failed: " + lines);
             long started = System.nanoTime() - t0;
             List<ProcessHandle> postgres = ProcessHandle.allProcesses()
-                    .filter(h -> h.info().commandLine().orElse("").contains(work.toString())).toList();
+                    .filter(h -> h.info().commandLine().orElse("").contains(work.toString()))
+                    .toList();
             assertFalse(postgres.isEmpty(), "dev runs PostgreSQL with its data under " + work);
             // drain the output while it stops, so a full pipe never holds it up
             Thread drain = new Thread(() -> {
@@ -84,10 +101,17 @@ class DevCycleTest {
             });
             drain.start();
             long signalled = System.nanoTime();
-            assertEquals(0, new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).start().waitFor());
+            assertEquals(
+                    0,
+                    new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid()))
+                            .start()
+                            .waitFor());
             boolean exited = p.waitFor(STOP_LIMIT_MILLIS, TimeUnit.MILLISECONDS);
             long stopMillis = (System.nanoTime() - signalled) / 1_000_000;
-            assertTrue(exited, "cycle " + n + ": dev still running " + STOP_LIMIT_MILLIS + " ms after SIG" + signal + ": " + lines);
+            assertTrue(
+                    exited,
+                    "cycle " + n + ": dev still running " + STOP_LIMIT_MILLIS + " ms after SIG" + signal + ": "
+                            + lines);
             drain.join(5_000);
             assertTrue(lines.contains("stopped"), "dev says it stopped: " + lines);
             for (ProcessHandle h : postgres) {

@@ -94,11 +94,15 @@ class EndToEndTest {
                         }
                     }
                 }
-                assertEquals(sent.size(), deliveryIdsById.size(), "one record per published statement on " + e.getKey());
+                assertEquals(
+                        sent.size(), deliveryIdsById.size(), "one record per published statement on " + e.getKey());
                 Set<String> distinct = new HashSet<>(deliveryIdsById);
                 assertEquals(sent.size(), distinct.size(), "no statement doubled");
                 for (int i = 0; i < sent.size(); i++) {
-                    assertEquals(sent.get(i).getDeliveryId(), deliveryIdsById.get(i), "ID " + i + " is the " + i + "th published");
+                    assertEquals(
+                            sent.get(i).getDeliveryId(),
+                            deliveryIdsById.get(i),
+                            "ID " + i + " is the " + i + "th published");
                 }
 
                 TileTree expected = TileTree.empty();
@@ -108,9 +112,11 @@ class EndToEndTest {
                     leaves.add(leaf);
                     expected.appendLeafHash(leaf);
                 }
-                Checkpoint cp = ElectionDemo.awaitCheckpoint(client, verifier, e.getKey(), sent.size(), java.time.Duration.ofSeconds(30));
+                Checkpoint cp = ElectionDemo.awaitCheckpoint(
+                        client, verifier, e.getKey(), sent.size(), java.time.Duration.ofSeconds(30));
                 assertEquals(sent.size(), cp.size());
-                assertArrayEquals(expected.root(), cp.root(), "root served over HTTP = root of the published statements");
+                assertArrayEquals(
+                        expected.root(), cp.root(), "root served over HTTP = root of the published statements");
                 for (long id : new long[] {0, 1, sent.size() / 2, sent.size() - 1}) {
                     LogClient.InclusionProof p = client.proof(e.getKey(), id, null);
                     ProofVerifier.verifyInclusion(id, cp.size(), leaves.get((int) id), p.hashes(), cp.root());

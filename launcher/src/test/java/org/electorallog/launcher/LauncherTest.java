@@ -55,18 +55,28 @@ class LauncherTest {
         Path work = Path.of("target/stack/dev").toAbsolutePath();
         Files.createDirectories(work);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
-                "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=org.electorallog.schemas.avro",
-                "org.electorallog.launcher.Main", "dev", "--port", "0", "--work-dir", work.toString())
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        java,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
+                        "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=org.electorallog.schemas.avro",
+                        "org.electorallog.launcher.Main",
+                        "dev",
+                        "--port",
+                        "0",
+                        "--work-dir",
+                        work.toString())
+                .redirectErrorStream(true)
+                .start();
         List<String> lines = new ArrayList<>();
         String apiUrl = null;
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = r.readLine()) != null) {
                 lines.add(line);
-                Matcher m = Pattern.compile("query API:\\s+(http://\\S+)/boards").matcher(line);
+                Matcher m =
+                        Pattern.compile("query API:\\s+(http://\\S+)/boards").matcher(line);
                 if (m.find()) {
                     apiUrl = m.group(1);
                 }
@@ -76,15 +86,21 @@ class LauncherTest {
             }
             assertTrue(apiUrl != null, "dev printed its URLs: " + lines);
             assertEquals("{\"boards\":[]}", new LogClient(apiUrl).get("/boards"));
-            String token = lines.stream().filter(l -> l.contains("admin token:")).findFirst().orElseThrow()
+            String token = lines.stream()
+                    .filter(l -> l.contains("admin token:"))
+                    .findFirst()
+                    .orElseThrow()
                     .replaceAll(".*admin token:\\s+(\\S+).*", "$1");
-            HttpResponse<String> verifier = HttpClient.newHttpClient().send(
-                    HttpRequest.newBuilder(URI.create(apiUrl + "/admin/verifier"))
-                            .header("Authorization", "Bearer " + token).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> verifier = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(apiUrl + "/admin/verifier"))
+                                    .header("Authorization", "Bearer " + token)
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             assertEquals(200, verifier.statusCode(), verifier.body());
             List<ProcessHandle> postgres = ProcessHandle.allProcesses()
-                    .filter(h -> h.info().commandLine().orElse("").contains(work.toString())).toList();
+                    .filter(h -> h.info().commandLine().orElse("").contains(work.toString()))
+                    .toList();
             assertFalse(postgres.isEmpty(), "dev runs PostgreSQL with its data under " + work);
             new ProcessBuilder("kill", "-INT", String.valueOf(p.pid())).start().waitFor();
             while ((line = r.readLine()) != null) {
@@ -95,7 +111,10 @@ class LauncherTest {
             for (ProcessHandle h : postgres) {
                 assertFalse(ProcessLiveness.isRunning(h), "process " + h.pid() + " left running after dev stopped");
             }
-            assertFalse(ProcessHandle.allProcesses().filter(ProcessLiveness::isRunning).anyMatch(h -> h.info().commandLine().orElse("").contains(work.toString())),
+            assertFalse(
+                    ProcessHandle.allProcesses()
+                            .filter(ProcessLiveness::isRunning)
+                            .anyMatch(h -> h.info().commandLine().orElse("").contains(work.toString())),
                     "a process still names " + work);
         } finally {
             p.destroyForcibly();

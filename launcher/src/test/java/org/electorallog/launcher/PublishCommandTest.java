@@ -12,9 +12,9 @@ import java.nio.file.Path;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.electorallog.infra.SharedStack;
+import org.electorallog.infra.Stack;
 import org.electorallog.producer.EventsTopic;
 import org.electorallog.producer.TopicReader;
-import org.electorallog.infra.Stack;
 import org.electorallog.schemas.StatementCodec;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -33,7 +33,8 @@ class PublishCommandTest {
     }
 
     int run(String stdin, String... args) {
-        PublishCommand cmd = new PublishCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+        PublishCommand cmd = new PublishCommand(
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8),
                 new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
         return new CommandLine(cmd).execute(args);
@@ -45,14 +46,26 @@ class PublishCommandTest {
         EventsTopic.ensure(stack.kafkaBootstrap(), topic, 1, (short) 1);
         Path file = Files.createTempFile(Files.createDirectories(Path.of("target/tmp")), "statements", ".jsonl");
         String bad = line("cli-board", 3).replace("\"user_id\"", "\"user_idd\"");
-        Files.writeString(file, String.join("\n", line("cli-board", 1), line("cli-board", 2), bad, "",
-                line("cli-board", 4), "{not json", line("cli-board", 6)) + "\n");
+        Files.writeString(
+                file,
+                String.join(
+                                "\n",
+                                line("cli-board", 1),
+                                line("cli-board", 2),
+                                bad,
+                                "",
+                                line("cli-board", 4),
+                                "{not json",
+                                line("cli-board", 6))
+                        + "\n");
         int code = run("", "--bootstrap", stack.kafkaBootstrap(), "--topic", topic, "--file", file.toString());
         String e = err.toString(StandardCharsets.UTF_8);
         assertEquals(1, code, e);
         assertTrue(e.contains("line 3: user_idd: unknown field"), e);
         assertTrue(e.contains("line 6: not JSON"), e);
-        assertTrue(out.toString(StandardCharsets.UTF_8).contains("acknowledged 4, failed 2"), out.toString(StandardCharsets.UTF_8));
+        assertTrue(
+                out.toString(StandardCharsets.UTF_8).contains("acknowledged 4, failed 2"),
+                out.toString(StandardCharsets.UTF_8));
         List<ConsumerRecord<String, byte[]>> records = TopicReader.readAll(stack.kafkaBootstrap(), topic);
         assertEquals(4, records.size());
         StatementCodec codec = StatementCodec.embedded();
@@ -66,8 +79,16 @@ class PublishCommandTest {
         String topic = "cli-args";
         EventsTopic.ensure(stack.kafkaBootstrap(), topic, 1, (short) 1);
         assertEquals(0, run("", "--bootstrap", stack.kafkaBootstrap(), "--topic", topic, line("cli-board", 7)));
-        assertEquals(0, run(line("cli-board", 8) + "\n" + line("cli-board", 9) + "\n",
-                "--bootstrap", stack.kafkaBootstrap(), "--topic", topic, "--file", "-"));
+        assertEquals(
+                0,
+                run(
+                        line("cli-board", 8) + "\n" + line("cli-board", 9) + "\n",
+                        "--bootstrap",
+                        stack.kafkaBootstrap(),
+                        "--topic",
+                        topic,
+                        "--file",
+                        "-"));
         assertEquals(3, TopicReader.readAll(stack.kafkaBootstrap(), topic).size());
     }
 

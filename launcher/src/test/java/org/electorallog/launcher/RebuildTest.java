@@ -58,13 +58,25 @@ class RebuildTest {
         EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
         DatabaseAddress db = stack.database();
         String live = createDatabase("rebuild_live_" + System.nanoTime());
-        ProjectorSettings settings = new ProjectorSettings(stack.kafkaBootstrap(), topic, topic + ".dlq", "live-" + topic,
-                Path.of("target/stack/rebuild-live"), live, db.user(), db.password(), 500, Duration.ofMillis(50),
-                NoteSigner.generate("rebuild-test.electoral-log.local"), "rebuild-test/", 1);
+        ProjectorSettings settings = new ProjectorSettings(
+                stack.kafkaBootstrap(),
+                topic,
+                topic + ".dlq",
+                "live-" + topic,
+                Path.of("target/stack/rebuild-live"),
+                live,
+                db.user(),
+                db.password(),
+                500,
+                Duration.ofMillis(50),
+                NoteSigner.generate("rebuild-test.electoral-log.local"),
+                "rebuild-test/",
+                1);
         List<Statement> statements = ElectionGenerator.election("rebuild-board-1", 300, 5);
         statements.addAll(ElectionGenerator.election("rebuild-board-2", 300, 6));
         try (Projector p = Projector.start(settings);
-             ElectoralLogProducer producer = ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic)) {
+                ElectoralLogProducer producer =
+                        ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic)) {
             for (Statement s : statements) {
                 producer.publish(s);
             }
@@ -76,22 +88,50 @@ class RebuildTest {
                 Thread.sleep(50); // poll interval; the stored offsets are the condition
             }
         }
-        String[] common = {"--from", live, "--user", db.user(), "--password", db.password(),
-                "--bootstrap", stack.kafkaBootstrap(), "--topic", topic};
-        String equal = run(0, concat(new String[] {"rebuild", "--into", createDatabase("rebuild_a_" + System.nanoTime())}, common));
+        String[] common = {
+            "--from",
+            live,
+            "--user",
+            db.user(),
+            "--password",
+            db.password(),
+            "--bootstrap",
+            stack.kafkaBootstrap(),
+            "--topic",
+            topic
+        };
+        String equal = run(
+                0,
+                concat(new String[] {"rebuild", "--into", createDatabase("rebuild_a_" + System.nanoTime())}, common));
         assertTrue(equal.contains("rebuild: EQUAL"), equal);
         Path auditFile = Path.of("target/audit-rebuild-board-2.json");
-        String[] audit = {"audit", "--board", "rebuild-board-2", "--jdbc-url", live, "--user", db.user(), "--password",
-                db.password(), "--log-key", settings.signer().verifierKey(), "--out", auditFile.toString()};
+        String[] audit = {
+            "audit",
+            "--board",
+            "rebuild-board-2",
+            "--jdbc-url",
+            live,
+            "--user",
+            db.user(),
+            "--password",
+            db.password(),
+            "--log-key",
+            settings.signer().verifierKey(),
+            "--out",
+            auditFile.toString()
+        };
         String clean = run(0, audit);
         assertTrue(clean.contains(": CLEAN;"), clean);
         assertTrue(java.nio.file.Files.readString(auditFile).contains("\"verdict\":\"clean\""));
 
         try (Connection c = DriverManager.getConnection(live, db.user(), db.password())) {
-            c.createStatement().executeUpdate("UPDATE records SET username = 'mallory' WHERE id = 17 AND board_id = "
-                    + "(SELECT board_id FROM boards WHERE name = 'rebuild-board-2')");
+            c.createStatement()
+                    .executeUpdate("UPDATE records SET username = 'mallory' WHERE id = 17 AND board_id = "
+                            + "(SELECT board_id FROM boards WHERE name = 'rebuild-board-2')");
         }
-        String different = run(1, concat(new String[] {"rebuild", "--into", createDatabase("rebuild_b_" + System.nanoTime())}, common));
+        String different = run(
+                1,
+                concat(new String[] {"rebuild", "--into", createDatabase("rebuild_b_" + System.nanoTime())}, common));
         assertTrue(different.contains("rebuild: DIFFERENT"), different);
         assertTrue(different.contains("board rebuild-board-2: records differ"), different);
         assertTrue(!different.contains("rebuild-board-1"), "the untouched board compares equal: " + different);
@@ -104,7 +144,7 @@ class RebuildTest {
 
     static boolean projected(String url, DatabaseAddress db, String topic, Map<Integer, Long> end) throws Exception {
         try (Connection c = DriverManager.getConnection(url, db.user(), db.password());
-             var ps = c.prepareStatement("SELECT partition, next_offset FROM partition_offsets WHERE topic = ?")) {
+                var ps = c.prepareStatement("SELECT partition, next_offset FROM partition_offsets WHERE topic = ?")) {
             ps.setString(1, topic);
             Map<Integer, Long> stored = new java.util.HashMap<>();
             try (var rs = ps.executeQuery()) {

@@ -40,7 +40,8 @@ final class AppendsRun {
     static final String BOARD = "perf-appends";
     private final QueryApi api;
     private final ElectoralLogProducer producer;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     private AppendsRun(QueryApi api, ElectoralLogProducer producer) {
         this.api = api;
@@ -50,12 +51,25 @@ final class AppendsRun {
     static Statement vote(String board, String user) {
         byte[] hash = new byte[32];
         java.util.concurrent.ThreadLocalRandom.current().nextBytes(hash);
-        return Statement.newBuilder().setBoard(board).setDeliveryId(UUID.randomUUID().toString())
-                .setKind(StatementKind.CAST_VOTE).setStatementTimestamp(System.currentTimeMillis())
-                .setSenderName("voting-service").setSenderPublicKey(ByteBuffer.wrap(new byte[32])).setUserId(user)
-                .setUsername(user + "@example.org").setElectionId("election-0").setAreaId("area-1").setBallotId(Hex.encode(hash))
-                .setBody(CastVote.newBuilder().setElectionId("election-0").setPseudonymHash(ByteBuffer.wrap(hash))
-                        .setCastVoteHash(ByteBuffer.wrap(hash)).setIp("10.0.0.1").setCountry("ES").build())
+        return Statement.newBuilder()
+                .setBoard(board)
+                .setDeliveryId(UUID.randomUUID().toString())
+                .setKind(StatementKind.CAST_VOTE)
+                .setStatementTimestamp(System.currentTimeMillis())
+                .setSenderName("voting-service")
+                .setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
+                .setUserId(user)
+                .setUsername(user + "@example.org")
+                .setElectionId("election-0")
+                .setAreaId("area-1")
+                .setBallotId(Hex.encode(hash))
+                .setBody(CastVote.newBuilder()
+                        .setElectionId("election-0")
+                        .setPseudonymHash(ByteBuffer.wrap(hash))
+                        .setCastVoteHash(ByteBuffer.wrap(hash))
+                        .setIp("10.0.0.1")
+                        .setCountry("ES")
+                        .build())
                 .setArtifact(ByteBuffer.wrap(new byte[124]))
                 .build();
     }
@@ -65,8 +79,11 @@ final class AppendsRun {
         long id = -1;
         while (System.nanoTime() < deadlineNanos) {
             if (id < 0) {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + "/boards/" + board
-                        + "/ballots?election_id=election-0&user_id=" + user)).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = http.send(
+                        HttpRequest.newBuilder(URI.create(api.baseUrl() + "/boards/" + board
+                                        + "/ballots?election_id=election-0&user_id=" + user))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) {
                     JsonNode ballots = JSON.readTree(r.body()).get("ballots");
                     if (ballots.size() > 0) {
@@ -75,8 +92,11 @@ final class AppendsRun {
                 }
             }
             if (id >= 0) {
-                HttpResponse<String> p = http.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + "/boards/" + board
-                        + "/records/" + id + "/proof")).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> p = http.send(
+                        HttpRequest.newBuilder(
+                                        URI.create(api.baseUrl() + "/boards/" + board + "/records/" + id + "/proof"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 if (p.statusCode() == 200) {
                     return id;
                 }
@@ -86,7 +106,8 @@ final class AppendsRun {
         throw new IllegalStateException("the vote of " + user + " was not provable in time");
     }
 
-    static Map<String, Object> appends(PerfEnvironment env, List<Integer> concurrencies, int perLevel, int batch, int batchWaitMs)
+    static Map<String, Object> appends(
+            PerfEnvironment env, List<Integer> concurrencies, int perLevel, int batch, int batchWaitMs)
             throws Exception {
         env.projector(Duration.ZERO, Duration.ofMillis(batchWaitMs));
         Map<String, Object> out = new LinkedHashMap<>();
@@ -109,7 +130,10 @@ final class AppendsRun {
                                     String user = "a-" + UUID.randomUUID();
                                     long t = System.nanoTime();
                                     producer.publish(vote(BOARD, user)).get(30, TimeUnit.SECONDS);
-                                    run.awaitProvable(BOARD, user, t + Duration.ofSeconds(60).toNanos());
+                                    run.awaitProvable(
+                                            BOARD,
+                                            user,
+                                            t + Duration.ofSeconds(60).toNanos());
                                     lat.add((System.nanoTime() - t) / 1e6);
                                 }
                             } else {
@@ -127,10 +151,17 @@ final class AppendsRun {
                                     }
                                     // one board is one partition: the batch's records are in publish order, so the
                                     // batch is provable when its last statement is; every other one is checked after
-                                    run.awaitProvable(BOARD, users.get(users.size() - 1), t + Duration.ofSeconds(60).toNanos());
+                                    run.awaitProvable(
+                                            BOARD,
+                                            users.get(users.size() - 1),
+                                            t + Duration.ofSeconds(60).toNanos());
                                     lat.add((System.nanoTime() - t) / 1e6);
                                     for (String u : users) {
-                                        run.awaitProvable(BOARD, u, System.nanoTime() + Duration.ofSeconds(60).toNanos());
+                                        run.awaitProvable(
+                                                BOARD,
+                                                u,
+                                                System.nanoTime()
+                                                        + Duration.ofSeconds(60).toNanos());
                                     }
                                 }
                             }
@@ -154,8 +185,12 @@ final class AppendsRun {
                     level.put("publish_to_provable", lat.summary());
                     level.put("latencies_ms", lat.sorted());
                     levels.add(level);
-                    System.err.printf(Locale.ROOT, "appends %-6s x%-3d %,6d statements/s, publish to provable median %.1f ms, p99 %.1f ms%n",
-                            mode, c, ((Number) level.get("statements_per_second")).longValue(),
+                    System.err.printf(
+                            Locale.ROOT,
+                            "appends %-6s x%-3d %,6d statements/s, publish to provable median %.1f ms, p99 %.1f ms%n",
+                            mode,
+                            c,
+                            ((Number) level.get("statements_per_second")).longValue(),
                             ((Number) ((Map<?, ?>) level.get("publish_to_provable")).get("median_ms")).doubleValue(),
                             ((Number) ((Map<?, ?>) level.get("publish_to_provable")).get("p99_ms")).doubleValue());
                 }
@@ -174,7 +209,8 @@ final class AppendsRun {
         for (int i = 0; i < 20; i++) {
             String user = "warm-" + UUID.randomUUID();
             producer.publish(vote(board, user)).get(30, TimeUnit.SECONDS);
-            awaitProvable(board, user, System.nanoTime() + Duration.ofSeconds(60).toNanos());
+            awaitProvable(
+                    board, user, System.nanoTime() + Duration.ofSeconds(60).toNanos());
         }
     }
 
@@ -194,24 +230,27 @@ final class AppendsRun {
             run.warmUp(board);
             String tag = "b" + System.currentTimeMillis() + "-";
             long base = env.sizes().getOrDefault(board, 0L);
-            List<long[]> timeline = java.util.Collections.synchronizedList(new ArrayList<>()); // {nanos, checkpoint size}
+            List<long[]> timeline =
+                    java.util.Collections.synchronizedList(new ArrayList<>()); // {nanos, checkpoint size}
             java.util.concurrent.atomic.AtomicBoolean watching = new java.util.concurrent.atomic.AtomicBoolean(true);
-            Thread watcher = new Thread(() -> {
-                long last = -1;
-                while (watching.get()) {
-                    try {
-                        long size = run.checkpointSize(board);
-                        long now = System.nanoTime();
-                        if (size != last) {
-                            timeline.add(new long[] {now, size});
-                            last = size;
+            Thread watcher = new Thread(
+                    () -> {
+                        long last = -1;
+                        while (watching.get()) {
+                            try {
+                                long size = run.checkpointSize(board);
+                                long now = System.nanoTime();
+                                if (size != last) {
+                                    timeline.add(new long[] {now, size});
+                                    last = size;
+                                }
+                                Thread.sleep(2); // the watcher's poll interval: latencies are known to within it
+                            } catch (Exception e) {
+                                throw new IllegalStateException(e);
+                            }
                         }
-                        Thread.sleep(2); // the watcher's poll interval: latencies are known to within it
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                }
-            }, "checkpoint-watch");
+                    },
+                    "checkpoint-watch");
             watcher.start();
             long[] published = new long[voters];
             long t0 = System.nanoTime();
@@ -237,8 +276,9 @@ final class AppendsRun {
             watcher.join();
             Map<String, Long> ids = new LinkedHashMap<>();
             long found;
-            try (Connection c = env.db.getConnection(); PreparedStatement ps = c.prepareStatement(
-                    "SELECT r.user_id, r.id FROM records r JOIN boards b USING (board_id) WHERE b.name = ? AND r.user_id LIKE ? || '%'")) {
+            try (Connection c = env.db.getConnection();
+                    PreparedStatement ps = c.prepareStatement(
+                            "SELECT r.user_id, r.id FROM records r JOIN boards b USING (board_id) WHERE b.name = ? AND r.user_id LIKE ? || '%'")) {
                 ps.setString(1, board);
                 ps.setString(2, tag);
                 found = 0;
@@ -268,8 +308,11 @@ final class AppendsRun {
                 }
                 lat.add((provableAt - published[i]) / 1e6);
                 last = Math.max(last, provableAt);
-                HttpResponse<String> proof = run.http.send(HttpRequest.newBuilder(URI.create(run.api.baseUrl() + "/boards/" + board
-                        + "/records/" + id + "/proof")).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> proof = run.http.send(
+                        HttpRequest.newBuilder(URI.create(
+                                        run.api.baseUrl() + "/boards/" + board + "/records/" + id + "/proof"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 proofsOk += proof.statusCode() == 200 ? 1 : 0;
             }
             long distinct = ids.size();
@@ -284,22 +327,35 @@ final class AppendsRun {
             out.put("lost", voters - distinct);
             out.put("doubled", found - distinct);
             out.put("proofs_answered", proofsOk);
-            out.put("method", "provable = covered by a signed checkpoint (read every 2 ms); each vote's proof then requested: "
-                    + proofsOk + " of " + voters + " answered 200");
+            out.put(
+                    "method",
+                    "provable = covered by a signed checkpoint (read every 2 ms); each vote's proof then requested: "
+                            + proofsOk + " of " + voters + " answered 200");
             out.put("checkpoints", "signed after every batch for this run");
             out.put("projector_batch_wait_ms", batchWaitMs);
             out.put("records_all_boards", env.total());
             out.putAll(env.describe());
-            System.err.printf(Locale.ROOT, "burst: %d votes published in %.0f ms, drained (all provable) in %.0f ms; p50 %.1f p95 %.1f p99 %.1f ms; lost %d, doubled %d, proofs %d%n",
-                    voters, publishedIn / 1e6, (last - t0) / 1e6, ((Number) lat.summary().get("median_ms")).doubleValue(),
-                    ((Number) lat.summary().get("p95_ms")).doubleValue(), ((Number) lat.summary().get("p99_ms")).doubleValue(), voters - distinct, found - distinct, proofsOk);
+            System.err.printf(
+                    Locale.ROOT,
+                    "burst: %d votes published in %.0f ms, drained (all provable) in %.0f ms; p50 %.1f p95 %.1f p99 %.1f ms; lost %d, doubled %d, proofs %d%n",
+                    voters,
+                    publishedIn / 1e6,
+                    (last - t0) / 1e6,
+                    ((Number) lat.summary().get("median_ms")).doubleValue(),
+                    ((Number) lat.summary().get("p95_ms")).doubleValue(),
+                    ((Number) lat.summary().get("p99_ms")).doubleValue(),
+                    voters - distinct,
+                    found - distinct,
+                    proofsOk);
         }
         return out;
     }
 
     /** The size line of a board's latest checkpoint (C2SP tlog-checkpoint: origin, size, root). */
     long checkpointSize(String board) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + "/boards/" + board + "/checkpoint")).build(),
+        HttpResponse<String> r = http.send(
+                HttpRequest.newBuilder(URI.create(api.baseUrl() + "/boards/" + board + "/checkpoint"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {
             return -1;

@@ -17,12 +17,12 @@ import org.electorallog.infra.EmbeddedStack;
 import org.electorallog.producer.ElectionStatements;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.EventsTopic;
-import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
-import org.electorallog.store.StorageReport;
 import org.electorallog.schemas.Topics;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.StorageReport;
 
 /**
  * Fills one board through the real pipeline (producer, embedded Kafka, projector, embedded
@@ -32,8 +32,7 @@ import org.electorallog.schemas.avro.Statement;
  * <pre>java -cp "perf/target/perf-0.1.0-SNAPSHOT.jar:perf/target/lib/*" org.electorallog.perf.AuditRate [records]</pre>
  */
 public final class AuditRate {
-    private AuditRate() {
-    }
+    private AuditRate() {}
 
     public static void main(String[] args) throws Exception {
         long records = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000;
@@ -44,9 +43,14 @@ public final class AuditRate {
             EventsTopic.ensure(stack.kafkaBootstrap(), Topics.DEAD_LETTERS, 1, (short) 1);
             DatabaseAddress db = stack.database();
             long t0 = System.nanoTime();
-            try (Projector p = Projector.start(ProjectorSettings.defaults(stack.kafkaBootstrap(), db.jdbcUrl(), db.user(),
-                    db.password(), stack.workDir().resolve("streams"), signer));
-                 ElectoralLogProducer producer = ElectoralLogProducer.create(stack.kafkaBootstrap())) {
+            try (Projector p = Projector.start(ProjectorSettings.defaults(
+                            stack.kafkaBootstrap(),
+                            db.jdbcUrl(),
+                            db.user(),
+                            db.password(),
+                            stack.workDir().resolve("streams"),
+                            signer));
+                    ElectoralLogProducer producer = ElectoralLogProducer.create(stack.kafkaBootstrap())) {
                 ElectionStatements gen = new ElectionStatements(board, 42);
                 for (long v = 0; v * 5 < records; v++) {
                     for (Statement s : gen.voter(v)) {
@@ -61,8 +65,12 @@ public final class AuditRate {
                 }
             }
             double fill = (System.nanoTime() - t0) / 1e9;
-            System.out.printf(Locale.ROOT, "filled %,d records in %.1f s (%.0f records/s through the pipeline)%n",
-                    records, fill, records / fill);
+            System.out.printf(
+                    Locale.ROOT,
+                    "filled %,d records in %.1f s (%.0f records/s through the pipeline)%n",
+                    records,
+                    fill,
+                    records / fill);
             try (HikariDataSource ds = ProjectionDatabase.pool(db.jdbcUrl(), db.user(), db.password(), 2, "audit")) {
                 StorageReport storage = StorageReport.measure(ds);
                 AuditOptions options = AuditOptions.of(List.of(NoteVerifier.parse(signer.verifierKey())));
@@ -70,13 +78,29 @@ public final class AuditRate {
                 AuditResult warm = new BoardAuditor(ds, options).audit(board, new BoardAuditor.Progress());
                 double r1 = first.recordsChecked() / first.seconds();
                 double r2 = warm.recordsChecked() / warm.seconds();
-                System.out.printf(Locale.ROOT, "audit: first %.1f s (%,.0f records/s), warm %.1f s (%,.0f records/s), %s; %.0f bytes/record%n",
-                        first.seconds(), r1, warm.seconds(), r2, warm.clean() ? "clean" : "FINDINGS", storage.bytesPerRecord());
-                String json = String.format(Locale.ROOT, "{\"records\":%d,\"fill_seconds\":%.1f,\"fill_records_per_second\":%.0f,"
+                System.out.printf(
+                        Locale.ROOT,
+                        "audit: first %.1f s (%,.0f records/s), warm %.1f s (%,.0f records/s), %s; %.0f bytes/record%n",
+                        first.seconds(),
+                        r1,
+                        warm.seconds(),
+                        r2,
+                        warm.clean() ? "clean" : "FINDINGS",
+                        storage.bytesPerRecord());
+                String json = String.format(
+                        Locale.ROOT,
+                        "{\"records\":%d,\"fill_seconds\":%.1f,\"fill_records_per_second\":%.0f,"
                                 + "\"audit_first_seconds\":%.2f,\"audit_first_records_per_second\":%.0f,"
                                 + "\"audit_warm_seconds\":%.2f,\"audit_warm_records_per_second\":%.0f,\"verdict\":\"%s\","
                                 + "\"storage\":%s,\"machine\":\"2 cores, 24 GiB; Kafka, projector, PostgreSQL 18.6 and the audit on the same machine\"}%n",
-                        records, fill, records / fill, first.seconds(), r1, warm.seconds(), r2, warm.clean() ? "clean" : "findings",
+                        records,
+                        fill,
+                        records / fill,
+                        first.seconds(),
+                        r1,
+                        warm.seconds(),
+                        r2,
+                        warm.clean() ? "clean" : "findings",
                         storage.toJson());
                 Path out = Path.of("perf/results/audit-rate.json");
                 Files.createDirectories(out.getParent());
@@ -87,8 +111,8 @@ public final class AuditRate {
     }
 
     private static long size(HikariDataSource ds) throws Exception {
-        try (Connection c = ds.getConnection(); ResultSet rs = c.createStatement().executeQuery(
-                "SELECT coalesce(max(size), 0) FROM board_state")) {
+        try (Connection c = ds.getConnection();
+                ResultSet rs = c.createStatement().executeQuery("SELECT coalesce(max(size), 0) FROM board_state")) {
             return rs.next() ? rs.getLong(1) : 0;
         } catch (java.sql.SQLException e) {
             return 0;

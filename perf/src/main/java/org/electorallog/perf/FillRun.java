@@ -10,11 +10,10 @@ import java.util.Locale;
 import java.util.Map;
 import org.electorallog.producer.ElectionStatements;
 import org.electorallog.producer.ElectoralLogProducer;
-import org.electorallog.store.RecordInserter;
-import org.electorallog.store.RecordRow;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.StatementKinds;
-import org.electorallog.schemas.avro.Statement;
+import org.electorallog.store.RecordInserter;
+import org.electorallog.store.RecordRow;
 
 /**
  * {@code perf fill}: realistic election statements (producer {@link ElectionStatements}) through the
@@ -24,8 +23,7 @@ import org.electorallog.schemas.avro.Statement;
  * the pipeline's ratio to PostgreSQL's own ceiling at the same size.
  */
 final class FillRun {
-    private FillRun() {
-    }
+    private FillRun() {}
 
     static Map<String, Object> run(PerfEnvironment env, long target, int boards, boolean signed) throws Exception {
         env.projector(Duration.ofSeconds(1));
@@ -40,7 +38,9 @@ final class FillRun {
         for (Map.Entry<String, Long> e : before.entrySet()) {
             voters.put(e.getKey(), new long[] {(e.getValue() + 4) / 5, perBoard / 5});
         }
-        long toPublish = voters.values().stream().mapToLong(v -> Math.max(0, v[1] - v[0]) * 5).sum();
+        long toPublish = voters.values().stream()
+                .mapToLong(v -> Math.max(0, v[1] - v[0]) * 5)
+                .sum();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("target", target);
         out.put("boards", boards);
@@ -52,15 +52,22 @@ final class FillRun {
             out.put("records_after", env.total());
             return out;
         }
-        System.err.printf(Locale.ROOT, "fill: %,d records now, publishing %,d to reach %,d on %d board(s)%n",
-                startTotal, toPublish, target, boards);
+        System.err.printf(
+                Locale.ROOT,
+                "fill: %,d records now, publishing %,d to reach %,d on %d board(s)%n",
+                startTotal,
+                toPublish,
+                target,
+                boards);
         List<Map<String, Object>> samples = new ArrayList<>();
         long t0 = System.nanoTime();
         Thread publisher = new Thread(() -> publish(env, voters, signed), "perf-publisher");
         publisher.start();
         long expectedTotal = startTotal + toPublish;
         java.util.function.LongSupplier boardsSize = () -> env.sizes().entrySet().stream()
-                .filter(e -> before.containsKey(e.getKey())).mapToLong(Map.Entry::getValue).sum();
+                .filter(e -> before.containsKey(e.getKey()))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
         long lastSize = startTotal;
         long lastT = t0;
         while (true) {
@@ -73,14 +80,21 @@ final class FillRun {
             s.put("records", size);
             s.put("records_per_second", Math.round(rate));
             samples.add(s);
-            System.err.printf(Locale.ROOT, "\rfill: %s %,d / %,d records, %,.0f records/s   ", bar(size - startTotal, toPublish),
-                    size, expectedTotal, rate);
+            System.err.printf(
+                    Locale.ROOT,
+                    "\rfill: %s %,d / %,d records, %,.0f records/s   ",
+                    bar(size - startTotal, toPublish),
+                    size,
+                    expectedTotal,
+                    rate);
             lastSize = size;
             lastT = now;
             if (size >= expectedTotal) {
                 break;
             }
-            if (!publisher.isAlive() && size == lastSize && now - t0 > Duration.ofMinutes(60).toNanos()) {
+            if (!publisher.isAlive()
+                    && size == lastSize
+                    && now - t0 > Duration.ofMinutes(60).toNanos()) {
                 throw new IllegalStateException("the fill stopped at " + size + " records");
             }
         }
@@ -95,7 +109,9 @@ final class FillRun {
         out.put("records_per_second", Math.round(toPublish / seconds));
         out.put("samples", samples);
         if (signed) {
-            out.put("signatures", "every statement signed by its sender (Ed25519); the projector verified each (policy SENDER)");
+            out.put(
+                    "signatures",
+                    "every statement signed by its sender (Ed25519); the projector verified each (policy SENDER)");
         } else {
             out.put("ceiling", ceiling(env, voters));
             double ceilingRate = ((Number) ((Map<?, ?>) out.get("ceiling")).get("rows_per_second")).doubleValue();
@@ -159,8 +175,10 @@ final class FillRun {
             ElectionStatements gen = new ElectionStatements(e.getKey(), seed(e.getKey(), e.getValue()[0]));
             long nextId;
             short boardId = (short) (32000 + Math.abs(e.getKey().hashCode() % 700));
-            try (Connection c = env.db.getConnection(); ResultSet rs = c.createStatement().executeQuery(
-                    "SELECT coalesce(max(id) + 1, 0) FROM ceiling_records WHERE board_id = " + boardId)) {
+            try (Connection c = env.db.getConnection();
+                    ResultSet rs = c.createStatement()
+                            .executeQuery("SELECT coalesce(max(id) + 1, 0) FROM ceiling_records WHERE board_id = "
+                                    + boardId)) {
                 nextId = rs.next() ? rs.getLong(1) : 0;
             }
             List<RecordRow> batch = new ArrayList<>(5000);
@@ -182,10 +200,25 @@ final class FillRun {
             };
             gen.interleaved(e.getValue()[0], e.getValue()[1], s -> {
                 long id = next[0]++;
-                batch.add(new RecordRow(boardId, id, System.currentTimeMillis(), s.getStatementTimestamp(),
-                        (short) StatementKinds.code(s.getKind().name()), 1, str(s.getUserId()), str(s.getUsername()),
-                        str(s.getElectionId()), str(s.getAreaId()), str(s.getBallotId()), s.getDeliveryId().toString(),
-                        CanonicalStatement.encode(s), 1, 0, id, null, null));
+                batch.add(new RecordRow(
+                        boardId,
+                        id,
+                        System.currentTimeMillis(),
+                        s.getStatementTimestamp(),
+                        (short) StatementKinds.code(s.getKind().name()),
+                        1,
+                        str(s.getUserId()),
+                        str(s.getUsername()),
+                        str(s.getElectionId()),
+                        str(s.getAreaId()),
+                        str(s.getBallotId()),
+                        s.getDeliveryId().toString(),
+                        CanonicalStatement.encode(s),
+                        1,
+                        0,
+                        id,
+                        null,
+                        null));
                 if (batch.size() >= 5000) {
                     copy.accept(batch);
                 }
@@ -200,8 +233,10 @@ final class FillRun {
         m.put("rows", rows);
         m.put("seconds", Latencies.round(copySeconds));
         m.put("rows_per_second", Math.round(rows / copySeconds));
-        m.put("method", "binary COPY of the same rows into ceiling_records (LIKE records INCLUDING ALL), 5,000 per transaction; "
-                + "time inside COPY and commit only (row generation excluded)");
+        m.put(
+                "method",
+                "binary COPY of the same rows into ceiling_records (LIKE records INCLUDING ALL), 5,000 per transaction; "
+                        + "time inside COPY and commit only (row generation excluded)");
         return m;
     }
 

@@ -10,8 +10,7 @@ import javax.sql.DataSource;
 
 /** What a result was measured on: cores, memory, CPU model, and the versions of everything. */
 final class Machine {
-    private Machine() {
-    }
+    private Machine() {}
 
     static Map<String, Object> describe() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -20,14 +19,17 @@ final class Machine {
         m.put("cpu", cpuModel());
         m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
         m.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        m.put("note", "Kafka broker, projector, PostgreSQL, query API and the load generator share these cores; loopback network");
+        m.put(
+                "note",
+                "Kafka broker, projector, PostgreSQL, query API and the load generator share these cores; loopback network");
         return m;
     }
 
     static Map<String, String> versions(DataSource db) {
         Map<String, String> v = new LinkedHashMap<>();
         v.put("kafka", org.apache.kafka.common.utils.internals.AppInfoParser.getVersion());
-        try (Connection c = db.getConnection(); ResultSet rs = c.createStatement().executeQuery("SHOW server_version")) {
+        try (Connection c = db.getConnection();
+                ResultSet rs = c.createStatement().executeQuery("SHOW server_version")) {
             v.put("postgresql", rs.next() ? rs.getString(1) : "unknown");
         } catch (Exception e) {
             v.put("postgresql", "unknown: " + e.getMessage());

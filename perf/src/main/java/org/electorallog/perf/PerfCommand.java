@@ -22,10 +22,20 @@ import picocli.CommandLine.Option;
  * runs against the persistent embedded stack in {@code --work} and writes a JSON result into
  * {@code --results}; {@code report} turns the results into a Markdown report with PNG charts.
  */
-@Command(name = "perf", mixinStandardHelpOptions = true, subcommands = {PerfCommand.Fill.class, PerfCommand.Probe.class,
-        PerfCommand.Appends.class, PerfCommand.Burst.class, PerfCommand.Audit.class, PerfCommand.Storage.class,
-        PerfCommand.Report.class},
-        description = "Load tests of the whole pipeline on an embedded stack that persists in --work (see docs/perf.md)")
+@Command(
+        name = "perf",
+        mixinStandardHelpOptions = true,
+        subcommands = {
+            PerfCommand.Fill.class,
+            PerfCommand.Probe.class,
+            PerfCommand.Appends.class,
+            PerfCommand.Burst.class,
+            PerfCommand.Audit.class,
+            PerfCommand.Storage.class,
+            PerfCommand.Report.class
+        },
+        description =
+                "Load tests of the whole pipeline on an embedded stack that persists in --work (see docs/perf.md)")
 public final class PerfCommand implements Runnable {
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -40,10 +50,16 @@ public final class PerfCommand implements Runnable {
 
     /** Options every command shares. */
     static class Dirs {
-        @Option(names = "--work", defaultValue = "perf/target/perf-stack", description = "the stack's data (kept between runs); default ${DEFAULT-VALUE}")
+        @Option(
+                names = "--work",
+                defaultValue = "perf/target/perf-stack",
+                description = "the stack's data (kept between runs); default ${DEFAULT-VALUE}")
         Path work;
 
-        @Option(names = "--results", defaultValue = "perf/results", description = "where results go; default ${DEFAULT-VALUE}")
+        @Option(
+                names = "--results",
+                defaultValue = "perf/results",
+                description = "where results go; default ${DEFAULT-VALUE}")
         Path results;
 
         Path write(String name, Map<String, Object> result) throws Exception {
@@ -59,7 +75,10 @@ public final class PerfCommand implements Runnable {
         return ProbeRun.size(records);
     }
 
-    @Command(name = "fill", description = "Fill boards through producer, Kafka and projector to --target records (resumes), and measure the COPY ceiling")
+    @Command(
+            name = "fill",
+            description =
+                    "Fill boards through producer, Kafka and projector to --target records (resumes), and measure the COPY ceiling")
     static class Fill implements Callable<Integer> {
         @CommandLine.Mixin
         Dirs dirs;
@@ -67,10 +86,16 @@ public final class PerfCommand implements Runnable {
         @Option(names = "--target", required = true, description = "records on the perf boards when done")
         long target;
 
-        @Option(names = "--boards", defaultValue = "1", description = "boards to spread them over; default ${DEFAULT-VALUE}")
+        @Option(
+                names = "--boards",
+                defaultValue = "1",
+                description = "boards to spread them over; default ${DEFAULT-VALUE}")
         int boards;
 
-        @Option(names = "--signed", description = "sign every statement (sender Ed25519) on boards perf-signed-N, which the projector verifies")
+        @Option(
+                names = "--signed",
+                description =
+                        "sign every statement (sender Ed25519) on boards perf-signed-N, which the projector verifies")
         boolean signed;
 
         @Override
@@ -88,7 +113,9 @@ public final class PerfCommand implements Runnable {
         }
     }
 
-    @Command(name = "probe", description = "Every row of the reference query table over HTTP, warm and cold, with plans")
+    @Command(
+            name = "probe",
+            description = "Every row of the reference query table over HTTP, warm and cold, with plans")
     static class Probe implements Callable<Integer> {
         @CommandLine.Mixin
         Dirs dirs;
@@ -96,7 +123,11 @@ public final class PerfCommand implements Runnable {
         @Option(names = "--repeats", defaultValue = "50", description = "warm runs per row; default ${DEFAULT-VALUE}")
         int repeats;
 
-        @Option(names = "--no-cold", negatable = true, defaultValue = "true", description = "also measure cold runs (restarts PostgreSQL per row)")
+        @Option(
+                names = "--no-cold",
+                negatable = true,
+                defaultValue = "true",
+                description = "also measure cold runs (restarts PostgreSQL per row)")
         boolean cold;
 
         @Override
@@ -109,21 +140,34 @@ public final class PerfCommand implements Runnable {
         }
     }
 
-    @Command(name = "appends", description = "Publish-to-provable latency and throughput, single statements and batches, at several concurrencies")
+    @Command(
+            name = "appends",
+            description =
+                    "Publish-to-provable latency and throughput, single statements and batches, at several concurrencies")
     static class Appends implements Callable<Integer> {
         @CommandLine.Mixin
         Dirs dirs;
 
-        @Option(names = "--concurrency", split = ",", defaultValue = "1,4,16", description = "producer threads; default ${DEFAULT-VALUE}")
+        @Option(
+                names = "--concurrency",
+                split = ",",
+                defaultValue = "1,4,16",
+                description = "producer threads; default ${DEFAULT-VALUE}")
         List<Integer> concurrency;
 
-        @Option(names = "--statements", defaultValue = "200", description = "statements per level; default ${DEFAULT-VALUE}")
+        @Option(
+                names = "--statements",
+                defaultValue = "200",
+                description = "statements per level; default ${DEFAULT-VALUE}")
         int statements;
 
         @Option(names = "--batch", defaultValue = "100", description = "statements per batch; default ${DEFAULT-VALUE}")
         int batch;
 
-        @Option(names = "--batch-wait-ms", defaultValue = "100", description = "the projector's batch wait (ELECTORAL_LOG_BATCH_MAX_WAIT_MS); default ${DEFAULT-VALUE}")
+        @Option(
+                names = "--batch-wait-ms",
+                defaultValue = "100",
+                description = "the projector's batch wait (ELECTORAL_LOG_BATCH_MAX_WAIT_MS); default ${DEFAULT-VALUE}")
         int batchWaitMs;
 
         @Override
@@ -136,7 +180,9 @@ public final class PerfCommand implements Runnable {
         }
     }
 
-    @Command(name = "burst", description = "N cast votes on one board within one second: drain time, percentiles, lost = 0")
+    @Command(
+            name = "burst",
+            description = "N cast votes on one board within one second: drain time, percentiles, lost = 0")
     static class Burst implements Callable<Integer> {
         @CommandLine.Mixin
         Dirs dirs;
@@ -144,7 +190,10 @@ public final class PerfCommand implements Runnable {
         @Option(names = "--voters", defaultValue = "500", description = "votes in the second; default ${DEFAULT-VALUE}")
         int voters;
 
-        @Option(names = "--batch-wait-ms", defaultValue = "100", description = "the projector's batch wait (ELECTORAL_LOG_BATCH_MAX_WAIT_MS); default ${DEFAULT-VALUE}")
+        @Option(
+                names = "--batch-wait-ms",
+                defaultValue = "100",
+                description = "the projector's batch wait (ELECTORAL_LOG_BATCH_MAX_WAIT_MS); default ${DEFAULT-VALUE}")
         int batchWaitMs;
 
         @Override
@@ -152,7 +201,9 @@ public final class PerfCommand implements Runnable {
             try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
                 Map<String, Object> r = AppendsRun.burst(env, voters, batchWaitMs);
                 dirs.write("burst-" + label(roundDown(env.total())) + "-wait" + batchWaitMs, r);
-                return ((Number) r.get("lost")).longValue() == 0 && ((Number) r.get("doubled")).longValue() == 0 ? 0 : 1;
+                return ((Number) r.get("lost")).longValue() == 0 && ((Number) r.get("doubled")).longValue() == 0
+                        ? 0
+                        : 1;
             }
         }
     }
@@ -165,8 +216,11 @@ public final class PerfCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
-                String board = env.sizes().entrySet().stream().filter(e -> e.getKey().matches("perf-[0-9]+"))
-                        .max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+                String board = env.sizes().entrySet().stream()
+                        .filter(e -> e.getKey().matches("perf-[0-9]+"))
+                        .max(Map.Entry.comparingByValue())
+                        .orElseThrow()
+                        .getKey();
                 AuditOptions options = AuditOptions.of(List.of(NoteVerifier.parse(env.signer.verifierKey())));
                 Map<String, Object> r = new LinkedHashMap<>();
                 r.put("board", board);
@@ -178,8 +232,9 @@ public final class PerfCommand implements Runnable {
                     m.put("records_per_second", Math.round(a.recordsChecked() / a.seconds()));
                     m.put("verdict", a.clean() ? "clean" : "findings: " + a.counts());
                     r.put(run, m);
-                    System.err.printf("audit %s: %,d records in %.1f s (%,.0f records/s), %s%n", run, a.recordsChecked(), a.seconds(),
-                            a.recordsChecked() / a.seconds(), m.get("verdict"));
+                    System.err.printf(
+                            "audit %s: %,d records in %.1f s (%,.0f records/s), %s%n",
+                            run, a.recordsChecked(), a.seconds(), a.recordsChecked() / a.seconds(), m.get("verdict"));
                 }
                 r.put("records_all_boards", env.total());
                 r.putAll(env.describe());
@@ -200,7 +255,9 @@ public final class PerfCommand implements Runnable {
                 StorageReport s = StorageReport.measure(env.db);
                 Map<String, Object> r = new LinkedHashMap<>();
                 r.put("storage", JSON.readTree(s.toJson()));
-                r.put("note", "the projection's tables only; ceiling_records (the COPY ceiling's scratch table) is not counted");
+                r.put(
+                        "note",
+                        "the projection's tables only; ceiling_records (the COPY ceiling's scratch table) is not counted");
                 r.putAll(env.describe());
                 System.err.printf("storage: %,d records, %.0f bytes per record%n", s.records(), s.bytesPerRecord());
                 dirs.write("storage-" + label(roundDown(s.records())), r);
@@ -214,7 +271,10 @@ public final class PerfCommand implements Runnable {
         @CommandLine.Mixin
         Dirs dirs;
 
-        @Option(names = "--out", defaultValue = "perf/results/report.md", description = "the report; default ${DEFAULT-VALUE}")
+        @Option(
+                names = "--out",
+                defaultValue = "perf/results/report.md",
+                description = "the report; default ${DEFAULT-VALUE}")
         Path out;
 
         @Option(names = "--notes", description = "a Markdown file of hand-written notes (caveats, analysis) to include")

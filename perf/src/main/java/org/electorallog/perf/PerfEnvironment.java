@@ -16,13 +16,13 @@ import org.electorallog.core.NoteSigner;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.EmbeddedStack;
 import org.electorallog.producer.EventsTopic;
-import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.query.HttpSettings;
 import org.electorallog.query.QueryApi;
 import org.electorallog.query.QueryApiSettings;
 import org.electorallog.schemas.Topics;
+import org.electorallog.store.ProjectionDatabase;
 
 /**
  * The system under test: a persistent embedded stack (real Kafka broker and PostgreSQL 18 in
@@ -31,8 +31,9 @@ import org.electorallog.schemas.Topics;
  */
 final class PerfEnvironment implements AutoCloseable {
     /** PostgreSQL settings of the perf runs over the embedded defaults (written into every result). */
-    static final Map<String, String> PG_SETTINGS = Map.of("shared_buffers", "2GB", "effective_cache_size", "12GB",
-            "max_wal_size", "8GB");
+    static final Map<String, String> PG_SETTINGS =
+            Map.of("shared_buffers", "2GB", "effective_cache_size", "12GB", "max_wal_size", "8GB");
+
     static final String ADMIN_TOKEN = "perf-admin-token-0123456789";
     /** Boards whose statements the projector requires sender signatures on (fill --signed). */
     static final String SIGNED_BOARDS = "perf-signed-[0-9]+";
@@ -81,8 +82,15 @@ final class PerfEnvironment implements AutoCloseable {
     Projector projector(Duration checkpointEvery, Duration batchWait) throws Exception {
         if (projector == null) {
             DatabaseAddress a = stack.database();
-            projector = Projector.start(ProjectorSettings.defaults(stack.kafkaBootstrap(), a.jdbcUrl(), a.user(), a.password(),
-                    work.resolve("streams"), signer).withCheckpointEvery(checkpointEvery).withBatch(5000, batchWait)
+            projector = Projector.start(ProjectorSettings.defaults(
+                            stack.kafkaBootstrap(),
+                            a.jdbcUrl(),
+                            a.user(),
+                            a.password(),
+                            work.resolve("streams"),
+                            signer)
+                    .withCheckpointEvery(checkpointEvery)
+                    .withBatch(5000, batchWait)
                     // boards of a signed fill must carry valid sender signatures: the projector verifies every one
                     .withSignatures(org.electorallog.projector.SignaturePolicy.parse("SENDER", SIGNED_BOARDS, null)));
             long deadline = System.nanoTime() + Duration.ofMinutes(30).toNanos();
@@ -100,8 +108,9 @@ final class PerfEnvironment implements AutoCloseable {
     boolean caughtUp() {
         Map<Integer, Long> end = endOffsets();
         Map<Integer, Long> stored = new LinkedHashMap<>();
-        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(
-                "SELECT partition, next_offset FROM partition_offsets WHERE topic = ?")) {
+        try (Connection c = db.getConnection();
+                PreparedStatement ps =
+                        c.prepareStatement("SELECT partition, next_offset FROM partition_offsets WHERE topic = ?")) {
             ps.setString(1, Topics.EVENTS);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -117,10 +126,13 @@ final class PerfEnvironment implements AutoCloseable {
     Map<Integer, Long> endOffsets() {
         java.util.Properties p = new java.util.Properties();
         p.put("bootstrap.servers", stack.kafkaBootstrap());
-        try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> c = new org.apache.kafka.clients.consumer.KafkaConsumer<>(
-                p, new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
-            List<org.apache.kafka.common.TopicPartition> tps = List.of(new org.apache.kafka.common.TopicPartition(Topics.EVENTS, 0),
+        try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> c =
+                new org.apache.kafka.clients.consumer.KafkaConsumer<>(
+                        p,
+                        new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                        new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            List<org.apache.kafka.common.TopicPartition> tps = List.of(
+                    new org.apache.kafka.common.TopicPartition(Topics.EVENTS, 0),
                     new org.apache.kafka.common.TopicPartition(Topics.EVENTS, 1));
             Map<Integer, Long> out = new LinkedHashMap<>();
             c.endOffsets(tps).forEach((tp, off) -> out.put(tp.partition(), off));
@@ -132,8 +144,17 @@ final class PerfEnvironment implements AutoCloseable {
     QueryApi api() {
         if (api == null) {
             DatabaseAddress a = stack.database();
-            api = QueryApi.start(new QueryApiSettings(a.jdbcUrl(), a.user(), a.password(), 0, ADMIN_TOKEN,
-                    List.of(), null, Duration.ofHours(1), new byte[32], HttpSettings.defaults().withProofRate(0)));
+            api = QueryApi.start(new QueryApiSettings(
+                    a.jdbcUrl(),
+                    a.user(),
+                    a.password(),
+                    0,
+                    ADMIN_TOKEN,
+                    List.of(),
+                    null,
+                    Duration.ofHours(1),
+                    new byte[32],
+                    HttpSettings.defaults().withProofRate(0)));
         }
         return api;
     }
@@ -141,9 +162,10 @@ final class PerfEnvironment implements AutoCloseable {
     /** Board name -> size, of the perf boards. */
     Map<String, Long> sizes() {
         Map<String, Long> out = new LinkedHashMap<>();
-        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(
-                "SELECT b.name, s.size FROM boards b JOIN board_state s USING (board_id) WHERE b.name LIKE 'perf-%' ORDER BY b.name");
-             ResultSet rs = ps.executeQuery()) {
+        try (Connection c = db.getConnection();
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT b.name, s.size FROM boards b JOIN board_state s USING (board_id) WHERE b.name LIKE 'perf-%' ORDER BY b.name");
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 out.put(rs.getString(1), rs.getLong(2));
             }

@@ -39,13 +39,13 @@ final class ProbeRun {
     private final String board;
     private final long size;
     private final Random random = new Random(11);
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final List<Map<String, String>> samples = new ArrayList<>();
     private String trustedCheckpoint;
 
     /** One probe: a name, the reference row it answers, and a request built from a random sample. */
-    record Probe(String name, String reference, Function<Map<String, String>, String[]> request) {
-    }
+    record Probe(String name, String reference, Function<Map<String, String>, String[]> request) {}
 
     private ProbeRun(PerfEnvironment env, String board, long size) {
         this.env = env;
@@ -56,8 +56,10 @@ final class ProbeRun {
 
     static Map<String, Object> run(PerfEnvironment env, int repeats, boolean cold, Path plans) throws Exception {
         Map<String, Long> sizes = env.sizes();
-        String board = sizes.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow(
-                () -> new IllegalStateException("no perf board: run perf fill first")).getKey();
+        String board = sizes.entrySet().stream()
+                .max(Map.Entry.comparingByValue())
+                .orElseThrow(() -> new IllegalStateException("no perf board: run perf fill first"))
+                .getKey();
         env.stopProjector();
         ProbeRun p = new ProbeRun(env, board, sizes.get(board));
         p.sample();
@@ -93,16 +95,25 @@ final class ProbeRun {
                 row.put("plan", f.toString());
             }
             rows.add(row);
-            System.err.printf(Locale.ROOT, "probe %-40s median %8.2f ms  p95 %8.2f ms  p99 %8.2f ms%s%n", probe.name(),
-                    warm(row, "median_ms"), warm(row, "p95_ms"), warm(row, "p99_ms"),
-                    cold ? String.format(Locale.ROOT, "  cold %8.2f ms", ((Number) row.get("cold_ms")).doubleValue()) : "");
+            System.err.printf(
+                    Locale.ROOT,
+                    "probe %-40s median %8.2f ms  p95 %8.2f ms  p99 %8.2f ms%s%n",
+                    probe.name(),
+                    warm(row, "median_ms"),
+                    warm(row, "p95_ms"),
+                    warm(row, "p99_ms"),
+                    cold
+                            ? String.format(Locale.ROOT, "  cold %8.2f ms", ((Number) row.get("cold_ms")).doubleValue())
+                            : "");
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("board", board);
         out.put("records", p.size);
         out.put("records_all_boards", env.total());
         out.put("repeats", repeats);
-        out.put("cold", cold ? "each row's first run after a PostgreSQL restart; OS page cache: " + cacheDrop : "not measured");
+        out.put(
+                "cold",
+                cold ? "each row's first run after a PostgreSQL restart; OS page cache: " + cacheDrop : "not measured");
         out.put("rows", rows);
         out.putAll(env.describe());
         return out;
@@ -114,11 +125,12 @@ final class ProbeRun {
 
     /** 200 random records of the board: their users, usernames, ballots and times. */
     private void sample() throws Exception {
-        try (Connection c = env.db.getConnection(); PreparedStatement ps = c.prepareStatement(
-                "SELECT r.id, r.user_id, r.username, r.created, r.statement_ts, "
-                        + "(SELECT ballot_id FROM records v WHERE v.board_id = r.board_id AND v.user_id = r.user_id AND v.kind = 1 LIMIT 1), "
-                        + "(SELECT election_id FROM records v WHERE v.board_id = r.board_id AND v.user_id = r.user_id AND v.kind = 1 LIMIT 1) "
-                        + "FROM records r JOIN boards b USING (board_id) WHERE b.name = ? AND r.id = ?")) {
+        try (Connection c = env.db.getConnection();
+                PreparedStatement ps =
+                        c.prepareStatement("SELECT r.id, r.user_id, r.username, r.created, r.statement_ts, "
+                                + "(SELECT ballot_id FROM records v WHERE v.board_id = r.board_id AND v.user_id = r.user_id AND v.kind = 1 LIMIT 1), "
+                                + "(SELECT election_id FROM records v WHERE v.board_id = r.board_id AND v.user_id = r.user_id AND v.kind = 1 LIMIT 1) "
+                                + "FROM records r JOIN boards b USING (board_id) WHERE b.name = ? AND r.id = ?")) {
             while (samples.size() < 200) {
                 ps.setString(1, board);
                 ps.setLong(2, (long) (random.nextDouble() * size));
@@ -137,8 +149,9 @@ final class ProbeRun {
                 }
             }
         }
-        try (Connection c = env.db.getConnection(); PreparedStatement ps = c.prepareStatement(
-                "SELECT note FROM checkpoints k JOIN boards b USING (board_id) WHERE b.name = ? AND k.size <= ? ORDER BY k.size DESC LIMIT 1")) {
+        try (Connection c = env.db.getConnection();
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT note FROM checkpoints k JOIN boards b USING (board_id) WHERE b.name = ? AND k.size <= ? ORDER BY k.size DESC LIMIT 1")) {
             ps.setString(1, board);
             ps.setLong(2, size / 2);
             try (ResultSet rs = ps.executeQuery()) {
@@ -175,46 +188,101 @@ final class ProbeRun {
         p.add(new Probe("sort by statement time", "Sort by statement timestamp", s -> admin("?sort=statement_time")));
         p.add(new Probe("sort by kind", "Sort by statement kind", s -> admin("?sort=kind")));
         p.add(new Probe("page at size/2 by ID range", "Page at offset size/2", s -> admin("?to_id=" + size / 2)));
-        p.add(new Probe("page deep in the board by cursor", "Page at offset size/2", s -> admin("?to_id=" + (size / 2 + 100) + "&cursor=" + deepCursor())));
-        p.add(new Probe("filter by user ID, page", "Filter by user ID, page and count", s -> admin("?user_id=" + enc(s.get("user")))));
-        p.add(new Probe("filter by user ID, count", "Filter by user ID, page and count", s -> count("?user_id=" + enc(s.get("user")))));
-        p.add(new Probe("filter by username, page", "Filter by username, page + count", s -> admin("?username=" + enc(s.get("username")))));
-        p.add(new Probe("filter by username, count", "Filter by username, page + count", s -> count("?username=" + enc(s.get("username")))));
+        p.add(new Probe(
+                "page deep in the board by cursor",
+                "Page at offset size/2",
+                s -> admin("?to_id=" + (size / 2 + 100) + "&cursor=" + deepCursor())));
+        p.add(new Probe(
+                "filter by user ID, page",
+                "Filter by user ID, page and count",
+                s -> admin("?user_id=" + enc(s.get("user")))));
+        p.add(new Probe(
+                "filter by user ID, count",
+                "Filter by user ID, page and count",
+                s -> count("?user_id=" + enc(s.get("user")))));
+        p.add(new Probe(
+                "filter by username, page",
+                "Filter by username, page + count",
+                s -> admin("?username=" + enc(s.get("username")))));
+        p.add(new Probe(
+                "filter by username, count",
+                "Filter by username, page + count",
+                s -> count("?username=" + enc(s.get("username")))));
         p.add(new Probe("filter by kind, page", "Filter by kind, page / count", s -> admin("?kind=CAST_VOTE")));
         p.add(new Probe("filter by kind, count", "Filter by kind, page / count", s -> count("?kind=CAST_VOTE")));
-        p.add(new Probe("filter by created minute, page", "Filter by created minute, page / count",
-                s -> admin("?" + minute(s.get("created")).replace("from=", "created_from=").replace("to=", "created_to="))));
-        p.add(new Probe("filter by created minute, count", "Filter by created minute, page / count",
-                s -> count("?" + minute(s.get("created")).replace("from=", "created_from=").replace("to=", "created_to="))));
-        p.add(new Probe("filter by statement minute, page", "Filter by statement-timestamp minute, page / count",
-                s -> admin("?" + minute(s.get("statement")).replace("from=", "statement_time_from=").replace("to=", "statement_time_to="))));
-        p.add(new Probe("filter by statement minute, count", "Filter by statement-timestamp minute, page / count",
-                s -> count("?" + minute(s.get("statement")).replace("from=", "statement_time_from=").replace("to=", "statement_time_to="))));
-        p.add(new Probe("filter by ballot ID, page", "Filter by ballot ID, page / count", s -> admin("?ballot_id=" + s.get("ballot"))));
-        p.add(new Probe("filter by ballot ID, count", "Filter by ballot ID, page / count", s -> count("?ballot_id=" + s.get("ballot"))));
-        p.add(new Probe("election-scoped list, page", "Election-scoped list (API only), page / count",
+        p.add(new Probe(
+                "filter by created minute, page",
+                "Filter by created minute, page / count",
+                s -> admin("?"
+                        + minute(s.get("created"))
+                                .replace("from=", "created_from=")
+                                .replace("to=", "created_to="))));
+        p.add(new Probe(
+                "filter by created minute, count",
+                "Filter by created minute, page / count",
+                s -> count("?"
+                        + minute(s.get("created"))
+                                .replace("from=", "created_from=")
+                                .replace("to=", "created_to="))));
+        p.add(new Probe(
+                "filter by statement minute, page",
+                "Filter by statement-timestamp minute, page / count",
+                s -> admin("?"
+                        + minute(s.get("statement"))
+                                .replace("from=", "statement_time_from=")
+                                .replace("to=", "statement_time_to="))));
+        p.add(new Probe(
+                "filter by statement minute, count",
+                "Filter by statement-timestamp minute, page / count",
+                s -> count("?"
+                        + minute(s.get("statement"))
+                                .replace("from=", "statement_time_from=")
+                                .replace("to=", "statement_time_to="))));
+        p.add(new Probe(
+                "filter by ballot ID, page",
+                "Filter by ballot ID, page / count",
+                s -> admin("?ballot_id=" + s.get("ballot"))));
+        p.add(new Probe(
+                "filter by ballot ID, count",
+                "Filter by ballot ID, page / count",
+                s -> count("?ballot_id=" + s.get("ballot"))));
+        p.add(new Probe(
+                "election-scoped list, page",
+                "Election-scoped list (API only), page / count",
                 s -> admin("?visible_elections=election-1,election-3")));
-        p.add(new Probe("election-scoped list, count", "Election-scoped list (API only), page / count",
+        p.add(new Probe(
+                "election-scoped list, count",
+                "Election-scoped list (API only), page / count",
                 s -> count("?visible_elections=election-1,election-3")));
         p.add(new Probe("count of records with a user", "Count of records with a user", s -> count("?with_user=true")));
-        p.add(new Probe("ballot locator, count of the election's votes", "Ballot locator: count of the election's votes",
+        p.add(new Probe(
+                "ballot locator, count of the election's votes",
+                "Ballot locator: count of the election's votes",
                 s -> count("?kind=CAST_VOTE&election_id=" + s.get("election"))));
-        p.add(new Probe("ballot locator, page", "Ballot locator: page, own ballot", s -> new String[] {"GET",
-                "/boards/" + board + "/ballots?user_id=" + enc(s.get("user")) + "&election_id=" + s.get("election")}));
-        p.add(new Probe("CSV export batch after an ID (2,500)", "CSV export batch after an ID (2,500)",
-                s -> new String[] {"SQL", "export", s.get("id")}));
-        p.add(new Probe("export batch at size/2 (2,500)", "PDF report batch at offset size/2 (2,500)",
-                s -> new String[] {"SQL", "export", Long.toString(size / 2)}));
-        p.add(new Probe("cast-vote export batch after an ID (1,000)", "Cast-vote export batch after an ID (1,000)",
-                s -> new String[] {"SQL", "votes", s.get("id")}));
-        p.add(new Probe("current checkpoint", "Current checkpoint", s -> new String[] {"GET", "/boards/" + board + "/checkpoint"}));
-        p.add(new Probe("record proof, random record", "Record proof, random record",
-                s -> new String[] {"GET", "/boards/" + board + "/records/" + s.get("id") + "/proof"}));
-        p.add(new Probe("consistency proof", "Consistency proof",
-                s -> new String[] {"GET", "/boards/" + board + "/consistency?from=" + Math.max(1, Long.parseLong(s.get("id")))}));
-        p.add(new Probe("record proof from a trusted checkpoint", "Record proof from a trusted checkpoint, cached",
-                s -> new String[] {"POST", "/boards/" + board + "/records/" + Math.min(Long.parseLong(s.get("id")), size / 4) + "/proof",
-                        trustedCheckpoint}));
+        p.add(new Probe("ballot locator, page", "Ballot locator: page, own ballot", s -> new String[] {
+            "GET", "/boards/" + board + "/ballots?user_id=" + enc(s.get("user")) + "&election_id=" + s.get("election")
+        }));
+        p.add(new Probe("CSV export batch after an ID (2,500)", "CSV export batch after an ID (2,500)", s ->
+                new String[] {"SQL", "export", s.get("id")}));
+        p.add(new Probe("export batch at size/2 (2,500)", "PDF report batch at offset size/2 (2,500)", s ->
+                new String[] {"SQL", "export", Long.toString(size / 2)}));
+        p.add(new Probe("cast-vote export batch after an ID (1,000)", "Cast-vote export batch after an ID (1,000)", s ->
+                new String[] {"SQL", "votes", s.get("id")}));
+        p.add(new Probe("current checkpoint", "Current checkpoint", s ->
+                new String[] {"GET", "/boards/" + board + "/checkpoint"}));
+        p.add(new Probe("record proof, random record", "Record proof, random record", s ->
+                new String[] {"GET", "/boards/" + board + "/records/" + s.get("id") + "/proof"}));
+        p.add(new Probe("consistency proof", "Consistency proof", s -> new String[] {
+            "GET", "/boards/" + board + "/consistency?from=" + Math.max(1, Long.parseLong(s.get("id")))
+        }));
+        p.add(new Probe(
+                "record proof from a trusted checkpoint",
+                "Record proof from a trusted checkpoint, cached",
+                s -> new String[] {
+                    "POST",
+                    "/boards/" + board + "/records/" + Math.min(Long.parseLong(s.get("id")), size / 4) + "/proof",
+                    trustedCheckpoint
+                }));
         return p;
     }
 
@@ -256,7 +324,7 @@ final class ProbeRun {
     private String[] sql(String which, long from) throws Exception {
         boolean votes = which.equals("votes");
         try (Connection c = env.db.getConnection();
-             PreparedStatement ps = c.prepareStatement(votes ? Records.KIND_PAGE_ASC : Records.PAGE_ASC)) {
+                PreparedStatement ps = c.prepareStatement(votes ? Records.KIND_PAGE_ASC : Records.PAGE_ASC)) {
             bindBatch(c, ps, from, votes);
             int n = 0;
             try (ResultSet rs = ps.executeQuery()) {
@@ -294,7 +362,8 @@ final class ProbeRun {
     /** The plan of a probe: the listing and count explain endpoints, or EXPLAIN of the statement. */
     private String plan(String name, String[] request) throws Exception {
         if (request[0].equals("GET") && request[1].startsWith("/admin/boards/")) {
-            String path = request[1].contains("/records/count") ? request[1].replace("/records/count", "/records/count/explain")
+            String path = request[1].contains("/records/count")
+                    ? request[1].replace("/records/count", "/records/count/explain")
                     : request[1].replace("/records", "/records/explain");
             String[] r = send(new String[] {"GET", path});
             return r[0].equals("200") ? r[1] : null;
@@ -317,8 +386,15 @@ final class ProbeRun {
             } else if (name.equals("ballot locator, page")) {
                 Map<String, String> s = samples.get(0);
                 sql = Records.BALLOTS_SQL;
-                params.addAll(java.util.Arrays.asList(id, StatementKinds.CAST_VOTE, s.get("user"), s.get("election"),
-                        Long.MAX_VALUE, null, null, 100));
+                params.addAll(java.util.Arrays.asList(
+                        id,
+                        StatementKinds.CAST_VOTE,
+                        s.get("user"),
+                        s.get("election"),
+                        Long.MAX_VALUE,
+                        null,
+                        null,
+                        100));
             } else {
                 return null; // proofs: one tile query each, see the plan tests
             }
@@ -346,7 +422,8 @@ final class ProbeRun {
             Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "3");
             drop = "dropped before each row";
         } catch (Exception e) {
-            drop = "NOT dropped (" + e.getClass().getSimpleName() + ": " + e.getMessage() + "), so cold means PostgreSQL's own cache only";
+            drop = "NOT dropped (" + e.getClass().getSimpleName() + ": " + e.getMessage()
+                    + "), so cold means PostgreSQL's own cache only";
         }
         env.stack.postgres().restart();
         return drop;

@@ -24,8 +24,7 @@ import org.electorallog.store.RecordRow;
  * <pre>java -cp "perf/target/perf-0.1.0-SNAPSHOT.jar:perf/target/lib/*" org.electorallog.perf.RecordInsertComparison [records] [batch] [rounds]</pre>
  */
 public final class RecordInsertComparison {
-    private RecordInsertComparison() {
-    }
+    private RecordInsertComparison() {}
 
     public static void main(String[] args) throws Exception {
         int records = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
@@ -34,7 +33,10 @@ public final class RecordInsertComparison {
         List<RecordRow> rows = rows(records);
         Path dir = Files.createTempDirectory(Files.createDirectories(Path.of("perf/target/stack")), "insert-");
         StringBuilder json = new StringBuilder();
-        json.append("{\"records\":").append(records).append(",\"batch\":").append(batch)
+        json.append("{\"records\":")
+                .append(records)
+                .append(",\"batch\":")
+                .append(batch)
                 .append(",\"postgresql\":\"18.6 embedded, fsync on, synchronous_commit on\",\"runs\":[");
         try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(dir)) {
             DatabaseAddress db = pg.address();
@@ -58,10 +60,21 @@ public final class RecordInsertComparison {
                         }
                         double seconds = (System.nanoTime() - t0) / 1e9;
                         double rate = records / seconds;
-                        System.out.printf(Locale.ROOT, "round %d %-12s %,10.0f records/s (%.2f s)%n", round, method, rate, seconds);
-                        json.append(n++ == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                                "{\"round\":%d,\"method\":\"%s\",\"seconds\":%.3f,\"records_per_second\":%.0f}",
-                                round, method, seconds, rate));
+                        System.out.printf(
+                                Locale.ROOT,
+                                "round %d %-12s %,10.0f records/s (%.2f s)%n",
+                                round,
+                                method,
+                                rate,
+                                seconds);
+                        json.append(n++ == 0 ? "" : ",")
+                                .append(String.format(
+                                        Locale.ROOT,
+                                        "{\"round\":%d,\"method\":\"%s\",\"seconds\":%.3f,\"records_per_second\":%.0f}",
+                                        round,
+                                        method,
+                                        seconds,
+                                        rate));
                     }
                 }
             }
@@ -82,11 +95,27 @@ public final class RecordInsertComparison {
             int voter = i / 5;
             byte[] statement = new byte[vote ? 700 : 330 + random.nextInt(120)];
             random.nextBytes(statement);
-            String user = String.format("%08x-%04x-4%03x-a%03x-%012x", voter, voter & 0xffff, voter & 0xfff, 7, (long) voter);
-            out.add(new RecordRow((short) 1, i, 1_767_225_600_000L + i, 1_767_225_600_000L + i, (short) (vote ? 1 : 3),
-                    1, user, "voter" + voter + "@example.org", vote ? "election-" + (voter % 5) : null,
-                    "area-" + random.nextInt(1000), vote ? org.electorallog.core.Hex.encode(java.util.Arrays.copyOf(statement, 32)) : null,
-                    "delivery-" + i + "-" + new String(new char[] {(char) ('a' + i % 26)}), statement, 1, 0, i, null, null));
+            String user =
+                    String.format("%08x-%04x-4%03x-a%03x-%012x", voter, voter & 0xffff, voter & 0xfff, 7, (long) voter);
+            out.add(new RecordRow(
+                    (short) 1,
+                    i,
+                    1_767_225_600_000L + i,
+                    1_767_225_600_000L + i,
+                    (short) (vote ? 1 : 3),
+                    1,
+                    user,
+                    "voter" + voter + "@example.org",
+                    vote ? "election-" + (voter % 5) : null,
+                    "area-" + random.nextInt(1000),
+                    vote ? org.electorallog.core.Hex.encode(java.util.Arrays.copyOf(statement, 32)) : null,
+                    "delivery-" + i + "-" + new String(new char[] {(char) ('a' + i % 26)}),
+                    statement,
+                    1,
+                    0,
+                    i,
+                    null,
+                    null));
         }
         return out;
     }

@@ -7,8 +7,7 @@ import java.util.UUID;
 public final class DeliveryIds {
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private DeliveryIds() {
-    }
+    private DeliveryIds() {}
 
     /** A new UUIDv7: 48-bit Unix milliseconds, version 7, 74 random bits. */
     public static String uuidV7() {

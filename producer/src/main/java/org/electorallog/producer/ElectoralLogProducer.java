@@ -14,8 +14,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.electorallog.core.SigningKey;
 import org.electorallog.schemas.CanonicalStatement;
-import org.electorallog.schemas.StatementRules;
 import org.electorallog.schemas.StatementCodec;
+import org.electorallog.schemas.StatementRules;
 import org.electorallog.schemas.Topics;
 import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.Statement;
@@ -43,8 +43,8 @@ public final class ElectoralLogProducer implements AutoCloseable {
     private final SigningKey senderKey;
     private final SigningKey systemKey;
 
-    private ElectoralLogProducer(Properties config, StatementCodec codec, String topic, SigningKey senderKey,
-                                 SigningKey systemKey) {
+    private ElectoralLogProducer(
+            Properties config, StatementCodec codec, String topic, SigningKey senderKey, SigningKey systemKey) {
         this.kafka = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
         this.codec = codec;
         this.topic = topic;
@@ -217,12 +217,14 @@ public final class ElectoralLogProducer implements AutoCloseable {
     static byte[] validate(Statement st) {
         Optional<StatementRules.Violation> broken = StatementRules.check(st);
         if (broken.isPresent()) {
-            throw new StatementRejectedException(broken.get().field(), broken.get().rule());
+            throw new StatementRejectedException(
+                    broken.get().field(), broken.get().rule());
         }
         byte[] canonical = CanonicalStatement.encode(st);
         broken = StatementRules.checkCanonicalSize(canonical.length);
         if (broken.isPresent()) {
-            throw new StatementRejectedException(broken.get().field(), broken.get().rule());
+            throw new StatementRejectedException(
+                    broken.get().field(), broken.get().rule());
         }
         return canonical;
     }

@@ -11,8 +11,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Creates the events and dead-letter topics when they do not exist, with the settings the log
@@ -21,8 +21,7 @@ import org.apache.kafka.common.errors.TopicExistsException;
  * accepting a topic does not mean the brokers' metadata has it yet).
  */
 public final class EventsTopic {
-    private EventsTopic() {
-    }
+    private EventsTopic() {}
 
     /** How long {@link #ensure} waits for a created topic to become usable. */
     public static final Duration USABLE_WAIT = Duration.ofSeconds(30);
@@ -40,16 +39,18 @@ public final class EventsTopic {
             if (existing.contains(topic)) {
                 return;
             }
-            NewTopic t = new NewTopic(topic, partitions, replicationFactor).configs(Map.of(
-                    "retention.ms", "-1",
-                    "retention.bytes", "-1",
-                    "cleanup.policy", "delete",
-                    "compression.type", "producer",
-                    "min.insync.replicas", String.valueOf(Math.min(2, replicationFactor))));
+            NewTopic t = new NewTopic(topic, partitions, replicationFactor)
+                    .configs(Map.of(
+                            "retention.ms", "-1",
+                            "retention.bytes", "-1",
+                            "cleanup.policy", "delete",
+                            "compression.type", "producer",
+                            "min.insync.replicas", String.valueOf(Math.min(2, replicationFactor))));
             admin.createTopics(List.of(t)).all().get();
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("cannot create topic " + topic + ": " + e.getCause().getMessage(), e);
+                throw new IllegalStateException(
+                        "cannot create topic " + topic + ": " + e.getCause().getMessage(), e);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -64,17 +65,24 @@ public final class EventsTopic {
         String last = "not reported by the broker";
         while (true) {
             try {
-                TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic);
+                TopicDescription d = admin.describeTopics(List.of(topic))
+                        .allTopicNames()
+                        .get(10, TimeUnit.SECONDS)
+                        .get(topic);
                 List<Integer> leaderless = d.partitions().stream()
-                        .filter(p -> p.leader() == null || p.leader().isEmpty()).map(TopicPartitionInfo::partition).toList();
+                        .filter(p -> p.leader() == null || p.leader().isEmpty())
+                        .map(TopicPartitionInfo::partition)
+                        .toList();
                 if (leaderless.isEmpty()) {
                     return;
                 }
                 last = "partitions " + leaderless + " have no leader";
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
-                    throw new IllegalStateException("cannot describe topic " + topic + " on " + bootstrap + ": "
-                            + e.getCause().getMessage(), e);
+                    throw new IllegalStateException(
+                            "cannot describe topic " + topic + " on " + bootstrap + ": "
+                                    + e.getCause().getMessage(),
+                            e);
                 }
             } catch (TimeoutException e) {
                 last = "no answer from " + bootstrap;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -16,7 +17,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.time.Duration;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.electorallog.infra.EmbeddedKafkaBroker;
 import org.electorallog.schemas.StatementCodec;
@@ -44,21 +44,28 @@ class BrokerRestartTest {
             CountDownLatch stopNow = new CountDownLatch(1);
             AtomicReference<ElectoralLogProducer> producer = new AtomicReference<>();
             AtomicLong inFlightDuringOutage = new AtomicLong();
-            Thread outage = new Thread(() -> {
-                try {
-                    stopNow.await();
-                    broker.stop();
-                    inFlightDuringOutage.set(producer.get().metrics().get("in_flight"));
-                    Thread.sleep(OUTAGE_MILLIS); // the outage the producer must ride out (a scenario length, not a wait)
-                    broker.restart();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "broker-outage");
+            Thread outage = new Thread(
+                    () -> {
+                        try {
+                            stopNow.await();
+                            broker.stop();
+                            inFlightDuringOutage.set(producer.get().metrics().get("in_flight"));
+                            Thread.sleep(
+                                    OUTAGE_MILLIS); // the outage the producer must ride out (a scenario length, not a
+                            // wait)
+                            broker.restart();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    },
+                    "broker-outage");
             outage.start();
-            try (ElectoralLogProducer p = ElectoralLogProducer.builder(broker.bootstrapServers()).topic(topic)
+            try (ElectoralLogProducer p = ElectoralLogProducer.builder(broker.bootstrapServers())
+                    .topic(topic)
                     .blockWhenFull(Duration.ofMinutes(3))
-                    .kafka("delivery.timeout.ms", "180000").kafka("request.timeout.ms", "10000").build()) {
+                    .kafka("delivery.timeout.ms", "180000")
+                    .kafka("request.timeout.ms", "10000")
+                    .build()) {
                 producer.set(p);
                 for (int i = 0; i < STATEMENTS; i++) {
                     if (i == STATEMENTS * 3 / 10) {
@@ -67,7 +74,10 @@ class BrokerRestartTest {
                     String board = "restart-board-" + (i % 7);
                     String id = board + "/" + i;
                     ids.add(id);
-                    futures.add(p.publish(Statement.newBuilder(template).setBoard(board).setDeliveryId(id).build()));
+                    futures.add(p.publish(Statement.newBuilder(template)
+                            .setBoard(board)
+                            .setDeliveryId(id)
+                            .build()));
                 }
             }
             outage.join();
@@ -95,7 +105,8 @@ class BrokerRestartTest {
             }
             copies.forEach((id, n) -> assertEquals(1, n, id + " is in the topic more than once"));
             assertEquals(STATEMENTS, acknowledged.size() + failed);
-            System.out.printf("broker restart: %d in flight during the outage; %d acknowledged, %d reported failed, %d in the topic%n",
+            System.out.printf(
+                    "broker restart: %d in flight during the outage; %d acknowledged, %d reported failed, %d in the topic%n",
                     inFlightDuringOutage.get(), acknowledged.size(), failed, copies.size());
         }
     }

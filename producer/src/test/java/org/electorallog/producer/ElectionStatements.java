@@ -32,19 +32,33 @@ public final class ElectionStatements {
     /** The 5 statements of voter {@code v}. */
     public Statement[] voter(long v) {
         Statement[] out = new Statement[5];
-        String user = String.format("%08x-%04x-4%03x-a%03x-%012x", random.nextInt(), random.nextInt(0xffff),
-                random.nextInt(0xfff), random.nextInt(0xfff), random.nextLong() & 0xffffffffffffL);
+        String user = String.format(
+                "%08x-%04x-4%03x-a%03x-%012x",
+                random.nextInt(),
+                random.nextInt(0xffff),
+                random.nextInt(0xfff),
+                random.nextInt(0xfff),
+                random.nextLong() & 0xffffffffffffL);
         String username = "voter" + Long.toString(random.nextLong() & 0xffffffffL, 36) + "@example.org";
         long t = EPOCH_MILLIS + v * 5;
         for (int i = 0; i < 4; i++) {
-            String agent = "voting-portal/" + Long.toHexString(random.nextLong() | Long.MIN_VALUE).substring(0, random.nextInt(12) + 4);
-            out[i] = Statement.newBuilder().setBoard(board).setDeliveryId(uuid())
-                    .setKind(StatementKind.IDP_USER_EVENT).setStatementTimestamp(t + i)
-                    .setSenderName("keycloak-event-listener").setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
-                    .setUserId(user).setUsername(username).setAreaId("area-" + random.nextInt(1000))
-                    .setBody(IdentityProviderUserEvent.newBuilder().setEventType(i == 3 ? "LOGOUT" : "LOGIN")
+            String agent = "voting-portal/"
+                    + Long.toHexString(random.nextLong() | Long.MIN_VALUE).substring(0, random.nextInt(12) + 4);
+            out[i] = Statement.newBuilder()
+                    .setBoard(board)
+                    .setDeliveryId(uuid())
+                    .setKind(StatementKind.IDP_USER_EVENT)
+                    .setStatementTimestamp(t + i)
+                    .setSenderName("keycloak-event-listener")
+                    .setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
+                    .setUserId(user)
+                    .setUsername(username)
+                    .setAreaId("area-" + random.nextInt(1000))
+                    .setBody(IdentityProviderUserEvent.newBuilder()
+                            .setEventType(i == 3 ? "LOGOUT" : "LOGIN")
                             .setIp("10." + random.nextInt(256) + "." + random.nextInt(256) + "." + random.nextInt(256))
-                            .setClientId(agent).build())
+                            .setClientId(agent)
+                            .build())
                     .build();
         }
         byte[] hash = new byte[32];
@@ -52,13 +66,25 @@ public final class ElectionStatements {
         byte[] receipt = new byte[124];
         random.nextBytes(receipt);
         String election = "election-" + (v % 5);
-        out[4] = Statement.newBuilder().setBoard(board).setDeliveryId(uuid())
-                .setKind(StatementKind.CAST_VOTE).setStatementTimestamp(t + 4)
-                .setSenderName("voting-service").setSenderPublicKey(ByteBuffer.wrap(new byte[32])).setUserId(user)
-                .setUsername(username).setElectionId(election).setAreaId("area-" + random.nextInt(1000))
+        out[4] = Statement.newBuilder()
+                .setBoard(board)
+                .setDeliveryId(uuid())
+                .setKind(StatementKind.CAST_VOTE)
+                .setStatementTimestamp(t + 4)
+                .setSenderName("voting-service")
+                .setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
+                .setUserId(user)
+                .setUsername(username)
+                .setElectionId(election)
+                .setAreaId("area-" + random.nextInt(1000))
                 .setBallotId(Hex.encode(hash))
-                .setBody(CastVote.newBuilder().setElectionId(election).setPseudonymHash(ByteBuffer.wrap(hash))
-                        .setCastVoteHash(ByteBuffer.wrap(hash)).setIp("10.0.0.1").setCountry("ES").build())
+                .setBody(CastVote.newBuilder()
+                        .setElectionId(election)
+                        .setPseudonymHash(ByteBuffer.wrap(hash))
+                        .setCastVoteHash(ByteBuffer.wrap(hash))
+                        .setIp("10.0.0.1")
+                        .setCountry("ES")
+                        .build())
                 .setArtifact(ByteBuffer.wrap(receipt))
                 .build();
         return out;

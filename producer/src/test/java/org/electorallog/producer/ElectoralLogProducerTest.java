@@ -28,10 +28,16 @@ class ElectoralLogProducerTest {
         SigningKey sender = SigningKey.generate();
         SigningKey system = SigningKey.generate();
         List<Statement> sent = StatementSamples.everyKind("kinds-board");
-        try (ElectoralLogProducer p = ElectoralLogProducer.builder(stack.kafkaBootstrap()).topic(topic)
-                .senderKey(sender).systemKey(system).build()) {
+        try (ElectoralLogProducer p = ElectoralLogProducer.builder(stack.kafkaBootstrap())
+                .topic(topic)
+                .senderKey(sender)
+                .systemKey(system)
+                .build()) {
             for (Statement s : sent) {
-                PublishResult r = p.publish(Statement.newBuilder(s).setSenderPublicKey(ByteBuffer.allocate(0)).build()).get();
+                PublishResult r = p.publish(Statement.newBuilder(s)
+                                .setSenderPublicKey(ByteBuffer.allocate(0))
+                                .build())
+                        .get();
                 assertEquals("kinds-board", r.board());
                 assertEquals(s.getDeliveryId(), r.deliveryId());
             }
@@ -45,12 +51,16 @@ class ElectoralLogProducerTest {
             ConsumerRecord<String, byte[]> r = records.get(i);
             assertEquals("kinds-board", r.key());
             Envelope e = codec.decodeSpecific(r.value());
-            Statement expected = Statement.newBuilder(sent.get(i)).setSenderPublicKey(ByteBuffer.wrap(sender.publicKey())).build();
+            Statement expected = Statement.newBuilder(sent.get(i))
+                    .setSenderPublicKey(ByteBuffer.wrap(sender.publicKey()))
+                    .build();
             assertEquals(expected, e.getStatement(), "kind " + expected.getKind());
             byte[] canonical = CanonicalStatement.encode(e.getStatement());
             assertTrue(SigningKey.verify(sender.publicKey(), canonical, array(e.getSenderSignature())));
             assertTrue(SigningKey.verify(system.publicKey(), canonical, array(e.getSystemSignature())));
-            assertEquals(ByteBuffer.wrap(canonical), ByteBuffer.wrap(codec.decode(r.value()).canonicalBytes()));
+            assertEquals(
+                    ByteBuffer.wrap(canonical),
+                    ByteBuffer.wrap(codec.decode(r.value()).canonicalBytes()));
         }
     }
 
@@ -63,19 +73,51 @@ class ElectoralLogProducerTest {
     @Test
     void badStatementsAreRefusedNamingTheField() {
         SigningKey sender = SigningKey.generate();
-        try (ElectoralLogProducer p = ElectoralLogProducer.builder(stack.kafkaBootstrap()).topic("producer-refused").build();
-             ElectoralLogProducer signing = ElectoralLogProducer.builder(stack.kafkaBootstrap()).topic("producer-refused")
-                     .senderKey(sender).build()) {
+        try (ElectoralLogProducer p = ElectoralLogProducer.builder(stack.kafkaBootstrap())
+                        .topic("producer-refused")
+                        .build();
+                ElectoralLogProducer signing = ElectoralLogProducer.builder(stack.kafkaBootstrap())
+                        .topic("producer-refused")
+                        .senderKey(sender)
+                        .build()) {
             Statement good = StatementSamples.everyKind("refused-board").get(1);
-            assertEquals("board", field(p, Statement.newBuilder(good).setBoard("Not A Board").build()));
-            assertEquals("sender_name", field(p, Statement.newBuilder(good).setSenderName(" ").build()));
-            assertEquals("sender_public_key", field(p, Statement.newBuilder(good).setSenderPublicKey(ByteBuffer.wrap(new byte[5])).build()));
-            assertEquals("statement_timestamp", field(p, Statement.newBuilder(good).setStatementTimestamp(0).build()));
-            assertEquals("statement", field(p, Statement.newBuilder(good).setArtifact(ByteBuffer.wrap(new byte[70_000])).build()));
-            assertEquals("delivery_id", field(p, Statement.newBuilder(good).setDeliveryId("x".repeat(129)).build()));
-            assertEquals("sender_public_key", field(signing, Statement.newBuilder(good).build()));
-            Envelope forged = Envelope.newBuilder().setStatement(Statement.newBuilder(good).build())
-                    .setSenderSignature(ByteBuffer.wrap(new byte[64])).build();
+            assertEquals(
+                    "board",
+                    field(p, Statement.newBuilder(good).setBoard("Not A Board").build()));
+            assertEquals(
+                    "sender_name",
+                    field(p, Statement.newBuilder(good).setSenderName(" ").build()));
+            assertEquals(
+                    "sender_public_key",
+                    field(
+                            p,
+                            Statement.newBuilder(good)
+                                    .setSenderPublicKey(ByteBuffer.wrap(new byte[5]))
+                                    .build()));
+            assertEquals(
+                    "statement_timestamp",
+                    field(p, Statement.newBuilder(good).setStatementTimestamp(0).build()));
+            assertEquals(
+                    "statement",
+                    field(
+                            p,
+                            Statement.newBuilder(good)
+                                    .setArtifact(ByteBuffer.wrap(new byte[70_000]))
+                                    .build()));
+            assertEquals(
+                    "delivery_id",
+                    field(
+                            p,
+                            Statement.newBuilder(good)
+                                    .setDeliveryId("x".repeat(129))
+                                    .build()));
+            assertEquals(
+                    "sender_public_key",
+                    field(signing, Statement.newBuilder(good).build()));
+            Envelope forged = Envelope.newBuilder()
+                    .setStatement(Statement.newBuilder(good).build())
+                    .setSenderSignature(ByteBuffer.wrap(new byte[64]))
+                    .build();
             StatementRejectedException e = assertThrows(StatementRejectedException.class, () -> p.publish(forged));
             assertEquals("sender_signature", e.field());
             assertEquals(0L, p.metrics().get("sent"), "nothing refused was sent");
@@ -83,15 +125,21 @@ class ElectoralLogProducerTest {
     }
 
     static String field(ElectoralLogProducer p, Statement s) {
-        return assertThrows(StatementRejectedException.class, () -> p.publish(s)).field();
+        return assertThrows(StatementRejectedException.class, () -> p.publish(s))
+                .field();
     }
 
     @Test
     void missingDeliveryIdsGetAUuidV7() throws Exception {
         String topic = "producer-uuid";
         EventsTopic.ensure(stack.kafkaBootstrap(), topic, 1, (short) 1);
-        try (ElectoralLogProducer p = ElectoralLogProducer.builder(stack.kafkaBootstrap()).topic(topic).build()) {
-            Statement s = Statement.newBuilder(StatementSamples.everyKind("uuid-board").get(2)).setDeliveryId("").build();
+        try (ElectoralLogProducer p = ElectoralLogProducer.builder(stack.kafkaBootstrap())
+                .topic(topic)
+                .build()) {
+            Statement s = Statement.newBuilder(
+                            StatementSamples.everyKind("uuid-board").get(2))
+                    .setDeliveryId("")
+                    .build();
             CompletableFuture<PublishResult> f = p.publish(s);
             String id = f.get().deliveryId();
             assertTrue(id.matches("[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"), id);

@@ -21,8 +21,7 @@ import org.electorallog.schemas.avro.VotingPeriodChange;
 
 /** One statement of every kind, with its body. */
 final class StatementSamples {
-    private StatementSamples() {
-    }
+    private StatementSamples() {}
 
     static ByteBuffer bytes(int n, int seed) {
         byte[] b = new byte[n];
@@ -35,24 +34,67 @@ final class StatementSamples {
     static Object body(StatementKind kind) {
         return switch (kind) {
             case UNKNOWN -> null;
-            case CAST_VOTE -> CastVote.newBuilder().setElectionId("e1").setPseudonymHash(bytes(32, 1))
-                    .setCastVoteHash(bytes(32, 2)).setIp("192.0.2.1").setCountry("ES").build();
-            case CAST_VOTE_ERROR -> CastVoteError.newBuilder().setElectionId("e1").setError("ballot rejected").build();
-            case IDP_USER_EVENT -> IdentityProviderUserEvent.newBuilder().setEventType("LOGIN").setIp("192.0.2.2").build();
-            case ELECTION_PUBLISHED -> ElectionPublished.newBuilder().setElectionIds(List.of("e1", "e2")).build();
-            case VOTING_PERIOD_OPENED, VOTING_PERIOD_PAUSED, VOTING_PERIOD_CLOSED -> VotingPeriodChange.newBuilder()
-                    .setScope(PeriodScope.ELECTION).setElectionId("e1").build();
-            case KEY_GENERATION, KEY_INSERTION_START, KEY_INSERTION_CEREMONY -> KeyCeremony.newBuilder()
-                    .setCeremonyId("c1").setTrusteeName("trustee-1").setPublicKey(bytes(32, 3)).build();
-            case TALLY_OPENED, TALLY_CLOSED -> Tally.newBuilder().setTallySessionId("t1").setElectionIds(List.of("e1")).build();
-            case COMMUNICATIONS_SENT -> CommunicationsSent.newBuilder().setChannel("email").setTemplate("invite")
-                    .setRecipients(1200).build();
-            case VOTER_PUBLIC_KEY, ADMIN_PUBLIC_KEY -> PublicKeyStatement.newBuilder().setSubject("subject-1")
-                    .setPublicKey(bytes(32, 4)).build();
-            case LOG_CHECKPOINT -> LogCheckpoint.newBuilder().setSize(42).setRoot(bytes(32, 5))
-                    .setReason(CheckpointReason.VOTING_CLOSED).build();
-            case LOG_CONTINUATION -> LogContinuation.newBuilder().setPreviousBoard("board-0").setPreviousSize(9)
-                    .setPreviousRoot(bytes(32, 6)).build();
+            case CAST_VOTE ->
+                CastVote.newBuilder()
+                        .setElectionId("e1")
+                        .setPseudonymHash(bytes(32, 1))
+                        .setCastVoteHash(bytes(32, 2))
+                        .setIp("192.0.2.1")
+                        .setCountry("ES")
+                        .build();
+            case CAST_VOTE_ERROR ->
+                CastVoteError.newBuilder()
+                        .setElectionId("e1")
+                        .setError("ballot rejected")
+                        .build();
+            case IDP_USER_EVENT ->
+                IdentityProviderUserEvent.newBuilder()
+                        .setEventType("LOGIN")
+                        .setIp("192.0.2.2")
+                        .build();
+            case ELECTION_PUBLISHED ->
+                ElectionPublished.newBuilder()
+                        .setElectionIds(List.of("e1", "e2"))
+                        .build();
+            case VOTING_PERIOD_OPENED, VOTING_PERIOD_PAUSED, VOTING_PERIOD_CLOSED ->
+                VotingPeriodChange.newBuilder()
+                        .setScope(PeriodScope.ELECTION)
+                        .setElectionId("e1")
+                        .build();
+            case KEY_GENERATION, KEY_INSERTION_START, KEY_INSERTION_CEREMONY ->
+                KeyCeremony.newBuilder()
+                        .setCeremonyId("c1")
+                        .setTrusteeName("trustee-1")
+                        .setPublicKey(bytes(32, 3))
+                        .build();
+            case TALLY_OPENED, TALLY_CLOSED ->
+                Tally.newBuilder()
+                        .setTallySessionId("t1")
+                        .setElectionIds(List.of("e1"))
+                        .build();
+            case COMMUNICATIONS_SENT ->
+                CommunicationsSent.newBuilder()
+                        .setChannel("email")
+                        .setTemplate("invite")
+                        .setRecipients(1200)
+                        .build();
+            case VOTER_PUBLIC_KEY, ADMIN_PUBLIC_KEY ->
+                PublicKeyStatement.newBuilder()
+                        .setSubject("subject-1")
+                        .setPublicKey(bytes(32, 4))
+                        .build();
+            case LOG_CHECKPOINT ->
+                LogCheckpoint.newBuilder()
+                        .setSize(42)
+                        .setRoot(bytes(32, 5))
+                        .setReason(CheckpointReason.VOTING_CLOSED)
+                        .build();
+            case LOG_CONTINUATION ->
+                LogContinuation.newBuilder()
+                        .setPreviousBoard("board-0")
+                        .setPreviousSize(9)
+                        .setPreviousRoot(bytes(32, 6))
+                        .build();
         };
     }
 
@@ -60,11 +102,21 @@ final class StatementSamples {
         List<Statement> out = new ArrayList<>();
         int i = 0;
         for (StatementKind kind : StatementKind.values()) {
-            out.add(Statement.newBuilder().setBoard(board).setDeliveryId(board + "-" + kind).setKind(kind)
-                    .setStatementTimestamp(1_767_225_600_000L + i++).setSenderName("sender")
-                    .setSenderPublicKey(bytes(32, 9)).setUserId("u1").setUsername("voter@example.org")
-                    .setElectionId("e1").setAreaId("a1").setBallotId("b1").setBody(body(kind))
-                    .setArtifact(kind == StatementKind.TALLY_CLOSED ? bytes(100, 7) : null).build());
+            out.add(Statement.newBuilder()
+                    .setBoard(board)
+                    .setDeliveryId(board + "-" + kind)
+                    .setKind(kind)
+                    .setStatementTimestamp(1_767_225_600_000L + i++)
+                    .setSenderName("sender")
+                    .setSenderPublicKey(bytes(32, 9))
+                    .setUserId("u1")
+                    .setUsername("voter@example.org")
+                    .setElectionId("e1")
+                    .setAreaId("a1")
+                    .setBallotId("b1")
+                    .setBody(body(kind))
+                    .setArtifact(kind == StatementKind.TALLY_CLOSED ? bytes(100, 7) : null)
+                    .build());
         }
         return out;
     }

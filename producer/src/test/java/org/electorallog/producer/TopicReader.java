@@ -14,8 +14,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 /** Reads a whole topic, from the beginning to its end offsets at the time of the call. */
 public final class TopicReader {
-    private TopicReader() {
-    }
+    private TopicReader() {}
 
     public static List<ConsumerRecord<String, byte[]>> readAll(String bootstrap, String topic) {
         Properties p = new Properties();
@@ -23,7 +22,8 @@ public final class TopicReader {
         p.put("isolation.level", "read_committed");
         p.put("max.poll.records", "5000");
         List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> c =
+                new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> tps = new ArrayList<>();
             for (PartitionInfo pi : c.partitionsFor(topic)) {
                 tps.add(new TopicPartition(topic, pi.partition()));

@@ -19,7 +19,10 @@ import java.sql.SQLException;
  * </ul>
  */
 enum BatchFailure {
-    DATA, INFRASTRUCTURE, FENCED, STOP;
+    DATA,
+    INFRASTRUCTURE,
+    FENCED,
+    STOP;
 
     static BatchFailure of(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause()) {
@@ -48,12 +51,14 @@ enum BatchFailure {
     /** PostgreSQL error codes (Appendix A of the PostgreSQL manual) by class. */
     static BatchFailure ofSqlState(String state) {
         if (state == null || state.length() != 5) {
-            return INFRASTRUCTURE;  // a client-side failure (I/O, pool timeout): no server verdict on the data
+            return INFRASTRUCTURE; // a client-side failure (I/O, pool timeout): no server verdict on the data
         }
         return switch (state.substring(0, 2)) {
             case "22", "23", "54" -> DATA;
-            case "XX" -> STOP;       // internal error, data corrupted, index corrupted
-            default -> INFRASTRUCTURE; // 08 connection, 40 rollback (serialization, deadlock), 53 resources, 55 lock, 57 shutdown, ...
+            case "XX" -> STOP; // internal error, data corrupted, index corrupted
+            default ->
+                INFRASTRUCTURE; // 08 connection, 40 rollback (serialization, deadlock), 53 resources, 55 lock, 57
+            // shutdown, ...
         };
     }
 }

@@ -39,8 +39,7 @@ final class BatchWriter {
     }
 
     /** What a batch did; {@code refused} events are to be dead-lettered before the batch commits. */
-    record Result(int written, int duplicates, Set<String> boards, List<BoardWriter.Refused> refused) {
-    }
+    record Result(int written, int duplicates, Set<String> boards, List<BoardWriter.Refused> refused) {}
 
     /** The checkpoints of this task's boards. */
     CheckpointScheduler checkpoints() {
@@ -51,11 +50,18 @@ final class BatchWriter {
      * Writes {@code events} (offset order) and moves the lease's partition from {@code expectedOffset}
      * to {@code nextOffset}; {@link FencedException} when another task took the partition.
      */
-    Result write(Connection c, PartitionLease lease, long expectedOffset, long nextOffset, List<PendingEvent> events,
-                 Map<String, BoardProjection> boards) throws SQLException {
+    Result write(
+            Connection c,
+            PartitionLease lease,
+            long expectedOffset,
+            long nextOffset,
+            List<PendingEvent> events,
+            Map<String, BoardProjection> boards)
+            throws SQLException {
         Map<String, List<PendingEvent>> byBoard = new LinkedHashMap<>();
         for (PendingEvent e : events) {
-            byBoard.computeIfAbsent(e.statement().board(), b -> new ArrayList<>()).add(e);
+            byBoard.computeIfAbsent(e.statement().board(), b -> new ArrayList<>())
+                    .add(e);
         }
         recordSchemas(c, events);
         int written = 0;
@@ -65,7 +71,8 @@ final class BatchWriter {
         for (Map.Entry<String, List<PendingEvent>> entry : byBoard.entrySet()) {
             BoardProjection board = boards.get(entry.getKey());
             if (board == null) {
-                board = boardWriter.loadOrCreate(c, entry.getKey(), entry.getValue().get(0).kafkaTimestamp());
+                board = boardWriter.loadOrCreate(
+                        c, entry.getKey(), entry.getValue().get(0).kafkaTimestamp());
                 boards.put(entry.getKey(), board);
             }
             BoardWriter.Written w = boardWriter.write(c, board, entry.getValue());
@@ -78,8 +85,9 @@ final class BatchWriter {
         }
         checkpoints.signDue(c, now);
         if (!lease.advance(c, expectedOffset, nextOffset)) {
-            throw new FencedException("partition " + lease.topic() + "-" + lease.partition() + " is no longer ours at epoch "
-                    + lease.epoch() + " and offset " + expectedOffset + ": another task took it; batch rolled back");
+            throw new FencedException("partition " + lease.topic() + "-" + lease.partition()
+                    + " is no longer ours at epoch " + lease.epoch() + " and offset " + expectedOffset
+                    + ": another task took it; batch rolled back");
         }
         return new Result(written, duplicates, byBoard.keySet(), refused);
     }
@@ -96,7 +104,10 @@ final class BatchWriter {
             } catch (SchemaRegistry.UnknownSchemaException ex) {
                 throw new IllegalStateException("schema " + id + " decoded an event but is now unknown", ex);
             }
-            WriterSchemas.record(c, id, Hashes.sha256(SchemaNormalization.toParsingForm(schema).getBytes(StandardCharsets.UTF_8)),
+            WriterSchemas.record(
+                    c,
+                    id,
+                    Hashes.sha256(SchemaNormalization.toParsingForm(schema).getBytes(StandardCharsets.UTF_8)),
                     schema.toString());
             schemasRecorded.add(id);
         }

@@ -43,12 +43,10 @@ final class BoardWriter {
     }
 
     /** An event left out for its content (a delivery-key collision), with the reason for its dead letter. */
-    record Refused(PendingEvent event, BadEventException.Reason reason, String message) {
-    }
+    record Refused(PendingEvent event, BadEventException.Reason reason, String message) {}
 
     /** What one board's share did. */
-    record Written(int written, int duplicates, List<Refused> refused) {
-    }
+    record Written(int written, int duplicates, List<Refused> refused) {}
 
     /** The board as stored, or a new one created at the time of its first event. */
     BoardProjection loadOrCreate(Connection c, String name, long firstTimestamp) throws SQLException {
@@ -58,14 +56,24 @@ final class BoardWriter {
             return new BoardProjection(b.id(), name, b.origin(), TileTree.empty(), Long.MIN_VALUE);
         }
         short id = s.board().id();
-        TileTree tree = TileTree.restore(s.size(), Tiles.read(c, id,
-                TileTree.edgeTiles(s.size()).stream().map(TileTree.EdgeTile::key).toList()));
+        TileTree tree = TileTree.restore(
+                s.size(),
+                Tiles.read(
+                        c,
+                        id,
+                        TileTree.edgeTiles(s.size()).stream()
+                                .map(TileTree.EdgeTile::key)
+                                .toList()));
         if (!MessageDigest.isEqual(tree.root(), s.root())) {
             throw new ProjectionStoppedException("board " + name + ": root recomputed from stored tiles at size "
                     + s.size() + " differs from the stored root; the projection is damaged: run "
                     + "`electoral-log audit` and rebuild the projection from the topic (`electoral-log rebuild`)");
         }
-        return new BoardProjection(id, name, s.board().origin(), tree,
+        return new BoardProjection(
+                id,
+                name,
+                s.board().origin(),
+                tree,
                 s.lastCreatedMillis() == null ? Long.MIN_VALUE : s.lastCreatedMillis());
     }
 
@@ -79,8 +87,13 @@ final class BoardWriter {
             Tiles.write(c, board.boardId, board.tree.drainChangedTiles());
             Counters.add(c, board.boardId, counterDeltas(fresh));
         }
-        Boards.update(c, board.boardId, board.tree.size(), board.tree.root(),
-                board.lastCreatedMillis == Long.MIN_VALUE ? null : board.lastCreatedMillis, dropped);
+        Boards.update(
+                c,
+                board.boardId,
+                board.tree.size(),
+                board.tree.root(),
+                board.lastCreatedMillis == Long.MIN_VALUE ? null : board.lastCreatedMillis,
+                dropped);
         return new Written(fresh.size(), dropped, refused);
     }
 
@@ -91,8 +104,8 @@ final class BoardWriter {
      * collision) cannot be stored beside it: it is refused (dead-lettered with both IDs named),
      * never silently dropped as a duplicate, and the board goes on.
      */
-    private static List<PendingEvent> dropRepeated(Connection c, BoardProjection board, List<PendingEvent> events,
-                                                   List<Refused> refused) throws SQLException {
+    private static List<PendingEvent> dropRepeated(
+            Connection c, BoardProjection board, List<PendingEvent> events, List<Refused> refused) throws SQLException {
         Map<String, PendingEvent> firstCopies = new LinkedHashMap<>();
         for (PendingEvent e : events) {
             firstCopies.putIfAbsent(e.statement().deliveryId(), e);
@@ -100,7 +113,8 @@ final class BoardWriter {
         Map<ByteBuffer, String> byKey = new HashMap<>();
         for (Iterator<PendingEvent> it = firstCopies.values().iterator(); it.hasNext(); ) {
             PendingEvent e = it.next();
-            String other = byKey.putIfAbsent(ByteBuffer.wrap(Records.deliveryKey(e.statement().deliveryId())),
+            String other = byKey.putIfAbsent(
+                    ByteBuffer.wrap(Records.deliveryKey(e.statement().deliveryId())),
                     e.statement().deliveryId());
             if (other != null) {
                 refused.add(collision(board, e, other));
@@ -126,12 +140,17 @@ final class BoardWriter {
     }
 
     private static Refused collision(BoardProjection board, PendingEvent event, String earlier) {
-        return new Refused(event, BadEventException.Reason.REFUSED, "board " + board.name + ": delivery ID '"
-                + event.statement().deliveryId() + "' shares its 16-byte delivery key with the earlier '" + earlier
-                + "'; the unique index records_delivery_id cannot hold both (choose another delivery ID)");
+        return new Refused(
+                event,
+                BadEventException.Reason.REFUSED,
+                "board " + board.name + ": delivery ID '"
+                        + event.statement().deliveryId() + "' shares its 16-byte delivery key with the earlier '"
+                        + earlier
+                        + "'; the unique index records_delivery_id cannot hold both (choose another delivery ID)");
     }
 
-    private static void insertRecords(Connection c, BoardProjection board, List<PendingEvent> events) throws SQLException {
+    private static void insertRecords(Connection c, BoardProjection board, List<PendingEvent> events)
+            throws SQLException {
         List<ByteBuffer> keys = new ArrayList<>(events.size());
         for (PendingEvent e : events) {
             keys.add(ByteBuffer.wrap(e.statement().senderPublicKey()));
@@ -143,10 +162,25 @@ final class BoardWriter {
             long id = board.tree.size();
             board.tree.appendLeafHash(Hashes.leafHash(s.canonicalBytes()));
             board.lastCreatedMillis = Math.max(board.lastCreatedMillis, e.kafkaTimestamp());
-            rows.add(new RecordRow(board.boardId, id, board.lastCreatedMillis, s.statementTimestamp(),
-                    (short) StatementKinds.code(s.kind()), senders.get(ByteBuffer.wrap(s.senderPublicKey())),
-                    s.userId(), s.username(), s.electionId(), s.areaId(), s.ballotId(), s.deliveryId(), s.canonicalBytes(),
-                    s.schemaId(), e.partition(), e.offset(), s.senderSignature(), s.systemSignature()));
+            rows.add(new RecordRow(
+                    board.boardId,
+                    id,
+                    board.lastCreatedMillis,
+                    s.statementTimestamp(),
+                    (short) StatementKinds.code(s.kind()),
+                    senders.get(ByteBuffer.wrap(s.senderPublicKey())),
+                    s.userId(),
+                    s.username(),
+                    s.electionId(),
+                    s.areaId(),
+                    s.ballotId(),
+                    s.deliveryId(),
+                    s.canonicalBytes(),
+                    s.schemaId(),
+                    e.partition(),
+                    e.offset(),
+                    s.senderSignature(),
+                    s.systemSignature()));
         }
         RecordInserter.DEFAULT.insert(c, rows);
     }
@@ -155,7 +189,8 @@ final class BoardWriter {
         Map<CounterKey, Long> deltas = new TreeMap<>();
         for (PendingEvent e : events) {
             DecodedStatement st = e.statement();
-            for (CounterKey k : CounterKey.of((short) StatementKinds.code(st.kind()), st.electionId(), st.userId() != null)) {
+            for (CounterKey k :
+                    CounterKey.of((short) StatementKinds.code(st.kind()), st.electionId(), st.userId() != null)) {
                 deltas.merge(k, 1L, Long::sum);
             }
         }

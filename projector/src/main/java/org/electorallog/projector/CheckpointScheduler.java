@@ -24,6 +24,7 @@ final class CheckpointScheduler {
     private final long everyMillis;
     /** Boards written since their last signed checkpoint, and when they were first written since. */
     private final Map<String, Long> unsigned = new LinkedHashMap<>();
+
     private final Map<String, Long> lastSigned = new HashMap<>();
 
     CheckpointScheduler(NoteSigner signer, Duration every) {

@@ -29,16 +29,30 @@ record DeadLetter(String key, byte[] value, long timestamp, Headers headers) {
     static final int MAX_MESSAGE_CHARS = 2_000;
 
     /** Where a refused event came from. */
-    record Source(String topic, int partition, long offset) {
-    }
+    record Source(String topic, int partition, long offset) {}
 
-    static DeadLetter of(String key, byte[] value, long timestamp, Headers original, Source source,
-                         BadEventException.Reason reason, String message, int maxBytes) {
+    static DeadLetter of(
+            String key,
+            byte[] value,
+            long timestamp,
+            Headers original,
+            Source source,
+            BadEventException.Reason reason,
+            String message,
+            int maxBytes) {
         return of(key, value, timestamp, original, source, reason, message, maxBytes, System.currentTimeMillis());
     }
 
-    static DeadLetter of(String key, byte[] value, long timestamp, Headers original, Source source,
-                         BadEventException.Reason reason, String message, int maxBytes, long nowMillis) {
+    static DeadLetter of(
+            String key,
+            byte[] value,
+            long timestamp,
+            Headers original,
+            Source source,
+            BadEventException.Reason reason,
+            String message,
+            int maxBytes,
+            long nowMillis) {
         RecordHeaders h = new RecordHeaders();
         String msg = message == null ? "" : message;
         if (msg.length() > MAX_MESSAGE_CHARS) {

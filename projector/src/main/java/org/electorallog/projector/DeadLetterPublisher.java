@@ -41,7 +41,8 @@ final class DeadLetterPublisher implements AutoCloseable {
     void publish(DeadLetter letter) {
         KafkaProducer<String, byte[]> p = producer();
         try {
-            p.send(new ProducerRecord<>(topic, null, letter.timestamp(), letter.key(), letter.value(), letter.headers()))
+            p.send(new ProducerRecord<>(
+                            topic, null, letter.timestamp(), letter.key(), letter.value(), letter.headers()))
                     .get(60, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

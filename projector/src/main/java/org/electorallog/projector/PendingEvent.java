@@ -9,6 +9,11 @@ import org.electorallog.schemas.DecodedStatement;
  * with its original bytes.
  */
 @SuppressWarnings("ArrayRecordComponent") // an event in a batch, never compared as a value
-record PendingEvent(DecodedStatement statement, int partition, long offset, long kafkaTimestamp,
-                    String key, byte[] value, Headers headers) {
-}
+record PendingEvent(
+        DecodedStatement statement,
+        int partition,
+        long offset,
+        long kafkaTimestamp,
+        String key,
+        byte[] value,
+        Headers headers) {}

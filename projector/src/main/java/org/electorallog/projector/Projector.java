@@ -1,7 +1,5 @@
 package org.electorallog.projector;
 
-import org.electorallog.store.Migrations;
-import org.electorallog.store.ProjectionDatabase;
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +18,8 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.electorallog.schemas.StatementCodec;
+import org.electorallog.store.Migrations;
+import org.electorallog.store.ProjectionDatabase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,8 +44,12 @@ public final class Projector implements AutoCloseable {
     private Projector(ProjectorSettings settings, TopicLayout layout) {
         this.settings = settings;
         this.layout = layout;
-        this.db = ProjectionDatabase.pool(settings.jdbcUrl(), settings.dbUser(), settings.dbPassword(),
-                settings.streamThreads() + 2, "projector");
+        this.db = ProjectionDatabase.pool(
+                settings.jdbcUrl(),
+                settings.dbUser(),
+                settings.dbPassword(),
+                settings.streamThreads() + 2,
+                "projector");
         this.deadLetters = new DeadLetterPublisher(settings.kafkaClient(), settings.deadLetterTopic());
         try {
             Migrations.apply(db);
@@ -67,7 +71,8 @@ public final class Projector implements AutoCloseable {
                 running.countDown(); // a caller waiting for RUNNING learns at once that it never will
                 return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
             }
-            LOG.error("projector thread failed; replacing it (the partition is taken again from PostgreSQL's offset)", e);
+            LOG.error(
+                    "projector thread failed; replacing it (the partition is taken again from PostgreSQL's offset)", e);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
     }
@@ -89,8 +94,12 @@ public final class Projector implements AutoCloseable {
         TopicLayout layout = TopicLayout.read(settings);
         Projector p = new Projector(settings, layout);
         p.streams.start();
-        LOG.info("projector {} started on {} ({} partitions) -> {}", settings.applicationId(), settings.topic(),
-                layout.partitions(), settings.jdbcUrl());
+        LOG.info(
+                "projector {} started on {} ({} partitions) -> {}",
+                settings.applicationId(),
+                settings.topic(),
+                layout.partitions(),
+                settings.jdbcUrl());
         return p;
     }
 
@@ -102,8 +111,9 @@ public final class Projector implements AutoCloseable {
     public void awaitRunning(Duration timeout) {
         try {
             if (!running.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS) || stopped != null) {
-                throw new IllegalStateException("the projector is not running " + timeout.toSeconds() + " s after its start (state "
-                        + streams.state() + (stopped == null ? "" : ", stopped: " + stopped.getMessage()) + ")");
+                throw new IllegalStateException("the projector is not running " + timeout.toSeconds()
+                        + " s after its start (state " + streams.state()
+                        + (stopped == null ? "" : ", stopped: " + stopped.getMessage()) + ")");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -125,9 +135,14 @@ public final class Projector implements AutoCloseable {
         StatementCodec codec = StatementCodec.embedded();
         Topology t = new Topology();
         t.addSource("events", Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), settings.topic());
-        t.addProcessor("project", () -> new ProjectorProcessor(settings, db, codec, metrics, layout, deadLetters), "events");
-        t.addSink(ProjectorProcessor.DEAD_LETTER_SINK, settings.deadLetterTopic(), Serdes.String().serializer(),
-                Serdes.ByteArray().serializer(), "project");
+        t.addProcessor(
+                "project", () -> new ProjectorProcessor(settings, db, codec, metrics, layout, deadLetters), "events");
+        t.addSink(
+                ProjectorProcessor.DEAD_LETTER_SINK,
+                settings.deadLetterTopic(),
+                Serdes.String().serializer(),
+                Serdes.ByteArray().serializer(),
+                "project");
         return t;
     }
 
@@ -135,11 +150,15 @@ public final class Projector implements AutoCloseable {
         Properties p = settings.kafkaClient();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        p.put(StreamsConfig.STATE_DIR_CONFIG, settings.stateDir().toAbsolutePath().toString());
+        p.put(
+                StreamsConfig.STATE_DIR_CONFIG,
+                settings.stateDir().toAbsolutePath().toString());
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, settings.streamThreads());
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         // the batch-wait punctuator runs between polls: an idle poll must not outlast the batch wait
-        p.put(StreamsConfig.POLL_MS_CONFIG, Math.max(1, Math.min(100, settings.batchMaxWait().toMillis())));
+        p.put(
+                StreamsConfig.POLL_MS_CONFIG,
+                Math.max(1, Math.min(100, settings.batchMaxWait().toMillis())));
         p.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
         p.put(StreamsConfig.consumerPrefix("max.poll.records"), Math.max(500, settings.batchMaxRecords()));
         p.put(StreamsConfig.producerPrefix("linger.ms"), 5);
@@ -171,7 +190,8 @@ public final class Projector implements AutoCloseable {
         }
         List<TopicPartition> tps = new ArrayList<>();
         projected.keySet().forEach(part -> tps.add(new TopicPartition(settings.topic(), part)));
-        endOffsetReader.endOffsets(tps, Duration.ofSeconds(10))
+        endOffsetReader
+                .endOffsets(tps, Duration.ofSeconds(10))
                 .forEach((tp, end) -> out.put(tp.partition(), Math.max(0, end - projected.get(tp.partition()))));
         return out;
     }

@@ -3,9 +3,9 @@ package org.electorallog.projector;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.electorallog.core.NoteSigner;
 import org.electorallog.config.Configuration;
 import org.electorallog.config.Setting;
+import org.electorallog.core.NoteSigner;
 
 /**
  * Reads {@link ProjectorSettings} from the configuration (environment variables and an optional
@@ -33,8 +33,7 @@ public final class ProjectorConfig {
     public static final String SYSTEM_PUBLIC_KEYS = Setting.SYSTEM_PUBLIC_KEYS.env;
     public static final String CHECKPOINT_EVERY_MS = Setting.CHECKPOINT_EVERY_MS.env;
 
-    private ProjectorConfig() {
-    }
+    private ProjectorConfig() {}
 
     /** Settings from {@code env} (and the file it names); throws IllegalArgumentException naming the first bad setting. */
     public static ProjectorSettings fromEnvironment(Map<String, String> env) {
@@ -47,21 +46,31 @@ public final class ProjectorConfig {
         String jdbc = conf.required(Setting.JDBC_URL);
         NoteSigner signer = signer(conf);
         String password = conf.secret(Setting.DB_PASSWORD, Setting.DB_PASSWORD_FILE);
-        ProjectorSettings s = new ProjectorSettings(bootstrap, conf.get(Setting.TOPIC), conf.get(Setting.DEAD_LETTER_TOPIC),
-                conf.get(Setting.APPLICATION_ID), Path.of(conf.get(Setting.STATE_DIR)), jdbc, conf.get(Setting.DB_USER),
+        ProjectorSettings s = new ProjectorSettings(
+                bootstrap,
+                conf.get(Setting.TOPIC),
+                conf.get(Setting.DEAD_LETTER_TOPIC),
+                conf.get(Setting.APPLICATION_ID),
+                Path.of(conf.get(Setting.STATE_DIR)),
+                jdbc,
+                conf.get(Setting.DB_USER),
                 password == null ? "" : password,
                 (int) conf.number(Setting.BATCH_MAX_RECORDS, 1, 1_000_000),
                 Duration.ofMillis(conf.number(Setting.BATCH_MAX_WAIT_MS, 1, 60_000)),
-                signer, conf.get(Setting.ORIGIN_PREFIX), (int) conf.number(Setting.STREAM_THREADS, 1, 64));
+                signer,
+                conf.get(Setting.ORIGIN_PREFIX),
+                (int) conf.number(Setting.STREAM_THREADS, 1, 64));
         if (conf.isSet(Setting.INSTANCE_ID)) {
             s = s.withInstanceId(conf.get(Setting.INSTANCE_ID));
         }
         try {
-            s = s.withSignatures(SignaturePolicy.parse(conf.get(Setting.SIGNATURE_POLICY), conf.get(Setting.SIGNED_BOARDS),
+            s = s.withSignatures(SignaturePolicy.parse(
+                    conf.get(Setting.SIGNATURE_POLICY),
+                    conf.get(Setting.SIGNED_BOARDS),
                     conf.get(Setting.SYSTEM_PUBLIC_KEYS)));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(SIGNATURE_POLICY + "/" + SIGNED_BOARDS + "/" + SYSTEM_PUBLIC_KEYS + ": "
-                    + e.getMessage());
+            throw new IllegalArgumentException(
+                    SIGNATURE_POLICY + "/" + SIGNED_BOARDS + "/" + SYSTEM_PUBLIC_KEYS + ": " + e.getMessage());
         }
         s = s.withCheckpointEvery(Duration.ofMillis(conf.number(Setting.CHECKPOINT_EVERY_MS, 0, 3_600_000)));
         return s.withKafkaSecurity(conf.kafkaSecurity());

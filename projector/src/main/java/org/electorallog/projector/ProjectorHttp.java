@@ -26,20 +26,30 @@ public final class ProjectorHttp implements AutoCloseable {
 
     private ProjectorHttp(Projector projector, String host, int port) throws IOException {
         projector.metrics().bindTo(registry);
-        Gauge.builder("electoral_log_projector_lag_records", projector,
-                        p -> p.lag().values().stream().mapToLong(Long::longValue).sum())
-                .description("records in the topic not yet projected, over this instance's partitions").register(registry);
+        Gauge.builder(
+                        "electoral_log_projector_lag_records",
+                        projector,
+                        p -> p.lag().values().stream()
+                                .mapToLong(Long::longValue)
+                                .sum())
+                .description("records in the topic not yet projected, over this instance's partitions")
+                .register(registry);
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         gc.bindTo(registry);
         server = HttpServer.create(new InetSocketAddress(host, port), 0);
-        server.createContext("/metrics", x -> reply(x, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
+        server.createContext(
+                "/metrics", x -> reply(x, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
         server.createContext("/health/live", x -> reply(x, 200, "application/json", "{\"status\":\"UP\"}"));
         server.createContext("/health/ready", x -> {
             Map<String, Object> h = projector.health();
             boolean ok = Boolean.TRUE.equals(h.get("healthy"));
-            reply(x, ok ? 200 : 503, "application/json", "{\"status\":\"" + (ok ? "UP" : "DOWN") + "\",\"streams\":\""
-                    + h.get("streams") + "\",\"database\":\"" + h.get("database") + "\"}");
+            reply(
+                    x,
+                    ok ? 200 : 503,
+                    "application/json",
+                    "{\"status\":\"" + (ok ? "UP" : "DOWN") + "\",\"streams\":\"" + h.get("streams")
+                            + "\",\"database\":\"" + h.get("database") + "\"}");
         });
         server.start();
     }

@@ -1,8 +1,8 @@
 package org.electorallog.projector;
 
+import java.util.concurrent.CountDownLatch;
 import org.electorallog.config.Configuration;
 import org.electorallog.config.Setting;
-import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,8 +18,7 @@ public final class ProjectorMain {
     /** Address they listen on (default 127.0.0.1; 0.0.0.0 in a container). */
     public static final String METRICS_HOST = Setting.METRICS_HOST.env;
 
-    private ProjectorMain() {
-    }
+    private ProjectorMain() {}
 
     public static void main(String[] args) throws InterruptedException {
         ProjectorSettings settings;
@@ -41,16 +40,20 @@ public final class ProjectorMain {
             http = ProjectorHttp.start(projector, host, port);
         } catch (java.io.IOException e) {
             projector.close();
-            System.err.println("projector: cannot serve metrics on " + host + ":" + port + " (" + METRICS_PORT + "): " + e.getMessage());
+            System.err.println("projector: cannot serve metrics on " + host + ":" + port + " (" + METRICS_PORT + "): "
+                    + e.getMessage());
             System.exit(2);
             return;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            http.close();
-            projector.close();
-            stopped.countDown();
-        }, "projector-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            http.close();
+                            projector.close();
+                            stopped.countDown();
+                        },
+                        "projector-stop"));
         System.out.println("projector metrics and health on http://" + host + ":" + http.port() + "/metrics");
         System.out.println("projector running: " + settings.applicationId() + " on " + settings.topic());
         LOG.info("projector running");

@@ -63,21 +63,35 @@ public final class ProjectorMetrics {
 
     /** Registers these counters with a Micrometer registry (Prometheus names: electoral_log_projector_*). */
     public void bindTo(io.micrometer.core.instrument.MeterRegistry registry) {
-        io.micrometer.core.instrument.FunctionCounter.builder("electoral_log_projector_records_written", records, AtomicLong::get)
-                .description("records written to PostgreSQL").register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder("electoral_log_projector_batches", batches, AtomicLong::get)
-                .description("batches committed").register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder("electoral_log_projector_duplicates_dropped", duplicates, AtomicLong::get)
-                .description("statements dropped because their delivery ID was already on the board").register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder("electoral_log_projector_fenced_batches", fenced, AtomicLong::get)
-                .description("batches refused by the epoch check (zombie writers)").register(registry);
-        deadLetters.forEach((reason, n) -> io.micrometer.core.instrument.FunctionCounter
-                .builder("electoral_log_projector_dead_letters", n, AtomicLong::get).tag("reason", reason.name())
-                .description("events sent to the dead-letter topic").register(registry));
-        io.micrometer.core.instrument.Gauge.builder("electoral_log_projector_last_batch_seconds", lastBatchMicros, v -> v.get() / 1e6)
-                .description("duration of the last batch").register(registry);
-        io.micrometer.core.instrument.Gauge.builder("electoral_log_projector_last_batch_records", lastBatchSize, AtomicLong::get)
-                .description("records in the last batch").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder(
+                        "electoral_log_projector_records_written", records, AtomicLong::get)
+                .description("records written to PostgreSQL")
+                .register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder(
+                        "electoral_log_projector_batches", batches, AtomicLong::get)
+                .description("batches committed")
+                .register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder(
+                        "electoral_log_projector_duplicates_dropped", duplicates, AtomicLong::get)
+                .description("statements dropped because their delivery ID was already on the board")
+                .register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder(
+                        "electoral_log_projector_fenced_batches", fenced, AtomicLong::get)
+                .description("batches refused by the epoch check (zombie writers)")
+                .register(registry);
+        deadLetters.forEach((reason, n) -> io.micrometer.core.instrument.FunctionCounter.builder(
+                        "electoral_log_projector_dead_letters", n, AtomicLong::get)
+                .tag("reason", reason.name())
+                .description("events sent to the dead-letter topic")
+                .register(registry));
+        io.micrometer.core.instrument.Gauge.builder(
+                        "electoral_log_projector_last_batch_seconds", lastBatchMicros, v -> v.get() / 1e6)
+                .description("duration of the last batch")
+                .register(registry);
+        io.micrometer.core.instrument.Gauge.builder(
+                        "electoral_log_projector_last_batch_records", lastBatchSize, AtomicLong::get)
+                .description("records in the last batch")
+                .register(registry);
     }
 
     public Map<String, Long> snapshot() {

@@ -3,7 +3,6 @@ package org.electorallog.projector;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
-import org.electorallog.store.PartitionLease;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,6 +31,7 @@ import org.electorallog.schemas.BadEventException;
 import org.electorallog.schemas.DecodedStatement;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.StatementRules;
+import org.electorallog.store.PartitionLease;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,16 +68,24 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     /** Infrastructure failures of one write are retried this many times (backoff 0.1 s doubling, about 6 s in all). */
     static final int INFRASTRUCTURE_RETRIES = 6;
 
-    ProjectorProcessor(ProjectorSettings settings, DataSource db, StatementCodec codec, ProjectorMetrics metrics,
-                       TopicLayout layout, DeadLetterPublisher publisher) {
+    ProjectorProcessor(
+            ProjectorSettings settings,
+            DataSource db,
+            StatementCodec codec,
+            ProjectorMetrics metrics,
+            TopicLayout layout,
+            DeadLetterPublisher publisher) {
         this.settings = settings;
         this.db = db;
         this.codec = codec;
         this.metrics = metrics;
         this.layout = layout;
         this.publisher = publisher;
-        this.writer = new BatchWriter(settings.signer(), settings.originPrefix(),
-                org.electorallog.schemas.EmbeddedSchemaRegistry.instance(), settings.checkpointEvery());
+        this.writer = new BatchWriter(
+                settings.signer(),
+                settings.originPrefix(),
+                org.electorallog.schemas.EmbeddedSchemaRegistry.instance(),
+                settings.checkpointEvery());
     }
 
     @Override
@@ -112,7 +120,8 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     }
 
     /** Decodes and validates; adds a valid event to the batch or dead-letters a bad one. */
-    private void accept(String key, byte[] value, long offset, long timestamp, Headers headers, boolean forwardDeadLetter) {
+    private void accept(
+            String key, byte[] value, long offset, long timestamp, Headers headers, boolean forwardDeadLetter) {
         try {
             DecodedStatement st = validated(key, value, timestamp);
             pending.add(new PendingEvent(st, partition, offset, timestamp, key, value, headers));
@@ -134,14 +143,19 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         }
         DecodedStatement st = codec.decode(value);
         if (!st.board().equals(key)) {
-            throw new BadEventException(BadEventException.Reason.INVALID,
-                    "Kafka key '" + StatementRules.printable(key) + "' differs from the statement's board '" + st.board() + "'");
+            throw new BadEventException(
+                    BadEventException.Reason.INVALID,
+                    "Kafka key '" + StatementRules.printable(key) + "' differs from the statement's board '"
+                            + st.board() + "'");
         }
         int home = layout.partitionOf(st.board());
         if (home != partition) {
-            throw new BadEventException(BadEventException.Reason.INVALID, "board " + st.board() + " belongs to partition "
-                    + home + " of " + layout.partitions() + " (Kafka's default partitioner on the key); this event "
-                    + "arrived on partition " + partition + ", where it would break the board's order");
+            throw new BadEventException(
+                    BadEventException.Reason.INVALID,
+                    "board " + st.board() + " belongs to partition "
+                            + home + " of " + layout.partitions()
+                            + " (Kafka's default partitioner on the key); this event "
+                            + "arrived on partition " + partition + ", where it would break the board's order");
         }
         java.util.Optional<StatementRules.Violation> time = StatementRules.checkRecordTimestamp(timestamp);
         if (time.isPresent()) {
@@ -157,16 +171,30 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
 
     /** Forwards a dead letter in Kafka Streams' transaction (found while the event is processed). */
     private void deadLetter(Record<String, byte[]> record, long offset, BadEventException e) {
-        DeadLetter d = DeadLetter.of(record.key(), record.value(), record.timestamp(), record.headers(), source(offset),
-                e.reason(), e.getMessage(), layout.deadLetterMaxBytes());
+        DeadLetter d = DeadLetter.of(
+                record.key(),
+                record.value(),
+                record.timestamp(),
+                record.headers(),
+                source(offset),
+                e.reason(),
+                e.getMessage(),
+                layout.deadLetterMaxBytes());
         context.forward(new Record<>(d.key(), d.value(), d.timestamp(), d.headers()), DEAD_LETTER_SINK);
         LOG.warn("dead-lettered {}-{}@{}: {} {}", settings.topic(), partition, offset, e.reason(), e.getMessage());
     }
 
     /** Sends a dead letter found while a batch is written, before the batch commits (see {@link DeadLetterPublisher}). */
     private void deadLetter(PendingEvent e, BadEventException.Reason reason, String message) {
-        publisher.publish(DeadLetter.of(e.key(), e.value(), e.kafkaTimestamp(), e.headers(), source(e.offset()), reason,
-                message, layout.deadLetterMaxBytes()));
+        publisher.publish(DeadLetter.of(
+                e.key(),
+                e.value(),
+                e.kafkaTimestamp(),
+                e.headers(),
+                source(e.offset()),
+                reason,
+                message,
+                layout.deadLetterMaxBytes()));
         metrics.deadLetter(reason);
         LOG.warn("dead-lettered {}-{}@{}: {} {}", settings.topic(), partition, e.offset(), reason, message);
     }
@@ -187,7 +215,8 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             writer.checkpoints().signUncheckpointed(c);
             c.commit();
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot take partition " + partition + " in PostgreSQL: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot take partition " + partition + " in PostgreSQL: " + e.getMessage(), e);
         }
         boards.clear();
         long committed;
@@ -196,8 +225,11 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             committed = committedOffset(admin);
         }
         if (committed > storedOffset) {
-            LOG.warn("partition {}: Kafka committed offset {} is past the projected offset {}: projecting the gap",
-                    partition, committed, storedOffset);
+            LOG.warn(
+                    "partition {}: Kafka committed offset {} is past the projected offset {}: projecting the gap",
+                    partition,
+                    committed,
+                    storedOffset);
             repairGap(committed);
         }
         ready = true;
@@ -213,7 +245,10 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         TopicPartition tp = new TopicPartition(settings.topic(), partition);
         long logStart;
         try {
-            logStart = admin.listOffsets(Map.of(tp, OffsetSpec.earliest())).partitionResult(tp).get(30, TimeUnit.SECONDS).offset();
+            logStart = admin.listOffsets(Map.of(tp, OffsetSpec.earliest()))
+                    .partitionResult(tp)
+                    .get(30, TimeUnit.SECONDS)
+                    .offset();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while reading the log start of " + tp, e);
@@ -237,9 +272,10 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     private long committedOffset(Admin admin) {
         TopicPartition tp = new TopicPartition(settings.topic(), partition);
         try {
-            Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(
-                    Map.of(settings.applicationId(), new ListConsumerGroupOffsetsSpec().topicPartitions(List.of(tp))))
-                    .partitionsToOffsetAndMetadata(settings.applicationId()).get(30, TimeUnit.SECONDS);
+            Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(Map.of(
+                            settings.applicationId(), new ListConsumerGroupOffsetsSpec().topicPartitions(List.of(tp))))
+                    .partitionsToOffsetAndMetadata(settings.applicationId())
+                    .get(30, TimeUnit.SECONDS);
             OffsetAndMetadata om = offsets.get(tp);
             return om == null ? -1 : om.offset();
         } catch (Exception e) {
@@ -255,8 +291,8 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(settings.batchMaxRecords()));
         TopicPartition tp = new TopicPartition(settings.topic(), partition);
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.assign(List.of(tp));
             consumer.seek(tp, storedOffset);
             while (consumer.position(tp) < until) {
@@ -326,8 +362,10 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             deadLetter(e, BadEventException.Reason.REFUSED, "PostgreSQL refused the event: " + describe(refusal));
             Throwable again = write(List.of(), upTo);
             if (again != null) {
-                throw new IllegalStateException("partition " + partition + ": moving the offset past refused event "
-                        + e.offset() + " failed: " + again.getMessage(), again);
+                throw new IllegalStateException(
+                        "partition " + partition + ": moving the offset past refused event " + e.offset() + " failed: "
+                                + again.getMessage(),
+                        again);
             }
             return;
         }
@@ -377,24 +415,38 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                     pending.clear();
                     throw failure instanceof FencedException f ? f : new FencedException(failure.getMessage());
                 }
-                case STOP -> throw failure instanceof ProjectionStoppedException s ? s
-                        : new ProjectionStoppedException("partition " + partition + ": " + describe(failure));
+                case STOP ->
+                    throw failure instanceof ProjectionStoppedException s
+                            ? s
+                            : new ProjectionStoppedException("partition " + partition + ": " + describe(failure));
                 case DATA -> {
                     requireOwnership();
-                    LOG.warn("partition {}: PostgreSQL refused {} event(s) at offsets {}..{} for their content ({}); isolating",
-                            partition, events.size(), events.isEmpty() ? upTo : events.get(0).offset(), upTo - 1, describe(failure));
+                    LOG.warn(
+                            "partition {}: PostgreSQL refused {} event(s) at offsets {}..{} for their content ({}); isolating",
+                            partition,
+                            events.size(),
+                            events.isEmpty() ? upTo : events.get(0).offset(),
+                            upTo - 1,
+                            describe(failure));
                     if (events.isEmpty()) {
-                        throw new IllegalStateException("partition " + partition + ": an offset move was refused: "
-                                + describe(failure), failure);
+                        throw new IllegalStateException(
+                                "partition " + partition + ": an offset move was refused: " + describe(failure),
+                                failure);
                     }
                     return failure;
                 }
                 case INFRASTRUCTURE -> {
                     if (attempt >= INFRASTRUCTURE_RETRIES) {
-                        throw new IllegalStateException("batch of partition " + partition + " failed " + (attempt + 1)
-                                + " times: " + describe(failure), failure);
+                        throw new IllegalStateException(
+                                "batch of partition " + partition + " failed " + (attempt + 1) + " times: "
+                                        + describe(failure),
+                                failure);
                     }
-                    LOG.warn("partition {}: batch failed ({}); retrying in {} ms", partition, describe(failure), backoff);
+                    LOG.warn(
+                            "partition {}: batch failed ({}); retrying in {} ms",
+                            partition,
+                            describe(failure),
+                            backoff);
                     pause(backoff);
                     backoff = Math.min(backoff * 2, 5_000);
                 }
@@ -414,7 +466,8 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                         + " is no longer ours at epoch " + lease.epoch() + ": another task took it; batch rolled back");
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot check the epoch of partition " + partition + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot check the epoch of partition " + partition + ": " + e.getMessage(), e);
         }
     }
 
@@ -449,10 +502,12 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                 c.commit();
             } catch (SQLException | RuntimeException e) {
                 rollback(c);
-                throw new IllegalStateException("checkpoint of partition " + partition + " failed: " + e.getMessage(), e);
+                throw new IllegalStateException(
+                        "checkpoint of partition " + partition + " failed: " + e.getMessage(), e);
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("no PostgreSQL connection for partition " + partition + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "no PostgreSQL connection for partition " + partition + ": " + e.getMessage(), e);
         }
     }
 
@@ -472,8 +527,10 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                 // a closing task signs what it wrote without waiting for the interval
                 signCheckpoints(Long.MAX_VALUE / 4);
             } catch (RuntimeException e) {
-                LOG.warn("partition {}: final batch not written ({}); the next owner projects it from the topic",
-                        partition, e.getMessage());
+                LOG.warn(
+                        "partition {}: final batch not written ({}); the next owner projects it from the topic",
+                        partition,
+                        e.getMessage());
             }
         }
     }

@@ -27,11 +27,24 @@ import org.electorallog.schemas.Topics;
  * @param checkpointEvery  how often a changed board gets a signed checkpoint; zero = after every batch
  * @param kafkaSecurity    Kafka client security properties (SASL/SCRAM, TLS) added to every client; empty = PLAINTEXT
  */
-public record ProjectorSettings(String bootstrap, String topic, String deadLetterTopic, String applicationId,
-                                Path stateDir, String jdbcUrl, String dbUser, String dbPassword,
-                                int batchMaxRecords, Duration batchMaxWait, NoteSigner signer, String originPrefix,
-                                int streamThreads, String instanceId, SignaturePolicy signatures,
-                                Duration checkpointEvery, java.util.Map<String, Object> kafkaSecurity) {
+public record ProjectorSettings(
+        String bootstrap,
+        String topic,
+        String deadLetterTopic,
+        String applicationId,
+        Path stateDir,
+        String jdbcUrl,
+        String dbUser,
+        String dbPassword,
+        int batchMaxRecords,
+        Duration batchMaxWait,
+        NoteSigner signer,
+        String originPrefix,
+        int streamThreads,
+        String instanceId,
+        SignaturePolicy signatures,
+        Duration checkpointEvery,
+        java.util.Map<String, Object> kafkaSecurity) {
     /** Default checkpoint interval. */
     public static final Duration DEFAULT_CHECKPOINT_EVERY = Duration.ofSeconds(1);
 
@@ -56,49 +69,182 @@ public record ProjectorSettings(String bootstrap, String topic, String deadLette
 
     /** Defaults for everything but the servers, the state directory and the key. */
     /** Settings without a static instance ID. */
-    public ProjectorSettings(String bootstrap, String topic, String deadLetterTopic, String applicationId,
-                             Path stateDir, String jdbcUrl, String dbUser, String dbPassword,
-                             int batchMaxRecords, Duration batchMaxWait, NoteSigner signer, String originPrefix,
-                             int streamThreads) {
-        this(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser, dbPassword, batchMaxRecords,
-                batchMaxWait, signer, originPrefix, streamThreads, null, SignaturePolicy.none(), DEFAULT_CHECKPOINT_EVERY,
+    public ProjectorSettings(
+            String bootstrap,
+            String topic,
+            String deadLetterTopic,
+            String applicationId,
+            Path stateDir,
+            String jdbcUrl,
+            String dbUser,
+            String dbPassword,
+            int batchMaxRecords,
+            Duration batchMaxWait,
+            NoteSigner signer,
+            String originPrefix,
+            int streamThreads) {
+        this(
+                bootstrap,
+                topic,
+                deadLetterTopic,
+                applicationId,
+                stateDir,
+                jdbcUrl,
+                dbUser,
+                dbPassword,
+                batchMaxRecords,
+                batchMaxWait,
+                signer,
+                originPrefix,
+                streamThreads,
+                null,
+                SignaturePolicy.none(),
+                DEFAULT_CHECKPOINT_EVERY,
                 java.util.Map.of());
     }
 
     public ProjectorSettings withSignatures(SignaturePolicy policy) {
-        return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser, dbPassword,
-                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, policy, checkpointEvery, kafkaSecurity);
+        return new ProjectorSettings(
+                bootstrap,
+                topic,
+                deadLetterTopic,
+                applicationId,
+                stateDir,
+                jdbcUrl,
+                dbUser,
+                dbPassword,
+                batchMaxRecords,
+                batchMaxWait,
+                signer,
+                originPrefix,
+                streamThreads,
+                instanceId,
+                policy,
+                checkpointEvery,
+                kafkaSecurity);
     }
 
     public ProjectorSettings withCheckpointEvery(Duration every) {
-        return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser, dbPassword,
-                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, signatures, every, kafkaSecurity);
+        return new ProjectorSettings(
+                bootstrap,
+                topic,
+                deadLetterTopic,
+                applicationId,
+                stateDir,
+                jdbcUrl,
+                dbUser,
+                dbPassword,
+                batchMaxRecords,
+                batchMaxWait,
+                signer,
+                originPrefix,
+                streamThreads,
+                instanceId,
+                signatures,
+                every,
+                kafkaSecurity);
     }
 
     public ProjectorSettings withInstanceId(String id) {
-        return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser, dbPassword,
-                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, id, signatures, checkpointEvery, kafkaSecurity);
+        return new ProjectorSettings(
+                bootstrap,
+                topic,
+                deadLetterTopic,
+                applicationId,
+                stateDir,
+                jdbcUrl,
+                dbUser,
+                dbPassword,
+                batchMaxRecords,
+                batchMaxWait,
+                signer,
+                originPrefix,
+                streamThreads,
+                id,
+                signatures,
+                checkpointEvery,
+                kafkaSecurity);
     }
 
     public ProjectorSettings withDatabase(String url, String user, String password) {
-        return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, url, user, password,
-                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, signatures, checkpointEvery, kafkaSecurity);
+        return new ProjectorSettings(
+                bootstrap,
+                topic,
+                deadLetterTopic,
+                applicationId,
+                stateDir,
+                url,
+                user,
+                password,
+                batchMaxRecords,
+                batchMaxWait,
+                signer,
+                originPrefix,
+                streamThreads,
+                instanceId,
+                signatures,
+                checkpointEvery,
+                kafkaSecurity);
     }
 
     public ProjectorSettings withStateDir(Path dir) {
-        return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, dir, jdbcUrl, dbUser, dbPassword,
-                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, signatures, checkpointEvery, kafkaSecurity);
+        return new ProjectorSettings(
+                bootstrap,
+                topic,
+                deadLetterTopic,
+                applicationId,
+                dir,
+                jdbcUrl,
+                dbUser,
+                dbPassword,
+                batchMaxRecords,
+                batchMaxWait,
+                signer,
+                originPrefix,
+                streamThreads,
+                instanceId,
+                signatures,
+                checkpointEvery,
+                kafkaSecurity);
     }
 
-    public static ProjectorSettings defaults(String bootstrap, String jdbcUrl, String dbUser, String dbPassword,
-                                             Path stateDir, NoteSigner signer) {
-        return new ProjectorSettings(bootstrap, Topics.EVENTS, Topics.DEAD_LETTERS, DEFAULT_APPLICATION_ID, stateDir,
-                jdbcUrl, dbUser, dbPassword, 5000, Duration.ofMillis(100), signer, DEFAULT_ORIGIN_PREFIX, 1);
+    public static ProjectorSettings defaults(
+            String bootstrap, String jdbcUrl, String dbUser, String dbPassword, Path stateDir, NoteSigner signer) {
+        return new ProjectorSettings(
+                bootstrap,
+                Topics.EVENTS,
+                Topics.DEAD_LETTERS,
+                DEFAULT_APPLICATION_ID,
+                stateDir,
+                jdbcUrl,
+                dbUser,
+                dbPassword,
+                5000,
+                Duration.ofMillis(100),
+                signer,
+                DEFAULT_ORIGIN_PREFIX,
+                1);
     }
 
     public ProjectorSettings withKafkaSecurity(java.util.Map<String, Object> security) {
-        return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser, dbPassword,
-                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, signatures, checkpointEvery, security);
+        return new ProjectorSettings(
+                bootstrap,
+                topic,
+                deadLetterTopic,
+                applicationId,
+                stateDir,
+                jdbcUrl,
+                dbUser,
+                dbPassword,
+                batchMaxRecords,
+                batchMaxWait,
+                signer,
+                originPrefix,
+                streamThreads,
+                instanceId,
+                signatures,
+                checkpointEvery,
+                security);
     }
 
     /** Properties every Kafka client of the projector starts from: the servers and the security settings. */
@@ -110,12 +256,44 @@ public record ProjectorSettings(String bootstrap, String topic, String deadLette
     }
 
     public ProjectorSettings withApplicationId(String id) {
-        return new ProjectorSettings(bootstrap, topic, deadLetterTopic, id, stateDir, jdbcUrl, dbUser, dbPassword,
-                batchMaxRecords, batchMaxWait, signer, originPrefix, streamThreads, instanceId, signatures, checkpointEvery, kafkaSecurity);
+        return new ProjectorSettings(
+                bootstrap,
+                topic,
+                deadLetterTopic,
+                id,
+                stateDir,
+                jdbcUrl,
+                dbUser,
+                dbPassword,
+                batchMaxRecords,
+                batchMaxWait,
+                signer,
+                originPrefix,
+                streamThreads,
+                instanceId,
+                signatures,
+                checkpointEvery,
+                kafkaSecurity);
     }
 
     public ProjectorSettings withBatch(int maxRecords, Duration maxWait) {
-        return new ProjectorSettings(bootstrap, topic, deadLetterTopic, applicationId, stateDir, jdbcUrl, dbUser,
-                dbPassword, maxRecords, maxWait, signer, originPrefix, streamThreads, instanceId, signatures, checkpointEvery, kafkaSecurity);
+        return new ProjectorSettings(
+                bootstrap,
+                topic,
+                deadLetterTopic,
+                applicationId,
+                stateDir,
+                jdbcUrl,
+                dbUser,
+                dbPassword,
+                maxRecords,
+                maxWait,
+                signer,
+                originPrefix,
+                streamThreads,
+                instanceId,
+                signatures,
+                checkpointEvery,
+                kafkaSecurity);
     }
 }

@@ -15,12 +15,17 @@ import org.electorallog.schemas.DecodedStatement;
  * {@code BAD_SIGNATURE}.
  */
 public record SignaturePolicy(Mode mode, Pattern boards, List<byte[]> systemKeys) {
-    public enum Mode { NONE, SENDER, SENDER_AND_SYSTEM }
+    public enum Mode {
+        NONE,
+        SENDER,
+        SENDER_AND_SYSTEM
+    }
 
     public SignaturePolicy {
         systemKeys = List.copyOf(systemKeys);
         if (mode == Mode.SENDER_AND_SYSTEM && systemKeys.isEmpty()) {
-            throw new IllegalArgumentException("signature policy SENDER_AND_SYSTEM needs at least one system public key");
+            throw new IllegalArgumentException(
+                    "signature policy SENDER_AND_SYSTEM needs at least one system public key");
         }
         for (byte[] k : systemKeys) {
             if (k.length != 32) {
@@ -39,10 +44,15 @@ public record SignaturePolicy(Mode mode, Pattern boards, List<byte[]> systemKeys
         try {
             m = Mode.valueOf(mode.strip().toUpperCase(java.util.Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("signature policy must be NONE, SENDER or SENDER_AND_SYSTEM, got '" + mode + "'");
+            throw new IllegalArgumentException(
+                    "signature policy must be NONE, SENDER or SENDER_AND_SYSTEM, got '" + mode + "'");
         }
-        List<byte[]> keys = systemKeys == null || systemKeys.isBlank() ? List.of()
-                : java.util.Arrays.stream(systemKeys.split(",")).map(String::strip).map(k -> Base64.getDecoder().decode(k)).toList();
+        List<byte[]> keys = systemKeys == null || systemKeys.isBlank()
+                ? List.of()
+                : java.util.Arrays.stream(systemKeys.split(","))
+                        .map(String::strip)
+                        .map(k -> Base64.getDecoder().decode(k))
+                        .toList();
         return new SignaturePolicy(m, Pattern.compile(boards == null || boards.isBlank() ? ".*" : boards), keys);
     }
 
@@ -52,24 +62,28 @@ public record SignaturePolicy(Mode mode, Pattern boards, List<byte[]> systemKeys
             return;
         }
         if (st.senderSignature() == null) {
-            throw new BadEventException(BadEventException.Reason.UNSIGNED, "board " + st.board()
-                    + " requires a sender signature and the statement has none");
+            throw new BadEventException(
+                    BadEventException.Reason.UNSIGNED,
+                    "board " + st.board() + " requires a sender signature and the statement has none");
         }
         if (!SigningKey.verify(st.senderPublicKey(), st.canonicalBytes(), st.senderSignature())) {
-            throw new BadEventException(BadEventException.Reason.BAD_SIGNATURE,
+            throw new BadEventException(
+                    BadEventException.Reason.BAD_SIGNATURE,
                     "the sender signature does not verify with the statement's sender key");
         }
         if (mode == Mode.SENDER_AND_SYSTEM) {
             if (st.systemSignature() == null) {
-                throw new BadEventException(BadEventException.Reason.UNSIGNED, "board " + st.board()
-                        + " requires a system signature and the statement has none");
+                throw new BadEventException(
+                        BadEventException.Reason.UNSIGNED,
+                        "board " + st.board() + " requires a system signature and the statement has none");
             }
             for (byte[] key : systemKeys) {
                 if (SigningKey.verify(key, st.canonicalBytes(), st.systemSignature())) {
                     return;
                 }
             }
-            throw new BadEventException(BadEventException.Reason.BAD_SIGNATURE,
+            throw new BadEventException(
+                    BadEventException.Reason.BAD_SIGNATURE,
                     "the system signature does not verify with any configured system key");
         }
     }

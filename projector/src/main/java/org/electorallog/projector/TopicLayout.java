@@ -3,8 +3,6 @@ package org.electorallog.projector;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
-import org.electorallog.store.PartitionLease;
-import org.electorallog.store.TopicLayouts;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -18,6 +16,8 @@ import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.utils.Utils;
+import org.electorallog.store.PartitionLease;
+import org.electorallog.store.TopicLayouts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,18 +67,24 @@ record TopicLayout(int partitions, int deadLetterMaxBytes) {
         long backoff = 50;
         while (true) {
             try {
-                TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic);
+                TopicDescription d = admin.describeTopics(List.of(topic))
+                        .allTopicNames()
+                        .get(30, TimeUnit.SECONDS)
+                        .get(topic);
                 if (d.partitions().stream().allMatch(TopicLayout::led)) {
                     return d;
                 }
                 if (System.currentTimeMillis() - started > LEADER_WAIT_MILLIS) {
-                    throw new IllegalStateException("topic " + topic + " on " + settings.bootstrap()
-                            + " has partitions without a leader after " + LEADER_WAIT_MILLIS / 1000 + " s: " + d.partitions());
+                    throw new IllegalStateException(
+                            "topic " + topic + " on " + settings.bootstrap() + " has partitions without a leader after "
+                                    + LEADER_WAIT_MILLIS / 1000 + " s: " + d.partitions());
                 }
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
-                    throw new IllegalStateException("cannot describe topic " + topic + " on " + settings.bootstrap() + ": "
-                            + e.getCause().getMessage(), e);
+                    throw new IllegalStateException(
+                            "cannot describe topic " + topic + " on " + settings.bootstrap() + ": "
+                                    + e.getCause().getMessage(),
+                            e);
                 }
                 if (System.currentTimeMillis() - started > UNKNOWN_TOPIC_WAIT_MILLIS) {
                     throw new IllegalStateException("topic " + topic + " does not exist on " + settings.bootstrap()
@@ -88,8 +94,8 @@ record TopicLayout(int partitions, int deadLetterMaxBytes) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while checking topic " + topic, e);
             } catch (java.util.concurrent.TimeoutException e) {
-                throw new IllegalStateException("cannot describe topic " + topic + " on " + settings.bootstrap()
-                        + ": no answer in 30 s", e);
+                throw new IllegalStateException(
+                        "cannot describe topic " + topic + " on " + settings.bootstrap() + ": no answer in 30 s", e);
             }
             pause(backoff); // metadata still propagating: ask again
             backoff = Math.min(backoff * 2, 1_000);
@@ -109,7 +115,10 @@ record TopicLayout(int partitions, int deadLetterMaxBytes) {
         int max = KAFKA_DEFAULT_MAX_BYTES;
         ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, topic);
         try {
-            Config config = admin.describeConfigs(List.of(r)).all().get(30, TimeUnit.SECONDS).get(r);
+            Config config = admin.describeConfigs(List.of(r))
+                    .all()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(r);
             ConfigEntry e = config == null ? null : config.get("max.message.bytes");
             if (e != null && e.value() != null) {
                 max = Math.min(max, Integer.parseInt(e.value()));
@@ -118,7 +127,11 @@ record TopicLayout(int partitions, int deadLetterMaxBytes) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while reading the configuration of " + topic, e);
         } catch (Exception e) {
-            LOG.warn("cannot read max.message.bytes of {} ({}); assuming Kafka's default {}", topic, e.getMessage(), max);
+            LOG.warn(
+                    "cannot read max.message.bytes of {} ({}); assuming Kafka's default {}",
+                    topic,
+                    e.getMessage(),
+                    max);
         }
         return Math.max(4_096, max - MARGIN_BYTES);
     }
@@ -142,7 +155,8 @@ record TopicLayout(int partitions, int deadLetterMaxBytes) {
             TopicLayouts.record(c, topic, partitions);
             c.commit();
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot check the layout of topic " + topic + " in PostgreSQL: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot check the layout of topic " + topic + " in PostgreSQL: " + e.getMessage(), e);
         }
     }
 

@@ -1,8 +1,5 @@
 package org.electorallog.projector;
 
-import org.electorallog.store.StorageReport;
-import org.electorallog.store.ProjectionComparison;
-import org.electorallog.store.ProjectionDatabase;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,7 +21,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
-import org.electorallog.schemas.avro.Statement;
+import org.electorallog.store.ProjectionComparison;
+import org.electorallog.store.ProjectionDatabase;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -51,28 +49,31 @@ class CrashTest {
             published.put("crash-board-" + b, new ArrayList<>());
         }
         AtomicReference<Throwable> publishFailure = new AtomicReference<>();
-        Thread publisher = new Thread(() -> {
-            try (ElectoralLogProducer p = ElectoralLogProducer.create(
-                    ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
-                List<String> boards = new ArrayList<>(published.keySet());
-                long pace = Math.max(1, (KILLS * 1500L) / Math.max(1, STATEMENTS / 1000));
-                for (int i = 0; i < STATEMENTS; i++) {
-                    String board = boards.get(i % BOARDS);
-                    String id = board + "/" + i;
-                    published.get(board).add(id);
-                    p.publish(ProjectorHarness.statement(board, id, 1_767_225_600_000L + i)).whenComplete((r, e) -> {
-                        if (e != null) {
-                            publishFailure.compareAndSet(null, e);
+        Thread publisher = new Thread(
+                () -> {
+                    try (ElectoralLogProducer p = ElectoralLogProducer.create(
+                            ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
+                        List<String> boards = new ArrayList<>(published.keySet());
+                        long pace = Math.max(1, (KILLS * 1500L) / Math.max(1, STATEMENTS / 1000));
+                        for (int i = 0; i < STATEMENTS; i++) {
+                            String board = boards.get(i % BOARDS);
+                            String id = board + "/" + i;
+                            published.get(board).add(id);
+                            p.publish(ProjectorHarness.statement(board, id, 1_767_225_600_000L + i))
+                                    .whenComplete((r, e) -> {
+                                        if (e != null) {
+                                            publishFailure.compareAndSet(null, e);
+                                        }
+                                    });
+                            if (i % 1000 == 999) {
+                                Thread.sleep(pace); // spreads the publishing over the kill loop
+                            }
                         }
-                    });
-                    if (i % 1000 == 999) {
-                        Thread.sleep(pace); // spreads the publishing over the kill loop
+                    } catch (Throwable t) {
+                        publishFailure.compareAndSet(null, t);
                     }
-                }
-            } catch (Throwable t) {
-                publishFailure.compareAndSet(null, t);
-            }
-        }, "crash-publisher");
+                },
+                "crash-publisher");
         publisher.start();
 
         for (int k = 0; k < KILLS; k++) {
@@ -111,23 +112,36 @@ class CrashTest {
                         }
                     }
                 }
-                assertEquals(e.getValue(), ids, "board " + e.getKey() + " holds every statement once, in publish order");
+                assertEquals(
+                        e.getValue(), ids, "board " + e.getKey() + " holds every statement once, in publish order");
                 total += ids.size();
             }
             assertEquals(STATEMENTS, total);
         }
 
         String replay = h.createDatabase("crash_replay_" + System.nanoTime());
-        ProjectorSettings replaySettings = h.settings.withApplicationId("replay-" + h.topic)
-                .withDatabase(replay, db.user(), db.password()).withStateDir(work.resolve("replay-state"));
-        try (Projector p = Projector.start(new ProjectorSettings(replaySettings.bootstrap(), replaySettings.topic(),
-                replaySettings.deadLetterTopic(), replaySettings.applicationId(), replaySettings.stateDir(),
-                replaySettings.jdbcUrl(), replaySettings.dbUser(), replaySettings.dbPassword(), 5000,
-                Duration.ofMillis(100), signer, replaySettings.originPrefix(), 1))) {
+        ProjectorSettings replaySettings = h.settings
+                .withApplicationId("replay-" + h.topic)
+                .withDatabase(replay, db.user(), db.password())
+                .withStateDir(work.resolve("replay-state"));
+        try (Projector p = Projector.start(new ProjectorSettings(
+                replaySettings.bootstrap(),
+                replaySettings.topic(),
+                replaySettings.deadLetterTopic(),
+                replaySettings.applicationId(),
+                replaySettings.stateDir(),
+                replaySettings.jdbcUrl(),
+                replaySettings.dbUser(),
+                replaySettings.dbPassword(),
+                5000,
+                Duration.ofMillis(100),
+                signer,
+                replaySettings.originPrefix(),
+                1))) {
             h.awaitProjected(replay, end, Duration.ofMinutes(5));
         }
         try (HikariDataSource a = ProjectionDatabase.pool(live, db.user(), db.password(), 2, "live");
-             HikariDataSource b = ProjectionDatabase.pool(replay, db.user(), db.password(), 2, "replay")) {
+                HikariDataSource b = ProjectionDatabase.pool(replay, db.user(), db.password(), 2, "replay")) {
             assertEquals(List.of(), ProjectionComparison.compare(a, b), "the crashed projection equals a fresh replay");
         }
     }
@@ -140,7 +154,11 @@ class CrashTest {
             throws IOException {
         Files.createDirectories(work);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+        ProcessBuilder pb = new ProcessBuilder(
+                java,
+                "-Xmx512m",
+                "-cp",
+                System.getProperty("java.class.path"),
                 "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
                 "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=org.electorallog.schemas.avro",
                 "org.electorallog.projector.ProjectorMain");
@@ -160,14 +178,17 @@ class CrashTest {
         env.put(ProjectorConfig.BATCH_MAX_RECORDS, "2000");
         env.put(ProjectorConfig.BATCH_MAX_WAIT_MS, "50");
         env.put(ProjectorMain.METRICS_PORT, "0");
-        pb.redirectErrorStream(true).redirectOutput(work.resolve("child-" + k + ".log").toFile());
+        pb.redirectErrorStream(true)
+                .redirectOutput(work.resolve("child-" + k + ".log").toFile());
         return pb.start();
     }
 
     static void awaitLine(Process child, Path log, String line) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (!Files.exists(log) || !Files.readString(log).contains(line)) {
-            assertTrue(child.isAlive(), "the projector child died on its own: " + (Files.exists(log) ? Files.readString(log) : ""));
+            assertTrue(
+                    child.isAlive(),
+                    "the projector child died on its own: " + (Files.exists(log) ? Files.readString(log) : ""));
             assertTrue(System.nanoTime() < deadline, "the projector child did not start in 60 s");
             Thread.sleep(20); // poll interval; the log line is the condition
         }

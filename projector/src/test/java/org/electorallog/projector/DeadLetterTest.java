@@ -23,15 +23,24 @@ class DeadLetterTest {
 
     private static int size(DeadLetter d) {
         return (d.key() == null ? 0 : d.key().getBytes(StandardCharsets.UTF_8).length)
-                + (d.value() == null ? 0 : d.value().length) + DeadLetter.size(d.headers());
+                + (d.value() == null ? 0 : d.value().length)
+                + DeadLetter.size(d.headers());
     }
 
     @Test
     void aSmallEventIsKeptWholeWithItsReasonSourceAndHeaders() {
         RecordHeaders original = new RecordHeaders();
         original.add("trace", new byte[] {1, 2});
-        DeadLetter d = DeadLetter.of("board", new byte[] {9, 8, 7}, 123L, original, SOURCE,
-                BadEventException.Reason.INVALID, "user_id: too long", 10_000, 999L);
+        DeadLetter d = DeadLetter.of(
+                "board",
+                new byte[] {9, 8, 7},
+                123L,
+                original,
+                SOURCE,
+                BadEventException.Reason.INVALID,
+                "user_id: too long",
+                10_000,
+                999L);
         assertArrayEquals(new byte[] {9, 8, 7}, d.value());
         assertEquals("board", d.key());
         assertEquals(999L, d.timestamp(), "written at dead-lettering time");
@@ -52,8 +61,16 @@ class DeadLetterTest {
         RecordHeaders original = new RecordHeaders();
         original.add("big", new byte[5_000]);
         for (int budget : new int[] {4_096, 10_000, 20_001, 50_000}) {
-            DeadLetter d = DeadLetter.of("board", value, 1L, original, SOURCE, BadEventException.Reason.NO_SCHEMA,
-                    "x".repeat(10_000), budget, 2L);
+            DeadLetter d = DeadLetter.of(
+                    "board",
+                    value,
+                    1L,
+                    original,
+                    SOURCE,
+                    BadEventException.Reason.NO_SCHEMA,
+                    "x".repeat(10_000),
+                    budget,
+                    2L);
             assertTrue(size(d) <= budget, "fits " + budget + ": " + size(d));
             assertEquals("true", header(d, "dlq.truncated"));
             assertEquals("50000", header(d, "dlq.original.length"));
@@ -70,7 +87,8 @@ class DeadLetterTest {
     @Test
     void aHugeKeyIsCutAndNamed() {
         String key = "k".repeat(100_000);
-        DeadLetter d = DeadLetter.of(key, new byte[10], 1L, null, SOURCE, BadEventException.Reason.INVALID, "m", 20_000, 2L);
+        DeadLetter d =
+                DeadLetter.of(key, new byte[10], 1L, null, SOURCE, BadEventException.Reason.INVALID, "m", 20_000, 2L);
         assertEquals(DeadLetter.MAX_KEY_CHARS, d.key().length());
         assertEquals("100000", header(d, "dlq.original.key.length"));
         assertTrue(size(d) <= 20_000);

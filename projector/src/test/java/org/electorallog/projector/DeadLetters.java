@@ -12,15 +12,15 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 /** Reads a test's whole dead-letter topic (committed records only). */
 final class DeadLetters {
-    private DeadLetters() {
-    }
+    private DeadLetters() {}
 
     static List<ConsumerRecord<String, byte[]>> read(ProjectorHarness h) {
         Properties p = new Properties();
         p.put("bootstrap.servers", h.stack.kafkaBootstrap());
         p.put("isolation.level", "read_committed");
         List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> c =
+                new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
             TopicPartition tp = new TopicPartition(h.deadLetters, 0);
             c.assign(List.of(tp));
             c.seekToBeginning(List.of(tp));

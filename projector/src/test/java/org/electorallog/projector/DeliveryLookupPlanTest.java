@@ -26,7 +26,8 @@ class DeliveryLookupPlanTest {
         DatabaseAddress db = h.stack.database();
         int n = 4000;
         try (Projector p = Projector.start(h.settings.withDatabase(url, db.user(), db.password()));
-             ElectoralLogProducer producer = ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
+                ElectoralLogProducer producer =
+                        ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
             for (int i = 0; i < n; i++) {
                 producer.publish(ProjectorHarness.statement("old-board", "old-" + i, 1_767_225_600_000L + i));
             }
@@ -43,7 +44,8 @@ class DeliveryLookupPlanTest {
         }
         try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
             short board;
-            try (ResultSet rs = c.createStatement().executeQuery("SELECT board_id FROM boards WHERE name = 'new-board'")) {
+            try (ResultSet rs =
+                    c.createStatement().executeQuery("SELECT board_id FROM boards WHERE name = 'new-board'")) {
                 if (!rs.next()) {
                     throw new AssertionError("the query returned no row");
                 }
@@ -53,7 +55,8 @@ class DeliveryLookupPlanTest {
             for (int i = 0; i < 500; i++) {
                 keys.add(org.electorallog.store.Records.deliveryKey((i % 2 == 0 ? "new-" : "absent-") + i));
             }
-            try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + org.electorallog.store.Records.DELIVERY_LOOKUP_SQL)) {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + org.electorallog.store.Records.DELIVERY_LOOKUP_SQL)) {
                 ps.setArray(1, c.createArrayOf("bytea", keys.toArray(byte[][]::new)));
                 ps.setShort(2, board);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -62,12 +65,17 @@ class DeliveryLookupPlanTest {
                     }
                     String plan = rs.getString(1);
                     long removed = 0;
-                    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"Rows Removed by Filter\": ([0-9.]+)").matcher(plan);
+                    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"Rows Removed by Filter\": ([0-9.]+)")
+                            .matcher(plan);
                     while (m.find()) {
                         removed += (long) Double.parseDouble(m.group(1));
                     }
-                    assertTrue(removed == 0, "the lookup filtered " + removed + " rows of a " + n + "-record board: " + plan);
-                    assertTrue(plan.contains("\"Index Name\": \"records_delivery_id\""), "one probe of the unique index per key: " + plan);
+                    assertTrue(
+                            removed == 0,
+                            "the lookup filtered " + removed + " rows of a " + n + "-record board: " + plan);
+                    assertTrue(
+                            plan.contains("\"Index Name\": \"records_delivery_id\""),
+                            "one probe of the unique index per key: " + plan);
                 }
             }
         }

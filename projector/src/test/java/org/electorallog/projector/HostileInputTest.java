@@ -1,7 +1,5 @@
 package org.electorallog.projector;
 
-import org.electorallog.store.Migrations;
-import org.electorallog.store.ProjectionDatabase;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -42,6 +40,8 @@ import org.electorallog.schemas.WireFormat;
 import org.electorallog.schemas.avro.CastVote;
 import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.store.Migrations;
+import org.electorallog.store.ProjectionDatabase;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -60,8 +60,17 @@ class HostileInputTest {
 
     /** One event to publish: where, what, and (for a bad one) the reason and a fragment of the message expected. */
     @SuppressWarnings("ArrayRecordComponent") // an event to publish, never compared as a value
-    private record Event(String key, byte[] keyBytes, byte[] value, int partition, Long timestamp, RecordHeaders headers,
-                         String board, String deliveryId, String reason, String messagePart) {
+    private record Event(
+            String key,
+            byte[] keyBytes,
+            byte[] value,
+            int partition,
+            Long timestamp,
+            RecordHeaders headers,
+            String board,
+            String deliveryId,
+            String reason,
+            String messagePart) {
         boolean bad() {
             return reason != null;
         }
@@ -80,25 +89,34 @@ class HostileInputTest {
 
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", h.stack.kafkaBootstrap()))) {
             admin.incrementalAlterConfigs(Map.of(
-                    new ConfigResource(ConfigResource.Type.TOPIC, h.deadLetters), List.of(new AlterConfigOp(
-                            new ConfigEntry("max.message.bytes", String.valueOf(DLQ_MAX_BYTES)), AlterConfigOp.OpType.SET)),
-                    new ConfigResource(ConfigResource.Type.TOPIC, h.topic), List.of(new AlterConfigOp(
-                            new ConfigEntry("message.timestamp.after.max.ms", String.valueOf(Long.MAX_VALUE)),
-                            AlterConfigOp.OpType.SET)))).all().get();
+                            new ConfigResource(ConfigResource.Type.TOPIC, h.deadLetters),
+                                    List.of(new AlterConfigOp(
+                                            new ConfigEntry("max.message.bytes", String.valueOf(DLQ_MAX_BYTES)),
+                                            AlterConfigOp.OpType.SET)),
+                            new ConfigResource(ConfigResource.Type.TOPIC, h.topic),
+                                    List.of(new AlterConfigOp(
+                                            new ConfigEntry(
+                                                    "message.timestamp.after.max.ms", String.valueOf(Long.MAX_VALUE)),
+                                            AlterConfigOp.OpType.SET))))
+                    .all()
+                    .get();
         }
 
         String url = h.createDatabase("hostile_" + System.nanoTime());
         DatabaseAddress dba = h.stack.database();
         try (HikariDataSource ds = ProjectionDatabase.pool(url, dba.user(), dba.password(), 2, "hostile-setup")) {
             Migrations.apply(ds); // Flyway takes two connections of the pool
-            try (Connection con = ds.getConnection(); java.sql.Statement st = con.createStatement()) {
+            try (Connection con = ds.getConnection();
+                    java.sql.Statement st = con.createStatement()) {
                 // refusals the rules cannot foresee, by class: 23 (check), 22 and 54 (trigger), 2200H (sequence)
-                st.execute("ALTER TABLE records ADD CONSTRAINT hostile_check CHECK (username IS DISTINCT FROM 'refused-by-check')");
+                st.execute(
+                        "ALTER TABLE records ADD CONSTRAINT hostile_check CHECK (username IS DISTINCT FROM 'refused-by-check')");
                 st.execute("CREATE FUNCTION hostile_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
                         + "IF NEW.area_id = 'refused-22' THEN RAISE EXCEPTION 'hostile area' USING ERRCODE = '22023'; END IF; "
                         + "IF NEW.area_id = 'refused-54' THEN RAISE EXCEPTION 'hostile limit' USING ERRCODE = '54000'; END IF; "
                         + "RETURN NEW; END $$");
-                st.execute("CREATE TRIGGER hostile_refuse BEFORE INSERT ON records FOR EACH ROW EXECUTE FUNCTION hostile_refuse()");
+                st.execute(
+                        "CREATE TRIGGER hostile_refuse BEFORE INSERT ON records FOR EACH ROW EXECUTE FUNCTION hostile_refuse()");
             }
         }
         ProjectorSettings settings = h.settings.withDatabase(url, dba.user(), dba.password());
@@ -119,7 +137,7 @@ class HostileInputTest {
             h.awaitProjected(url, h.endOffsets(), Duration.ofSeconds(120));
         }
         try (Connection con = DriverManager.getConnection(url, dba.user(), dba.password());
-             java.sql.Statement st = con.createStatement()) {
+                java.sql.Statement st = con.createStatement()) {
             // every smallint board ID is taken: the next new board finds none (SQLSTATE 2200H)
             st.execute("SELECT setval('board_ids', 32767)");
         }
@@ -140,7 +158,11 @@ class HostileInputTest {
             h.awaitProjected(url, h.endOffsets(), Duration.ofSeconds(180));
             assertNull(p.stopped(), "the projector did not stop");
             assertEquals(true, p.health().get("healthy"), "healthy after the hostile input: " + p.health());
-            assertEquals(badCount, p.metrics().deadLetters(), "every bad event counted once in the metrics: " + p.metrics().snapshot());
+            assertEquals(
+                    badCount,
+                    p.metrics().deadLetters(),
+                    "every bad event counted once in the metrics: "
+                            + p.metrics().snapshot());
         }
 
         // every good statement projected once, in publish order, IDs 0..n-1
@@ -167,18 +189,23 @@ class HostileInputTest {
             Event ev = e.getValue();
             ConsumerRecord<String, byte[]> letter = letters.get(e.getKey());
             if (!ev.bad()) {
-                assertNull(letter, "good statement " + ev.deliveryId() + " is not dead-lettered: "
-                        + (letter == null ? "" : header(letter, "dlq.message")));
+                assertNull(
+                        letter,
+                        "good statement " + ev.deliveryId() + " is not dead-lettered: "
+                                + (letter == null ? "" : header(letter, "dlq.message")));
                 continue;
             }
-            assertNotNull(letter, "bad event (" + ev.reason() + ", " + ev.messagePart() + ") at " + e.getKey() + " dead-lettered");
+            assertNotNull(
+                    letter,
+                    "bad event (" + ev.reason() + ", " + ev.messagePart() + ") at " + e.getKey() + " dead-lettered");
             String message = header(letter, "dlq.message");
             assertEquals(ev.reason(), header(letter, "dlq.reason"), message);
             assertTrue(message.contains(ev.messagePart()), "'" + message + "' names " + ev.messagePart());
             assertEquals(h.topic, header(letter, "dlq.source.topic"));
             if (letter.headers().lastHeader("dlq.truncated") != null) {
                 assertEquals(String.valueOf(ev.value().length), header(letter, "dlq.original.length"));
-                assertEquals(HexFormat.of().formatHex(Hashes.sha256(ev.value())), header(letter, "dlq.original.sha256"));
+                assertEquals(
+                        HexFormat.of().formatHex(Hashes.sha256(ev.value())), header(letter, "dlq.original.sha256"));
                 assertTrue(letter.value().length < DLQ_MAX_BYTES, "truncated to fit the dead-letter topic");
                 assertEquals(ByteBuffer.wrap(ev.value(), 0, letter.value().length), ByteBuffer.wrap(letter.value()));
             } else if (ev.value() == null) {
@@ -188,7 +215,8 @@ class HostileInputTest {
             }
         }
         assertEquals(badCount, letters.size(), "nothing else in the dead letters");
-        assertTrue(letters.values().stream().anyMatch(r -> r.headers().lastHeader("dlq.truncated") != null),
+        assertTrue(
+                letters.values().stream().anyMatch(r -> r.headers().lastHeader("dlq.truncated") != null),
                 "the oversized original was truncated");
     }
 
@@ -199,10 +227,12 @@ class HostileInputTest {
         pp.put("acks", "all");
         pp.put("enable.idempotence", "true");
         pp.put("max.request.size", String.valueOf(2 * 1024 * 1024));
-        try (KafkaProducer<byte[], byte[]> raw = new KafkaProducer<>(pp, new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> raw =
+                new KafkaProducer<>(pp, new ByteArraySerializer(), new ByteArraySerializer())) {
             List<Future<RecordMetadata>> acks = new ArrayList<>();
             for (Event e : events) {
-                acks.add(raw.send(new ProducerRecord<>(h.topic, e.partition(), e.timestamp(), e.keyBytes(), e.value(), e.headers())));
+                acks.add(raw.send(new ProducerRecord<>(
+                        h.topic, e.partition(), e.timestamp(), e.keyBytes(), e.value(), e.headers())));
             }
             raw.flush();
             for (int i = 0; i < events.size(); i++) {
@@ -228,7 +258,9 @@ class HostileInputTest {
         out.add(raw(a, home, WireFormat.frame(987_654, new byte[] {2, 4, 6}), "UNKNOWN_SCHEMA", "987654"));
         byte[] whole = wire(base(a, "truncated"));
         out.add(raw(a, home, java.util.Arrays.copyOf(whole, whole.length / 2), "UNDECODABLE", "Avro"));
-        byte[] absurd = WireFormat.frame(ByteBuffer.wrap(whole, 1, 4).getInt(), new byte[] {(byte) 0xFE, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x0F, 'x'});
+        byte[] absurd = WireFormat.frame(
+                ByteBuffer.wrap(whole, 1, 4).getInt(),
+                new byte[] {(byte) 0xFE, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x0F, 'x'});
         out.add(raw(a, home, absurd, "UNDECODABLE", "Avro"));
         byte[] trailing = java.util.Arrays.copyOf(whole, whole.length + 3);
         out.add(raw(a, home, trailing, "UNDECODABLE", "after the Avro record"));
@@ -238,63 +270,147 @@ class HostileInputTest {
         huge[0] = 'H';
         RecordHeaders hugeHeaders = new RecordHeaders();
         hugeHeaders.add("trace", new byte[70_000]);
-        out.add(new Event(a, a.getBytes(StandardCharsets.UTF_8), huge, home, null, hugeHeaders, a, null, "NO_SCHEMA", ""));
+        out.add(new Event(
+                a, a.getBytes(StandardCharsets.UTF_8), huge, home, null, hugeHeaders, a, null, "NO_SCHEMA", ""));
         // the key: another board, none, invalid UTF-8; the partition: not the board's
         out.add(keyed("hostile-other", base(a, "wrong-key"), home, "INVALID", "differs from the statement's board"));
         out.add(new Event(null, null, wire(base(a, "no-key")), home, null, null, a, null, "INVALID", "Kafka key"));
-        out.add(new Event(null, new byte[] {(byte) 0xC3, 0x28}, wire(base(a, "bad-key")), home, null, null, a, null, "INVALID",
+        out.add(new Event(
+                null,
+                new byte[] {(byte) 0xC3, 0x28},
+                wire(base(a, "bad-key")),
+                home,
+                null,
+                null,
+                a,
+                null,
+                "INVALID",
                 "Kafka key"));
         out.add(keyed(a, base(a, "wrong-partition"), away, "INVALID", "belongs to partition 0"));
         // what decodes but PostgreSQL text and indexes cannot hold
         out.add(keyed(a, with(base(a, "nul-user"), s -> s.setUserId("voter\u0000one")), home, "INVALID", "user_id"));
-        out.add(keyed(a, with(base(a, "nul-body"), s -> s.setBody(CastVote.newBuilder().setElectionId("e1")
-                .setPseudonymHash(ByteBuffer.wrap(new byte[32])).setCastVoteHash(ByteBuffer.wrap(new byte[32]))
-                .setIp("10.0.0.1\u0000").build())), home, "INVALID", "body.ip"));
+        out.add(keyed(
+                a,
+                with(
+                        base(a, "nul-body"),
+                        s -> s.setBody(CastVote.newBuilder()
+                                .setElectionId("e1")
+                                .setPseudonymHash(ByteBuffer.wrap(new byte[32]))
+                                .setCastVoteHash(ByteBuffer.wrap(new byte[32]))
+                                .setIp("10.0.0.1\u0000")
+                                .build())),
+                home,
+                "INVALID",
+                "body.ip"));
         out.add(keyed(a, with(base(a, "long-user"), s -> s.setUserId("u".repeat(3_000))), home, "INVALID", "user_id"));
-        out.add(keyed(a, with(base(a, "long-username"), s -> s.setUsername("n".repeat(StatementRules.MAX_TEXT_BYTES + 1))),
-                home, "INVALID", "username"));
-        out.add(keyed(a, with(base(a, "long-election"), s -> s.setElectionId("\u00e9".repeat(200))), home, "INVALID",
+        out.add(keyed(
+                a,
+                with(base(a, "long-username"), s -> s.setUsername("n".repeat(StatementRules.MAX_TEXT_BYTES + 1))),
+                home,
+                "INVALID",
+                "username"));
+        out.add(keyed(
+                a,
+                with(base(a, "long-election"), s -> s.setElectionId("\u00e9".repeat(200))),
+                home,
+                "INVALID",
                 "election_id"));
         out.add(keyed(a, with(base(a, "long-area"), s -> s.setAreaId("x".repeat(9_000))), home, "INVALID", "area_id"));
-        out.add(keyed(a, with(base(a, "long-ballot"), s -> s.setBallotId("b".repeat(2_800))), home, "INVALID", "ballot_id"));
-        out.add(keyed(a, with(base(a, "long-sender"), s -> s.setSenderName("s".repeat(400))), home, "INVALID", "sender_name"));
-        out.add(keyed(a, with(base(a, "x".repeat(129)), s -> { }), home, "INVALID", "delivery_id"));
+        out.add(keyed(
+                a, with(base(a, "long-ballot"), s -> s.setBallotId("b".repeat(2_800))), home, "INVALID", "ballot_id"));
+        out.add(keyed(
+                a,
+                with(base(a, "long-sender"), s -> s.setSenderName("s".repeat(400))),
+                home,
+                "INVALID",
+                "sender_name"));
+        out.add(keyed(a, with(base(a, "x".repeat(129)), s -> {}), home, "INVALID", "delivery_id"));
         out.add(keyed(a, with(base(a, "empty-sender"), s -> s.setSenderName(" ")), home, "INVALID", "sender_name"));
-        out.add(keyed(a, with(base(a, "short-key"), s -> s.setSenderPublicKey(ByteBuffer.wrap(new byte[31]))), home, "INVALID",
+        out.add(keyed(
+                a,
+                with(base(a, "short-key"), s -> s.setSenderPublicKey(ByteBuffer.wrap(new byte[31]))),
+                home,
+                "INVALID",
                 "sender_public_key"));
-        out.add(keyed(a, with(base(a, "ts-max"), s -> s.setStatementTimestamp(Long.MAX_VALUE)), home, "INVALID",
+        out.add(keyed(
+                a,
+                with(base(a, "ts-max"), s -> s.setStatementTimestamp(Long.MAX_VALUE)),
+                home,
+                "INVALID",
                 "statement_timestamp"));
-        out.add(keyed(a, with(base(a, "ts-negative"), s -> s.setStatementTimestamp(-62_135_596_800_001L)), home, "INVALID",
+        out.add(keyed(
+                a,
+                with(base(a, "ts-negative"), s -> s.setStatementTimestamp(-62_135_596_800_001L)),
+                home,
+                "INVALID",
                 "statement_timestamp"));
-        out.add(keyed(a, with(base(a, "ts-year-10000"), s -> s.setStatementTimestamp(StatementRules.MAX_MILLIS + 1)), home,
-                "INVALID", "statement_timestamp"));
-        Envelope shortSig = Envelope.newBuilder().setStatement(base(a, "short-signature"))
-                .setSenderSignature(ByteBuffer.wrap(new byte[10])).build();
-        out.add(new Event(a, a.getBytes(StandardCharsets.UTF_8), CODEC.encode(shortSig), home, null, null, a, null, "INVALID",
+        out.add(keyed(
+                a,
+                with(base(a, "ts-year-10000"), s -> s.setStatementTimestamp(StatementRules.MAX_MILLIS + 1)),
+                home,
+                "INVALID",
+                "statement_timestamp"));
+        Envelope shortSig = Envelope.newBuilder()
+                .setStatement(base(a, "short-signature"))
+                .setSenderSignature(ByteBuffer.wrap(new byte[10]))
+                .build();
+        out.add(new Event(
+                a,
+                a.getBytes(StandardCharsets.UTF_8),
+                CODEC.encode(shortSig),
+                home,
+                null,
+                null,
+                a,
+                null,
+                "INVALID",
                 "sender_signature"));
-        out.add(keyed(a, with(base(a, "oversized"), s -> s.setArtifact(ByteBuffer.wrap(new byte[70_000]))), home, "OVERSIZED",
+        out.add(keyed(
+                a,
+                with(base(a, "oversized"), s -> s.setArtifact(ByteBuffer.wrap(new byte[70_000]))),
+                home,
+                "OVERSIZED",
                 "65535"));
         Statement inBoard = base("UPPER", "bad-board");
         out.add(keyed("UPPER", inBoard, home, "INVALID", "board"));
         // invalid UTF-8 inside an Avro string: the placeholder's bytes replaced in the encoded event
         byte[] invalidUtf8 = wire(with(base(a, "bad-utf8"), s -> s.setUsername("PLACEHOLDER")));
-        replace(invalidUtf8, "PLACEHOLDER".getBytes(StandardCharsets.UTF_8),
-                new byte[] {'P', 'L', (byte) 0xC3, 0x28, 'E', 'H', 'O', (byte) 0xED, (byte) 0xA0, (byte) 0x80, 'R'});
-        out.add(new Event(a, a.getBytes(StandardCharsets.UTF_8), invalidUtf8, home, null, null, a, null, "INVALID", "UTF-8"));
+        replace(invalidUtf8, "PLACEHOLDER".getBytes(StandardCharsets.UTF_8), new byte[] {
+            'P', 'L', (byte) 0xC3, 0x28, 'E', 'H', 'O', (byte) 0xED, (byte) 0xA0, (byte) 0x80, 'R'
+        });
+        out.add(new Event(
+                a, a.getBytes(StandardCharsets.UTF_8), invalidUtf8, home, null, null, a, null, "INVALID", "UTF-8"));
         // a Kafka record time beyond the documented range
         Event future = keyed(a, base(a, "kafka-year-10000"), home, "INVALID", "kafka timestamp");
-        out.add(new Event(future.key(), future.keyBytes(), future.value(), home, StatementRules.MAX_MILLIS + 1, null, a, null,
-                future.reason(), future.messagePart()));
+        out.add(new Event(
+                future.key(),
+                future.keyBytes(),
+                future.value(),
+                home,
+                StatementRules.MAX_MILLIS + 1,
+                null,
+                a,
+                null,
+                future.reason(),
+                future.messagePart()));
         // the rules pass these; PostgreSQL refuses them (the isolation path)
-        out.add(keyed(a, with(base(a, "by-check"), s -> s.setUsername("refused-by-check")), home, "REFUSED", "SQLSTATE 23514"));
-        out.add(keyed(a, with(base(a, "by-trigger-22"), s -> s.setAreaId("refused-22")), home, "REFUSED", "SQLSTATE 22023"));
-        out.add(keyed(a, with(base(a, "by-trigger-54"), s -> s.setAreaId("refused-54")), home, "REFUSED", "SQLSTATE 54000"));
+        out.add(keyed(
+                a,
+                with(base(a, "by-check"), s -> s.setUsername("refused-by-check")),
+                home,
+                "REFUSED",
+                "SQLSTATE 23514"));
+        out.add(keyed(
+                a, with(base(a, "by-trigger-22"), s -> s.setAreaId("refused-22")), home, "REFUSED", "SQLSTATE 22023"));
+        out.add(keyed(
+                a, with(base(a, "by-trigger-54"), s -> s.setAreaId("refused-54")), home, "REFUSED", "SQLSTATE 54000"));
         out.add(keyed(overflowSecond, base(overflowSecond, "no-board-id"), home, "REFUSED", "SQLSTATE 2200H"));
         return out;
     }
 
     private static Statement base(String board, String deliveryId) {
-        return Statement.newBuilder(ProjectorHarness.statement(board, deliveryId, 1_796_032_800_000L)).build();
+        return Statement.newBuilder(ProjectorHarness.statement(board, deliveryId, 1_796_032_800_000L))
+                .build();
     }
 
     private static Statement with(Statement s, java.util.function.Consumer<Statement> change) {
@@ -307,17 +423,36 @@ class HostileInputTest {
     }
 
     private static Event good(String board, int partition, String deliveryId) {
-        return new Event(board, board.getBytes(StandardCharsets.UTF_8), wire(base(board, deliveryId)), partition, null, null,
-                board, deliveryId, null, null);
+        return new Event(
+                board,
+                board.getBytes(StandardCharsets.UTF_8),
+                wire(base(board, deliveryId)),
+                partition,
+                null,
+                null,
+                board,
+                deliveryId,
+                null,
+                null);
     }
 
     private static Event raw(String key, int partition, byte[] value, String reason, String part) {
-        return new Event(key, key.getBytes(StandardCharsets.UTF_8), value, partition, null, null, key, null, reason, part);
+        return new Event(
+                key, key.getBytes(StandardCharsets.UTF_8), value, partition, null, null, key, null, reason, part);
     }
 
     private static Event keyed(String key, Statement s, int partition, String reason, String part) {
-        return new Event(key, key.getBytes(StandardCharsets.UTF_8), wire(s), partition, null, null, s.getBoard(),
-                s.getDeliveryId(), reason, part);
+        return new Event(
+                key,
+                key.getBytes(StandardCharsets.UTF_8),
+                wire(s),
+                partition,
+                null,
+                null,
+                s.getBoard(),
+                s.getDeliveryId(),
+                reason,
+                part);
     }
 
     private static void replace(byte[] in, byte[] what, byte[] with) {
@@ -352,8 +487,9 @@ class HostileInputTest {
     static List<String> deliveryIds(String url, DatabaseAddress db, String board) throws Exception {
         List<String> out = new ArrayList<>();
         try (Connection c = DriverManager.getConnection(url, db.user(), db.password());
-             PreparedStatement ps = c.prepareStatement("SELECT r.id, r.delivery_id FROM records r JOIN boards b USING (board_id) "
-                     + "WHERE b.name = ? ORDER BY r.id")) {
+                PreparedStatement ps =
+                        c.prepareStatement("SELECT r.id, r.delivery_id FROM records r JOIN boards b USING (board_id) "
+                                + "WHERE b.name = ? ORDER BY r.id")) {
             ps.setString(1, board);
             try (ResultSet rs = ps.executeQuery()) {
                 long expectId = 0;

@@ -1,8 +1,5 @@
 package org.electorallog.projector;
 
-import org.electorallog.store.StorageReport;
-import org.electorallog.store.ProjectionComparison;
-import org.electorallog.store.ProjectionDatabase;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,6 +15,8 @@ import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectionStatements;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.StorageReport;
 import org.junit.jupiter.api.Test;
 
 /** Lag, health, analyst views, the read-only role, and bytes per record within the brief's budget. */
@@ -29,9 +28,12 @@ class OperationsTest {
         ProjectorHarness h = new ProjectorHarness("ops", 2);
         String url = h.createDatabase("ops_" + System.nanoTime());
         DatabaseAddress db = h.stack.database();
-        ElectionStatements[] boards = {new ElectionStatements("ops-board-0", 3), new ElectionStatements("ops-board-1", 4)};
+        ElectionStatements[] boards = {
+            new ElectionStatements("ops-board-0", 3), new ElectionStatements("ops-board-1", 4)
+        };
         try (Projector p = Projector.start(h.settings.withDatabase(url, db.user(), db.password()));
-             ElectoralLogProducer producer = ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
+                ElectoralLogProducer producer =
+                        ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
             for (int v = 0; v < VOTERS; v++) {
                 for (Statement s : boards[v % 2].voter(v / 2)) {
                     producer.publish(s);
@@ -45,33 +47,37 @@ class OperationsTest {
             assertEquals(VOTERS * 5L, p.metrics().recordsWritten());
         }
         try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
-            try (ResultSet rs = c.createStatement().executeQuery(
-                    "SELECT n FROM analyst_counts WHERE board = 'ops-board-0' AND kind = 'CAST_VOTE' AND election_id IS NULL")) {
+            try (ResultSet rs = c.createStatement()
+                    .executeQuery(
+                            "SELECT n FROM analyst_counts WHERE board = 'ops-board-0' AND kind = 'CAST_VOTE' AND election_id IS NULL")) {
                 assertTrue(rs.next());
                 assertEquals(VOTERS / 2, rs.getLong(1));
             }
-            try (ResultSet rs = c.createStatement().executeQuery(
-                    "SELECT count(*) FILTER (WHERE kind IS NULL), max(n) FILTER (WHERE kind = 'WITH_USER') "
-                            + "FROM analyst_counts WHERE board = 'ops-board-0'")) {
+            try (ResultSet rs = c.createStatement()
+                    .executeQuery(
+                            "SELECT count(*) FILTER (WHERE kind IS NULL), max(n) FILTER (WHERE kind = 'WITH_USER') "
+                                    + "FROM analyst_counts WHERE board = 'ops-board-0'")) {
                 assertTrue(rs.next());
                 assertEquals(0, rs.getLong(1), "every counter has a kind name");
-                try (ResultSet users = c.createStatement().executeQuery("SELECT count(*) FROM analyst_records "
-                        + "WHERE board = 'ops-board-0' AND user_id IS NOT NULL")) {
+                try (ResultSet users = c.createStatement()
+                        .executeQuery("SELECT count(*) FROM analyst_records "
+                                + "WHERE board = 'ops-board-0' AND user_id IS NOT NULL")) {
                     if (!users.next()) {
                         throw new AssertionError("the query returned no row");
                     }
                     assertEquals(users.getLong(1), rs.getLong(2), "WITH_USER counts the records with a user");
                 }
             }
-            try (ResultSet rs = c.createStatement().executeQuery(
-                    "SELECT count(*) FROM analyst_records WHERE board = 'ops-board-1' AND kind = 'IDP_USER_EVENT'")) {
+            try (ResultSet rs = c.createStatement()
+                    .executeQuery(
+                            "SELECT count(*) FROM analyst_records WHERE board = 'ops-board-1' AND kind = 'IDP_USER_EVENT'")) {
                 if (!rs.next()) {
                     throw new AssertionError("the query returned no row");
                 }
                 assertEquals(VOTERS / 2 * 4L, rs.getLong(1));
             }
-            try (ResultSet rs = c.createStatement().executeQuery(
-                    "SELECT has_table_privilege('electoral_log_reader', 'records', 'SELECT'), "
+            try (ResultSet rs = c.createStatement()
+                    .executeQuery("SELECT has_table_privilege('electoral_log_reader', 'records', 'SELECT'), "
                             + "has_table_privilege('electoral_log_reader', 'records', 'INSERT')")) {
                 if (!rs.next()) {
                     throw new AssertionError("the query returned no row");
@@ -86,8 +92,9 @@ class OperationsTest {
             Files.writeString(Path.of("target/storage-report.json"), report.toJson());
             System.out.println("storage: " + report.toJson());
             assertEquals(VOTERS * 5L, report.records());
-            assertTrue(report.bytesPerRecord() <= 1_100, "at most 1,100 bytes per record with every index and tile: "
-                    + report.toJson());
+            assertTrue(
+                    report.bytesPerRecord() <= 1_100,
+                    "at most 1,100 bytes per record with every index and tile: " + report.toJson());
         }
     }
 

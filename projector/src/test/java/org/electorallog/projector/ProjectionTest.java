@@ -43,8 +43,8 @@ class ProjectionTest {
         List<Statement> kept = new ArrayList<>();
         long offset;
         try (Projector p = Projector.start(h.settings);
-             ElectoralLogProducer producer = ElectoralLogProducer.create(ElectoralLogProducer.defaults(
-                     h.stack.kafkaBootstrap()), h.topic)) {
+                ElectoralLogProducer producer =
+                        ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
             // within one batch: d-0 twice back to back, the second copy differs (later timestamp)
             for (int i = 0; i < 10; i++) {
                 Statement s = ProjectorHarness.statement(board, "d-" + i, 1000 + i);
@@ -54,18 +54,22 @@ class ProjectionTest {
                     producer.publish(ProjectorHarness.statement(board, "d-0", 9999));
                 }
             }
-            offset = producer.publish(ProjectorHarness.statement(board, "d-10", 1010)).get().offset();
+            offset = producer.publish(ProjectorHarness.statement(board, "d-10", 1010))
+                    .get()
+                    .offset();
             kept.add(ProjectorHarness.statement(board, "d-10", 1010));
             h.awaitOffset(0, offset + 1);
             // across batches: d-3 and d-7 again after they were written
             producer.publish(ProjectorHarness.statement(board, "d-3", 5555)).get();
-            offset = producer.publish(ProjectorHarness.statement(board, "d-7", 7777)).get().offset();
+            offset = producer.publish(ProjectorHarness.statement(board, "d-7", 7777))
+                    .get()
+                    .offset();
             h.awaitOffset(0, offset + 1);
         }
         // across a restart of the projector
         try (Projector p = Projector.start(h.settings);
-             ElectoralLogProducer producer = ElectoralLogProducer.create(ElectoralLogProducer.defaults(
-                     h.stack.kafkaBootstrap()), h.topic)) {
+                ElectoralLogProducer producer =
+                        ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
             producer.publish(ProjectorHarness.statement(board, "d-5", 4242)).get();
             Statement fresh = ProjectorHarness.statement(board, "d-11", 1011);
             kept.add(fresh);
@@ -75,9 +79,9 @@ class ProjectionTest {
         assertEquals(kept.size(), h.size(board));
         TileTree expected = TileTree.empty();
         try (Connection c = h.connect();
-             PreparedStatement ps = c.prepareStatement(
-                     "SELECT r.id, r.delivery_id, r.statement FROM records r JOIN boards b USING (board_id) "
-                             + "WHERE b.name = ? ORDER BY r.id")) {
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT r.id, r.delivery_id, r.statement FROM records r JOIN boards b USING (board_id) "
+                                + "WHERE b.name = ? ORDER BY r.id")) {
             ps.setString(1, board);
             try (ResultSet rs = ps.executeQuery()) {
                 int i = 0;
@@ -85,7 +89,8 @@ class ProjectionTest {
                     assertEquals(i, rs.getLong(1));
                     assertEquals(kept.get(i).getDeliveryId(), rs.getString(2));
                     byte[] canonical = CanonicalStatement.encode(kept.get(i));
-                    assertEquals(ByteBuffer.wrap(canonical), ByteBuffer.wrap(rs.getBytes(3)), "first copy kept for ID " + i);
+                    assertEquals(
+                            ByteBuffer.wrap(canonical), ByteBuffer.wrap(rs.getBytes(3)), "first copy kept for ID " + i);
                     expected.appendLeafHash(Hashes.leafHash(canonical));
                     i++;
                 }
@@ -117,19 +122,35 @@ class ProjectionTest {
         bad.put("UNDECODABLE", new byte[] {0, 0, 0, 0, 1, (byte) 0xff, (byte) 0xff, (byte) 0xff});
         bad.put("NO_SCHEMA", "{\"board\":\"dlq-board\"}".getBytes(StandardCharsets.UTF_8));
         bad.put("UNKNOWN_SCHEMA", WireFormat.frame(4242, new byte[] {2, 3}));
-        bad.put("OVERSIZED", codec.encode(Envelope.newBuilder().setStatement(big).build()));
-        bad.put("INVALID", codec.encode(Envelope.newBuilder().setStatement(wrongKey).build()));
+        bad.put(
+                "OVERSIZED",
+                codec.encode(Envelope.newBuilder().setStatement(big).build()));
+        bad.put(
+                "INVALID",
+                codec.encode(Envelope.newBuilder().setStatement(wrongKey).build()));
         long last;
         try (Projector p = Projector.start(h.settings);
-             KafkaProducer<String, byte[]> raw = new KafkaProducer<>(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()),
-                     new StringSerializer(), new ByteArraySerializer())) {
-            raw.send(new ProducerRecord<>(h.topic, board, codec.encode(Envelope.newBuilder()
-                    .setStatement(ProjectorHarness.statement(board, "ok-1", 1)).build()))).get();
+                KafkaProducer<String, byte[]> raw = new KafkaProducer<>(
+                        ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()),
+                        new StringSerializer(),
+                        new ByteArraySerializer())) {
+            raw.send(new ProducerRecord<>(
+                            h.topic,
+                            board,
+                            codec.encode(Envelope.newBuilder()
+                                    .setStatement(ProjectorHarness.statement(board, "ok-1", 1))
+                                    .build())))
+                    .get();
             for (byte[] value : bad.values()) {
                 raw.send(new ProducerRecord<>(h.topic, board, value)).get();
             }
-            RecordMetadata md = raw.send(new ProducerRecord<>(h.topic, board, codec.encode(Envelope.newBuilder()
-                    .setStatement(ProjectorHarness.statement(board, "ok-2", 2)).build()))).get();
+            RecordMetadata md = raw.send(new ProducerRecord<>(
+                            h.topic,
+                            board,
+                            codec.encode(Envelope.newBuilder()
+                                    .setStatement(ProjectorHarness.statement(board, "ok-2", 2))
+                                    .build())))
+                    .get();
             last = md.offset();
             h.awaitOffset(0, last + 1);
             assertEquals(5, p.metrics().deadLetters());
@@ -140,17 +161,27 @@ class ProjectionTest {
         cp.put("bootstrap.servers", h.stack.kafkaBootstrap());
         cp.put("isolation.level", "read_committed");
         Map<String, String> reasons = new HashMap<>();
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(cp, new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> c =
+                new KafkaConsumer<>(cp, new StringDeserializer(), new ByteArrayDeserializer())) {
             TopicPartition tp = new TopicPartition(h.deadLetters, 0);
             c.assign(List.of(tp));
             c.seekToBeginning(List.of(tp));
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (reasons.size() < 5 && System.nanoTime() < deadline) {
                 for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(500))) {
-                    String reason = new String(r.headers().lastHeader("dlq.reason").value(), StandardCharsets.UTF_8);
-                    assertEquals(ByteBuffer.wrap(bad.get(reason)), ByteBuffer.wrap(r.value()), "original bytes kept for " + reason);
-                    assertEquals(h.topic, new String(r.headers().lastHeader("dlq.source.topic").value(), StandardCharsets.UTF_8));
-                    reasons.put(reason, new String(r.headers().lastHeader("dlq.message").value(), StandardCharsets.UTF_8));
+                    String reason =
+                            new String(r.headers().lastHeader("dlq.reason").value(), StandardCharsets.UTF_8);
+                    assertEquals(
+                            ByteBuffer.wrap(bad.get(reason)),
+                            ByteBuffer.wrap(r.value()),
+                            "original bytes kept for " + reason);
+                    assertEquals(
+                            h.topic,
+                            new String(
+                                    r.headers().lastHeader("dlq.source.topic").value(), StandardCharsets.UTF_8));
+                    reasons.put(
+                            reason,
+                            new String(r.headers().lastHeader("dlq.message").value(), StandardCharsets.UTF_8));
                 }
             }
         }

@@ -22,7 +22,8 @@ class ProjectorConfigTest {
     }
 
     static String error(Map<String, String> env) {
-        return assertThrows(IllegalArgumentException.class, () -> ProjectorConfig.fromEnvironment(env)).getMessage();
+        return assertThrows(IllegalArgumentException.class, () -> ProjectorConfig.fromEnvironment(env))
+                .getMessage();
     }
 
     @Test
@@ -30,7 +31,8 @@ class ProjectorConfigTest {
         ProjectorSettings s = ProjectorConfig.fromEnvironment(valid());
         assertEquals(5000, s.batchMaxRecords());
         assertEquals(Duration.ofSeconds(1), s.checkpointEvery());
-        for (String required : new String[] {ProjectorConfig.BOOTSTRAP, ProjectorConfig.JDBC_URL, ProjectorConfig.SIGNING_KEY}) {
+        for (String required :
+                new String[] {ProjectorConfig.BOOTSTRAP, ProjectorConfig.JDBC_URL, ProjectorConfig.SIGNING_KEY}) {
             Map<String, String> env = valid();
             env.remove(required);
             assertTrue(error(env).contains(required), required);
@@ -54,9 +56,20 @@ class ProjectorConfigTest {
     @Test
     void aMissingTopicStopsTheStartNamingIt() {
         ProjectorHarness h = new ProjectorHarness("missing", 1);
-        ProjectorSettings settings = new ProjectorSettings(h.settings.bootstrap(), "no-such-topic", h.deadLetters,
-                "missing-app", h.settings.stateDir(), h.settings.jdbcUrl(), h.settings.dbUser(), h.settings.dbPassword(),
-                100, Duration.ofMillis(50), h.settings.signer(), "x/", 1);
+        ProjectorSettings settings = new ProjectorSettings(
+                h.settings.bootstrap(),
+                "no-such-topic",
+                h.deadLetters,
+                "missing-app",
+                h.settings.stateDir(),
+                h.settings.jdbcUrl(),
+                h.settings.dbUser(),
+                h.settings.dbPassword(),
+                100,
+                Duration.ofMillis(50),
+                h.settings.signer(),
+                "x/",
+                1);
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> Projector.start(settings));
         assertTrue(e.getMessage().contains("topic no-such-topic does not exist"), e.getMessage());
     }

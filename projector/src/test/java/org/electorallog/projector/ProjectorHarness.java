@@ -32,9 +32,20 @@ final class ProjectorHarness {
         EventsTopic.ensure(stack.kafkaBootstrap(), topic, partitions, (short) 1);
         EventsTopic.ensure(stack.kafkaBootstrap(), deadLetters, 1, (short) 1);
         DatabaseAddress db = stack.database();
-        settings = new ProjectorSettings(stack.kafkaBootstrap(), topic, deadLetters, "app-" + topic,
-                Path.of("target/stack/streams-" + topic), db.jdbcUrl(), db.user(), db.password(), 500,
-                Duration.ofMillis(50), NoteSigner.generate("test.electoral-log.local"), "test.electoral-log.local/", 1);
+        settings = new ProjectorSettings(
+                stack.kafkaBootstrap(),
+                topic,
+                deadLetters,
+                "app-" + topic,
+                Path.of("target/stack/streams-" + topic),
+                db.jdbcUrl(),
+                db.user(),
+                db.password(),
+                500,
+                Duration.ofMillis(50),
+                NoteSigner.generate("test.electoral-log.local"),
+                "test.electoral-log.local/",
+                1);
     }
 
     /** Creates a fresh database on the stack's server; returns its JDBC URL. */
@@ -53,11 +64,14 @@ final class ProjectorHarness {
     java.util.Map<Integer, Long> endOffsets() {
         java.util.Properties p = new java.util.Properties();
         p.put("bootstrap.servers", stack.kafkaBootstrap());
-        try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> c = new org.apache.kafka.clients.consumer.KafkaConsumer<>(
-                p, new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+        try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> c =
+                new org.apache.kafka.clients.consumer.KafkaConsumer<>(
+                        p,
+                        new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                        new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
             java.util.List<org.apache.kafka.common.TopicPartition> tps = new java.util.ArrayList<>();
-            c.partitionsFor(topic).forEach(pi -> tps.add(new org.apache.kafka.common.TopicPartition(topic, pi.partition())));
+            c.partitionsFor(topic)
+                    .forEach(pi -> tps.add(new org.apache.kafka.common.TopicPartition(topic, pi.partition())));
             java.util.Map<Integer, Long> out = new java.util.TreeMap<>();
             c.endOffsets(tps).forEach((tp, off) -> out.put(tp.partition(), off));
             return out;
@@ -71,7 +85,8 @@ final class ProjectorHarness {
         while (true) {
             java.util.Map<Integer, Long> stored = new java.util.TreeMap<>();
             try (Connection c = DriverManager.getConnection(jdbcUrl, db.user(), db.password());
-                 PreparedStatement ps = c.prepareStatement("SELECT partition, next_offset FROM partition_offsets WHERE topic = ?")) {
+                    PreparedStatement ps = c.prepareStatement(
+                            "SELECT partition, next_offset FROM partition_offsets WHERE topic = ?")) {
                 ps.setString(1, topic);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -101,15 +116,21 @@ final class ProjectorHarness {
     }
 
     static Statement statement(String board, String deliveryId, long ts) {
-        return Statement.newBuilder().setBoard(board).setDeliveryId(deliveryId).setKind(StatementKind.IDP_USER_EVENT)
-                .setStatementTimestamp(ts).setSenderName("test").setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
-                .setUserId("u-" + deliveryId).build();
+        return Statement.newBuilder()
+                .setBoard(board)
+                .setDeliveryId(deliveryId)
+                .setKind(StatementKind.IDP_USER_EVENT)
+                .setStatementTimestamp(ts)
+                .setSenderName("test")
+                .setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
+                .setUserId("u-" + deliveryId)
+                .build();
     }
 
     long size(String board) throws SQLException {
         try (Connection c = connect();
-             PreparedStatement ps = c.prepareStatement(
-                     "SELECT s.size FROM board_state s JOIN boards b USING (board_id) WHERE b.name = ?")) {
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT s.size FROM board_state s JOIN boards b USING (board_id) WHERE b.name = ?")) {
             ps.setString(1, board);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? rs.getLong(1) : 0;
@@ -119,8 +140,8 @@ final class ProjectorHarness {
 
     long projectedOffset(int partition) throws SQLException {
         try (Connection c = connect();
-             PreparedStatement ps = c.prepareStatement(
-                     "SELECT next_offset FROM partition_offsets WHERE topic = ? AND partition = ?")) {
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT next_offset FROM partition_offsets WHERE topic = ? AND partition = ?")) {
             ps.setString(1, topic);
             ps.setInt(2, partition);
             try (ResultSet rs = ps.executeQuery()) {

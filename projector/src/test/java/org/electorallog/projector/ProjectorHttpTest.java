@@ -15,16 +15,20 @@ import org.junit.jupiter.api.Test;
 class ProjectorHttpTest {
 
     static HttpResponse<String> get(int port, String path) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
     void metricsCountWhatWasProjectedAndHealthSaysReady() throws Exception {
         ProjectorHarness h = new ProjectorHarness("metrics", 1);
         try (Projector p = Projector.start(h.settings);
-             ProjectorHttp http = ProjectorHttp.start(p, "127.0.0.1", 0);
-             ElectoralLogProducer producer = ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
+                ProjectorHttp http = ProjectorHttp.start(p, "127.0.0.1", 0);
+                ElectoralLogProducer producer =
+                        ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
             for (int i = 0; i < 250; i++) {
                 producer.publish(ProjectorHarness.statement("metrics-board", "m-" + i, 1000 + i));
             }
@@ -33,7 +37,9 @@ class ProjectorHttpTest {
             String metrics = get(http.port(), "/metrics").body();
             assertTrue(metrics.contains("electoral_log_projector_records_written_total 250.0"), metrics);
             assertTrue(metrics.contains("electoral_log_projector_lag_records 0.0"), metrics);
-            assertTrue(metrics.contains("electoral_log_projector_dead_letters_total{reason=\"UNDECODABLE\"} 0.0"), metrics);
+            assertTrue(
+                    metrics.contains("electoral_log_projector_dead_letters_total{reason=\"UNDECODABLE\"} 0.0"),
+                    metrics);
             assertEquals(200, get(http.port(), "/health/live").statusCode());
             HttpResponse<String> ready = get(http.port(), "/health/ready");
             assertEquals(200, ready.statusCode(), ready.body());

@@ -49,8 +49,8 @@ class ResilienceTest {
     static List<String> deliveryIds(String jdbcUrl, DatabaseAddress db, String board) throws Exception {
         List<String> ids = new ArrayList<>();
         try (Connection c = DriverManager.getConnection(jdbcUrl, db.user(), db.password());
-             PreparedStatement ps = c.prepareStatement(
-                     "SELECT r.id, r.delivery_id FROM records r JOIN boards b USING (board_id) WHERE b.name = ? ORDER BY r.id")) {
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT r.id, r.delivery_id FROM records r JOIN boards b USING (board_id) WHERE b.name = ? ORDER BY r.id")) {
             ps.setString(1, board);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -67,7 +67,8 @@ class ResilienceTest {
         ProjectorHarness h = new ProjectorHarness("gap", 1);
         String board = "gap-board";
         List<String> expected = new ArrayList<>();
-        try (ElectoralLogProducer p = ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
+        try (ElectoralLogProducer p =
+                ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
             try (Projector projector = Projector.start(h.settings)) {
                 expected.addAll(publish(p, board, 0, 300));
                 h.awaitProjected(h.stack.database().jdbcUrl(), h.endOffsets(), Duration.ofMinutes(1));
@@ -79,13 +80,17 @@ class ResilienceTest {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", h.stack.kafkaBootstrap()))) {
             Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
             end.forEach((part, off) -> commit.put(new TopicPartition(h.topic, part), new OffsetAndMetadata(off)));
-            admin.alterConsumerGroupOffsets(h.settings.applicationId(), commit).all().get();
+            admin.alterConsumerGroupOffsets(h.settings.applicationId(), commit)
+                    .all()
+                    .get();
         }
         assertEquals(300, h.projectedOffset(0));
         try (Projector projector = Projector.start(h.settings)) {
             h.awaitProjected(h.stack.database().jdbcUrl(), end, Duration.ofMinutes(1));
         }
-        assertEquals(expected, deliveryIds(h.stack.database().jdbcUrl(), h.stack.database(), board),
+        assertEquals(
+                expected,
+                deliveryIds(h.stack.database().jdbcUrl(), h.stack.database(), board),
                 "the 700 statements Kafka had committed without PostgreSQL were projected, once, in order");
     }
 
@@ -104,28 +109,47 @@ class ResilienceTest {
                 new org.apache.kafka.common.serialization.StringSerializer(),
                 new org.apache.kafka.common.serialization.ByteArraySerializer())) {
             try (Projector p = Projector.start(h.settings)) {
-                raw.send(new org.apache.kafka.clients.producer.ProducerRecord<>(h.topic, board, codec.encode(
-                        org.electorallog.schemas.avro.Envelope.newBuilder()
-                                .setStatement(ProjectorHarness.statement(board, "r-1", 1)).build()))).get();
-                raw.send(new org.apache.kafka.clients.producer.ProducerRecord<>(h.topic, board, new byte[] {0, 0, 0, 0, 1, 9})).get();
-                raw.send(new org.apache.kafka.clients.producer.ProducerRecord<>(h.topic, board, codec.encode(
-                        org.electorallog.schemas.avro.Envelope.newBuilder()
-                                .setStatement(ProjectorHarness.statement(board, "r-2", 2)).build()))).get();
+                raw.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                                h.topic,
+                                board,
+                                codec.encode(org.electorallog.schemas.avro.Envelope.newBuilder()
+                                        .setStatement(ProjectorHarness.statement(board, "r-1", 1))
+                                        .build())))
+                        .get();
+                raw.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                                h.topic, board, new byte[] {0, 0, 0, 0, 1, 9}))
+                        .get();
+                raw.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                                h.topic,
+                                board,
+                                codec.encode(org.electorallog.schemas.avro.Envelope.newBuilder()
+                                        .setStatement(ProjectorHarness.statement(board, "r-2", 2))
+                                        .build())))
+                        .get();
                 h.awaitProjected(h.stack.database().jdbcUrl(), h.endOffsets(), Duration.ofMinutes(1));
             }
             assertEquals(1, DeadLetters.read(h).size());
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", h.stack.kafkaBootstrap()))) {
-                admin.alterConsumerGroupOffsets(h.settings.applicationId(),
-                        Map.of(new TopicPartition(h.topic, 0), new OffsetAndMetadata(0))).all().get();
+                admin.alterConsumerGroupOffsets(
+                                h.settings.applicationId(),
+                                Map.of(new TopicPartition(h.topic, 0), new OffsetAndMetadata(0)))
+                        .all()
+                        .get();
             }
             try (Projector p = Projector.start(h.settings)) {
-                raw.send(new org.apache.kafka.clients.producer.ProducerRecord<>(h.topic, board, codec.encode(
-                        org.electorallog.schemas.avro.Envelope.newBuilder()
-                                .setStatement(ProjectorHarness.statement(board, "r-3", 3)).build()))).get();
+                raw.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                                h.topic,
+                                board,
+                                codec.encode(org.electorallog.schemas.avro.Envelope.newBuilder()
+                                        .setStatement(ProjectorHarness.statement(board, "r-3", 3))
+                                        .build())))
+                        .get();
                 h.awaitProjected(h.stack.database().jdbcUrl(), h.endOffsets(), Duration.ofMinutes(1));
             }
         }
-        assertEquals(List.of("r-1", "r-2", "r-3"), deliveryIds(h.stack.database().jdbcUrl(), h.stack.database(), board),
+        assertEquals(
+                List.of("r-1", "r-2", "r-3"),
+                deliveryIds(h.stack.database().jdbcUrl(), h.stack.database(), board),
                 "the redelivered good events were skipped, not projected again");
         assertEquals(2, DeadLetters.read(h).size(), "the redelivered bad event was dead-lettered again");
     }
@@ -143,7 +167,8 @@ class ResilienceTest {
         Process a = crash.startChild(h, live, signer, work.resolve("a"), 0, "instance-a");
         Process b = crash.startChild(h, live, signer, work.resolve("b"), 0, "instance-b");
         Path logA = work.resolve("a").resolve("child-0.log");
-        try (ElectoralLogProducer p = ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
+        try (ElectoralLogProducer p =
+                ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
             CrashTest.awaitLine(a, logA, "taken at epoch");
             CrashTest.awaitLine(b, work.resolve("b").resolve("child-0.log"), "taken at epoch");
             for (String board : boards) {
@@ -158,7 +183,8 @@ class ResilienceTest {
                 heldByA.put(Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)));
             }
             Map<Integer, long[]> before = offsetsAndEpochs(live, db, h.topic);
-            heldByA.entrySet().removeIf(e -> before.get(e.getKey()) == null || before.get(e.getKey())[1] != e.getValue());
+            heldByA.entrySet()
+                    .removeIf(e -> before.get(e.getKey()) == null || before.get(e.getKey())[1] != e.getValue());
             assertTrue(!heldByA.isEmpty(), "instance A holds a partition before it is killed");
             a.destroyForcibly(); // SIGKILL instance A
             a.waitFor();
@@ -175,13 +201,15 @@ class ResilienceTest {
             int part = heldByA.keySet().iterator().next();
             long staleEpoch = heldByA.get(part);
             long[] now = after.get(part);
-            BatchWriter zombie = new BatchWriter(signer, "zombie/", org.electorallog.schemas.EmbeddedSchemaRegistry.instance(),
-                    Duration.ZERO);
-            org.electorallog.store.PartitionLease stale = new org.electorallog.store.PartitionLease(h.topic, part, now[0], staleEpoch);
+            BatchWriter zombie = new BatchWriter(
+                    signer, "zombie/", org.electorallog.schemas.EmbeddedSchemaRegistry.instance(), Duration.ZERO);
+            org.electorallog.store.PartitionLease stale =
+                    new org.electorallog.store.PartitionLease(h.topic, part, now[0], staleEpoch);
             try (Connection c = DriverManager.getConnection(live, db.user(), db.password())) {
                 c.setAutoCommit(false);
-                assertThrows(FencedException.class, () -> zombie.write(c, stale, now[0], now[0] + 1,
-                        List.of(), new HashMap<>()));
+                assertThrows(
+                        FencedException.class,
+                        () -> zombie.write(c, stale, now[0], now[0] + 1, List.of(), new HashMap<>()));
                 c.rollback();
             }
             assertEquals(now[0], offsetsAndEpochs(live, db, h.topic).get(part)[0], "the zombie moved nothing");
@@ -191,14 +219,16 @@ class ResilienceTest {
             b.waitFor();
         }
         for (String board : boards) {
-            assertEquals(expected.get(board), deliveryIds(live, db, board), "board " + board + ": nothing lost or doubled");
+            assertEquals(
+                    expected.get(board), deliveryIds(live, db, board), "board " + board + ": nothing lost or doubled");
         }
     }
 
     static Map<Integer, long[]> offsetsAndEpochs(String jdbcUrl, DatabaseAddress db, String topic) throws Exception {
         Map<Integer, long[]> out = new HashMap<>();
         try (Connection c = DriverManager.getConnection(jdbcUrl, db.user(), db.password());
-             PreparedStatement ps = c.prepareStatement("SELECT partition, next_offset, epoch FROM partition_offsets WHERE topic = ?")) {
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT partition, next_offset, epoch FROM partition_offsets WHERE topic = ?")) {
             ps.setString(1, topic);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -218,7 +248,8 @@ class ResilienceTest {
             ProjectorSettings settings = h.settings.withDatabase(db.jdbcUrl(), db.user(), db.password());
             List<String> expected = new ArrayList<>();
             try (Projector projector = Projector.start(settings);
-                 ElectoralLogProducer p = ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
+                    ElectoralLogProducer p = ElectoralLogProducer.create(
+                            ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
                 expected.addAll(publish(p, "pg-board", 0, 2000));
                 pg.stop();
                 expected.addAll(publish(p, "pg-board", 2000, 4000));
@@ -240,12 +271,19 @@ class ResilienceTest {
             String topic = Topics.EVENTS;
             EventsTopic.ensure(broker.bootstrapServers(), topic, 2, (short) 1);
             EventsTopic.ensure(broker.bootstrapServers(), Topics.DEAD_LETTERS, 1, (short) 1);
-            ProjectorSettings settings = ProjectorSettings.defaults(broker.bootstrapServers(), live, db.user(), db.password(),
-                    dir.resolve("streams"), NoteSigner.generate("broker-restart.electoral-log.local"));
+            ProjectorSettings settings = ProjectorSettings.defaults(
+                    broker.bootstrapServers(),
+                    live,
+                    db.user(),
+                    db.password(),
+                    dir.resolve("streams"),
+                    NoteSigner.generate("broker-restart.electoral-log.local"));
             List<String> expected = new ArrayList<>();
             try (Projector projector = Projector.start(settings);
-                 ElectoralLogProducer p = ElectoralLogProducer.builder(broker.bootstrapServers())
-                         .kafka("delivery.timeout.ms", "180000").blockWhenFull(Duration.ofMinutes(3)).build()) {
+                    ElectoralLogProducer p = ElectoralLogProducer.builder(broker.bootstrapServers())
+                            .kafka("delivery.timeout.ms", "180000")
+                            .blockWhenFull(Duration.ofMinutes(3))
+                            .build()) {
                 expected.addAll(publish(p, "br-board", 0, 2000));
                 broker.stop();
                 broker.restart();
@@ -256,11 +294,13 @@ class ResilienceTest {
         }
     }
 
-    static void awaitOffsets(String bootstrap, String topic, String jdbcUrl, DatabaseAddress db, Duration timeout) throws Exception {
+    static void awaitOffsets(String bootstrap, String topic, String jdbcUrl, DatabaseAddress db, Duration timeout)
+            throws Exception {
         Properties props = new Properties();
         props.put("bootstrap.servers", bootstrap);
         Map<Integer, Long> end = new HashMap<>();
-        try (var c = new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(props,
+        try (var c = new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(
+                props,
                 new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
                 new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
             List<TopicPartition> tps = new ArrayList<>();
@@ -270,8 +310,8 @@ class ResilienceTest {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             Map<Integer, long[]> stored = offsetsAndEpochs(jdbcUrl, db, topic);
-            boolean done = end.entrySet().stream().allMatch(e -> stored.containsKey(e.getKey())
-                    && stored.get(e.getKey())[0] >= e.getValue());
+            boolean done = end.entrySet().stream()
+                    .allMatch(e -> stored.containsKey(e.getKey()) && stored.get(e.getKey())[0] >= e.getValue());
             if (done) {
                 return;
             }

@@ -34,12 +34,12 @@ import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.electorallog.config.Configuration;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.EmbeddedKafkaBroker;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.producer.ElectoralLogProducer;
-import org.electorallog.config.Configuration;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
 import org.junit.jupiter.api.Test;
@@ -57,8 +57,14 @@ class SecuredBrokerTest {
 
     static Map<String, Object> login(String user, String password) {
         // the same properties the shared configuration builds from ELECTORAL_LOG_KAFKA_* settings
-        return Configuration.load(Map.of("ELECTORAL_LOG_KAFKA_SECURITY_PROTOCOL", "SASL_PLAINTEXT",
-                "ELECTORAL_LOG_KAFKA_USERNAME", user, "ELECTORAL_LOG_KAFKA_PASSWORD", password)).kafkaSecurity();
+        return Configuration.load(Map.of(
+                        "ELECTORAL_LOG_KAFKA_SECURITY_PROTOCOL",
+                        "SASL_PLAINTEXT",
+                        "ELECTORAL_LOG_KAFKA_USERNAME",
+                        user,
+                        "ELECTORAL_LOG_KAFKA_PASSWORD",
+                        password))
+                .kafkaSecurity();
     }
 
     static KafkaProducer<String, byte[]> rawProducer(String bootstrap, Map<String, Object> security) {
@@ -101,11 +107,13 @@ class SecuredBrokerTest {
         return failure;
     }
 
-    static void grant(Admin admin, String user, ResourceType type, String name, PatternType pattern, AclOperation... ops)
+    static void grant(
+            Admin admin, String user, ResourceType type, String name, PatternType pattern, AclOperation... ops)
             throws Exception {
         List<AclBinding> acls = new java.util.ArrayList<>();
         for (AclOperation op : ops) {
-            acls.add(new AclBinding(new ResourcePattern(type, name, pattern),
+            acls.add(new AclBinding(
+                    new ResourcePattern(type, name, pattern),
                     new AccessControlEntry("User:" + user, "*", op, AclPermissionType.ALLOW)));
         }
         admin.createAcls(acls).all().get(30, TimeUnit.SECONDS);
@@ -120,59 +128,129 @@ class SecuredBrokerTest {
             adminProps.put("bootstrap.servers", bootstrap);
             adminProps.putAll(broker.adminClientSecurity());
             try (Admin admin = Admin.create(adminProps)) {
-                admin.createTopics(List.of(new NewTopic(EVENTS, 1, (short) 1), new NewTopic(DEAD_LETTERS, 1, (short) 1)))
-                        .all().get(30, TimeUnit.SECONDS);
+                admin.createTopics(
+                                List.of(new NewTopic(EVENTS, 1, (short) 1), new NewTopic(DEAD_LETTERS, 1, (short) 1)))
+                        .all()
+                        .get(30, TimeUnit.SECONDS);
                 ScramCredentialInfo scram = new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096);
                 admin.alterUserScramCredentials(List.of(
-                        new UserScramCredentialUpsertion("voting-service", scram, "voting-secret"),
-                        new UserScramCredentialUpsertion("observer", scram, "observer-secret"),
-                        new UserScramCredentialUpsertion("projector", scram, "projector-secret"))).all().get(30, TimeUnit.SECONDS);
+                                new UserScramCredentialUpsertion("voting-service", scram, "voting-secret"),
+                                new UserScramCredentialUpsertion("observer", scram, "observer-secret"),
+                                new UserScramCredentialUpsertion("projector", scram, "projector-secret")))
+                        .all()
+                        .get(30, TimeUnit.SECONDS);
                 // producers: write (and describe) the events topic, nothing else
-                grant(admin, "voting-service", ResourceType.TOPIC, EVENTS, PatternType.LITERAL, AclOperation.WRITE, AclOperation.DESCRIBE);
+                grant(
+                        admin,
+                        "voting-service",
+                        ResourceType.TOPIC,
+                        EVENTS,
+                        PatternType.LITERAL,
+                        AclOperation.WRITE,
+                        AclOperation.DESCRIBE);
                 // an observer: read-only
-                grant(admin, "observer", ResourceType.TOPIC, EVENTS, PatternType.LITERAL, AclOperation.READ, AclOperation.DESCRIBE);
+                grant(
+                        admin,
+                        "observer",
+                        ResourceType.TOPIC,
+                        EVENTS,
+                        PatternType.LITERAL,
+                        AclOperation.READ,
+                        AclOperation.DESCRIBE);
                 // the projector: read the events, write the dead letters, its group and transactional IDs
-                grant(admin, "projector", ResourceType.TOPIC, EVENTS, PatternType.LITERAL, AclOperation.READ, AclOperation.DESCRIBE);
-                grant(admin, "projector", ResourceType.TOPIC, DEAD_LETTERS, PatternType.LITERAL, AclOperation.WRITE, AclOperation.DESCRIBE);
-                grant(admin, "projector", ResourceType.GROUP, APP, PatternType.PREFIXED, AclOperation.READ, AclOperation.DESCRIBE);
-                grant(admin, "projector", ResourceType.TRANSACTIONAL_ID, APP, PatternType.PREFIXED, AclOperation.WRITE,
+                grant(
+                        admin,
+                        "projector",
+                        ResourceType.TOPIC,
+                        EVENTS,
+                        PatternType.LITERAL,
+                        AclOperation.READ,
+                        AclOperation.DESCRIBE);
+                grant(
+                        admin,
+                        "projector",
+                        ResourceType.TOPIC,
+                        DEAD_LETTERS,
+                        PatternType.LITERAL,
+                        AclOperation.WRITE,
+                        AclOperation.DESCRIBE);
+                grant(
+                        admin,
+                        "projector",
+                        ResourceType.GROUP,
+                        APP,
+                        PatternType.PREFIXED,
+                        AclOperation.READ,
+                        AclOperation.DESCRIBE);
+                grant(
+                        admin,
+                        "projector",
+                        ResourceType.TRANSACTIONAL_ID,
+                        APP,
+                        PatternType.PREFIXED,
+                        AclOperation.WRITE,
                         AclOperation.DESCRIBE);
             }
 
             // no credentials: the SASL listener never lets a plaintext client in
             Throwable anonymous = sendFailure(bootstrap, Map.of(), EVENTS);
-            assertTrue(anonymous instanceof TimeoutException || anonymous.getCause() instanceof TimeoutException,
+            assertTrue(
+                    anonymous instanceof TimeoutException || anonymous.getCause() instanceof TimeoutException,
                     "a client without credentials gets nowhere: " + anonymous);
             // a wrong password is an authentication error
-            assertInstanceOf(SaslAuthenticationException.class, sendFailure(bootstrap, login("voting-service", "guess"), EVENTS));
-            // read-only rights: refused on write (an idempotent producer with no WRITE anywhere is refused at the cluster)
-            assertInstanceOf(org.apache.kafka.common.errors.AuthorizationException.class,
+            assertInstanceOf(
+                    SaslAuthenticationException.class,
+                    sendFailure(bootstrap, login("voting-service", "guess"), EVENTS));
+            // read-only rights: refused on write (an idempotent producer with no WRITE anywhere is refused at the
+            // cluster)
+            assertInstanceOf(
+                    org.apache.kafka.common.errors.AuthorizationException.class,
                     sendFailure(bootstrap, login("observer", "observer-secret"), EVENTS));
             // nobody but the projector writes the dead letters
-            assertInstanceOf(TopicAuthorizationException.class,
+            assertInstanceOf(
+                    TopicAuthorizationException.class,
                     sendFailure(bootstrap, login("voting-service", "voting-secret"), DEAD_LETTERS));
 
             DatabaseAddress db = SharedStack.get().database();
             String url = new ProjectorHarness("secured", 1).createDatabase("secured_" + System.nanoTime());
-            ProjectorSettings settings = new ProjectorSettings(bootstrap, EVENTS, DEAD_LETTERS, APP,
-                    dir.resolve("streams"), url, db.user(), db.password(), 100, Duration.ofMillis(50),
-                    NoteSigner.generate("secured.electoral-log.local"), "secured.electoral-log.local/", 1)
+            ProjectorSettings settings = new ProjectorSettings(
+                            bootstrap,
+                            EVENTS,
+                            DEAD_LETTERS,
+                            APP,
+                            dir.resolve("streams"),
+                            url,
+                            db.user(),
+                            db.password(),
+                            100,
+                            Duration.ofMillis(50),
+                            NoteSigner.generate("secured.electoral-log.local"),
+                            "secured.electoral-log.local/",
+                            1)
                     .withKafkaSecurity(login("projector", "projector-secret"));
             Properties producerProps = ElectoralLogProducer.defaults(bootstrap);
             producerProps.putAll(login("voting-service", "voting-secret"));
             int n = 50;
             try (Projector projector = Projector.start(settings);
-                 ElectoralLogProducer producer = ElectoralLogProducer.create(producerProps, EVENTS)) {
+                    ElectoralLogProducer producer = ElectoralLogProducer.create(producerProps, EVENTS)) {
                 for (int i = 0; i < n; i++) {
-                    producer.publish(Statement.newBuilder().setBoard("secured-board").setDeliveryId("s-" + i)
-                            .setKind(StatementKind.CAST_VOTE).setStatementTimestamp(1_000 + i).setSenderName("voting-service")
-                            .setSenderPublicKey(ByteBuffer.wrap(new byte[32])).setUserId("u" + i).build()).get(30, TimeUnit.SECONDS);
+                    producer.publish(Statement.newBuilder()
+                                    .setBoard("secured-board")
+                                    .setDeliveryId("s-" + i)
+                                    .setKind(StatementKind.CAST_VOTE)
+                                    .setStatementTimestamp(1_000 + i)
+                                    .setSenderName("voting-service")
+                                    .setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
+                                    .setUserId("u" + i)
+                                    .build())
+                            .get(30, TimeUnit.SECONDS);
                 }
                 long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
                 long size = 0;
                 while (size < n && System.nanoTime() < deadline) {
                     try (Connection c = DriverManager.getConnection(url, db.user(), db.password());
-                         ResultSet rs = c.createStatement().executeQuery("SELECT coalesce(max(size), 0) FROM board_state")) {
+                            ResultSet rs = c.createStatement()
+                                    .executeQuery("SELECT coalesce(max(size), 0) FROM board_state")) {
                         if (!rs.next()) {
                             throw new AssertionError("the query returned no row");
                         }

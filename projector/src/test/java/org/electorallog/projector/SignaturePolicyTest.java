@@ -30,12 +30,14 @@ class SignaturePolicyTest {
         SigningKey system = SigningKey.generate();
         SigningKey stranger = SigningKey.generate();
         ProjectorHarness h = new ProjectorHarness("signed", 1);
-        ProjectorSettings settings = h.settings.withSignatures(new SignaturePolicy(SignaturePolicy.Mode.SENDER_AND_SYSTEM,
-                Pattern.compile("signed-.*"), List.of(system.publicKey())));
+        ProjectorSettings settings = h.settings.withSignatures(new SignaturePolicy(
+                SignaturePolicy.Mode.SENDER_AND_SYSTEM, Pattern.compile("signed-.*"), List.of(system.publicKey())));
         StatementCodec codec = StatementCodec.embedded();
         try (Projector p = Projector.start(settings);
-             KafkaProducer<String, byte[]> raw = new KafkaProducer<>(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()),
-                     new StringSerializer(), new ByteArraySerializer())) {
+                KafkaProducer<String, byte[]> raw = new KafkaProducer<>(
+                        ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()),
+                        new StringSerializer(),
+                        new ByteArraySerializer())) {
             send(raw, h.topic, codec, envelope("signed-board", "unsigned", sender, null, null));
             send(raw, h.topic, codec, envelope("signed-board", "sender-only", sender, sender, null));
             send(raw, h.topic, codec, envelope("signed-board", "wrong-sender", sender, stranger, system));
@@ -51,23 +53,39 @@ class SignaturePolicyTest {
         assertEquals(1, h.size("open-board"), "boards outside the policy take unsigned statements");
         Map<String, String> reasons = new java.util.HashMap<>();
         for (ConsumerRecord<String, byte[]> r : DeadLetters.read(h)) {
-            reasons.put(codec.decode(r.value()).deliveryId(),
+            reasons.put(
+                    codec.decode(r.value()).deliveryId(),
                     new String(r.headers().lastHeader("dlq.reason").value(), StandardCharsets.UTF_8));
         }
-        assertEquals(Map.of("unsigned", "UNSIGNED", "sender-only", "UNSIGNED", "wrong-sender", "BAD_SIGNATURE",
-                "wrong-system", "BAD_SIGNATURE"), reasons);
+        assertEquals(
+                Map.of(
+                        "unsigned",
+                        "UNSIGNED",
+                        "sender-only",
+                        "UNSIGNED",
+                        "wrong-sender",
+                        "BAD_SIGNATURE",
+                        "wrong-system",
+                        "BAD_SIGNATURE"),
+                reasons);
     }
 
-    static Envelope envelope(String board, String id, SigningKey sender, SigningKey senderSigner, SigningKey systemSigner) {
+    static Envelope envelope(
+            String board, String id, SigningKey sender, SigningKey senderSigner, SigningKey systemSigner) {
         Statement st = Statement.newBuilder(ProjectorHarness.statement(board, id, 1_000))
-                .setSenderPublicKey(ByteBuffer.wrap(sender.publicKey())).build();
+                .setSenderPublicKey(ByteBuffer.wrap(sender.publicKey()))
+                .build();
         byte[] canonical = CanonicalStatement.encode(st);
-        return Envelope.newBuilder().setStatement(st)
+        return Envelope.newBuilder()
+                .setStatement(st)
                 .setSenderSignature(senderSigner == null ? null : ByteBuffer.wrap(senderSigner.sign(canonical)))
-                .setSystemSignature(systemSigner == null ? null : ByteBuffer.wrap(systemSigner.sign(canonical))).build();
+                .setSystemSignature(systemSigner == null ? null : ByteBuffer.wrap(systemSigner.sign(canonical)))
+                .build();
     }
 
-    static void send(KafkaProducer<String, byte[]> raw, String topic, StatementCodec codec, Envelope e) throws Exception {
-        raw.send(new ProducerRecord<>(topic, e.getStatement().getBoard(), codec.encode(e))).get();
+    static void send(KafkaProducer<String, byte[]> raw, String topic, StatementCodec codec, Envelope e)
+            throws Exception {
+        raw.send(new ProducerRecord<>(topic, e.getStatement().getBoard(), codec.encode(e)))
+                .get();
     }
 }

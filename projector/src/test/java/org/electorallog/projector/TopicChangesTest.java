@@ -21,9 +21,11 @@ import org.junit.jupiter.api.Test;
 class TopicChangesTest {
 
     private static void publish(ProjectorHarness h, String board, int from, int to) throws Exception {
-        try (ElectoralLogProducer p = ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
+        try (ElectoralLogProducer p =
+                ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
             for (int i = from; i < to; i++) {
-                p.publish(ProjectorHarness.statement(board, board + "-" + i, 1_000 + i)).get();
+                p.publish(ProjectorHarness.statement(board, board + "-" + i, 1_000 + i))
+                        .get();
             }
         }
     }
@@ -39,7 +41,9 @@ class TopicChangesTest {
         publish(h, board, 5, 10);
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", h.stack.kafkaBootstrap()))) {
             // retention (or an operator) removes offsets 5..7 before the projector saw them
-            admin.deleteRecords(Map.of(new TopicPartition(h.topic, 0), RecordsToDelete.beforeOffset(8))).all().get();
+            admin.deleteRecords(Map.of(new TopicPartition(h.topic, 0), RecordsToDelete.beforeOffset(8)))
+                    .all()
+                    .get();
         }
         try (Projector p = Projector.start(h.settings)) {
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -65,9 +69,12 @@ class TopicChangesTest {
             h.awaitOffset(0, 3);
         }
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", h.stack.kafkaBootstrap()))) {
-            admin.createPartitions(Map.of(h.topic, NewPartitions.increaseTo(3))).all().get();
+            admin.createPartitions(Map.of(h.topic, NewPartitions.increaseTo(3)))
+                    .all()
+                    .get();
         }
-        ProjectionStoppedException e = assertThrows(ProjectionStoppedException.class, () -> Projector.start(h.settings));
+        ProjectionStoppedException e =
+                assertThrows(ProjectionStoppedException.class, () -> Projector.start(h.settings));
         assertTrue(e.getMessage().contains("has 3 partitions but had 1"), e.getMessage());
         assertTrue(e.getMessage().contains("new events topic"), e.getMessage());
     }
@@ -79,7 +86,9 @@ class TopicChangesTest {
             assertEquals(1, p.partitions());
         }
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", h.stack.kafkaBootstrap()))) {
-            admin.createPartitions(Map.of(h.topic, NewPartitions.increaseTo(2))).all().get();
+            admin.createPartitions(Map.of(h.topic, NewPartitions.increaseTo(2)))
+                    .all()
+                    .get();
         }
         String board = HostileInputTest.boardOn(TopicLayout.of(2), 1, "empty-grown");
         publish(h, board, 0, 2);

@@ -68,9 +68,15 @@ final class AdminAudits implements AutoCloseable {
         }
         AuditResult result = run.result;
         String error = run.error;
-        return new Responses.AuditStatus(id, run.board, error != null ? "failed" : result != null ? "done" : "running",
-                run.progress.checked(), run.progress.total(), error,
-                result == null ? null : result.clean() ? "clean" : "findings", result == null ? null : result.toJson());
+        return new Responses.AuditStatus(
+                id,
+                run.board,
+                error != null ? "failed" : result != null ? "done" : "running",
+                run.progress.checked(),
+                run.progress.total(),
+                error,
+                result == null ? null : result.clean() ? "clean" : "findings",
+                result == null ? null : result.toJson());
     }
 
     @Override

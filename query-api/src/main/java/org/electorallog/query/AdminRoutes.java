@@ -19,18 +19,33 @@ final class AdminRoutes {
 
     List<Route> routes() {
         return List.of(
-                new Route(HandlerType.POST, "/admin/boards/{board}/audits", List.of(), List.of(202, 400, 401, 403),
-                        Responses.AuditStarted.class, Route.JSON, ctx -> {
+                new Route(
+                        HandlerType.POST,
+                        "/admin/boards/{board}/audits",
+                        List.of(),
+                        List.of(202, 400, 401, 403),
+                        Responses.AuditStarted.class,
+                        Route.JSON,
+                        ctx -> {
                             String id = audits.start(RequestValues.board(ctx));
                             ctx.status(202).json(new Responses.AuditStarted(id, "/admin/audits/" + id));
                         }),
-                Route.get("/admin/audits/{id}", Responses.AuditStatus.class, List.of(), List.of(200, 401, 403, 404),
+                Route.get(
+                        "/admin/audits/{id}",
+                        Responses.AuditStatus.class,
+                        List.of(),
+                        List.of(200, 401, 403, 404),
                         ctx -> ctx.json(audits.status(ctx.pathParam("id")))),
-                Route.get("/admin/verifier", IncrementalVerifier.Status.class, List.of(), List.of(200, 401, 403, 404), ctx -> {
-                    if (verifier == null) {
-                        throw ApiException.notFound("the incremental verifier is not running on this instance");
-                    }
-                    ctx.json(verifier.status());
-                }));
+                Route.get(
+                        "/admin/verifier",
+                        IncrementalVerifier.Status.class,
+                        List.of(),
+                        List.of(200, 401, 403, 404),
+                        ctx -> {
+                            if (verifier == null) {
+                                throw ApiException.notFound("the incremental verifier is not running on this instance");
+                            }
+                            ctx.json(verifier.status());
+                        }));
     }
 }

@@ -15,15 +15,18 @@ final class AdminToken {
 
     void check(Context ctx) {
         if (expected == null) {
-            throw new ApiException(Problem.Type.FORBIDDEN,
+            throw new ApiException(
+                    Problem.Type.FORBIDDEN,
                     "the admin endpoints are disabled on this instance (no admin token is configured)");
         }
         String header = ctx.header("Authorization");
         byte[] given = header != null && header.startsWith("Bearer ")
-                ? header.substring(7).getBytes(StandardCharsets.UTF_8) : new byte[0];
+                ? header.substring(7).getBytes(StandardCharsets.UTF_8)
+                : new byte[0];
         if (!MessageDigest.isEqual(given, expected)) {
             ctx.header("WWW-Authenticate", "Bearer realm=\"electoral-log admin\"");
-            throw new ApiException(Problem.Type.UNAUTHORIZED, "the admin endpoints need 'Authorization: Bearer <admin token>'");
+            throw new ApiException(
+                    Problem.Type.UNAUTHORIZED, "the admin endpoints need 'Authorization: Bearer <admin token>'");
         }
     }
 }

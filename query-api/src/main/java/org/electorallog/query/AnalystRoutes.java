@@ -23,32 +23,81 @@ final class AnalystRoutes {
 
     /** The filters a count takes: a listing's parameters without sort, order, limit and cursor. */
     static final List<String> COUNT_PARAMETERS = ListingQuery.PARAMETERS.stream()
-            .filter(p -> !List.of("sort", "order", "limit", "cursor").contains(p)).sorted().toList();
-    static final List<String> LISTING_PARAMETERS = ListingQuery.PARAMETERS.stream().sorted().toList();
+            .filter(p -> !List.of("sort", "order", "limit", "cursor").contains(p))
+            .sorted()
+            .toList();
+
+    static final List<String> LISTING_PARAMETERS =
+            ListingQuery.PARAMETERS.stream().sorted().toList();
 
     List<Route> routes() {
         List<Integer> listed = List.of(200, 400, 401, 403, 404);
         return List.of(
-                Route.get("/admin/boards/{board}/records", Responses.ListingPage.class, LISTING_PARAMETERS, listed, ctx -> {
-                    ListingQuery q = ListingQuery.parse(ctx.queryParamMap());
-                    ctx.json(listing.list(RequestValues.board(ctx), q, ctx.queryParam("cursor"), cursors));
-                }),
-                Route.get("/admin/boards/{board}/records/explain", null, LISTING_PARAMETERS, listed, ctx ->
-                        ctx.contentType(Route.JSON).result(listing.explain(RequestValues.board(ctx),
-                                ListingQuery.parse(ctx.queryParamMap()), ctx.queryParam("cursor"), cursors))),
-                Route.get("/admin/boards/{board}/records/count", Responses.Count.class, COUNT_PARAMETERS, listed, ctx ->
-                        ctx.json(listing.count(RequestValues.board(ctx), countQuery(ctx)))).withHint(COUNT_HINT),
-                Route.get("/admin/boards/{board}/records/count/explain", null, COUNT_PARAMETERS, listed, ctx ->
-                        ctx.contentType(Route.JSON).result(listing.explainCount(RequestValues.board(ctx), countQuery(ctx))))
+                Route.get(
+                        "/admin/boards/{board}/records",
+                        Responses.ListingPage.class,
+                        LISTING_PARAMETERS,
+                        listed,
+                        ctx -> {
+                            ListingQuery q = ListingQuery.parse(ctx.queryParamMap());
+                            ctx.json(listing.list(RequestValues.board(ctx), q, ctx.queryParam("cursor"), cursors));
+                        }),
+                Route.get(
+                        "/admin/boards/{board}/records/explain",
+                        null,
+                        LISTING_PARAMETERS,
+                        listed,
+                        ctx -> ctx.contentType(Route.JSON)
+                                .result(listing.explain(
+                                        RequestValues.board(ctx),
+                                        ListingQuery.parse(ctx.queryParamMap()),
+                                        ctx.queryParam("cursor"),
+                                        cursors))),
+                Route.get(
+                                "/admin/boards/{board}/records/count",
+                                Responses.Count.class,
+                                COUNT_PARAMETERS,
+                                listed,
+                                ctx -> ctx.json(listing.count(RequestValues.board(ctx), countQuery(ctx))))
                         .withHint(COUNT_HINT),
-                Route.get("/admin/boards/{board}/counts", Responses.Counts.class, List.of(), listed, ctx ->
-                        ctx.json(reader.counts(RequestValues.board(ctx)))),
-                new Route(io.javalin.http.HandlerType.GET, "/admin/boards/{board}/export.csv", List.of(), listed, null,
-                        "text/csv", this::csv),
-                new Route(io.javalin.http.HandlerType.GET, "/admin/boards/{board}/export.jsonl", List.of(), listed, null,
-                        "application/x-ndjson", this::jsonLines),
-                new Route(io.javalin.http.HandlerType.GET, "/admin/boards/{board}/votes.jsonl", List.of(), listed, null,
-                        "application/x-ndjson", this::votes));
+                Route.get(
+                                "/admin/boards/{board}/records/count/explain",
+                                null,
+                                COUNT_PARAMETERS,
+                                listed,
+                                ctx -> ctx.contentType(Route.JSON)
+                                        .result(listing.explainCount(RequestValues.board(ctx), countQuery(ctx))))
+                        .withHint(COUNT_HINT),
+                Route.get(
+                        "/admin/boards/{board}/counts",
+                        Responses.Counts.class,
+                        List.of(),
+                        listed,
+                        ctx -> ctx.json(reader.counts(RequestValues.board(ctx)))),
+                new Route(
+                        io.javalin.http.HandlerType.GET,
+                        "/admin/boards/{board}/export.csv",
+                        List.of(),
+                        listed,
+                        null,
+                        "text/csv",
+                        this::csv),
+                new Route(
+                        io.javalin.http.HandlerType.GET,
+                        "/admin/boards/{board}/export.jsonl",
+                        List.of(),
+                        listed,
+                        null,
+                        "application/x-ndjson",
+                        this::jsonLines),
+                new Route(
+                        io.javalin.http.HandlerType.GET,
+                        "/admin/boards/{board}/votes.jsonl",
+                        List.of(),
+                        listed,
+                        null,
+                        "application/x-ndjson",
+                        this::votes));
     }
 
     /** What a count's refusal of sort, order, limit or cursor says. */
@@ -86,9 +135,15 @@ final class AnalystRoutes {
         Writer w = RecordListing.writer(ctx.outputStream());
         if (!votesOnly) {
             w.write(Responses.JSON.writeValueAsString(new Responses.ExportManifest(
-                    new Responses.ExportManifest.Manifest(board, m.size(), m.root(), m.checkpoint()))) + "\n");
+                            new Responses.ExportManifest.Manifest(board, m.size(), m.root(), m.checkpoint())))
+                    + "\n");
         }
-        listing.stream(board, m, votesOnly ? 1000 : 2500, votesOnly, row -> w.write(Responses.JSON.writeValueAsString(row) + "\n"));
+        listing.stream(
+                board,
+                m,
+                votesOnly ? 1000 : 2500,
+                votesOnly,
+                row -> w.write(Responses.JSON.writeValueAsString(row) + "\n"));
         w.flush();
     }
 }

@@ -17,7 +17,9 @@ final class Cors {
 
     void apply(Context ctx) {
         String origin = ctx.header("Origin");
-        boolean publicPath = ctx.path().startsWith("/boards/") || ctx.path().equals("/boards") || ctx.path().equals("/openapi.json");
+        boolean publicPath = ctx.path().startsWith("/boards/")
+                || ctx.path().equals("/boards")
+                || ctx.path().equals("/openapi.json");
         if (origin == null || !publicPath || allowed.isEmpty()) {
             return;
         }

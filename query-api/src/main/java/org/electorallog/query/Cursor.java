@@ -28,20 +28,28 @@ final class Cursor {
     }
 
     /** A keyset position: the last ID of a page and, for sorts by a column, that row's sort key (else null). */
-    record Position(long lastId, String key) {
-    }
+    record Position(long lastId, String key) {}
 
     String encode(String query, long lastId) {
         return encode(query, new Position(lastId, null));
     }
 
     String encode(String query, Position position) {
-        byte[] key = position.key() == null ? new byte[0] : position.key().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] key =
+                position.key() == null ? new byte[0] : position.key().getBytes(java.nio.charset.StandardCharsets.UTF_8);
         ByteBuffer b = ByteBuffer.allocate(8 + 8 + 1 + key.length);
-        b.putLong(position.lastId()).put(queryHash(query)).put((byte) (position.key() == null ? 0 : 1)).put(key);
+        b.putLong(position.lastId())
+                .put(queryHash(query))
+                .put((byte) (position.key() == null ? 0 : 1))
+                .put(key);
         byte[] body = b.array();
         byte[] tag = Arrays.copyOf(mac(body), TAG);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(ByteBuffer.allocate(body.length + TAG).put(body).put(tag).array());
+        return Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString(ByteBuffer.allocate(body.length + TAG)
+                        .put(body)
+                        .put(tag)
+                        .array());
     }
 
     /** The last ID a cursor carries; 400 when it was edited or belongs to another query. */
@@ -63,19 +71,23 @@ final class Cursor {
         byte[] body = Arrays.copyOf(raw, raw.length - TAG);
         byte[] tag = Arrays.copyOfRange(raw, raw.length - TAG, raw.length);
         if (!MessageDigest.isEqual(tag, Arrays.copyOf(mac(body), TAG))) {
-            throw ApiException.badRequest("the cursor was altered or issued by another key; start again without a cursor");
+            throw ApiException.badRequest(
+                    "the cursor was altered or issued by another key; start again without a cursor");
         }
         if (!Arrays.equals(Arrays.copyOfRange(body, 8, 16), queryHash(query))) {
             throw ApiException.badRequest("the cursor belongs to another query; keep the same filters when paging");
         }
-        String key = body[16] == 0 ? null
-                : new String(body, 17, body.length - 17, java.nio.charset.StandardCharsets.UTF_8);
+        String key =
+                body[16] == 0 ? null : new String(body, 17, body.length - 17, java.nio.charset.StandardCharsets.UTF_8);
         return new Position(ByteBuffer.wrap(body, 0, 8).getLong(), key);
     }
 
     private static byte[] queryHash(String query) {
         try {
-            return Arrays.copyOf(MessageDigest.getInstance("SHA-256").digest(query.getBytes(java.nio.charset.StandardCharsets.UTF_8)), 8);
+            return Arrays.copyOf(
+                    MessageDigest.getInstance("SHA-256")
+                            .digest(query.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                    8);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -27,7 +27,8 @@ final class HttpMetrics implements AutoCloseable {
         gcMetrics.bindTo(registry);
         if (verifier != null) {
             Gauge.builder("electoral_log_verifier_problems", verifier, v -> v.problems())
-                    .description("problems the incremental verifier found").register(registry);
+                    .description("problems the incremental verifier found")
+                    .register(registry);
         }
     }
 
@@ -39,8 +40,10 @@ final class HttpMetrics implements AutoCloseable {
             if (started != null) {
                 Endpoint matched = ctx.endpoints().lastHttpEndpoint();
                 Timer.builder("electoral_log_http_requests")
-                        .tag("method", ctx.method().name()).tag("route", matched == null ? "unmatched" : matched.path)
-                        .tag("status", String.valueOf(ctx.statusCode())).register(registry)
+                        .tag("method", ctx.method().name())
+                        .tag("route", matched == null ? "unmatched" : matched.path)
+                        .tag("status", String.valueOf(ctx.statusCode()))
+                        .register(registry)
                         .record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
             }
         });

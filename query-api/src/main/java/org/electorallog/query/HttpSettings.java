@@ -14,8 +14,14 @@ import java.util.List;
  * @param maxBodyBytes       largest request body; larger bodies get 413
  * @param dbPoolSize         PostgreSQL connections
  */
-public record HttpSettings(String host, Path tlsKeystore, String tlsPassword, List<String> corsOrigins,
-                           int proofRatePerMinute, int maxBodyBytes, int dbPoolSize) {
+public record HttpSettings(
+        String host,
+        Path tlsKeystore,
+        String tlsPassword,
+        List<String> corsOrigins,
+        int proofRatePerMinute,
+        int maxBodyBytes,
+        int dbPoolSize) {
     public HttpSettings {
         corsOrigins = List.copyOf(corsOrigins);
         if (proofRatePerMinute < 0 || maxBodyBytes < 1 || dbPoolSize < 1) {

@@ -18,20 +18,39 @@ import org.electorallog.store.RecordFilter;
  * @param identity the request's filters and sort without limit and cursor: a cursor is bound to it
  */
 record ListingQuery(RecordFilter filter, String identity) {
-    static final Set<String> PARAMETERS = Set.of("sort", "order", "limit", "cursor", "kind", "user_id", "username",
-            "election_id", "area_id", "ballot_id", "sender_key", "created_from", "created_to", "statement_time_from",
-            "statement_time_to", "from_id", "to_id", "with_user", "visible_elections", "visible_areas");
+    static final Set<String> PARAMETERS = Set.of(
+            "sort",
+            "order",
+            "limit",
+            "cursor",
+            "kind",
+            "user_id",
+            "username",
+            "election_id",
+            "area_id",
+            "ballot_id",
+            "sender_key",
+            "created_from",
+            "created_to",
+            "statement_time_from",
+            "statement_time_to",
+            "from_id",
+            "to_id",
+            "with_user",
+            "visible_elections",
+            "visible_areas");
 
     /** Parses a request's query parameters; 400 for an unknown or repeated one. */
     static ListingQuery parse(Map<String, List<String>> query) {
         Map<String, String> p = new TreeMap<>();
         for (Map.Entry<String, List<String>> e : query.entrySet()) {
             if (!PARAMETERS.contains(e.getKey())) {
-                throw ApiException.badRequest("unknown parameter '" + e.getKey() + "'; the listing takes " + new TreeSet<>(PARAMETERS));
+                throw ApiException.badRequest(
+                        "unknown parameter '" + e.getKey() + "'; the listing takes " + new TreeSet<>(PARAMETERS));
             }
             if (e.getValue().size() != 1) {
-                throw ApiException.badRequest("parameter '" + e.getKey() + "' is given " + e.getValue().size()
-                        + " times; give it once (lists are comma-separated)");
+                throw ApiException.badRequest("parameter '" + e.getKey() + "' is given "
+                        + e.getValue().size() + " times; give it once (lists are comma-separated)");
             }
             p.put(e.getKey(), e.getValue().get(0));
         }
@@ -55,7 +74,8 @@ record ListingQuery(RecordFilter filter, String identity) {
         b.toId = p.containsKey("to_id") ? QueryParameters.number("to_id", p.get("to_id")) : null;
         String wu = p.get("with_user");
         if (wu != null && !wu.equals("true")) {
-            throw ApiException.badRequest("with_user takes only 'true' (records that have a user ID), got '" + wu + "'");
+            throw ApiException.badRequest(
+                    "with_user takes only 'true' (records that have a user ID), got '" + wu + "'");
         }
         b.withUser = wu != null;
         b.visibleElections = QueryParameters.list("visible_elections", p.get("visible_elections"));
@@ -82,7 +102,8 @@ record ListingQuery(RecordFilter filter, String identity) {
             }
         }
         if (code < 0) {
-            throw ApiException.badRequest("kind '" + QueryParameters.shown(v) + "' is not a statement kind; kinds: " + StatementKinds.NAMES);
+            throw ApiException.badRequest(
+                    "kind '" + QueryParameters.shown(v) + "' is not a statement kind; kinds: " + StatementKinds.NAMES);
         }
         return (short) code;
     }
@@ -99,7 +120,8 @@ record ListingQuery(RecordFilter filter, String identity) {
             }
         }
         if (k == null || k.length != 32) {
-            throw ApiException.badRequest("sender_key must be a 32-byte Ed25519 public key in hex (64 digits) or base64");
+            throw ApiException.badRequest(
+                    "sender_key must be a 32-byte Ed25519 public key in hex (64 digits) or base64");
         }
         return k;
     }

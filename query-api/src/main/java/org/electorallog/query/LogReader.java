@@ -34,7 +34,8 @@ final class LogReader {
         return reads.read(c -> {
             List<Responses.BoardSummary> out = new ArrayList<>();
             for (BoardState s : Boards.all(c)) {
-                out.add(new Responses.BoardSummary(s.board().name(), s.board().origin(), s.size(), Responses.b64(s.root())));
+                out.add(new Responses.BoardSummary(
+                        s.board().name(), s.board().origin(), s.size(), Responses.b64(s.root())));
             }
             return new Responses.BoardList(out);
         });
@@ -44,7 +45,8 @@ final class LogReader {
     String latestCheckpoint(String name) {
         return reads.read(c -> {
             BoardRow b = SnapshotReads.board(c, name);
-            return Checkpoints.latest(c, b.id()).map(CheckpointRow::note)
+            return Checkpoints.latest(c, b.id())
+                    .map(CheckpointRow::note)
                     .orElseThrow(() -> ApiException.notFound("board '" + name + "' has no checkpoint yet"));
         });
     }
@@ -52,8 +54,10 @@ final class LogReader {
     Responses.RecordBody record(String name, long id) {
         return reads.read(c -> {
             BoardRow b = SnapshotReads.board(c, name);
-            return Responses.RecordBody.of(name, Records.one(c, b.id(), id)
-                    .orElseThrow(() -> ApiException.notFound("board '" + name + "' has no record " + id)));
+            return Responses.RecordBody.of(
+                    name,
+                    Records.one(c, b.id(), id)
+                            .orElseThrow(() -> ApiException.notFound("board '" + name + "' has no record " + id)));
         });
     }
 
@@ -61,13 +65,24 @@ final class LogReader {
      * The ballot locator: a voter's own cast votes in an election, newest first, {@code limit} per
      * page before {@code beforeId} (null = from the newest); a ballot ID narrows them further.
      */
-    List<Responses.Ballot> ballots(String name, String userId, String electionId, String ballotId, Long beforeId, int limit) {
+    List<Responses.Ballot> ballots(
+            String name, String userId, String electionId, String ballotId, Long beforeId, int limit) {
         return reads.read(c -> {
             BoardRow b = SnapshotReads.board(c, name);
             List<Responses.Ballot> out = new ArrayList<>();
-            for (Records.Ballot v : Records.ballots(c, b.id(), StatementKinds.CAST_VOTE, userId, electionId, ballotId,
-                    beforeId == null ? Long.MAX_VALUE : beforeId, limit)) {
-                out.add(new Responses.Ballot(v.id(), v.statementTime().toString(), StatementKinds.name(StatementKinds.CAST_VOTE),
+            for (Records.Ballot v : Records.ballots(
+                    c,
+                    b.id(),
+                    StatementKinds.CAST_VOTE,
+                    userId,
+                    electionId,
+                    ballotId,
+                    beforeId == null ? Long.MAX_VALUE : beforeId,
+                    limit)) {
+                out.add(new Responses.Ballot(
+                        v.id(),
+                        v.statementTime().toString(),
+                        StatementKinds.name(StatementKinds.CAST_VOTE),
                         v.ballotId()));
             }
             return out;
@@ -94,7 +109,9 @@ final class LogReader {
                 } else if (k.electionId().equals(CounterKey.ALL_ELECTIONS)) {
                     byKind.put(StatementKinds.name(k.kind()), row.n());
                 } else {
-                    byElection.computeIfAbsent(k.electionId(), e -> new TreeMap<>()).put(StatementKinds.name(k.kind()), row.n());
+                    byElection
+                            .computeIfAbsent(k.electionId(), e -> new TreeMap<>())
+                            .put(StatementKinds.name(k.kind()), row.n());
                 }
             }
             return new Responses.Counts(name, total, withUser, byKind, byElectionAll, byElection);
@@ -113,8 +130,9 @@ final class LogReader {
                 throw ApiException.notFound("tile " + TileLayout.tilePath(level, index, width)
                         + " does not exist yet: the board has " + size + " records");
             }
-            byte[] hashes = Tiles.one(c, b.id(), level, index).orElseThrow(() ->
-                    new IllegalStateException("tile " + level + "/" + index + " of board " + name + " is missing"));
+            byte[] hashes = Tiles.one(c, b.id(), level, index)
+                    .orElseThrow(() -> new IllegalStateException(
+                            "tile " + level + "/" + index + " of board " + name + " is missing"));
             if (hashes.length < width * Hashes.HASH_SIZE) {
                 throw new IllegalStateException("tile " + level + "/" + index + " of board " + name + " holds "
                         + hashes.length / 32 + " hashes, fewer than its size requires (" + width + "): run the audit");

@@ -34,7 +34,8 @@ record Problem(String type, String title, int status, String detail, String inst
 
         /** {@code urn:electoral-log:problem:<name>}, e.g. {@code urn:electoral-log:problem:not-found}. */
         String uri() {
-            return "urn:electoral-log:problem:" + name().toLowerCase(Locale.ROOT).replace('_', '-');
+            return "urn:electoral-log:problem:"
+                    + name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
     }
 

@@ -14,8 +14,7 @@ import org.slf4j.LoggerFactory;
 final class Problems {
     private static final Logger LOG = LoggerFactory.getLogger(Problems.class);
 
-    private Problems() {
-    }
+    private Problems() {}
 
     static void register(RoutesConfig routes) {
         routes.exception(HttpResponseException.class, (e, ctx) -> {
@@ -33,7 +32,9 @@ final class Problems {
         });
         routes.exception(Exception.class, (e, ctx) -> {
             LOG.error("request {} {} failed", ctx.method(), ctx.path(), e);
-            send(ctx, Problem.of(Problem.Type.INTERNAL, "the server failed to answer; the error is logged", ctx.path()));
+            send(
+                    ctx,
+                    Problem.of(Problem.Type.INTERNAL, "the server failed to answer; the error is logged", ctx.path()));
         });
         routes.error(404, ctx -> {
             String type = ctx.res().getContentType();

@@ -22,8 +22,9 @@ final class ProofRateLimit {
         long wait = acquire(client, System.nanoTime());
         if (wait > 0) {
             ctx.header("Retry-After", Long.toString(wait));
-            throw new ApiException(Problem.Type.TOO_MANY_REQUESTS, "at most " + perMinuteShown
-                    + " proof requests a minute per client; retry after " + wait + " s");
+            throw new ApiException(
+                    Problem.Type.TOO_MANY_REQUESTS,
+                    "at most " + perMinuteShown + " proof requests a minute per client; retry after " + wait + " s");
         }
     }
 

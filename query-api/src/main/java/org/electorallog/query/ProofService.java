@@ -48,8 +48,14 @@ final class ProofService {
             ranges.add(new Range(0, size));
             ranges.addAll(TreeMath.inclusionRanges(id, size));
             List<byte[]> hashes = ProofBuilder.hashRanges(ranges, Tiles.source(c, b.id()));
-            return new Responses.InclusionProof(name, id, size, Responses.b64(leafHash(c, b, id)),
-                    Responses.b64(hashes.subList(1, hashes.size())), Responses.b64(hashes.get(0)), noteAt(cp, size));
+            return new Responses.InclusionProof(
+                    name,
+                    id,
+                    size,
+                    Responses.b64(leafHash(c, b, id)),
+                    Responses.b64(hashes.subList(1, hashes.size())),
+                    Responses.b64(hashes.get(0)),
+                    noteAt(cp, size));
         });
     }
 
@@ -67,8 +73,14 @@ final class ProofService {
             ranges.add(new Range(0, to));
             ranges.addAll(TreeMath.consistencyRanges(from, to));
             List<byte[]> hashes = ProofBuilder.hashRanges(ranges, Tiles.source(c, b.id()));
-            return new Responses.ConsistencyProof(name, from, to, Responses.b64(hashes.get(0)), Responses.b64(hashes.get(1)),
-                    Responses.b64(hashes.subList(2, hashes.size())), noteAt(cp, to));
+            return new Responses.ConsistencyProof(
+                    name,
+                    from,
+                    to,
+                    Responses.b64(hashes.get(0)),
+                    Responses.b64(hashes.get(1)),
+                    Responses.b64(hashes.subList(2, hashes.size())),
+                    noteAt(cp, to));
         });
     }
 
@@ -83,7 +95,8 @@ final class ProofService {
         try {
             trusted = Checkpoint.parse(SignedNote.parse(trustedNote).text());
         } catch (ProofException e) {
-            throw ApiException.badRequest("the body must be a signed checkpoint note (C2SP tlog-checkpoint): " + e.getMessage());
+            throw ApiException.badRequest(
+                    "the body must be a signed checkpoint note (C2SP tlog-checkpoint): " + e.getMessage());
         }
         return reads.read(c -> {
             BoardRow b = SnapshotReads.board(c, name);
@@ -98,8 +111,8 @@ final class ProofService {
             }
             long current = cp == null ? trusted.size() : Math.max(cp.size(), trusted.size());
             if (trusted.size() > treeSize) {
-                throw ApiException.divergence("the checkpoint has size " + trusted.size()
-                        + " but this board has only " + treeSize + " records");
+                throw ApiException.divergence("the checkpoint has size " + trusted.size() + " but this board has only "
+                        + treeSize + " records");
             }
             if (id >= current) {
                 throw ApiException.notFound("record " + id + " is not yet in a checkpoint (latest size "
@@ -111,8 +124,15 @@ final class ProofService {
             } catch (LogDivergenceException e) {
                 throw ApiException.divergence(e.getMessage());
             }
-            return new Responses.TrustedProof(name, id, proof.trustedSize(), proof.size(), Responses.b64(leafHash(c, b, id)),
-                    Responses.b64(proof.inclusion()), Responses.b64(proof.consistency()), noteAt(cp, proof.size()));
+            return new Responses.TrustedProof(
+                    name,
+                    id,
+                    proof.trustedSize(),
+                    proof.size(),
+                    Responses.b64(leafHash(c, b, id)),
+                    Responses.b64(proof.inclusion()),
+                    Responses.b64(proof.consistency()),
+                    noteAt(cp, proof.size()));
         });
     }
 
@@ -122,7 +142,8 @@ final class ProofService {
             BoardRow b = SnapshotReads.board(c, name);
             CheckpointRow cp = Checkpoints.latest(c, b.id()).orElse(null);
             if (cp == null || id >= cp.size()) {
-                throw ApiException.notFound("record " + id + " is not yet in a checkpoint of board '" + name + "'; retry shortly");
+                throw ApiException.notFound(
+                        "record " + id + " is not yet in a checkpoint of board '" + name + "'; retry shortly");
             }
             List<byte[]> proof = ProofBuilder.inclusion(id, cp.size(), Tiles.source(c, b.id()));
             return new TlogProof(null, id, proof, cp.note()).format();
@@ -138,7 +159,8 @@ final class ProofService {
             return cp.size();
         }
         if (requested < 1 || requested > treeSize) {
-            throw ApiException.badRequest(parameter + " must be between 1 and the board's size " + treeSize + ", got " + requested);
+            throw ApiException.badRequest(
+                    parameter + " must be between 1 and the board's size " + treeSize + ", got " + requested);
         }
         return requested;
     }

@@ -23,25 +23,71 @@ final class PublicRoutes {
 
     List<Route> routes() {
         return List.of(
-                Route.get("/boards", Responses.BoardList.class, List.of(), List.of(200),
+                Route.get(
+                        "/boards",
+                        Responses.BoardList.class,
+                        List.of(),
+                        List.of(200),
                         ctx -> ctx.json(reader.boards())),
-                new Route(HandlerType.GET, "/boards/{board}/checkpoint", List.of(), List.of(200, 400, 404), null, Route.TEXT,
+                new Route(
+                        HandlerType.GET,
+                        "/boards/{board}/checkpoint",
+                        List.of(),
+                        List.of(200, 400, 404),
+                        null,
+                        Route.TEXT,
                         this::checkpoint),
-                new Route(HandlerType.GET, "/boards/{board}/tile/<path>", List.of(), List.of(200, 400, 404), null,
-                        "application/octet-stream", this::tile),
-                Route.get("/boards/{board}/records/{id}", Responses.RecordBody.class, List.of(), List.of(200, 400, 404),
+                new Route(
+                        HandlerType.GET,
+                        "/boards/{board}/tile/<path>",
+                        List.of(),
+                        List.of(200, 400, 404),
+                        null,
+                        "application/octet-stream",
+                        this::tile),
+                Route.get(
+                        "/boards/{board}/records/{id}",
+                        Responses.RecordBody.class,
+                        List.of(),
+                        List.of(200, 400, 404),
                         ctx -> ctx.json(reader.record(RequestValues.board(ctx), RequestValues.id(ctx)))),
-                Route.get("/boards/{board}/records/{id}/proof", Responses.InclusionProof.class, List.of("size"),
-                        List.of(200, 400, 404, 429), ctx -> ctx.json(proofs.inclusion(RequestValues.board(ctx),
-                                RequestValues.id(ctx), RequestValues.optionalNumber(ctx, "size")))),
-                new Route(HandlerType.POST, "/boards/{board}/records/{id}/proof", List.of(), List.of(200, 400, 404, 409, 413, 429),
-                        Responses.TrustedProof.class, Route.JSON, this::proofFromTrusted),
-                new Route(HandlerType.GET, "/boards/{board}/records/{id}/proof-bundle", List.of(), List.of(200, 400, 404, 429),
-                        null, Route.TEXT, this::bundle),
-                Route.get("/boards/{board}/consistency", Responses.ConsistencyProof.class, List.of("from", "to"),
-                        List.of(200, 400, 404, 429), this::consistency),
-                Route.get("/boards/{board}/ballots", Responses.BallotPage.class,
-                        List.of("user_id", "election_id", "ballot_id", "limit", "cursor"), List.of(200, 400, 404), this::ballots));
+                Route.get(
+                        "/boards/{board}/records/{id}/proof",
+                        Responses.InclusionProof.class,
+                        List.of("size"),
+                        List.of(200, 400, 404, 429),
+                        ctx -> ctx.json(proofs.inclusion(
+                                RequestValues.board(ctx),
+                                RequestValues.id(ctx),
+                                RequestValues.optionalNumber(ctx, "size")))),
+                new Route(
+                        HandlerType.POST,
+                        "/boards/{board}/records/{id}/proof",
+                        List.of(),
+                        List.of(200, 400, 404, 409, 413, 429),
+                        Responses.TrustedProof.class,
+                        Route.JSON,
+                        this::proofFromTrusted),
+                new Route(
+                        HandlerType.GET,
+                        "/boards/{board}/records/{id}/proof-bundle",
+                        List.of(),
+                        List.of(200, 400, 404, 429),
+                        null,
+                        Route.TEXT,
+                        this::bundle),
+                Route.get(
+                        "/boards/{board}/consistency",
+                        Responses.ConsistencyProof.class,
+                        List.of("from", "to"),
+                        List.of(200, 400, 404, 429),
+                        this::consistency),
+                Route.get(
+                        "/boards/{board}/ballots",
+                        Responses.BallotPage.class,
+                        List.of("user_id", "election_id", "ballot_id", "limit", "cursor"),
+                        List.of(200, 400, 404),
+                        this::ballots));
     }
 
     private void checkpoint(Context ctx) {
@@ -58,7 +104,9 @@ final class PublicRoutes {
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest("not a C2SP tlog-tiles path: " + e.getMessage());
         }
-        byte[] body = t.entries() ? reader.entries(board, t.index(), t.width()) : reader.tile(board, t.level(), t.index(), t.width());
+        byte[] body = t.entries()
+                ? reader.entries(board, t.index(), t.width())
+                : reader.tile(board, t.level(), t.index(), t.width());
         // a tile (full, or partial at an exact width) never changes once it exists
         ctx.header("Cache-Control", "public, max-age=31536000, immutable");
         ctx.contentType("application/octet-stream").result(body);
@@ -85,7 +133,9 @@ final class PublicRoutes {
         if (from == null) {
             throw ApiException.badRequest("from is required: the size of the tree you already trust");
         }
-        ctx.json(proofs.consistency(RequestValues.board(ctx), QueryParameters.number("from", from),
+        ctx.json(proofs.consistency(
+                RequestValues.board(ctx),
+                QueryParameters.number("from", from),
                 RequestValues.optionalNumber(ctx, "to")));
     }
 
@@ -99,6 +149,10 @@ final class PublicRoutes {
         String cursor = ctx.queryParam("cursor");
         Long before = cursor == null ? null : cursors.decode(query, cursor);
         List<Responses.Ballot> page = reader.ballots(board, user, election, ballot, before, limit);
-        ctx.json(new Responses.BallotPage(page, page.size() < limit ? null : cursors.encode(query, page.get(page.size() - 1).id())));
+        ctx.json(new Responses.BallotPage(
+                page,
+                page.size() < limit
+                        ? null
+                        : cursors.encode(query, page.get(page.size() - 1).id())));
     }
 }

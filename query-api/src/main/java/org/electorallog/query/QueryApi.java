@@ -54,7 +54,8 @@ public final class QueryApi implements AutoCloseable {
         this.settings = settings;
         AuditOptions auditOptions = AuditOptions.of(settings.logKeys());
         this.audits = new AdminAudits(db, auditOptions);
-        this.verifier = settings.verifierEvery() == null ? null
+        this.verifier = settings.verifierEvery() == null
+                ? null
                 : new IncrementalVerifier(db, auditOptions).start(settings.verifierEvery(), settings.fullAuditEvery());
         this.metrics = new HttpMetrics(verifier);
         SnapshotReads reads = new SnapshotReads(db);
@@ -63,7 +64,9 @@ public final class QueryApi implements AutoCloseable {
         AdminToken token = new AdminToken(settings.adminToken());
         routes.addAll(operationsRoutes());
         routes.addAll(new PublicRoutes(reader, new ProofService(reads), cursors).routes());
-        new AnalystRoutes(reader, new RecordListing(reads), cursors).routes().forEach(r -> routes.add(r.guarded(token::check)));
+        new AnalystRoutes(reader, new RecordListing(reads), cursors)
+                .routes()
+                .forEach(r -> routes.add(r.guarded(token::check)));
         new AdminRoutes(audits, verifier).routes().forEach(r -> routes.add(r.guarded(token::check)));
         HttpSettings http = settings.http();
         ProofRateLimit proofLimit = new ProofRateLimit(http.proofRatePerMinute());
@@ -103,17 +106,38 @@ public final class QueryApi implements AutoCloseable {
     /** Health, metrics and the OpenAPI document: unauthenticated, no data of any board. */
     private List<Route> operationsRoutes() {
         return List.of(
-                Route.get("/health", Responses.Health.class, List.of(), List.of(200),
+                Route.get(
+                        "/health",
+                        Responses.Health.class,
+                        List.of(),
+                        List.of(200),
                         ctx -> ctx.json(new Responses.Health("ok", null))),
-                Route.get("/health/live", Responses.Health.class, List.of(), List.of(200),
+                Route.get(
+                        "/health/live",
+                        Responses.Health.class,
+                        List.of(),
+                        List.of(200),
                         ctx -> ctx.json(new Responses.Health("UP", null))),
                 Route.get("/health/ready", Responses.Health.class, List.of(), List.of(200, 503), ctx -> {
                     boolean up = databaseUp();
                     ctx.status(up ? 200 : 503).json(new Responses.Health(up ? "UP" : "DOWN", up ? "UP" : "DOWN"));
                 }),
-                new Route(HandlerType.GET, "/metrics", List.of(), List.of(200), null, Route.TEXT,
-                        ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape())),
-                new Route(HandlerType.GET, "/openapi.json", List.of(), List.of(200), null, Route.JSON,
+                new Route(
+                        HandlerType.GET,
+                        "/metrics",
+                        List.of(),
+                        List.of(200),
+                        null,
+                        Route.TEXT,
+                        ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
+                                .result(metrics.scrape())),
+                new Route(
+                        HandlerType.GET,
+                        "/openapi.json",
+                        List.of(),
+                        List.of(200),
+                        null,
+                        Route.JSON,
                         ctx -> ctx.contentType("application/json").result(OPENAPI)));
     }
 
@@ -125,7 +149,8 @@ public final class QueryApi implements AutoCloseable {
         }
     }
 
-    private static ServerConnector tlsConnector(Server server, HttpConfiguration httpConfig, HttpSettings http, int port) {
+    private static ServerConnector tlsConnector(
+            Server server, HttpConfiguration httpConfig, HttpSettings http, int port) {
         SslContextFactory.Server tls = new SslContextFactory.Server();
         tls.setKeyStorePath(http.tlsKeystore().toAbsolutePath().toString());
         tls.setKeyStoreType("PKCS12");
@@ -133,7 +158,8 @@ public final class QueryApi implements AutoCloseable {
             tls.setKeyStorePassword(http.tlsPassword());
         }
         httpConfig.addCustomizer(new SecureRequestCustomizer(false));
-        ServerConnector c = new ServerConnector(server, new SslConnectionFactory(tls, "http/1.1"), new HttpConnectionFactory(httpConfig));
+        ServerConnector c = new ServerConnector(
+                server, new SslConnectionFactory(tls, "http/1.1"), new HttpConnectionFactory(httpConfig));
         c.setHost(http.host());
         c.setPort(port);
         return c;
@@ -175,7 +201,9 @@ public final class QueryApi implements AutoCloseable {
     public String baseUrl() {
         String host = settings.http().host();
         return (settings.http().tlsKeystore() != null ? "https://" : "http://")
-                + (host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host.contains(":") ? "[" + host + "]" : host)
+                + (host.equals("0.0.0.0") || host.equals("::")
+                        ? "127.0.0.1"
+                        : host.contains(":") ? "[" + host + "]" : host)
                 + ":" + port();
     }
 

@@ -5,9 +5,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.electorallog.core.NoteVerifier;
 import org.electorallog.config.Configuration;
 import org.electorallog.config.Setting;
+import org.electorallog.core.NoteVerifier;
 
 /**
  * Reads {@link QueryApiSettings} from the configuration (environment variables and an optional
@@ -15,8 +15,7 @@ import org.electorallog.config.Setting;
  * and no secret is ever part of a message.
  */
 public final class QueryApiConfig {
-    private QueryApiConfig() {
-    }
+    private QueryApiConfig() {}
 
     public static QueryApiSettings from(Configuration conf) {
         String jdbc = conf.required(Setting.JDBC_URL);
@@ -30,8 +29,8 @@ public final class QueryApiConfig {
             try {
                 keys.add(NoteVerifier.parse(k));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(Setting.LOG_KEYS.env + " holds a key that is not a signed-note verifier key ("
-                        + e.getMessage() + ")");
+                throw new IllegalArgumentException(Setting.LOG_KEYS.env
+                        + " holds a key that is not a signed-note verifier key (" + e.getMessage() + ")");
             }
         }
         byte[] cursorKey = conf.base64Secret(Setting.CURSOR_KEY, Setting.CURSOR_KEY_FILE, 16);
@@ -42,12 +41,24 @@ public final class QueryApiConfig {
             throw new IllegalArgumentException(Setting.TLS_KEYSTORE.env + ": cannot read '" + keystore + "'");
         }
         String keystorePassword = conf.secret(Setting.TLS_KEYSTORE_PASSWORD, Setting.TLS_KEYSTORE_PASSWORD_FILE);
-        HttpSettings http = new HttpSettings(conf.get(Setting.HTTP_HOST), keystore, keystorePassword,
-                conf.list(Setting.CORS_ORIGINS), (int) conf.number(Setting.PROOF_RATE_PER_MINUTE, 0, 1_000_000),
+        HttpSettings http = new HttpSettings(
+                conf.get(Setting.HTTP_HOST),
+                keystore,
+                keystorePassword,
+                conf.list(Setting.CORS_ORIGINS),
+                (int) conf.number(Setting.PROOF_RATE_PER_MINUTE, 0, 1_000_000),
                 (int) conf.number(Setting.MAX_BODY_BYTES, 1024, 16 * 1024 * 1024),
                 (int) conf.number(Setting.DB_POOL_SIZE, 1, 200));
-        return new QueryApiSettings(jdbc, conf.get(Setting.DB_USER), password == null ? "" : password,
-                conf.port(Setting.HTTP_PORT), token, keys, verifierSeconds == 0 ? null : Duration.ofSeconds(verifierSeconds),
-                Duration.ofSeconds(auditSeconds), cursorKey, http);
+        return new QueryApiSettings(
+                jdbc,
+                conf.get(Setting.DB_USER),
+                password == null ? "" : password,
+                conf.port(Setting.HTTP_PORT),
+                token,
+                keys,
+                verifierSeconds == 0 ? null : Duration.ofSeconds(verifierSeconds),
+                Duration.ofSeconds(auditSeconds),
+                cursorKey,
+                http);
     }
 }

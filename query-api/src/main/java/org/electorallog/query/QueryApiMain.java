@@ -9,8 +9,7 @@ import org.electorallog.config.Configuration;
  * message naming it.
  */
 public final class QueryApiMain {
-    private QueryApiMain() {
-    }
+    private QueryApiMain() {}
 
     public static void main(String[] args) throws InterruptedException {
         QueryApiSettings settings;
@@ -23,11 +22,15 @@ public final class QueryApiMain {
         }
         QueryApi api = QueryApi.start(settings);
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            api.close();
-            stopped.countDown();
-        }, "query-api-stop"));
-        System.out.println("query API on " + api.baseUrl() + (settings.adminToken() == null ? " (admin endpoints off)" : ""));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            api.close();
+                            stopped.countDown();
+                        },
+                        "query-api-stop"));
+        System.out.println(
+                "query API on " + api.baseUrl() + (settings.adminToken() == null ? " (admin endpoints off)" : ""));
         stopped.await();
     }
 }

@@ -20,17 +20,44 @@ import org.electorallog.core.NoteVerifier;
  * @param http            host, TLS, CORS, rate and size limits, pool size
  */
 @SuppressWarnings("ArrayRecordComponent") // settings, never compared as a value
-public record QueryApiSettings(String jdbcUrl, String user, String password, int port, String adminToken,
-                               List<NoteVerifier> logKeys, Duration verifierEvery, Duration fullAuditEvery,
-                               byte[] cursorKey, HttpSettings http) {
+public record QueryApiSettings(
+        String jdbcUrl,
+        String user,
+        String password,
+        int port,
+        String adminToken,
+        List<NoteVerifier> logKeys,
+        Duration verifierEvery,
+        Duration fullAuditEvery,
+        byte[] cursorKey,
+        HttpSettings http) {
     /** Settings with the default network settings ({@link HttpSettings#defaults()}). */
-    public QueryApiSettings(String jdbcUrl, String user, String password, int port, String adminToken,
-                            List<NoteVerifier> logKeys, Duration verifierEvery, Duration fullAuditEvery, byte[] cursorKey) {
-        this(jdbcUrl, user, password, port, adminToken, logKeys, verifierEvery, fullAuditEvery, cursorKey, HttpSettings.defaults());
+    public QueryApiSettings(
+            String jdbcUrl,
+            String user,
+            String password,
+            int port,
+            String adminToken,
+            List<NoteVerifier> logKeys,
+            Duration verifierEvery,
+            Duration fullAuditEvery,
+            byte[] cursorKey) {
+        this(
+                jdbcUrl,
+                user,
+                password,
+                port,
+                adminToken,
+                logKeys,
+                verifierEvery,
+                fullAuditEvery,
+                cursorKey,
+                HttpSettings.defaults());
     }
 
     public QueryApiSettings withHttp(HttpSettings h) {
-        return new QueryApiSettings(jdbcUrl, user, password, port, adminToken, logKeys, verifierEvery, fullAuditEvery, cursorKey, h);
+        return new QueryApiSettings(
+                jdbcUrl, user, password, port, adminToken, logKeys, verifierEvery, fullAuditEvery, cursorKey, h);
     }
 
     public QueryApiSettings {

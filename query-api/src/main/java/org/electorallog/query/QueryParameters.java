@@ -17,8 +17,7 @@ final class QueryParameters {
     /** IDs and sizes are below this (no board holds 2^62 records). */
     static final long MAX_NUMBER = Long.MAX_VALUE / 2;
 
-    private QueryParameters() {
-    }
+    private QueryParameters() {}
 
     /** A text value, null when absent or empty; at most 256 characters, no control characters. */
     static String text(String name, String v) {
@@ -79,8 +78,8 @@ final class QueryParameters {
         try {
             return Timestamp.from(Instant.parse(text));
         } catch (DateTimeParseException e) {
-            throw ApiException.badRequest(name + " must be an ISO-8601 instant such as 2026-11-30T10:00:00Z, got '"
-                    + shown(text) + "'");
+            throw ApiException.badRequest(
+                    name + " must be an ISO-8601 instant such as 2026-11-30T10:00:00Z, got '" + shown(text) + "'");
         }
     }
 

@@ -48,16 +48,22 @@ final class RecordListing {
             rows.forEach(r -> out.add(Responses.ListedRecord.of(r, false)));
             if (p.path() == RecordFilter.Path.SORT_INDEX) {
                 StoredRecord last = rows.isEmpty() ? null : rows.get(rows.size() - 1);
-                String next = rows.size() < f.limit ? null : cursors.encode(identity, new Cursor.Position(last.id(), keyOf(f, last)));
+                String next = rows.size() < f.limit
+                        ? null
+                        : cursors.encode(identity, new Cursor.Position(last.id(), keyOf(f, last)));
                 return new Responses.ListingPage(out, next, p.served());
             }
             Long nextId = null;
             if (rows.size() == f.limit) {
                 nextId = rows.get(rows.size() - 1).id();
-            } else if (p.path() == RecordFilter.Path.WINDOW && p.lo() < p.hi() && (f.desc ? p.lo() > p.from() : p.hi() < p.to())) {
+            } else if (p.path() == RecordFilter.Path.WINDOW
+                    && p.lo() < p.hi()
+                    && (f.desc ? p.lo() > p.from() : p.hi() < p.to())) {
                 nextId = f.desc ? p.lo() : p.hi() - 1;
             }
-            return new Responses.ListingPage(out, nextId == null ? null : cursors.encode(identity, new Cursor.Position(nextId, null)),
+            return new Responses.ListingPage(
+                    out,
+                    nextId == null ? null : cursors.encode(identity, new Cursor.Position(nextId, null)),
                     p.served());
         });
     }
@@ -82,25 +88,35 @@ final class RecordListing {
             BoardRow b = SnapshotReads.board(c, board);
             List<CounterKey> keys = f.counterKeys();
             if (keys != null) {
-                return new BoundStatement(Counters.ONE_SQL, List.of(b.id(), keys.get(0).kind(), keys.get(0).electionId())).explain(c);
+                return new BoundStatement(
+                                Counters.ONE_SQL,
+                                List.of(b.id(), keys.get(0).kind(), keys.get(0).electionId()))
+                        .explain(c);
             }
             long[] range = idRange(c, b, f, Boards.size(c, b.id()));
             if (f.countIsIdRange()) {
                 return new BoundStatement(Records.CREATED_AT_SQL, List.of(b.id(), range[0])).explain(c);
             }
-            Integer senderId = f.senderKey == null ? null : Senders.idOf(c, f.senderKey).orElse(null);
+            Integer senderId =
+                    f.senderKey == null ? null : Senders.idOf(c, f.senderKey).orElse(null);
             BoundStatement sql = f.cappedCount(b.id(), range[0], range[1], senderId);
             if (sql == null) {
-                throw ApiException.badRequest("this filter combination has no bounded count; countable: " + RecordFilter.COUNTABLE);
+                throw ApiException.badRequest(
+                        "this filter combination has no bounded count; countable: " + RecordFilter.COUNTABLE);
             }
             return sql.explain(c);
         });
     }
 
     /** The statement of one listing page with how it is served; sql is null when nothing can match. */
-    private record Planned(BoundStatement sql, RecordFilter.Path path, Responses.Served served, long from, long to,
-                           long lo, long hi) {
-    }
+    private record Planned(
+            BoundStatement sql,
+            RecordFilter.Path path,
+            Responses.Served served,
+            long from,
+            long to,
+            long lo,
+            long hi) {}
 
     private Planned plan(Connection c, String board, RecordFilter f, Cursor.Position after) throws SQLException {
         BoardRow b = SnapshotReads.board(c, board);
@@ -111,13 +127,31 @@ final class RecordListing {
         if (f.senderKey != null) {
             senderId = Senders.idOf(c, f.senderKey).orElse(null);
             if (senderId == null) {
-                return new Planned(null, path, new Responses.Served(pathName, path.servedBy, "no record has this sender key",
-                        null, null), 0, 0, 0, 0);
+                return new Planned(
+                        null,
+                        path,
+                        new Responses.Served(pathName, path.servedBy, "no record has this sender key", null, null),
+                        0,
+                        0,
+                        0,
+                        0);
             }
         }
         if (path == RecordFilter.Path.SORT_INDEX) {
-            return new Planned(f.page(b.id(), 0, 0, after == null ? null : after.lastId(), after == null ? null : after.key(), null),
-                    path, new Responses.Served(pathName, path.servedBy, null, null, null), 0, 0, 0, 0);
+            return new Planned(
+                    f.page(
+                            b.id(),
+                            0,
+                            0,
+                            after == null ? null : after.lastId(),
+                            after == null ? null : after.key(),
+                            null),
+                    path,
+                    new Responses.Served(pathName, path.servedBy, null, null, null),
+                    0,
+                    0,
+                    0,
+                    0);
         }
         long[] range = idRange(c, b, f, size);
         long from = range[0];
@@ -140,7 +174,8 @@ final class RecordListing {
             }
             served = new Responses.Served(pathName, path.servedBy, null, lo, Math.max(lo, hi));
         }
-        return new Planned(lo < hi ? f.page(b.id(), lo, hi, null, null, senderId) : null, path, served, from, to, lo, hi);
+        return new Planned(
+                lo < hi ? f.page(b.id(), lo, hi, null, null, senderId) : null, path, served, from, to, lo, hi);
     }
 
     /**
@@ -168,7 +203,8 @@ final class RecordListing {
             }
             BoundStatement sql = f.cappedCount(b.id(), range[0], range[1], senderId);
             if (sql == null) {
-                throw ApiException.badRequest("this filter combination has no bounded count; countable: " + RecordFilter.COUNTABLE);
+                throw ApiException.badRequest(
+                        "this filter combination has no bounded count; countable: " + RecordFilter.COUNTABLE);
             }
             long n = sql.count(c);
             return new Responses.Count(Math.min(n, RecordFilter.COUNT_CAP), n > RecordFilter.COUNT_CAP, "index");
@@ -189,14 +225,14 @@ final class RecordListing {
     }
 
     /** The export's upper bound: the latest checkpoint, so an export is consistent and verifiable. */
-    record Manifest(short boardId, long size, String root, String checkpoint) {
-    }
+    record Manifest(short boardId, long size, String root, String checkpoint) {}
 
     Manifest manifest(String board) {
         return reads.read(c -> {
             BoardRow b = SnapshotReads.board(c, board);
-            CheckpointRow cp = Checkpoints.latest(c, b.id()).orElseThrow(() ->
-                    ApiException.notFound("board '" + board + "' has no checkpoint yet; nothing to export"));
+            CheckpointRow cp = Checkpoints.latest(c, b.id())
+                    .orElseThrow(() ->
+                            ApiException.notFound("board '" + board + "' has no checkpoint yet; nothing to export"));
             return new Manifest(b.id(), cp.size(), Responses.b64(cp.root()), cp.note());
         });
     }
@@ -213,7 +249,12 @@ final class RecordListing {
      */
     void stream(String board, Manifest m, int batch, boolean votesOnly, RowSink sink) throws IOException {
         try {
-            Records.<IOException>export(reads.db(), m.boardId(), m.size(), batch, votesOnly ? StatementKinds.CAST_VOTE : null,
+            Records.<IOException>export(
+                    reads.db(),
+                    m.boardId(),
+                    m.size(),
+                    batch,
+                    votesOnly ? StatementKinds.CAST_VOTE : null,
                     r -> sink.accept(Responses.ListedRecord.of(r, !votesOnly)));
         } catch (SQLException e) {
             throw new IOException("export of board " + board + " failed: " + e.getMessage(), e);

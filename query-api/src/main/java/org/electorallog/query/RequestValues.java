@@ -5,13 +5,13 @@ import org.electorallog.schemas.BoardName;
 
 /** The path and query values routes share, validated: a bad one is a 400 naming the value and its form. */
 final class RequestValues {
-    private RequestValues() {
-    }
+    private RequestValues() {}
 
     static String board(Context ctx) {
         String b = ctx.pathParam("board");
         if (!BoardName.isValid(b)) {
-            throw ApiException.badRequest("board name '" + QueryParameters.shown(b) + "' is not valid: [a-z0-9][a-z0-9._-]{0,63}");
+            throw ApiException.badRequest(
+                    "board name '" + QueryParameters.shown(b) + "' is not valid: [a-z0-9][a-z0-9._-]{0,63}");
         }
         return b;
     }

@@ -17,8 +17,7 @@ import org.electorallog.store.StoredRecord;
  * C2SP checkpoints); times are RFC 3339 UTC; kinds are their names.
  */
 final class Responses {
-    private Responses() {
-    }
+    private Responses() {}
 
     /** The mapper of every JSON body and export line. */
     static final ObjectMapper JSON = new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
@@ -33,75 +32,158 @@ final class Responses {
 
     /** GET /health, /health/live, /health/ready. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Health(String status, String database) {
-    }
+    record Health(String status, String database) {}
 
     /** One board in GET /boards. */
-    record BoardSummary(String board, String origin, long size, String root) {
-    }
+    record BoardSummary(String board, String origin, long size, String root) {}
 
     /** GET /boards. */
-    record BoardList(List<BoardSummary> boards) {
-    }
+    record BoardList(List<BoardSummary> boards) {}
 
     /** GET /boards/{board}/records/{id}. */
-    record RecordBody(String board, long id, String created, String statementTime, String kind, String senderKey,
-                      String userId, String username, String electionId, String areaId, String ballotId,
-                      String deliveryId, String statement, String leafHash, int schemaId, int kafkaPartition,
-                      long kafkaOffset) {
+    record RecordBody(
+            String board,
+            long id,
+            String created,
+            String statementTime,
+            String kind,
+            String senderKey,
+            String userId,
+            String username,
+            String electionId,
+            String areaId,
+            String ballotId,
+            String deliveryId,
+            String statement,
+            String leafHash,
+            int schemaId,
+            int kafkaPartition,
+            long kafkaOffset) {
         static RecordBody of(String board, StoredRecord r) {
-            return new RecordBody(board, r.id(), r.created().toString(), r.statementTime().toString(),
-                    StatementKinds.name(r.kind()), b64(r.senderKey()), r.userId(), r.username(), r.electionId(), r.areaId(),
-                    r.ballotId(), r.deliveryId(), b64(r.statement()), b64(Hashes.leafHash(r.statement())), r.schemaId(),
-                    r.partition(), r.offset());
+            return new RecordBody(
+                    board,
+                    r.id(),
+                    r.created().toString(),
+                    r.statementTime().toString(),
+                    StatementKinds.name(r.kind()),
+                    b64(r.senderKey()),
+                    r.userId(),
+                    r.username(),
+                    r.electionId(),
+                    r.areaId(),
+                    r.ballotId(),
+                    r.deliveryId(),
+                    b64(r.statement()),
+                    b64(Hashes.leafHash(r.statement())),
+                    r.schemaId(),
+                    r.partition(),
+                    r.offset());
         }
     }
 
     /** GET /boards/{board}/records/{id}/proof: RFC 9162 inclusion proof; the checkpoint when it is at this size. */
-    record InclusionProof(String board, long index, long size, String leafHash, List<String> hashes, String root,
-                          @JsonInclude(JsonInclude.Include.NON_NULL) String checkpoint) {
-    }
+    record InclusionProof(
+            String board,
+            long index,
+            long size,
+            String leafHash,
+            List<String> hashes,
+            String root,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String checkpoint) {}
 
     /** GET /boards/{board}/consistency: RFC 9162 consistency proof. */
-    record ConsistencyProof(String board, long from, long to, String fromRoot, String toRoot, List<String> hashes,
-                            @JsonInclude(JsonInclude.Include.NON_NULL) String checkpoint) {
-    }
+    record ConsistencyProof(
+            String board,
+            long from,
+            long to,
+            String fromRoot,
+            String toRoot,
+            List<String> hashes,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String checkpoint) {}
 
     /** POST /boards/{board}/records/{id}/proof: inclusion at the newer size and consistency from the trusted one. */
-    record TrustedProof(String board, long index, long trustedSize, long size, String leafHash, List<String> inclusion,
-                        List<String> consistency, @JsonInclude(JsonInclude.Include.NON_NULL) String checkpoint) {
-    }
+    record TrustedProof(
+            String board,
+            long index,
+            long trustedSize,
+            long size,
+            String leafHash,
+            List<String> inclusion,
+            List<String> consistency,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String checkpoint) {}
 
     /** One cast vote of the ballot locator. */
-    record Ballot(long id, String statementTime, String kind, String ballotId) {
-    }
+    record Ballot(long id, String statementTime, String kind, String ballotId) {}
 
     /** GET /boards/{board}/ballots. */
-    record BallotPage(List<Ballot> ballots, String nextCursor) {
-    }
+    record BallotPage(List<Ballot> ballots, String nextCursor) {}
 
     /** GET /admin/boards/{board}/counts. */
-    record Counts(String board, long total, long withUser, Map<String, Long> byKind, Map<String, Long> byElection,
-                  Map<String, Map<String, Long>> byElectionAndKind) {
-    }
+    record Counts(
+            String board,
+            long total,
+            long withUser,
+            Map<String, Long> byKind,
+            Map<String, Long> byElection,
+            Map<String, Map<String, Long>> byElectionAndKind) {}
 
     /** One record of a listing or export; {@code statement} only in the full JSON Lines export. */
-    record ListedRecord(long id, String created, String statementTime, String kind, String userId, String username,
-                        String electionId, String areaId, String ballotId, String deliveryId, String leafHash,
-                        @JsonInclude(JsonInclude.Include.NON_NULL) String statement) {
+    record ListedRecord(
+            long id,
+            String created,
+            String statementTime,
+            String kind,
+            String userId,
+            String username,
+            String electionId,
+            String areaId,
+            String ballotId,
+            String deliveryId,
+            String leafHash,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String statement) {
         static ListedRecord of(StoredRecord r, boolean withStatement) {
-            return new ListedRecord(r.id(), r.created().toString(), r.statementTime().toString(), StatementKinds.name(r.kind()),
-                    r.userId(), r.username(), r.electionId(), r.areaId(), r.ballotId(), r.deliveryId(),
-                    b64(Hashes.leafHash(r.statement())), withStatement ? b64(r.statement()) : null);
+            return new ListedRecord(
+                    r.id(),
+                    r.created().toString(),
+                    r.statementTime().toString(),
+                    StatementKinds.name(r.kind()),
+                    r.userId(),
+                    r.username(),
+                    r.electionId(),
+                    r.areaId(),
+                    r.ballotId(),
+                    r.deliveryId(),
+                    b64(Hashes.leafHash(r.statement())),
+                    withStatement ? b64(r.statement()) : null);
         }
 
         /** The CSV export's columns, in order. */
-        static final List<String> CSV_COLUMNS = List.of("id", "created", "statement_time", "kind", "user_id", "username",
-                "election_id", "area_id", "ballot_id", "delivery_id", "leaf_hash");
+        static final List<String> CSV_COLUMNS = List.of(
+                "id",
+                "created",
+                "statement_time",
+                "kind",
+                "user_id",
+                "username",
+                "election_id",
+                "area_id",
+                "ballot_id",
+                "delivery_id",
+                "leaf_hash");
 
         List<Object> csvValues() {
-            return List.of(id, created, statementTime, kind, nullable(userId), nullable(username), nullable(electionId),
-                    nullable(areaId), nullable(ballotId), deliveryId, leafHash);
+            return List.of(
+                    id,
+                    created,
+                    statementTime,
+                    kind,
+                    nullable(userId),
+                    nullable(username),
+                    nullable(electionId),
+                    nullable(areaId),
+                    nullable(ballotId),
+                    deliveryId,
+                    leafHash);
         }
 
         private static Object nullable(String s) {
@@ -111,31 +193,30 @@ final class Responses {
 
     /** How a listing page was served. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Served(String path, String index, String note, Long scannedFromId, Long scannedToId) {
-    }
+    record Served(String path, String index, String note, Long scannedFromId, Long scannedToId) {}
 
     /** GET /admin/boards/{board}/records. */
-    record ListingPage(List<ListedRecord> records, String nextCursor, Served served) {
-    }
+    record ListingPage(List<ListedRecord> records, String nextCursor, Served served) {}
 
     /** GET /admin/boards/{board}/records/count. */
-    record Count(long count, boolean capped, String source) {
-    }
+    record Count(long count, boolean capped, String source) {}
 
     /** The first line of the JSON Lines export. */
     record ExportManifest(Manifest manifest) {
-        record Manifest(String board, long size, String root, String checkpoint) {
-        }
+        record Manifest(String board, long size, String root, String checkpoint) {}
     }
 
     /** POST /admin/boards/{board}/audits. */
-    record AuditStarted(String audit, String status) {
-    }
+    record AuditStarted(String audit, String status) {}
 
     /** GET /admin/audits/{id}. */
-    record AuditStatus(String audit, String board, String state, long checked, long total,
-                       @JsonInclude(JsonInclude.Include.NON_NULL) String error,
-                       @JsonInclude(JsonInclude.Include.NON_NULL) String verdict,
-                       @JsonInclude(JsonInclude.Include.NON_NULL) String result) {
-    }
+    record AuditStatus(
+            String audit,
+            String board,
+            String state,
+            long checked,
+            long total,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String error,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String verdict,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String result) {}
 }

@@ -17,15 +17,28 @@ import java.util.List;
  * @param handler   what it does
  * @param hint      what the 400 for a parameter it does not take adds, or null
  */
-record Route(HandlerType method, String path, List<String> query, List<Integer> statuses, Class<?> body, String mediaType,
-             Handler handler, String hint) {
+record Route(
+        HandlerType method,
+        String path,
+        List<String> query,
+        List<Integer> statuses,
+        Class<?> body,
+        String mediaType,
+        Handler handler,
+        String hint) {
     Route {
         query = List.copyOf(query);
         statuses = List.copyOf(statuses);
     }
 
-    Route(HandlerType method, String path, List<String> query, List<Integer> statuses, Class<?> body, String mediaType,
-          Handler handler) {
+    Route(
+            HandlerType method,
+            String path,
+            List<String> query,
+            List<Integer> statuses,
+            Class<?> body,
+            String mediaType,
+            Handler handler) {
         this(method, path, query, statuses, body, mediaType, handler, null);
     }
 
@@ -43,10 +56,18 @@ record Route(HandlerType method, String path, List<String> query, List<Integer> 
 
     /** The same route behind a check that runs first (the route group's authorization). */
     Route guarded(Handler check) {
-        return new Route(method, path, query, statuses, body, mediaType, ctx -> {
-            check.handle(ctx);
-            handler.handle(ctx);
-        }, hint);
+        return new Route(
+                method,
+                path,
+                query,
+                statuses,
+                body,
+                mediaType,
+                ctx -> {
+                    check.handle(ctx);
+                    handler.handle(ctx);
+                },
+                hint);
     }
 
     /**
@@ -60,8 +81,10 @@ record Route(HandlerType method, String path, List<String> query, List<Integer> 
             for (String name : ctx.queryParamMap().keySet()) {
                 if (!taken.contains(name)) {
                     throw ApiException.badRequest((hint == null ? "" : hint + ": ") + "unknown parameter '"
-                            + QueryParameters.shown(name) + "'; " + (query.isEmpty() ? "this endpoint takes none"
-                            : "this endpoint takes " + new java.util.TreeSet<>(query)));
+                            + QueryParameters.shown(name) + "'; "
+                            + (query.isEmpty()
+                                    ? "this endpoint takes none"
+                                    : "this endpoint takes " + new java.util.TreeSet<>(query)));
                 }
             }
             handler.handle(ctx);

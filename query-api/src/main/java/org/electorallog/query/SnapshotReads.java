@@ -31,7 +31,8 @@ final class SnapshotReads {
     }
 
     static BoardRow board(Connection c, String name) throws SQLException {
-        return Boards.find(c, name).orElseThrow(() ->
-                ApiException.notFound("there is no board named '" + name + "'; GET /boards lists them"));
+        return Boards.find(c, name)
+                .orElseThrow(
+                        () -> ApiException.notFound("there is no board named '" + name + "'; GET /boards lists them"));
     }
 }

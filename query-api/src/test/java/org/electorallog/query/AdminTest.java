@@ -25,8 +25,16 @@ class AdminTest {
     static void start() throws Exception {
         QueryApiTest.load();
         DatabaseAddress db = SharedStack.get().database();
-        admin = QueryApi.start(new QueryApiSettings(db.jdbcUrl(), db.user(), db.password(), 0, TOKEN,
-                List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())), Duration.ofMillis(200), Duration.ofHours(1), null));
+        admin = QueryApi.start(new QueryApiSettings(
+                db.jdbcUrl(),
+                db.user(),
+                db.password(),
+                0,
+                TOKEN,
+                List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())),
+                Duration.ofMillis(200),
+                Duration.ofHours(1),
+                null));
     }
 
     @AfterAll
@@ -35,13 +43,15 @@ class AdminTest {
     }
 
     static HttpResponse<String> call(QueryApi api, String method, String path, String token) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(api.baseUrl() + path)).method(method,
-                HttpRequest.BodyPublishers.noBody());
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(api.baseUrl() + path))
+                .method(method, HttpRequest.BodyPublishers.noBody());
         if (token != null) {
             b.header("Authorization", "Bearer " + token);
         }
         // a client of its own per call: the token under test must be exactly what is sent
-        return java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1).build()
+        return java.net.http.HttpClient.newBuilder()
+                .version(java.net.http.HttpClient.Version.HTTP_1_1)
+                .build()
                 .send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
@@ -71,7 +81,8 @@ class AdminTest {
         assertEquals(QueryApiTest.N, result.get("records_checked").asLong());
 
         HttpResponse<String> unknown = call(admin, "POST", "/admin/boards/no-such-board/audits", TOKEN);
-        JsonNode failed = await(QueryApiTest.JSON.readTree(unknown.body()).get("status").asText(), "failed");
+        JsonNode failed =
+                await(QueryApiTest.JSON.readTree(unknown.body()).get("status").asText(), "failed");
         assertTrue(failed.get("error").asText().contains("no board named"), failed.toString());
         assertEquals(404, call(admin, "GET", "/admin/audits/nope", TOKEN).statusCode());
     }
@@ -79,7 +90,8 @@ class AdminTest {
     static JsonNode await(String path, String state) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (true) {
-            JsonNode s = QueryApiTest.JSON.readTree(call(admin, "GET", path, TOKEN).body());
+            JsonNode s =
+                    QueryApiTest.JSON.readTree(call(admin, "GET", path, TOKEN).body());
             if (s.get("state").asText().equals(state)) {
                 return s;
             }
@@ -93,7 +105,8 @@ class AdminTest {
     void theVerifierStatusShowsTheBoardVerified() throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (true) {
-            JsonNode s = QueryApiTest.JSON.readTree(call(admin, "GET", "/admin/verifier", TOKEN).body());
+            JsonNode s = QueryApiTest.JSON.readTree(
+                    call(admin, "GET", "/admin/verifier", TOKEN).body());
             JsonNode board = s.get("boards").get(QueryApiTest.BOARD);
             if (board != null && board.get("verified_size").asLong() == QueryApiTest.N) {
                 assertEquals(0, s.get("problems").asLong(), s.toString());
@@ -106,16 +119,24 @@ class AdminTest {
 
     @Test
     void countsComeFromTheCounters() throws Exception {
-        JsonNode c = QueryApiTest.JSON.readTree(call(admin, "GET", "/admin/boards/" + QueryApiTest.BOARD + "/counts", TOKEN).body());
+        JsonNode c =
+                QueryApiTest.JSON.readTree(call(admin, "GET", "/admin/boards/" + QueryApiTest.BOARD + "/counts", TOKEN)
+                        .body());
         assertEquals(QueryApiTest.N, c.get("total").asLong(), c.toString());
         assertEquals(QueryApiTest.N, c.get("by_kind").get("CAST_VOTE").asLong());
         long sum = 0;
         for (String e : new String[] {"e0", "e1", "e2"}) {
             long expected = (QueryApiTest.N + 2 - Integer.parseInt(e.substring(1))) / 3;
-            assertEquals(expected, c.get("by_election_and_kind").get(e).get("CAST_VOTE").asLong(), e);
+            assertEquals(
+                    expected,
+                    c.get("by_election_and_kind").get(e).get("CAST_VOTE").asLong(),
+                    e);
             sum += expected;
         }
         assertEquals(QueryApiTest.N, sum);
-        assertEquals(401, call(admin, "GET", "/admin/boards/" + QueryApiTest.BOARD + "/counts", null).statusCode());
+        assertEquals(
+                401,
+                call(admin, "GET", "/admin/boards/" + QueryApiTest.BOARD + "/counts", null)
+                        .statusCode());
     }
 }

@@ -44,18 +44,23 @@ class BallotsTest {
         String cursor = null;
         int pages = 0;
         do {
-            JsonNode page = QueryApiTest.JSON.readTree(QueryApiTest.get(path + (cursor == null ? "" : "&cursor=" + cursor)).body());
+            JsonNode page =
+                    QueryApiTest.JSON.readTree(QueryApiTest.get(path + (cursor == null ? "" : "&cursor=" + cursor))
+                            .body());
             page.get("ballots").forEach(b -> {
                 seen.add(b.get("id").asLong());
                 assertEquals("CAST_VOTE", b.get("kind").asText());
                 assertEquals("b" + b.get("id").asLong(), b.get("ballot_id").asText());
             });
-            cursor = page.get("next_cursor").isNull() ? null : page.get("next_cursor").asText();
+            cursor = page.get("next_cursor").isNull()
+                    ? null
+                    : page.get("next_cursor").asText();
             pages++;
         } while (cursor != null && pages < 100);
         assertEquals(expected, seen);
         JsonNode one = QueryApiTest.JSON.readTree(QueryApiTest.get("/boards/" + QueryApiTest.BOARD
-                + "/ballots?user_id=user-7&election_id=e1&ballot_id=b" + expected.get(1)).body());
+                        + "/ballots?user_id=user-7&election_id=e1&ballot_id=b" + expected.get(1))
+                .body());
         assertEquals(1, one.get("ballots").size());
         assertEquals(expected.get(1), one.get("ballots").get(0).get("id").asLong());
     }
@@ -63,20 +68,29 @@ class BallotsTest {
     @Test
     void editedOrForeignCursorsAndBadFiltersAre400AndPatternsMatchNothing() throws Exception {
         String base = "/boards/" + QueryApiTest.BOARD + "/ballots?user_id=user-7&election_id=e1&limit=1";
-        String cursor = QueryApiTest.JSON.readTree(QueryApiTest.get(base).body()).get("next_cursor").asText();
+        String cursor = QueryApiTest.JSON
+                .readTree(QueryApiTest.get(base).body())
+                .get("next_cursor")
+                .asText();
         char[] edited = cursor.toCharArray();
         edited[3] = edited[3] == 'A' ? 'B' : 'A';
         QueryApiTest.assertError(400, base + "&cursor=" + new String(edited), "altered");
-        QueryApiTest.assertError(400, "/boards/" + QueryApiTest.BOARD + "/ballots?user_id=user-8&election_id=e1&limit=1&cursor="
-                + cursor, "another query");
+        QueryApiTest.assertError(
+                400,
+                "/boards/" + QueryApiTest.BOARD + "/ballots?user_id=user-8&election_id=e1&limit=1&cursor=" + cursor,
+                "another query");
         QueryApiTest.assertError(400, base + "&cursor=" + enc("%%%"), "bad encoding");
-        QueryApiTest.assertError(400, "/boards/" + QueryApiTest.BOARD + "/ballots?election_id=e1", "user_id is required");
+        QueryApiTest.assertError(
+                400, "/boards/" + QueryApiTest.BOARD + "/ballots?election_id=e1", "user_id is required");
         QueryApiTest.assertError(400, base.replace("limit=1", "limit=0"), "limit must be between 1 and 1000");
         QueryApiTest.assertError(400, base.replace("limit=1", "limit=1001"), "limit must be between 1 and 1000");
-        QueryApiTest.assertError(400, "/boards/" + QueryApiTest.BOARD + "/ballots?election_id=e1&user_id=" + "x".repeat(300),
+        QueryApiTest.assertError(
+                400,
+                "/boards/" + QueryApiTest.BOARD + "/ballots?election_id=e1&user_id=" + "x".repeat(300),
                 "longer than 256");
         for (String hostile : new String[] {"%", "_", "user-%", "' OR '1'='1", "user-7'; DROP TABLE records; --"}) {
-            var r = QueryApiTest.get("/boards/" + QueryApiTest.BOARD + "/ballots?election_id=e1&user_id=" + enc(hostile));
+            var r = QueryApiTest.get(
+                    "/boards/" + QueryApiTest.BOARD + "/ballots?election_id=e1&user_id=" + enc(hostile));
             assertEquals(200, r.statusCode(), r.body());
             assertEquals(0, QueryApiTest.JSON.readTree(r.body()).get("ballots").size(), hostile);
         }
@@ -88,13 +102,15 @@ class BallotsTest {
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
             c.createStatement().execute("ANALYZE records");
             short boardId;
-            try (ResultSet rs = c.createStatement().executeQuery("SELECT board_id FROM boards WHERE name = '" + QueryApiTest.BOARD + "'")) {
+            try (ResultSet rs = c.createStatement()
+                    .executeQuery("SELECT board_id FROM boards WHERE name = '" + QueryApiTest.BOARD + "'")) {
                 if (!rs.next()) {
                     throw new AssertionError("the query returned no row");
                 }
                 boardId = rs.getShort(1);
             }
-            try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + org.electorallog.store.Records.BALLOTS_SQL)) {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + org.electorallog.store.Records.BALLOTS_SQL)) {
                 ps.setShort(1, boardId);
                 ps.setShort(2, org.electorallog.schemas.StatementKinds.CAST_VOTE);
                 ps.setString(3, "user-7");
@@ -107,11 +123,14 @@ class BallotsTest {
                     if (!rs.next()) {
                         throw new AssertionError("the query returned no row");
                     }
-                    JsonNode plan = QueryApiTest.JSON.readTree(rs.getString(1)).get(0).get("Plan");
+                    JsonNode plan =
+                            QueryApiTest.JSON.readTree(rs.getString(1)).get(0).get("Plan");
                     long read = rowsRead(plan);
                     long own = QueryApiTest.N / 50 + 1;
                     // the voter's own rows (about N/50 here), each read once by the index scan and once by the sort
-                    assertTrue(read <= 2 * own + 2, "a 2-row locator page read " + read + " rows for a voter with " + own + ": " + plan);
+                    assertTrue(
+                            read <= 2 * own + 2,
+                            "a 2-row locator page read " + read + " rows for a voter with " + own + ": " + plan);
                     assertTrue(plan.toString().contains("records_user"), "served by the user index: " + plan);
                 }
             }
@@ -119,8 +138,10 @@ class BallotsTest {
     }
 
     static long rowsRead(JsonNode node) {
-        long n = node.path("Actual Rows").asLong() * Math.max(1, node.path("Actual Loops").asLong())
-                + node.path("Rows Removed by Filter").asLong() + node.path("Rows Removed by Index Recheck").asLong();
+        long n = node.path("Actual Rows").asLong()
+                        * Math.max(1, node.path("Actual Loops").asLong())
+                + node.path("Rows Removed by Filter").asLong()
+                + node.path("Rows Removed by Index Recheck").asLong();
         for (JsonNode child : node.path("Plans")) {
             n += rowsRead(child);
         }

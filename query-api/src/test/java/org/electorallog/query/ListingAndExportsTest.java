@@ -32,8 +32,8 @@ class ListingAndExportsTest {
     static void start() throws Exception {
         QueryApiTest.load();
         DatabaseAddress db = SharedStack.get().database();
-        admin = QueryApi.start(new QueryApiSettings(db.jdbcUrl(), db.user(), db.password(), 0, TOKEN, List.of(), null,
-                Duration.ofHours(1), null));
+        admin = QueryApi.start(new QueryApiSettings(
+                db.jdbcUrl(), db.user(), db.password(), 0, TOKEN, List.of(), null, Duration.ofHours(1), null));
     }
 
     @AfterAll
@@ -42,9 +42,14 @@ class ListingAndExportsTest {
     }
 
     static HttpResponse<String> get(String path) throws Exception {
-        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
-                HttpRequest.newBuilder(URI.create(admin.baseUrl() + path)).header("Authorization", "Bearer " + TOKEN).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .build()
+                .send(
+                        HttpRequest.newBuilder(URI.create(admin.baseUrl() + path))
+                                .header("Authorization", "Bearer " + TOKEN)
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
     }
 
     static List<JsonNode> all(String path) throws Exception {
@@ -80,7 +85,10 @@ class ListingAndExportsTest {
         List<JsonNode> range = all(RECORDS + "?order=asc&from_id=10&to_id=20&limit=4");
         assertEquals(10, range.size());
         assertEquals(10, range.get(0).get("id").asLong());
-        assertArrayEquals(QueryApiTest.LEAVES.get(10), java.util.Base64.getDecoder().decode(range.get(0).get("leaf_hash").asText()));
+        assertArrayEquals(
+                QueryApiTest.LEAVES.get(10),
+                java.util.Base64.getDecoder()
+                        .decode(range.get(0).get("leaf_hash").asText()));
 
         // a created window is the ID range of the records created in it
         String c300 = asc.get(300).get("created").asText();
@@ -88,11 +96,20 @@ class ListingAndExportsTest {
         // compare as instants: Instant.toString drops trailing zeros, so the text does not sort
         java.time.Instant t300 = java.time.Instant.parse(c300);
         java.time.Instant t500 = java.time.Instant.parse(c500);
-        long first = asc.stream().filter(n -> !java.time.Instant.parse(n.get("created").asText()).isBefore(t300))
-                .findFirst().orElseThrow().get("id").asLong();
-        long end = asc.stream().filter(n -> !java.time.Instant.parse(n.get("created").asText()).isBefore(t500))
-                .findFirst().orElseThrow().get("id").asLong();
-        List<JsonNode> window = all(RECORDS + "?order=asc&created_from=" + c300 + "&created_to=" + c500 + "&limit=1000");
+        long first = asc.stream()
+                .filter(n -> !java.time.Instant.parse(n.get("created").asText()).isBefore(t300))
+                .findFirst()
+                .orElseThrow()
+                .get("id")
+                .asLong();
+        long end = asc.stream()
+                .filter(n -> !java.time.Instant.parse(n.get("created").asText()).isBefore(t500))
+                .findFirst()
+                .orElseThrow()
+                .get("id")
+                .asLong();
+        List<JsonNode> window =
+                all(RECORDS + "?order=asc&created_from=" + c300 + "&created_to=" + c500 + "&limit=1000");
         assertEquals(end - first, window.size());
         assertEquals(first, window.get(0).get("id").asLong());
     }
@@ -117,17 +134,23 @@ class ListingAndExportsTest {
         assertRefused(RECORDS + "?created_from=yesterday", "ISO-8601");
         assertRefused(RECORDS + "?from_id=-3", "non-negative");
         assertRefused(RECORDS + "?limit=5000", "limit must be");
-        String cursor = QueryApiTest.JSON.readTree(get(RECORDS + "?limit=5").body()).get("next_cursor").asText();
+        String cursor = QueryApiTest.JSON
+                .readTree(get(RECORDS + "?limit=5").body())
+                .get("next_cursor")
+                .asText();
         assertRefused(RECORDS + "?limit=5&order=asc&cursor=" + cursor, "another query");
     }
 
     @Test
     void filterValuesAreMatchedLiterallyNeverAsPatternsOrSql() throws Exception {
         for (String p : new String[] {"user_id", "username", "area_id", "election_id", "ballot_id"}) {
-            for (String hostile : new String[] {"%", "_", "user-%", "' OR '1'='1", "x'; DROP TABLE records; --", "\\"}) {
-                HttpResponse<String> r = get(RECORDS + "?" + p + "=" + java.net.URLEncoder.encode(hostile, java.nio.charset.StandardCharsets.UTF_8));
+            for (String hostile :
+                    new String[] {"%", "_", "user-%", "' OR '1'='1", "x'; DROP TABLE records; --", "\\"}) {
+                HttpResponse<String> r = get(RECORDS + "?" + p + "="
+                        + java.net.URLEncoder.encode(hostile, java.nio.charset.StandardCharsets.UTF_8));
                 assertEquals(200, r.statusCode(), p + "=" + hostile + " -> " + r.body());
-                assertEquals(0, QueryApiTest.JSON.readTree(r.body()).get("records").size(), p + "=" + hostile);
+                assertEquals(
+                        0, QueryApiTest.JSON.readTree(r.body()).get("records").size(), p + "=" + hostile);
             }
         }
     }
@@ -135,7 +158,8 @@ class ListingAndExportsTest {
     static void assertRefused(String path, String detail) throws Exception {
         HttpResponse<String> r = get(path);
         assertEquals(400, r.statusCode(), path + " -> " + r.body());
-        assertTrue(QueryApiTest.JSON.readTree(r.body()).get("detail").asText().contains(detail), path + " -> " + r.body());
+        assertTrue(
+                QueryApiTest.JSON.readTree(r.body()).get("detail").asText().contains(detail), path + " -> " + r.body());
     }
 
     @Test
@@ -146,22 +170,36 @@ class ListingAndExportsTest {
         assertTrue(lines[0].startsWith("id,created,statement_time,kind,user_id"));
         assertEquals(11, lines[1].split(",", -1).length);
 
-        String[] jsonl = get("/admin/boards/" + QueryApiTest.BOARD + "/export.jsonl").body().split("\n");
+        String[] jsonl = get("/admin/boards/" + QueryApiTest.BOARD + "/export.jsonl")
+                .body()
+                .split("\n");
         JsonNode manifest = QueryApiTest.JSON.readTree(jsonl[0]).get("manifest");
         assertEquals(QueryApiTest.N, manifest.get("size").asLong());
-        Checkpoint cp = Checkpoint.open(manifest.get("checkpoint").asText(), List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())));
+        Checkpoint cp = Checkpoint.open(
+                manifest.get("checkpoint").asText(), List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())));
         TileTree tree = TileTree.empty();
         for (int i = 1; i < jsonl.length; i++) {
             JsonNode rec = QueryApiTest.JSON.readTree(jsonl[i]);
             assertEquals(i - 1, rec.get("id").asLong());
-            tree.appendLeafHash(Hashes.leafHash(Base64.getDecoder().decode(rec.get("statement").asText())));
+            tree.appendLeafHash(Hashes.leafHash(
+                    Base64.getDecoder().decode(rec.get("statement").asText())));
         }
         assertArrayEquals(cp.root(), tree.root(), "the exported statements give the signed root");
 
-        String[] votes = get("/admin/boards/" + QueryApiTest.BOARD + "/votes.jsonl").body().split("\n");
+        String[] votes = get("/admin/boards/" + QueryApiTest.BOARD + "/votes.jsonl")
+                .body()
+                .split("\n");
         assertEquals(QueryApiTest.N, votes.length);
-        assertEquals("CAST_VOTE", QueryApiTest.JSON.readTree(votes[0]).get("kind").asText());
-        assertEquals(401, HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(admin.baseUrl()
-                + "/admin/boards/" + QueryApiTest.BOARD + "/export.csv")).build(), HttpResponse.BodyHandlers.ofString()).statusCode());
+        assertEquals(
+                "CAST_VOTE", QueryApiTest.JSON.readTree(votes[0]).get("kind").asText());
+        assertEquals(
+                401,
+                HttpClient.newHttpClient()
+                        .send(
+                                HttpRequest.newBuilder(URI.create(admin.baseUrl() + "/admin/boards/"
+                                                + QueryApiTest.BOARD + "/export.csv"))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .statusCode());
     }
 }

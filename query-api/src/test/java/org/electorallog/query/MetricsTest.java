@@ -21,10 +21,15 @@ class MetricsTest {
         var ready = QueryApiTest.get("/health/ready");
         assertEquals(200, ready.statusCode(), ready.body());
         assertTrue(ready.body().contains("\"database\":\"UP\""), ready.body());
-        assertEquals(200, QueryApiTest.get("/boards/" + QueryApiTest.BOARD + "/checkpoint").statusCode());
+        assertEquals(
+                200,
+                QueryApiTest.get("/boards/" + QueryApiTest.BOARD + "/checkpoint")
+                        .statusCode());
         assertEquals(404, QueryApiTest.get("/boards/no-such-board/checkpoint").statusCode());
         String metrics = QueryApiTest.get("/metrics").body();
-        assertTrue(metrics.contains("electoral_log_http_requests_seconds_count{method=\"GET\",route=\"/boards/{board}/checkpoint\",status=\"200\"}"),
+        assertTrue(
+                metrics.contains(
+                        "electoral_log_http_requests_seconds_count{method=\"GET\",route=\"/boards/{board}/checkpoint\",status=\"200\"}"),
                 metrics);
         assertTrue(metrics.contains("status=\"404\""), "errors are counted by status");
         assertTrue(metrics.contains("jvm_memory_used_bytes"), "JVM metrics");

@@ -31,15 +31,18 @@ import org.junit.jupiter.api.Test;
  * operation the server does not have.
  */
 class OpenApiDocumentTest {
-    private static final PropertyNamingStrategies.SnakeCaseStrategy SNAKE = new PropertyNamingStrategies.SnakeCaseStrategy();
+    private static final PropertyNamingStrategies.SnakeCaseStrategy SNAKE =
+            new PropertyNamingStrategies.SnakeCaseStrategy();
     private static JsonNode doc;
     private static List<Route> routes;
 
     @BeforeAll
     static void load() throws Exception {
         AdminTest.start();
-        HttpResponse<String> r = QueryApiTest.HTTP.send(HttpRequest.newBuilder(URI.create(AdminTest.admin.baseUrl()
-                + "/openapi.json")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = QueryApiTest.HTTP.send(
+                HttpRequest.newBuilder(URI.create(AdminTest.admin.baseUrl() + "/openapi.json"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode());
         doc = QueryApiTest.JSON.readTree(r.body());
         routes = AdminTest.admin.routes();
@@ -58,7 +61,9 @@ class OpenApiDocumentTest {
         Set<String> documented = new TreeSet<>();
         for (Iterator<Map.Entry<String, JsonNode>> paths = doc.get("paths").fields(); paths.hasNext(); ) {
             Map.Entry<String, JsonNode> p = paths.next();
-            p.getValue().fieldNames().forEachRemaining(m -> documented.add(m.toUpperCase(java.util.Locale.ROOT) + " " + p.getKey()));
+            p.getValue()
+                    .fieldNames()
+                    .forEachRemaining(m -> documented.add(m.toUpperCase(java.util.Locale.ROOT) + " " + p.getKey()));
         }
         Set<String> served = new TreeSet<>();
         routes.forEach(r -> served.add(r.method().name() + " " + r.openApiPath()));
@@ -70,12 +75,14 @@ class OpenApiDocumentTest {
         List<String> differences = new ArrayList<>();
         for (Route r : routes) {
             String where = r.method().name() + " " + r.openApiPath();
-            JsonNode op = doc.get("paths").get(r.openApiPath()).get(r.method().name().toLowerCase(java.util.Locale.ROOT));
+            JsonNode op =
+                    doc.get("paths").get(r.openApiPath()).get(r.method().name().toLowerCase(java.util.Locale.ROOT));
             Set<String> pathParams = new TreeSet<>();
             Set<String> queryParams = new TreeSet<>();
             for (JsonNode p : op.path("parameters")) {
                 JsonNode param = resolve(p);
-                (param.get("in").asText().equals("path") ? pathParams : queryParams).add(param.get("name").asText());
+                (param.get("in").asText().equals("path") ? pathParams : queryParams)
+                        .add(param.get("name").asText());
             }
             Set<String> expectedPath = new TreeSet<>();
             Matcher m = Pattern.compile("\\{([a-z_]+)}").matcher(r.openApiPath());
@@ -95,7 +102,8 @@ class OpenApiDocumentTest {
                     continue;
                 }
                 if (status >= 400 && !(status == 503 && r.body() != null)) {
-                    JsonNode schema = response.path("content").path(Problem.MEDIA_TYPE).path("schema");
+                    JsonNode schema =
+                            response.path("content").path(Problem.MEDIA_TYPE).path("schema");
                     if (!schema.path("$ref").asText().equals("#/components/schemas/Problem")) {
                         differences.add(where + " " + status + ": not an RFC 9457 problem (" + response + ")");
                     }
@@ -106,7 +114,8 @@ class OpenApiDocumentTest {
                     } else if (r.body() != null) {
                         String ref = content.path("schema").path("$ref").asText();
                         if (!ref.equals("#/components/schemas/" + r.body().getSimpleName())) {
-                            differences.add(where + " " + status + ": schema " + ref + ", served " + r.body().getSimpleName());
+                            differences.add(where + " " + status + ": schema " + ref + ", served "
+                                    + r.body().getSimpleName());
                         }
                     }
                 }
@@ -133,10 +142,15 @@ class OpenApiDocumentTest {
             JsonNode property = schema.path("properties").path(name);
             Class<?> nested = nestedRecord(c.getGenericType());
             if (nested != null) {
-                String ref = property.path("$ref").asText(property.path("items").path("$ref").asText(
-                        property.path("additionalProperties").path("$ref").asText()));
+                String ref = property.path("$ref")
+                        .asText(property.path("items")
+                                .path("$ref")
+                                .asText(property.path("additionalProperties")
+                                        .path("$ref")
+                                        .asText()));
                 if (!ref.equals("#/components/schemas/" + nested.getSimpleName())) {
-                    differences.add(record.getSimpleName() + "." + name + ": documented " + property + ", served " + nested.getSimpleName());
+                    differences.add(record.getSimpleName() + "." + name + ": documented " + property + ", served "
+                            + nested.getSimpleName());
                 }
                 checkSchema(differences, nested);
             }

@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.electorallog.core.NoteSigner;
 import org.electorallog.config.Configuration;
+import org.electorallog.core.NoteSigner;
 import org.junit.jupiter.api.Test;
 
 /** The query API's settings from the shared configuration; every bad one is named, no secret is echoed. */
@@ -20,7 +20,8 @@ class QueryApiConfigTest {
     }
 
     static String error(Map<String, String> env) {
-        return assertThrows(IllegalArgumentException.class, () -> QueryApiConfig.from(Configuration.load(env))).getMessage();
+        return assertThrows(IllegalArgumentException.class, () -> QueryApiConfig.from(Configuration.load(env)))
+                .getMessage();
     }
 
     @Test
@@ -33,11 +34,25 @@ class QueryApiConfigTest {
         assertEquals(600, d.http().proofRatePerMinute());
         Map<String, String> env = valid();
         NoteSigner log = NoteSigner.generate("log.example");
-        env.putAll(Map.of("ELECTORAL_LOG_HTTP_HOST", "0.0.0.0", "ELECTORAL_LOG_HTTP_PORT", "9001",
-                "ELECTORAL_LOG_ADMIN_TOKEN", "admin-token-0123456789", "ELECTORAL_LOG_LOG_KEYS", log.verifierKey(),
-                "ELECTORAL_LOG_CURSOR_KEY", java.util.Base64.getEncoder().encodeToString(new byte[32]),
-                "ELECTORAL_LOG_CORS_ORIGINS", "https://a.example,https://b.example", "ELECTORAL_LOG_PROOF_RATE_PER_MINUTE", "0",
-                "ELECTORAL_LOG_VERIFIER_EVERY_S", "5", "ELECTORAL_LOG_DB_POOL_SIZE", "20"));
+        env.putAll(Map.of(
+                "ELECTORAL_LOG_HTTP_HOST",
+                "0.0.0.0",
+                "ELECTORAL_LOG_HTTP_PORT",
+                "9001",
+                "ELECTORAL_LOG_ADMIN_TOKEN",
+                "admin-token-0123456789",
+                "ELECTORAL_LOG_LOG_KEYS",
+                log.verifierKey(),
+                "ELECTORAL_LOG_CURSOR_KEY",
+                java.util.Base64.getEncoder().encodeToString(new byte[32]),
+                "ELECTORAL_LOG_CORS_ORIGINS",
+                "https://a.example,https://b.example",
+                "ELECTORAL_LOG_PROOF_RATE_PER_MINUTE",
+                "0",
+                "ELECTORAL_LOG_VERIFIER_EVERY_S",
+                "5",
+                "ELECTORAL_LOG_DB_POOL_SIZE",
+                "20"));
         QueryApiSettings s = QueryApiConfig.from(Configuration.load(env));
         assertEquals(9001, s.port());
         assertEquals("0.0.0.0", s.http().host());

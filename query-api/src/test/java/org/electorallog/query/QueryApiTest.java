@@ -60,17 +60,36 @@ class QueryApiTest {
         EventsTopic.ensure(stack.kafkaBootstrap(), topic, 1, (short) 1);
         EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
         DatabaseAddress db = stack.database();
-        ProjectorSettings settings = new ProjectorSettings(stack.kafkaBootstrap(), topic, topic + ".dlq", "api-test",
-                Path.of("target/stack/api-streams"), db.jdbcUrl(), db.user(), db.password(), 100, Duration.ofMillis(50),
-                SIGNER, "api-test.electoral-log.local/", 1);
+        ProjectorSettings settings = new ProjectorSettings(
+                stack.kafkaBootstrap(),
+                topic,
+                topic + ".dlq",
+                "api-test",
+                Path.of("target/stack/api-streams"),
+                db.jdbcUrl(),
+                db.user(),
+                db.password(),
+                100,
+                Duration.ofMillis(50),
+                SIGNER,
+                "api-test.electoral-log.local/",
+                1);
         try (Projector projector = Projector.start(settings);
-             ElectoralLogProducer producer = ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic)) {
+                ElectoralLogProducer producer =
+                        ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic)) {
             long last = -1;
             for (int i = 0; i < N; i++) {
-                Statement s = Statement.newBuilder().setBoard(BOARD).setDeliveryId("api-" + i).setKind(StatementKind.CAST_VOTE)
-                        .setStatementTimestamp(1_000_000 + i).setSenderName("voting-service")
-                        .setSenderPublicKey(ByteBuffer.wrap(new byte[32])).setUserId("user-" + (i % 50))
-                        .setElectionId("e" + (i % 3)).setBallotId("b" + i).build();
+                Statement s = Statement.newBuilder()
+                        .setBoard(BOARD)
+                        .setDeliveryId("api-" + i)
+                        .setKind(StatementKind.CAST_VOTE)
+                        .setStatementTimestamp(1_000_000 + i)
+                        .setSenderName("voting-service")
+                        .setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
+                        .setUserId("user-" + (i % 50))
+                        .setElectionId("e" + (i % 3))
+                        .setBallotId("b" + i)
+                        .build();
                 LEAVES.add(Hashes.leafHash(StatementCodec.canonical(s)));
                 last = producer.publish(s).get().offset();
             }
@@ -99,7 +118,8 @@ class QueryApiTest {
     // the API and its data are shared by the test classes of this module and stop with the JVM
 
     static HttpResponse<String> get(String path) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + path)).GET().build(),
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create(api.baseUrl() + path)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -114,19 +134,22 @@ class QueryApiTest {
         LEAVES.forEach(t::appendLeafHash);
         assertArrayEquals(t.root(), cp.root());
         for (int id : new int[] {0, 255, 256, 500, N - 1}) {
-            JsonNode p = JSON.readTree(get("/boards/" + BOARD + "/records/" + id + "/proof").body());
+            JsonNode p = JSON.readTree(
+                    get("/boards/" + BOARD + "/records/" + id + "/proof").body());
             List<byte[]> hashes = new ArrayList<>();
             p.get("hashes").forEach(h -> hashes.add(Base64.getDecoder().decode(h.asText())));
             ProofVerifier.verifyInclusion(id, cp.size(), LEAVES.get(id), hashes, cp.root());
         }
         // a proof at an older size verifies against the root at that size
-        JsonNode old = JSON.readTree(get("/boards/" + BOARD + "/records/3/proof?size=300").body());
+        JsonNode old = JSON.readTree(
+                get("/boards/" + BOARD + "/records/3/proof?size=300").body());
         TileTree t300 = TileTree.empty();
         LEAVES.subList(0, 300).forEach(t300::appendLeafHash);
         List<byte[]> hashes = new ArrayList<>();
         old.get("hashes").forEach(h -> hashes.add(Base64.getDecoder().decode(h.asText())));
         ProofVerifier.verifyInclusion(3, 300, LEAVES.get(3), hashes, t300.root());
-        assertArrayEquals(t300.root(), Base64.getDecoder().decode(old.get("root").asText()));
+        assertArrayEquals(
+                t300.root(), Base64.getDecoder().decode(old.get("root").asText()));
     }
 
     @Test
@@ -135,7 +158,8 @@ class QueryApiTest {
         assertEquals(42, rec.get("id").asLong());
         assertEquals("CAST_VOTE", rec.get("kind").asText());
         assertEquals("user-42", rec.get("user_id").asText());
-        assertArrayEquals(LEAVES.get(42), Base64.getDecoder().decode(rec.get("leaf_hash").asText()));
+        assertArrayEquals(
+                LEAVES.get(42), Base64.getDecoder().decode(rec.get("leaf_hash").asText()));
         JsonNode boards = JSON.readTree(get("/boards").body());
         boolean found = false;
         for (JsonNode b : boards.get("boards")) {
@@ -148,14 +172,20 @@ class QueryApiTest {
     void badRequestsGetA4xxWithAMessage() throws Exception {
         assertError(400, "/boards/" + BOARD + "/records/abc", "record ID must be a non-negative whole number");
         assertError(400, "/boards/" + BOARD + "/records/-1", "record ID must be a non-negative whole number");
-        assertError(400, "/boards/" + BOARD + "/records/99999999999999999999", "record ID must be a non-negative whole number");
+        assertError(
+                400,
+                "/boards/" + BOARD + "/records/99999999999999999999",
+                "record ID must be a non-negative whole number");
         assertError(404, "/boards/" + BOARD + "/records/" + N, "has no record " + N);
         assertError(404, "/boards/no-such-board/checkpoint", "there is no board named 'no-such-board'");
         assertError(400, "/boards/Bad%27Board/checkpoint", "is not valid");
         assertError(400, "/boards/" + BOARD + "/records/5/proof?size=0", "size must be between 1 and");
         assertError(400, "/boards/" + BOARD + "/records/5/proof?size=" + (N + 1), "size must be between 1 and");
         assertError(400, "/boards/" + BOARD + "/records/500/proof?size=300", "is not in the tree of size 300");
-        assertError(400, "/boards/" + BOARD + "/records/5/proof?size=1%20OR%201=1", "size must be a non-negative whole number");
+        assertError(
+                400,
+                "/boards/" + BOARD + "/records/5/proof?size=1%20OR%201=1",
+                "size must be a non-negative whole number");
         assertError(404, "/nothing/here", "no endpoint at /nothing/here");
     }
 
@@ -166,7 +196,8 @@ class QueryApiTest {
     static void assertError(int status, HttpResponse<String> r, String detailPart) throws Exception {
         String path = r.uri().getPath();
         assertEquals(status, r.statusCode(), path + " -> " + r.body());
-        assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json"),
+        assertTrue(
+                r.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json"),
                 "RFC 9457 media type: " + r.headers().map());
         JsonNode body = JSON.readTree(r.body());
         assertTrue(body.get("type").asText().startsWith("urn:electoral-log:problem:"), r.body());

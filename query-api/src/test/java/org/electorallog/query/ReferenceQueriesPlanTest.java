@@ -1,13 +1,5 @@
 package org.electorallog.query;
 
-import org.electorallog.schemas.StatementKinds;
-import org.electorallog.store.BoundStatement;
-import org.electorallog.store.Checkpoints;
-import org.electorallog.store.Counters;
-import org.electorallog.store.RecordFilter;
-import org.electorallog.store.Records;
-import org.electorallog.store.Tiles;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,8 +37,15 @@ import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.EventsTopic;
 import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
+import org.electorallog.schemas.StatementKinds;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.store.BoundStatement;
+import org.electorallog.store.Checkpoints;
+import org.electorallog.store.Counters;
+import org.electorallog.store.RecordFilter;
+import org.electorallog.store.Records;
+import org.electorallog.store.Tiles;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -66,7 +65,8 @@ class ReferenceQueriesPlanTest {
     static final int SMALL_RECORDS = 50_000;
     static final String TOKEN = "plan-token-0123456789abcdef";
     static final NoteSigner SIGNER = NoteSigner.generate("plan.electoral-log.local");
-    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    static final HttpClient HTTP =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     static QueryApi api;
     static Connection db;
@@ -80,12 +80,24 @@ class ReferenceQueriesPlanTest {
         EventsTopic.ensure(stack.kafkaBootstrap(), topic, 2, (short) 1);
         EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
         DatabaseAddress address = stack.database();
-        ProjectorSettings settings = new ProjectorSettings(stack.kafkaBootstrap(), topic, topic + ".dlq", "plan-test",
-                Path.of("target/stack/plan-streams"), address.jdbcUrl(), address.user(), address.password(), 2000,
-                Duration.ofMillis(50), SIGNER, "plan.electoral-log.local/", 1);
+        ProjectorSettings settings = new ProjectorSettings(
+                stack.kafkaBootstrap(),
+                topic,
+                topic + ".dlq",
+                "plan-test",
+                Path.of("target/stack/plan-streams"),
+                address.jdbcUrl(),
+                address.user(),
+                address.password(),
+                2000,
+                Duration.ofMillis(50),
+                SIGNER,
+                "plan.electoral-log.local/",
+                1);
         db = DriverManager.getConnection(address.jdbcUrl(), address.user(), address.password());
         try (Projector projector = Projector.start(settings);
-             ElectoralLogProducer producer = ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic)) {
+                ElectoralLogProducer producer =
+                        ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic)) {
             publish(producer, BIG, BIG_RECORDS, 1);
             publish(producer, SMALL, SMALL_RECORDS, 2);
             producer.flush();
@@ -98,16 +110,26 @@ class ReferenceQueriesPlanTest {
             }
         }
         db.createStatement().execute("VACUUM ANALYZE records");
-        try (ResultSet rs = db.createStatement().executeQuery(
-                "SELECT b.board_id, s.size FROM boards b JOIN board_state s USING (board_id) WHERE name = '" + BIG + "'")) {
+        try (ResultSet rs = db.createStatement()
+                .executeQuery(
+                        "SELECT b.board_id, s.size FROM boards b JOIN board_state s USING (board_id) WHERE name = '"
+                                + BIG + "'")) {
             if (!rs.next()) {
                 throw new AssertionError("the query returned no row");
             }
             big = rs.getShort(1);
             size = rs.getLong(2);
         }
-        api = QueryApi.start(new QueryApiSettings(address.jdbcUrl(), address.user(), address.password(), 0, TOKEN,
-                List.of(), null, Duration.ofHours(1), null));
+        api = QueryApi.start(new QueryApiSettings(
+                address.jdbcUrl(),
+                address.user(),
+                address.password(),
+                0,
+                TOKEN,
+                List.of(),
+                null,
+                Duration.ofHours(1),
+                null));
     }
 
     /**
@@ -119,10 +141,15 @@ class ReferenceQueriesPlanTest {
         long voters = records / 5;
         gen.interleaved(0, voters / 2, producer::publish);
         for (int i = 0; i < 3; i++) {
-            producer.publish(Statement.newBuilder().setBoard(board).setDeliveryId(board + "-period-" + i)
-                    .setKind(StatementKind.VOTING_PERIOD_OPENED).setStatementTimestamp(1_767_225_600_000L + records / 2)
-                    .setSenderName("admin-console").setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
-                    .setElectionId("election-" + i).build());
+            producer.publish(Statement.newBuilder()
+                    .setBoard(board)
+                    .setDeliveryId(board + "-period-" + i)
+                    .setKind(StatementKind.VOTING_PERIOD_OPENED)
+                    .setStatementTimestamp(1_767_225_600_000L + records / 2)
+                    .setSenderName("admin-console")
+                    .setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
+                    .setElectionId("election-" + i)
+                    .build());
         }
         gen.interleaved(voters / 2, voters, producer::publish);
     }
@@ -151,7 +178,7 @@ class ReferenceQueriesPlanTest {
 
     static JsonNode explain(BoundStatement sql) throws Exception {
         try (PreparedStatement ps = sql.prepare(db, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ");
-             ResultSet rs = ps.executeQuery()) {
+                ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {
                 throw new AssertionError("the query returned no row");
             }
@@ -191,8 +218,11 @@ class ReferenceQueriesPlanTest {
     }
 
     static JsonNode get(String path) throws Exception {
-        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + path))
-                .header("Authorization", "Bearer " + TOKEN).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = HTTP.send(
+                HttpRequest.newBuilder(URI.create(api.baseUrl() + path))
+                        .header("Authorization", "Bearer " + TOKEN)
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode(), path + " -> " + r.body());
         return QueryApiTest.JSON.readTree(r.body());
     }
@@ -213,7 +243,8 @@ class ReferenceQueriesPlanTest {
 
     static List<Long> expected(String sql, Object... params) throws Exception {
         List<Long> out = new ArrayList<>();
-        try (PreparedStatement ps = sql(sql, params).prepare(db, ""); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = sql(sql, params).prepare(db, "");
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 out.add(rs.getLong(1));
             }
@@ -222,7 +253,8 @@ class ReferenceQueriesPlanTest {
     }
 
     static String one(String sql, Object... params) throws Exception {
-        try (PreparedStatement ps = sql(sql, params).prepare(db, ""); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = sql(sql, params).prepare(db, "");
+                ResultSet rs = ps.executeQuery()) {
             assertTrue(rs.next(), sql);
             return rs.getString(1);
         }
@@ -248,7 +280,8 @@ class ReferenceQueriesPlanTest {
     @Test
     void newestPageInIdOrder() throws Exception {
         assertReadsAtMost(2 * 100 + 5, query().page(big, 0, size, null, null, null));
-        assertEquals(expected("SELECT id FROM records WHERE board_id = ? ORDER BY id DESC LIMIT 100", big),
+        assertEquals(
+                expected("SELECT id FROM records WHERE board_id = ? ORDER BY id DESC LIMIT 100", big),
                 ids(get(records(""))));
     }
 
@@ -263,32 +296,45 @@ class ReferenceQueriesPlanTest {
     @Test
     void sortByCreatedFollowsTheIds() throws Exception {
         assertReadsAtMost(2 * 100 + 5, query("sort", "created", "order", "asc").page(big, 0, size, null, null, null));
-        assertEquals(expected("SELECT id FROM records WHERE board_id = ? ORDER BY id LIMIT 250", big),
+        assertEquals(
+                expected("SELECT id FROM records WHERE board_id = ? ORDER BY id LIMIT 250", big),
                 pages(records("sort=created&order=asc&limit=100"), 3).subList(0, 250));
     }
 
     @Test
     void sortByUserIdPagesThroughValueGroups() throws Exception {
-        String middle = one("SELECT user_id FROM records WHERE board_id = ? AND user_id IS NOT NULL ORDER BY id OFFSET 100000 LIMIT 1", big);
-        long middleId = Long.parseLong(one("SELECT max(id) FROM records WHERE board_id = ? AND user_id = ?", big, middle));
+        String middle = one(
+                "SELECT user_id FROM records WHERE board_id = ? AND user_id IS NOT NULL ORDER BY id OFFSET 100000 LIMIT 1",
+                big);
+        long middleId =
+                Long.parseLong(one("SELECT max(id) FROM records WHERE board_id = ? AND user_id = ?", big, middle));
         RecordFilter q = query("sort", "user_id");
         assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, null, null, null));
         assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, middleId, middle, null));
-        assertEquals(expected("SELECT id FROM records WHERE board_id = ? AND user_id IS NOT NULL "
-                + "ORDER BY user_id DESC, id DESC LIMIT 250", big), pages(records("sort=user_id&limit=100"), 3).subList(0, 250));
+        assertEquals(
+                expected(
+                        "SELECT id FROM records WHERE board_id = ? AND user_id IS NOT NULL "
+                                + "ORDER BY user_id DESC, id DESC LIMIT 250",
+                        big),
+                pages(records("sort=user_id&limit=100"), 3).subList(0, 250));
     }
 
     @Test
     void sortByStatementTime() throws Exception {
         RecordFilter q = query("sort", "statement_time");
         assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, null, null, null));
-        String ts = one("SELECT (extract(epoch FROM statement_ts) * 1000000)::bigint FROM records WHERE board_id = ? AND id = ?",
-                big, size / 2);
+        String ts = one(
+                "SELECT (extract(epoch FROM statement_ts) * 1000000)::bigint FROM records WHERE board_id = ? AND id = ?",
+                big,
+                size / 2);
         assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, size / 2, ts, null));
-        assertEquals(expected("SELECT id FROM records WHERE board_id = ? ORDER BY statement_ts DESC, id DESC LIMIT 250", big),
+        assertEquals(
+                expected(
+                        "SELECT id FROM records WHERE board_id = ? ORDER BY statement_ts DESC, id DESC LIMIT 250", big),
                 pages(records("sort=statement_time&limit=100"), 3).subList(0, 250));
         List<Long> asc = pages(records("sort=statement_time&order=asc&limit=100"), 3);
-        assertEquals(expected("SELECT id FROM records WHERE board_id = ? ORDER BY statement_ts, id LIMIT 300", big), asc);
+        assertEquals(
+                expected("SELECT id FROM records WHERE board_id = ? ORDER BY statement_ts, id LIMIT 300", big), asc);
     }
 
     @Test
@@ -297,7 +343,8 @@ class ReferenceQueriesPlanTest {
         assertReadsAtMost(2 * 100 + 5, q.page(big, 0, 0, null, null, null));
         assertReadsAtMost(2 * 100 + 5, q.page(big, 0, 0, size / 2, "3", null));
         // the first pages cross from the three rare statements (kind 5) into the identity-provider events (3)
-        assertEquals(expected("SELECT id FROM records WHERE board_id = ? ORDER BY kind DESC, id DESC LIMIT 250", big),
+        assertEquals(
+                expected("SELECT id FROM records WHERE board_id = ? ORDER BY kind DESC, id DESC LIMIT 250", big),
                 pages(records("sort=kind&limit=100"), 3).subList(0, 250));
     }
 
@@ -317,7 +364,8 @@ class ReferenceQueriesPlanTest {
         RecordFilter q = query("user_id", user);
         assertReadsAtMost(4 * 5 + 10, q.page(big, 0, size, null, null, null));
         assertReadsAtMost(4 * 5 + 10, q.cappedCount(big, 0, size, null));
-        List<Long> want = expected("SELECT id FROM records WHERE board_id = ? AND user_id = ? ORDER BY id DESC", big, user);
+        List<Long> want =
+                expected("SELECT id FROM records WHERE board_id = ? AND user_id = ? ORDER BY id DESC", big, user);
         assertEquals(want, ids(get(records("user_id=" + enc(user)))));
         JsonNode count = get(records("user_id=" + enc(user)).replace("/records", "/records/count"));
         assertEquals(want.size(), count.get("count").asInt());
@@ -330,7 +378,8 @@ class ReferenceQueriesPlanTest {
         RecordFilter q = query("username", name);
         assertReadsAtMost(4 * 5 + 10, q.page(big, 0, size, null, null, null));
         assertReadsAtMost(4 * 5 + 10, q.cappedCount(big, 0, size, null));
-        assertEquals(expected("SELECT id FROM records WHERE board_id = ? AND username = ? ORDER BY id DESC", big, name),
+        assertEquals(
+                expected("SELECT id FROM records WHERE board_id = ? AND username = ? ORDER BY id DESC", big, name),
                 ids(get(records("username=" + enc(name)))));
     }
 
@@ -344,42 +393,70 @@ class ReferenceQueriesPlanTest {
             assertReadsCountersOnly(sql(Counters.ONE_SQL, big, q.kind, ""));
             JsonNode page = get(records("kind=" + kind));
             page.get("records").forEach(r -> assertEquals(kind, r.get("kind").asText()));
-            assertEquals(kind.equals("VOTING_PERIOD_OPENED") ? 3 : 100, page.get("records").size());
-            assertEquals(Long.parseLong(one("SELECT count(*) FROM records WHERE board_id = ? AND kind = ?", big, q.kind)),
-                    get(records("kind=" + kind).replace("/records", "/records/count")).get("count").asLong());
+            assertEquals(
+                    kind.equals("VOTING_PERIOD_OPENED") ? 3 : 100,
+                    page.get("records").size());
+            assertEquals(
+                    Long.parseLong(one("SELECT count(*) FROM records WHERE board_id = ? AND kind = ?", big, q.kind)),
+                    get(records("kind=" + kind).replace("/records", "/records/count"))
+                            .get("count")
+                            .asLong());
         }
     }
 
     @Test
     void filterByCreatedMinutePageAndCount() throws Exception {
-        Timestamp from = Timestamp.valueOf(one("SELECT created::timestamp FROM records WHERE board_id = ? AND id = ?", big, size / 2));
+        Timestamp from = Timestamp.valueOf(
+                one("SELECT created::timestamp FROM records WHERE board_id = ? AND id = ?", big, size / 2));
         String fromText = from.toInstant().toString();
         String toText = from.toInstant().plusSeconds(60).toString();
         // the binary search: about log2(size) point reads of one row each
         assertReadsAtMost(2, sql(Records.CREATED_AT_SQL, big, size / 2));
         long first = Long.parseLong(one("SELECT min(id) FROM records WHERE board_id = ? AND created >= ?", big, from));
-        assertReadsAtMost(2 * 100 + 5, query("created_from", fromText, "created_to", toText).page(big, first, size, null, null, null));
+        assertReadsAtMost(
+                2 * 100 + 5,
+                query("created_from", fromText, "created_to", toText).page(big, first, size, null, null, null));
         JsonNode page = get(records("created_from=" + fromText + "&created_to=" + toText + "&order=asc"));
         assertEquals(first, page.get("records").get(0).get("id").asLong());
-        JsonNode count = get(records("created_from=" + fromText + "&created_to=" + toText).replace("/records", "/records/count"));
-        assertEquals(Long.parseLong(one("SELECT count(*) FROM records WHERE board_id = ? AND created >= ? AND created < ?",
-                big, from, Timestamp.from(from.toInstant().plusSeconds(60)))), count.get("count").asLong());
+        JsonNode count = get(
+                records("created_from=" + fromText + "&created_to=" + toText).replace("/records", "/records/count"));
+        assertEquals(
+                Long.parseLong(one(
+                        "SELECT count(*) FROM records WHERE board_id = ? AND created >= ? AND created < ?",
+                        big,
+                        from,
+                        Timestamp.from(from.toInstant().plusSeconds(60)))),
+                count.get("count").asLong());
         assertEquals("id_range", count.get("source").asText());
     }
 
     @Test
     void filterByStatementMinutePageAndCount() throws Exception {
-        Timestamp from = Timestamp.valueOf(one("SELECT statement_ts::timestamp FROM records WHERE board_id = ? AND id = ?", big, size / 2));
+        Timestamp from = Timestamp.valueOf(
+                one("SELECT statement_ts::timestamp FROM records WHERE board_id = ? AND id = ?", big, size / 2));
         Timestamp to = Timestamp.from(from.toInstant().plusSeconds(60));
-        RecordFilter q = query("statement_time_from", from.toInstant().toString(), "statement_time_to", to.toInstant().toString());
+        RecordFilter q = query(
+                "statement_time_from",
+                from.toInstant().toString(),
+                "statement_time_to",
+                to.toInstant().toString());
         assertEquals("statement_time", q.sort);
         assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, null, null, null));
         assertReadsAtMost(2 * (RecordFilter.COUNT_CAP + 1) + 5, q.cappedCount(big, 0, size, null));
         String path = records("statement_time_from=" + from.toInstant() + "&statement_time_to=" + to.toInstant());
-        assertEquals(expected("SELECT id FROM records WHERE board_id = ? AND statement_ts >= ? AND statement_ts < ? "
-                + "ORDER BY statement_ts DESC, id DESC LIMIT 100", big, from, to), ids(get(path)));
-        long exact = Long.parseLong(one("SELECT count(*) FROM records WHERE board_id = ? AND statement_ts >= ? AND statement_ts < ?",
-                big, from, to));
+        assertEquals(
+                expected(
+                        "SELECT id FROM records WHERE board_id = ? AND statement_ts >= ? AND statement_ts < ? "
+                                + "ORDER BY statement_ts DESC, id DESC LIMIT 100",
+                        big,
+                        from,
+                        to),
+                ids(get(path)));
+        long exact = Long.parseLong(one(
+                "SELECT count(*) FROM records WHERE board_id = ? AND statement_ts >= ? AND statement_ts < ?",
+                big,
+                from,
+                to));
         JsonNode count = get(path.replace("/records", "/records/count"));
         assertEquals(Math.min(exact, RecordFilter.COUNT_CAP), count.get("count").asLong());
         assertEquals(exact > RecordFilter.COUNT_CAP, count.get("capped").asBoolean());
@@ -387,12 +464,19 @@ class ReferenceQueriesPlanTest {
 
     @Test
     void filterByBallotIdPageAndCount() throws Exception {
-        String ballot = one("SELECT ballot_id FROM records WHERE board_id = ? AND kind = 1 AND id > ? ORDER BY id LIMIT 1", big, size / 5);
+        String ballot = one(
+                "SELECT ballot_id FROM records WHERE board_id = ? AND kind = 1 AND id > ? ORDER BY id LIMIT 1",
+                big,
+                size / 5);
         RecordFilter q = query("ballot_id", ballot);
         assertReadsAtMost(5, q.page(big, 0, size, null, null, null));
         assertReadsAtMost(5, q.cappedCount(big, 0, size, null));
         assertEquals(1, get(records("ballot_id=" + ballot)).get("records").size());
-        assertEquals(1, get(records("ballot_id=" + ballot).replace("/records", "/records/count")).get("count").asInt());
+        assertEquals(
+                1,
+                get(records("ballot_id=" + ballot).replace("/records", "/records/count"))
+                        .get("count")
+                        .asInt());
     }
 
     @Test
@@ -406,11 +490,16 @@ class ReferenceQueriesPlanTest {
         assertReadsCountersOnly(sql(Counters.ONE_SQL, big, (short) -1, "election-1"));
         // paging a window listing returns exactly the scope's records, newest first
         List<Long> got = pages(records("visible_elections=election-1,election-3&limit=100"), 20);
-        List<Long> want = expected("SELECT id FROM records WHERE board_id = ? AND election_id IN ('election-1', 'election-3') "
-                + "ORDER BY id DESC LIMIT ?", big, got.size());
+        List<Long> want = expected(
+                "SELECT id FROM records WHERE board_id = ? AND election_id IN ('election-1', 'election-3') "
+                        + "ORDER BY id DESC LIMIT ?",
+                big,
+                got.size());
         assertEquals(want, got);
         assertTrue(got.size() >= 100, "20 windows of 1,000 IDs hold about 1,600 of the scope's records: " + got.size());
-        long exact = Long.parseLong(one("SELECT count(*) FROM records WHERE board_id = ? AND election_id IN ('election-1', 'election-3')", big));
+        long exact = Long.parseLong(one(
+                "SELECT count(*) FROM records WHERE board_id = ? AND election_id IN ('election-1', 'election-3')",
+                big));
         JsonNode count = get(records("visible_elections=election-1,election-3").replace("/records", "/records/count"));
         assertEquals(exact, count.get("count").asLong());
         assertEquals("counters", count.get("source").asText());
@@ -420,7 +509,8 @@ class ReferenceQueriesPlanTest {
     void countOfRecordsWithAUserIsACounter() throws Exception {
         assertReadsCountersOnly(sql(Counters.ONE_SQL, big, (short) -2, ""));
         JsonNode count = get(records("with_user=true").replace("/records", "/records/count"));
-        assertEquals(Long.parseLong(one("SELECT count(*) FROM records WHERE board_id = ? AND user_id IS NOT NULL", big)),
+        assertEquals(
+                Long.parseLong(one("SELECT count(*) FROM records WHERE board_id = ? AND user_id IS NOT NULL", big)),
                 count.get("count").asLong());
         RecordFilter q = query("with_user", "true");
         assertReadsAtMost(q.window() + 2 * 100 + 5, q.page(big, size - q.window(), size, null, null, null));
@@ -430,18 +520,39 @@ class ReferenceQueriesPlanTest {
     void ballotLocatorCountOfTheElectionsVotesIsACounter() throws Exception {
         assertReadsCountersOnly(sql(Counters.ONE_SQL, big, (short) 1, "election-4"));
         JsonNode count = get(records("kind=CAST_VOTE&election_id=election-4").replace("/records", "/records/count"));
-        assertEquals(Long.parseLong(one("SELECT count(*) FROM records WHERE board_id = ? AND kind = 1 AND election_id = 'election-4'", big)),
+        assertEquals(
+                Long.parseLong(one(
+                        "SELECT count(*) FROM records WHERE board_id = ? AND kind = 1 AND election_id = 'election-4'",
+                        big)),
                 count.get("count").asLong());
     }
 
     @Test
     void ballotLocatorPageOfOwnBallots() throws Exception {
-        String user = one("SELECT user_id FROM records WHERE board_id = ? AND kind = 1 AND id > ? ORDER BY id LIMIT 1", big, size / 2);
-        String election = one("SELECT election_id FROM records WHERE board_id = ? AND kind = 1 AND user_id = ?", big, user);
-        JsonNode plan = assertReadsAtMost(5 + 5, sql(Records.BALLOTS_SQL, big, StatementKinds.CAST_VOTE, user, election, Long.MAX_VALUE, null, null, 10));
+        String user = one(
+                "SELECT user_id FROM records WHERE board_id = ? AND kind = 1 AND id > ? ORDER BY id LIMIT 1",
+                big,
+                size / 2);
+        String election =
+                one("SELECT election_id FROM records WHERE board_id = ? AND kind = 1 AND user_id = ?", big, user);
+        JsonNode plan = assertReadsAtMost(
+                5 + 5,
+                sql(
+                        Records.BALLOTS_SQL,
+                        big,
+                        StatementKinds.CAST_VOTE,
+                        user,
+                        election,
+                        Long.MAX_VALUE,
+                        null,
+                        null,
+                        10));
         assertTrue(plan.toString().contains("records_user"), plan.toString());
-        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + "/boards/" + BIG
-                + "/ballots?user_id=" + enc(user) + "&election_id=" + election)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = HTTP.send(
+                HttpRequest.newBuilder(URI.create(api.baseUrl() + "/boards/" + BIG + "/ballots?user_id=" + enc(user)
+                                + "&election_id=" + election))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(1, QueryApiTest.JSON.readTree(r.body()).get("ballots").size(), r.body());
     }
 
@@ -458,7 +569,8 @@ class ReferenceQueriesPlanTest {
 
     @Test
     void castVoteExportBatchAfterAnId() throws Exception {
-        JsonNode plan = assertReadsAtMost(2 * 1000 + 5, sql(Records.KIND_PAGE_ASC, big, StatementKinds.CAST_VOTE, size / 2, size, 1000));
+        JsonNode plan = assertReadsAtMost(
+                2 * 1000 + 5, sql(Records.KIND_PAGE_ASC, big, StatementKinds.CAST_VOTE, size / 2, size, 1000));
         assertTrue(plan.toString().contains("records_kind"), plan.toString());
     }
 
@@ -486,7 +598,8 @@ class ReferenceQueriesPlanTest {
     static void assertTileQueryBounded(Set<TileKey> keys) throws Exception {
         Short[] levels = keys.stream().map(k -> (short) k.level()).toArray(Short[]::new);
         Long[] idxs = keys.stream().map(TileKey::index).toArray(Long[]::new);
-        try (PreparedStatement ps = db.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + Tiles.BY_KEYS_SQL)) {
+        try (PreparedStatement ps =
+                db.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + Tiles.BY_KEYS_SQL)) {
             ps.setArray(1, db.createArrayOf("smallint", levels));
             ps.setArray(2, db.createArrayOf("bigint", idxs));
             ps.setShort(3, big);
@@ -494,7 +607,8 @@ class ReferenceQueriesPlanTest {
                 if (!rs.next()) {
                     throw new AssertionError("the query returned no row");
                 }
-                JsonNode plan = QueryApiTest.JSON.readTree(rs.getString(1)).get(0).get("Plan");
+                JsonNode plan =
+                        QueryApiTest.JSON.readTree(rs.getString(1)).get(0).get("Plan");
                 long read = BallotsTest.rowsRead(plan);
                 assertTrue(read <= 4L * keys.size() + 4, keys.size() + " tiles read " + read + " rows: " + plan);
             }
@@ -506,8 +620,11 @@ class ReferenceQueriesPlanTest {
         Recording tiles = new Recording(Tiles.source(db, big));
         ProofBuilder.inclusion(new java.util.Random(7).nextLong(size), size, tiles);
         assertTileQueryBounded(tiles.asked);
-        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + "/boards/" + BIG + "/records/"
-                + (size / 3) + "/proof")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = HTTP.send(
+                HttpRequest.newBuilder(
+                                URI.create(api.baseUrl() + "/boards/" + BIG + "/records/" + (size / 3) + "/proof"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode(), r.body());
     }
 
@@ -537,10 +654,17 @@ class ReferenceQueriesPlanTest {
         assertReadsAtMost(q.window() + 2 * 50 + 5, q.page(big, size - q.window(), size, null, null, null));
         List<Long> got = pages(records("area_id=" + area + "&limit=50"), 10);
         long lowest = size - 10 * q.window();
-        assertEquals(expected("SELECT id FROM records WHERE board_id = ? AND area_id = ? AND id >= ? ORDER BY id DESC",
-                big, area, lowest), got);
-        String sender = one("SELECT encode(s.public_key, 'hex') FROM senders s JOIN records r USING (sender_id) "
-                + "WHERE r.board_id = ? AND r.id = 0", big);
+        assertEquals(
+                expected(
+                        "SELECT id FROM records WHERE board_id = ? AND area_id = ? AND id >= ? ORDER BY id DESC",
+                        big,
+                        area,
+                        lowest),
+                got);
+        String sender = one(
+                "SELECT encode(s.public_key, 'hex') FROM senders s JOIN records r USING (sender_id) "
+                        + "WHERE r.board_id = ? AND r.id = 0",
+                big);
         JsonNode page = get(records("sender_key=" + sender + "&kind=CAST_VOTE"));
         page.get("records").forEach(r -> assertEquals("CAST_VOTE", r.get("kind").asText()));
         assertEquals("window", page.get("served").get("path").asText());
@@ -549,14 +673,20 @@ class ReferenceQueriesPlanTest {
     @Test
     void everyQueryStaysOnItsBoard() throws Exception {
         short small;
-        try (ResultSet rs = db.createStatement().executeQuery("SELECT board_id FROM boards WHERE name = '" + SMALL + "'")) {
+        try (ResultSet rs =
+                db.createStatement().executeQuery("SELECT board_id FROM boards WHERE name = '" + SMALL + "'")) {
             if (!rs.next()) {
                 throw new AssertionError("the query returned no row");
             }
             small = rs.getShort(1);
         }
         String user = one("SELECT user_id FROM records WHERE board_id = ? AND id = 5", small);
-        assertEquals(List.of(), ids(get(records("user_id=" + enc(user)))), "a user of the other board is not listed here");
-        assertEquals(0, get(records("user_id=" + enc(user)).replace("/records", "/records/count")).get("count").asInt());
+        assertEquals(
+                List.of(), ids(get(records("user_id=" + enc(user)))), "a user of the other board is not listed here");
+        assertEquals(
+                0,
+                get(records("user_id=" + enc(user)).replace("/records", "/records/count"))
+                        .get("count")
+                        .asInt());
     }
 }

@@ -48,13 +48,19 @@ class TilesAndProofsTest {
     }
 
     static HttpResponse<byte[]> getBytes(String path) throws Exception {
-        return QueryApiTest.HTTP.send(HttpRequest.newBuilder(URI.create(QueryApiTest.api.baseUrl() + path)).GET().build(),
+        return QueryApiTest.HTTP.send(
+                HttpRequest.newBuilder(URI.create(QueryApiTest.api.baseUrl() + path))
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofByteArray());
     }
 
     static HttpResponse<String> post(String path, String body) throws Exception {
-        return QueryApiTest.HTTP.send(HttpRequest.newBuilder(URI.create(QueryApiTest.api.baseUrl() + path))
-                .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        return QueryApiTest.HTTP.send(
+                HttpRequest.newBuilder(URI.create(QueryApiTest.api.baseUrl() + path))
+                        .header("Content-Type", "text/plain")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -73,7 +79,8 @@ class TilesAndProofsTest {
     @Test
     void aPlainTilesClientVerifiesARecordFromTheCheckpointTilesAndEntriesAlone() throws Exception {
         NoteVerifier key = NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey());
-        Checkpoint cp = Checkpoint.open(QueryApiTest.get("/boards/" + BOARD + "/checkpoint").body(), List.of(key));
+        Checkpoint cp = Checkpoint.open(
+                QueryApiTest.get("/boards/" + BOARD + "/checkpoint").body(), List.of(key));
         String prefix = "/boards/" + BOARD + "/";
         Map<String, Integer> fetched = new HashMap<>();
         for (long index : new long[] {0, 255, 256, 600, cp.size() - 1}) {
@@ -85,7 +92,10 @@ class TilesAndProofsTest {
                     try {
                         HttpResponse<byte[]> r = getBytes(prefix + path);
                         assertEquals(200, r.statusCode(), path);
-                        assertTrue(r.headers().firstValue("cache-control").orElse("").contains("immutable"));
+                        assertTrue(r.headers()
+                                .firstValue("cache-control")
+                                .orElse("")
+                                .contains("immutable"));
                         assertEquals(width * 32, r.body().length, path);
                         fetched.merge(path, 1, Integer::sum);
                         out.put(k, r.body());
@@ -110,11 +120,14 @@ class TilesAndProofsTest {
 
     @Test
     void consistencyProofsVerify() throws Exception {
-        JsonNode c = QueryApiTest.JSON.readTree(QueryApiTest.get("/boards/" + BOARD + "/consistency?from=300").body());
+        JsonNode c = QueryApiTest.JSON.readTree(
+                QueryApiTest.get("/boards/" + BOARD + "/consistency?from=300").body());
         assertEquals(N, c.get("to").asLong());
         ProofVerifier.verifyConsistency(300, N, root(300), root(N), hashes(c.get("hashes")));
-        assertArrayEquals(root(300), Base64.getDecoder().decode(c.get("from_root").asText()));
-        JsonNode c2 = QueryApiTest.JSON.readTree(QueryApiTest.get("/boards/" + BOARD + "/consistency?from=17&to=512").body());
+        assertArrayEquals(
+                root(300), Base64.getDecoder().decode(c.get("from_root").asText()));
+        JsonNode c2 = QueryApiTest.JSON.readTree(QueryApiTest.get("/boards/" + BOARD + "/consistency?from=17&to=512")
+                .body());
         ProofVerifier.verifyConsistency(17, 512, root(17), root(512), hashes(c2.get("hashes")));
     }
 
@@ -124,7 +137,8 @@ class TilesAndProofsTest {
         String origin = "api-test.electoral-log.local/" + BOARD;
         String trusted300 = new Checkpoint(origin, 300, root(300)).sign(log);
         // a record below the trusted size: inclusion at that size only
-        JsonNode below = QueryApiTest.JSON.readTree(post("/boards/" + BOARD + "/records/5/proof", trusted300).body());
+        JsonNode below = QueryApiTest.JSON.readTree(
+                post("/boards/" + BOARD + "/records/5/proof", trusted300).body());
         assertEquals(300, below.get("size").asLong());
         assertEquals(0, below.get("consistency").size());
         ProofVerifier.verifyInclusion(5, 300, leaves().get(5), hashes(below.get("inclusion")), root(300));
@@ -133,19 +147,29 @@ class TilesAndProofsTest {
         assertEquals(200, r.statusCode(), r.body());
         JsonNode above = QueryApiTest.JSON.readTree(r.body());
         assertEquals(N, above.get("size").asLong());
-        Checkpoint latest = Checkpoint.open(above.get("checkpoint").asText(), List.of(NoteVerifier.parse(log.verifierKey())));
+        Checkpoint latest =
+                Checkpoint.open(above.get("checkpoint").asText(), List.of(NoteVerifier.parse(log.verifierKey())));
         ProofVerifier.verifyConsistency(300, N, root(300), latest.root(), hashes(above.get("consistency")));
         ProofVerifier.verifyInclusion(500, N, leaves().get(500), hashes(above.get("inclusion")), latest.root());
 
-        QueryApiTest.assertError(409, post("/boards/" + BOARD + "/records/5/proof",
-                new Checkpoint("api-test.electoral-log.local/other-board", 300, root(300)).sign(log)), "origin");
+        QueryApiTest.assertError(
+                409,
+                post(
+                        "/boards/" + BOARD + "/records/5/proof",
+                        new Checkpoint("api-test.electoral-log.local/other-board", 300, root(300)).sign(log)),
+                "origin");
         byte[] forged = root(300).clone();
         forged[0] ^= 1;
-        QueryApiTest.assertError(409, post("/boards/" + BOARD + "/records/5/proof",
-                new Checkpoint(origin, 300, forged).sign(log)), "differs from the trusted checkpoint");
-        QueryApiTest.assertError(409, post("/boards/" + BOARD + "/records/5/proof",
-                new Checkpoint(origin, N + 10, root(N)).sign(log)), "has only " + N);
-        QueryApiTest.assertError(400, post("/boards/" + BOARD + "/records/5/proof", "not a note"), "signed checkpoint note");
+        QueryApiTest.assertError(
+                409,
+                post("/boards/" + BOARD + "/records/5/proof", new Checkpoint(origin, 300, forged).sign(log)),
+                "differs from the trusted checkpoint");
+        QueryApiTest.assertError(
+                409,
+                post("/boards/" + BOARD + "/records/5/proof", new Checkpoint(origin, N + 10, root(N)).sign(log)),
+                "has only " + N);
+        QueryApiTest.assertError(
+                400, post("/boards/" + BOARD + "/records/5/proof", "not a note"), "signed checkpoint note");
         QueryApiTest.assertError(400, post("/boards/" + BOARD + "/records/5/proof", " "), "the body must be");
         QueryApiTest.assertError(413, post("/boards/" + BOARD + "/records/5/proof", "x".repeat(70_000)), "");
     }
@@ -156,8 +180,11 @@ class TilesAndProofsTest {
         assertEquals(200, r.statusCode());
         TlogProof p = TlogProof.parse(r.body());
         assertEquals(123, p.index());
-        Checkpoint cp = p.verify(leaves().get(123), "api-test.electoral-log.local/" + BOARD,
-                List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())), List.of());
+        Checkpoint cp = p.verify(
+                leaves().get(123),
+                "api-test.electoral-log.local/" + BOARD,
+                List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())),
+                List.of());
         assertEquals(N, cp.size());
     }
 
@@ -169,18 +196,27 @@ class TilesAndProofsTest {
         QueryApiTest.assertError(404, "/boards/" + BOARD + "/tile/0/004", "does not exist yet");
         QueryApiTest.assertError(404, "/boards/" + BOARD + "/tile/entries/003.p/10", "does not exist yet");
         QueryApiTest.assertError(400, "/boards/" + BOARD + "/consistency", "from is required");
-        QueryApiTest.assertError(400, "/boards/" + BOARD + "/consistency?from=500&to=400", "from must be between 1 and to");
+        QueryApiTest.assertError(
+                400, "/boards/" + BOARD + "/consistency?from=500&to=400", "from must be between 1 and to");
         QueryApiTest.assertError(400, "/boards/" + BOARD + "/consistency?from=0", "from must be between 1 and to");
         QueryApiTest.assertError(400, "/boards/" + BOARD + "/consistency?from=1&to=99999", "to must be between 1 and");
-        QueryApiTest.assertError(404, "/boards/" + BOARD + "/records/" + N + "/proof-bundle", "not yet in a checkpoint");
+        QueryApiTest.assertError(
+                404, "/boards/" + BOARD + "/records/" + N + "/proof-bundle", "not yet in a checkpoint");
     }
 
     @Test
     void theOpenApiDocumentListsTheEndpoints() throws Exception {
-        JsonNode doc = QueryApiTest.JSON.readTree(QueryApiTest.get("/openapi.json").body());
+        JsonNode doc =
+                QueryApiTest.JSON.readTree(QueryApiTest.get("/openapi.json").body());
         assertEquals("3.0.3", doc.get("openapi").asText());
-        for (String path : new String[] {"/boards", "/boards/{board}/checkpoint", "/boards/{board}/tile/{path}",
-                "/boards/{board}/records/{id}/proof", "/boards/{board}/consistency", "/boards/{board}/records/{id}/proof-bundle"}) {
+        for (String path : new String[] {
+            "/boards",
+            "/boards/{board}/checkpoint",
+            "/boards/{board}/tile/{path}",
+            "/boards/{board}/records/{id}/proof",
+            "/boards/{board}/consistency",
+            "/boards/{board}/records/{id}/proof-bundle"
+        }) {
             assertTrue(doc.get("paths").has(path), path);
         }
     }

@@ -11,7 +11,14 @@ public final class BadEventException extends Exception {
      * path, or a delivery-key collision); the message says which.
      */
     public enum Reason {
-        UNDECODABLE, NO_SCHEMA, UNKNOWN_SCHEMA, INVALID, OVERSIZED, UNSIGNED, BAD_SIGNATURE, REFUSED
+        UNDECODABLE,
+        NO_SCHEMA,
+        UNKNOWN_SCHEMA,
+        INVALID,
+        OVERSIZED,
+        UNSIGNED,
+        BAD_SIGNATURE,
+        REFUSED
     }
 
     private final Reason reason;

@@ -6,8 +6,7 @@ import java.util.regex.Pattern;
 public final class BoardName {
     private static final Pattern VALID = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
 
-    private BoardName() {
-    }
+    private BoardName() {}
 
     public static boolean isValid(String name) {
         return name != null && VALID.matcher(name).matches();

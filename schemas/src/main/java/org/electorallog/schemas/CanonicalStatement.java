@@ -42,8 +42,7 @@ public final class CanonicalStatement {
     /** Entries of C2SP tlog-tiles entry bundles carry a uint16 length: nothing longer can be logged. */
     public static final int MAX_BYTES = 65_535;
 
-    private CanonicalStatement() {
-    }
+    private CanonicalStatement() {}
 
     /** The canonical bytes of a statement record (generic or generated). */
     public static byte[] encode(IndexedRecord statement) {
@@ -67,11 +66,14 @@ public final class CanonicalStatement {
             }
             case INT, LONG -> {
                 out.write(0x02);
-                out.writeBytes(ByteBuffer.allocate(8).putLong(((Number) v).longValue()).array());
+                out.writeBytes(
+                        ByteBuffer.allocate(8).putLong(((Number) v).longValue()).array());
             }
             case FLOAT, DOUBLE -> {
                 out.write(0x03);
-                out.writeBytes(ByteBuffer.allocate(8).putDouble(((Number) v).doubleValue()).array());
+                out.writeBytes(ByteBuffer.allocate(8)
+                        .putDouble(((Number) v).doubleValue())
+                        .array());
             }
             case STRING -> {
                 out.write(0x04);
@@ -107,7 +109,8 @@ public final class CanonicalStatement {
                 out.write(0x09);
                 Map<?, ?> map = (Map<?, ?>) v;
                 List<Map.Entry<?, ?>> entries = new ArrayList<>(map.entrySet());
-                entries.sort(Comparator.comparing(e -> e.getKey().toString().getBytes(StandardCharsets.UTF_8),
+                entries.sort(Comparator.comparing(
+                        e -> e.getKey().toString().getBytes(StandardCharsets.UTF_8),
                         java.util.Arrays::compareUnsigned));
                 uvarint(out, entries.size());
                 for (Map.Entry<?, ?> e : entries) {
@@ -132,7 +135,8 @@ public final class CanonicalStatement {
                 present.add(f);
             }
         }
-        present.sort(Comparator.comparing(f -> f.name().getBytes(StandardCharsets.UTF_8), java.util.Arrays::compareUnsigned));
+        present.sort(Comparator.comparing(
+                f -> f.name().getBytes(StandardCharsets.UTF_8), java.util.Arrays::compareUnsigned));
         uvarint(out, present.size());
         for (Schema.Field f : present) {
             str(out, f.name());
@@ -143,8 +147,10 @@ public final class CanonicalStatement {
     /** The union branch a value belongs to: records by full name, other types by Avro type. */
     private static Schema branch(Schema union, Object v) {
         for (Schema s : union.getTypes()) {
-            if (v instanceof GenericContainer c && (s.getType() == Schema.Type.RECORD || s.getType() == Schema.Type.ENUM
-                    || s.getType() == Schema.Type.FIXED)) {
+            if (v instanceof GenericContainer c
+                    && (s.getType() == Schema.Type.RECORD
+                            || s.getType() == Schema.Type.ENUM
+                            || s.getType() == Schema.Type.FIXED)) {
                 if (c.getSchema().getFullName().equals(s.getFullName())) {
                     return s;
                 }
@@ -210,7 +216,8 @@ public final class CanonicalStatement {
             }
         }
         if (r.pos != canonical.length) {
-            throw new IllegalArgumentException("canonical statement has " + (canonical.length - r.pos) + " trailing bytes");
+            throw new IllegalArgumentException(
+                    "canonical statement has " + (canonical.length - r.pos) + " trailing bytes");
         }
         return out;
     }
@@ -268,7 +275,7 @@ public final class CanonicalStatement {
         void skipValue() {
             int tag = u8();
             switch (tag) {
-                case 0x00 -> { }
+                case 0x00 -> {}
                 case 0x01 -> u8();
                 case 0x02, 0x03 -> int64();
                 case 0x04, 0x05, 0x06 -> bytes();

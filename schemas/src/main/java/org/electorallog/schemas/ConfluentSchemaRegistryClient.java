@@ -154,7 +154,8 @@ public final class ConfluentSchemaRegistryClient implements SchemaRegistry {
     private JsonNode call(String method, String path, String body) {
         RuntimeException last = null;
         for (int attempt = 1; attempt <= attempts; attempt++) {
-            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(timeout)
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path))
+                    .timeout(timeout)
                     .header("Accept", CONTENT_TYPE + ", application/json");
             if (body == null) {
                 b.GET();
@@ -172,8 +173,8 @@ public final class ConfluentSchemaRegistryClient implements SchemaRegistry {
                 }
                 last = e;
             } catch (IOException e) {
-                last = new IllegalStateException("schema registry at " + baseUrl + " did not answer " + method + " "
-                        + path + ": " + e, e);
+                last = new IllegalStateException(
+                        "schema registry at " + baseUrl + " did not answer " + method + " " + path + ": " + e, e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while calling the schema registry", e);

@@ -49,7 +49,8 @@ public record DecodedStatement(
         try {
             canonical = CanonicalStatement.encode(statement);
         } catch (RuntimeException e) {
-            throw new BadEventException(BadEventException.Reason.INVALID, "statement has no canonical form: " + e.getMessage());
+            throw new BadEventException(
+                    BadEventException.Reason.INVALID, "statement has no canonical form: " + e.getMessage());
         }
         broken = StatementRules.checkCanonicalSize(canonical.length);
         if (broken.isPresent()) {

@@ -23,8 +23,7 @@ public final class EmbeddedSchemaRegistry implements SchemaRegistry {
     private static final EmbeddedSchemaRegistry INSTANCE = new EmbeddedSchemaRegistry();
 
     /** One manifest line. */
-    public record Entry(int id, String subject, int version, String file, Schema schema) {
-    }
+    public record Entry(int id, String subject, int version, String file, Schema schema) {}
 
     /** SHA-256 (hex) of a schema's parsing canonical form: what the manifest pins. */
     public static String fingerprint(Schema schema) {
@@ -74,7 +73,7 @@ public final class EmbeddedSchemaRegistry implements SchemaRegistry {
     private static Map<Integer, Entry> load() {
         Map<Integer, Entry> out = new LinkedHashMap<>();
         try (InputStream in = open("manifest.txt");
-             BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             String line;
             int lineNo = 0;
             while ((line = r.readLine()) != null) {
@@ -85,8 +84,8 @@ public final class EmbeddedSchemaRegistry implements SchemaRegistry {
                 }
                 String[] f = line.split("\\s+");
                 if (f.length != 5) {
-                    throw new IllegalStateException("schema manifest line " + lineNo
-                            + " must be '<id> <subject> <version> <file> <sha256>'");
+                    throw new IllegalStateException(
+                            "schema manifest line " + lineNo + " must be '<id> <subject> <version> <file> <sha256>'");
                 }
                 int id = Integer.parseInt(f[0]);
                 if (out.containsKey(id)) {
@@ -97,8 +96,9 @@ public final class EmbeddedSchemaRegistry implements SchemaRegistry {
                     schema = new Schema.Parser().parse(s);
                 }
                 if (!fingerprint(schema).equals(f[4])) {
-                    throw new IllegalStateException("schema " + f[3] + " under ID " + id + " has changed (fingerprint "
-                            + fingerprint(schema) + ", manifest pins " + f[4] + "): an ID's schema never changes; add a new ID");
+                    throw new IllegalStateException(
+                            "schema " + f[3] + " under ID " + id + " has changed (fingerprint " + fingerprint(schema)
+                                    + ", manifest pins " + f[4] + "): an ID's schema never changes; add a new ID");
                 }
                 out.put(id, new Entry(id, f[1], Integer.parseInt(f[2]), f[3], schema));
             }

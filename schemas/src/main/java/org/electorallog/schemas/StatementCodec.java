@@ -37,7 +37,9 @@ public final class StatementCodec {
         if (!trusted) {
             ClassSecurityValidator.setGlobal(ClassSecurityValidator.composite(
                     ClassSecurityValidator.getGlobal(),
-                    ClassSecurityValidator.builder().add(Envelope.class.getPackageName()).build()));
+                    ClassSecurityValidator.builder()
+                            .add(Envelope.class.getPackageName())
+                            .build()));
             trusted = true;
         }
     }
@@ -100,16 +102,16 @@ public final class StatementCodec {
         }
         GenericRecord envelope;
         try {
-            BinaryDecoder dec = DecoderFactory.get().binaryDecoder(message, WireFormat.HEADER_SIZE,
-                    message.length - WireFormat.HEADER_SIZE, null);
+            BinaryDecoder dec = DecoderFactory.get()
+                    .binaryDecoder(message, WireFormat.HEADER_SIZE, message.length - WireFormat.HEADER_SIZE, null);
             envelope = reader.read(null, dec);
             if (!dec.isEnd()) {
-                throw new BadEventException(BadEventException.Reason.UNDECODABLE,
-                        "message has bytes after the Avro record");
+                throw new BadEventException(
+                        BadEventException.Reason.UNDECODABLE, "message has bytes after the Avro record");
             }
         } catch (IOException | RuntimeException e) {
-            throw new BadEventException(BadEventException.Reason.UNDECODABLE,
-                    "Avro decoding with schema " + id + " failed: " + e, e);
+            throw new BadEventException(
+                    BadEventException.Reason.UNDECODABLE, "Avro decoding with schema " + id + " failed: " + e, e);
         }
         return DecodedStatement.of(id, envelope);
     }
@@ -120,8 +122,11 @@ public final class StatementCodec {
         try {
             Schema writerSchema = registry.byId(id);
             SpecificDatumReader<Envelope> r = new SpecificDatumReader<>(writerSchema, Envelope.getClassSchema());
-            return r.read(null, DecoderFactory.get().binaryDecoder(message, WireFormat.HEADER_SIZE,
-                    message.length - WireFormat.HEADER_SIZE, null));
+            return r.read(
+                    null,
+                    DecoderFactory.get()
+                            .binaryDecoder(
+                                    message, WireFormat.HEADER_SIZE, message.length - WireFormat.HEADER_SIZE, null));
         } catch (SchemaRegistry.UnknownSchemaException e) {
             throw new BadEventException(BadEventException.Reason.UNKNOWN_SCHEMA, e.getMessage());
         } catch (IOException | RuntimeException e) {

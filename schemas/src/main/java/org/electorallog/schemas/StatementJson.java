@@ -27,8 +27,7 @@ import org.electorallog.schemas.avro.Statement;
 public final class StatementJson {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private StatementJson() {
-    }
+    private StatementJson() {}
 
     /** A JSON statement that cannot be read; the message names the field. */
     public static final class InvalidStatementJson extends Exception {
@@ -180,7 +179,8 @@ public final class StatementJson {
                 return m;
             }
             default:
-                throw new InvalidStatementJson(where + ": type " + s.getType() + " is not supported in JSON statements");
+                throw new InvalidStatementJson(
+                        where + ": type " + s.getType() + " is not supported in JSON statements");
         }
     }
 

@@ -9,17 +9,29 @@ import java.util.List;
 public final class StatementKinds {
     /** Index = code. Append new kinds at the end, in the same order as the Avro enum. */
     public static final List<String> NAMES = List.of(
-            "UNKNOWN", "CAST_VOTE", "CAST_VOTE_ERROR", "IDP_USER_EVENT", "ELECTION_PUBLISHED",
-            "VOTING_PERIOD_OPENED", "VOTING_PERIOD_PAUSED", "VOTING_PERIOD_CLOSED",
-            "KEY_GENERATION", "KEY_INSERTION_START", "KEY_INSERTION_CEREMONY",
-            "TALLY_OPENED", "TALLY_CLOSED", "COMMUNICATIONS_SENT",
-            "VOTER_PUBLIC_KEY", "ADMIN_PUBLIC_KEY", "LOG_CHECKPOINT", "LOG_CONTINUATION");
+            "UNKNOWN",
+            "CAST_VOTE",
+            "CAST_VOTE_ERROR",
+            "IDP_USER_EVENT",
+            "ELECTION_PUBLISHED",
+            "VOTING_PERIOD_OPENED",
+            "VOTING_PERIOD_PAUSED",
+            "VOTING_PERIOD_CLOSED",
+            "KEY_GENERATION",
+            "KEY_INSERTION_START",
+            "KEY_INSERTION_CEREMONY",
+            "TALLY_OPENED",
+            "TALLY_CLOSED",
+            "COMMUNICATIONS_SENT",
+            "VOTER_PUBLIC_KEY",
+            "ADMIN_PUBLIC_KEY",
+            "LOG_CHECKPOINT",
+            "LOG_CONTINUATION");
 
     /** The code of CAST_VOTE, the kind the ballot locator and the cast-vote export read. */
     public static final short CAST_VOTE = 1;
 
-    private StatementKinds() {
-    }
+    private StatementKinds() {}
 
     /** The code of a kind name, or -1 when this version does not know it. */
     public static int code(String name) {

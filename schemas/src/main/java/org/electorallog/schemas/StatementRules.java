@@ -43,10 +43,11 @@ public final class StatementRules {
     public static final int SIGNATURE_BYTES = 64;
 
     /** The text columns the projection indexes, each capped at {@link #MAX_TEXT_BYTES}. */
-    private static final String[] CAPPED_TEXT = {"sender_name", "user_id", "username", "election_id", "area_id", "ballot_id"};
+    private static final String[] CAPPED_TEXT = {
+        "sender_name", "user_id", "username", "election_id", "area_id", "ballot_id"
+    };
 
-    private StatementRules() {
-    }
+    private StatementRules() {}
 
     /** A broken rule: the field (a dotted path for nested values) and what it must be. */
     public record Violation(String field, String rule, BadEventException.Reason reason) {
@@ -78,7 +79,8 @@ public final class StatementRules {
             return invalid("delivery_id", "is required");
         }
         if (deliveryId.length() > MAX_DELIVERY_ID_CHARS) {
-            return invalid("delivery_id", "is " + deliveryId.length() + " characters, more than " + MAX_DELIVERY_ID_CHARS);
+            return invalid(
+                    "delivery_id", "is " + deliveryId.length() + " characters, more than " + MAX_DELIVERY_ID_CHARS);
         }
         Object kind = field(statement, "kind");
         if (kind == null) {
@@ -94,13 +96,17 @@ public final class StatementRules {
         Object key = field(statement, "sender_public_key");
         int keyLength = key instanceof ByteBuffer b ? b.remaining() : -1;
         if (keyLength != PUBLIC_KEY_BYTES) {
-            return invalid("sender_public_key", "must be a " + PUBLIC_KEY_BYTES + "-byte Ed25519 public key"
-                    + (keyLength < 0 ? "" : ", got " + keyLength + " bytes"));
+            return invalid(
+                    "sender_public_key",
+                    "must be a " + PUBLIC_KEY_BYTES + "-byte Ed25519 public key"
+                            + (keyLength < 0 ? "" : ", got " + keyLength + " bytes"));
         }
         Object ts = field(statement, "statement_timestamp");
         if (!(ts instanceof Number n) || n.longValue() < MIN_STATEMENT_MILLIS || n.longValue() > MAX_MILLIS) {
-            return invalid("statement_timestamp", "must be milliseconds since the epoch from " + MIN_STATEMENT_MILLIS
-                    + " to " + MAX_MILLIS + " (" + Instant.ofEpochMilli(MAX_MILLIS) + ")" + (ts == null ? "" : ", got " + ts));
+            return invalid(
+                    "statement_timestamp",
+                    "must be milliseconds since the epoch from " + MIN_STATEMENT_MILLIS + " to " + MAX_MILLIS + " ("
+                            + Instant.ofEpochMilli(MAX_MILLIS) + ")" + (ts == null ? "" : ", got " + ts));
         }
         for (String name : CAPPED_TEXT) {
             Object v = field(statement, name);
@@ -117,8 +123,10 @@ public final class StatementRules {
     /** The canonical bytes may be logged: C2SP tlog-tiles entry bundles carry a uint16 length. */
     public static Optional<Violation> checkCanonicalSize(int canonicalBytes) {
         if (canonicalBytes > CanonicalStatement.MAX_BYTES) {
-            return Optional.of(new Violation("statement", "canonical bytes are " + canonicalBytes + " bytes, more than "
-                    + CanonicalStatement.MAX_BYTES, BadEventException.Reason.OVERSIZED));
+            return Optional.of(new Violation(
+                    "statement",
+                    "canonical bytes are " + canonicalBytes + " bytes, more than " + CanonicalStatement.MAX_BYTES,
+                    BadEventException.Reason.OVERSIZED));
         }
         return Optional.empty();
     }
@@ -126,7 +134,9 @@ public final class StatementRules {
     /** A signature, when present, is one Ed25519 signature. */
     public static Optional<Violation> checkSignature(String field, byte[] signature) {
         if (signature != null && signature.length != SIGNATURE_BYTES) {
-            return invalid(field, "must be a " + SIGNATURE_BYTES + "-byte Ed25519 signature, got " + signature.length + " bytes");
+            return invalid(
+                    field,
+                    "must be a " + SIGNATURE_BYTES + "-byte Ed25519 signature, got " + signature.length + " bytes");
         }
         return Optional.empty();
     }
@@ -134,8 +144,10 @@ public final class StatementRules {
     /** The Kafka record timestamp becomes the record's {@code created} time: it must fit the documented range. */
     public static Optional<Violation> checkRecordTimestamp(long millis) {
         if (millis < MIN_RECORD_MILLIS || millis > MAX_MILLIS) {
-            return invalid("kafka timestamp", "must be milliseconds since the epoch from " + MIN_RECORD_MILLIS + " to "
-                    + MAX_MILLIS + ", got " + millis);
+            return invalid(
+                    "kafka timestamp",
+                    "must be milliseconds since the epoch from " + MIN_RECORD_MILLIS + " to " + MAX_MILLIS + ", got "
+                            + millis);
         }
         return Optional.empty();
     }
@@ -178,12 +190,16 @@ public final class StatementRules {
 
     private static Optional<Violation> string(CharSequence s, String path) {
         if (s instanceof Utf8 u ? !wellFormedUtf8(u.getBytes(), u.getByteLength()) : hasUnpairedSurrogate(s)) {
-            return invalid(path, s instanceof Utf8 ? "is not well-formed UTF-8"
-                    : "holds an unpaired surrogate (not well-formed Unicode)");
+            return invalid(
+                    path,
+                    s instanceof Utf8
+                            ? "is not well-formed UTF-8"
+                            : "holds an unpaired surrogate (not well-formed Unicode)");
         }
         for (int i = 0; i < s.length(); i++) {
             if (s.charAt(i) == '\u0000') {
-                return invalid(path, "holds the character U+0000 at position " + i + ", which PostgreSQL text cannot store");
+                return invalid(
+                        path, "holds the character U+0000 at position " + i + ", which PostgreSQL text cannot store");
             }
         }
         return Optional.empty();

@@ -9,6 +9,5 @@ public final class Topics {
     /** Confluent subject naming (TopicNameStrategy): {@code <topic>-value}. */
     public static final String EVENTS_SUBJECT = EVENTS + "-value";
 
-    private Topics() {
-    }
+    private Topics() {}
 }

@@ -10,8 +10,7 @@ public final class WireFormat {
     public static final byte MAGIC = 0;
     public static final int HEADER_SIZE = 5;
 
-    private WireFormat() {
-    }
+    private WireFormat() {}
 
     /** Prefixes Avro bytes with the header for {@code schemaId}. */
     public static byte[] frame(int schemaId, byte[] avro) {
@@ -23,12 +22,14 @@ public final class WireFormat {
     /** The schema ID of a framed message; a message too short or without the magic byte is refused. */
     public static int schemaId(byte[] message) throws BadEventException {
         if (message == null || message.length < HEADER_SIZE) {
-            throw new BadEventException(BadEventException.Reason.UNDECODABLE,
+            throw new BadEventException(
+                    BadEventException.Reason.UNDECODABLE,
                     "message of " + (message == null ? 0 : message.length)
                             + " bytes is shorter than the 5-byte wire-format header");
         }
         if (message[0] != MAGIC) {
-            throw new BadEventException(BadEventException.Reason.NO_SCHEMA,
+            throw new BadEventException(
+                    BadEventException.Reason.NO_SCHEMA,
                     "message does not start with the wire-format magic byte 0 (found " + message[0] + ")");
         }
         return ByteBuffer.wrap(message, 1, 4).getInt();

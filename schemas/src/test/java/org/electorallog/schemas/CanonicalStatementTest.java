@@ -17,8 +17,14 @@ import org.junit.jupiter.api.Test;
 class CanonicalStatementTest {
 
     static Statement minimal() {
-        return Statement.newBuilder().setBoard("b").setDeliveryId("d").setKind(StatementKind.CAST_VOTE)
-                .setStatementTimestamp(1).setSenderName("s").setSenderPublicKey(ByteBuffer.wrap(new byte[] {1, 2})).build();
+        return Statement.newBuilder()
+                .setBoard("b")
+                .setDeliveryId("d")
+                .setKind(StatementKind.CAST_VOTE)
+                .setStatementTimestamp(1)
+                .setSenderName("s")
+                .setSenderPublicKey(ByteBuffer.wrap(new byte[] {1, 2}))
+                .build();
     }
 
     @Test
@@ -59,23 +65,45 @@ class CanonicalStatementTest {
 
     @Test
     void goldenVectorsOfFullStatementsArePinned() {
-        Statement vote = Statement.newBuilder().setBoard("election-2026").setDeliveryId("0190f1a2-7c3d-7e4f-8a5b-6c7d8e9fa0b1")
-                .setKind(StatementKind.CAST_VOTE).setStatementTimestamp(1_767_225_600_123L).setSenderName("voting-service")
-                .setSenderPublicKey(ByteBuffer.wrap(new byte[32])).setUserId("user-000042").setUsername("voter42@example.org")
-                .setElectionId("e1").setAreaId("area-7").setBallotId("ab".repeat(32))
-                .setBody(CastVote.newBuilder().setElectionId("e1").setPseudonymHash(ByteBuffer.wrap(new byte[] {9, 9}))
-                        .setCastVoteHash(ByteBuffer.wrap(new byte[] {7, 7})).setCountry("ES").build()).build();
-        Statement published = Statement.newBuilder().setBoard("election-2026").setDeliveryId("p-1")
-                .setKind(StatementKind.ELECTION_PUBLISHED).setStatementTimestamp(1_767_225_600_000L)
-                .setSenderName("admin").setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
-                .setBody(ElectionPublished.newBuilder().setElectionIds(List.of("e1", "e2")).build()).build();
+        Statement vote = Statement.newBuilder()
+                .setBoard("election-2026")
+                .setDeliveryId("0190f1a2-7c3d-7e4f-8a5b-6c7d8e9fa0b1")
+                .setKind(StatementKind.CAST_VOTE)
+                .setStatementTimestamp(1_767_225_600_123L)
+                .setSenderName("voting-service")
+                .setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
+                .setUserId("user-000042")
+                .setUsername("voter42@example.org")
+                .setElectionId("e1")
+                .setAreaId("area-7")
+                .setBallotId("ab".repeat(32))
+                .setBody(CastVote.newBuilder()
+                        .setElectionId("e1")
+                        .setPseudonymHash(ByteBuffer.wrap(new byte[] {9, 9}))
+                        .setCastVoteHash(ByteBuffer.wrap(new byte[] {7, 7}))
+                        .setCountry("ES")
+                        .build())
+                .build();
+        Statement published = Statement.newBuilder()
+                .setBoard("election-2026")
+                .setDeliveryId("p-1")
+                .setKind(StatementKind.ELECTION_PUBLISHED)
+                .setStatementTimestamp(1_767_225_600_000L)
+                .setSenderName("admin")
+                .setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
+                .setBody(ElectionPublished.newBuilder()
+                        .setElectionIds(List.of("e1", "e2"))
+                        .build())
+                .build();
         assertEquals(GOLDEN_VOTE, sha256(CanonicalStatement.encode(vote)));
         assertEquals(GOLDEN_PUBLISHED, sha256(CanonicalStatement.encode(published)));
     }
 
     static String sha256(byte[] b) {
         try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(b));
+            return java.util.HexFormat.of()
+                    .formatHex(
+                            java.security.MessageDigest.getInstance("SHA-256").digest(b));
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
@@ -83,15 +111,21 @@ class CanonicalStatementTest {
 
     /** SHA-256 of the canonical bytes; a change here changes every leaf of every log: never. */
     static final String GOLDEN_VOTE = "728efd4f14909792446aa9e4210f28c3f560947b319291dc9fcc3701d329fb1e";
+
     static final String GOLDEN_PUBLISHED = "6834f13a3a0cb4530ad957da55d65c58c4e4ba80ff6b972fcc306780e34267f3";
 
     @Test
     void nullFieldsAreLeftOutAndFieldOrderIsByName() {
         Statement a = minimal();
-        Statement b = Statement.newBuilder(minimal()).setUserId(null).setArtifact(null).build();
+        Statement b = Statement.newBuilder(minimal())
+                .setUserId(null)
+                .setArtifact(null)
+                .build();
         assertArrayEquals(CanonicalStatement.encode(a), CanonicalStatement.encode(b));
         Statement c = Statement.newBuilder(minimal()).setUserId("").build();
-        assertEquals(CanonicalStatement.encode(a).length + 1 + "user_id".length() + 2, CanonicalStatement.encode(c).length,
+        assertEquals(
+                CanonicalStatement.encode(a).length + 1 + "user_id".length() + 2,
+                CanonicalStatement.encode(c).length,
                 "an empty string is present, unlike null");
     }
 
@@ -102,11 +136,20 @@ class CanonicalStatementTest {
         assertEquals("CAST_VOTE", f.get("kind"));
         assertEquals(1L, f.get("statement_timestamp"));
         assertArrayEquals(new byte[] {1, 2}, (byte[]) f.get("sender_public_key"));
-        Statement withBody = Statement.newBuilder(minimal()).setBody(CastVote.newBuilder().setElectionId("e")
-                .setPseudonymHash(ByteBuffer.wrap(new byte[1])).setCastVoteHash(ByteBuffer.wrap(new byte[1])).build()).build();
-        assertEquals(7, CanonicalStatement.decodeFields(CanonicalStatement.encode(withBody)).size());
+        Statement withBody = Statement.newBuilder(minimal())
+                .setBody(CastVote.newBuilder()
+                        .setElectionId("e")
+                        .setPseudonymHash(ByteBuffer.wrap(new byte[1]))
+                        .setCastVoteHash(ByteBuffer.wrap(new byte[1]))
+                        .build())
+                .build();
+        assertEquals(
+                7,
+                CanonicalStatement.decodeFields(CanonicalStatement.encode(withBody))
+                        .size());
         byte[] bad = CanonicalStatement.encode(minimal());
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class,
                 () -> CanonicalStatement.decodeFields(java.util.Arrays.copyOf(bad, bad.length - 3)));
     }
 }

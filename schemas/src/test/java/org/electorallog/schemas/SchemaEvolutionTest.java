@@ -41,19 +41,23 @@ class SchemaEvolutionTest {
             Envelope specific = codec.decodeSpecific(wire);
             assertEquals("sample-board", specific.getStatement().getBoard());
             // canonical bytes do not depend on which schema version read the statement
-            assertEquals(ByteBuffer.wrap(CanonicalStatement.encode((GenericRecord) sample.get("statement"))),
+            assertEquals(
+                    ByteBuffer.wrap(CanonicalStatement.encode((GenericRecord) sample.get("statement"))),
                     ByteBuffer.wrap(d.canonicalBytes()));
         }
     }
 
     @Test
     void theOldestReaderDecodesACurrentEvent() throws Exception {
-        EmbeddedSchemaRegistry.Entry oldest = registry.entries().values().iterator().next();
+        EmbeddedSchemaRegistry.Entry oldest =
+                registry.entries().values().iterator().next();
         Schema current = Envelope.getClassSchema();
         byte[] avro = encode(current, sample(current));
         GenericDatumReader<GenericRecord> reader = new GenericDatumReader<>(current, oldest.schema());
         GenericRecord read = reader.read(null, DecoderFactory.get().binaryDecoder(avro, null));
-        assertEquals("sample-board", ((GenericRecord) read.get("statement")).get("board").toString());
+        assertEquals(
+                "sample-board",
+                ((GenericRecord) read.get("statement")).get("board").toString());
     }
 
     @Test
@@ -63,7 +67,8 @@ class SchemaEvolutionTest {
         all.add(Envelope.getClassSchema());
         for (Schema a : all) {
             for (Schema b : all) {
-                assertEquals(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE,
+                assertEquals(
+                        SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE,
                         SchemaCompatibility.checkReaderWriterCompatibility(a, b).getType());
             }
         }
@@ -80,8 +85,10 @@ class SchemaEvolutionTest {
         int current = registry.idOf(Topics.EVENTS_SUBJECT, Envelope.getClassSchema());
         assertEquals(previous, current, "the current schema is the manifest's last entry");
         assertNotNull(entries.get(1));
-        assertEquals("043249458c923c29346ec6aeeb790b72d4f6b5b104fbe8d54028e30b53a9e8eb",
-                EmbeddedSchemaRegistry.fingerprint(entries.get(1).schema()), "schema 1 is frozen");
+        assertEquals(
+                "043249458c923c29346ec6aeeb790b72d4f6b5b104fbe8d54028e30b53a9e8eb",
+                EmbeddedSchemaRegistry.fingerprint(entries.get(1).schema()),
+                "schema 1 is frozen");
     }
 
     static byte[] encode(Schema schema, GenericRecord r) throws Exception {
@@ -103,7 +110,13 @@ class SchemaEvolutionTest {
 
     static Object value(String name, Schema s) {
         return switch (s.getType()) {
-            case UNION -> value(name, s.getTypes().stream().filter(t -> t.getType() != Schema.Type.NULL).findFirst().orElseThrow());
+            case UNION ->
+                value(
+                        name,
+                        s.getTypes().stream()
+                                .filter(t -> t.getType() != Schema.Type.NULL)
+                                .findFirst()
+                                .orElseThrow());
             case RECORD -> sample(s);
             case STRING -> name.equals("board") ? "sample-board" : "v-" + name;
             case BYTES -> ByteBuffer.wrap(new byte[name.endsWith("_signature") ? 64 : 32]);

@@ -63,7 +63,14 @@ class SchemaRegistryClientTest {
         if (key.equals("POST /subjects/" + SUBJECT + "/versions")) {
             String schema = JSON.readTree(body).get("schema").asText();
             if (incompatible) {
-                reply(x, 409, Map.of("error_code", 409, "message", "Schema being registered is incompatible with an earlier schema"));
+                reply(
+                        x,
+                        409,
+                        Map.of(
+                                "error_code",
+                                409,
+                                "message",
+                                "Schema being registered is incompatible with an earlier schema"));
             } else if (schema.contains("\"broken")) {
                 reply(x, 422, Map.of("error_code", 42201, "message", "Input schema is an invalid Avro schema"));
             } else {
@@ -133,12 +140,13 @@ class SchemaRegistryClientTest {
 
     @Test
     void anUnknownIdIsAnUnknownSchemaSoTheEventIsDeadLettered() {
-        SchemaRegistry.UnknownSchemaException e =
-                assertThrows(SchemaRegistry.UnknownSchemaException.class, () -> client(false).byId(99));
+        SchemaRegistry.UnknownSchemaException e = assertThrows(
+                SchemaRegistry.UnknownSchemaException.class, () -> client(false).byId(99));
         assertEquals(99, e.id());
         assertTrue(e.getMessage().contains("40403"), e.getMessage());
         StatementCodec codec = new StatementCodec(client(false), SUBJECT);
-        BadEventException bad = assertThrows(BadEventException.class, () -> codec.decode(WireFormat.frame(99, new byte[] {2})));
+        BadEventException bad =
+                assertThrows(BadEventException.class, () -> codec.decode(WireFormat.frame(99, new byte[] {2})));
         assertEquals(BadEventException.Reason.UNKNOWN_SCHEMA, bad.reason());
     }
 
@@ -146,21 +154,27 @@ class SchemaRegistryClientTest {
     void aSchemaNotUnderTheSubjectIs40403() throws Exception {
         client(false).register(SUBJECT, Envelope.getClassSchema());
         Schema other = new Schema.Parser().parse("{\"type\":\"record\",\"name\":\"X\",\"fields\":[]}");
-        assertEquals(40403, assertThrows(ConfluentSchemaRegistryClient.RegistryException.class,
-                () -> client(false).idOf(SUBJECT, other)).errorCode());
+        assertEquals(
+                40403,
+                assertThrows(
+                                ConfluentSchemaRegistryClient.RegistryException.class,
+                                () -> client(false).idOf(SUBJECT, other))
+                        .errorCode());
     }
 
     @Test
     void incompatibleAndInvalidSchemasAreRefusedWithoutRetry() {
         incompatible = true;
-        ConfluentSchemaRegistryClient.RegistryException e = assertThrows(ConfluentSchemaRegistryClient.RegistryException.class,
+        ConfluentSchemaRegistryClient.RegistryException e = assertThrows(
+                ConfluentSchemaRegistryClient.RegistryException.class,
                 () -> client(false).register(SUBJECT, Envelope.getClassSchema()));
         assertEquals(409, e.status());
         assertEquals(1, calls.get("POST /subjects/" + SUBJECT + "/versions").get(), "a 4xx is not retried");
         assertEquals(false, client(false).isCompatible(SUBJECT, Envelope.getClassSchema()));
         incompatible = false;
         Schema broken = new Schema.Parser().parse("{\"type\":\"record\",\"name\":\"broken\",\"fields\":[]}");
-        ConfluentSchemaRegistryClient.RegistryException invalid = assertThrows(ConfluentSchemaRegistryClient.RegistryException.class,
+        ConfluentSchemaRegistryClient.RegistryException invalid = assertThrows(
+                ConfluentSchemaRegistryClient.RegistryException.class,
                 () -> client(false).register(SUBJECT, broken));
         assertEquals(422, invalid.status());
         assertEquals(42201, invalid.errorCode());
@@ -171,7 +185,8 @@ class SchemaRegistryClientTest {
         storeFailures.set(2);
         assertEquals(21, client(false).register(SUBJECT, Envelope.getClassSchema()), "two 50001 answers, then success");
         storeFailures.set(10);
-        ConfluentSchemaRegistryClient.RegistryException e = assertThrows(ConfluentSchemaRegistryClient.RegistryException.class,
+        ConfluentSchemaRegistryClient.RegistryException e = assertThrows(
+                ConfluentSchemaRegistryClient.RegistryException.class,
                 () -> client(false).register(SUBJECT, Envelope.getClassSchema()));
         assertEquals(50001, e.errorCode());
         assertEquals(3 + 3, calls.get("POST /subjects/" + SUBJECT + "/versions").get(), "3 attempts each");
@@ -180,8 +195,10 @@ class SchemaRegistryClientTest {
     @Test
     void anUnreachableRegistryIsAClearError() {
         server.stop(0);
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> new ConfluentSchemaRegistryClient(url(), Duration.ofMillis(500), 2, false).register(SUBJECT, Envelope.getClassSchema()));
+        IllegalStateException e = assertThrows(
+                IllegalStateException.class,
+                () -> new ConfluentSchemaRegistryClient(url(), Duration.ofMillis(500), 2, false)
+                        .register(SUBJECT, Envelope.getClassSchema()));
         assertTrue(e.getMessage().contains("did not answer"), e.getMessage());
     }
 }

@@ -15,11 +15,19 @@ import org.junit.jupiter.api.Test;
 class StatementCodecTest {
     static Envelope vote(String user) {
         Statement st = Statement.newBuilder()
-                .setBoard("board-1").setDeliveryId("d-" + user).setKind(StatementKind.CAST_VOTE)
-                .setStatementTimestamp(1_700_000_000_000L).setSenderName("voting-service")
-                .setSenderPublicKey(ByteBuffer.wrap(new byte[32])).setUserId(user).setElectionId("e1")
-                .setBody(CastVote.newBuilder().setElectionId("e1").setPseudonymHash(ByteBuffer.wrap(new byte[] {1}))
-                        .setCastVoteHash(ByteBuffer.wrap(new byte[] {2})).build())
+                .setBoard("board-1")
+                .setDeliveryId("d-" + user)
+                .setKind(StatementKind.CAST_VOTE)
+                .setStatementTimestamp(1_700_000_000_000L)
+                .setSenderName("voting-service")
+                .setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
+                .setUserId(user)
+                .setElectionId("e1")
+                .setBody(CastVote.newBuilder()
+                        .setElectionId("e1")
+                        .setPseudonymHash(ByteBuffer.wrap(new byte[] {1}))
+                        .setCastVoteHash(ByteBuffer.wrap(new byte[] {2}))
+                        .build())
                 .build();
         return Envelope.newBuilder().setStatement(st).build();
     }
@@ -45,26 +53,37 @@ class StatementCodecTest {
         byte[] b = StatementCodec.canonical(vote("u2").getStatement());
         assertArrayEquals(CanonicalStatement.MAGIC, Arrays.copyOf(a, 4));
         assertEquals(false, Arrays.equals(a, b));
-        Statement withArea = Statement.newBuilder(vote("u1").getStatement()).setAreaId("a").build();
+        Statement withArea =
+                Statement.newBuilder(vote("u1").getStatement()).setAreaId("a").build();
         assertEquals(false, Arrays.equals(a, StatementCodec.canonical(withArea)));
     }
 
     @Test
     void badMessagesAreRefusedWithTheirReason() {
         StatementCodec codec = StatementCodec.embedded();
-        assertEquals(BadEventException.Reason.UNDECODABLE,
-                assertThrows(BadEventException.class, () -> codec.decode(new byte[] {0, 0})).reason());
-        assertEquals(BadEventException.Reason.NO_SCHEMA,
-                assertThrows(BadEventException.class, () -> codec.decode("{\"json\":1}".getBytes())).reason());
-        assertEquals(BadEventException.Reason.UNKNOWN_SCHEMA,
-                assertThrows(BadEventException.class, () -> codec.decode(WireFormat.frame(999, new byte[10]))).reason());
+        assertEquals(
+                BadEventException.Reason.UNDECODABLE,
+                assertThrows(BadEventException.class, () -> codec.decode(new byte[] {0, 0}))
+                        .reason());
+        assertEquals(
+                BadEventException.Reason.NO_SCHEMA,
+                assertThrows(BadEventException.class, () -> codec.decode("{\"json\":1}".getBytes()))
+                        .reason());
+        assertEquals(
+                BadEventException.Reason.UNKNOWN_SCHEMA,
+                assertThrows(BadEventException.class, () -> codec.decode(WireFormat.frame(999, new byte[10])))
+                        .reason());
         byte[] wire = codec.encode(vote("u1"));
         byte[] truncated = Arrays.copyOf(wire, wire.length - 5);
-        assertEquals(BadEventException.Reason.UNDECODABLE,
-                assertThrows(BadEventException.class, () -> codec.decode(truncated)).reason());
+        assertEquals(
+                BadEventException.Reason.UNDECODABLE,
+                assertThrows(BadEventException.class, () -> codec.decode(truncated))
+                        .reason());
         byte[] longer = Arrays.copyOf(wire, wire.length + 3);
-        assertEquals(BadEventException.Reason.UNDECODABLE,
-                assertThrows(BadEventException.class, () -> codec.decode(longer)).reason());
+        assertEquals(
+                BadEventException.Reason.UNDECODABLE,
+                assertThrows(BadEventException.class, () -> codec.decode(longer))
+                        .reason());
     }
 
     @Test

@@ -19,7 +19,8 @@ class StatementRulesTest {
     private static final StatementCodec CODEC = StatementCodec.embedded();
 
     private static Statement changed(Consumer<Statement> change) {
-        Statement s = Statement.newBuilder(StatementCodecTest.vote("u1").getStatement()).build();
+        Statement s = Statement.newBuilder(StatementCodecTest.vote("u1").getStatement())
+                .build();
         change.accept(s);
         return s;
     }
@@ -42,7 +43,7 @@ class StatementRulesTest {
 
     @Test
     void aGoodStatementPassesAndEveryTextLimitIsInclusive() throws Exception {
-        assertEquals(null, broken(s -> { }));
+        assertEquals(null, broken(s -> {}));
         String max = "x".repeat(StatementRules.MAX_TEXT_BYTES);
         assertEquals(null, broken(s -> {
             s.setUserId(max);
@@ -77,21 +78,42 @@ class StatementRulesTest {
         assertEquals("statement_timestamp", broken(s -> s.setStatementTimestamp(StatementRules.MAX_MILLIS + 1)));
         assertEquals("statement_timestamp", broken(s -> s.setStatementTimestamp(Long.MIN_VALUE)));
         assertEquals("user_id", broken(s -> s.setUserId("a\u0000b")));
-        assertEquals("body.ip", broken(s -> s.setBody(CastVote.newBuilder().setElectionId("e1")
-                .setPseudonymHash(ByteBuffer.wrap(new byte[1])).setCastVoteHash(ByteBuffer.wrap(new byte[1]))
-                .setIp("\u0000").build())));
-        assertEquals("body.election_ids[1]", broken(s -> s.setBody(ElectionPublished.newBuilder()
-                .setElectionIds(List.of("e1", "e\u0000")).build())));
+        assertEquals(
+                "body.ip",
+                broken(s -> s.setBody(CastVote.newBuilder()
+                        .setElectionId("e1")
+                        .setPseudonymHash(ByteBuffer.wrap(new byte[1]))
+                        .setCastVoteHash(ByteBuffer.wrap(new byte[1]))
+                        .setIp("\u0000")
+                        .build())));
+        assertEquals(
+                "body.election_ids[1]",
+                broken(s -> s.setBody(ElectionPublished.newBuilder()
+                        .setElectionIds(List.of("e1", "e\u0000"))
+                        .build())));
         // an unpaired surrogate has no UTF-8 form
-        assertEquals("username", StatementRules.check(changed(s -> s.setUsername("a\ud800b"))).orElseThrow().field());
+        assertEquals(
+                "username",
+                StatementRules.check(changed(s -> s.setUsername("a\ud800b")))
+                        .orElseThrow()
+                        .field());
     }
 
     @Test
     void utf8WellFormednessAgreesWithTheJdksStrictDecoder() {
         java.util.Random r = new java.util.Random(7);
-        byte[][] fixed = {{}, {0x41}, {(byte) 0xC3, (byte) 0xA9}, {(byte) 0xC0, (byte) 0x80}, {(byte) 0xE0, (byte) 0x80, (byte) 0x80},
-                {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80},
-                {(byte) 0xF0, (byte) 0x9F, (byte) 0x98, (byte) 0x80}, {(byte) 0xE2, (byte) 0x82}, {(byte) 0xFF}};
+        byte[][] fixed = {
+            {},
+            {0x41},
+            {(byte) 0xC3, (byte) 0xA9},
+            {(byte) 0xC0, (byte) 0x80},
+            {(byte) 0xE0, (byte) 0x80, (byte) 0x80},
+            {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+            {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80},
+            {(byte) 0xF0, (byte) 0x9F, (byte) 0x98, (byte) 0x80},
+            {(byte) 0xE2, (byte) 0x82},
+            {(byte) 0xFF}
+        };
         List<byte[]> cases = new java.util.ArrayList<>(List.of(fixed));
         for (int i = 0; i < 20_000; i++) {
             byte[] b = new byte[r.nextInt(6)];
@@ -101,28 +123,49 @@ class StatementRulesTest {
         for (byte[] b : cases) {
             boolean strict;
             try {
-                java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                java.nio.charset.StandardCharsets.UTF_8
+                        .newDecoder()
                         .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b));
+                        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                        .decode(ByteBuffer.wrap(b));
                 strict = true;
             } catch (java.nio.charset.CharacterCodingException e) {
                 strict = false;
             }
-            assertEquals(strict, StatementRules.wellFormedUtf8(b, b.length), java.util.HexFormat.of().formatHex(b));
+            assertEquals(
+                    strict,
+                    StatementRules.wellFormedUtf8(b, b.length),
+                    java.util.HexFormat.of().formatHex(b));
         }
     }
 
     @Test
     void signaturesCanonicalSizeAndRecordTimeHaveTheirOwnChecks() {
         assertTrue(StatementRules.checkSignature("sender_signature", null).isEmpty());
-        assertTrue(StatementRules.checkSignature("sender_signature", new byte[64]).isEmpty());
-        assertEquals("sender_signature", StatementRules.checkSignature("sender_signature", new byte[63]).orElseThrow().field());
-        assertTrue(StatementRules.checkCanonicalSize(CanonicalStatement.MAX_BYTES).isEmpty());
-        assertEquals(BadEventException.Reason.OVERSIZED,
-                StatementRules.checkCanonicalSize(CanonicalStatement.MAX_BYTES + 1).orElseThrow().reason());
+        assertTrue(
+                StatementRules.checkSignature("sender_signature", new byte[64]).isEmpty());
+        assertEquals(
+                "sender_signature",
+                StatementRules.checkSignature("sender_signature", new byte[63])
+                        .orElseThrow()
+                        .field());
+        assertTrue(
+                StatementRules.checkCanonicalSize(CanonicalStatement.MAX_BYTES).isEmpty());
+        assertEquals(
+                BadEventException.Reason.OVERSIZED,
+                StatementRules.checkCanonicalSize(CanonicalStatement.MAX_BYTES + 1)
+                        .orElseThrow()
+                        .reason());
         assertTrue(StatementRules.checkRecordTimestamp(0).isEmpty());
-        assertTrue(StatementRules.checkRecordTimestamp(StatementRules.MAX_MILLIS).isEmpty());
-        assertEquals("kafka timestamp", StatementRules.checkRecordTimestamp(-1).orElseThrow().field());
-        assertEquals("kafka timestamp", StatementRules.checkRecordTimestamp(StatementRules.MAX_MILLIS + 1).orElseThrow().field());
+        assertTrue(
+                StatementRules.checkRecordTimestamp(StatementRules.MAX_MILLIS).isEmpty());
+        assertEquals(
+                "kafka timestamp",
+                StatementRules.checkRecordTimestamp(-1).orElseThrow().field());
+        assertEquals(
+                "kafka timestamp",
+                StatementRules.checkRecordTimestamp(StatementRules.MAX_MILLIS + 1)
+                        .orElseThrow()
+                        .field());
     }
 }

@@ -5,7 +5,17 @@ package org.electorallog.store;
  * and the signatures. {@code senderKey} is null when sender_id resolves to no key in senders.
  */
 @SuppressWarnings("ArrayRecordComponent") // a row read to be checked, never compared as a value
-public record AuditRow(long id, String deliveryId, byte[] statement, short kind, Long statementMillis, byte[] senderKey,
-                       String userId, String username, String electionId, String areaId, String ballotId,
-                       byte[] senderSignature, byte[] systemSignature) {
-}
+public record AuditRow(
+        long id,
+        String deliveryId,
+        byte[] statement,
+        short kind,
+        Long statementMillis,
+        byte[] senderKey,
+        String userId,
+        String username,
+        String electionId,
+        String areaId,
+        String ballotId,
+        byte[] senderSignature,
+        byte[] systemSignature) {}

@@ -7,5 +7,4 @@ package org.electorallog.store;
  * @param name   the board's name, the Kafka key of its statements
  * @param origin the checkpoint origin line (C2SP tlog-checkpoint) of its tree
  */
-public record BoardRow(short id, String name, String origin) {
-}
+public record BoardRow(short id, String name, String origin) {}

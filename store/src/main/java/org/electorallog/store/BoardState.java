@@ -10,5 +10,4 @@ package org.electorallog.store;
  * @param duplicatesDropped repeated delivery IDs the projector dropped
  */
 @SuppressWarnings("ArrayRecordComponent") // a row read and written, never compared as a value
-public record BoardState(BoardRow board, long size, byte[] root, Long lastCreatedMillis, long duplicatesDropped) {
-}
+public record BoardState(BoardRow board, long size, byte[] root, Long lastCreatedMillis, long duplicatesDropped) {}

@@ -15,8 +15,7 @@ public final class Boards {
     private static final String STATE = "SELECT b.board_id, b.name, b.origin, s.size, s.root, s.last_created, "
             + "s.duplicates_dropped FROM boards b JOIN board_state s USING (board_id)";
 
-    private Boards() {
-    }
+    private Boards() {}
 
     /** The board named {@code name} (boards_name_key), if any. */
     public static Optional<BoardRow> find(Connection c, String name) throws SQLException {
@@ -41,7 +40,8 @@ public final class Boards {
     /** Every board with its state, by name. */
     public static List<BoardState> all(Connection c) throws SQLException {
         List<BoardState> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(STATE + " ORDER BY b.name"); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = c.prepareStatement(STATE + " ORDER BY b.name");
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 out.add(state(rs));
             }
@@ -53,8 +53,8 @@ public final class Boards {
     public static List<String> names(DataSource db) throws SQLException {
         List<String> out = new ArrayList<>();
         try (Connection c = db.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT name FROM boards ORDER BY name");
-             ResultSet rs = ps.executeQuery()) {
+                PreparedStatement ps = c.prepareStatement("SELECT name FROM boards ORDER BY name");
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 out.add(rs.getString(1));
             }
@@ -65,15 +65,15 @@ public final class Boards {
     /** Whether the database holds a projection with at least one board (false for an empty or unmigrated one). */
     public static boolean any(DataSource db) throws SQLException {
         try (Connection c = db.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT to_regclass('public.boards') IS NOT NULL");
-             ResultSet rs = ps.executeQuery()) {
+                PreparedStatement ps = c.prepareStatement("SELECT to_regclass('public.boards') IS NOT NULL");
+                ResultSet rs = ps.executeQuery()) {
             if (!rs.next() || !rs.getBoolean(1)) {
                 return false;
             }
         }
         try (Connection c = db.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT EXISTS (SELECT 1 FROM boards)");
-             ResultSet rs = ps.executeQuery()) {
+                PreparedStatement ps = c.prepareStatement("SELECT EXISTS (SELECT 1 FROM boards)");
+                ResultSet rs = ps.executeQuery()) {
             return rs.next() && rs.getBoolean(1);
         }
     }
@@ -107,7 +107,8 @@ public final class Boards {
                 id = rs.getShort(1);
             }
         }
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO board_state (board_id, size, root) VALUES (?, 0, ?)")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("INSERT INTO board_state (board_id, size, root) VALUES (?, 0, ?)")) {
             ps.setShort(1, id);
             ps.setBytes(2, emptyRoot);
             ps.executeUpdate();
@@ -135,8 +136,8 @@ public final class Boards {
     public static List<BoardState> withoutCurrentCheckpoint(Connection c) throws SQLException {
         List<BoardState> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(STATE + " WHERE s.size > 0 AND NOT EXISTS "
-                + "(SELECT 1 FROM checkpoints k WHERE k.board_id = s.board_id AND k.size = s.size)");
-             ResultSet rs = ps.executeQuery()) {
+                        + "(SELECT 1 FROM checkpoints k WHERE k.board_id = s.board_id AND k.size = s.size)");
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 out.add(state(rs));
             }
@@ -146,7 +147,11 @@ public final class Boards {
 
     private static BoardState state(ResultSet rs) throws SQLException {
         Timestamp last = rs.getTimestamp(6);
-        return new BoardState(new BoardRow(rs.getShort(1), rs.getString(2), rs.getString(3)), rs.getLong(4),
-                rs.getBytes(5), last == null ? null : last.getTime(), rs.getLong(7));
+        return new BoardState(
+                new BoardRow(rs.getShort(1), rs.getString(2), rs.getString(3)),
+                rs.getLong(4),
+                rs.getBytes(5),
+                last == null ? null : last.getTime(),
+                rs.getLong(7));
     }
 }

@@ -27,7 +27,7 @@ public record BoundStatement(String text, List<Object> params) {
     /** EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) of this statement, run in the caller's transaction. */
     public String explain(Connection c) throws SQLException {
         try (PreparedStatement ps = prepare(c, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ");
-             java.sql.ResultSet rs = ps.executeQuery()) {
+                java.sql.ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {
                 throw new SQLException("EXPLAIN returned no plan");
             }
@@ -37,7 +37,8 @@ public record BoundStatement(String text, List<Object> params) {
 
     /** The single number a count statement returns. */
     public long count(Connection c) throws SQLException {
-        try (PreparedStatement ps = prepare(c, ""); java.sql.ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = prepare(c, "");
+                java.sql.ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {
                 throw new SQLException("a count returned no row");
             }

@@ -8,5 +8,4 @@ package org.electorallog.store;
  * @param note the signed note (C2SP tlog-checkpoint, signed-note)
  */
 @SuppressWarnings("ArrayRecordComponent") // a row, never compared as a value
-public record CheckpointRow(long size, byte[] root, String note) {
-}
+public record CheckpointRow(long size, byte[] root, String note) {}

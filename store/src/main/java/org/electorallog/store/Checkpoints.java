@@ -11,17 +11,19 @@ import java.util.Optional;
 /** Table {@code checkpoints} (V1): every signed checkpoint of every board, by (board, size). */
 public final class Checkpoints {
     /** The latest signed checkpoint of a board (the checkpoints primary key, backwards). */
-    public static final String LATEST_SQL = "SELECT size, root, note FROM checkpoints WHERE board_id = ? ORDER BY size DESC LIMIT 1";
+    public static final String LATEST_SQL =
+            "SELECT size, root, note FROM checkpoints WHERE board_id = ? ORDER BY size DESC LIMIT 1";
 
-    private Checkpoints() {
-    }
+    private Checkpoints() {}
 
     /** A board's latest checkpoint, if it has one. */
     public static Optional<CheckpointRow> latest(Connection c, short boardId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(LATEST_SQL)) {
             ps.setShort(1, boardId);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(new CheckpointRow(rs.getLong(1), rs.getBytes(2), rs.getString(3))) : Optional.empty();
+                return rs.next()
+                        ? Optional.of(new CheckpointRow(rs.getLong(1), rs.getBytes(2), rs.getString(3)))
+                        : Optional.empty();
             }
         }
     }
@@ -29,7 +31,8 @@ public final class Checkpoints {
     /** Every checkpoint of a board, by size. */
     public static List<CheckpointRow> all(Connection c, short boardId) throws SQLException {
         List<CheckpointRow> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT size, root, note FROM checkpoints WHERE board_id = ? ORDER BY size")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT size, root, note FROM checkpoints WHERE board_id = ? ORDER BY size")) {
             ps.setShort(1, boardId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -45,8 +48,9 @@ public final class Checkpoints {
      * the same size store the same note, and the second insert does nothing.
      */
     public static void add(Connection c, short boardId, CheckpointRow checkpoint) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO checkpoints (board_id, size, root, note) VALUES (?, ?, ?, ?) "
-                + "ON CONFLICT (board_id, size) DO NOTHING")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("INSERT INTO checkpoints (board_id, size, root, note) VALUES (?, ?, ?, ?) "
+                        + "ON CONFLICT (board_id, size) DO NOTHING")) {
             ps.setShort(1, boardId);
             ps.setLong(2, checkpoint.size());
             ps.setBytes(3, checkpoint.root());

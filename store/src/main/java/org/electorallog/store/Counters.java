@@ -13,12 +13,10 @@ public final class Counters {
     /** One counter (counters_pkey). */
     public static final String ONE_SQL = "SELECT n FROM counters WHERE board_id = ? AND kind = ? AND election_id = ?";
 
-    private Counters() {
-    }
+    private Counters() {}
 
     /** A counter row as stored; the audit checks that its key is one the projector keeps. */
-    public record Row(short kind, String electionId, long n) {
-    }
+    public record Row(short kind, String electionId, long n) {}
 
     /** Adds the deltas to a board's counters. */
     public static void add(Connection c, short boardId, Map<CounterKey, Long> deltas) throws SQLException {
@@ -48,7 +46,8 @@ public final class Counters {
     /** Every counter row of a board. */
     public static List<Row> rows(Connection c, short boardId) throws SQLException {
         List<Row> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT kind, election_id, n FROM counters WHERE board_id = ?")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT kind, election_id, n FROM counters WHERE board_id = ?")) {
             ps.setShort(1, boardId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -27,8 +27,7 @@ public final class Migrations {
     /** The newest migration this build carries. Append a file and raise this together. */
     static final int LATEST = 7;
 
-    private Migrations() {
-    }
+    private Migrations() {}
 
     public static int latestVersion() {
         return LATEST;
@@ -49,7 +48,8 @@ public final class Migrations {
                 throw new IllegalStateException("the database schema is at version " + legacy
                         + " but this build knows only up to " + LATEST + ": run a newer build");
             }
-            config = config.baselineOnMigrate(true).baselineVersion(MigrationVersion.fromVersion(String.valueOf(legacy)))
+            config = config.baselineOnMigrate(true)
+                    .baselineVersion(MigrationVersion.fromVersion(String.valueOf(legacy)))
                     .baselineDescription("schema_migrations at " + legacy);
         }
         try {
@@ -60,8 +60,10 @@ public final class Migrations {
         } catch (FlywayException e) {
             String m = String.valueOf(e.getMessage());
             if (m.contains("not resolved locally") || m.contains("applied migration not resolved")) {
-                throw new IllegalStateException("the database schema is newer than this build knows (up to version "
-                        + LATEST + "): run a newer build (" + firstLine(m) + ")", e);
+                throw new IllegalStateException(
+                        "the database schema is newer than this build knows (up to version " + LATEST
+                                + "): run a newer build (" + firstLine(m) + ")",
+                        e);
             }
             throw new IllegalStateException("cannot migrate the database: " + firstLine(m), e);
         }
@@ -70,9 +72,10 @@ public final class Migrations {
 
     /** The version the hand-written runner recorded, when the database has its table and no Flyway history yet. */
     private static Integer legacyVersion(DataSource ds) {
-        try (Connection c = ds.getConnection(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT to_regclass('schema_migrations') IS NOT NULL, "
-                     + "to_regclass('flyway_schema_history') IS NOT NULL")) {
+        try (Connection c = ds.getConnection();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT to_regclass('schema_migrations') IS NOT NULL, "
+                        + "to_regclass('flyway_schema_history') IS NOT NULL")) {
             if (!rs.next() || !rs.getBoolean(1) || rs.getBoolean(2)) {
                 return null;
             }

@@ -39,7 +39,8 @@ public record PartitionLease(String topic, int partition, long nextOffset, long 
 
     /** Whether this lease's epoch still holds the partition (read in the caller's transaction). */
     public boolean held(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT epoch FROM partition_offsets WHERE topic = ? AND partition = ?")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT epoch FROM partition_offsets WHERE topic = ? AND partition = ?")) {
             ps.setString(1, topic);
             ps.setInt(2, partition);
             try (ResultSet rs = ps.executeQuery()) {
@@ -68,13 +69,15 @@ public record PartitionLease(String topic, int partition, long nextOffset, long 
     public static Map<Integer, Long> nextOffsets(DataSource db, String topic) throws SQLException {
         Map<Integer, Long> out = new TreeMap<>();
         try (Connection c = db.getConnection()) {
-            try (PreparedStatement ps = c.prepareStatement("SELECT to_regclass('public.partition_offsets') IS NOT NULL");
-                 ResultSet rs = ps.executeQuery()) {
+            try (PreparedStatement ps =
+                            c.prepareStatement("SELECT to_regclass('public.partition_offsets') IS NOT NULL");
+                    ResultSet rs = ps.executeQuery()) {
                 if (!rs.next() || !rs.getBoolean(1)) {
                     return out;
                 }
             }
-            try (PreparedStatement ps = c.prepareStatement("SELECT partition, next_offset FROM partition_offsets WHERE topic = ?")) {
+            try (PreparedStatement ps =
+                    c.prepareStatement("SELECT partition, next_offset FROM partition_offsets WHERE topic = ?")) {
                 ps.setString(1, topic);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {

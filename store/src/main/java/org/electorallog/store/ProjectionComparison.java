@@ -20,12 +20,10 @@ import javax.sql.DataSource;
  * checkpoints are taken at batch boundaries, which depend on timing.
  */
 public final class ProjectionComparison {
-    private ProjectionComparison() {
-    }
+    private ProjectionComparison() {}
 
     /** One board's digest in one database. */
-    record BoardDigest(long size, String root, long duplicates, String records, String tiles, String counters) {
-    }
+    record BoardDigest(long size, String root, long duplicates, String records, String tiles, String counters) {}
 
     /** The differences found (empty when equal), each a sentence naming the board and what differs. */
     public static List<String> compare(DataSource a, DataSource b) throws SQLException {
@@ -104,17 +102,37 @@ public final class ProjectionComparison {
                 if (limit < b.size()) {
                     String records = digest(c, RECORDS + " AND id < " + limit, id);
                     byte[] root = org.electorallog.core.ProofBuilder.rootAt(limit, Tiles.source(c, id));
-                    out.put(name, new BoardDigest(limit, Base64.getEncoder().encodeToString(root), b.duplicatesDropped(),
-                            records, null, null));
+                    out.put(
+                            name,
+                            new BoardDigest(
+                                    limit,
+                                    Base64.getEncoder().encodeToString(root),
+                                    b.duplicatesDropped(),
+                                    records,
+                                    null,
+                                    null));
                     continue;
                 }
                 String records = digest(c, RECORDS, id);
-                String tiles = digest(c, "SELECT md5(string_agg(concat_ws('|', level, idx, md5(hashes)), E'\\n' "
-                        + "ORDER BY level, idx)) FROM tiles WHERE board_id = ?", id);
-                String counters = digest(c, "SELECT md5(string_agg(concat_ws('|', kind, election_id, n), E'\\n' "
-                        + "ORDER BY kind, election_id)) FROM counters WHERE board_id = ?", id);
-                out.put(name, new BoardDigest(b.size(), Base64.getEncoder().encodeToString(b.root()), b.duplicatesDropped(),
-                        records, tiles, counters));
+                String tiles = digest(
+                        c,
+                        "SELECT md5(string_agg(concat_ws('|', level, idx, md5(hashes)), E'\\n' "
+                                + "ORDER BY level, idx)) FROM tiles WHERE board_id = ?",
+                        id);
+                String counters = digest(
+                        c,
+                        "SELECT md5(string_agg(concat_ws('|', kind, election_id, n), E'\\n' "
+                                + "ORDER BY kind, election_id)) FROM counters WHERE board_id = ?",
+                        id);
+                out.put(
+                        name,
+                        new BoardDigest(
+                                b.size(),
+                                Base64.getEncoder().encodeToString(b.root()),
+                                b.duplicatesDropped(),
+                                records,
+                                tiles,
+                                counters));
             }
             c.rollback();
         }

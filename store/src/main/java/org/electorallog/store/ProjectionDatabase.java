@@ -5,8 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 
 /** The projector's PostgreSQL connection pool. */
 public final class ProjectionDatabase {
-    private ProjectionDatabase() {
-    }
+    private ProjectionDatabase() {}
 
     public static HikariDataSource pool(String jdbcUrl, String user, String password, int size, String name) {
         HikariConfig hc = new HikariConfig();

@@ -37,13 +37,17 @@ public final class RecordFilter {
     public static final int WINDOW_PAGES = 10;
 
     /** The sorts a listing takes. */
-    public static final List<String> SORTS = List.of("id", "created", "statement_time", "kind", "user_id", "username",
-            "ballot_id", "election_id");
+    public static final List<String> SORTS =
+            List.of("id", "created", "statement_time", "kind", "user_id", "username", "ballot_id", "election_id");
 
     /** How a listing is served, reported to the caller. */
     public enum Path {
-        PRIMARY_KEY("records_pkey"), VALUE_ROWS("the value's index"), KIND_INDEX("records_kind"),
-        ELECTION_INDEX("records_election"), WINDOW("a bounded window of IDs"), SORT_INDEX("the sort column's index");
+        PRIMARY_KEY("records_pkey"),
+        VALUE_ROWS("the value's index"),
+        KIND_INDEX("records_kind"),
+        ELECTION_INDEX("records_election"),
+        WINDOW("a bounded window of IDs"),
+        SORT_INDEX("the sort column's index");
 
         public final String servedBy;
 
@@ -126,8 +130,10 @@ public final class RecordFilter {
         String s = b.sort;
         if (s == null) {
             // a statement-time window alone is served in statement-time order by its index
-            boolean onlyStatementWindow = (statementFrom != null || statementTo != null) && equalityFilters() == 0
-                    && !hasResiduals(false) && !hasIdBounds();
+            boolean onlyStatementWindow = (statementFrom != null || statementTo != null)
+                    && equalityFilters() == 0
+                    && !hasResiduals(false)
+                    && !hasIdBounds();
             s = onlyStatementWindow ? "statement_time" : "id";
         }
         if (!SORTS.contains(s)) {
@@ -152,7 +158,9 @@ public final class RecordFilter {
 
     /** Filters other than the equality ones: with a user, visibility, and (if asked) the statement-time window. */
     private boolean hasResiduals(boolean statementWindow) {
-        return withUser || visibleElections != null || visibleAreas != null
+        return withUser
+                || visibleElections != null
+                || visibleAreas != null
                 || (statementWindow && (statementFrom != null || statementTo != null));
     }
 
@@ -186,9 +194,10 @@ public final class RecordFilter {
             }
         }
         if (!ok) {
-            throw new IllegalArgumentException("sorting by " + sort + " takes no filter but one on " + sort
-                    + " itself (statement_time_from/_to for statement_time); every filter is served in ID order "
-                    + "(sort=id, the default). Supported: sort=id with any filters; sort=<column> with a filter on that column");
+            throw new IllegalArgumentException(
+                    "sorting by " + sort + " takes no filter but one on " + sort
+                            + " itself (statement_time_from/_to for statement_time); every filter is served in ID order "
+                            + "(sort=id, the default). Supported: sort=id with any filters; sort=<column> with a filter on that column");
         }
     }
 
@@ -226,7 +235,8 @@ public final class RecordFilter {
      */
     public BoundStatement page(short boardId, long from, long to, Long afterId, String afterKey, Integer senderId) {
         List<Object> params = new ArrayList<>();
-        StringBuilder sql = new StringBuilder("SELECT ").append(Records.LISTED_COLUMNS).append(" FROM records WHERE board_id = ?");
+        StringBuilder sql =
+                new StringBuilder("SELECT ").append(Records.LISTED_COLUMNS).append(" FROM records WHERE board_id = ?");
         params.add(boardId);
         String column = sortColumn();
         if (column == null) {
@@ -247,7 +257,11 @@ public final class RecordFilter {
                 Object key = sortKey(column, afterKey);
                 // the plain bound lets the index scan start at the key; the row comparison breaks ties by ID
                 sql.append(" AND ").append(column).append(desc ? " <= ?" : " >= ?");
-                sql.append(" AND (").append(column).append(", id) ").append(desc ? "<" : ">").append(" (?, ?)");
+                sql.append(" AND (")
+                        .append(column)
+                        .append(", id) ")
+                        .append(desc ? "<" : ">")
+                        .append(" (?, ?)");
                 params.add(key);
                 params.add(key);
                 params.add(afterId);
@@ -334,12 +348,21 @@ public final class RecordFilter {
 
     /** The counters to add up for this count, or null when counters cannot answer it. */
     public List<CounterKey> counterKeys() {
-        if (hasIdBounds() || userId != null || username != null || ballotId != null || areaId != null
-                || senderKey != null || statementFrom != null || statementTo != null || visibleAreas != null) {
+        if (hasIdBounds()
+                || userId != null
+                || username != null
+                || ballotId != null
+                || areaId != null
+                || senderKey != null
+                || statementFrom != null
+                || statementTo != null
+                || visibleAreas != null) {
             return null;
         }
         if (withUser) {
-            return kind == null && electionId == null && visibleElections == null ? List.of(CounterKey.withUser()) : null;
+            return kind == null && electionId == null && visibleElections == null
+                    ? List.of(CounterKey.withUser())
+                    : null;
         }
         short k = kind == null ? CounterKey.ALL_KINDS : kind;
         if (visibleElections != null) {
@@ -367,8 +390,10 @@ public final class RecordFilter {
      */
     public BoundStatement cappedCount(short boardId, long from, long to, Integer senderId) {
         Path p = path();
-        boolean statementWindowOnly = (statementFrom != null || statementTo != null) && equalityFilters() == 0
-                && !hasResiduals(false) && !hasIdBounds();
+        boolean statementWindowOnly = (statementFrom != null || statementTo != null)
+                && equalityFilters() == 0
+                && !hasResiduals(false)
+                && !hasIdBounds();
         if (p != Path.VALUE_ROWS && p != Path.KIND_INDEX && p != Path.ELECTION_INDEX && !statementWindowOnly) {
             return null;
         }
@@ -386,8 +411,9 @@ public final class RecordFilter {
         return new BoundStatement(sql.toString(), params);
     }
 
-    public static final String COUNTABLE = "no filter; kind; election_id; kind and election_id; visible_elections (with kind); "
-            + "with_user (from counters, exact); from_id/to_id/created_from/created_to alone (exact); user_id, username "
-            + "or ballot_id with any other filters; kind or election_id with an ID range; a statement-time window alone "
-            + "(capped at " + COUNT_CAP + ")";
+    public static final String COUNTABLE =
+            "no filter; kind; election_id; kind and election_id; visible_elections (with kind); "
+                    + "with_user (from counters, exact); from_id/to_id/created_from/created_to alone (exact); user_id, username "
+                    + "or ballot_id with any other filters; kind or election_id with an ID range; a statement-time window alone "
+                    + "(capped at " + COUNT_CAP + ")";
 }

@@ -60,17 +60,17 @@ public enum RecordInserter {
                 senderSigs[i] = r.senderSignature();
                 systemSigs[i] = r.systemSignature();
             }
-            try (PreparedStatement ps = c.prepareStatement(
-                    "INSERT INTO " + checked(table) + " (board_id, id, created, statement_ts, kind, sender_id, user_id, username, "
-                            + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, kafka_offset, "
-                            + "sender_signature, system_signature) SELECT u.board, u.id, timestamptz 'epoch' + u.created * interval '1 millisecond', "
-                            + "timestamptz 'epoch' + u.stmt_ts * interval '1 millisecond', u.kind, u.sender, u.user_id, "
-                            + "u.username, u.election_id, u.area_id, u.ballot_id, u.delivery_id, u.statement, u.schema_id, "
-                            + "u.part, u.off, u.sender_sig, u.system_sig FROM unnest(?::smallint[], ?::bigint[], ?::bigint[], "
-                            + "?::bigint[], ?::smallint[], ?::integer[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], "
-                            + "?::text[], ?::bytea[], ?::integer[], ?::integer[], ?::bigint[], ?::bytea[], ?::bytea[]) AS u(board, "
-                            + "id, created, stmt_ts, kind, sender, user_id, username, election_id, area_id, ballot_id, "
-                            + "delivery_id, statement, schema_id, part, off, sender_sig, system_sig)")) {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + checked(table)
+                    + " (board_id, id, created, statement_ts, kind, sender_id, user_id, username, "
+                    + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, kafka_offset, "
+                    + "sender_signature, system_signature) SELECT u.board, u.id, timestamptz 'epoch' + u.created * interval '1 millisecond', "
+                    + "timestamptz 'epoch' + u.stmt_ts * interval '1 millisecond', u.kind, u.sender, u.user_id, "
+                    + "u.username, u.election_id, u.area_id, u.ballot_id, u.delivery_id, u.statement, u.schema_id, "
+                    + "u.part, u.off, u.sender_sig, u.system_sig FROM unnest(?::smallint[], ?::bigint[], ?::bigint[], "
+                    + "?::bigint[], ?::smallint[], ?::integer[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], "
+                    + "?::text[], ?::bytea[], ?::integer[], ?::integer[], ?::bigint[], ?::bytea[], ?::bytea[]) AS u(board, "
+                    + "id, created, stmt_ts, kind, sender, user_id, username, election_id, area_id, ballot_id, "
+                    + "delivery_id, statement, schema_id, part, off, sender_sig, system_sig)")) {
                 int p = 1;
                 ps.setArray(p++, c.createArrayOf("smallint", boards));
                 ps.setArray(p++, c.createArrayOf("bigint", ids));
@@ -104,10 +104,14 @@ public enum RecordInserter {
         public void insert(Connection c, String table, List<RecordRow> rows) throws SQLException {
             byte[] data = encode(rows);
             try {
-                c.unwrap(PGConnection.class).getCopyAPI().copyIn(
-                        "COPY " + checked(table) + " (board_id, id, created, statement_ts, kind, sender_id, user_id, username, "
-                                + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, "
-                                + "kafka_offset, sender_signature, system_signature) FROM STDIN (FORMAT binary)", new java.io.ByteArrayInputStream(data));
+                c.unwrap(PGConnection.class)
+                        .getCopyAPI()
+                        .copyIn(
+                                "COPY " + checked(table)
+                                        + " (board_id, id, created, statement_ts, kind, sender_id, user_id, username, "
+                                        + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, "
+                                        + "kafka_offset, sender_signature, system_signature) FROM STDIN (FORMAT binary)",
+                                new java.io.ByteArrayInputStream(data));
             } catch (IOException e) {
                 throw new SQLException("COPY of " + rows.size() + " records failed: " + e.getMessage(), e);
             }

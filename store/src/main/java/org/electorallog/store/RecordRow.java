@@ -2,8 +2,22 @@ package org.electorallog.store;
 
 /** One row of the {@code records} table (V1), as a batch writes it. Times are epoch milliseconds; senderId is a key of {@code senders}. */
 @SuppressWarnings("ArrayRecordComponent") // a row written once, never compared as a value
-public record RecordRow(short boardId, long id, long createdMillis, long statementMillis, short kind, int senderId,
-                        String userId, String username, String electionId, String areaId, String ballotId,
-                        String deliveryId, byte[] statement, int schemaId, int partition, long offset,
-                        byte[] senderSignature, byte[] systemSignature) {
-}
+public record RecordRow(
+        short boardId,
+        long id,
+        long createdMillis,
+        long statementMillis,
+        short kind,
+        int senderId,
+        String userId,
+        String username,
+        String electionId,
+        String areaId,
+        String ballotId,
+        String deliveryId,
+        byte[] statement,
+        int schemaId,
+        int partition,
+        long offset,
+        byte[] senderSignature,
+        byte[] systemSignature) {}

@@ -19,8 +19,9 @@ import org.electorallog.core.Hashes;
 /** Reads of table {@code records} (V1, V5); the projector writes it through {@link RecordInserter}. */
 public final class Records {
     /** The columns a listing or an export row reads, in {@link #listed} order. */
-    public static final String LISTED_COLUMNS = "id, created, statement_ts, kind, user_id, username, election_id, area_id, "
-            + "ballot_id, delivery_id, statement";
+    public static final String LISTED_COLUMNS =
+            "id, created, statement_ts, kind, user_id, username, election_id, area_id, "
+                    + "ballot_id, delivery_id, statement";
 
     /**
      * The stored delivery IDs among a batch's keys: one probe of records_delivery_id per key. LATERAL
@@ -30,30 +31,32 @@ public final class Records {
      * key of every row: each batch then read the board, and a growing board slowed the projector
      * quadratically (seen in perf at 5M records: 700 records/s on a new board).
      */
-    public static final String DELIVERY_LOOKUP_SQL = "SELECT r.delivery_id FROM unnest(?::bytea[]) AS k(key) CROSS JOIN LATERAL "
-            + "(SELECT delivery_id FROM records WHERE board_id = ? AND delivery_key(delivery_id) = k.key LIMIT 1) r";
+    public static final String DELIVERY_LOOKUP_SQL =
+            "SELECT r.delivery_id FROM unnest(?::bytea[]) AS k(key) CROSS JOIN LATERAL "
+                    + "(SELECT delivery_id FROM records WHERE board_id = ? AND delivery_key(delivery_id) = k.key LIMIT 1) r";
 
     /** The ballot locator's page (records_user: a voter's few rows, filtered to their cast votes of the election). */
-    public static final String BALLOTS_SQL = "SELECT id, statement_ts, ballot_id FROM records WHERE board_id = ? AND kind = ? "
-            + "AND user_id = ? AND election_id = ? AND id < ? AND (?::text IS NULL OR ballot_id = ?::text) ORDER BY id DESC LIMIT ?";
+    public static final String BALLOTS_SQL =
+            "SELECT id, statement_ts, ballot_id FROM records WHERE board_id = ? AND kind = ? "
+                    + "AND user_id = ? AND election_id = ? AND id < ? AND (?::text IS NULL OR ballot_id = ?::text) ORDER BY id DESC LIMIT ?";
 
     /** The created time of one record (primary key), for the binary search of a created window. */
     public static final String CREATED_AT_SQL = "SELECT created FROM records WHERE board_id = ? AND id = ?";
 
     /** An export page in ID order (primary key). */
-    public static final String PAGE_ASC = "SELECT " + LISTED_COLUMNS + " FROM records WHERE board_id = ? AND id >= ? AND id < ? "
-            + "ORDER BY id LIMIT ?";
+    public static final String PAGE_ASC = "SELECT " + LISTED_COLUMNS
+            + " FROM records WHERE board_id = ? AND id >= ? AND id < ? " + "ORDER BY id LIMIT ?";
     /** The cast-vote export page: records_kind in ID order after the last exported ID. */
-    public static final String KIND_PAGE_ASC = "SELECT " + LISTED_COLUMNS + " FROM records WHERE board_id = ? AND kind = ? "
-            + "AND id >= ? AND id < ? ORDER BY id LIMIT ?";
+    public static final String KIND_PAGE_ASC = "SELECT " + LISTED_COLUMNS
+            + " FROM records WHERE board_id = ? AND kind = ? " + "AND id >= ? AND id < ? ORDER BY id LIMIT ?";
 
     /** One audit page (a bounded ID range of the primary key). */
-    public static final String AUDIT_PAGE_SQL = "SELECT r.id, r.delivery_id, r.statement, r.kind, r.statement_ts, r.sender_id, "
-            + "r.user_id, r.username, r.election_id, r.area_id, r.ballot_id, r.sender_signature, r.system_signature "
-            + "FROM records r WHERE r.board_id = ? AND r.id >= ? AND r.id < ? ORDER BY r.id";
+    public static final String AUDIT_PAGE_SQL =
+            "SELECT r.id, r.delivery_id, r.statement, r.kind, r.statement_ts, r.sender_id, "
+                    + "r.user_id, r.username, r.election_id, r.area_id, r.ballot_id, r.sender_signature, r.system_signature "
+                    + "FROM records r WHERE r.board_id = ? AND r.id >= ? AND r.id < ? ORDER BY r.id";
 
-    private Records() {
-    }
+    private Records() {}
 
     /** The key of a delivery ID in records_delivery_id: the first 16 bytes of SHA-256 over its UTF-8 bytes (SQL {@code delivery_key}, V5). */
     public static byte[] deliveryKey(String deliveryId) {
@@ -61,10 +64,14 @@ public final class Records {
     }
 
     /** The stored delivery IDs of a board whose delivery keys are among {@code keys}. */
-    public static List<String> deliveryIdsWithKeys(Connection c, short boardId, Collection<ByteBuffer> keys) throws SQLException {
+    public static List<String> deliveryIdsWithKeys(Connection c, short boardId, Collection<ByteBuffer> keys)
+            throws SQLException {
         List<String> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(DELIVERY_LOOKUP_SQL)) {
-            ps.setArray(1, c.createArrayOf("bytea", keys.stream().map(ByteBuffer::array).toArray(byte[][]::new)));
+            ps.setArray(
+                    1,
+                    c.createArrayOf(
+                            "bytea", keys.stream().map(ByteBuffer::array).toArray(byte[][]::new)));
             ps.setShort(2, boardId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -87,9 +94,22 @@ public final class Records {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
-                return Optional.of(new StoredRecord(rs.getLong(1), rs.getTimestamp(2).toInstant(), rs.getTimestamp(3).toInstant(),
-                        rs.getShort(4), rs.getBytes(5), rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9),
-                        rs.getString(10), rs.getString(11), rs.getBytes(12), rs.getInt(13), rs.getInt(14), rs.getLong(15)));
+                return Optional.of(new StoredRecord(
+                        rs.getLong(1),
+                        rs.getTimestamp(2).toInstant(),
+                        rs.getTimestamp(3).toInstant(),
+                        rs.getShort(4),
+                        rs.getBytes(5),
+                        rs.getString(6),
+                        rs.getString(7),
+                        rs.getString(8),
+                        rs.getString(9),
+                        rs.getString(10),
+                        rs.getString(11),
+                        rs.getBytes(12),
+                        rs.getInt(13),
+                        rs.getInt(14),
+                        rs.getLong(15)));
             }
         }
     }
@@ -113,7 +133,8 @@ public final class Records {
     }
 
     /** The canonical statements of records [from, to) in ID order (primary key), until the sink says stop. */
-    public static void statements(Connection c, short boardId, long from, long to, StatementSink sink) throws SQLException {
+    public static void statements(Connection c, short boardId, long from, long to, StatementSink sink)
+            throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
                 "SELECT id, statement FROM records WHERE board_id = ? AND id >= ? AND id < ? ORDER BY id")) {
             ps.setShort(1, boardId);
@@ -130,12 +151,19 @@ public final class Records {
     }
 
     /** One cast vote found by the ballot locator. */
-    public record Ballot(long id, Instant statementTime, String ballotId) {
-    }
+    public record Ballot(long id, Instant statementTime, String ballotId) {}
 
     /** A voter's records of a kind in an election, newest first, before {@code beforeId}, optionally of one ballot ID. */
-    public static List<Ballot> ballots(Connection c, short boardId, short kind, String userId, String electionId,
-                                       String ballotId, long beforeId, int limit) throws SQLException {
+    public static List<Ballot> ballots(
+            Connection c,
+            short boardId,
+            short kind,
+            String userId,
+            String electionId,
+            String ballotId,
+            long beforeId,
+            int limit)
+            throws SQLException {
         List<Ballot> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(BALLOTS_SQL)) {
             ps.setShort(1, boardId);
@@ -174,7 +202,8 @@ public final class Records {
      * binary search over the primary key (created never decreases along the IDs), about 25 point reads
      * at 20 million records.
      */
-    public static long firstCreatedAtOrAfter(Connection c, BoardRow b, Timestamp instant, long size) throws SQLException {
+    public static long firstCreatedAtOrAfter(Connection c, BoardRow b, Timestamp instant, long size)
+            throws SQLException {
         long lo = 0;
         long hi = size;
         try (PreparedStatement ps = c.prepareStatement(CREATED_AT_SQL)) {
@@ -184,7 +213,8 @@ public final class Records {
                 ps.setLong(2, mid);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) {
-                        throw new IllegalStateException("record " + mid + " of board " + b.name() + " is missing: run the audit");
+                        throw new IllegalStateException(
+                                "record " + mid + " of board " + b.name() + " is missing: run the audit");
                     }
                     if (rs.getTimestamp(1).before(instant)) {
                         lo = mid + 1;
@@ -200,7 +230,8 @@ public final class Records {
     /** The rows of a listing statement (its select list is {@link #LISTED_COLUMNS}). */
     public static List<StoredRecord> list(Connection c, BoundStatement listing) throws SQLException {
         List<StoredRecord> out = new ArrayList<>();
-        try (PreparedStatement ps = listing.prepare(c, ""); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = listing.prepare(c, "");
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 out.add(listed(rs));
             }
@@ -218,14 +249,15 @@ public final class Records {
      * Streams records [0, size) in ID order, {@code batch} per query on a fresh connection each: all
      * records over the primary key, or only those of {@code kind} (not null) over records_kind.
      */
-    public static <E extends Exception> void export(javax.sql.DataSource db, short boardId, long size, int batch, Short kind,
-                                                    RecordSink<E> sink) throws SQLException, E {
+    public static <E extends Exception> void export(
+            javax.sql.DataSource db, short boardId, long size, int batch, Short kind, RecordSink<E> sink)
+            throws SQLException, E {
         long from = 0;
         while (from < size) {
             int n = 0;
             long last = -1;
             try (Connection c = db.getConnection();
-                 PreparedStatement ps = c.prepareStatement(kind == null ? PAGE_ASC : KIND_PAGE_ASC)) {
+                    PreparedStatement ps = c.prepareStatement(kind == null ? PAGE_ASC : KIND_PAGE_ASC)) {
                 int p = 1;
                 ps.setShort(p++, boardId);
                 if (kind != null) {
@@ -251,14 +283,28 @@ public final class Records {
     }
 
     private static StoredRecord listed(ResultSet rs) throws SQLException {
-        return new StoredRecord(rs.getLong(1), rs.getTimestamp(2).toInstant(), rs.getTimestamp(3).toInstant(), rs.getShort(4),
-                null, rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9), rs.getString(10),
-                rs.getBytes(11), -1, -1, -1);
+        return new StoredRecord(
+                rs.getLong(1),
+                rs.getTimestamp(2).toInstant(),
+                rs.getTimestamp(3).toInstant(),
+                rs.getShort(4),
+                null,
+                rs.getString(5),
+                rs.getString(6),
+                rs.getString(7),
+                rs.getString(8),
+                rs.getString(9),
+                rs.getString(10),
+                rs.getBytes(11),
+                -1,
+                -1,
+                -1);
     }
 
     /** One audit page: records [start, end) with their sender keys resolved through {@code senders}. */
-    public static List<AuditRow> auditPage(PreparedStatement page, short boardId, long start, long end,
-                                           Map<Integer, byte[]> senders) throws SQLException {
+    public static List<AuditRow> auditPage(
+            PreparedStatement page, short boardId, long start, long end, Map<Integer, byte[]> senders)
+            throws SQLException {
         List<AuditRow> rows = new ArrayList<>();
         page.setShort(1, boardId);
         page.setLong(2, start);
@@ -266,9 +312,20 @@ public final class Records {
         try (ResultSet rs = page.executeQuery()) {
             while (rs.next()) {
                 Timestamp ts = rs.getTimestamp(5);
-                rows.add(new AuditRow(rs.getLong(1), rs.getString(2), rs.getBytes(3), rs.getShort(4),
-                        ts == null ? null : ts.getTime(), senders.get(rs.getInt(6)), rs.getString(7), rs.getString(8),
-                        rs.getString(9), rs.getString(10), rs.getString(11), rs.getBytes(12), rs.getBytes(13)));
+                rows.add(new AuditRow(
+                        rs.getLong(1),
+                        rs.getString(2),
+                        rs.getBytes(3),
+                        rs.getShort(4),
+                        ts == null ? null : ts.getTime(),
+                        senders.get(rs.getInt(6)),
+                        rs.getString(7),
+                        rs.getString(8),
+                        rs.getString(9),
+                        rs.getString(10),
+                        rs.getString(11),
+                        rs.getBytes(12),
+                        rs.getBytes(13)));
             }
         }
         return rows;
@@ -277,7 +334,8 @@ public final class Records {
     /** Whether the unique index records_delivery_id (V5) exists and is valid. */
     public static boolean deliveryIdsUniquelyIndexed(Connection c) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT i.indisunique AND i.indisvalid FROM pg_index i "
-                + "WHERE i.indexrelid = to_regclass('records_delivery_id')"); ResultSet rs = ps.executeQuery()) {
+                        + "WHERE i.indexrelid = to_regclass('records_delivery_id')");
+                ResultSet rs = ps.executeQuery()) {
             return rs.next() && rs.getBoolean(1);
         }
     }
@@ -290,7 +348,8 @@ public final class Records {
 
     /** Without records_delivery_id: a sorted pass over a board's delivery IDs, reporting each repeat. */
     public static void repeatedDeliveryIds(Connection c, short boardId, RepeatSink sink) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT delivery_id, id FROM records WHERE board_id = ? ORDER BY delivery_id, id")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT delivery_id, id FROM records WHERE board_id = ? ORDER BY delivery_id, id")) {
             ps.setFetchSize(10_000);
             ps.setShort(1, boardId);
             try (ResultSet rs = ps.executeQuery()) {

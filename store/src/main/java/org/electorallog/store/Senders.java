@@ -16,17 +16,19 @@ public final class Senders {
     /** Every sender key (a few rows: one per sending service). */
     public static final String ALL_SQL = "SELECT sender_id, public_key FROM senders";
 
-    private Senders() {
-    }
+    private Senders() {}
 
     /** The sender_id of each key, adding new keys (in the caller's transaction). */
     public static Map<ByteBuffer, Integer> intern(Connection c, Collection<ByteBuffer> publicKeys) throws SQLException {
         // sorted keys: two projectors adding the same new keys lock them in the same order
-        byte[][] array = new TreeSet<>(publicKeys).stream().map(ByteBuffer::array).toArray(byte[][]::new);
+        byte[][] array =
+                new TreeSet<>(publicKeys).stream().map(ByteBuffer::array).toArray(byte[][]::new);
         Map<ByteBuffer, Integer> out = new HashMap<>();
-        try (PreparedStatement add = c.prepareStatement("INSERT INTO senders (public_key) SELECT k FROM unnest(?::bytea[]) "
-                + "AS u(k) WHERE NOT EXISTS (SELECT 1 FROM senders s WHERE s.public_key = u.k) ORDER BY k ON CONFLICT DO NOTHING");
-             PreparedStatement find = c.prepareStatement("SELECT sender_id, public_key FROM senders WHERE public_key = ANY(?::bytea[])")) {
+        try (PreparedStatement add = c.prepareStatement(
+                        "INSERT INTO senders (public_key) SELECT k FROM unnest(?::bytea[]) "
+                                + "AS u(k) WHERE NOT EXISTS (SELECT 1 FROM senders s WHERE s.public_key = u.k) ORDER BY k ON CONFLICT DO NOTHING");
+                PreparedStatement find = c.prepareStatement(
+                        "SELECT sender_id, public_key FROM senders WHERE public_key = ANY(?::bytea[])")) {
             add.setArray(1, c.createArrayOf("bytea", array));
             add.executeUpdate();
             find.setArray(1, c.createArrayOf("bytea", array));
@@ -55,7 +57,8 @@ public final class Senders {
     /** Every sender key by its sender_id. */
     public static Map<Integer, byte[]> all(Connection c) throws SQLException {
         Map<Integer, byte[]> out = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement(ALL_SQL); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = c.prepareStatement(ALL_SQL);
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 out.put(rs.getInt(1), rs.getBytes(2));
             }

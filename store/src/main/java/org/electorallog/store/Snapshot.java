@@ -11,8 +11,7 @@ import javax.sql.DataSource;
  * a page, an audit) sees one snapshot, so a proof's tiles and checkpoint belong to one tree.
  */
 public final class Snapshot {
-    private Snapshot() {
-    }
+    private Snapshot() {}
 
     /** Work done inside one snapshot. */
     @FunctionalInterface
@@ -41,7 +40,8 @@ public final class Snapshot {
 
     /** Exports the snapshot of {@code c} for other connections ({@code pg_export_snapshot}). */
     public static String export(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT pg_export_snapshot()"); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_export_snapshot()");
+                ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {
                 throw new SQLException("pg_export_snapshot() returned no row");
             }

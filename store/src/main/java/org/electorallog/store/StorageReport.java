@@ -16,9 +16,17 @@ import javax.sql.DataSource;
  * most 1,100 bytes per record with every index and tile. {@code recordsParts} splits the records
  * table into its heap, its TOAST and each of its indexes, so a change to the row or an index shows.
  */
-public record StorageReport(long records, Map<String, Long> bytesByRelation, Map<String, Long> recordsParts, long totalBytes) {
-    static final List<String> RELATIONS = List.of("records", "tiles", "counters", "checkpoints", "board_state", "boards",
-            "partition_offsets", "writer_schemas");
+public record StorageReport(
+        long records, Map<String, Long> bytesByRelation, Map<String, Long> recordsParts, long totalBytes) {
+    static final List<String> RELATIONS = List.of(
+            "records",
+            "tiles",
+            "counters",
+            "checkpoints",
+            "board_state",
+            "boards",
+            "partition_offsets",
+            "writer_schemas");
 
     public double bytesPerRecord() {
         return records == 0 ? 0 : (double) totalBytes / records;
@@ -37,7 +45,8 @@ public record StorageReport(long records, Map<String, Long> bytesByRelation, Map
                     st.execute("VACUUM ANALYZE " + r);
                 }
             }
-            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM records")) {
+            try (Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery("SELECT count(*) FROM records")) {
                 records = rs.next() ? rs.getLong(1) : 0;
             }
             try (PreparedStatement ps = c.prepareStatement("SELECT pg_total_relation_size(?::regclass)")) {
@@ -66,17 +75,29 @@ public record StorageReport(long records, Map<String, Long> bytesByRelation, Map
 
     /** A one-object JSON rendering, for result files. */
     public String toJson() {
-        StringBuilder sb = new StringBuilder("{\"records\":").append(records).append(",\"total_bytes\":").append(totalBytes)
-                .append(",\"bytes_per_record\":").append(String.format(java.util.Locale.ROOT, "%.1f", bytesPerRecord()))
+        StringBuilder sb = new StringBuilder("{\"records\":")
+                .append(records)
+                .append(",\"total_bytes\":")
+                .append(totalBytes)
+                .append(",\"bytes_per_record\":")
+                .append(String.format(java.util.Locale.ROOT, "%.1f", bytesPerRecord()))
                 .append(",\"relations\":{");
         int i = 0;
         for (Map.Entry<String, Long> e : bytesByRelation.entrySet()) {
-            sb.append(i++ == 0 ? "" : ",").append('"').append(e.getKey()).append("\":").append(e.getValue());
+            sb.append(i++ == 0 ? "" : ",")
+                    .append('"')
+                    .append(e.getKey())
+                    .append("\":")
+                    .append(e.getValue());
         }
         sb.append("},\"records_parts\":{");
         i = 0;
         for (Map.Entry<String, Long> e : recordsParts.entrySet()) {
-            sb.append(i++ == 0 ? "" : ",").append('"').append(e.getKey()).append("\":").append(e.getValue());
+            sb.append(i++ == 0 ? "" : ",")
+                    .append('"')
+                    .append(e.getKey())
+                    .append("\":")
+                    .append(e.getValue());
         }
         return sb.append("}}").toString();
     }

@@ -8,7 +8,19 @@ import java.time.Instant;
  * ({@code senderKey} null, {@code schemaId}, {@code partition} and {@code offset} -1).
  */
 @SuppressWarnings("ArrayRecordComponent") // a row read to be served, never compared as a value
-public record StoredRecord(long id, Instant created, Instant statementTime, short kind, byte[] senderKey,
-                           String userId, String username, String electionId, String areaId, String ballotId,
-                           String deliveryId, byte[] statement, int schemaId, int partition, long offset) {
-}
+public record StoredRecord(
+        long id,
+        Instant created,
+        Instant statementTime,
+        short kind,
+        byte[] senderKey,
+        String userId,
+        String username,
+        String electionId,
+        String areaId,
+        String ballotId,
+        String deliveryId,
+        byte[] statement,
+        int schemaId,
+        int partition,
+        long offset) {}

@@ -29,8 +29,7 @@ public final class Tiles {
             + "AS k(level, idx) CROSS JOIN LATERAL (SELECT level, idx, hashes FROM tiles WHERE board_id = ? "
             + "AND level = k.level AND idx = k.idx LIMIT 1) t";
 
-    private Tiles() {
-    }
+    private Tiles() {}
 
     /** The stored tiles among {@code keys} of a board (missing keys are absent from the map). */
     public static Map<TileKey, byte[]> read(Connection c, short boardId, Collection<TileKey> keys) throws SQLException {
@@ -72,7 +71,8 @@ public final class Tiles {
 
     /** One stored tile, at its stored width. */
     public static Optional<byte[]> one(Connection c, short boardId, int level, long index) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT hashes FROM tiles WHERE board_id = ? AND level = ? AND idx = ?")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT hashes FROM tiles WHERE board_id = ? AND level = ? AND idx = ?")) {
             ps.setShort(1, boardId);
             ps.setShort(2, (short) level);
             ps.setLong(3, index);
@@ -108,7 +108,8 @@ public final class Tiles {
     }
 
     /** The stored tiles at every level that cover leaves [start, end) of a tree of {@code size} (the audit's pages). */
-    public static Map<TileKey, byte[]> covering(Connection c, short boardId, long start, long end, long size) throws SQLException {
+    public static Map<TileKey, byte[]> covering(Connection c, short boardId, long start, long end, long size)
+            throws SQLException {
         Map<TileKey, byte[]> out = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement(
                 "SELECT level, idx, hashes FROM tiles WHERE board_id = ? AND level = ? AND idx >= ? AND idx <= ?")) {
@@ -134,8 +135,7 @@ public final class Tiles {
     }
 
     /** A stored tile's key and length in bytes. */
-    public record StoredWidth(TileKey key, int bytes) {
-    }
+    public record StoredWidth(TileKey key, int bytes) {}
 
     /**
      * The tiles that may have a wrong width at {@code size}: partial ones and any beyond the last full
@@ -143,8 +143,9 @@ public final class Tiles {
      */
     public static List<StoredWidth> notFullOrBeyond(Connection c, short boardId, long size) throws SQLException {
         List<StoredWidth> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT level, idx, length(hashes) FROM tiles WHERE board_id = ? "
-                + "AND (length(hashes) <> 8192 OR (idx + 1) * 256 > (?::bigint >> (8 * level))) ORDER BY level, idx")) {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT level, idx, length(hashes) FROM tiles WHERE board_id = ? "
+                        + "AND (length(hashes) <> 8192 OR (idx + 1) * 256 > (?::bigint >> (8 * level))) ORDER BY level, idx")) {
             ps.setShort(1, boardId);
             ps.setLong(2, size);
             try (ResultSet rs = ps.executeQuery()) {

@@ -8,12 +8,12 @@ import java.util.Optional;
 
 /** Table {@code topic_layout} (V6): the partition count each events topic had when its boards were projected. */
 public final class TopicLayouts {
-    private TopicLayouts() {
-    }
+    private TopicLayouts() {}
 
     /** The recorded partition count of {@code topic}, its row locked until the transaction ends. */
     public static Optional<Integer> lockRecorded(Connection c, String topic) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT partitions FROM topic_layout WHERE topic = ? FOR UPDATE")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT partitions FROM topic_layout WHERE topic = ? FOR UPDATE")) {
             ps.setString(1, topic);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(rs.getInt(1)) : Optional.empty();

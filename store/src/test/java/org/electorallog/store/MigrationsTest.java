@@ -24,7 +24,7 @@ class MigrationsTest {
 
     private static String createDatabase(String name) throws Exception {
         try (Connection c = DriverManager.getConnection(DB.jdbcUrl(), DB.user(), DB.password());
-             Statement st = c.createStatement()) {
+                Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE " + name);
         }
         String url = DB.jdbcUrl();
@@ -39,8 +39,10 @@ class MigrationsTest {
 
     private static List<String> tables(HikariDataSource ds) throws Exception {
         List<String> out = new ArrayList<>();
-        try (Connection c = ds.getConnection(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")) {
+        try (Connection c = ds.getConnection();
+                Statement st = c.createStatement();
+                ResultSet rs =
+                        st.executeQuery("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")) {
             while (rs.next()) {
                 out.add(rs.getString(1));
             }
@@ -51,17 +53,32 @@ class MigrationsTest {
     @Test
     void aFreshDatabaseGetsEveryMigrationOnceEvenWithConcurrentStarters() throws Exception {
         String url = createDatabase("migrations_fresh_" + System.nanoTime());
-        try (HikariDataSource a = pool(url); HikariDataSource b = pool(url)) {
+        try (HikariDataSource a = pool(url);
+                HikariDataSource b = pool(url)) {
             ExecutorService two = Executors.newFixedThreadPool(2);
             Future<Integer> x = two.submit(() -> Migrations.apply(a));
             Future<Integer> y = two.submit(() -> Migrations.apply(b));
             assertEquals(Migrations.latestVersion(), x.get());
             assertEquals(Migrations.latestVersion(), y.get());
             two.shutdown();
-            assertTrue(tables(a).containsAll(List.of("boards", "board_state", "records", "tiles", "counters",
-                    "partition_offsets", "checkpoints", "senders", "topic_layout", "flyway_schema_history")), tables(a).toString());
-            try (Connection c = a.getConnection(); Statement st = c.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT count(*), max(version::int) FROM flyway_schema_history WHERE success")) {
+            assertTrue(
+                    tables(a)
+                            .containsAll(List.of(
+                                    "boards",
+                                    "board_state",
+                                    "records",
+                                    "tiles",
+                                    "counters",
+                                    "partition_offsets",
+                                    "checkpoints",
+                                    "senders",
+                                    "topic_layout",
+                                    "flyway_schema_history")),
+                    tables(a).toString());
+            try (Connection c = a.getConnection();
+                    Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery(
+                            "SELECT count(*), max(version::int) FROM flyway_schema_history WHERE success")) {
                 if (!rs.next()) {
                     throw new AssertionError("the query returned no row");
                 }
@@ -77,16 +94,20 @@ class MigrationsTest {
         String url = createDatabase("migrations_legacy_" + System.nanoTime());
         try (HikariDataSource ds = pool(url)) {
             Migrations.apply(ds);
-            try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            try (Connection c = ds.getConnection();
+                    Statement st = c.createStatement()) {
                 // what the old runner left: its own table at version 6, no Flyway history
                 st.execute("DROP TABLE flyway_schema_history");
                 st.execute("CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, "
                         + "applied timestamptz NOT NULL DEFAULT now())");
-                st.execute("INSERT INTO schema_migrations (version, name) SELECT v, 'V' || v FROM generate_series(1, 6) v");
+                st.execute(
+                        "INSERT INTO schema_migrations (version, name) SELECT v, 'V' || v FROM generate_series(1, 6) v");
             }
             assertEquals(Migrations.latestVersion(), Migrations.apply(ds), "baselined at 6, nothing re-applied");
-            try (Connection c = ds.getConnection(); Statement st = c.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT type, version FROM flyway_schema_history ORDER BY installed_rank")) {
+            try (Connection c = ds.getConnection();
+                    Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery(
+                            "SELECT type, version FROM flyway_schema_history ORDER BY installed_rank")) {
                 assertTrue(rs.next());
                 assertEquals("BASELINE", rs.getString(1));
                 assertEquals("6", rs.getString(2));
@@ -99,10 +120,12 @@ class MigrationsTest {
         String url = createDatabase("migrations_newer_" + System.nanoTime());
         try (HikariDataSource ds = pool(url)) {
             Migrations.apply(ds);
-            try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
-                st.execute("INSERT INTO flyway_schema_history (installed_rank, version, description, type, script, checksum, "
-                        + "installed_by, execution_time, success) VALUES (100, '99', 'from the future', 'SQL', "
-                        + "'V99__from_the_future.sql', 1, 'test', 1, true)");
+            try (Connection c = ds.getConnection();
+                    Statement st = c.createStatement()) {
+                st.execute(
+                        "INSERT INTO flyway_schema_history (installed_rank, version, description, type, script, checksum, "
+                                + "installed_by, execution_time, success) VALUES (100, '99', 'from the future', 'SQL', "
+                                + "'V99__from_the_future.sql', 1, 'test', 1, true)");
             }
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> Migrations.apply(ds));
             assertTrue(e.getMessage().contains("newer"), e.getMessage());

@@ -27,8 +27,8 @@ import org.openjdk.jmh.annotations.Warmup;
 public class CheckpointBenchmark {
     private final NoteSigner signer = NoteSigner.generate("electoral-log.example/board-1");
     private final List<NoteVerifier> verifiers = List.of(NoteVerifier.parse(signer.verifierKey()));
-    private final Checkpoint checkpoint = new Checkpoint("electoral-log.example/board-1", 20_000_000,
-            Hashes.sha256("root".getBytes()));
+    private final Checkpoint checkpoint =
+            new Checkpoint("electoral-log.example/board-1", 20_000_000, Hashes.sha256("root".getBytes()));
     private final String note = checkpoint.sign(signer);
 
     @Benchmark

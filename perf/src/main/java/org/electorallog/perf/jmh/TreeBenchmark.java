@@ -27,7 +27,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * The tree costs of issue 3: appending 1M leaves (tiles drained every 5,000, as a projector batch
  * does), and building and verifying an inclusion proof at size 2^24 from in-memory tiles.
  */
-@Fork(value = 1, jvmArgs = {"-Xmx3g"})
+@Fork(
+        value = 1,
+        jvmArgs = {"-Xmx3g"})
 @Warmup(iterations = 2)
 @Measurement(iterations = 5)
 public class TreeBenchmark {
