@@ -23,7 +23,8 @@ final class RecordChecks {
 
     void check(AuditRow row, String board, AuditResult result, Map<CounterKey, Long> counters) {
         long id = row.id();
-        for (CounterKey k : CounterKey.of(row.kind(), row.electionId(), row.userId() != null)) {
+        for (CounterKey k : CounterKey.of(
+                row.kind(), row.fields().electionId(), row.fields().userId() != null)) {
             counters.merge(k, 1L, Long::sum);
         }
         byte[] statement = row.statement();
@@ -53,11 +54,11 @@ final class RecordChecks {
                             ? "sender_id does not resolve to a key in senders"
                             : "sender key differs from the canonical statement");
         }
-        field(result, id, "user_id", f.get("user_id"), row.userId());
-        field(result, id, "username", f.get("username"), row.username());
-        field(result, id, "election_id", f.get("election_id"), row.electionId());
-        field(result, id, "area_id", f.get("area_id"), row.areaId());
-        field(result, id, "ballot_id", f.get("ballot_id"), row.ballotId());
+        field(result, id, "user_id", f.get("user_id"), row.fields().userId());
+        field(result, id, "username", f.get("username"), row.fields().username());
+        field(result, id, "election_id", f.get("election_id"), row.fields().electionId());
+        field(result, id, "area_id", f.get("area_id"), row.fields().areaId());
+        field(result, id, "ballot_id", f.get("ballot_id"), row.fields().ballotId());
         signatures(row, senderKey, result);
     }
 

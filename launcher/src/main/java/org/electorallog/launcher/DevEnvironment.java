@@ -76,7 +76,8 @@ public final class DevEnvironment implements AutoCloseable {
                     java.util.List.of(org.electorallog.core.NoteVerifier.parse(signer.verifierKey())),
                     java.time.Duration.ofSeconds(5),
                     java.time.Duration.ofMinutes(10),
-                    null));
+                    null,
+                    org.electorallog.query.HttpSettings.defaults()));
             return new DevEnvironment(stack, ownsStack, signer, projector, api, adminToken);
         } catch (RuntimeException e) {
             if (projector != null) {

@@ -387,13 +387,12 @@ final class ReportWriter {
         for (JsonNode f : fills) {
             if (f.path("signed").asBoolean() && f.has("records_per_second")) {
                 double rate = f.get("records_per_second").asDouble();
-                md.append("| >= 10,000 records/s with statement-signature verification on (")
-                        .append(f0(f.get("published").asDouble()))
-                        .append(" signed statements) | ")
-                        .append(f0(rate))
-                        .append(" | ")
-                        .append(rate >= 10_000 ? "yes" : "no")
-                        .append(" |\n");
+                target(
+                        md,
+                        ">= 10,000 records/s with statement-signature verification on ("
+                                + f0(f.get("published").asDouble()) + " signed statements)",
+                        f0(rate),
+                        rate >= 10_000);
                 continue;
             }
             if (f.has("records_per_second")) {
@@ -401,20 +400,17 @@ final class ReportWriter {
                 double ratio = f.get("ratio_to_ceiling").asDouble();
                 String range = f0(f.get("records_before").asDouble()) + " -> "
                         + f0(f.get("records_after").asDouble());
-                md.append("| pipeline >= 30,000 records/s (")
-                        .append(range)
-                        .append(") | ")
-                        .append(f0(rate))
-                        .append(" | ")
-                        .append(rate >= 30_000 ? "yes" : "no, " + f0(100 - rate / 300) + " % short")
-                        .append(" |\n");
-                md.append("| pipeline >= 60 % of the COPY ceiling (")
-                        .append(range)
-                        .append(") | ")
-                        .append(f0(ratio * 100))
-                        .append(" % | ")
-                        .append(ratio >= 0.6 ? "yes" : "no")
-                        .append(" |\n");
+                target(
+                        md,
+                        "pipeline >= 30,000 records/s (" + range + ")",
+                        f0(rate),
+                        rate >= 30_000,
+                        "no, " + f0(100 - rate / 300) + " % short");
+                target(
+                        md,
+                        "pipeline >= 60 % of the COPY ceiling (" + range + ")",
+                        f0(ratio * 100) + " %",
+                        ratio >= 0.6);
             }
         }
         for (JsonNode p : probes) {
@@ -432,63 +428,60 @@ final class ReportWriter {
                 }
             }
             String at = f0(p.get("records").asDouble());
-            md.append("| every probe row <= 50 ms p95 warm (")
-                    .append(at)
-                    .append(") | worst ")
-                    .append(f2(worst))
-                    .append(" ms (")
-                    .append(worstName)
-                    .append(") | ")
-                    .append(worst <= 50 ? "yes" : "no")
-                    .append(" |\n");
-            md.append("| record proof p99 <= 5 ms (")
-                    .append(at)
-                    .append(") | ")
-                    .append(f2(proofP99))
-                    .append(" ms | ")
-                    .append(proofP99 <= 5 ? "yes" : "no")
-                    .append(" |\n");
+            target(
+                    md,
+                    "every probe row <= 50 ms p95 warm (" + at + ")",
+                    "worst " + f2(worst) + " ms (" + worstName + ")",
+                    worst <= 50);
+            target(md, "record proof p99 <= 5 ms (" + at + ")", f2(proofP99) + " ms", proofP99 <= 5);
         }
         for (JsonNode a : audits) {
             double r = a.get("warm").get("records_per_second").asDouble();
-            md.append("| audit >= 250,000 records/s (")
-                    .append(f0(a.get("first").get("records").asDouble()))
-                    .append(", warm) | ")
-                    .append(f0(r))
-                    .append(" (first run ")
-                    .append(f0(a.get("first").get("records_per_second").asDouble()))
-                    .append(") | ")
-                    .append(r >= 250_000 ? "yes" : "no")
-                    .append(" |\n");
+            target(
+                    md,
+                    "audit >= 250,000 records/s ("
+                            + f0(a.get("first").get("records").asDouble()) + ", warm)",
+                    f0(r) + " (first run "
+                            + f0(a.get("first").get("records_per_second").asDouble()) + ")",
+                    r >= 250_000);
         }
-        for (JsonNode s : storage) {
-            double b = s.get("storage").get("bytes_per_record").asDouble();
-            md.append("| <= 1,100 bytes per record (")
-                    .append(f0(s.get("storage").get("records").asDouble()))
-                    .append(") | ")
-                    .append(f2(b))
-                    .append(" | ")
-                    .append(b <= 1100 ? "yes" : "no")
-                    .append(" |\n");
+        for (JsonNode st : storage) {
+            double b = st.get("storage").get("bytes_per_record").asDouble();
+            target(
+                    md,
+                    "<= 1,100 bytes per record ("
+                            + f0(st.get("storage").get("records").asDouble()) + ")",
+                    f2(b),
+                    b <= 1100);
         }
         for (JsonNode b : bursts) {
             double drain = b.get("publish_to_provable").get("max_ms").asDouble();
-            md.append("| 500-vote burst: every vote provable within 1 s of its publishing, nothing lost (batch wait ")
-                    .append(b.path("projector_batch_wait_ms").asInt(100))
-                    .append(" ms, ")
-                    .append(f0(b.get("records_all_boards").asDouble()))
-                    .append(") | slowest vote ")
-                    .append(f0(drain))
-                    .append(" ms; last vote provable ")
-                    .append(f0(b.get("drain_ms").asDouble()))
-                    .append(" ms after the first was published")
-                    .append(", lost ")
-                    .append(b.get("lost").asLong())
-                    .append(" | ")
-                    .append(drain <= 1000 && b.get("lost").asLong() == 0 ? "yes" : "no")
-                    .append(" |\n");
+            target(
+                    md,
+                    "500-vote burst: every vote provable within 1 s of its publishing, nothing lost (batch wait "
+                            + b.path("projector_batch_wait_ms").asInt(100) + " ms, "
+                            + f0(b.get("records_all_boards").asDouble()) + ")",
+                    "slowest vote " + f0(drain) + " ms; last vote provable "
+                            + f0(b.get("drain_ms").asDouble()) + " ms after the first was published, lost "
+                            + b.get("lost").asLong(),
+                    drain <= 1000 && b.get("lost").asLong() == 0);
         }
         md.append('\n');
+    }
+
+    /** One row of the targets table. */
+    private static void target(StringBuilder md, String target, String measured, boolean met) {
+        target(md, target, measured, met, "no");
+    }
+
+    private static void target(StringBuilder md, String target, String measured, boolean met, String notMet) {
+        md.append("| ")
+                .append(target)
+                .append(" | ")
+                .append(measured)
+                .append(" | ")
+                .append(met ? "yes" : notMet)
+                .append(" |\n");
     }
 
     static XYSeries cdf(String name, JsonNode latencies) {

@@ -23,6 +23,7 @@ import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
 import org.electorallog.store.CounterKey;
 import org.electorallog.store.Counters;
+import org.electorallog.store.IndexedFields;
 import org.electorallog.store.RecordInserter;
 import org.electorallog.store.RecordRow;
 import org.electorallog.store.Records;
@@ -169,11 +170,7 @@ final class BoardWriter {
                     s.statementTimestamp(),
                     (short) StatementKinds.code(s.kind()),
                     senders.get(ByteBuffer.wrap(s.senderPublicKey())),
-                    s.userId(),
-                    s.username(),
-                    s.electionId(),
-                    s.areaId(),
-                    s.ballotId(),
+                    new IndexedFields(s.userId(), s.username(), s.electionId(), s.areaId(), s.ballotId()),
                     s.deliveryId(),
                     s.canonicalBytes(),
                     s.schemaId(),

@@ -39,18 +39,6 @@ record DeadLetter(String key, byte[] value, long timestamp, Headers headers) {
             Source source,
             BadEventException.Reason reason,
             String message,
-            int maxBytes) {
-        return of(key, value, timestamp, original, source, reason, message, maxBytes, System.currentTimeMillis());
-    }
-
-    static DeadLetter of(
-            String key,
-            byte[] value,
-            long timestamp,
-            Headers original,
-            Source source,
-            BadEventException.Reason reason,
-            String message,
             int maxBytes,
             long nowMillis) {
         RecordHeaders h = new RecordHeaders();

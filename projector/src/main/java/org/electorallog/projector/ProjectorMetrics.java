@@ -61,24 +61,27 @@ public final class ProjectorMetrics {
         return deadLetters.values().stream().mapToLong(AtomicLong::get).sum();
     }
 
+    private static void counter(
+            io.micrometer.core.instrument.MeterRegistry registry, String name, AtomicLong value, String description) {
+        io.micrometer.core.instrument.FunctionCounter.builder(name, value, AtomicLong::get)
+                .description(description)
+                .register(registry);
+    }
+
     /** Registers these counters with a Micrometer registry (Prometheus names: electoral_log_projector_*). */
     public void bindTo(io.micrometer.core.instrument.MeterRegistry registry) {
-        io.micrometer.core.instrument.FunctionCounter.builder(
-                        "electoral_log_projector_records_written", records, AtomicLong::get)
-                .description("records written to PostgreSQL")
-                .register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder(
-                        "electoral_log_projector_batches", batches, AtomicLong::get)
-                .description("batches committed")
-                .register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder(
-                        "electoral_log_projector_duplicates_dropped", duplicates, AtomicLong::get)
-                .description("statements dropped because their delivery ID was already on the board")
-                .register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder(
-                        "electoral_log_projector_fenced_batches", fenced, AtomicLong::get)
-                .description("batches refused by the epoch check (zombie writers)")
-                .register(registry);
+        counter(registry, "electoral_log_projector_records_written", records, "records written to PostgreSQL");
+        counter(registry, "electoral_log_projector_batches", batches, "batches committed");
+        counter(
+                registry,
+                "electoral_log_projector_duplicates_dropped",
+                duplicates,
+                "statements dropped because their delivery ID was already on the board");
+        counter(
+                registry,
+                "electoral_log_projector_fenced_batches",
+                fenced,
+                "batches refused by the epoch check (zombie writers)");
         deadLetters.forEach((reason, n) -> io.micrometer.core.instrument.FunctionCounter.builder(
                         "electoral_log_projector_dead_letters", n, AtomicLong::get)
                 .tag("reason", reason.name())

@@ -179,7 +179,8 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                 source(offset),
                 e.reason(),
                 e.getMessage(),
-                layout.deadLetterMaxBytes());
+                layout.deadLetterMaxBytes(),
+                System.currentTimeMillis());
         context.forward(new Record<>(d.key(), d.value(), d.timestamp(), d.headers()), DEAD_LETTER_SINK);
         LOG.warn("dead-lettered {}-{}@{}: {} {}", settings.topic(), partition, offset, e.reason(), e.getMessage());
     }
@@ -194,7 +195,8 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                 source(e.offset()),
                 reason,
                 message,
-                layout.deadLetterMaxBytes()));
+                layout.deadLetterMaxBytes(),
+                System.currentTimeMillis()));
         metrics.deadLetter(reason);
         LOG.warn("dead-lettered {}-{}@{}: {} {}", settings.topic(), partition, e.offset(), reason, message);
     }

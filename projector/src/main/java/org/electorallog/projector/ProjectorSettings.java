@@ -104,108 +104,35 @@ public record ProjectorSettings(
     }
 
     public ProjectorSettings withSignatures(SignaturePolicy policy) {
-        return new ProjectorSettings(
-                bootstrap,
-                topic,
-                deadLetterTopic,
-                applicationId,
-                stateDir,
-                jdbcUrl,
-                dbUser,
-                dbPassword,
-                batchMaxRecords,
-                batchMaxWait,
-                signer,
-                originPrefix,
-                streamThreads,
-                instanceId,
-                policy,
-                checkpointEvery,
-                kafkaSecurity);
+        return copy(c -> {
+            c.signatures = policy;
+        });
     }
 
     public ProjectorSettings withCheckpointEvery(Duration every) {
-        return new ProjectorSettings(
-                bootstrap,
-                topic,
-                deadLetterTopic,
-                applicationId,
-                stateDir,
-                jdbcUrl,
-                dbUser,
-                dbPassword,
-                batchMaxRecords,
-                batchMaxWait,
-                signer,
-                originPrefix,
-                streamThreads,
-                instanceId,
-                signatures,
-                every,
-                kafkaSecurity);
+        return copy(c -> {
+            c.checkpointEvery = every;
+        });
     }
 
     public ProjectorSettings withInstanceId(String id) {
-        return new ProjectorSettings(
-                bootstrap,
-                topic,
-                deadLetterTopic,
-                applicationId,
-                stateDir,
-                jdbcUrl,
-                dbUser,
-                dbPassword,
-                batchMaxRecords,
-                batchMaxWait,
-                signer,
-                originPrefix,
-                streamThreads,
-                id,
-                signatures,
-                checkpointEvery,
-                kafkaSecurity);
+        return copy(c -> {
+            c.instanceId = id;
+        });
     }
 
     public ProjectorSettings withDatabase(String url, String user, String password) {
-        return new ProjectorSettings(
-                bootstrap,
-                topic,
-                deadLetterTopic,
-                applicationId,
-                stateDir,
-                url,
-                user,
-                password,
-                batchMaxRecords,
-                batchMaxWait,
-                signer,
-                originPrefix,
-                streamThreads,
-                instanceId,
-                signatures,
-                checkpointEvery,
-                kafkaSecurity);
+        return copy(c -> {
+            c.jdbcUrl = url;
+            c.dbUser = user;
+            c.dbPassword = password;
+        });
     }
 
     public ProjectorSettings withStateDir(Path dir) {
-        return new ProjectorSettings(
-                bootstrap,
-                topic,
-                deadLetterTopic,
-                applicationId,
-                dir,
-                jdbcUrl,
-                dbUser,
-                dbPassword,
-                batchMaxRecords,
-                batchMaxWait,
-                signer,
-                originPrefix,
-                streamThreads,
-                instanceId,
-                signatures,
-                checkpointEvery,
-                kafkaSecurity);
+        return copy(c -> {
+            c.stateDir = dir;
+        });
     }
 
     public static ProjectorSettings defaults(
@@ -227,24 +154,9 @@ public record ProjectorSettings(
     }
 
     public ProjectorSettings withKafkaSecurity(java.util.Map<String, Object> security) {
-        return new ProjectorSettings(
-                bootstrap,
-                topic,
-                deadLetterTopic,
-                applicationId,
-                stateDir,
-                jdbcUrl,
-                dbUser,
-                dbPassword,
-                batchMaxRecords,
-                batchMaxWait,
-                signer,
-                originPrefix,
-                streamThreads,
-                instanceId,
-                signatures,
-                checkpointEvery,
-                security);
+        return copy(c -> {
+            c.kafkaSecurity = security;
+        });
     }
 
     /** Properties every Kafka client of the projector starts from: the servers and the security settings. */
@@ -256,44 +168,83 @@ public record ProjectorSettings(
     }
 
     public ProjectorSettings withApplicationId(String id) {
-        return new ProjectorSettings(
-                bootstrap,
-                topic,
-                deadLetterTopic,
-                id,
-                stateDir,
-                jdbcUrl,
-                dbUser,
-                dbPassword,
-                batchMaxRecords,
-                batchMaxWait,
-                signer,
-                originPrefix,
-                streamThreads,
-                instanceId,
-                signatures,
-                checkpointEvery,
-                kafkaSecurity);
+        return copy(c -> {
+            c.applicationId = id;
+        });
     }
 
     public ProjectorSettings withBatch(int maxRecords, Duration maxWait) {
-        return new ProjectorSettings(
-                bootstrap,
-                topic,
-                deadLetterTopic,
-                applicationId,
-                stateDir,
-                jdbcUrl,
-                dbUser,
-                dbPassword,
-                maxRecords,
-                maxWait,
-                signer,
-                originPrefix,
-                streamThreads,
-                instanceId,
-                signatures,
-                checkpointEvery,
-                kafkaSecurity);
+        return copy(c -> {
+            c.batchMaxRecords = maxRecords;
+            c.batchMaxWait = maxWait;
+        });
+    }
+
+    /** The settings' values, to change some and build new settings from (every wither goes through it). */
+    private static final class Values {
+        String bootstrap;
+        String topic;
+        String deadLetterTopic;
+        String applicationId;
+        Path stateDir;
+        String jdbcUrl;
+        String dbUser;
+        String dbPassword;
+        int batchMaxRecords;
+        Duration batchMaxWait;
+        NoteSigner signer;
+        String originPrefix;
+        int streamThreads;
+        String instanceId;
+        SignaturePolicy signatures;
+        Duration checkpointEvery;
+        java.util.Map<String, Object> kafkaSecurity;
+
+        Values(ProjectorSettings s) {
+            bootstrap = s.bootstrap;
+            topic = s.topic;
+            deadLetterTopic = s.deadLetterTopic;
+            applicationId = s.applicationId;
+            stateDir = s.stateDir;
+            jdbcUrl = s.jdbcUrl;
+            dbUser = s.dbUser;
+            dbPassword = s.dbPassword;
+            batchMaxRecords = s.batchMaxRecords;
+            batchMaxWait = s.batchMaxWait;
+            signer = s.signer;
+            originPrefix = s.originPrefix;
+            streamThreads = s.streamThreads;
+            instanceId = s.instanceId;
+            signatures = s.signatures;
+            checkpointEvery = s.checkpointEvery;
+            kafkaSecurity = s.kafkaSecurity;
+        }
+
+        ProjectorSettings build() {
+            return new ProjectorSettings(
+                    bootstrap,
+                    topic,
+                    deadLetterTopic,
+                    applicationId,
+                    stateDir,
+                    jdbcUrl,
+                    dbUser,
+                    dbPassword,
+                    batchMaxRecords,
+                    batchMaxWait,
+                    signer,
+                    originPrefix,
+                    streamThreads,
+                    instanceId,
+                    signatures,
+                    checkpointEvery,
+                    kafkaSecurity);
+        }
+    }
+
+    private ProjectorSettings copy(java.util.function.Consumer<Values> change) {
+        Values v = new Values(this);
+        change.accept(v);
+        return v.build();
     }
 }

@@ -29,7 +29,8 @@ final class AdminRoutes {
                         ctx -> {
                             String id = audits.start(RequestValues.board(ctx));
                             ctx.status(202).json(new Responses.AuditStarted(id, "/admin/audits/" + id));
-                        }),
+                        },
+                        null),
                 Route.get(
                         "/admin/audits/{id}",
                         Responses.AuditStatus.class,

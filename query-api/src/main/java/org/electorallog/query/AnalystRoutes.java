@@ -81,7 +81,8 @@ final class AnalystRoutes {
                         listed,
                         null,
                         "text/csv",
-                        this::csv),
+                        this::csv,
+                        null),
                 new Route(
                         io.javalin.http.HandlerType.GET,
                         "/admin/boards/{board}/export.jsonl",
@@ -89,7 +90,8 @@ final class AnalystRoutes {
                         listed,
                         null,
                         "application/x-ndjson",
-                        this::jsonLines),
+                        this::jsonLines,
+                        null),
                 new Route(
                         io.javalin.http.HandlerType.GET,
                         "/admin/boards/{board}/votes.jsonl",
@@ -97,7 +99,8 @@ final class AnalystRoutes {
                         listed,
                         null,
                         "application/x-ndjson",
-                        this::votes));
+                        this::votes,
+                        null));
     }
 
     /** What a count's refusal of sort, order, limit or cursor says. */

@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.electorallog.core.Hex;
 import org.electorallog.schemas.StatementKinds;
+import org.electorallog.store.IndexedFields;
 import org.electorallog.store.RecordFilter;
 
 /**
@@ -18,27 +19,25 @@ import org.electorallog.store.RecordFilter;
  * @param identity the request's filters and sort without limit and cursor: a cursor is bound to it
  */
 record ListingQuery(RecordFilter filter, String identity) {
-    static final Set<String> PARAMETERS = Set.of(
-            "sort",
-            "order",
-            "limit",
-            "cursor",
-            "kind",
-            "user_id",
-            "username",
-            "election_id",
-            "area_id",
-            "ballot_id",
-            "sender_key",
-            "created_from",
-            "created_to",
-            "statement_time_from",
-            "statement_time_to",
-            "from_id",
-            "to_id",
-            "with_user",
-            "visible_elections",
-            "visible_areas");
+    static final Set<String> PARAMETERS = java.util.stream.Stream.concat(
+                    IndexedFields.COLUMNS.stream(),
+                    java.util.stream.Stream.of(
+                            "sort",
+                            "order",
+                            "limit",
+                            "cursor",
+                            "kind",
+                            "sender_key",
+                            "created_from",
+                            "created_to",
+                            "statement_time_from",
+                            "statement_time_to",
+                            "from_id",
+                            "to_id",
+                            "with_user",
+                            "visible_elections",
+                            "visible_areas"))
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     /** Parses a request's query parameters; 400 for an unknown or repeated one. */
     static ListingQuery parse(Map<String, List<String>> query) {

@@ -44,10 +44,7 @@ final class ProofService {
                         + " (IDs run from 0 to " + (size - 1) + ")");
             }
             // the root and the audit path in one tile query
-            List<Range> ranges = new ArrayList<>();
-            ranges.add(new Range(0, size));
-            ranges.addAll(TreeMath.inclusionRanges(id, size));
-            List<byte[]> hashes = ProofBuilder.hashRanges(ranges, Tiles.source(c, b.id()));
+            List<byte[]> hashes = hashes(c, b, List.of(new Range(0, size)), TreeMath.inclusionRanges(id, size));
             return new Responses.InclusionProof(
                     name,
                     id,
@@ -68,11 +65,8 @@ final class ProofService {
             if (from < 1 || from > to) {
                 throw ApiException.badRequest("from must be between 1 and to (" + to + "), got " + from);
             }
-            List<Range> ranges = new ArrayList<>();
-            ranges.add(new Range(0, from));
-            ranges.add(new Range(0, to));
-            ranges.addAll(TreeMath.consistencyRanges(from, to));
-            List<byte[]> hashes = ProofBuilder.hashRanges(ranges, Tiles.source(c, b.id()));
+            List<byte[]> hashes =
+                    hashes(c, b, List.of(new Range(0, from), new Range(0, to)), TreeMath.consistencyRanges(from, to));
             return new Responses.ConsistencyProof(
                     name,
                     from,
@@ -163,6 +157,13 @@ final class ProofService {
                     parameter + " must be between 1 and the board's size " + treeSize + ", got " + requested);
         }
         return requested;
+    }
+
+    /** The hashes of the given ranges, then of the proof's, in one tile query. */
+    private static List<byte[]> hashes(Connection c, BoardRow b, List<Range> roots, List<Range> proof) {
+        List<Range> ranges = new ArrayList<>(roots);
+        ranges.addAll(proof);
+        return ProofBuilder.hashRanges(ranges, Tiles.source(c, b.id()));
     }
 
     private static String noteAt(CheckpointRow cp, long size) {

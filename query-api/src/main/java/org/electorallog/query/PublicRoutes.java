@@ -36,7 +36,8 @@ final class PublicRoutes {
                         List.of(200, 400, 404),
                         null,
                         Route.TEXT,
-                        this::checkpoint),
+                        this::checkpoint,
+                        null),
                 new Route(
                         HandlerType.GET,
                         "/boards/{board}/tile/<path>",
@@ -44,7 +45,8 @@ final class PublicRoutes {
                         List.of(200, 400, 404),
                         null,
                         "application/octet-stream",
-                        this::tile),
+                        this::tile,
+                        null),
                 Route.get(
                         "/boards/{board}/records/{id}",
                         Responses.RecordBody.class,
@@ -67,7 +69,8 @@ final class PublicRoutes {
                         List.of(200, 400, 404, 409, 413, 429),
                         Responses.TrustedProof.class,
                         Route.JSON,
-                        this::proofFromTrusted),
+                        this::proofFromTrusted,
+                        null),
                 new Route(
                         HandlerType.GET,
                         "/boards/{board}/records/{id}/proof-bundle",
@@ -75,7 +78,8 @@ final class PublicRoutes {
                         List.of(200, 400, 404, 429),
                         null,
                         Route.TEXT,
-                        this::bundle),
+                        this::bundle,
+                        null),
                 Route.get(
                         "/boards/{board}/consistency",
                         Responses.ConsistencyProof.class,

@@ -130,7 +130,8 @@ public final class QueryApi implements AutoCloseable {
                         null,
                         Route.TEXT,
                         ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
-                                .result(metrics.scrape())),
+                                .result(metrics.scrape()),
+                        null),
                 new Route(
                         HandlerType.GET,
                         "/openapi.json",
@@ -138,7 +139,8 @@ public final class QueryApi implements AutoCloseable {
                         List.of(200),
                         null,
                         Route.JSON,
-                        ctx -> ctx.contentType("application/json").result(OPENAPI)));
+                        ctx -> ctx.contentType("application/json").result(OPENAPI),
+                        null));
     }
 
     private boolean databaseUp() {

@@ -31,30 +31,6 @@ public record QueryApiSettings(
         Duration fullAuditEvery,
         byte[] cursorKey,
         HttpSettings http) {
-    /** Settings with the default network settings ({@link HttpSettings#defaults()}). */
-    public QueryApiSettings(
-            String jdbcUrl,
-            String user,
-            String password,
-            int port,
-            String adminToken,
-            List<NoteVerifier> logKeys,
-            Duration verifierEvery,
-            Duration fullAuditEvery,
-            byte[] cursorKey) {
-        this(
-                jdbcUrl,
-                user,
-                password,
-                port,
-                adminToken,
-                logKeys,
-                verifierEvery,
-                fullAuditEvery,
-                cursorKey,
-                HttpSettings.defaults());
-    }
-
     public QueryApiSettings withHttp(HttpSettings h) {
         return new QueryApiSettings(
                 jdbcUrl, user, password, port, adminToken, logKeys, verifierEvery, fullAuditEvery, cursorKey, h);
@@ -72,6 +48,16 @@ public record QueryApiSettings(
     }
 
     public static QueryApiSettings publicOnly(String jdbcUrl, String user, String password, int port) {
-        return new QueryApiSettings(jdbcUrl, user, password, port, null, List.of(), null, Duration.ofHours(1), null);
+        return new QueryApiSettings(
+                jdbcUrl,
+                user,
+                password,
+                port,
+                null,
+                List.of(),
+                null,
+                Duration.ofHours(1),
+                null,
+                HttpSettings.defaults());
     }
 }

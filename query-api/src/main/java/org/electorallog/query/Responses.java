@@ -1,6 +1,7 @@
 package org.electorallog.query;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import java.util.Base64;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.electorallog.core.Hashes;
 import org.electorallog.schemas.StatementKinds;
+import org.electorallog.store.IndexedFields;
 import org.electorallog.store.StoredRecord;
 
 /**
@@ -48,11 +50,7 @@ final class Responses {
             String statementTime,
             String kind,
             String senderKey,
-            String userId,
-            String username,
-            String electionId,
-            String areaId,
-            String ballotId,
+            @JsonUnwrapped IndexedFields fields,
             String deliveryId,
             String statement,
             String leafHash,
@@ -67,11 +65,7 @@ final class Responses {
                     r.statementTime().toString(),
                     StatementKinds.name(r.kind()),
                     b64(r.senderKey()),
-                    r.userId(),
-                    r.username(),
-                    r.electionId(),
-                    r.areaId(),
-                    r.ballotId(),
+                    r.fields(),
                     r.deliveryId(),
                     b64(r.statement()),
                     b64(Hashes.leafHash(r.statement())),
@@ -133,11 +127,7 @@ final class Responses {
             String created,
             String statementTime,
             String kind,
-            String userId,
-            String username,
-            String electionId,
-            String areaId,
-            String ballotId,
+            @JsonUnwrapped IndexedFields fields,
             String deliveryId,
             String leafHash,
             @JsonInclude(JsonInclude.Include.NON_NULL) String statement) {
@@ -147,29 +137,19 @@ final class Responses {
                     r.created().toString(),
                     r.statementTime().toString(),
                     StatementKinds.name(r.kind()),
-                    r.userId(),
-                    r.username(),
-                    r.electionId(),
-                    r.areaId(),
-                    r.ballotId(),
+                    r.fields(),
                     r.deliveryId(),
                     b64(Hashes.leafHash(r.statement())),
                     withStatement ? b64(r.statement()) : null);
         }
 
         /** The CSV export's columns, in order. */
-        static final List<String> CSV_COLUMNS = List.of(
-                "id",
-                "created",
-                "statement_time",
-                "kind",
-                "user_id",
-                "username",
-                "election_id",
-                "area_id",
-                "ballot_id",
-                "delivery_id",
-                "leaf_hash");
+        static final List<String> CSV_COLUMNS = java.util.stream.Stream.of(
+                        List.of("id", "created", "statement_time", "kind"),
+                        IndexedFields.COLUMNS,
+                        List.of("delivery_id", "leaf_hash"))
+                .flatMap(List::stream)
+                .toList();
 
         List<Object> csvValues() {
             return List.of(
@@ -177,11 +157,11 @@ final class Responses {
                     created,
                     statementTime,
                     kind,
-                    nullable(userId),
-                    nullable(username),
-                    nullable(electionId),
-                    nullable(areaId),
-                    nullable(ballotId),
+                    nullable(fields.userId()),
+                    nullable(fields.username()),
+                    nullable(fields.electionId()),
+                    nullable(fields.areaId()),
+                    nullable(fields.ballotId()),
                     deliveryId,
                     leafHash);
         }

@@ -31,17 +31,6 @@ record Route(
         statuses = List.copyOf(statuses);
     }
 
-    Route(
-            HandlerType method,
-            String path,
-            List<String> query,
-            List<Integer> statuses,
-            Class<?> body,
-            String mediaType,
-            Handler handler) {
-        this(method, path, query, statuses, body, mediaType, handler, null);
-    }
-
     /** The same route, whose refusal of a parameter it does not take says {@code why}. */
     Route withHint(String why) {
         return new Route(method, path, query, statuses, body, mediaType, handler, why);
@@ -51,7 +40,7 @@ record Route(
     static final String TEXT = "text/plain";
 
     static Route get(String path, Class<?> body, List<String> query, List<Integer> statuses, Handler handler) {
-        return new Route(HandlerType.GET, path, query, statuses, body, JSON, handler);
+        return new Route(HandlerType.GET, path, query, statuses, body, JSON, handler, null);
     }
 
     /** The same route behind a check that runs first (the route group's authorization). */

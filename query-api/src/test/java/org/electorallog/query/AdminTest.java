@@ -34,7 +34,8 @@ class AdminTest {
                 List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())),
                 Duration.ofMillis(200),
                 Duration.ofHours(1),
-                null));
+                null,
+                org.electorallog.query.HttpSettings.defaults()));
     }
 
     @AfterAll

@@ -33,7 +33,16 @@ class ListingAndExportsTest {
         QueryApiTest.load();
         DatabaseAddress db = SharedStack.get().database();
         admin = QueryApi.start(new QueryApiSettings(
-                db.jdbcUrl(), db.user(), db.password(), 0, TOKEN, List.of(), null, Duration.ofHours(1), null));
+                db.jdbcUrl(),
+                db.user(),
+                db.password(),
+                0,
+                TOKEN,
+                List.of(),
+                null,
+                Duration.ofHours(1),
+                null,
+                org.electorallog.query.HttpSettings.defaults()));
     }
 
     @AfterAll

@@ -136,7 +136,7 @@ class OpenApiDocumentTest {
             return;
         }
         Set<String> expected = new TreeSet<>();
-        for (RecordComponent c : record.getRecordComponents()) {
+        for (RecordComponent c : components(record)) {
             String name = SNAKE.translate(c.getName());
             expected.add(name);
             JsonNode property = schema.path("properties").path(name);
@@ -158,6 +158,19 @@ class OpenApiDocumentTest {
         Set<String> documented = new TreeSet<>();
         schema.path("properties").fieldNames().forEachRemaining(documented::add);
         check(differences, "schema " + record.getSimpleName(), expected, documented);
+    }
+
+    /** A record's serialised components, with those of a {@code @JsonUnwrapped} component in its place. */
+    private static List<RecordComponent> components(Class<?> record) {
+        List<RecordComponent> out = new ArrayList<>();
+        for (RecordComponent c : record.getRecordComponents()) {
+            if (c.getAccessor().isAnnotationPresent(com.fasterxml.jackson.annotation.JsonUnwrapped.class)) {
+                out.addAll(components(c.getType()));
+            } else {
+                out.add(c);
+            }
+        }
+        return out;
     }
 
     private static Class<?> nestedRecord(Type t) {

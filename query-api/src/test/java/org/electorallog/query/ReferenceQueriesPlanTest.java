@@ -129,7 +129,8 @@ class ReferenceQueriesPlanTest {
                 List.of(),
                 null,
                 Duration.ofHours(1),
-                null));
+                null,
+                org.electorallog.query.HttpSettings.defaults()));
     }
 
     /**

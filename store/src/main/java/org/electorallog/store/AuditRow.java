@@ -12,10 +12,6 @@ public record AuditRow(
         short kind,
         Long statementMillis,
         byte[] senderKey,
-        String userId,
-        String username,
-        String electionId,
-        String areaId,
-        String ballotId,
+        IndexedFields fields,
         byte[] senderSignature,
         byte[] systemSignature) {}

@@ -279,10 +279,10 @@ public final class RecordFilter {
         return switch (sort) {
             case "statement_time" -> Long.toString(micros(Timestamp.from(row.statementTime())));
             case "kind" -> Short.toString(row.kind());
-            case "user_id" -> row.userId();
-            case "username" -> row.username();
-            case "ballot_id" -> row.ballotId();
-            case "election_id" -> row.electionId();
+            case "user_id" -> row.fields().userId();
+            case "username" -> row.fields().username();
+            case "ballot_id" -> row.fields().ballotId();
+            case "election_id" -> row.fields().electionId();
             default -> throw new IllegalStateException("no sort key in ID order");
         };
     }

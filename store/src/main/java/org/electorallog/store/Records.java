@@ -100,11 +100,7 @@ public final class Records {
                         rs.getTimestamp(3).toInstant(),
                         rs.getShort(4),
                         rs.getBytes(5),
-                        rs.getString(6),
-                        rs.getString(7),
-                        rs.getString(8),
-                        rs.getString(9),
-                        rs.getString(10),
+                        fields(rs, 6),
                         rs.getString(11),
                         rs.getBytes(12),
                         rs.getInt(13),
@@ -282,6 +278,16 @@ public final class Records {
         }
     }
 
+    /** The five indexed fields, read from consecutive columns starting at {@code first}. */
+    private static IndexedFields fields(ResultSet rs, int first) throws SQLException {
+        return new IndexedFields(
+                rs.getString(first),
+                rs.getString(first + 1),
+                rs.getString(first + 2),
+                rs.getString(first + 3),
+                rs.getString(first + 4));
+    }
+
     private static StoredRecord listed(ResultSet rs) throws SQLException {
         return new StoredRecord(
                 rs.getLong(1),
@@ -289,11 +295,7 @@ public final class Records {
                 rs.getTimestamp(3).toInstant(),
                 rs.getShort(4),
                 null,
-                rs.getString(5),
-                rs.getString(6),
-                rs.getString(7),
-                rs.getString(8),
-                rs.getString(9),
+                fields(rs, 5),
                 rs.getString(10),
                 rs.getBytes(11),
                 -1,
@@ -319,11 +321,7 @@ public final class Records {
                         rs.getShort(4),
                         ts == null ? null : ts.getTime(),
                         senders.get(rs.getInt(6)),
-                        rs.getString(7),
-                        rs.getString(8),
-                        rs.getString(9),
-                        rs.getString(10),
-                        rs.getString(11),
+                        fields(rs, 7),
                         rs.getBytes(12),
                         rs.getBytes(13)));
             }
