@@ -191,6 +191,81 @@ public enum Setting {
             "bearer token of the admin endpoints, at least 16 characters (secret; or ELECTORAL_LOG_ADMIN_TOKEN_FILE); unset disables them"),
     ADMIN_TOKEN_FILE(
             "ELECTORAL_LOG_ADMIN_TOKEN_FILE", EnumSet.of(Process.QUERY_API), null, "a file holding the admin token"),
+    OBSERVER_TOKEN(
+            "ELECTORAL_LOG_OBSERVER_TOKEN",
+            Flag.SECRET,
+            EnumSet.of(Process.QUERY_API),
+            null,
+            "static bearer token of the observer role, at least 16 characters (secret; or ELECTORAL_LOG_OBSERVER_TOKEN_FILE); docs/security.md"),
+    OBSERVER_TOKEN_FILE(
+            "ELECTORAL_LOG_OBSERVER_TOKEN_FILE",
+            EnumSet.of(Process.QUERY_API),
+            null,
+            "a file holding the observer token"),
+    ANALYST_TOKEN(
+            "ELECTORAL_LOG_ANALYST_TOKEN",
+            Flag.SECRET,
+            EnumSet.of(Process.QUERY_API),
+            null,
+            "static bearer token of the analyst role, at least 16 characters (secret; or ELECTORAL_LOG_ANALYST_TOKEN_FILE)"),
+    ANALYST_TOKEN_FILE(
+            "ELECTORAL_LOG_ANALYST_TOKEN_FILE",
+            EnumSet.of(Process.QUERY_API),
+            null,
+            "a file holding the analyst token"),
+    VOTER_TOKEN(
+            "ELECTORAL_LOG_VOTER_TOKEN",
+            Flag.SECRET,
+            EnumSet.of(Process.QUERY_API),
+            null,
+            "static bearer token of one voter, for development (secret; or ELECTORAL_LOG_VOTER_TOKEN_FILE); needs ELECTORAL_LOG_VOTER_TOKEN_USER"),
+    VOTER_TOKEN_FILE(
+            "ELECTORAL_LOG_VOTER_TOKEN_FILE", EnumSet.of(Process.QUERY_API), null, "a file holding the voter token"),
+    VOTER_TOKEN_USER(
+            "ELECTORAL_LOG_VOTER_TOKEN_USER",
+            EnumSet.of(Process.QUERY_API),
+            null,
+            "the user ID the static voter token stands for"),
+    OIDC_ISSUER(
+            "ELECTORAL_LOG_OIDC_ISSUER",
+            EnumSet.of(Process.QUERY_API),
+            null,
+            "OpenID Connect issuer (exact iss) whose JWT bearer tokens are accepted; unset = no OIDC"),
+    OIDC_JWKS_URL(
+            "ELECTORAL_LOG_OIDC_JWKS_URL",
+            EnumSet.of(Process.QUERY_API),
+            null,
+            "the issuer's signing keys (JWKS URL), required with an issuer"),
+    OIDC_AUDIENCE(
+            "ELECTORAL_LOG_OIDC_AUDIENCE",
+            EnumSet.of(Process.QUERY_API),
+            null,
+            "the aud the tokens must name, required with an issuer"),
+    OIDC_ROLES_CLAIM(
+            "ELECTORAL_LOG_OIDC_ROLES_CLAIM",
+            EnumSet.of(Process.QUERY_API),
+            "realm_access.roles",
+            "the claim holding the caller's roles (voter, observer, analyst, admin), dotted for nested claims"),
+    OIDC_USER_CLAIM(
+            "ELECTORAL_LOG_OIDC_USER_CLAIM",
+            EnumSet.of(Process.QUERY_API),
+            "sub",
+            "the claim holding a voter's user ID"),
+    PUBLIC_KINDS(
+            "ELECTORAL_LOG_PUBLIC_KINDS",
+            EnumSet.of(Process.QUERY_API),
+            null,
+            "comma-separated statement kinds whose records anonymous callers may read (public fields only, no statement); unset = none"),
+    PUBLIC_FIELDS(
+            "ELECTORAL_LOG_PUBLIC_FIELDS",
+            EnumSet.of(Process.QUERY_API),
+            null,
+            "comma-separated fields of public records anonymous callers see: user_id, username, election_id, area_id, ballot_id; unset = none"),
+    TRUSTED_PROXIES(
+            "ELECTORAL_LOG_TRUSTED_PROXIES",
+            EnumSet.of(Process.QUERY_API),
+            null,
+            "comma-separated addresses of reverse proxies whose X-Forwarded-For names the client for rate limits; unset = none"),
     LOG_KEYS(
             "ELECTORAL_LOG_LOG_KEYS",
             EnumSet.of(Process.QUERY_API),
@@ -239,7 +314,7 @@ public enum Setting {
             "ELECTORAL_LOG_PROOF_RATE_PER_MINUTE",
             EnumSet.of(Process.QUERY_API),
             "600",
-            "proof requests per client address per minute on the public proof endpoints; more get 429 with Retry-After; 0 = no limit"),
+            "requests per client address per minute: every request to a proof endpoint, and every anonymous request that reads the database; more get 429 with Retry-After; 0 = no limit"),
     MAX_BODY_BYTES(
             "ELECTORAL_LOG_MAX_BODY_BYTES",
             EnumSet.of(Process.QUERY_API),

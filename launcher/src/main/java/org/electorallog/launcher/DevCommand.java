@@ -47,8 +47,14 @@ public final class DevCommand implements Callable<Integer> {
                 + env.stack().database().user() + ")");
         System.out.println("  query API:      " + env.api().baseUrl() + "/boards");
         System.out.println("  verifier key:   " + env.signer().verifierKey());
-        System.out.println("  admin token:    " + env.adminToken() + " (throwaway; e.g. GET "
-                + env.api().baseUrl() + "/admin/verifier with 'Authorization: Bearer <token>')");
+        env.tokens()
+                .forEach((role, token) -> System.out.println(String.format(
+                        "  %-15s %s%s",
+                        role.name().toLowerCase(java.util.Locale.ROOT) + " token:",
+                        token,
+                        role == org.electorallog.query.Role.VOTER ? " (user " + DevEnvironment.DEV_VOTER + ")" : "")));
+        System.out.println("  (throwaway tokens: 'Authorization: Bearer <token>', e.g. GET "
+                + env.api().baseUrl() + "/admin/verifier with the admin token; docs/security.md)");
         System.out.println("press Ctrl-C to stop");
         stopped.await();
         return 0;

@@ -1,13 +1,16 @@
 package org.electorallog.launcher;
 
 import java.nio.file.Path;
+import java.util.List;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.infra.Stack;
 import org.electorallog.infra.Stacks;
 import org.electorallog.producer.EventsTopic;
 import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
+import org.electorallog.query.AccessSettings;
 import org.electorallog.query.QueryApi;
+import org.electorallog.query.Role;
 import org.electorallog.schemas.Topics;
 
 /**
@@ -23,14 +26,22 @@ public final class DevEnvironment implements AutoCloseable {
     private final Projector projector;
     private final QueryApi api;
     private final boolean ownsStack;
-    private final String adminToken;
+    /** The user ID the dev voter token stands for. */
+    public static final String DEV_VOTER = "dev-voter-1";
+
+    private final java.util.Map<Role, String> tokens;
     private boolean closed;
 
     private DevEnvironment(
-            Stack stack, boolean ownsStack, NoteSigner signer, Projector projector, QueryApi api, String adminToken) {
+            Stack stack,
+            boolean ownsStack,
+            NoteSigner signer,
+            Projector projector,
+            QueryApi api,
+            java.util.Map<Role, String> tokens) {
         this.stack = stack;
         this.ownsStack = ownsStack;
-        this.adminToken = adminToken;
+        this.tokens = java.util.Map.copyOf(tokens);
         this.signer = signer;
         this.projector = projector;
         this.api = api;
@@ -64,9 +75,14 @@ public final class DevEnvironment implements AutoCloseable {
             projector.awaitRunning(java.time.Duration.ofSeconds(60));
             org.slf4j.LoggerFactory.getLogger(DevEnvironment.class)
                     .info("projector running after {} ms", (System.nanoTime() - t0) / 1_000_000);
-            byte[] token = new byte[24];
-            new java.security.SecureRandom().nextBytes(token);
-            String adminToken = java.util.HexFormat.of().formatHex(token);
+            // one throwaway token per role (docs/security.md); the voter token stands for user DEV_VOTER
+            java.util.Map<Role, String> tokens = new java.util.EnumMap<>(Role.class);
+            for (Role role : List.of(Role.VOTER, Role.OBSERVER, Role.ANALYST, Role.ADMIN)) {
+                byte[] token = new byte[24];
+                new java.security.SecureRandom().nextBytes(token);
+                tokens.put(role, java.util.HexFormat.of().formatHex(token));
+            }
+            String adminToken = tokens.get(Role.ADMIN);
             QueryApi api = QueryApi.start(new org.electorallog.query.QueryApiSettings(
                     db.jdbcUrl(),
                     db.user(),
@@ -77,8 +93,9 @@ public final class DevEnvironment implements AutoCloseable {
                     java.time.Duration.ofSeconds(5),
                     java.time.Duration.ofMinutes(10),
                     null,
-                    org.electorallog.query.HttpSettings.defaults()));
-            return new DevEnvironment(stack, ownsStack, signer, projector, api, adminToken);
+                    org.electorallog.query.HttpSettings.defaults(),
+                    new AccessSettings(tokens, DEV_VOTER, null, java.util.Set.of(), java.util.Set.of(), List.of())));
+            return new DevEnvironment(stack, ownsStack, signer, projector, api, tokens);
         } catch (RuntimeException e) {
             if (projector != null) {
                 projector.close();
@@ -108,7 +125,12 @@ public final class DevEnvironment implements AutoCloseable {
 
     /** The throwaway admin token of this development run (printed by {@code dev}). */
     public String adminToken() {
-        return adminToken;
+        return tokens.get(Role.ADMIN);
+    }
+
+    /** The throwaway bearer token of each role. */
+    public java.util.Map<Role, String> tokens() {
+        return tokens;
     }
 
     /** Stops the query API, then the projector, then (when it owns it) the stack; a second call does nothing. */

@@ -98,6 +98,25 @@ class LauncherTest {
                                     .build(),
                             HttpResponse.BodyHandlers.ofString());
             assertEquals(200, verifier.statusCode(), verifier.body());
+            // one token per role (docs/security.md): the observer's may read a record, not the verifier
+            for (String role : List.of("voter", "observer", "analyst", "admin")) {
+                assertTrue(
+                        lines.stream().anyMatch(l -> l.contains(role + " token:")), "a " + role + " token: " + lines);
+            }
+            String observer = lines.stream()
+                    .filter(l -> l.contains("observer token:"))
+                    .findFirst()
+                    .orElseThrow()
+                    .replaceAll(".*observer token:\\s+(\\S+).*", "$1");
+            assertEquals(
+                    403,
+                    HttpClient.newHttpClient()
+                            .send(
+                                    HttpRequest.newBuilder(URI.create(apiUrl + "/admin/verifier"))
+                                            .header("Authorization", "Bearer " + observer)
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString())
+                            .statusCode());
             List<ProcessHandle> postgres = ProcessHandle.allProcesses()
                     .filter(h -> h.info().commandLine().orElse("").contains(work.toString()))
                     .toList();

@@ -154,7 +154,8 @@ final class PerfEnvironment implements AutoCloseable {
                     null,
                     Duration.ofHours(1),
                     new byte[32],
-                    HttpSettings.defaults().withProofRate(0)));
+                    HttpSettings.defaults().withProofRate(0),
+                    null));
         }
         return api;
     }

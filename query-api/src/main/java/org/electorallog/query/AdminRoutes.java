@@ -6,7 +6,7 @@ import org.electorallog.audit.IncrementalVerifier;
 
 /**
  * The endpoints of administrators: full audits started over HTTP and the incremental verifier's
- * status. Behind the admin bearer token (one check for the group, applied by {@link QueryApi}).
+ * status. For the admin role (the gate checks it; docs/security.md).
  */
 final class AdminRoutes {
     private final AdminAudits audits;
@@ -17,7 +17,12 @@ final class AdminRoutes {
         this.verifier = verifier;
     }
 
+    /** The routes, for administrators. */
     List<Route> routes() {
+        return all().stream().map(r -> r.forRole(Role.ADMIN)).toList();
+    }
+
+    private List<Route> all() {
         return List.of(
                 new Route(
                         HandlerType.POST,
@@ -30,7 +35,8 @@ final class AdminRoutes {
                             String id = audits.start(RequestValues.board(ctx));
                             ctx.status(202).json(new Responses.AuditStarted(id, "/admin/audits/" + id));
                         },
-                        null),
+                        null,
+                        Role.ANONYMOUS),
                 Route.get(
                         "/admin/audits/{id}",
                         Responses.AuditStatus.class,

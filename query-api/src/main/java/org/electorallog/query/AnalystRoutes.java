@@ -7,8 +7,7 @@ import java.util.List;
 
 /**
  * The endpoints of analysts and administrators over a board's records: listings, counts and exports,
- * and their query plans. Behind the admin bearer token (one check for the group, applied by
- * {@link QueryApi}); docs/security.md.
+ * and their query plans. For the analyst role (plans: admin; the gate checks it; docs/security.md).
  */
 final class AnalystRoutes {
     private final LogReader reader;
@@ -30,7 +29,14 @@ final class AnalystRoutes {
     static final List<String> LISTING_PARAMETERS =
             ListingQuery.PARAMETERS.stream().sorted().toList();
 
+    /** The routes, for analysts; the query plans for administrators. */
     List<Route> routes() {
+        return all().stream()
+                .map(r -> r.forRole(r.path().endsWith("/explain") ? Role.ADMIN : Role.ANALYST))
+                .toList();
+    }
+
+    private List<Route> all() {
         List<Integer> listed = List.of(200, 400, 401, 403, 404);
         return List.of(
                 Route.get(
@@ -82,7 +88,8 @@ final class AnalystRoutes {
                         null,
                         "text/csv",
                         this::csv,
-                        null),
+                        null,
+                        Role.ANONYMOUS),
                 new Route(
                         io.javalin.http.HandlerType.GET,
                         "/admin/boards/{board}/export.jsonl",
@@ -91,7 +98,8 @@ final class AnalystRoutes {
                         null,
                         "application/x-ndjson",
                         this::jsonLines,
-                        null),
+                        null,
+                        Role.ANONYMOUS),
                 new Route(
                         io.javalin.http.HandlerType.GET,
                         "/admin/boards/{board}/votes.jsonl",
@@ -100,7 +108,8 @@ final class AnalystRoutes {
                         null,
                         "application/x-ndjson",
                         this::votes,
-                        null));
+                        null,
+                        Role.ANONYMOUS));
     }
 
     /** What a count's refusal of sort, order, limit or cursor says. */

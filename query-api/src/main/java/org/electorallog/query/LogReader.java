@@ -83,7 +83,8 @@ final class LogReader {
                         v.id(),
                         v.statementTime().toString(),
                         StatementKinds.name(StatementKinds.CAST_VOTE),
-                        v.ballotId()));
+                        v.ballotId(),
+                        null));
             }
             return out;
         });

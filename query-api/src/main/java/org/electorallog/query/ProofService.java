@@ -166,6 +166,30 @@ final class ProofService {
         return ProofBuilder.hashRanges(ranges, Tiles.source(c, b.id()));
     }
 
+    /** The ballots with the tlog-proof bundle of each one the latest checkpoint covers (in one snapshot). */
+    List<Responses.Ballot> withBundles(String name, List<Responses.Ballot> ballots) {
+        if (ballots.isEmpty()) {
+            return ballots;
+        }
+        return reads.read(c -> {
+            BoardRow b = SnapshotReads.board(c, name);
+            CheckpointRow cp = Checkpoints.latest(c, b.id()).orElse(null);
+            List<Responses.Ballot> out = new ArrayList<>(ballots.size());
+            for (Responses.Ballot v : ballots) {
+                out.add(
+                        cp == null || v.id() >= cp.size()
+                                ? v
+                                : v.withProofBundle(new TlogProof(
+                                                null,
+                                                v.id(),
+                                                ProofBuilder.inclusion(v.id(), cp.size(), Tiles.source(c, b.id())),
+                                                cp.note())
+                                        .format()));
+            }
+            return out;
+        });
+    }
+
     private static String noteAt(CheckpointRow cp, long size) {
         return cp != null && cp.size() == size ? cp.note() : null;
     }

@@ -14,11 +14,13 @@ final class PublicRoutes {
     private final LogReader reader;
     private final ProofService proofs;
     private final Cursor cursors;
+    private final AccessSettings access;
 
-    PublicRoutes(LogReader reader, ProofService proofs, Cursor cursors) {
+    PublicRoutes(LogReader reader, ProofService proofs, Cursor cursors, AccessSettings access) {
         this.reader = reader;
         this.proofs = proofs;
         this.cursors = cursors;
+        this.access = access;
     }
 
     List<Route> routes() {
@@ -37,22 +39,35 @@ final class PublicRoutes {
                         null,
                         Route.TEXT,
                         this::checkpoint,
-                        null),
+                        null,
+                        Role.ANONYMOUS),
+                new Route(
+                                HandlerType.GET,
+                                "/boards/{board}/tile/entries/<path>",
+                                List.of(),
+                                List.of(200, 400, 401, 403, 404),
+                                null,
+                                "application/octet-stream",
+                                this::entries,
+                                null,
+                                Role.ANONYMOUS)
+                        .forRole(Role.OBSERVER),
                 new Route(
                         HandlerType.GET,
                         "/boards/{board}/tile/<path>",
                         List.of(),
-                        List.of(200, 400, 404),
+                        List.of(200, 400, 403, 404),
                         null,
                         "application/octet-stream",
                         this::tile,
-                        null),
+                        null,
+                        Role.ANONYMOUS),
                 Route.get(
                         "/boards/{board}/records/{id}",
                         Responses.RecordBody.class,
                         List.of(),
-                        List.of(200, 400, 404),
-                        ctx -> ctx.json(reader.record(RequestValues.board(ctx), RequestValues.id(ctx)))),
+                        List.of(200, 400, 401, 403, 404),
+                        this::record),
                 Route.get(
                         "/boards/{board}/records/{id}/proof",
                         Responses.InclusionProof.class,
@@ -70,7 +85,8 @@ final class PublicRoutes {
                         Responses.TrustedProof.class,
                         Route.JSON,
                         this::proofFromTrusted,
-                        null),
+                        null,
+                        Role.ANONYMOUS),
                 new Route(
                         HandlerType.GET,
                         "/boards/{board}/records/{id}/proof-bundle",
@@ -79,7 +95,8 @@ final class PublicRoutes {
                         null,
                         Route.TEXT,
                         this::bundle,
-                        null),
+                        null,
+                        Role.ANONYMOUS),
                 Route.get(
                         "/boards/{board}/consistency",
                         Responses.ConsistencyProof.class,
@@ -87,11 +104,12 @@ final class PublicRoutes {
                         List.of(200, 400, 404, 429),
                         this::consistency),
                 Route.get(
-                        "/boards/{board}/ballots",
-                        Responses.BallotPage.class,
-                        List.of("user_id", "election_id", "ballot_id", "limit", "cursor"),
-                        List.of(200, 400, 404),
-                        this::ballots));
+                                "/boards/{board}/ballots",
+                                Responses.BallotPage.class,
+                                List.of("user_id", "election_id", "ballot_id", "limit", "cursor"),
+                                List.of(200, 400, 401, 403, 404),
+                                this::ballots)
+                        .forRole(Role.VOTER));
     }
 
     private void checkpoint(Context ctx) {
@@ -108,12 +126,55 @@ final class PublicRoutes {
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest("not a C2SP tlog-tiles path: " + e.getMessage());
         }
-        byte[] body = t.entries()
-                ? reader.entries(board, t.index(), t.width())
-                : reader.tile(board, t.level(), t.index(), t.width());
-        // a tile (full, or partial at an exact width) never changes once it exists
+        if (t.entries()) {
+            // the entries route answers these; this one never hands out statements
+            throw new ApiException(Problem.Type.FORBIDDEN, "entry bundles are for observers");
+        }
+        immutable(ctx, reader.tile(board, t.level(), t.index(), t.width()));
+    }
+
+    /** A C2SP tlog-tiles entry bundle: whole statements, so observers only. */
+    private void entries(Context ctx) {
+        String board = RequestValues.board(ctx);
+        TilePath t;
+        try {
+            t = TilePath.parse("tile/entries/" + ctx.pathParam("path"));
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("not a C2SP tlog-tiles entries path: " + e.getMessage());
+        }
+        immutable(ctx, reader.entries(board, t.index(), t.width()));
+    }
+
+    /** A tile or bundle (full, or partial at an exact width) never changes once it exists. */
+    private static void immutable(Context ctx, byte[] body) {
         ctx.header("Cache-Control", "public, max-age=31536000, immutable");
         ctx.contentType("application/octet-stream").result(body);
+    }
+
+    /**
+     * One record: in full for observers and above, and for a voter whose own record it is; for
+     * anyone else only a record of a public kind, with the public fields alone and no statement.
+     */
+    private void record(Context ctx) {
+        Caller caller = Gate.caller(ctx);
+        Responses.RecordBody r = reader.record(RequestValues.board(ctx), RequestValues.id(ctx));
+        if (caller.covers(Role.OBSERVER)
+                || (caller.role() == Role.VOTER
+                        && caller.userId() != null
+                        && caller.userId().equals(r.fields().userId()))) {
+            ctx.json(r);
+        } else if (access.publicKinds().contains(r.kind())) {
+            ctx.json(r.publicView(access.publicFields()));
+        } else if (!caller.authenticated()) {
+            throw Authenticator.unauthorized(
+                    ctx,
+                    "records of kind " + r.kind() + " are not public on this log; "
+                            + "observers and the voter it belongs to may read it");
+        } else {
+            throw new ApiException(
+                    Problem.Type.FORBIDDEN,
+                    "this record is not yours, and records of kind " + r.kind() + " are not public on this log");
+        }
     }
 
     private void proofFromTrusted(Context ctx) {
@@ -143,16 +204,32 @@ final class PublicRoutes {
                 RequestValues.optionalNumber(ctx, "to")));
     }
 
+    /**
+     * The ballot locator: a voter's own cast votes with the tlog-proof bundle of each one already in
+     * a checkpoint. A voter asks for their own user ID (the default); observers and above for any.
+     */
     private void ballots(Context ctx) {
         String board = RequestValues.board(ctx);
-        String user = RequestValues.text(ctx, "user_id", true);
+        Caller caller = Gate.caller(ctx);
+        String asked = RequestValues.text(ctx, "user_id", !(caller.role() == Role.VOTER));
+        String user = asked;
+        if (caller.role() == Role.VOTER) {
+            if (caller.userId() == null) {
+                throw new ApiException(Problem.Type.FORBIDDEN, "these voter credentials name no user ID");
+            }
+            if (asked != null && !asked.equals(caller.userId())) {
+                throw new ApiException(Problem.Type.FORBIDDEN, "a voter may look up their own ballots only");
+            }
+            user = caller.userId();
+        }
         String election = RequestValues.text(ctx, "election_id", true);
         String ballot = RequestValues.text(ctx, "ballot_id", false);
         int limit = RequestValues.limit(ctx);
         String query = "ballots\u0000" + board + "\u0000" + user + "\u0000" + election + "\u0000" + ballot;
         String cursor = ctx.queryParam("cursor");
         Long before = cursor == null ? null : cursors.decode(query, cursor);
-        List<Responses.Ballot> page = reader.ballots(board, user, election, ballot, before, limit);
+        List<Responses.Ballot> page =
+                proofs.withBundles(board, reader.ballots(board, user, election, ballot, before, limit));
         ctx.json(new Responses.BallotPage(
                 page,
                 page.size() < limit

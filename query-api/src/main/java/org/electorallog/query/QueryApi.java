@@ -14,7 +14,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
@@ -29,15 +28,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP query API over the PostgreSQL projection: starts the server (pool, TLS, JSON, metrics)
- * and registers the route groups by audience ({@link PublicRoutes}; {@link AnalystRoutes} and
- * {@link AdminRoutes} behind one token check each) and the operational endpoints. Stateless: run as
+ * and registers the route groups ({@link PublicRoutes}, {@link AnalystRoutes}, {@link AdminRoutes})
+ * and the operational endpoints, each route behind the {@link Gate} (caller, role, rate limit). Stateless: run as
  * many as needed, against the primary or read replicas. Errors are RFC 9457 problems ({@link Problems}).
  */
 public final class QueryApi implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(QueryApi.class);
     private static final String OPENAPI = openApi();
-    /** The public proof endpoints, which the per-client rate limit covers. */
-    static final Pattern PROOF_PATH = Pattern.compile("/boards/[^/]+/(records/[^/]+/(proof|proof-bundle)|consistency)");
     /** CORS preflights: a protocol step, not an API operation, so they are not in the OpenAPI document. */
     static final List<String> PREFLIGHT_PATHS = List.of("/boards/*", "/openapi.json");
 
@@ -61,15 +58,18 @@ public final class QueryApi implements AutoCloseable {
         SnapshotReads reads = new SnapshotReads(db);
         LogReader reader = new LogReader(reads);
         Cursor cursors = new Cursor(settings.cursorKey());
-        AdminToken token = new AdminToken(settings.adminToken());
+        AccessSettings access = settings.effectiveAccess();
+        ProofService proofs = new ProofService(reads);
         routes.addAll(operationsRoutes());
-        routes.addAll(new PublicRoutes(reader, new ProofService(reads), cursors).routes());
-        new AnalystRoutes(reader, new RecordListing(reads), cursors)
-                .routes()
-                .forEach(r -> routes.add(r.guarded(token::check)));
-        new AdminRoutes(audits, verifier).routes().forEach(r -> routes.add(r.guarded(token::check)));
+        routes.addAll(new PublicRoutes(reader, proofs, cursors, access).routes());
+        routes.addAll(new AnalystRoutes(reader, new RecordListing(reads), cursors).routes());
+        routes.addAll(new AdminRoutes(audits, verifier).routes());
         HttpSettings http = settings.http();
-        ProofRateLimit proofLimit = new ProofRateLimit(http.proofRatePerMinute());
+        Gate gate = new Gate(
+                new Authenticator(access),
+                new ProofRateLimit(http.proofRatePerMinute()),
+                http.proofRatePerMinute(),
+                access.trustedProxies());
         Cors cors = new Cors(http.corsOrigins());
         // Javalin 7 takes every route and handler up front, in the configuration (docs/dependencies.md)
         this.app = Javalin.create(cfg -> {
@@ -83,22 +83,17 @@ public final class QueryApi implements AutoCloseable {
                 cfg.jetty.host = http.host();
                 cfg.jetty.port = settings.port();
             }
-            register(cfg.routes, cors, proofLimit);
+            register(cfg.routes, cors, gate);
         });
         app.start();
     }
 
-    private void register(RoutesConfig r, Cors cors, ProofRateLimit proofLimit) {
+    private void register(RoutesConfig r, Cors cors, Gate gate) {
         metrics.register(r);
         r.before(cors::apply);
-        r.before(ctx -> {
-            if (PROOF_PATH.matcher(ctx.path()).matches()) {
-                proofLimit.check(ctx.ip(), settings.http().proofRatePerMinute(), ctx);
-            }
-        });
         PREFLIGHT_PATHS.forEach(p -> r.options(p, Cors::preflight));
         for (Route route : routes) {
-            r.addEndpoint(new Endpoint(route.method(), route.path(), route.strictHandler(), java.util.Set.of()));
+            r.addEndpoint(new Endpoint(route.method(), route.path(), gate.guard(route), java.util.Set.of()));
         }
         Problems.register(r);
     }
@@ -131,7 +126,8 @@ public final class QueryApi implements AutoCloseable {
                         Route.TEXT,
                         ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
                                 .result(metrics.scrape()),
-                        null),
+                        null,
+                        Role.ANONYMOUS),
                 new Route(
                         HandlerType.GET,
                         "/openapi.json",
@@ -140,7 +136,8 @@ public final class QueryApi implements AutoCloseable {
                         null,
                         Route.JSON,
                         ctx -> ctx.contentType("application/json").result(OPENAPI),
-                        null));
+                        null,
+                        Role.ANONYMOUS));
     }
 
     private boolean databaseUp() {

@@ -59,6 +59,7 @@ public final class QueryApiConfig {
                 verifierSeconds == 0 ? null : Duration.ofSeconds(verifierSeconds),
                 Duration.ofSeconds(auditSeconds),
                 cursorKey,
-                http);
+                http,
+                null);
     }
 }

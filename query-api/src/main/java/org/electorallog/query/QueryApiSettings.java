@@ -18,6 +18,8 @@ import org.electorallog.core.NoteVerifier;
  * @param cursorKey       HMAC key of page cursors (at least 16 bytes), shared by every replica; null = a random
  *                        key for this process (cursors then only work on the instance that issued them)
  * @param http            host, TLS, CORS, rate and size limits, pool size
+ * @param access          tokens by role, OIDC, what anonymous callers see, trusted proxies; null = the
+ *                        admin token alone ({@link AccessSettings#adminOnly})
  */
 @SuppressWarnings("ArrayRecordComponent") // settings, never compared as a value
 public record QueryApiSettings(
@@ -30,10 +32,39 @@ public record QueryApiSettings(
         Duration verifierEvery,
         Duration fullAuditEvery,
         byte[] cursorKey,
-        HttpSettings http) {
+        HttpSettings http,
+        AccessSettings access) {
+    public QueryApiSettings withAccess(AccessSettings a) {
+        return new QueryApiSettings(
+                jdbcUrl, user, password, port, adminToken, logKeys, verifierEvery, fullAuditEvery, cursorKey, http, a);
+    }
+
+    /** The access settings in force: {@code access}, with the admin token among its tokens. */
+    AccessSettings effectiveAccess() {
+        AccessSettings a = access == null ? AccessSettings.none() : access;
+        if (adminToken == null || a.tokens().containsKey(Role.ADMIN)) {
+            return a;
+        }
+        java.util.Map<Role, String> tokens = new java.util.EnumMap<>(Role.class);
+        tokens.putAll(a.tokens());
+        tokens.put(Role.ADMIN, adminToken);
+        return new AccessSettings(
+                tokens, a.voterTokenUser(), a.oidc(), a.publicKinds(), a.publicFields(), a.trustedProxies());
+    }
+
     public QueryApiSettings withHttp(HttpSettings h) {
         return new QueryApiSettings(
-                jdbcUrl, user, password, port, adminToken, logKeys, verifierEvery, fullAuditEvery, cursorKey, h);
+                jdbcUrl,
+                user,
+                password,
+                port,
+                adminToken,
+                logKeys,
+                verifierEvery,
+                fullAuditEvery,
+                cursorKey,
+                h,
+                access);
     }
 
     public QueryApiSettings {
@@ -58,6 +89,7 @@ public record QueryApiSettings(
                 null,
                 Duration.ofHours(1),
                 null,
-                HttpSettings.defaults());
+                HttpSettings.defaults(),
+                null);
     }
 }

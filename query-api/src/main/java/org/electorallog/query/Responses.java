@@ -52,11 +52,35 @@ final class Responses {
             String senderKey,
             @JsonUnwrapped IndexedFields fields,
             String deliveryId,
-            String statement,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String statement,
             String leafHash,
             int schemaId,
             int kafkaPartition,
             long kafkaOffset) {
+        /** What anonymous callers see of a record of a public kind: the public fields, no statement. */
+        RecordBody publicView(java.util.Set<String> publicFields) {
+            IndexedFields f = new IndexedFields(
+                    publicFields.contains("user_id") ? fields.userId() : null,
+                    publicFields.contains("username") ? fields.username() : null,
+                    publicFields.contains("election_id") ? fields.electionId() : null,
+                    publicFields.contains("area_id") ? fields.areaId() : null,
+                    publicFields.contains("ballot_id") ? fields.ballotId() : null);
+            return new RecordBody(
+                    board,
+                    id,
+                    created,
+                    statementTime,
+                    kind,
+                    senderKey,
+                    f,
+                    deliveryId,
+                    null,
+                    leafHash,
+                    schemaId,
+                    kafkaPartition,
+                    kafkaOffset);
+        }
+
         static RecordBody of(String board, StoredRecord r) {
             return new RecordBody(
                     board,
@@ -107,7 +131,11 @@ final class Responses {
             @JsonInclude(JsonInclude.Include.NON_NULL) String checkpoint) {}
 
     /** One cast vote of the ballot locator. */
-    record Ballot(long id, String statementTime, String kind, String ballotId) {}
+    record Ballot(long id, String statementTime, String kind, String ballotId, String proofBundle) {
+        Ballot withProofBundle(String bundle) {
+            return new Ballot(id, statementTime, kind, ballotId, bundle);
+        }
+    }
 
     /** GET /boards/{board}/ballots. */
     record BallotPage(List<Ballot> ballots, String nextCursor) {}
@@ -157,17 +185,25 @@ final class Responses {
                     created,
                     statementTime,
                     kind,
-                    nullable(fields.userId()),
-                    nullable(fields.username()),
-                    nullable(fields.electionId()),
-                    nullable(fields.areaId()),
-                    nullable(fields.ballotId()),
-                    deliveryId,
+                    text(fields.userId()),
+                    text(fields.username()),
+                    text(fields.electionId()),
+                    text(fields.areaId()),
+                    text(fields.ballotId()),
+                    text(deliveryId),
                     leafHash);
         }
 
-        private static Object nullable(String s) {
-            return s == null ? "" : s;
+        /**
+         * A statement's text as a CSV cell: empty for null, and a leading {@code '} before a value a
+         * spreadsheet would run as a formula ({@code = + - @}, tab, carriage return: OWASP "CSV
+         * Injection"). Times, kinds, IDs and hashes are written by the log and go in as they are.
+         */
+        static String text(String s) {
+            if (s == null) {
+                return "";
+            }
+            return !s.isEmpty() && "=+-@\t\r".indexOf(s.charAt(0)) >= 0 ? "'" + s : s;
         }
     }
 

@@ -16,6 +16,7 @@ import java.util.List;
  * @param mediaType the media type of its 2xx body
  * @param handler   what it does
  * @param hint      what the 400 for a parameter it does not take adds, or null
+ * @param audience  the least role that may call it (docs/security.md)
  */
 record Route(
         HandlerType method,
@@ -25,38 +26,41 @@ record Route(
         Class<?> body,
         String mediaType,
         Handler handler,
-        String hint) {
+        String hint,
+        Role audience) {
     Route {
         query = List.copyOf(query);
         statuses = List.copyOf(statuses);
     }
 
+    /**
+     * Every status the route can answer: its own, 401 for credentials that do not hold (any route),
+     * and 429 where the rate limit applies (every route under /boards).
+     */
+    java.util.SortedSet<Integer> answers() {
+        java.util.SortedSet<Integer> all = new java.util.TreeSet<>(statuses);
+        all.add(401);
+        if (path.startsWith("/boards")) {
+            all.add(429);
+        }
+        return all;
+    }
+
+    /** The same route for callers of at least {@code role}. */
+    Route forRole(Role role) {
+        return new Route(method, path, query, statuses, body, mediaType, handler, hint, role);
+    }
+
     /** The same route, whose refusal of a parameter it does not take says {@code why}. */
     Route withHint(String why) {
-        return new Route(method, path, query, statuses, body, mediaType, handler, why);
+        return new Route(method, path, query, statuses, body, mediaType, handler, why, audience);
     }
 
     static final String JSON = "application/json";
     static final String TEXT = "text/plain";
 
     static Route get(String path, Class<?> body, List<String> query, List<Integer> statuses, Handler handler) {
-        return new Route(HandlerType.GET, path, query, statuses, body, JSON, handler, null);
-    }
-
-    /** The same route behind a check that runs first (the route group's authorization). */
-    Route guarded(Handler check) {
-        return new Route(
-                method,
-                path,
-                query,
-                statuses,
-                body,
-                mediaType,
-                ctx -> {
-                    check.handle(ctx);
-                    handler.handle(ctx);
-                },
-                hint);
+        return new Route(HandlerType.GET, path, query, statuses, body, JSON, handler, null, Role.ANONYMOUS);
     }
 
     /**

@@ -35,7 +35,8 @@ class AdminTest {
                 Duration.ofMillis(200),
                 Duration.ofHours(1),
                 null,
-                org.electorallog.query.HttpSettings.defaults()));
+                org.electorallog.query.HttpSettings.defaults(),
+                null));
     }
 
     @AfterAll
@@ -65,9 +66,15 @@ class AdminTest {
         assertEquals(401, call(admin, "POST", path, TOKEN + "x").statusCode());
         HttpResponse<String> wrongCase = call(admin, "GET", "/admin/verifier", "admin-token-0123456789abcdeF");
         assertEquals(401, wrongCase.statusCode(), wrongCase.body());
-        HttpResponse<String> disabled = call(QueryApiTest.api, "POST", path, TOKEN);
-        assertEquals(403, disabled.statusCode());
-        assertTrue(disabled.body().contains("disabled"), disabled.body());
+        // a token the instance does not know is no credential at all: 401 (docs/security.md)
+        HttpResponse<String> unknown = call(QueryApiTest.api, "POST", path, TOKEN);
+        assertEquals(401, unknown.statusCode());
+        // a known token of a role below the route's: 403
+        assertEquals(
+                403,
+                call(QueryApiTest.api, "POST", path, QueryApiTest.TOKENS.get(Role.ANALYST))
+                        .statusCode());
+        assertTrue(unknown.body().contains("not one this instance accepts"), unknown.body());
     }
 
     @Test

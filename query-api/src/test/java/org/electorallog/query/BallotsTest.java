@@ -30,6 +30,15 @@ class BallotsTest {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
+    /** The locator as an observer, who may look up any user ID (voters: AccessTest). */
+    static java.net.http.HttpResponse<String> asObserver(String path) throws Exception {
+        return QueryApiTest.get(path, Role.OBSERVER);
+    }
+
+    static void assertObserverError(int status, String path, String detail) throws Exception {
+        QueryApiTest.assertError(status, path, detail, Role.OBSERVER);
+    }
+
     @Test
     void aVoterPagesThroughTheirOwnCastVotesNewestFirst() throws Exception {
         List<Long> expected = new ArrayList<>();
@@ -44,9 +53,8 @@ class BallotsTest {
         String cursor = null;
         int pages = 0;
         do {
-            JsonNode page =
-                    QueryApiTest.JSON.readTree(QueryApiTest.get(path + (cursor == null ? "" : "&cursor=" + cursor))
-                            .body());
+            JsonNode page = QueryApiTest.JSON.readTree(asObserver(path + (cursor == null ? "" : "&cursor=" + cursor))
+                    .body());
             page.get("ballots").forEach(b -> {
                 seen.add(b.get("id").asLong());
                 assertEquals("CAST_VOTE", b.get("kind").asText());
@@ -58,7 +66,7 @@ class BallotsTest {
             pages++;
         } while (cursor != null && pages < 100);
         assertEquals(expected, seen);
-        JsonNode one = QueryApiTest.JSON.readTree(QueryApiTest.get("/boards/" + QueryApiTest.BOARD
+        JsonNode one = QueryApiTest.JSON.readTree(asObserver("/boards/" + QueryApiTest.BOARD
                         + "/ballots?user_id=user-7&election_id=e1&ballot_id=b" + expected.get(1))
                 .body());
         assertEquals(1, one.get("ballots").size());
@@ -69,28 +77,26 @@ class BallotsTest {
     void editedOrForeignCursorsAndBadFiltersAre400AndPatternsMatchNothing() throws Exception {
         String base = "/boards/" + QueryApiTest.BOARD + "/ballots?user_id=user-7&election_id=e1&limit=1";
         String cursor = QueryApiTest.JSON
-                .readTree(QueryApiTest.get(base).body())
+                .readTree(asObserver(base).body())
                 .get("next_cursor")
                 .asText();
         char[] edited = cursor.toCharArray();
         edited[3] = edited[3] == 'A' ? 'B' : 'A';
-        QueryApiTest.assertError(400, base + "&cursor=" + new String(edited), "altered");
-        QueryApiTest.assertError(
+        assertObserverError(400, base + "&cursor=" + new String(edited), "altered");
+        assertObserverError(
                 400,
                 "/boards/" + QueryApiTest.BOARD + "/ballots?user_id=user-8&election_id=e1&limit=1&cursor=" + cursor,
                 "another query");
-        QueryApiTest.assertError(400, base + "&cursor=" + enc("%%%"), "bad encoding");
-        QueryApiTest.assertError(
-                400, "/boards/" + QueryApiTest.BOARD + "/ballots?election_id=e1", "user_id is required");
-        QueryApiTest.assertError(400, base.replace("limit=1", "limit=0"), "limit must be between 1 and 1000");
-        QueryApiTest.assertError(400, base.replace("limit=1", "limit=1001"), "limit must be between 1 and 1000");
-        QueryApiTest.assertError(
+        assertObserverError(400, base + "&cursor=" + enc("%%%"), "bad encoding");
+        assertObserverError(400, "/boards/" + QueryApiTest.BOARD + "/ballots?election_id=e1", "user_id is required");
+        assertObserverError(400, base.replace("limit=1", "limit=0"), "limit must be between 1 and 1000");
+        assertObserverError(400, base.replace("limit=1", "limit=1001"), "limit must be between 1 and 1000");
+        assertObserverError(
                 400,
                 "/boards/" + QueryApiTest.BOARD + "/ballots?election_id=e1&user_id=" + "x".repeat(300),
                 "longer than 256");
         for (String hostile : new String[] {"%", "_", "user-%", "' OR '1'='1", "user-7'; DROP TABLE records; --"}) {
-            var r = QueryApiTest.get(
-                    "/boards/" + QueryApiTest.BOARD + "/ballots?election_id=e1&user_id=" + enc(hostile));
+            var r = asObserver("/boards/" + QueryApiTest.BOARD + "/ballots?election_id=e1&user_id=" + enc(hostile));
             assertEquals(200, r.statusCode(), r.body());
             assertEquals(0, QueryApiTest.JSON.readTree(r.body()).get("ballots").size(), hostile);
         }

@@ -57,12 +57,14 @@ class HttpProtectionTest {
                     Long.parseLong(limited.headers().firstValue("Retry-After").orElseThrow());
             assertTrue(retry >= 1 && retry <= 20, "a token comes back within 20 s at 3 a minute: " + retry);
             assertTrue(limited.body().contains("too many requests"), limited.body());
-            // the limit covers the proof endpoints only
-            assertEquals(200, send(api, get(api, "/boards")).statusCode());
+            // the limit covers every anonymous request that reads the database (docs/security.md), and
+            // nothing that does not
+            assertEquals(429, send(api, get(api, "/boards")).statusCode());
             assertEquals(
-                    200,
+                    429,
                     send(api, get(api, "/boards/" + QueryApiTest.BOARD + "/checkpoint"))
                             .statusCode());
+            assertEquals(200, send(api, get(api, "/health")).statusCode());
         }
     }
 
@@ -98,7 +100,8 @@ class HttpProtectionTest {
                 null,
                 Duration.ofHours(1),
                 null,
-                HttpSettings.defaults().withCors(List.of(allowed))))) {
+                HttpSettings.defaults().withCors(List.of(allowed)),
+                null))) {
             HttpResponse<String> ok = send(api, get(api, "/boards").header("Origin", allowed));
             assertEquals(
                     allowed,

@@ -42,7 +42,8 @@ class ListingAndExportsTest {
                 null,
                 Duration.ofHours(1),
                 null,
-                org.electorallog.query.HttpSettings.defaults()));
+                org.electorallog.query.HttpSettings.defaults(),
+                null));
     }
 
     @AfterAll

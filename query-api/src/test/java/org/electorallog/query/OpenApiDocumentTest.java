@@ -94,9 +94,9 @@ class OpenApiDocumentTest {
             Set<String> statuses = new TreeSet<>();
             op.get("responses").fieldNames().forEachRemaining(statuses::add);
             Set<String> expectedStatuses = new TreeSet<>();
-            r.statuses().forEach(s -> expectedStatuses.add(Integer.toString(s)));
+            r.answers().forEach(s -> expectedStatuses.add(Integer.toString(s)));
             check(differences, where + " statuses", expectedStatuses, statuses);
-            for (int status : r.statuses()) {
+            for (int status : r.answers()) {
                 JsonNode response = resolve(op.get("responses").path(Integer.toString(status)));
                 if (response.isMissingNode()) {
                     continue;
@@ -122,6 +122,16 @@ class OpenApiDocumentTest {
             }
             if (r.body() != null) {
                 checkSchema(differences, r.body());
+            }
+            String security = op.path("security").toString();
+            boolean required = security.contains("bearer") && !security.contains("{}");
+            if ((r.audience() != Role.ANONYMOUS) != required) {
+                differences.add(where + ": for " + r.audience().claimValue() + " and above, but a bearer token is "
+                        + (required ? "documented as required" : "not documented as required"));
+            }
+            if (r.audience() != Role.ANONYMOUS
+                    && !(r.statuses().contains(401) && r.statuses().contains(403))) {
+                differences.add(where + ": a route for " + r.audience().claimValue() + " answers 401 and 403");
             }
         }
         checkSchema(differences, Problem.class);

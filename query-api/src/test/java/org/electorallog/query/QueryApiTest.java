@@ -21,6 +21,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteSigner;
@@ -93,6 +95,9 @@ class QueryApiTest {
                 LEAVES.add(Hashes.leafHash(StatementCodec.canonical(s)));
                 last = producer.publish(s).get().offset();
             }
+            for (Statement s : AccessTest.personalStatements()) {
+                last = producer.publish(s).get().offset();
+            }
             try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
                 long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
                 while (offset(c, topic) <= last) {
@@ -103,7 +108,10 @@ class QueryApiTest {
                 }
             }
         }
-        api = QueryApi.start(db.jdbcUrl(), db.user(), db.password(), 0);
+        // no rate limit on the shared instance (HttpProtectionTest and AccessTest test it on their own)
+        api = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0)
+                .withHttp(HttpSettings.defaults().withProofRate(0))
+                .withAccess(new AccessSettings(TOKENS, VOTER_USER, null, Set.of(), Set.of(), List.of())));
     }
 
     static long offset(Connection c, String topic) throws Exception {
@@ -117,10 +125,27 @@ class QueryApiTest {
 
     // the API and its data are shared by the test classes of this module and stop with the JVM
 
+    /** The static token of each role on {@link #api}; the voter token stands for {@link #VOTER_USER}. */
+    static final Map<Role, String> TOKENS = Map.of(
+            Role.VOTER, "voter-token-0123456789abcdef",
+            Role.OBSERVER, "observer-token-0123456789abcdef",
+            Role.ANALYST, "analyst-token-0123456789abcdef",
+            Role.ADMIN, "admin-token-of-api-0123456789abcdef");
+
+    static final String VOTER_USER = "user-7";
+
     static HttpResponse<String> get(String path) throws Exception {
-        return HTTP.send(
-                HttpRequest.newBuilder(URI.create(api.baseUrl() + path)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        return get(path, Role.ANONYMOUS);
+    }
+
+    /** GET as a caller of {@code role} (anonymous: no Authorization header). */
+    static HttpResponse<String> get(String path, Role role) throws Exception {
+        HttpRequest.Builder b =
+                HttpRequest.newBuilder(URI.create(api.baseUrl() + path)).GET();
+        if (role != Role.ANONYMOUS) {
+            b.header("Authorization", "Bearer " + TOKENS.get(role));
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
@@ -154,7 +179,8 @@ class QueryApiTest {
 
     @Test
     void recordsAndBoardsAreServed() throws Exception {
-        JsonNode rec = JSON.readTree(get("/boards/" + BOARD + "/records/42").body());
+        JsonNode rec = JSON.readTree(
+                get("/boards/" + BOARD + "/records/42", Role.OBSERVER).body());
         assertEquals(42, rec.get("id").asLong());
         assertEquals("CAST_VOTE", rec.get("kind").asText());
         assertEquals("user-42", rec.get("user_id").asText());
@@ -191,6 +217,10 @@ class QueryApiTest {
 
     static void assertError(int status, String path, String detailPart) throws Exception {
         assertError(status, get(path), detailPart);
+    }
+
+    static void assertError(int status, String path, String detailPart, Role role) throws Exception {
+        assertError(status, get(path, role), detailPart);
     }
 
     static void assertError(int status, HttpResponse<String> r, String detailPart) throws Exception {

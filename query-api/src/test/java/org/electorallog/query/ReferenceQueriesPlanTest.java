@@ -130,7 +130,8 @@ class ReferenceQueriesPlanTest {
                 null,
                 Duration.ofHours(1),
                 null,
-                org.electorallog.query.HttpSettings.defaults()));
+                org.electorallog.query.HttpSettings.defaults(),
+                null));
     }
 
     /**
@@ -552,6 +553,7 @@ class ReferenceQueriesPlanTest {
         HttpResponse<String> r = HTTP.send(
                 HttpRequest.newBuilder(URI.create(api.baseUrl() + "/boards/" + BIG + "/ballots?user_id=" + enc(user)
                                 + "&election_id=" + election))
+                        .header("Authorization", "Bearer " + TOKEN)
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(1, QueryApiTest.JSON.readTree(r.body()).get("ballots").size(), r.body());

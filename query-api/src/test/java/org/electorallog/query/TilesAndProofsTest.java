@@ -47,12 +47,14 @@ class TilesAndProofsTest {
         return QueryApiTest.LEAVES;
     }
 
+    /** GET of a tile or bundle: entry bundles as an observer (they hold whole statements), tiles anonymously. */
     static HttpResponse<byte[]> getBytes(String path) throws Exception {
-        return QueryApiTest.HTTP.send(
-                HttpRequest.newBuilder(URI.create(QueryApiTest.api.baseUrl() + path))
-                        .GET()
-                        .build(),
-                HttpResponse.BodyHandlers.ofByteArray());
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(QueryApiTest.api.baseUrl() + path))
+                .GET();
+        if (path.contains("/tile/entries/")) {
+            b.header("Authorization", "Bearer " + QueryApiTest.TOKENS.get(Role.OBSERVER));
+        }
+        return QueryApiTest.HTTP.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
     static HttpResponse<String> post(String path, String body) throws Exception {
@@ -194,7 +196,9 @@ class TilesAndProofsTest {
         QueryApiTest.assertError(400, "/boards/" + BOARD + "/tile/9/000", "level");
         QueryApiTest.assertError(400, "/boards/" + BOARD + "/tile/0/000.p/300", "partial tile width");
         QueryApiTest.assertError(404, "/boards/" + BOARD + "/tile/0/004", "does not exist yet");
-        QueryApiTest.assertError(404, "/boards/" + BOARD + "/tile/entries/003.p/10", "does not exist yet");
+        QueryApiTest.assertError(
+                404, "/boards/" + BOARD + "/tile/entries/003.p/10", "does not exist yet", Role.OBSERVER);
+        QueryApiTest.assertError(401, "/boards/" + BOARD + "/tile/entries/000", "observer credentials are needed");
         QueryApiTest.assertError(400, "/boards/" + BOARD + "/consistency", "from is required");
         QueryApiTest.assertError(
                 400, "/boards/" + BOARD + "/consistency?from=500&to=400", "from must be between 1 and to");

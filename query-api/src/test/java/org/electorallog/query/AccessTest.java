@@ -1,0 +1,315 @@
+package org.electorallog.query;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.electorallog.schemas.avro.CastVote;
+import org.electorallog.schemas.avro.IdentityProviderUserEvent;
+import org.electorallog.schemas.avro.Statement;
+import org.electorallog.schemas.avro.StatementKind;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Who may read what (docs/security.md), against the real server: every route of the OpenAPI
+ * document called as each role; the voter's own-records rule; no personal value in any anonymous
+ * answer; CSV cells that a spreadsheet would run are neutralised; the client behind trusted proxies.
+ */
+class AccessTest {
+    /** The board whose statements carry distinctive personal values (published by QueryApiTest.load). */
+    static final String PRIVATE_BOARD = "api-private";
+
+    /** Values that must never reach an anonymous caller. */
+    static final List<String> PERSONAL = List.of(
+            "PRIVATE-USER-5e1a",
+            "private.person.5e1a@example.org",
+            "PRIVATE-AREA-5e1a",
+            "PRIVATE-BALLOT-5e1a",
+            "203.0.113.77",
+            "PRIVATE-ERROR-5e1a",
+            "PRIVATE-COUNTRY-5e1a");
+
+    /** The least role of every documented operation; a new route must be added here. */
+    static final Map<String, Role> LEAST = new TreeMap<>(Map.ofEntries(
+            Map.entry("GET /health", Role.ANONYMOUS),
+            Map.entry("GET /health/live", Role.ANONYMOUS),
+            Map.entry("GET /health/ready", Role.ANONYMOUS),
+            Map.entry("GET /metrics", Role.ANONYMOUS),
+            Map.entry("GET /openapi.json", Role.ANONYMOUS),
+            Map.entry("GET /boards", Role.ANONYMOUS),
+            Map.entry("GET /boards/{board}/checkpoint", Role.ANONYMOUS),
+            Map.entry("GET /boards/{board}/tile/{path}", Role.ANONYMOUS),
+            Map.entry("GET /boards/{board}/tile/entries/{path}", Role.OBSERVER),
+            Map.entry("GET /boards/{board}/records/{id}", Role.OBSERVER),
+            Map.entry("GET /boards/{board}/records/{id}/proof", Role.ANONYMOUS),
+            Map.entry("POST /boards/{board}/records/{id}/proof", Role.ANONYMOUS),
+            Map.entry("GET /boards/{board}/records/{id}/proof-bundle", Role.ANONYMOUS),
+            Map.entry("GET /boards/{board}/consistency", Role.ANONYMOUS),
+            Map.entry("GET /boards/{board}/ballots", Role.VOTER),
+            Map.entry("GET /admin/boards/{board}/records", Role.ANALYST),
+            Map.entry("GET /admin/boards/{board}/records/count", Role.ANALYST),
+            Map.entry("GET /admin/boards/{board}/counts", Role.ANALYST),
+            Map.entry("GET /admin/boards/{board}/export.csv", Role.ANALYST),
+            Map.entry("GET /admin/boards/{board}/export.jsonl", Role.ANALYST),
+            Map.entry("GET /admin/boards/{board}/votes.jsonl", Role.ANALYST),
+            Map.entry("GET /admin/boards/{board}/records/explain", Role.ADMIN),
+            Map.entry("GET /admin/boards/{board}/records/count/explain", Role.ADMIN),
+            Map.entry("POST /admin/boards/{board}/audits", Role.ADMIN),
+            Map.entry("GET /admin/audits/{id}", Role.ADMIN),
+            Map.entry("GET /admin/verifier", Role.ADMIN)));
+
+    private static JsonNode doc;
+
+    @BeforeAll
+    static void load() throws Exception {
+        QueryApiTest.load();
+        doc = QueryApiTest.JSON.readTree(QueryApiTest.get("/openapi.json").body());
+    }
+
+    /** Statements of {@link #PRIVATE_BOARD} holding every personal value, in columns and in bodies. */
+    static List<Statement> personalStatements() {
+        Statement.Builder common = Statement.newBuilder()
+                .setBoard(PRIVATE_BOARD)
+                .setSenderName("voting-service")
+                .setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
+                .setUserId(PERSONAL.get(0))
+                .setUsername(PERSONAL.get(1))
+                .setElectionId("e1")
+                .setAreaId(PERSONAL.get(2));
+        List<Statement> out = new ArrayList<>();
+        out.add(Statement.newBuilder(common)
+                .setDeliveryId("private-login")
+                .setKind(StatementKind.IDP_USER_EVENT)
+                .setStatementTimestamp(2_000_000)
+                .setBody(IdentityProviderUserEvent.newBuilder()
+                        .setEventType("LOGIN_ERROR")
+                        .setError(PERSONAL.get(5))
+                        .setIp(PERSONAL.get(4))
+                        .setClientId("voting-portal")
+                        .build())
+                .build());
+        out.add(Statement.newBuilder(common)
+                .setDeliveryId("private-vote")
+                .setKind(StatementKind.CAST_VOTE)
+                .setStatementTimestamp(2_000_001)
+                .setBallotId(PERSONAL.get(3))
+                .setBody(CastVote.newBuilder()
+                        .setElectionId("e1")
+                        .setPseudonymHash(ByteBuffer.wrap(new byte[32]))
+                        .setCastVoteHash(ByteBuffer.wrap(new byte[32]))
+                        .setIp(PERSONAL.get(4))
+                        .setCountry(PERSONAL.get(6))
+                        .build())
+                .build());
+        // a value a spreadsheet would run as a formula, for the CSV export
+        out.add(Statement.newBuilder(common)
+                .setDeliveryId("private-formula")
+                .setKind(StatementKind.IDP_USER_EVENT)
+                .setStatementTimestamp(2_000_002)
+                .setUsername("=HYPERLINK(\"http://attacker.example\",\"x\")")
+                .setBody(IdentityProviderUserEvent.newBuilder()
+                        .setEventType("LOGIN")
+                        .build())
+                .build());
+        return out;
+    }
+
+    @Test
+    void everyDocumentedRouteAnswersEachRoleAsItsLeastRoleSays() throws Exception {
+        List<String> wrong = new ArrayList<>();
+        List<String> documented = new ArrayList<>();
+        for (Iterator<Map.Entry<String, JsonNode>> paths = doc.get("paths").fields(); paths.hasNext(); ) {
+            Map.Entry<String, JsonNode> p = paths.next();
+            for (Iterator<String> m = p.getValue().fieldNames(); m.hasNext(); ) {
+                String method = m.next().toUpperCase(java.util.Locale.ROOT);
+                documented.add(method + " " + p.getKey());
+            }
+        }
+        assertEquals(
+                new java.util.TreeSet<>(LEAST.keySet()),
+                new java.util.TreeSet<>(documented),
+                "every documented operation has its least role in this test");
+        for (String operation : documented) {
+            Role least = LEAST.get(operation);
+            for (Role role : Role.values()) {
+                HttpResponse<String> r = call(operation, role);
+                int status = r.statusCode();
+                boolean allowed = role.covers(least);
+                if (allowed && (status == 401 || status == 403 || status >= 500)) {
+                    wrong.add(operation + " as " + role + ": " + status + " " + r.body());
+                } else if (!allowed && status != (role == Role.ANONYMOUS ? 401 : 403)) {
+                    wrong.add(operation + " as " + role + ": expected " + (role == Role.ANONYMOUS ? 401 : 403)
+                            + ", got " + status + " " + r.body());
+                }
+            }
+        }
+        assertTrue(wrong.isEmpty(), String.join("\n", wrong));
+    }
+
+    @Test
+    void aVoterReadsTheirOwnRecordsAndBallotsOnly() throws Exception {
+        // user-7 cast the votes 7, 57, 107, ... on the shared board
+        assertEquals(
+                200,
+                QueryApiTest.get("/boards/" + QueryApiTest.BOARD + "/records/7", Role.VOTER)
+                        .statusCode());
+        assertEquals(
+                403,
+                QueryApiTest.get("/boards/" + QueryApiTest.BOARD + "/records/8", Role.VOTER)
+                        .statusCode());
+        HttpResponse<String> own =
+                QueryApiTest.get("/boards/" + QueryApiTest.BOARD + "/ballots?election_id=e1", Role.VOTER);
+        assertEquals(200, own.statusCode(), own.body());
+        JsonNode ballots = QueryApiTest.JSON.readTree(own.body()).get("ballots");
+        assertFalse(ballots.isEmpty());
+        for (JsonNode b : ballots) {
+            assertEquals(7, b.get("id").asLong() % 50, "only user-7's votes: " + b);
+            assertTrue(b.get("proof_bundle").asText().startsWith("c2sp.org/tlog-proof@v1"), b.toString());
+        }
+        QueryApiTest.assertError(
+                403,
+                "/boards/" + QueryApiTest.BOARD + "/ballots?election_id=e1&user_id=user-8",
+                "own ballots only",
+                Role.VOTER);
+    }
+
+    @Test
+    void noAnonymousAnswerHoldsAPersonalValue() throws Exception {
+        List<String> leaks = new ArrayList<>();
+        int checked = 0;
+        for (String operation : LEAST.keySet()) {
+            for (String board : List.of(PRIVATE_BOARD, QueryApiTest.BOARD)) {
+                HttpResponse<String> r =
+                        call(operation.replace("{board}", board), Role.ANONYMOUS, board.equals(PRIVATE_BOARD) ? 1 : 8);
+                checked++;
+                for (String value : PERSONAL) {
+                    if (holds(r.body(), value)) {
+                        leaks.add(operation + " on " + board + " (" + r.statusCode() + ") holds " + value);
+                    }
+                }
+            }
+        }
+        // and the same values do reach an observer, so the scan can see them
+        HttpResponse<String> observed = QueryApiTest.get("/boards/" + PRIVATE_BOARD + "/records/0", Role.OBSERVER);
+        assertTrue(holds(observed.body(), PERSONAL.get(0)) && holds(observed.body(), PERSONAL.get(4)), observed.body());
+        assertTrue(checked > 40);
+        assertTrue(leaks.isEmpty(), String.join("\n", leaks));
+    }
+
+    @Test
+    void csvCellsThatWouldRunAsFormulasAreNeutralised() throws Exception {
+        String csv = QueryApiTest.get("/admin/boards/" + PRIVATE_BOARD + "/export.csv", Role.ANALYST)
+                .body();
+        assertTrue(csv.contains("\"'=HYPERLINK("), csv);
+        assertFalse(csv.contains(",=") || csv.contains("\"="), csv);
+    }
+
+    @Test
+    void theRateLimitCountsTheClientBehindATrustedProxyOnly() throws Exception {
+        org.electorallog.infra.DatabaseAddress db =
+                org.electorallog.infra.SharedStack.get().database();
+        QueryApiSettings base = QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0)
+                .withHttp(HttpSettings.defaults().withProofRate(1));
+        try (QueryApi behindProxy = QueryApi.start(base.withAccess(new AccessSettings(
+                        Map.of(), null, null, java.util.Set.of(), java.util.Set.of(), List.of("127.0.0.1"))));
+                QueryApi direct = QueryApi.start(base)) {
+            assertEquals(200, boards(behindProxy, "198.51.100.1"));
+            assertEquals(200, boards(behindProxy, "198.51.100.2"), "another client behind the proxy");
+            assertEquals(429, boards(behindProxy, "198.51.100.1"), "the first client again");
+            // a forged hop before the client's own is not believed: the proxy appended the real one
+            assertEquals(429, boards(behindProxy, "192.0.2.99, 198.51.100.2"));
+            assertEquals(200, boards(direct, "198.51.100.1"));
+            assertEquals(429, boards(direct, "198.51.100.3"), "without trusted proxies X-Forwarded-For is ignored");
+        }
+    }
+
+    private static int boards(QueryApi api, String forwardedFor) throws Exception {
+        return QueryApiTest.HTTP
+                .send(
+                        HttpRequest.newBuilder(URI.create(api.baseUrl() + "/boards"))
+                                .header("X-Forwarded-For", forwardedFor)
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .statusCode();
+    }
+
+    /** Whether a body holds a value as text, or inside any base64 string of it. */
+    static boolean holds(String body, String value) {
+        if (body.contains(value)) {
+            return true;
+        }
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("[A-Za-z0-9+/]{16,}={0,2}").matcher(body);
+        while (m.find()) {
+            try {
+                if (new String(Base64.getDecoder().decode(m.group()), StandardCharsets.ISO_8859_1).contains(value)) {
+                    return true;
+                }
+            } catch (IllegalArgumentException notBase64) {
+                // not base64 after all: nothing hidden in it
+            }
+        }
+        return false;
+    }
+
+    /** Calls a documented operation with working values for its parameters, as a caller of {@code role}. */
+    static HttpResponse<String> call(String operation, Role role) throws Exception {
+        return call(operation, role, 8);
+    }
+
+    static HttpResponse<String> call(String operation, Role role, long recordId) throws Exception {
+        String method = operation.substring(0, operation.indexOf(' '));
+        String path = operation
+                .substring(operation.indexOf(' ') + 1)
+                .replace("{board}", QueryApiTest.BOARD)
+                .replace("tile/entries/{path}", "tile/entries/" + tileIndex(operation))
+                .replace("tile/{path}", "tile/0/" + tileIndex(operation))
+                .replace("audits/{id}", "audits/no-such-audit")
+                .replace("records/{id}", "records/" + recordId);
+        if (path.endsWith("/consistency")) {
+            path += "?from=1";
+        } else if (path.endsWith("/ballots")) {
+            path += "?election_id=e1" + (role.covers(Role.OBSERVER) ? "&user_id=user-8" : "");
+        }
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(QueryApiTest.api.baseUrl() + path));
+        if (method.equals("POST")) {
+            String body = path.endsWith("/proof")
+                    ? QueryApiTest.get("/boards/" + QueryApiTest.BOARD + "/checkpoint")
+                            .body()
+                    : "";
+            b.POST(HttpRequest.BodyPublishers.ofString(body));
+        } else {
+            b.GET();
+        }
+        if (role != Role.ANONYMOUS) {
+            b.header("Authorization", "Bearer " + QueryApiTest.TOKENS.get(role));
+        }
+        return QueryApiTest.HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The first tile of a board, partial on the private board (3 records), so that it exists. */
+    private static String tileIndex(String operation) {
+        return operation.contains(PRIVATE_BOARD)
+                ? "000.p/" + personalStatements().size()
+                : "000";
+    }
+
+    static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+}
