@@ -105,6 +105,13 @@ public final class BoardAuditor {
         short boardId = state.board().id();
         long size = state.size();
         progress.total.set(size);
+        if (options.logKeys().isEmpty()) {
+            result.add(
+                    Finding.Kind.SIGNATURES_NOT_CHECKED,
+                    null,
+                    "no log verifier key was given: the checkpoints' "
+                            + "signatures were not checked, so this audit cannot be clean (give the log's verifier key)");
+        }
         List<CheckpointRow> checkpoints = Checkpoints.all(c, boardId);
         Recount n = new Recount();
         checkpoints.forEach(cp -> n.wanted.add(cp.size()));

@@ -23,6 +23,8 @@ public record Finding(Kind kind, Long recordId, String detail) {
         ROOT_MISMATCH,
         /** A stored checkpoint's signature, origin or root is wrong. */
         CHECKPOINT_MISMATCH,
+        /** No log verifier key was given, so no checkpoint signature was checked: never a clean audit. */
+        SIGNATURES_NOT_CHECKED,
         /** A counter differs from the count of the rows. */
         COUNTER_MISMATCH,
         /** Two records of the board share a delivery ID, or the unique index that prevents it is gone. */

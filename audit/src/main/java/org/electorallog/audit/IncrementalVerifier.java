@@ -41,9 +41,26 @@ public final class IncrementalVerifier implements AutoCloseable {
     private volatile Instant lastPass;
     private volatile String lastError;
 
+    private final VerifiedCheckpoints verified;
+
+    /** A verifier that remembers what it verified in memory only (tests; see the other constructor). */
     public IncrementalVerifier(DataSource db, AuditOptions options) {
+        this(db, options, null);
+    }
+
+    /**
+     * A verifier that checks the log's signature on each board's latest checkpoint (so it needs the
+     * log's verifier keys) and keeps the largest checkpoint it verified in {@code memory}, outside
+     * the projection, to report a board that shrinks or forks below it, across its own restarts.
+     */
+    public IncrementalVerifier(DataSource db, AuditOptions options, java.nio.file.Path memory) {
+        if (options.logKeys().isEmpty()) {
+            throw new IllegalArgumentException("the verifier needs the log's verifier keys (ELECTORAL_LOG_LOG_KEYS): "
+                    + "without them it cannot tell the log's checkpoints from forged ones");
+        }
         this.db = db;
         this.options = options;
+        this.verified = new VerifiedCheckpoints(memory);
     }
 
     /** Starts checking every {@code every}, and the full audit of every board every {@code fullEvery}. */
@@ -97,12 +114,21 @@ public final class IncrementalVerifier implements AutoCloseable {
                 return null;
             }
             long size = state.size();
+            VerifiedCheckpoints.Verified remembered = verified.get(board);
+            if (remembered != null && size < remembered.size()) {
+                problem(
+                        board,
+                        "the board has " + size + " records, fewer than the checkpoint at size " + remembered.size()
+                                + " this verifier verified: the projection was rolled back");
+                return null;
+            }
             TileTree tree = trees.computeIfAbsent(board, b -> TileTree.empty());
             if (tree.size() > size) {
                 problem(board, "the board shrank from " + tree.size() + " to " + size + " records");
                 trees.put(board, TileTree.empty());
                 return null;
             }
+            boolean[] forked = {false};
             for (long from = tree.size(); from < size; from += options.pageSize()) {
                 boolean[] gap = {false};
                 Records.statements(
@@ -112,6 +138,13 @@ public final class IncrementalVerifier implements AutoCloseable {
                                 return false;
                             }
                             tree.appendLeafHash(Hashes.leafHash(statement));
+                            if (remembered != null
+                                    && tree.size() == remembered.size()
+                                    && !java.util.Base64.getEncoder()
+                                            .encodeToString(tree.root())
+                                            .equals(remembered.root())) {
+                                forked[0] = true;
+                            }
                             return true;
                         });
                 if (gap[0]) {
@@ -122,15 +155,52 @@ public final class IncrementalVerifier implements AutoCloseable {
                 // the verifier keeps no tiles: forget them once per page, not per record
                 tree.drainChangedTiles();
             }
+            if (forked[0]) {
+                problem(
+                        board,
+                        "the records give another tree at size " + remembered.size() + " than the checkpoint "
+                                + "this verifier verified there: the log forked");
+                trees.remove(board);
+                return null;
+            }
             if (tree.size() != size || !MessageDigest.isEqual(tree.root(), state.root())) {
                 problem(
                         board,
                         "the records give root " + Hex.encode(tree.root()) + " at size " + tree.size()
                                 + ", the board state says " + Hex.encode(state.root()) + " at " + size);
                 trees.remove(board);
+                return null;
             }
+            rememberLatestCheckpoint(c, board, state, tree);
             return null;
         });
+    }
+
+    /**
+     * The board's latest checkpoint, when it is at the size just verified: its signature must verify
+     * with the log's keys and its root must be the recomputed one; then it is remembered.
+     */
+    private void rememberLatestCheckpoint(java.sql.Connection c, String board, BoardState state, TileTree tree)
+            throws SQLException {
+        org.electorallog.store.CheckpointRow cp =
+                org.electorallog.store.Checkpoints.latest(c, state.board().id()).orElse(null);
+        if (cp == null || cp.size() != tree.size()) {
+            return;
+        }
+        org.electorallog.core.Checkpoint opened;
+        try {
+            opened = org.electorallog.core.Checkpoint.open(cp.note(), options.logKeys());
+        } catch (org.electorallog.core.ProofException e) {
+            problem(
+                    board,
+                    "the checkpoint at size " + cp.size() + " does not verify with the log's keys: " + e.getMessage());
+            return;
+        }
+        if (!opened.origin().equals(state.board().origin()) || !MessageDigest.isEqual(opened.root(), tree.root())) {
+            problem(board, "the signed checkpoint at size " + cp.size() + " is not this board's tree");
+            return;
+        }
+        verified.remember(board, cp.size(), tree.root());
     }
 
     private void problem(String board, String what) {

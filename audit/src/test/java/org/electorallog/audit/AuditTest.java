@@ -1,6 +1,7 @@
 package org.electorallog.audit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -290,7 +291,8 @@ class AuditTest {
             int audits = 0;
             DatabaseAddress a = STACK.database();
             try (HikariDataSource ds = ProjectionDatabase.pool(url(live), a.user(), a.password(), 2, "verifier");
-                    IncrementalVerifier verifier = new IncrementalVerifier(ds, AuditOptions.of(List.of()))) {
+                    IncrementalVerifier verifier = new IncrementalVerifier(
+                            ds, AuditOptions.of(List.of(NoteVerifier.parse(LOG.verifierKey()))))) {
                 while (writer.isAlive() || audits < 3 || size(live) < N + 20_000) {
                     AuditResult r = audit(live, AuditOptions.of(List.of(NoteVerifier.parse(LOG.verifierKey()))));
                     assertTrue(r.clean(), "audit during projection: " + r.toJson());
@@ -313,13 +315,100 @@ class AuditTest {
         sql("postgres", "CREATE DATABASE " + copy + " TEMPLATE " + base);
         DatabaseAddress a = STACK.database();
         try (HikariDataSource ds = ProjectionDatabase.pool(url(copy), a.user(), a.password(), 1, "inc");
-                IncrementalVerifier verifier = new IncrementalVerifier(ds, AuditOptions.of(List.of()))) {
+                IncrementalVerifier verifier =
+                        new IncrementalVerifier(ds, AuditOptions.of(List.of(NoteVerifier.parse(LOG.verifierKey()))))) {
             verifier.pass();
             assertEquals(0L, verifier.status().problems());
             sql(copy, "UPDATE board_state SET root = sha256(root)");
             verifier.pass();
             assertEquals(1L, verifier.status().problems(), verifier.status().toString());
         }
+    }
+
+    /**
+     * The verifier keeps the largest checkpoint it verified outside the projection: after a restart
+     * it reports a board rolled back consistently below it (records, tiles, state, counters and
+     * checkpoints of a shorter log, all matching each other, so a full audit alone finds nothing) and
+     * a board whose tree at that size is another one (a fork), and nothing on the board it verified.
+     */
+    @Test
+    void theVerifierRemembersWhatItVerifiedAcrossRestarts() throws Exception {
+        AuditResult unsigned = audit(base, AuditOptions.of(List.of()));
+        assertTrue(
+                !unsigned.clean()
+                        && !unsigned.findings(Finding.Kind.SIGNATURES_NOT_CHECKED)
+                                .isEmpty(),
+                "an audit without the log's key is never clean: " + unsigned.toJson());
+        assertThrows(IllegalArgumentException.class, () -> new IncrementalVerifier(null, AuditOptions.of(List.of())));
+        Path memory = Path.of("target/verifier-memory-" + System.nanoTime() + ".json");
+        DatabaseAddress a = STACK.database();
+        List<NoteVerifier> keys = List.of(NoteVerifier.parse(LOG.verifierKey()));
+        try (HikariDataSource ds = ProjectionDatabase.pool(url(base), a.user(), a.password(), 1, "remember");
+                IncrementalVerifier verifier = new IncrementalVerifier(ds, AuditOptions.of(keys), memory)) {
+            verifier.pass();
+            assertEquals(0L, verifier.status().problems(), verifier.status().toString());
+        }
+        assertTrue(
+                java.nio.file.Files.readString(memory).contains("\"size\" : " + N),
+                java.nio.file.Files.readString(memory));
+
+        String shorter = projectAlone("audit_short_", N / 2, "a-");
+        assertTrue(audit(shorter, AuditOptions.of(keys)).clean(), "a consistent rollback passes the full audit alone");
+        try (HikariDataSource ds = ProjectionDatabase.pool(url(shorter), a.user(), a.password(), 1, "short");
+                IncrementalVerifier restarted = new IncrementalVerifier(ds, AuditOptions.of(keys), memory)) {
+            restarted.pass();
+            assertEquals(1L, restarted.status().problems(), "a rollback below the verified checkpoint is reported");
+        }
+        String fork = projectAlone("audit_fork_", N, "fork-");
+        try (HikariDataSource ds = ProjectionDatabase.pool(url(fork), a.user(), a.password(), 1, "fork");
+                IncrementalVerifier restarted = new IncrementalVerifier(ds, AuditOptions.of(keys), memory)) {
+            restarted.pass();
+            assertEquals(1L, restarted.status().problems(), "another tree at the verified size is reported");
+        }
+        try (HikariDataSource ds = ProjectionDatabase.pool(url(base), a.user(), a.password(), 1, "again");
+                IncrementalVerifier restarted = new IncrementalVerifier(ds, AuditOptions.of(keys), memory)) {
+            restarted.pass();
+            assertEquals(0L, restarted.status().problems(), "the verified board itself is fine after a restart");
+        }
+    }
+
+    /** A new database holding only {@code n} statements of the board (delivery IDs with {@code prefix}), same log key. */
+    static String projectAlone(String dbPrefix, int n, String prefix) throws Exception {
+        String t = "audit-alone-" + System.nanoTime();
+        EventsTopic.ensure(STACK.kafkaBootstrap(), t, 1, (short) 1);
+        EventsTopic.ensure(STACK.kafkaBootstrap(), t + ".dlq", 1, (short) 1);
+        String db = dbPrefix + System.nanoTime();
+        sql("postgres", "CREATE DATABASE " + db);
+        DatabaseAddress a = STACK.database();
+        ProjectorSettings s = new ProjectorSettings(
+                        STACK.kafkaBootstrap(),
+                        t,
+                        t + ".dlq",
+                        "audit-alone-" + db,
+                        Path.of("target/stack/audit-" + db),
+                        url(db),
+                        a.user(),
+                        a.password(),
+                        500,
+                        Duration.ofMillis(50),
+                        LOG,
+                        "audit-test.electoral-log.local/",
+                        1)
+                .withCheckpointEvery(Duration.ZERO);
+        try (Projector p = Projector.start(s);
+                ElectoralLogProducer producer = ElectoralLogProducer.builder(STACK.kafkaBootstrap())
+                        .topic(t)
+                        .senderKey(SENDER)
+                        .build()) {
+            for (int i = 0; i < n; i++) {
+                Statement st = statement(i);
+                st.setDeliveryId(prefix + i);
+                producer.publish(st);
+            }
+            producer.flush();
+            awaitSize(db, n);
+        }
+        return db;
     }
 
     static long size(String db) throws Exception {

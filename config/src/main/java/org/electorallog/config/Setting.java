@@ -284,6 +284,11 @@ public enum Setting {
             EnumSet.of(Process.QUERY_API),
             "0",
             "seconds between incremental verifier passes; 0 = off"),
+    VERIFIER_MEMORY(
+            "ELECTORAL_LOG_VERIFIER_MEMORY",
+            EnumSet.of(Process.QUERY_API),
+            "verifier-memory.json",
+            "file where the incremental verifier keeps the largest checkpoint it verified per board, outside the projection (keep it on a volume)"),
     FULL_AUDIT_EVERY_S(
             "ELECTORAL_LOG_FULL_AUDIT_EVERY_S",
             EnumSet.of(Process.QUERY_API),

@@ -94,7 +94,8 @@ public final class DevEnvironment implements AutoCloseable {
                     java.time.Duration.ofMinutes(10),
                     null,
                     org.electorallog.query.HttpSettings.defaults(),
-                    new AccessSettings(tokens, DEV_VOTER, null, java.util.Set.of(), java.util.Set.of(), List.of())));
+                    new AccessSettings(tokens, DEV_VOTER, null, java.util.Set.of(), java.util.Set.of(), List.of()),
+                    workDir.resolve("verifier-memory.json")));
             return new DevEnvironment(stack, ownsStack, signer, projector, api, tokens);
         } catch (RuntimeException e) {
             if (projector != null) {

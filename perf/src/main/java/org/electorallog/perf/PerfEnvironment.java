@@ -155,6 +155,7 @@ final class PerfEnvironment implements AutoCloseable {
                     Duration.ofHours(1),
                     new byte[32],
                     HttpSettings.defaults().withProofRate(0),
+                    null,
                     null));
         }
         return api;

@@ -53,7 +53,8 @@ public final class QueryApi implements AutoCloseable {
         this.audits = new AdminAudits(db, auditOptions);
         this.verifier = settings.verifierEvery() == null
                 ? null
-                : new IncrementalVerifier(db, auditOptions).start(settings.verifierEvery(), settings.fullAuditEvery());
+                : new IncrementalVerifier(db, auditOptions, settings.verifierMemory())
+                        .start(settings.verifierEvery(), settings.fullAuditEvery());
         this.metrics = new HttpMetrics(verifier);
         SnapshotReads reads = new SnapshotReads(db);
         LogReader reader = new LogReader(reads);

@@ -36,6 +36,10 @@ public final class QueryApiConfig {
         byte[] cursorKey = conf.base64Secret(Setting.CURSOR_KEY, Setting.CURSOR_KEY_FILE, 16);
         long verifierSeconds = conf.number(Setting.VERIFIER_EVERY_S, 0, 86_400);
         long auditSeconds = conf.number(Setting.FULL_AUDIT_EVERY_S, 1, 30L * 86_400);
+        if (verifierSeconds > 0 && keys.isEmpty()) {
+            throw new IllegalArgumentException(Setting.VERIFIER_EVERY_S.env + " needs " + Setting.LOG_KEYS.env
+                    + ": the verifier checks the log's signature on every checkpoint it remembers");
+        }
         Path keystore = conf.isSet(Setting.TLS_KEYSTORE) ? Path.of(conf.get(Setting.TLS_KEYSTORE)) : null;
         if (keystore != null && !Files.isReadable(keystore)) {
             throw new IllegalArgumentException(Setting.TLS_KEYSTORE.env + ": cannot read '" + keystore + "'");
@@ -60,6 +64,57 @@ public final class QueryApiConfig {
                 Duration.ofSeconds(auditSeconds),
                 cursorKey,
                 http,
-                null);
+                access(conf),
+                Path.of(conf.get(Setting.VERIFIER_MEMORY)));
+    }
+
+    /** Tokens by role, OIDC, what anonymous callers see, trusted proxies (docs/security.md). */
+    static AccessSettings access(Configuration conf) {
+        java.util.Map<Role, String> tokens = new java.util.EnumMap<>(Role.class);
+        token(conf, tokens, Role.OBSERVER, Setting.OBSERVER_TOKEN, Setting.OBSERVER_TOKEN_FILE);
+        token(conf, tokens, Role.ANALYST, Setting.ANALYST_TOKEN, Setting.ANALYST_TOKEN_FILE);
+        token(conf, tokens, Role.VOTER, Setting.VOTER_TOKEN, Setting.VOTER_TOKEN_FILE);
+        token(conf, tokens, Role.ADMIN, Setting.ADMIN_TOKEN, Setting.ADMIN_TOKEN_FILE);
+        String voterUser = conf.isSet(Setting.VOTER_TOKEN_USER) ? conf.get(Setting.VOTER_TOKEN_USER) : null;
+        if (tokens.containsKey(Role.VOTER) && voterUser == null) {
+            throw new IllegalArgumentException(Setting.VOTER_TOKEN.env + " needs " + Setting.VOTER_TOKEN_USER.env);
+        }
+        AccessSettings.Oidc oidc = null;
+        if (conf.isSet(Setting.OIDC_ISSUER)) {
+            oidc = new AccessSettings.Oidc(
+                    conf.get(Setting.OIDC_ISSUER),
+                    conf.required(Setting.OIDC_JWKS_URL),
+                    conf.required(Setting.OIDC_AUDIENCE),
+                    conf.get(Setting.OIDC_ROLES_CLAIM),
+                    conf.get(Setting.OIDC_USER_CLAIM));
+        }
+        java.util.Set<String> kinds = new java.util.TreeSet<>(conf.list(Setting.PUBLIC_KINDS));
+        for (String k : kinds) {
+            if (org.electorallog.schemas.StatementKinds.code(k) < 0) {
+                throw new IllegalArgumentException(Setting.PUBLIC_KINDS.env + ": '" + k + "' is not a statement kind");
+            }
+        }
+        try {
+            return new AccessSettings(
+                    tokens,
+                    voterUser,
+                    oidc,
+                    kinds,
+                    new java.util.TreeSet<>(conf.list(Setting.PUBLIC_FIELDS)),
+                    conf.list(Setting.TRUSTED_PROXIES));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("access settings: " + e.getMessage(), e);
+        }
+    }
+
+    private static void token(
+            Configuration conf, java.util.Map<Role, String> tokens, Role role, Setting s, Setting file) {
+        String t = conf.secret(s, file);
+        if (t != null) {
+            if (t.length() < 16) {
+                throw new IllegalArgumentException(s.env + " must be at least 16 characters");
+            }
+            tokens.put(role, t);
+        }
     }
 }

@@ -18,6 +18,8 @@ import org.electorallog.core.NoteVerifier;
  * @param cursorKey       HMAC key of page cursors (at least 16 bytes), shared by every replica; null = a random
  *                        key for this process (cursors then only work on the instance that issued them)
  * @param http            host, TLS, CORS, rate and size limits, pool size
+ * @param verifierMemory  where the incremental verifier keeps the largest checkpoint it verified per board,
+ *                        outside the projection; null = in memory only (lost on restart)
  * @param access          tokens by role, OIDC, what anonymous callers see, trusted proxies; null = the
  *                        admin token alone ({@link AccessSettings#adminOnly})
  */
@@ -33,10 +35,38 @@ public record QueryApiSettings(
         Duration fullAuditEvery,
         byte[] cursorKey,
         HttpSettings http,
-        AccessSettings access) {
+        AccessSettings access,
+        java.nio.file.Path verifierMemory) {
     public QueryApiSettings withAccess(AccessSettings a) {
         return new QueryApiSettings(
-                jdbcUrl, user, password, port, adminToken, logKeys, verifierEvery, fullAuditEvery, cursorKey, http, a);
+                jdbcUrl,
+                user,
+                password,
+                port,
+                adminToken,
+                logKeys,
+                verifierEvery,
+                fullAuditEvery,
+                cursorKey,
+                http,
+                a,
+                verifierMemory);
+    }
+
+    public QueryApiSettings withVerifierMemory(java.nio.file.Path memory) {
+        return new QueryApiSettings(
+                jdbcUrl,
+                user,
+                password,
+                port,
+                adminToken,
+                logKeys,
+                verifierEvery,
+                fullAuditEvery,
+                cursorKey,
+                http,
+                access,
+                memory);
     }
 
     /** The access settings in force: {@code access}, with the admin token among its tokens. */
@@ -64,7 +94,8 @@ public record QueryApiSettings(
                 fullAuditEvery,
                 cursorKey,
                 h,
-                access);
+                access,
+                verifierMemory);
     }
 
     public QueryApiSettings {
@@ -90,6 +121,7 @@ public record QueryApiSettings(
                 Duration.ofHours(1),
                 null,
                 HttpSettings.defaults(),
+                null,
                 null);
     }
 }

@@ -36,6 +36,7 @@ class AdminTest {
                 Duration.ofHours(1),
                 null,
                 org.electorallog.query.HttpSettings.defaults(),
+                null,
                 null));
     }
 

@@ -101,6 +101,7 @@ class HttpProtectionTest {
                 Duration.ofHours(1),
                 null,
                 HttpSettings.defaults().withCors(List.of(allowed)),
+                null,
                 null))) {
             HttpResponse<String> ok = send(api, get(api, "/boards").header("Origin", allowed));
             assertEquals(

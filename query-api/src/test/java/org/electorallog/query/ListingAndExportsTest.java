@@ -43,6 +43,7 @@ class ListingAndExportsTest {
                 Duration.ofHours(1),
                 null,
                 org.electorallog.query.HttpSettings.defaults(),
+                null,
                 null));
     }
 

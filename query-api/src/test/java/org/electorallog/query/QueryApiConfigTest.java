@@ -63,6 +63,49 @@ class QueryApiConfigTest {
     }
 
     @Test
+    void accessSettingsByRoleOidcAndWhatIsPublic() {
+        Map<String, String> env = valid();
+        env.putAll(Map.of(
+                "ELECTORAL_LOG_OBSERVER_TOKEN", "observer-token-0123456789",
+                "ELECTORAL_LOG_ANALYST_TOKEN", "analyst-token-0123456789",
+                "ELECTORAL_LOG_OIDC_ISSUER", "https://idp.example/realms/e",
+                "ELECTORAL_LOG_OIDC_JWKS_URL", "https://idp.example/realms/e/certs",
+                "ELECTORAL_LOG_OIDC_AUDIENCE", "electoral-log",
+                "ELECTORAL_LOG_PUBLIC_KINDS", "ELECTION_PUBLISHED,TALLY_CLOSED",
+                "ELECTORAL_LOG_PUBLIC_FIELDS", "election_id",
+                "ELECTORAL_LOG_TRUSTED_PROXIES", "10.0.0.1,10.0.0.2"));
+        AccessSettings a = QueryApiConfig.from(Configuration.load(env)).effectiveAccess();
+        assertEquals("observer-token-0123456789", a.tokens().get(Role.OBSERVER));
+        assertEquals("analyst-token-0123456789", a.tokens().get(Role.ANALYST));
+        assertEquals("realm_access.roles", a.oidc().rolesClaim());
+        assertEquals("sub", a.oidc().userClaim());
+        assertEquals(java.util.Set.of("ELECTION_PUBLISHED", "TALLY_CLOSED"), a.publicKinds());
+        assertEquals(List.of("10.0.0.1", "10.0.0.2"), a.trustedProxies());
+        assertTrue(
+                QueryApiConfig.from(Configuration.load(valid()))
+                        .effectiveAccess()
+                        .tokens()
+                        .isEmpty(),
+                "no token is configured by default");
+
+        Map<String, String> bad = valid();
+        bad.put("ELECTORAL_LOG_PUBLIC_KINDS", "BALLOT_STUFFING");
+        assertTrue(error(bad).contains("not a statement kind"));
+        bad = valid();
+        bad.put("ELECTORAL_LOG_PUBLIC_FIELDS", "ip");
+        assertTrue(error(bad).contains("cannot be public") || error(bad).contains("can be public"), error(bad));
+        bad = valid();
+        bad.put("ELECTORAL_LOG_VOTER_TOKEN", "voter-token-0123456789");
+        assertTrue(error(bad).contains("ELECTORAL_LOG_VOTER_TOKEN_USER"));
+        bad = valid();
+        bad.put("ELECTORAL_LOG_OIDC_ISSUER", "https://idp.example");
+        assertTrue(error(bad).contains("ELECTORAL_LOG_OIDC_JWKS_URL"));
+        bad = valid();
+        bad.put("ELECTORAL_LOG_VERIFIER_EVERY_S", "5");
+        assertTrue(error(bad).contains("ELECTORAL_LOG_LOG_KEYS"), "the verifier needs the log's keys");
+    }
+
+    @Test
     void badSettingsAreNamedAndSecretsAreNotEchoed() {
         assertTrue(error(Map.of()).contains("ELECTORAL_LOG_JDBC_URL is required"));
         Map<String, String> env = valid();

@@ -131,6 +131,7 @@ class ReferenceQueriesPlanTest {
                 Duration.ofHours(1),
                 null,
                 org.electorallog.query.HttpSettings.defaults(),
+                null,
                 null));
     }
 
