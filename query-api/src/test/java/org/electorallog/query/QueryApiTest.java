@@ -109,7 +109,8 @@ class QueryApiTest {
             }
         }
         // no rate limit on the shared instance (HttpProtectionTest and AccessTest test it on their own)
-        api = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0)
+        // as the read-only login of store V8, as deployments run it (docs/security.md)
+        api = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), "electoral_log_query_api", "", 0)
                 .withHttp(HttpSettings.defaults().withProofRate(0))
                 .withAccess(new AccessSettings(TOKENS, VOTER_USER, null, Set.of(), Set.of(), List.of())));
     }

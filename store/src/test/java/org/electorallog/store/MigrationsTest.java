@@ -50,6 +50,35 @@ class MigrationsTest {
         return out;
     }
 
+    /** The SQLSTATE of running {@code sql} as {@code role}, or null when it succeeds. */
+    private static String asRole(String url, String role, String sql) throws Exception {
+        try (Connection c = DriverManager.getConnection(url, role, "");
+                Statement st = c.createStatement()) {
+            st.execute(sql);
+            return null;
+        } catch (java.sql.SQLException e) {
+            return e.getSQLState();
+        }
+    }
+
+    @Test
+    void theQueryApiAndAnalystLoginsCanOnlyRead() throws Exception {
+        String url = createDatabase("migrations_roles_" + System.nanoTime());
+        try (HikariDataSource ds = pool(url)) {
+            Migrations.apply(ds);
+        }
+        assertEquals(null, asRole(url, "electoral_log_query_api", "SELECT count(*) FROM records"));
+        assertEquals(null, asRole(url, "electoral_log_query_api", "SELECT count(*) FROM partition_offsets"));
+        assertEquals("42501", asRole(url, "electoral_log_query_api", "INSERT INTO topic_layout VALUES ('t', 1)"));
+        assertEquals("42501", asRole(url, "electoral_log_query_api", "DELETE FROM records"));
+        assertEquals("42501", asRole(url, "electoral_log_query_api", "UPDATE board_state SET size = 0"));
+        assertEquals(null, asRole(url, "electoral_log_analyst", "SELECT count(*) FROM analyst_counts"));
+        assertEquals(null, asRole(url, "electoral_log_analyst", "SELECT count(*) FROM analyst_records"));
+        assertEquals("42501", asRole(url, "electoral_log_analyst", "SELECT count(*) FROM records"));
+        assertEquals("42501", asRole(url, "electoral_log_analyst", "SELECT count(*) FROM partition_offsets"));
+        assertEquals("42501", asRole(url, "electoral_log_analyst", "INSERT INTO topic_layout VALUES ('t', 1)"));
+    }
+
     @Test
     void aFreshDatabaseGetsEveryMigrationOnceEvenWithConcurrentStarters() throws Exception {
         String url = createDatabase("migrations_fresh_" + System.nanoTime());
