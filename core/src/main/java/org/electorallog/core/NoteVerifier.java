@@ -83,6 +83,16 @@ public final class NoteVerifier {
         return keyId.clone();
     }
 
+    /** The verifier key string this verifier was parsed from (C2SP signed-note, "Verifier keys"). */
+    public String verifierKey() {
+        byte[] pub = key.getEncoded();
+        byte[] typed = new byte[pub.length + 1];
+        typed[0] = ALG_ED25519;
+        System.arraycopy(pub, 0, typed, 1, pub.length);
+        return name + "+" + Hex.encode(keyId) + "+"
+                + java.util.Base64.getEncoder().encodeToString(typed);
+    }
+
     /** Raw Ed25519 verification. */
     public boolean verify(byte[] message, byte[] signature) {
         if (signature.length != 64) {

@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
             PublishCommand.class,
             RebuildCommand.class,
             AuditCommand.class,
+            KeygenCommand.class,
             org.electorallog.perf.PerfCommand.class
         })
 public final class Main implements Runnable {

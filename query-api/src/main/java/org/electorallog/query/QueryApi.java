@@ -120,6 +120,16 @@ public final class QueryApi implements AutoCloseable {
                 }),
                 new Route(
                         HandlerType.GET,
+                        "/log-keys",
+                        List.of(),
+                        List.of(200, 404),
+                        null,
+                        Route.TEXT,
+                        this::logKeys,
+                        null,
+                        Role.ANONYMOUS),
+                new Route(
+                        HandlerType.GET,
                         "/metrics",
                         List.of(),
                         List.of(200),
@@ -139,6 +149,17 @@ public final class QueryApi implements AutoCloseable {
                         ctx -> ctx.contentType("application/json").result(OPENAPI),
                         null,
                         Role.ANONYMOUS));
+    }
+
+    /** The log's verifier keys (C2SP signed-note), one a line: what clients verify checkpoints with. */
+    private void logKeys(io.javalin.http.Context ctx) {
+        if (settings.logKeys().isEmpty()) {
+            throw ApiException.notFound("this instance has no verifier key configured (ELECTORAL_LOG_LOG_KEYS)");
+        }
+        StringBuilder sb = new StringBuilder();
+        settings.logKeys().forEach(k -> sb.append(k.verifierKey()).append('\n'));
+        ctx.header("Cache-Control", "public, max-age=300");
+        ctx.contentType("text/plain; charset=utf-8").result(sb.toString());
     }
 
     private boolean databaseUp() {

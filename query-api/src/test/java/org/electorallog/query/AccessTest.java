@@ -49,6 +49,7 @@ class AccessTest {
             Map.entry("GET /health/live", Role.ANONYMOUS),
             Map.entry("GET /health/ready", Role.ANONYMOUS),
             Map.entry("GET /metrics", Role.ANONYMOUS),
+            Map.entry("GET /log-keys", Role.ANONYMOUS),
             Map.entry("GET /openapi.json", Role.ANONYMOUS),
             Map.entry("GET /boards", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/checkpoint", Role.ANONYMOUS),

@@ -59,6 +59,14 @@ class AdminTest {
     }
 
     @Test
+    void theLogsVerifierKeysArePublic() throws Exception {
+        HttpResponse<String> keys = call(admin, "GET", "/log-keys", null);
+        assertEquals(200, keys.statusCode(), keys.body());
+        assertEquals(QueryApiTest.SIGNER.verifierKey() + "\n", keys.body());
+        assertEquals(404, call(QueryApiTest.api, "GET", "/log-keys", null).statusCode(), "none configured");
+    }
+
+    @Test
     void adminEndpointsNeedTheToken() throws Exception {
         String path = "/admin/boards/" + QueryApiTest.BOARD + "/audits";
         HttpResponse<String> none = call(admin, "POST", path, null);

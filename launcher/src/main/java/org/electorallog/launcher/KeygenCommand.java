@@ -1,0 +1,93 @@
+package org.electorallog.launcher;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Base64;
+import java.util.concurrent.Callable;
+import org.electorallog.core.NoteSigner;
+import org.electorallog.core.SigningKey;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * Makes keys (docs/operations.md): the log's checkpoint signing key (a C2SP signed-note private
+ * key, {@code PRIVATE+KEY+<name>+<id>+<base64>}) with its verifier key, or a sender's Ed25519 key
+ * (base64 seed) with its public key. Private files are created 0600 and public ones 0644; an
+ * existing file is never overwritten. Exit 0 when written, 2 with a one-line message otherwise.
+ */
+@Command(
+        name = "keygen",
+        mixinStandardHelpOptions = true,
+        description = "Make the log's signing key (log) or a sender's key (sender); never overwrites a file.")
+public final class KeygenCommand implements Callable<Integer> {
+    @Parameters(index = "0", description = "log or sender")
+    String kind;
+
+    @Option(
+            names = "--name",
+            required = true,
+            description = "log: the key name in signatures (the log's origin host, e.g. log.election.example); "
+                    + "sender: the file name stem (e.g. voting-service)")
+    String name;
+
+    @Option(names = "--out", description = "directory to write into (default: the current one)")
+    Path out = Path.of(".");
+
+    @Override
+    public Integer call() {
+        try {
+            Files.createDirectories(out);
+            for (String suffix : kind.equals("log") ? new String[] {".key", ".vkey"} : new String[] {".seed", ".pub"}) {
+                if (Files.exists(out.resolve(name + suffix))) {
+                    throw new FileAlreadyExistsException(
+                            out.resolve(name + suffix).toString());
+                }
+            }
+            switch (kind) {
+                case "log" -> {
+                    NoteSigner signer = NoteSigner.generate(name);
+                    Path key = write(out.resolve(name + ".key"), signer.signerKey() + "\n", true);
+                    Path vkey = write(out.resolve(name + ".vkey"), signer.verifierKey() + "\n", false);
+                    System.out.println("keygen: log signing key " + key + " (0600: give it to the projector as "
+                            + "ELECTORAL_LOG_SIGNING_KEY_FILE); verifier key " + vkey + " (publish it; "
+                            + "ELECTORAL_LOG_LOG_KEYS): " + signer.verifierKey());
+                }
+                case "sender" -> {
+                    SigningKey k = SigningKey.generate();
+                    Path seed = write(out.resolve(name + ".seed"), k.seedBase64() + "\n", true);
+                    String pub = Base64.getEncoder().encodeToString(k.publicKey());
+                    Path pubFile = write(out.resolve(name + ".pub"), pub + "\n", false);
+                    System.out.println("keygen: sender key " + seed + " (0600: the sending service signs with it); "
+                            + "public key " + pubFile + ": " + pub);
+                }
+                default -> {
+                    System.err.println("keygen: say 'log' or 'sender', not '" + kind + "'");
+                    return 2;
+                }
+            }
+            return 0;
+        } catch (FileAlreadyExistsException e) {
+            System.err.println("keygen: " + e.getFile() + " exists; keys are never overwritten (move it away first)");
+            return 2;
+        } catch (IOException | IllegalArgumentException e) {
+            System.err.println("keygen: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    /** Creates {@code file} with the text, 0600 when private, failing if it exists. */
+    private static Path write(Path file, String text, boolean secret) throws IOException {
+        Path created = Files.createFile(
+                file,
+                PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString(secret ? "rw-------" : "rw-r--r--")));
+        Files.writeString(created, text, StandardCharsets.US_ASCII, StandardOpenOption.TRUNCATE_EXISTING);
+        return created;
+    }
+}

@@ -1,0 +1,65 @@
+package org.electorallog.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Base64;
+import java.util.List;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.NoteSigner;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.SigningKey;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** `electoral-log keygen`: keys that work together, private files 0600, nothing ever overwritten. */
+class KeygenCommandTest {
+    static int keygen(String... args) {
+        return new CommandLine(new KeygenCommand()).execute(args);
+    }
+
+    @Test
+    void theLogKeySignsCheckpointsItsVerifierKeyOpens() throws Exception {
+        Path dir = Files.createTempDirectory(Files.createDirectories(Path.of("target/tmp")), "keygen-");
+        assertEquals(0, keygen("log", "--name", "log.election.example", "--out", dir.toString()));
+        Path key = dir.resolve("log.election.example.key");
+        Path vkey = dir.resolve("log.election.example.vkey");
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(key)));
+        assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(vkey)));
+        NoteSigner signer = NoteSigner.parse(Files.readString(key).strip());
+        NoteVerifier verifier = NoteVerifier.parse(Files.readString(vkey).strip());
+        assertEquals(Files.readString(vkey).strip(), verifier.verifierKey(), "the verifier key renders as written");
+        String note = new Checkpoint("log.election.example/board-1", 3, new byte[32]).sign(signer);
+        assertEquals(3, Checkpoint.open(note, List.of(verifier)).size());
+
+        String before = Files.readString(key);
+        assertEquals(2, keygen("log", "--name", "log.election.example", "--out", dir.toString()), "never overwritten");
+        assertEquals(before, Files.readString(key));
+        Files.delete(key);
+        assertEquals(
+                2,
+                keygen("log", "--name", "log.election.example", "--out", dir.toString()),
+                "nothing is written while the verifier key file exists");
+        assertTrue(!Files.exists(key));
+    }
+
+    @Test
+    void aSenderKeyAndItsPublicKey() throws Exception {
+        Path dir = Files.createTempDirectory(Files.createDirectories(Path.of("target/tmp")), "keygen-");
+        assertEquals(0, keygen("sender", "--name", "voting-service", "--out", dir.toString()));
+        Path seed = dir.resolve("voting-service.seed");
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(seed)));
+        SigningKey k = SigningKey.parse(Files.readString(seed).strip());
+        byte[] pub = Base64.getDecoder()
+                .decode(Files.readString(dir.resolve("voting-service.pub")).strip());
+        assertArrayEquals(k.publicKey(), pub);
+        byte[] message = "statement".getBytes(StandardCharsets.UTF_8);
+        assertTrue(SigningKey.verify(pub, message, k.sign(message)));
+        assertEquals(2, keygen("bogus", "--name", "x", "--out", dir.toString()));
+    }
+}
