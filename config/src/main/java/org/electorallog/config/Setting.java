@@ -8,7 +8,7 @@ import java.util.Set;
 /**
  * Every setting of every process, in one place: its environment variable (also the key in an
  * optional properties file), the processes that read it, its default and its meaning.
- * docs/configuration.md is this table; {@code ConfigurationDocsTest} keeps the two equal, and the
+ * docs/configuration.md is this table; {@code ConfigurationTest} keeps the two equal, and the
  * deployment files may only use names listed here.
  */
 public enum Setting {
@@ -95,6 +95,22 @@ public enum Setting {
             EnumSet.of(Process.PROJECTOR, Process.QUERY_API, Process.LAUNCHER),
             null,
             "a file holding the PostgreSQL password"),
+    REGISTRAR_DB_USER(
+            "ELECTORAL_LOG_REGISTRAR_DB_USER",
+            EnumSet.of(Process.QUERY_API),
+            null,
+            "login the admin endpoints write the sender registry with (store V9 creates electoral_log_registrar); unset = those endpoints answer 503"),
+    REGISTRAR_DB_PASSWORD(
+            "ELECTORAL_LOG_REGISTRAR_DB_PASSWORD",
+            Flag.SECRET,
+            EnumSet.of(Process.QUERY_API),
+            null,
+            "password of the registrar login"),
+    REGISTRAR_DB_PASSWORD_FILE(
+            "ELECTORAL_LOG_REGISTRAR_DB_PASSWORD_FILE",
+            EnumSet.of(Process.QUERY_API),
+            null,
+            "file holding the registrar login's password"),
     TOPIC(
             "ELECTORAL_LOG_TOPIC",
             EnumSet.of(Process.PROJECTOR, Process.PRODUCER),
@@ -157,6 +173,11 @@ public enum Setting {
             EnumSet.of(Process.PROJECTOR),
             null,
             "comma-separated base64 Ed25519 keys accepted for system signatures"),
+    SENDER_REGISTRY(
+            "ELECTORAL_LOG_SENDER_REGISTRY",
+            EnumSet.of(Process.PROJECTOR),
+            "OFF",
+            "OFF or ENFORCE: on the signed boards, a statement's sender key must be registered for its kind and board at its time (docs/security.md); needs a signature policy"),
     CHECKPOINT_EVERY_MS(
             "ELECTORAL_LOG_CHECKPOINT_EVERY_MS",
             EnumSet.of(Process.PROJECTOR),

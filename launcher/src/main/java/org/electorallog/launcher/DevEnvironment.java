@@ -84,18 +84,22 @@ public final class DevEnvironment implements AutoCloseable {
             }
             String adminToken = tokens.get(Role.ADMIN);
             QueryApi api = QueryApi.start(new org.electorallog.query.QueryApiSettings(
-                    db.jdbcUrl(),
-                    db.user(),
-                    db.password(),
-                    apiPort,
-                    adminToken,
-                    java.util.List.of(org.electorallog.core.NoteVerifier.parse(signer.verifierKey())),
-                    java.time.Duration.ofSeconds(5),
-                    java.time.Duration.ofMinutes(10),
-                    null,
-                    org.electorallog.query.HttpSettings.defaults(),
-                    new AccessSettings(tokens, DEV_VOTER, null, java.util.Set.of(), java.util.Set.of(), List.of()),
-                    workDir.resolve("verifier-memory.json")));
+                            db.jdbcUrl(),
+                            db.user(),
+                            db.password(),
+                            apiPort,
+                            adminToken,
+                            java.util.List.of(org.electorallog.core.NoteVerifier.parse(signer.verifierKey())),
+                            java.time.Duration.ofSeconds(5),
+                            java.time.Duration.ofMinutes(10),
+                            null,
+                            org.electorallog.query.HttpSettings.defaults(),
+                            new AccessSettings(
+                                    tokens, DEV_VOTER, null, java.util.Set.of(), java.util.Set.of(), List.of()),
+                            workDir.resolve("verifier-memory.json"))
+                    // the embedded login owns the database; a deployment uses electoral_log_registrar (store V9)
+                    .withRegistrar(new org.electorallog.query.QueryApiSettings.RegistrarLogin(
+                            db.jdbcUrl(), db.user(), db.password())));
             return new DevEnvironment(stack, ownsStack, signer, projector, api, tokens);
         } catch (RuntimeException e) {
             if (projector != null) {

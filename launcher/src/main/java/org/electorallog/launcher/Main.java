@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
             RebuildCommand.class,
             AuditCommand.class,
             KeygenCommand.class,
+            SendersCommand.class,
             org.electorallog.perf.PerfCommand.class
         })
 public final class Main implements Runnable {

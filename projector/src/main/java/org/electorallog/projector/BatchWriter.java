@@ -32,9 +32,14 @@ final class BatchWriter {
     private final CheckpointScheduler checkpoints;
     private final Set<Integer> schemasRecorded = new HashSet<>();
 
-    BatchWriter(NoteSigner signer, String originPrefix, SchemaRegistry registry, Duration checkpointEvery) {
+    BatchWriter(
+            NoteSigner signer,
+            String originPrefix,
+            SchemaRegistry registry,
+            Duration checkpointEvery,
+            SignaturePolicy policy) {
         this.registry = registry;
-        this.boardWriter = new BoardWriter(originPrefix);
+        this.boardWriter = new BoardWriter(originPrefix, policy);
         this.checkpoints = new CheckpointScheduler(signer, checkpointEvery);
     }
 

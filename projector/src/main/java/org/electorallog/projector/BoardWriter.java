@@ -38,12 +38,17 @@ import org.electorallog.store.Tiles;
  */
 final class BoardWriter {
     private final String originPrefix;
+    private final SignaturePolicy policy;
 
-    BoardWriter(String originPrefix) {
+    BoardWriter(String originPrefix, SignaturePolicy policy) {
         this.originPrefix = originPrefix;
+        this.policy = policy;
     }
 
-    /** An event left out for its content (a delivery-key collision), with the reason for its dead letter. */
+    /**
+     * An event left out for its content (a delivery-key collision, or a sender the registry does not
+     * allow), with the reason for its dead letter.
+     */
     record Refused(PendingEvent event, BadEventException.Reason reason, String message) {}
 
     /** What one board's share did. */
@@ -81,7 +86,10 @@ final class BoardWriter {
     /** Writes the board's events (in offset order); the tree in {@code board} advances even if the transaction later fails. */
     Written write(Connection c, BoardProjection board, List<PendingEvent> events) throws SQLException {
         List<Refused> refused = new ArrayList<>();
-        List<PendingEvent> fresh = dropRepeated(c, board, events, refused);
+        // the registry first: a refused statement must not take a delivery ID from a later good one
+        List<PendingEvent> permitted =
+                policy.registryCovers(board.name) ? SenderRegistry.allowed(c, board.name, events, refused) : events;
+        List<PendingEvent> fresh = dropRepeated(c, board, permitted, refused);
         int dropped = events.size() - fresh.size() - refused.size();
         if (!fresh.isEmpty()) {
             insertRecords(c, board, fresh);

@@ -67,10 +67,11 @@ public final class ProjectorConfig {
             s = s.withSignatures(SignaturePolicy.parse(
                     conf.get(Setting.SIGNATURE_POLICY),
                     conf.get(Setting.SIGNED_BOARDS),
-                    conf.get(Setting.SYSTEM_PUBLIC_KEYS)));
+                    conf.get(Setting.SYSTEM_PUBLIC_KEYS),
+                    conf.get(Setting.SENDER_REGISTRY)));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                    SIGNATURE_POLICY + "/" + SIGNED_BOARDS + "/" + SYSTEM_PUBLIC_KEYS + ": " + e.getMessage());
+            throw new IllegalArgumentException(SIGNATURE_POLICY + "/" + SIGNED_BOARDS + "/" + SYSTEM_PUBLIC_KEYS + "/"
+                    + Setting.SENDER_REGISTRY.env + ": " + e.getMessage());
         }
         s = s.withCheckpointEvery(Duration.ofMillis(conf.number(Setting.CHECKPOINT_EVERY_MS, 0, 3_600_000)));
         return s.withKafkaSecurity(conf.kafkaSecurity());

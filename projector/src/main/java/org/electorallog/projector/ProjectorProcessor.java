@@ -85,7 +85,8 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                 settings.signer(),
                 settings.originPrefix(),
                 org.electorallog.schemas.EmbeddedSchemaRegistry.instance(),
-                settings.checkpointEvery());
+                settings.checkpointEvery(),
+                settings.signatures());
     }
 
     @Override

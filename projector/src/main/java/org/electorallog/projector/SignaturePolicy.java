@@ -12,17 +12,29 @@ import org.electorallog.schemas.DecodedStatement;
  * {@code SENDER} requires a sender signature that verifies with the statement's sender key over its
  * canonical bytes; {@code SENDER_AND_SYSTEM} also requires a system signature by one of the
  * configured system keys. A missing signature is dead-lettered as {@code UNSIGNED}, a wrong one as
- * {@code BAD_SIGNATURE}.
+ * {@code BAD_SIGNATURE}. With {@code registry}, the sender key must also be registered for the
+ * statement's kind and board at its time (see {@link SenderRegistry}); that needs a signature mode,
+ * since an unsigned statement's sender key is only a claim.
  */
-public record SignaturePolicy(Mode mode, Pattern boards, List<byte[]> systemKeys) {
+public record SignaturePolicy(Mode mode, Pattern boards, List<byte[]> systemKeys, boolean registry) {
     public enum Mode {
         NONE,
         SENDER,
         SENDER_AND_SYSTEM
     }
 
+    /** A policy without the sender registry. */
+    public SignaturePolicy(Mode mode, Pattern boards, List<byte[]> systemKeys) {
+        this(mode, boards, systemKeys, false);
+    }
+
     public SignaturePolicy {
         systemKeys = List.copyOf(systemKeys);
+        if (registry && mode == Mode.NONE) {
+            throw new IllegalArgumentException(
+                    "the sender registry needs signature policy SENDER or SENDER_AND_SYSTEM: "
+                            + "without a verified sender signature a statement's sender key is only a claim");
+        }
         if (mode == Mode.SENDER_AND_SYSTEM && systemKeys.isEmpty()) {
             throw new IllegalArgumentException(
                     "signature policy SENDER_AND_SYSTEM needs at least one system public key");
@@ -38,8 +50,18 @@ public record SignaturePolicy(Mode mode, Pattern boards, List<byte[]> systemKeys
         return new SignaturePolicy(Mode.NONE, Pattern.compile(".*"), List.of());
     }
 
-    /** Parses the policy settings: mode name, board-name regex, comma-separated base64 system keys. */
-    public static SignaturePolicy parse(String mode, String boards, String systemKeys) {
+    /**
+     * Parses the policy settings: mode name, board-name regex, comma-separated base64 system keys,
+     * and the sender registry setting ({@code OFF} or {@code ENFORCE}).
+     */
+    public static SignaturePolicy parse(String mode, String boards, String systemKeys, String registry) {
+        boolean enforce;
+        switch (registry == null ? "OFF" : registry.strip().toUpperCase(java.util.Locale.ROOT)) {
+            case "OFF" -> enforce = false;
+            case "ENFORCE" -> enforce = true;
+            default ->
+                throw new IllegalArgumentException("sender registry must be OFF or ENFORCE, got '" + registry + "'");
+        }
         Mode m;
         try {
             m = Mode.valueOf(mode.strip().toUpperCase(java.util.Locale.ROOT));
@@ -53,7 +75,13 @@ public record SignaturePolicy(Mode mode, Pattern boards, List<byte[]> systemKeys
                         .map(String::strip)
                         .map(k -> Base64.getDecoder().decode(k))
                         .toList();
-        return new SignaturePolicy(m, Pattern.compile(boards == null || boards.isBlank() ? ".*" : boards), keys);
+        return new SignaturePolicy(
+                m, Pattern.compile(boards == null || boards.isBlank() ? ".*" : boards), keys, enforce);
+    }
+
+    /** True when statements on this board must come from a key the sender registry allows. */
+    boolean registryCovers(String board) {
+        return registry && boards.matcher(board).matches();
     }
 
     /** Throws UNSIGNED or BAD_SIGNATURE when the statement's board requires signatures it lacks. */

@@ -202,7 +202,11 @@ class ResilienceTest {
             long staleEpoch = heldByA.get(part);
             long[] now = after.get(part);
             BatchWriter zombie = new BatchWriter(
-                    signer, "zombie/", org.electorallog.schemas.EmbeddedSchemaRegistry.instance(), Duration.ZERO);
+                    signer,
+                    "zombie/",
+                    org.electorallog.schemas.EmbeddedSchemaRegistry.instance(),
+                    Duration.ZERO,
+                    SignaturePolicy.none());
             org.electorallog.store.PartitionLease stale =
                     new org.electorallog.store.PartitionLease(h.topic, part, now[0], staleEpoch);
             try (Connection c = DriverManager.getConnection(live, db.user(), db.password())) {

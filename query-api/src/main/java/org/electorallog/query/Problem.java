@@ -19,10 +19,12 @@ record Problem(String type, String title, int status, String detail, String inst
         FORBIDDEN(403, "forbidden"),
         NOT_FOUND(404, "not found"),
         DIVERGENCE(409, "divergence"),
+        CONFLICT(409, "conflict"),
         TOO_LARGE(413, "request too large"),
         TOO_MANY_REQUESTS(429, "too many requests"),
         REFUSED(400, "request refused"),
-        INTERNAL(500, "internal error");
+        INTERNAL(500, "internal error"),
+        UNAVAILABLE(503, "service unavailable");
 
         final int status;
         final String title;

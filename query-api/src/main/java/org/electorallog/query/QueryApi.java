@@ -43,6 +43,7 @@ public final class QueryApi implements AutoCloseable {
     private final AdminAudits audits;
     private final IncrementalVerifier verifier;
     private final HttpMetrics metrics;
+    private final SenderRoutes senders;
     private final List<Route> routes = new ArrayList<>();
     private final Javalin app;
 
@@ -65,6 +66,8 @@ public final class QueryApi implements AutoCloseable {
         routes.addAll(new PublicRoutes(reader, proofs, cursors, access).routes());
         routes.addAll(new AnalystRoutes(reader, new RecordListing(reads), cursors).routes());
         routes.addAll(new AdminRoutes(audits, verifier).routes());
+        this.senders = new SenderRoutes(db, settings.registrar());
+        routes.addAll(senders.routes());
         HttpSettings http = settings.http();
         Gate gate = new Gate(
                 new Authenticator(access),
@@ -264,6 +267,7 @@ public final class QueryApi implements AutoCloseable {
             verifier.close();
         }
         metrics.close();
+        senders.close();
         db.close();
     }
 }

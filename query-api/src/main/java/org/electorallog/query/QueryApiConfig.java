@@ -65,7 +65,18 @@ public final class QueryApiConfig {
                 cursorKey,
                 http,
                 access(conf),
-                Path.of(conf.get(Setting.VERIFIER_MEMORY)));
+                Path.of(conf.get(Setting.VERIFIER_MEMORY)),
+                registrar(conf, jdbc));
+    }
+
+    /** The sender registry's writer login, when configured. */
+    static QueryApiSettings.RegistrarLogin registrar(Configuration conf, String jdbc) {
+        if (!conf.isSet(Setting.REGISTRAR_DB_USER)) {
+            return null;
+        }
+        String password = conf.secret(Setting.REGISTRAR_DB_PASSWORD, Setting.REGISTRAR_DB_PASSWORD_FILE);
+        return new QueryApiSettings.RegistrarLogin(
+                jdbc, conf.get(Setting.REGISTRAR_DB_USER), password == null ? "" : password);
     }
 
     /** Tokens by role, OIDC, what anonymous callers see, trusted proxies (docs/security.md). */

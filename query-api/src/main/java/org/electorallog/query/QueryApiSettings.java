@@ -22,6 +22,8 @@ import org.electorallog.core.NoteVerifier;
  *                        outside the projection; null = in memory only (lost on restart)
  * @param access          tokens by role, OIDC, what anonymous callers see, trusted proxies; null = the
  *                        admin token alone ({@link AccessSettings#adminOnly})
+ * @param registrar       the login the admin endpoints write the sender registry with (store V9's
+ *                        electoral_log_registrar); null = those endpoints answer 503
  */
 @SuppressWarnings("ArrayRecordComponent") // settings, never compared as a value
 public record QueryApiSettings(
@@ -36,7 +38,63 @@ public record QueryApiSettings(
         byte[] cursorKey,
         HttpSettings http,
         AccessSettings access,
-        java.nio.file.Path verifierMemory) {
+        java.nio.file.Path verifierMemory,
+        RegistrarLogin registrar) {
+    /** A database login that may write the sender registry, and nothing else. */
+    public record RegistrarLogin(String jdbcUrl, String user, String password) {
+        @Override
+        public String toString() {
+            return "RegistrarLogin[" + jdbcUrl + ", " + user + "]"; // never the password
+        }
+    }
+
+    /** Settings without a registrar login (the sender registry's write endpoints answer 503). */
+    public QueryApiSettings(
+            String jdbcUrl,
+            String user,
+            String password,
+            int port,
+            String adminToken,
+            List<NoteVerifier> logKeys,
+            Duration verifierEvery,
+            Duration fullAuditEvery,
+            byte[] cursorKey,
+            HttpSettings http,
+            AccessSettings access,
+            java.nio.file.Path verifierMemory) {
+        this(
+                jdbcUrl,
+                user,
+                password,
+                port,
+                adminToken,
+                logKeys,
+                verifierEvery,
+                fullAuditEvery,
+                cursorKey,
+                http,
+                access,
+                verifierMemory,
+                null);
+    }
+
+    public QueryApiSettings withRegistrar(RegistrarLogin r) {
+        return new QueryApiSettings(
+                jdbcUrl,
+                user,
+                password,
+                port,
+                adminToken,
+                logKeys,
+                verifierEvery,
+                fullAuditEvery,
+                cursorKey,
+                http,
+                access,
+                verifierMemory,
+                r);
+    }
+
     public QueryApiSettings withAccess(AccessSettings a) {
         return new QueryApiSettings(
                 jdbcUrl,
@@ -50,7 +108,8 @@ public record QueryApiSettings(
                 cursorKey,
                 http,
                 a,
-                verifierMemory);
+                verifierMemory,
+                registrar);
     }
 
     public QueryApiSettings withVerifierMemory(java.nio.file.Path memory) {
@@ -66,7 +125,8 @@ public record QueryApiSettings(
                 cursorKey,
                 http,
                 access,
-                memory);
+                memory,
+                registrar);
     }
 
     /** The access settings in force: {@code access}, with the admin token among its tokens. */
@@ -95,7 +155,8 @@ public record QueryApiSettings(
                 cursorKey,
                 h,
                 access,
-                verifierMemory);
+                verifierMemory,
+                registrar);
     }
 
     public QueryApiSettings {

@@ -71,7 +71,10 @@ class AccessTest {
             Map.entry("GET /admin/boards/{board}/records/count/explain", Role.ADMIN),
             Map.entry("POST /admin/boards/{board}/audits", Role.ADMIN),
             Map.entry("GET /admin/audits/{id}", Role.ADMIN),
-            Map.entry("GET /admin/verifier", Role.ADMIN)));
+            Map.entry("GET /admin/verifier", Role.ADMIN),
+            Map.entry("GET /admin/senders", Role.ADMIN),
+            Map.entry("POST /admin/senders", Role.ADMIN),
+            Map.entry("POST /admin/senders/{grant}/revocation", Role.ADMIN)));
 
     private static JsonNode doc;
 
@@ -281,6 +284,7 @@ class AccessTest {
                 .replace("tile/entries/{path}", "tile/entries/" + tileIndex(operation))
                 .replace("tile/{path}", "tile/0/" + tileIndex(operation))
                 .replace("audits/{id}", "audits/no-such-audit")
+                .replace("{grant}", "999999999")
                 .replace("records/{id}", "records/" + recordId);
         if (path.endsWith("/consistency")) {
             path += "?from=1";

@@ -112,7 +112,9 @@ class QueryApiTest {
         // as the read-only login of store V8, as deployments run it (docs/security.md)
         api = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), "electoral_log_query_api", "", 0)
                 .withHttp(HttpSettings.defaults().withProofRate(0))
-                .withAccess(new AccessSettings(TOKENS, VOTER_USER, null, Set.of(), Set.of(), List.of())));
+                .withAccess(new AccessSettings(TOKENS, VOTER_USER, null, Set.of(), Set.of(), List.of()))
+                // the sender registry's writes as store V9's registrar login
+                .withRegistrar(new QueryApiSettings.RegistrarLogin(db.jdbcUrl(), "electoral_log_registrar", "")));
     }
 
     static long offset(Connection c, String topic) throws Exception {

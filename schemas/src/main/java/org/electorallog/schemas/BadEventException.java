@@ -18,7 +18,13 @@ public final class BadEventException extends Exception {
         OVERSIZED,
         UNSIGNED,
         BAD_SIGNATURE,
-        REFUSED
+        REFUSED,
+        /** The sender key is not in the sender registry at all (store V9). */
+        SENDER_UNREGISTERED,
+        /** The sender key is registered, but not for this kind on this board at this time. */
+        SENDER_NOT_PERMITTED,
+        /** The grant that would cover the statement was revoked before the statement's time. */
+        SENDER_REVOKED
     }
 
     private final Reason reason;

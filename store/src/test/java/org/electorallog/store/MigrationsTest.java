@@ -77,6 +77,34 @@ class MigrationsTest {
         assertEquals("42501", asRole(url, "electoral_log_analyst", "SELECT count(*) FROM records"));
         assertEquals("42501", asRole(url, "electoral_log_analyst", "SELECT count(*) FROM partition_offsets"));
         assertEquals("42501", asRole(url, "electoral_log_analyst", "INSERT INTO topic_layout VALUES ('t', 1)"));
+        assertEquals(
+                "42501",
+                asRole(
+                        url,
+                        "electoral_log_query_api",
+                        "INSERT INTO sender_grants (public_key, "
+                                + "sender_name, board, kinds, valid_from, created_by) VALUES ('\\x00', 's', '*', '{*}', now(), 't')"));
+        // the registrar login (V9) adds and revokes grants and nothing else
+        String key = "'\\x" + "00".repeat(32) + "'";
+        assertEquals(
+                null,
+                asRole(
+                        url,
+                        "electoral_log_registrar",
+                        "INSERT INTO sender_grants (public_key, "
+                                + "sender_name, board, kinds, valid_from, created_by) VALUES (" + key
+                                + ", 's', '*', '{*}', now(), 't')"));
+        assertEquals(
+                null,
+                asRole(
+                        url,
+                        "electoral_log_registrar",
+                        "UPDATE sender_grants SET valid_until = now(), "
+                                + "revoked = now(), revoked_by = 't', revocation_reason = 'r'"));
+        assertEquals("42501", asRole(url, "electoral_log_registrar", "UPDATE sender_grants SET public_key = " + key));
+        assertEquals("42501", asRole(url, "electoral_log_registrar", "DELETE FROM sender_grants"));
+        assertEquals("42501", asRole(url, "electoral_log_registrar", "SELECT count(*) FROM records"));
+        assertEquals("42501", asRole(url, "electoral_log_registrar", "UPDATE board_state SET size = 0"));
     }
 
     @Test

@@ -1,0 +1,222 @@
+package org.electorallog.store;
+
+import java.nio.ByteBuffer;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Table {@code sender_grants} (V9): the sender registry. Rows are added and revoked, never deleted. */
+public final class SenderGrants {
+    private static final String COLUMNS = "grant_id, public_key, sender_name, board, kinds, valid_from, valid_until, "
+            + "created, created_by, revoked, revoked_by, revocation_reason";
+
+    private SenderGrants() {}
+
+    /** Longest sender name, board name and kind list entry (the statement rules cap names at 256 bytes too). */
+    static final int MAX_TEXT = 256;
+
+    /**
+     * What an administrator asks to grant; {@code validFrom} null means now. Build it with
+     * {@link #checked} before {@link #add}.
+     */
+    @SuppressWarnings("ArrayRecordComponent") // a request, never compared
+    public record Request(
+            byte[] publicKey,
+            String senderName,
+            String board,
+            List<String> kinds,
+            Instant validFrom,
+            Instant validUntil,
+            String createdBy) {
+        public Request {
+            kinds = kinds == null ? null : List.copyOf(kinds);
+        }
+
+        /**
+         * The request with its start filled in (now when absent), or IllegalArgumentException saying
+         * what to change. A grant never starts in the past: events refused before it was made would
+         * be accepted by a replay, so the projection would depend on when it was rebuilt.
+         */
+        public Request checked(Instant now, Collection<String> knownKinds) {
+            if (publicKey == null || publicKey.length != 32) {
+                throw new IllegalArgumentException("public_key must be a 32-byte Ed25519 public key (base64), got "
+                        + (publicKey == null ? "none" : publicKey.length + " bytes"));
+            }
+            text("sender_name", senderName);
+            text("board", board);
+            if (kinds == null || kinds.isEmpty()) {
+                throw new IllegalArgumentException("kinds must name at least one statement kind, or be [\"*\"]");
+            }
+            for (String k : kinds) {
+                if (k == null || !(k.equals(SenderGrant.ANY) || knownKinds.contains(k))) {
+                    throw new IllegalArgumentException(
+                            "kinds: '" + k + "' is no statement kind; use \"*\" or one of " + knownKinds);
+                }
+            }
+            if (kinds.contains(SenderGrant.ANY) && kinds.size() > 1) {
+                throw new IllegalArgumentException("kinds: \"*\" stands alone (every kind)");
+            }
+            Instant from = validFrom == null ? now : validFrom;
+            if (from.isBefore(now.minusSeconds(1))) {
+                throw new IllegalArgumentException(
+                        "valid_from " + from + " is in the past; a grant starts now or later "
+                                + "(statements refused before it stay refused, in any replay too)");
+            }
+            if (validUntil != null && !validUntil.isAfter(from)) {
+                throw new IllegalArgumentException("valid_until " + validUntil + " must be after valid_from " + from);
+            }
+            text("created_by", createdBy);
+            return new Request(publicKey, senderName, board, kinds, from, validUntil, createdBy);
+        }
+
+        private static void text(String name, String value) {
+            if (value == null || value.isBlank() || value.length() > MAX_TEXT) {
+                throw new IllegalArgumentException(name + " must be 1 to " + MAX_TEXT + " characters");
+            }
+        }
+    }
+
+    /**
+     * When a revocation takes effect: {@code at}, or now when absent; never in the past (statements
+     * accepted before it stay valid: the log is append-only).
+     */
+    public static Instant revocationTime(Instant at, Instant now) {
+        Instant t = at == null ? now : at;
+        if (t.isBefore(now.minusSeconds(1))) {
+            throw new IllegalArgumentException("a revocation takes effect now or later, not at " + t
+                    + ": statements already accepted stay in the log (find them by sender key and audit them)");
+        }
+        return t;
+    }
+
+    /** Adds a grant; returns it as stored. */
+    public static SenderGrant add(Connection c, Request r) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO sender_grants (public_key, sender_name, board, "
+                + "kinds, valid_from, valid_until, created_by) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING " + COLUMNS)) {
+            ps.setBytes(1, r.publicKey());
+            ps.setString(2, r.senderName());
+            ps.setString(3, r.board());
+            ps.setArray(4, c.createArrayOf("text", r.kinds().toArray()));
+            ps.setTimestamp(5, Timestamp.from(r.validFrom()));
+            ps.setTimestamp(6, r.validUntil() == null ? null : Timestamp.from(r.validUntil()));
+            ps.setString(7, r.createdBy());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException("INSERT ... RETURNING gave no row");
+                }
+                return row(rs);
+            }
+        }
+    }
+
+    /**
+     * Revokes a grant from {@code at} on: its validity ends at {@code at} (or earlier, if it already
+     * ended). Empty when there is no such grant or it was revoked already.
+     */
+    public static Optional<SenderGrant> revoke(Connection c, long grantId, Instant at, String by, String reason)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE sender_grants SET valid_until = "
+                + "CASE WHEN valid_until IS NULL OR valid_until > ? THEN greatest(?, valid_from) ELSE valid_until END, "
+                + "revoked = now(), revoked_by = ?, revocation_reason = ? WHERE grant_id = ? AND revoked IS NULL "
+                + "RETURNING " + COLUMNS)) {
+            Timestamp t = Timestamp.from(at);
+            ps.setTimestamp(1, t);
+            ps.setTimestamp(2, t);
+            ps.setString(3, by);
+            ps.setString(4, reason);
+            ps.setLong(5, grantId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(row(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    /** Whether the database has the registry (schema version 9 or later). */
+    public static boolean present(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT to_regclass('sender_grants') IS NOT NULL");
+                ResultSet rs = ps.executeQuery()) {
+            return rs.next() && rs.getBoolean(1);
+        }
+    }
+
+    /** One grant by ID. */
+    public static Optional<SenderGrant> byId(Connection c, long grantId) throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT " + COLUMNS + " FROM sender_grants WHERE grant_id = ?")) {
+            ps.setLong(1, grantId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(row(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    /** Every grant, oldest first (the registry is small: a few rows per sending service). */
+    public static List<SenderGrant> all(Connection c) throws SQLException {
+        List<SenderGrant> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM sender_grants ORDER BY grant_id");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.add(row(rs));
+            }
+        }
+        return out;
+    }
+
+    /** The grants of each of {@code keys} (sender_grants_key); a key without grants is absent. */
+    public static Map<ByteBuffer, List<SenderGrant>> forKeys(Connection c, Collection<ByteBuffer> keys)
+            throws SQLException {
+        byte[][] array = keys.stream().map(SenderGrants::bytes).toArray(byte[][]::new);
+        Map<ByteBuffer, List<SenderGrant>> out = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT " + COLUMNS + " FROM sender_grants WHERE public_key = ANY(?::bytea[]) ORDER BY grant_id")) {
+            ps.setArray(1, c.createArrayOf("bytea", array));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    SenderGrant g = row(rs);
+                    out.computeIfAbsent(ByteBuffer.wrap(g.publicKey()), k -> new ArrayList<>())
+                            .add(g);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static byte[] bytes(ByteBuffer b) {
+        ByteBuffer d = b.duplicate();
+        byte[] out = new byte[d.remaining()];
+        d.get(out);
+        return out;
+    }
+
+    private static SenderGrant row(ResultSet rs) throws SQLException {
+        Array kinds = rs.getArray(5);
+        return new SenderGrant(
+                rs.getLong(1),
+                rs.getBytes(2),
+                rs.getString(3),
+                rs.getString(4),
+                Arrays.asList((String[]) kinds.getArray()),
+                instant(rs.getTimestamp(6)),
+                instant(rs.getTimestamp(7)),
+                instant(rs.getTimestamp(8)),
+                rs.getString(9),
+                instant(rs.getTimestamp(10)),
+                rs.getString(11),
+                rs.getString(12));
+    }
+
+    private static Instant instant(Timestamp t) {
+        return t == null ? null : t.toInstant();
+    }
+}
