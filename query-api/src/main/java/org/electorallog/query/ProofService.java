@@ -56,6 +56,21 @@ final class ProofService {
         });
     }
 
+    /**
+     * Inclusion proof of the record whose RFC 6962 leaf hash is {@code leafHash} (a receipt holding
+     * only the hash), at {@code size} (null = the latest checkpoint).
+     */
+    Responses.InclusionProof inclusionOfLeaf(String name, byte[] leafHash, Long requestedSize) {
+        long id = reads.read(c -> {
+            BoardRow b = SnapshotReads.board(c, name);
+            return Records.idByLeafHash(c, b.id(), leafHash)
+                    .orElseThrow(() -> ApiException.notFound("board '" + name + "' has no record with leaf hash "
+                            + Responses.b64(leafHash) + " (the leaf hash is SHA-256 of 0x00 and the canonical "
+                            + "statement, RFC 6962 section 2.1)"));
+        });
+        return inclusion(name, id, requestedSize);
+    }
+
     /** Consistency proof between two sizes; {@code to} null = the latest checkpoint. */
     Responses.ConsistencyProof consistency(String name, long from, Long requestedTo) {
         return reads.read(c -> {

@@ -77,6 +77,15 @@ final class PublicRoutes {
                                 RequestValues.board(ctx),
                                 RequestValues.id(ctx),
                                 RequestValues.optionalNumber(ctx, "size")))),
+                Route.get(
+                        "/boards/{board}/proof",
+                        Responses.InclusionProof.class,
+                        List.of("leaf_hash", "size"),
+                        List.of(200, 400, 404, 429),
+                        ctx -> ctx.json(proofs.inclusionOfLeaf(
+                                RequestValues.board(ctx),
+                                RequestValues.hash(ctx, "leaf_hash"),
+                                RequestValues.optionalNumber(ctx, "size")))),
                 new Route(
                         HandlerType.POST,
                         "/boards/{board}/records/{id}/proof",

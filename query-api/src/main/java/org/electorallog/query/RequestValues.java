@@ -34,6 +34,37 @@ final class RequestValues {
         return v;
     }
 
+    /**
+     * A required SHA-256 hash: standard or URL-safe base64 (padding optional; in a query string a
+     * standard {@code +} must be sent as {@code %2B}), or 64 hex digits.
+     */
+    static byte[] hash(Context ctx, String name) {
+        String v = ctx.queryParam(name);
+        if (v == null || v.isBlank()) {
+            throw ApiException.badRequest(name + " is required: the 32-byte hash, base64 or 64 hex digits");
+        }
+        String t = v.strip();
+        byte[] out = null;
+        if (t.length() == 64 && t.chars().allMatch(ch -> Character.digit(ch, 16) >= 0)) {
+            out = java.util.HexFormat.of().parseHex(t);
+        } else {
+            try {
+                out = java.util.Base64.getDecoder().decode(t);
+            } catch (IllegalArgumentException e) {
+                try {
+                    out = java.util.Base64.getUrlDecoder().decode(t);
+                } catch (IllegalArgumentException e2) {
+                    out = null;
+                }
+            }
+        }
+        if (out == null || out.length != 32) {
+            throw ApiException.badRequest(name + " '" + QueryParameters.shown(t) + "' is not a 32-byte hash in base64 "
+                    + "or 64 hex digits" + (t.contains(" ") ? " (a '+' in a query string must be sent as %2B)" : ""));
+        }
+        return out;
+    }
+
     static int limit(Context ctx) {
         String v = ctx.queryParam("limit");
         return v == null ? 100 : (int) QueryParameters.bounded("limit", v, 1, 1000);

@@ -57,6 +57,7 @@ class AccessTest {
             Map.entry("GET /boards/{board}/tile/entries/{path}", Role.OBSERVER),
             Map.entry("GET /boards/{board}/records/{id}", Role.OBSERVER),
             Map.entry("GET /boards/{board}/records/{id}/proof", Role.ANONYMOUS),
+            Map.entry("GET /boards/{board}/proof", Role.ANONYMOUS),
             Map.entry("POST /boards/{board}/records/{id}/proof", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/records/{id}/proof-bundle", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/consistency", Role.ANONYMOUS),
@@ -288,6 +289,8 @@ class AccessTest {
                 .replace("records/{id}", "records/" + recordId);
         if (path.endsWith("/consistency")) {
             path += "?from=1";
+        } else if (path.matches("/boards/[^/]+/proof")) {
+            path += "?leaf_hash=" + java.util.HexFormat.of().formatHex(QueryApiTest.LEAVES.get((int) recordId));
         } else if (path.endsWith("/ballots")) {
             path += "?election_id=e1" + (role.covers(Role.OBSERVER) ? "&user_id=user-8" : "");
         }

@@ -181,6 +181,40 @@ class QueryApiTest {
     }
 
     @Test
+    void aReceiptHoldingOnlyTheLeafHashGetsItsProof() throws Exception {
+        Checkpoint cp = Checkpoint.open(
+                get("/boards/" + BOARD + "/checkpoint").body(), List.of(NoteVerifier.parse(SIGNER.verifierKey())));
+        for (int id : new int[] {0, 123, N - 1}) {
+            byte[] leaf = LEAVES.get(id);
+            // the same answer for standard base64 (+ as %2B), URL-safe base64 and hex
+            for (String form : List.of(
+                    enc(Base64.getEncoder().encodeToString(leaf)),
+                    Base64.getUrlEncoder().withoutPadding().encodeToString(leaf),
+                    java.util.HexFormat.of().formatHex(leaf))) {
+                HttpResponse<String> r = get("/boards/" + BOARD + "/proof?leaf_hash=" + form);
+                assertEquals(200, r.statusCode(), r.body());
+                JsonNode p = JSON.readTree(r.body());
+                assertEquals(id, p.get("index").asLong(), form);
+                List<byte[]> hashes = new ArrayList<>();
+                p.get("hashes").forEach(h -> hashes.add(Base64.getDecoder().decode(h.asText())));
+                ProofVerifier.verifyInclusion(id, cp.size(), leaf, hashes, cp.root());
+            }
+        }
+        byte[] unknown = Hashes.leafHash("not a statement".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertError(
+                404,
+                "/boards/" + BOARD + "/proof?leaf_hash="
+                        + java.util.HexFormat.of().formatHex(unknown),
+                "has no record with leaf hash");
+        assertError(400, "/boards/" + BOARD + "/proof?leaf_hash=abc", "not a 32-byte hash");
+        assertError(400, "/boards/" + BOARD + "/proof", "leaf_hash is required");
+    }
+
+    static String enc(String s) {
+        return java.net.URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
     void recordsAndBoardsAreServed() throws Exception {
         JsonNode rec = JSON.readTree(
                 get("/boards/" + BOARD + "/records/42", Role.OBSERVER).body());

@@ -579,6 +579,22 @@ class ReferenceQueriesPlanTest {
     }
 
     @Test
+    void recordByLeafHashUsesItsIndex() throws Exception {
+        byte[] leaf;
+        try (PreparedStatement ps = db.prepareStatement(
+                "SELECT sha256('\\x00'::bytea || statement) FROM records " + "WHERE board_id = ? AND id = ?")) {
+            ps.setShort(1, big);
+            ps.setLong(2, size / 2);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next());
+                leaf = rs.getBytes(1);
+            }
+        }
+        JsonNode plan = assertReadsAtMost(5, sql(Records.BY_LEAF_HASH_SQL, leaf, big));
+        assertTrue(plan.toString().contains("records_leaf_hash"), plan.toString());
+    }
+
+    @Test
     void currentCheckpoint() throws Exception {
         assertReadsAtMost(2, sql(Checkpoints.LATEST_SQL, big));
     }

@@ -110,6 +110,25 @@ public final class Records {
         }
     }
 
+    /**
+     * The record of a board whose RFC 6962 leaf hash, SHA-256(0x00 || statement), is the given one
+     * (index records_leaf_hash, V10; the expression must stay exactly the index's).
+     */
+    public static final String BY_LEAF_HASH_SQL =
+            "SELECT id FROM records WHERE sha256('\\x00'::bytea || statement) = ? "
+                    + "AND board_id = ? ORDER BY id LIMIT 1";
+
+    /** The ID of the record with this leaf hash on a board, if any. */
+    public static Optional<Long> idByLeafHash(Connection c, short boardId, byte[] leafHash) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(BY_LEAF_HASH_SQL)) {
+            ps.setBytes(1, leafHash);
+            ps.setShort(2, boardId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
+            }
+        }
+    }
+
     /** The canonical statement of one record (primary key). */
     public static Optional<byte[]> statement(Connection c, short boardId, long id) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT statement FROM records WHERE board_id = ? AND id = ?")) {
