@@ -28,6 +28,7 @@ import org.electorallog.store.CheckpointRow;
 import org.electorallog.store.Checkpoints;
 import org.electorallog.store.CounterKey;
 import org.electorallog.store.Counters;
+import org.electorallog.store.HourlyCounts;
 import org.electorallog.store.Records;
 import org.electorallog.store.Snapshot;
 import org.electorallog.store.Tiles;
@@ -84,6 +85,7 @@ public final class BoardAuditor {
     private static final class Recount {
         final TileTree tree = TileTree.empty();
         final Map<CounterKey, Long> counters = new HashMap<>();
+        final Map<HourlyCounts.Key, Long> hourly = new HashMap<>();
         final Map<Long, byte[]> rootsAt = new HashMap<>();
         final NavigableSet<Long> wanted = new TreeSet<>();
         long expected;
@@ -136,6 +138,7 @@ public final class BoardAuditor {
         checkTileWidths(c, boardId, size, result);
         checkCheckpoints(checkpoints, n.rootsAt, state.board().origin(), size, result);
         checkCounters(c, boardId, n.counters, result);
+        checkHourlyCounts(c, boardId, n.hourly, result);
         checkDeliveryIds(c, boardId, result);
         result.finish(size, n.records, checkpoints.size(), (System.nanoTime() - t0) / 1e9);
     }
@@ -155,6 +158,9 @@ public final class BoardAuditor {
                 n.append(stored != null ? stored : new byte[Hashes.HASH_SIZE]);
             }
             recordChecks.check(row, boardName, result, n.counters);
+            if (row.statementMillis() != null) {
+                n.hourly.merge(HourlyCounts.keyOf(row.statementMillis(), row.kind()), 1L, Long::sum);
+            }
             byte[] leaf = Hashes.leafHash(row.statement());
             byte[] stored = storedLeaf(storedTiles, id);
             if (stored != null && !MessageDigest.isEqual(stored, leaf)) {
@@ -270,6 +276,27 @@ public final class BoardAuditor {
             if (a != b) {
                 result.add(
                         Finding.Kind.COUNTER_MISMATCH, null, k.describe() + " is " + a + " but the records count " + b);
+            }
+        }
+    }
+
+    /** The hourly counts (store V11) against the records' statement times and kinds. */
+    private static void checkHourlyCounts(
+            Connection c, short boardId, Map<HourlyCounts.Key, Long> counted, AuditResult result) throws SQLException {
+        Map<HourlyCounts.Key, Long> stored = HourlyCounts.rows(c, boardId);
+        Set<HourlyCounts.Key> keys = new TreeSet<>(
+                java.util.Comparator.comparingLong(HourlyCounts.Key::hourMillis).thenComparing(HourlyCounts.Key::kind));
+        keys.addAll(stored.keySet());
+        keys.addAll(counted.keySet());
+        for (HourlyCounts.Key k : keys) {
+            long a = stored.getOrDefault(k, 0L);
+            long b = counted.getOrDefault(k, 0L);
+            if (a != b) {
+                result.add(
+                        Finding.Kind.COUNTER_MISMATCH,
+                        null,
+                        "hourly count of kind " + k.kind() + " at " + java.time.Instant.ofEpochMilli(k.hourMillis())
+                                + " is " + a + " but the records count " + b);
             }
         }
     }

@@ -236,6 +236,16 @@ class AuditTest {
     }
 
     @Test
+    void aChangedHourlyCountIsReported() throws Exception {
+        AuditResult r = auditCopy("UPDATE hourly_counts SET n = n - 1 WHERE board_id = " + BOARD_ID
+                + " AND hour = (SELECT min(hour) FROM hourly_counts WHERE board_id = " + BOARD_ID + ")");
+        assertTrue(
+                r.findings(Finding.Kind.COUNTER_MISMATCH).stream()
+                        .anyMatch(f -> f.detail().startsWith("hourly count of kind ")),
+                r.toJson());
+    }
+
+    @Test
     void aReplacedCheckpointIsReported() throws Exception {
         // re-signed by another key
         NoteSigner other = NoteSigner.generate("audit-test.electoral-log.local");

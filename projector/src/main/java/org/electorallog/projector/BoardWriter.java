@@ -23,7 +23,9 @@ import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
 import org.electorallog.store.CounterKey;
 import org.electorallog.store.Counters;
+import org.electorallog.store.HourlyCounts;
 import org.electorallog.store.IndexedFields;
+import org.electorallog.store.RecordDetails;
 import org.electorallog.store.RecordInserter;
 import org.electorallog.store.RecordRow;
 import org.electorallog.store.Records;
@@ -92,9 +94,11 @@ final class BoardWriter {
         List<PendingEvent> fresh = dropRepeated(c, board, permitted, refused);
         int dropped = events.size() - fresh.size() - refused.size();
         if (!fresh.isEmpty()) {
-            insertRecords(c, board, fresh);
+            List<RecordRow> rows = insertRecords(c, board, fresh);
             Tiles.write(c, board.boardId, board.tree.drainChangedTiles());
             Counters.add(c, board.boardId, counterDeltas(fresh));
+            HourlyCounts.add(c, board.boardId, hourlyDeltas(rows));
+            RecordDetails.insert(c, board.boardId, details(fresh, rows));
         }
         Boards.update(
                 c,
@@ -158,7 +162,8 @@ final class BoardWriter {
                         + "'; the unique index records_delivery_id cannot hold both (choose another delivery ID)");
     }
 
-    private static void insertRecords(Connection c, BoardProjection board, List<PendingEvent> events)
+    /** The records' rows, in the order of {@code events}. */
+    private static List<RecordRow> insertRecords(Connection c, BoardProjection board, List<PendingEvent> events)
             throws SQLException {
         List<ByteBuffer> keys = new ArrayList<>(events.size());
         for (PendingEvent e : events) {
@@ -188,6 +193,27 @@ final class BoardWriter {
                     s.systemSignature()));
         }
         RecordInserter.DEFAULT.insert(c, rows);
+        return rows;
+    }
+
+    private static Map<HourlyCounts.Key, Long> hourlyDeltas(List<RecordRow> rows) {
+        Map<HourlyCounts.Key, Long> deltas = new HashMap<>();
+        for (RecordRow r : rows) {
+            deltas.merge(HourlyCounts.keyOf(r.statementMillis(), r.kind()), 1L, Long::sum);
+        }
+        return deltas;
+    }
+
+    /** The body fields analysts read (store V11), for the records that have any. */
+    private static List<RecordDetails.Row> details(List<PendingEvent> events, List<RecordRow> rows) {
+        List<RecordDetails.Row> out = new ArrayList<>();
+        for (int i = 0; i < events.size(); i++) {
+            DecodedStatement s = events.get(i).statement();
+            if (s.eventType() != null || s.error() != null) {
+                out.add(new RecordDetails.Row(rows.get(i).id(), s.eventType(), s.error()));
+            }
+        }
+        return out;
     }
 
     private static Map<CounterKey, Long> counterDeltas(List<PendingEvent> events) {

@@ -6,7 +6,9 @@ import org.apache.avro.generic.GenericRecord;
 
 /**
  * A decoded envelope: the writer schema ID, the statement's fields as the projector stores them,
- * its canonical bytes (the log entry) and the signatures.
+ * its canonical bytes (the log entry) and the signatures. {@code eventType} and {@code error} come
+ * from the body, for the analysts' views (store V11): an identity-provider event's {@code event_type}
+ * and {@code error}, a cast-vote error's {@code error}; null for other kinds.
  */
 @SuppressWarnings("ArrayRecordComponent") // a decoded event handed to the writer, never compared as a value
 public record DecodedStatement(
@@ -24,7 +26,9 @@ public record DecodedStatement(
         String ballotId,
         byte[] canonicalBytes,
         byte[] senderSignature,
-        byte[] systemSignature) {
+        byte[] systemSignature,
+        String eventType,
+        String error) {
 
     /**
      * The statement of a decoded envelope, refused with its reason when it breaks a rule of
@@ -72,7 +76,14 @@ public record DecodedStatement(
                 string(statement, "ballot_id"),
                 canonical,
                 bytes(envelope, "sender_signature"),
-                bytes(envelope, "system_signature"));
+                bytes(envelope, "system_signature"),
+                bodyText(statement, "event_type"),
+                bodyText(statement, "error"));
+    }
+
+    /** A text field of the statement's body record, if the body has it. */
+    private static String bodyText(GenericRecord statement, String name) {
+        return field(statement, "body") instanceof GenericRecord body ? string(body, name) : null;
     }
 
     private static Object field(GenericRecord r, String name) {

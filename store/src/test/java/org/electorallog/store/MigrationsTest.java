@@ -76,6 +76,12 @@ class MigrationsTest {
         assertEquals(null, asRole(url, "electoral_log_analyst", "SELECT count(*) FROM analyst_records"));
         assertEquals("42501", asRole(url, "electoral_log_analyst", "SELECT count(*) FROM records"));
         assertEquals("42501", asRole(url, "electoral_log_analyst", "SELECT count(*) FROM partition_offsets"));
+        // V11: what analysts need from the statements, through views only
+        assertEquals(null, asRole(url, "electoral_log_analyst", "SELECT count(*) FROM analyst_idp_events"));
+        assertEquals(null, asRole(url, "electoral_log_analyst", "SELECT count(*) FROM analyst_vote_errors"));
+        assertEquals(null, asRole(url, "electoral_log_analyst", "SELECT count(*) FROM analyst_hourly_counts"));
+        assertEquals("42501", asRole(url, "electoral_log_analyst", "SELECT count(*) FROM record_details"));
+        assertEquals("42501", asRole(url, "electoral_log_analyst", "SELECT count(*) FROM hourly_counts"));
         assertEquals("42501", asRole(url, "electoral_log_analyst", "INSERT INTO topic_layout VALUES ('t', 1)"));
         assertEquals(
                 "42501",
