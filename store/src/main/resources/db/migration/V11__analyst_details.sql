@@ -2,14 +2,13 @@
 -- "Database logins"): the identity-provider event type and the error texts, and counts per hour.
 -- The analyst login reads them through views, never the raw tables.
 
-CREATE TABLE IF NOT EXISTS record_details (
-    board_id   smallint NOT NULL,
-    id         bigint   NOT NULL,        -- the record (records primary key)
-    event_type text,                     -- IDP_USER_EVENT body event_type (LOGIN, LOGIN_ERROR, ...)
-    error      text,                     -- IDP_USER_EVENT and CAST_VOTE_ERROR body error
-    PRIMARY KEY (board_id, id)           -- joins to records by key; appended in ID order like records
-);
-COMMENT ON TABLE record_details IS 'Body fields analysts read, for the records whose kind has them (identity-provider events, cast-vote errors), written by the projector with the records. Records projected before V11 have none until the projection is rebuilt from the topic. Serves analyst_idp_events and analyst_vote_errors.';
+-- Two nullable columns on records, not a side table: NULL costs a bit in the row's null bitmap, and
+-- a side row would cost a tuple header and a primary-key entry for every identity-provider event,
+-- most of an election's records (decision 52). Adding a nullable column does not rewrite the table.
+ALTER TABLE records ADD COLUMN IF NOT EXISTS event_type text;   -- IDP_USER_EVENT body event_type (LOGIN, LOGIN_ERROR, ...)
+ALTER TABLE records ADD COLUMN IF NOT EXISTS error text;        -- IDP_USER_EVENT and CAST_VOTE_ERROR body error
+COMMENT ON COLUMN records.event_type IS 'The identity-provider event type from the statement body (kind IDP_USER_EVENT), for analyst_idp_events; NULL for other kinds and for records projected before V11 (a rebuild fills it).';
+COMMENT ON COLUMN records.error IS 'The error text from the statement body (kinds IDP_USER_EVENT and CAST_VOTE_ERROR), for the analyst views; NULL otherwise and for records projected before V11.';
 
 CREATE TABLE IF NOT EXISTS hourly_counts (
     board_id smallint    NOT NULL,
@@ -28,18 +27,16 @@ GROUP BY 1, 2, 3
 ON CONFLICT (board_id, hour, kind) DO NOTHING;
 
 CREATE OR REPLACE VIEW analyst_idp_events AS
-SELECT b.name AS board, r.id, r.created, r.statement_ts, r.user_id, r.username, d.event_type, d.error
+SELECT b.name AS board, r.id, r.created, r.statement_ts, r.user_id, r.username, r.event_type, r.error
 FROM records r
 JOIN boards b USING (board_id)
-JOIN record_details d USING (board_id, id)
 WHERE r.kind = 3;
-COMMENT ON VIEW analyst_idp_events IS 'Identity-provider events (logins, login errors, ...) with their event type and error. Filter by board and an id or created range.';
+COMMENT ON VIEW analyst_idp_events IS 'Identity-provider events (logins, login errors, ...) with their event type and error. Filter by board and an id or created range (records_kind serves the kind).';
 
 CREATE OR REPLACE VIEW analyst_vote_errors AS
-SELECT b.name AS board, r.id, r.created, r.statement_ts, r.user_id, r.election_id, r.area_id, d.error
+SELECT b.name AS board, r.id, r.created, r.statement_ts, r.user_id, r.election_id, r.area_id, r.error
 FROM records r
 JOIN boards b USING (board_id)
-JOIN record_details d USING (board_id, id)
 WHERE r.kind = 2;
 COMMENT ON VIEW analyst_vote_errors IS 'Cast-vote errors with their error text. Filter by board and an id or created range.';
 

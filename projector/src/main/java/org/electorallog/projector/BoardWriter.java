@@ -25,7 +25,6 @@ import org.electorallog.store.CounterKey;
 import org.electorallog.store.Counters;
 import org.electorallog.store.HourlyCounts;
 import org.electorallog.store.IndexedFields;
-import org.electorallog.store.RecordDetails;
 import org.electorallog.store.RecordInserter;
 import org.electorallog.store.RecordRow;
 import org.electorallog.store.Records;
@@ -98,7 +97,6 @@ final class BoardWriter {
             Tiles.write(c, board.boardId, board.tree.drainChangedTiles());
             Counters.add(c, board.boardId, counterDeltas(fresh));
             HourlyCounts.add(c, board.boardId, hourlyDeltas(rows));
-            RecordDetails.insert(c, board.boardId, details(fresh, rows));
         }
         Boards.update(
                 c,
@@ -190,7 +188,9 @@ final class BoardWriter {
                     e.partition(),
                     e.offset(),
                     s.senderSignature(),
-                    s.systemSignature()));
+                    s.systemSignature(),
+                    s.eventType(),
+                    s.error()));
         }
         RecordInserter.DEFAULT.insert(c, rows);
         return rows;
@@ -202,18 +202,6 @@ final class BoardWriter {
             deltas.merge(HourlyCounts.keyOf(r.statementMillis(), r.kind()), 1L, Long::sum);
         }
         return deltas;
-    }
-
-    /** The body fields analysts read (store V11), for the records that have any. */
-    private static List<RecordDetails.Row> details(List<PendingEvent> events, List<RecordRow> rows) {
-        List<RecordDetails.Row> out = new ArrayList<>();
-        for (int i = 0; i < events.size(); i++) {
-            DecodedStatement s = events.get(i).statement();
-            if (s.eventType() != null || s.error() != null) {
-                out.add(new RecordDetails.Row(rows.get(i).id(), s.eventType(), s.error()));
-            }
-        }
-        return out;
     }
 
     private static Map<CounterKey, Long> counterDeltas(List<PendingEvent> events) {

@@ -57,16 +57,16 @@ final class ProofService {
     }
 
     /**
-     * Inclusion proof of the record whose RFC 6962 leaf hash is {@code leafHash} (a receipt holding
-     * only the hash), at {@code size} (null = the latest checkpoint).
+     * Inclusion proof of the cast vote whose RFC 6962 leaf hash is {@code leafHash} (a voter's
+     * receipt holding only the hash), at {@code size} (null = the latest checkpoint).
      */
     Responses.InclusionProof inclusionOfLeaf(String name, byte[] leafHash, Long requestedSize) {
         long id = reads.read(c -> {
             BoardRow b = SnapshotReads.board(c, name);
             return Records.idByLeafHash(c, b.id(), leafHash)
-                    .orElseThrow(() -> ApiException.notFound("board '" + name + "' has no record with leaf hash "
+                    .orElseThrow(() -> ApiException.notFound("board '" + name + "' has no cast vote with leaf hash "
                             + Responses.b64(leafHash) + " (the leaf hash is SHA-256 of 0x00 and the canonical "
-                            + "statement, RFC 6962 section 2.1)"));
+                            + "statement, RFC 6962 section 2.1; other kinds of record are proven by ID)"));
         });
         return inclusion(name, id, requestedSize);
     }

@@ -205,7 +205,7 @@ class QueryApiTest {
                 404,
                 "/boards/" + BOARD + "/proof?leaf_hash="
                         + java.util.HexFormat.of().formatHex(unknown),
-                "has no record with leaf hash");
+                "has no cast vote with leaf hash");
         assertError(400, "/boards/" + BOARD + "/proof?leaf_hash=abc", "not a 32-byte hash");
         assertError(400, "/boards/" + BOARD + "/proof", "leaf_hash is required");
     }

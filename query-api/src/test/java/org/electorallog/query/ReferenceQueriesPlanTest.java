@@ -579,10 +579,10 @@ class ReferenceQueriesPlanTest {
     }
 
     @Test
-    void recordByLeafHashUsesItsIndex() throws Exception {
+    void castVoteByLeafHashUsesItsIndex() throws Exception {
         byte[] leaf;
-        try (PreparedStatement ps = db.prepareStatement(
-                "SELECT sha256('\\x00'::bytea || statement) FROM records " + "WHERE board_id = ? AND id = ?")) {
+        try (PreparedStatement ps = db.prepareStatement("SELECT sha256('\\x00'::bytea || statement) FROM records "
+                + "WHERE board_id = ? AND id >= ? AND kind = 1 ORDER BY id LIMIT 1")) {
             ps.setShort(1, big);
             ps.setLong(2, size / 2);
             try (ResultSet rs = ps.executeQuery()) {

@@ -39,6 +39,8 @@ public enum RecordInserter {
             Long[] offsets = new Long[n];
             byte[][] senderSigs = new byte[n][];
             byte[][] systemSigs = new byte[n][];
+            String[] eventTypes = new String[n];
+            String[] errors = new String[n];
             for (int i = 0; i < n; i++) {
                 RecordRow r = rows.get(i);
                 boards[i] = r.boardId();
@@ -59,18 +61,21 @@ public enum RecordInserter {
                 offsets[i] = r.offset();
                 senderSigs[i] = r.senderSignature();
                 systemSigs[i] = r.systemSignature();
+                eventTypes[i] = r.eventType();
+                errors[i] = r.error();
             }
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + checked(table)
                     + " (board_id, id, created, statement_ts, kind, sender_id, user_id, username, "
                     + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, kafka_offset, "
-                    + "sender_signature, system_signature) SELECT u.board, u.id, timestamptz 'epoch' + u.created * interval '1 millisecond', "
+                    + "sender_signature, system_signature, event_type, error) SELECT u.board, u.id, timestamptz 'epoch' + u.created * interval '1 millisecond', "
                     + "timestamptz 'epoch' + u.stmt_ts * interval '1 millisecond', u.kind, u.sender, u.user_id, "
                     + "u.username, u.election_id, u.area_id, u.ballot_id, u.delivery_id, u.statement, u.schema_id, "
-                    + "u.part, u.off, u.sender_sig, u.system_sig FROM unnest(?::smallint[], ?::bigint[], ?::bigint[], "
-                    + "?::bigint[], ?::smallint[], ?::integer[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], "
-                    + "?::text[], ?::bytea[], ?::integer[], ?::integer[], ?::bigint[], ?::bytea[], ?::bytea[]) AS u(board, "
-                    + "id, created, stmt_ts, kind, sender, user_id, username, election_id, area_id, ballot_id, "
-                    + "delivery_id, statement, schema_id, part, off, sender_sig, system_sig)")) {
+                    + "u.part, u.off, u.sender_sig, u.system_sig, u.event_type, u.error FROM unnest(?::smallint[], "
+                    + "?::bigint[], ?::bigint[], ?::bigint[], ?::smallint[], ?::integer[], ?::text[], ?::text[], ?::text[], "
+                    + "?::text[], ?::text[], ?::text[], ?::bytea[], ?::integer[], ?::integer[], ?::bigint[], ?::bytea[], "
+                    + "?::bytea[], ?::text[], ?::text[]) AS u(board, id, created, stmt_ts, kind, sender, user_id, username, "
+                    + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, part, off, sender_sig, "
+                    + "system_sig, event_type, error)")) {
                 int p = 1;
                 ps.setArray(p++, c.createArrayOf("smallint", boards));
                 ps.setArray(p++, c.createArrayOf("bigint", ids));
@@ -89,7 +94,9 @@ public enum RecordInserter {
                 ps.setArray(p++, c.createArrayOf("integer", partitions));
                 ps.setArray(p++, c.createArrayOf("bigint", offsets));
                 ps.setArray(p++, c.createArrayOf("bytea", senderSigs));
-                ps.setArray(p, c.createArrayOf("bytea", systemSigs));
+                ps.setArray(p++, c.createArrayOf("bytea", systemSigs));
+                ps.setArray(p++, c.createArrayOf("text", eventTypes));
+                ps.setArray(p, c.createArrayOf("text", errors));
                 ps.executeUpdate();
             }
         }
@@ -110,7 +117,8 @@ public enum RecordInserter {
                                 "COPY " + checked(table)
                                         + " (board_id, id, created, statement_ts, kind, sender_id, user_id, username, "
                                         + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, "
-                                        + "kafka_offset, sender_signature, system_signature) FROM STDIN (FORMAT binary)",
+                                        + "kafka_offset, sender_signature, system_signature, event_type, error) "
+                                        + "FROM STDIN (FORMAT binary)",
                                 new java.io.ByteArrayInputStream(data));
             } catch (IOException e) {
                 throw new SQLException("COPY of " + rows.size() + " records failed: " + e.getMessage(), e);
@@ -125,7 +133,7 @@ public enum RecordInserter {
                 out.writeInt(0);
                 out.writeInt(0);
                 for (RecordRow r : rows) {
-                    out.writeShort(18);
+                    out.writeShort(20);
                     out.writeInt(2);
                     out.writeShort(r.boardId());
                     out.writeInt(8);
@@ -153,6 +161,8 @@ public enum RecordInserter {
                     out.writeLong(r.offset());
                     bytes(out, r.senderSignature());
                     bytes(out, r.systemSignature());
+                    text(out, r.eventType());
+                    text(out, r.error());
                 }
                 out.writeShort(-1);
             } catch (IOException e) {

@@ -16,4 +16,41 @@ public record RecordRow(
         int partition,
         long offset,
         byte[] senderSignature,
-        byte[] systemSignature) {}
+        byte[] systemSignature,
+        String eventType,
+        String error) {
+    /** A row without body fields (event_type, error: V11). */
+    public RecordRow(
+            short boardId,
+            long id,
+            long createdMillis,
+            long statementMillis,
+            short kind,
+            int senderId,
+            IndexedFields fields,
+            String deliveryId,
+            byte[] statement,
+            int schemaId,
+            int partition,
+            long offset,
+            byte[] senderSignature,
+            byte[] systemSignature) {
+        this(
+                boardId,
+                id,
+                createdMillis,
+                statementMillis,
+                kind,
+                senderId,
+                fields,
+                deliveryId,
+                statement,
+                schemaId,
+                partition,
+                offset,
+                senderSignature,
+                systemSignature,
+                null,
+                null);
+    }
+}

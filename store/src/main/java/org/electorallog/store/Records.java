@@ -111,21 +111,26 @@ public final class Records {
     }
 
     /**
-     * The record of a board whose RFC 6962 leaf hash, SHA-256(0x00 || statement), is the given one
-     * (index records_leaf_hash, V10; the expression must stay exactly the index's).
+     * The cast vote of a board whose RFC 6962 leaf hash, SHA-256(0x00 || statement), is the given
+     * one (index records_leaf_hash, V10, partial on kind 1 = StatementKinds.CAST_VOTE; the
+     * expression and the predicate must stay exactly the index's). No ORDER BY ... LIMIT: the
+     * planner would walk records_kind in ID order instead; a leaf hash is unique on a board anyway.
      */
     public static final String BY_LEAF_HASH_SQL =
-            "SELECT id FROM records WHERE sha256('\\x00'::bytea || statement) = ? "
-                    + "AND board_id = ? ORDER BY id LIMIT 1";
+            "SELECT id FROM records WHERE sha256('\\x00'::bytea || statement) = ? AND kind = 1 AND board_id = ?";
 
-    /** The ID of the record with this leaf hash on a board, if any. */
+    /** The ID of the cast vote with this leaf hash on a board, if any. */
     public static Optional<Long> idByLeafHash(Connection c, short boardId, byte[] leafHash) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(BY_LEAF_HASH_SQL)) {
             ps.setBytes(1, leafHash);
             ps.setShort(2, boardId);
+            Long first = null;
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
+                while (rs.next()) {
+                    first = first == null ? rs.getLong(1) : Math.min(first, rs.getLong(1));
+                }
             }
+            return Optional.ofNullable(first);
         }
     }
 

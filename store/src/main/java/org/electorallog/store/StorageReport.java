@@ -23,7 +23,6 @@ public record StorageReport(
             "tiles",
             "counters",
             "hourly_counts",
-            "record_details",
             "sender_grants",
             "checkpoints",
             "board_state",

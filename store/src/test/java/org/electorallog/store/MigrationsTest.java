@@ -80,7 +80,6 @@ class MigrationsTest {
         assertEquals(null, asRole(url, "electoral_log_analyst", "SELECT count(*) FROM analyst_idp_events"));
         assertEquals(null, asRole(url, "electoral_log_analyst", "SELECT count(*) FROM analyst_vote_errors"));
         assertEquals(null, asRole(url, "electoral_log_analyst", "SELECT count(*) FROM analyst_hourly_counts"));
-        assertEquals("42501", asRole(url, "electoral_log_analyst", "SELECT count(*) FROM record_details"));
         assertEquals("42501", asRole(url, "electoral_log_analyst", "SELECT count(*) FROM hourly_counts"));
         assertEquals("42501", asRole(url, "electoral_log_analyst", "INSERT INTO topic_layout VALUES ('t', 1)"));
         assertEquals(
