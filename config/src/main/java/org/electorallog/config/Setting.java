@@ -118,7 +118,7 @@ public enum Setting {
             "the events topic"),
     DEAD_LETTER_TOPIC(
             "ELECTORAL_LOG_DEAD_LETTER_TOPIC",
-            EnumSet.of(Process.PROJECTOR),
+            EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
             "electoral-log.dead-letters",
             "the dead-letter topic"),
     APPLICATION_ID(

@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
             AuditCommand.class,
             KeygenCommand.class,
             SendersCommand.class,
+            DeadLettersCommand.class,
             org.electorallog.perf.PerfCommand.class
         })
 public final class Main implements Runnable {
