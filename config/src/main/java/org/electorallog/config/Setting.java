@@ -34,44 +34,44 @@ public enum Setting {
             "Kafka bootstrap servers (required by the projector; selects the external stack in the launcher)"),
     KAFKA_SECURITY_PROTOCOL(
             "ELECTORAL_LOG_KAFKA_SECURITY_PROTOCOL",
-            EnumSet.of(Process.PROJECTOR, Process.PRODUCER),
+            EnumSet.of(Process.PROJECTOR, Process.PRODUCER, Process.LAUNCHER),
             "PLAINTEXT",
             "PLAINTEXT, SASL_PLAINTEXT, SASL_SSL or SSL"),
     KAFKA_SASL_MECHANISM(
             "ELECTORAL_LOG_KAFKA_SASL_MECHANISM",
-            EnumSet.of(Process.PROJECTOR, Process.PRODUCER),
+            EnumSet.of(Process.PROJECTOR, Process.PRODUCER, Process.LAUNCHER),
             "SCRAM-SHA-512",
             "SCRAM-SHA-256 or SCRAM-SHA-512, with a SASL protocol"),
     KAFKA_USERNAME(
             "ELECTORAL_LOG_KAFKA_USERNAME",
-            EnumSet.of(Process.PROJECTOR, Process.PRODUCER),
+            EnumSet.of(Process.PROJECTOR, Process.PRODUCER, Process.LAUNCHER),
             null,
             "the SCRAM user, required with a SASL protocol"),
     KAFKA_PASSWORD(
             "ELECTORAL_LOG_KAFKA_PASSWORD",
             Flag.SECRET,
-            EnumSet.of(Process.PROJECTOR, Process.PRODUCER),
+            EnumSet.of(Process.PROJECTOR, Process.PRODUCER, Process.LAUNCHER),
             null,
             "the SCRAM password (secret; or ELECTORAL_LOG_KAFKA_PASSWORD_FILE)"),
     KAFKA_PASSWORD_FILE(
             "ELECTORAL_LOG_KAFKA_PASSWORD_FILE",
-            EnumSet.of(Process.PROJECTOR, Process.PRODUCER),
+            EnumSet.of(Process.PROJECTOR, Process.PRODUCER, Process.LAUNCHER),
             null,
             "a file holding the SCRAM password"),
     KAFKA_TRUSTSTORE(
             "ELECTORAL_LOG_KAFKA_TRUSTSTORE",
-            EnumSet.of(Process.PROJECTOR, Process.PRODUCER),
+            EnumSet.of(Process.PROJECTOR, Process.PRODUCER, Process.LAUNCHER),
             null,
             "PKCS12 truststore of the brokers' CA, with SSL or SASL_SSL"),
     KAFKA_TRUSTSTORE_PASSWORD(
             "ELECTORAL_LOG_KAFKA_TRUSTSTORE_PASSWORD",
             Flag.SECRET,
-            EnumSet.of(Process.PROJECTOR, Process.PRODUCER),
+            EnumSet.of(Process.PROJECTOR, Process.PRODUCER, Process.LAUNCHER),
             null,
             "its password (secret; or ELECTORAL_LOG_KAFKA_TRUSTSTORE_PASSWORD_FILE)"),
     KAFKA_TRUSTSTORE_PASSWORD_FILE(
             "ELECTORAL_LOG_KAFKA_TRUSTSTORE_PASSWORD_FILE",
-            EnumSet.of(Process.PROJECTOR, Process.PRODUCER),
+            EnumSet.of(Process.PROJECTOR, Process.PRODUCER, Process.LAUNCHER),
             null,
             "a file holding the truststore password"),
     JDBC_URL(
@@ -113,7 +113,7 @@ public enum Setting {
             "file holding the registrar login's password"),
     TOPIC(
             "ELECTORAL_LOG_TOPIC",
-            EnumSet.of(Process.PROJECTOR, Process.PRODUCER),
+            EnumSet.of(Process.PROJECTOR, Process.PRODUCER, Process.LAUNCHER),
             "electoral-log.events",
             "the events topic"),
     DEAD_LETTER_TOPIC(
@@ -123,74 +123,74 @@ public enum Setting {
             "the dead-letter topic"),
     APPLICATION_ID(
             "ELECTORAL_LOG_APPLICATION_ID",
-            EnumSet.of(Process.PROJECTOR),
+            EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
             "electoral-log-projector",
             "Kafka Streams application ID: consumer group, transactional ID and internal topic prefix"),
     INSTANCE_ID(
             "ELECTORAL_LOG_INSTANCE_ID",
-            EnumSet.of(Process.PROJECTOR),
+            EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
             null,
             "static group membership ID, unique per instance (a pod name): a restarted instance gets its partitions back at once"),
     STATE_DIR(
             "ELECTORAL_LOG_STATE_DIR",
-            EnumSet.of(Process.PROJECTOR),
+            EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
             "target/streams-state",
             "Kafka Streams state directory"),
     SIGNING_KEY(
             "ELECTORAL_LOG_SIGNING_KEY",
             Flag.SECRET,
-            EnumSet.of(Process.PROJECTOR),
+            EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
             null,
             "the log's checkpoint signing key, a signed-note private key (secret, never logged; or ELECTORAL_LOG_SIGNING_KEY_FILE); required"),
     SIGNING_KEY_FILE(
-            "ELECTORAL_LOG_SIGNING_KEY_FILE", EnumSet.of(Process.PROJECTOR), null, "a file holding the signing key"),
+            "ELECTORAL_LOG_SIGNING_KEY_FILE", EnumSet.of(Process.PROJECTOR, Process.LAUNCHER), null, "a file holding the signing key"),
     ORIGIN_PREFIX(
             "ELECTORAL_LOG_ORIGIN_PREFIX",
-            EnumSet.of(Process.PROJECTOR),
+            EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
             "electoral-log.local/",
             "checkpoint origin of a board = this prefix + the board name"),
     BATCH_MAX_RECORDS(
             "ELECTORAL_LOG_BATCH_MAX_RECORDS",
-            EnumSet.of(Process.PROJECTOR),
+            EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
             "5000",
             "records per PostgreSQL transaction at most"),
     BATCH_MAX_WAIT_MS(
-            "ELECTORAL_LOG_BATCH_MAX_WAIT_MS", EnumSet.of(Process.PROJECTOR), "100", "how long a batch waits to fill"),
+            "ELECTORAL_LOG_BATCH_MAX_WAIT_MS", EnumSet.of(Process.PROJECTOR, Process.LAUNCHER), "100", "how long a batch waits to fill"),
     STREAM_THREADS(
-            "ELECTORAL_LOG_STREAM_THREADS", EnumSet.of(Process.PROJECTOR), "1", "Kafka Streams threads per instance"),
+            "ELECTORAL_LOG_STREAM_THREADS", EnumSet.of(Process.PROJECTOR, Process.LAUNCHER), "1", "Kafka Streams threads per instance"),
     SIGNATURE_POLICY(
             "ELECTORAL_LOG_SIGNATURE_POLICY",
-            EnumSet.of(Process.PROJECTOR),
+            EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
             "NONE",
             "NONE, SENDER or SENDER_AND_SYSTEM: which statement signatures a board requires"),
     SIGNED_BOARDS(
             "ELECTORAL_LOG_SIGNED_BOARDS",
-            EnumSet.of(Process.PROJECTOR),
+            EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
             null,
             "regular expression of the boards the policy covers (default all)"),
     SYSTEM_PUBLIC_KEYS(
             "ELECTORAL_LOG_SYSTEM_PUBLIC_KEYS",
-            EnumSet.of(Process.PROJECTOR),
+            EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
             null,
             "comma-separated base64 Ed25519 keys accepted for system signatures"),
     SENDER_REGISTRY(
             "ELECTORAL_LOG_SENDER_REGISTRY",
-            EnumSet.of(Process.PROJECTOR),
+            EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
             "OFF",
             "OFF or ENFORCE: on the signed boards, a statement's sender key must be registered for its kind and board at its time (docs/security.md); needs a signature policy"),
     CHECKPOINT_EVERY_MS(
             "ELECTORAL_LOG_CHECKPOINT_EVERY_MS",
-            EnumSet.of(Process.PROJECTOR),
+            EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
             "1000",
             "checkpoint signing interval per board; 0 = every batch"),
     METRICS_HOST(
             "ELECTORAL_LOG_METRICS_HOST",
-            EnumSet.of(Process.PROJECTOR),
+            EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
             "127.0.0.1",
             "address of the projector's /metrics and /health endpoints (0.0.0.0 in a container)"),
     METRICS_PORT(
             "ELECTORAL_LOG_METRICS_PORT",
-            EnumSet.of(Process.PROJECTOR),
+            EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
             "9400",
             "port of the projector's /metrics and /health endpoints"),
     HTTP_HOST(

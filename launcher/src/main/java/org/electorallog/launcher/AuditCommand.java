@@ -1,10 +1,10 @@
 package org.electorallog.launcher;
 
 import com.zaxxer.hikari.HikariDataSource;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -13,74 +13,66 @@ import org.electorallog.audit.AuditOptions;
 import org.electorallog.audit.AuditResult;
 import org.electorallog.audit.BoardAuditor;
 import org.electorallog.audit.Finding;
+import org.electorallog.config.Configuration;
+import org.electorallog.config.Setting;
 import org.electorallog.core.NoteVerifier;
+import org.electorallog.projector.SignaturePolicy;
 import org.electorallog.store.ProjectionDatabase;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * {@code electoral-log audit --board <name>}: the full audit of a board with a progress bar; prints
- * the verdict, writes the result as JSON, exits 0 when clean and 1 with findings.
+ * the verdict and writes the result as JSON. Settings come from the shared configuration
+ * (docs/configuration.md: {@code ELECTORAL_LOG_JDBC_URL}, {@code _DB_USER}, {@code _DB_PASSWORD} or
+ * {@code _FILE}, the log's keys in {@code _LOG_KEYS}, the signature policy), never a password on the
+ * command line. Exit 0 clean, 1 findings, 2 any other failure with a one-line message.
  */
 @Command(
         name = "audit",
         mixinStandardHelpOptions = true,
-        description = "Audit a board of the projection (BRIEF invariant 5).")
+        description = "Audit a board of the projection (BRIEF invariant 5). Exit 0 clean, 1 findings, 2 failure.")
 public final class AuditCommand implements Callable<Integer> {
     @Option(names = "--board", required = true, description = "the board to audit")
     String board;
 
-    @Option(names = "--jdbc-url", description = "the projection; default $ELECTORAL_LOG_JDBC_URL")
-    String jdbcUrl;
-
-    @Option(names = "--user", description = "database user; default $ELECTORAL_LOG_DB_USER or postgres")
-    String user;
-
-    @Option(names = "--password", description = "database password; default $ELECTORAL_LOG_DB_PASSWORD or empty")
-    String password;
-
     @Option(
             names = "--log-key",
-            description = "the log's verifier key (name+id+key); checkpoint signatures are checked with it")
+            description = "a verifier key of the log (name+id+key) besides those of ELECTORAL_LOG_LOG_KEYS")
     List<String> logKeys = new ArrayList<>();
-
-    @Option(names = "--require-sender-signatures", description = "every statement must carry a valid sender signature")
-    boolean requireSender;
-
-    @Option(
-            names = "--system-key",
-            description = "base64 Ed25519 system public key; every statement must carry a system signature by one")
-    List<String> systemKeys = new ArrayList<>();
 
     @Option(names = "--out", description = "where to write the JSON result; default audit-<board>.json")
     Path out;
 
+    /** The environment the configuration is read from (tests give their own). */
+    Map<String, String> environment = System.getenv();
+
+    PrintStream stdout = System.out;
+    PrintStream stderr = System.err;
+
     @Override
-    public Integer call() throws Exception {
-        Map<String, String> env = System.getenv();
-        String url = jdbcUrl != null ? jdbcUrl : env.get("ELECTORAL_LOG_JDBC_URL");
-        if (url == null) {
-            System.err.println("audit: name the projection with --jdbc-url or ELECTORAL_LOG_JDBC_URL");
-            return 2;
-        }
-        List<NoteVerifier> keys = new ArrayList<>();
-        List<byte[]> system = new ArrayList<>();
+    public Integer call() {
         try {
-            logKeys.forEach(k -> keys.add(NoteVerifier.parse(k)));
-            systemKeys.forEach(k -> system.add(Base64.getDecoder().decode(k)));
-        } catch (IllegalArgumentException e) {
-            System.err.println("audit: bad key: " + e.getMessage());
+            return audit();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stderr.println("\naudit: interrupted");
+            return 2;
+        } catch (Exception e) {
+            stderr.println("\naudit: " + oneLine(e));
             return 2;
         }
-        AuditOptions options = new AuditOptions(keys, requireSender, system, AuditOptions.DEFAULT_PAGE);
+    }
+
+    private int audit() throws Exception {
+        Configuration conf = Configuration.load(environment);
+        String url = conf.required(Setting.JDBC_URL);
+        String password = conf.secret(Setting.DB_PASSWORD, Setting.DB_PASSWORD_FILE);
+        AuditOptions options = options(conf, board, logKeys);
         BoardAuditor.Progress progress = new BoardAuditor.Progress();
         AuditResult result;
-        try (HikariDataSource ds = ProjectionDatabase.pool(
-                url,
-                user != null ? user : env.getOrDefault("ELECTORAL_LOG_DB_USER", "postgres"),
-                password != null ? password : env.getOrDefault("ELECTORAL_LOG_DB_PASSWORD", ""),
-                2,
-                "audit")) {
+        try (HikariDataSource ds =
+                ProjectionDatabase.pool(url, conf.get(Setting.DB_USER), password == null ? "" : password, 2, "audit")) {
             CompletableFuture<AuditResult> run = CompletableFuture.supplyAsync(() -> {
                 try {
                     return new BoardAuditor(ds, options).audit(board, progress);
@@ -95,15 +87,14 @@ public final class AuditCommand implements Callable<Integer> {
             try {
                 result = run.join();
             } catch (java.util.concurrent.CompletionException e) {
-                System.err.println("\naudit: " + e.getCause().getMessage());
-                return 2;
+                throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
             }
         }
         bar(progress);
-        System.out.println();
+        stdout.println();
         Path file = out != null ? out : Path.of("audit-" + board + ".json");
         Files.writeString(file, result.toJson() + "\n");
-        System.out.printf(
+        stdout.printf(
                 "audited %,d records of %s in %.1f s (%,.0f records/s): %s; result in %s%n",
                 result.recordsChecked(),
                 board,
@@ -113,20 +104,55 @@ public final class AuditCommand implements Callable<Integer> {
                 file);
         for (Map.Entry<Finding.Kind, Long> e : result.counts().entrySet()) {
             Finding first = result.findings(e.getKey()).get(0);
-            System.out.printf("  %-22s %,d (first: %s)%n", e.getKey(), e.getValue(), first.detail());
+            stdout.printf("  %-22s %,d (first: %s)%n", e.getKey(), e.getValue(), first.detail());
         }
-        if (keys.isEmpty()) {
-            System.out.println("  (checkpoint signatures were not checked: give --log-key)");
+        if (options.logKeys().isEmpty()) {
+            stdout.println("  (checkpoint signatures were not checked: set ELECTORAL_LOG_LOG_KEYS or give --log-key)");
         }
         return result.clean() ? 0 : 1;
     }
 
-    private static void bar(BoardAuditor.Progress p) {
+    /**
+     * The audit options of a board under the configuration: the log's keys, and the signatures the
+     * projector's signature policy requires on that board.
+     */
+    static AuditOptions options(Configuration conf, String board, List<String> extraKeys) {
+        List<NoteVerifier> keys = new ArrayList<>();
+        List<String> all = new ArrayList<>(conf.list(Setting.LOG_KEYS));
+        all.addAll(extraKeys);
+        for (String k : all) {
+            try {
+                keys.add(NoteVerifier.parse(k));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("not a signed-note verifier key (" + e.getMessage() + ")");
+            }
+        }
+        SignaturePolicy policy = SignaturePolicy.parse(
+                conf.get(Setting.SIGNATURE_POLICY),
+                conf.get(Setting.SIGNED_BOARDS),
+                conf.get(Setting.SYSTEM_PUBLIC_KEYS),
+                conf.get(Setting.SENDER_REGISTRY));
+        boolean covered = policy.mode() != SignaturePolicy.Mode.NONE
+                && policy.boards().matcher(board).matches();
+        return new AuditOptions(
+                keys,
+                covered,
+                covered && policy.mode() == SignaturePolicy.Mode.SENDER_AND_SYSTEM ? policy.systemKeys() : List.of(),
+                AuditOptions.DEFAULT_PAGE);
+    }
+
+    /** An exception as one line: its message, or its class when it has none. */
+    static String oneLine(Throwable e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+
+    private void bar(BoardAuditor.Progress p) {
         long total = p.total();
         long done = p.checked();
         int width = 30;
         int filled = total <= 0 ? 0 : (int) Math.min(width, done * width / total);
-        System.out.printf(
-                "\r[%s%s] %,d / %,d", "#".repeat(filled), ".".repeat(width - filled), done, Math.max(0, total));
+        stdout.printf("\r[%s%s] %,d / %,d", "#".repeat(filled), ".".repeat(width - filled), done, Math.max(0, total));
     }
 }

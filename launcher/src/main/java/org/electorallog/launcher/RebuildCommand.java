@@ -1,10 +1,15 @@
 package org.electorallog.launcher;
 
 import com.zaxxer.hikari.HikariDataSource;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -13,103 +18,173 @@ import java.util.concurrent.Callable;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.electorallog.core.NoteSigner;
+import org.electorallog.audit.AuditOptions;
+import org.electorallog.audit.AuditResult;
+import org.electorallog.audit.BoardAuditor;
+import org.electorallog.config.Configuration;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.producer.EventsTopic;
 import org.electorallog.projector.Projector;
+import org.electorallog.projector.ProjectorConfig;
 import org.electorallog.projector.ProjectorSettings;
-import org.electorallog.schemas.Topics;
+import org.electorallog.store.Boards;
+import org.electorallog.store.Migrations;
+import org.electorallog.store.PartitionLease;
 import org.electorallog.store.ProjectionComparison;
 import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.SenderGrant;
+import org.electorallog.store.SenderGrants;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code electoral-log rebuild --into <jdbc-url>}: projects the events topic from offset 0 into an
- * empty database (BRIEF invariant 2), then compares every board's size, root, records, tiles and
- * counters with the live projection. Exit 0 when equal, 1 on any difference, 2 on a usage error.
+ * {@code electoral-log rebuild --into <jdbc-url>}: recovery by replay (BRIEF invariant 2,
+ * docs/operations.md "Recovery by replay"). Projects the events topic from offset 0 into an empty
+ * database with exactly the projector's configuration (the shared configuration: Kafka security,
+ * secrets, signature policy, sender registry, origin prefix, signing key), showing progress with an
+ * ETA; then audits every board of the result (the log's signature on every checkpoint) and, when
+ * the live projection ({@code ELECTORAL_LOG_JDBC_URL}) answers, compares the two board by board. It
+ * works when the live database is gone: the sender registry then comes from a file
+ * ({@code senders export}). Exit 0 when every audit is clean and the comparison (if any) equal, 1 on
+ * findings or differences, 2 on any other failure with a one-line message.
  */
 @Command(
         name = "rebuild",
         mixinStandardHelpOptions = true,
-        description = "Replay the topic from offset 0 into an empty database and compare it with the live projection.")
+        description = "Replay the topic into an empty database with the projector's configuration, audit it and "
+                + "compare it with the live projection. Exit 0 equal and clean, 1 findings, 2 failure.")
 public final class RebuildCommand implements Callable<Integer> {
     @Option(
             names = "--into",
             required = true,
             paramLabel = "JDBC-URL",
-            description = "an empty database to rebuild into")
+            description = "an empty database to rebuild into (same login as the projector's)")
     String into;
 
     @Option(
-            names = "--from",
-            paramLabel = "JDBC-URL",
-            description = "the live projection; default $ELECTORAL_LOG_JDBC_URL")
-    String from;
+            names = "--registry",
+            paramLabel = "FILE",
+            description = "the sender registry to apply (electoral-log senders export); default: copied from the "
+                    + "live projection")
+    Path registry;
 
-    @Option(names = "--user", description = "database user; default $ELECTORAL_LOG_DB_USER or postgres")
-    String user;
-
-    @Option(names = "--password", description = "database password; default $ELECTORAL_LOG_DB_PASSWORD or empty")
-    String password;
-
-    @Option(names = "--bootstrap", description = "Kafka bootstrap servers; default $ELECTORAL_LOG_KAFKA_BOOTSTRAP")
-    String bootstrap;
-
-    @Option(names = "--topic", defaultValue = Topics.EVENTS, description = "events topic; default ${DEFAULT-VALUE}")
-    String topic;
-
-    @Option(
-            names = "--timeout",
-            defaultValue = "3600",
-            description = "seconds allowed for the replay; default ${DEFAULT-VALUE}")
+    @Option(names = "--timeout", defaultValue = "86400", description = "seconds allowed for the replay")
     int timeoutSeconds;
 
+    @Option(names = "--results", paramLabel = "FILE", description = "write the replay's figures here as JSON")
+    Path results;
+
+    /** The environment the configuration is read from (tests give their own). */
+    Map<String, String> environment = System.getenv();
+
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+
     @Override
-    public Integer call() throws Exception {
-        Map<String, String> env = System.getenv();
-        String live = from != null ? from : env.get("ELECTORAL_LOG_JDBC_URL");
-        String servers = bootstrap != null ? bootstrap : env.get("ELECTORAL_LOG_KAFKA_BOOTSTRAP");
-        String dbUser = user != null ? user : env.getOrDefault("ELECTORAL_LOG_DB_USER", "postgres");
-        String dbPassword = password != null ? password : env.getOrDefault("ELECTORAL_LOG_DB_PASSWORD", "");
-        if (live == null || servers == null) {
-            System.err.println("rebuild: name the live projection (--from or ELECTORAL_LOG_JDBC_URL) and Kafka "
-                    + "(--bootstrap or ELECTORAL_LOG_KAFKA_BOOTSTRAP)");
+    public Integer call() {
+        try {
+            return rebuild();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("\nrebuild: interrupted");
+            return 2;
+        } catch (Exception e) {
+            err.println("\nrebuild: " + AuditCommand.oneLine(e));
             return 2;
         }
-        try (HikariDataSource target = ProjectionDatabase.pool(into, dbUser, dbPassword, 2, "rebuild-target")) {
-            if (org.electorallog.store.Boards.any(target)) {
-                System.err.println(
-                        "rebuild: " + into + " is not empty (it has boards); rebuild needs an empty database");
-                return 2;
+    }
+
+    private int rebuild() throws Exception {
+        Configuration conf = Configuration.load(environment);
+        ProjectorSettings live = ProjectorConfig.from(conf);
+        if (into.equals(live.jdbcUrl())) {
+            throw new IllegalArgumentException("--into names the live projection (ELECTORAL_LOG_JDBC_URL)");
+        }
+        HikariDataSource liveDb = reachable(live);
+        try {
+            try (HikariDataSource target = pool(live, into, "rebuild-target")) {
+                if (Boards.any(target)) {
+                    throw new IllegalArgumentException(
+                            into + " is not empty (it has boards); rebuild needs an empty " + "database");
+                }
+                Migrations.apply(target);
+                applyRegistry(target, liveDb, live);
+            }
+            Map<String, Object> client = new HashMap<>();
+            live.kafkaClient().forEach((k, v) -> client.put(String.valueOf(k), v));
+            Map<Integer, Long> end = endOffsets(live.kafkaClient(), live.topic());
+            long total = end.values().stream().mapToLong(Long::longValue).sum();
+            out.printf(
+                    "replaying %s (%,d events in %d partitions) into %s with the projector's settings%n",
+                    live.topic(), total, end.size(), into);
+            // the replay's dead letters go to a topic of their own: the live ones were delivered already
+            String deadLetters = live.deadLetterTopic() + ".rebuild";
+            EventsTopic.ensure(client, deadLetters, 1, (short) -1);
+            Path state = Files.createTempDirectory("rebuild-state-");
+            ProjectorSettings settings = live.withDatabase(into, live.dbUser(), live.dbPassword())
+                    .forReplay("electoral-log-rebuild-" + System.currentTimeMillis(), deadLetters)
+                    .withStateDir(state);
+            long t0 = System.nanoTime();
+            replay(settings, end, total);
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            out.printf(
+                    "%nreplayed %,d events in %.1f s (%,.0f events/s)%n",
+                    total, seconds, total / Math.max(seconds, 1e-9));
+
+            List<String> problems = new ArrayList<>();
+            Map<String, Object> figures = new LinkedHashMap<>();
+            try (HikariDataSource target = pool(live, into, "rebuild-audit")) {
+                auditAll(conf, settings, target, problems, figures);
+                if (liveDb == null) {
+                    out.println("rebuild: the live projection does not answer; nothing to compare with");
+                } else {
+                    List<String> differences = ProjectionComparison.compareWithReplay(liveDb, target);
+                    if (differences.isEmpty()) {
+                        out.println("rebuild: EQUAL: every board's size, root, records, tiles and counters match the "
+                                + "live projection");
+                    } else {
+                        out.println("rebuild: DIFFERENT:");
+                        differences.forEach(d -> out.println("  " + d));
+                        problems.addAll(differences);
+                    }
+                }
+            }
+            if (results != null) {
+                figures.put("events", total);
+                figures.put("seconds", Math.round(seconds * 1000) / 1000.0);
+                figures.put("events_per_second", Math.round(total / Math.max(seconds, 1e-9)));
+                figures.put("clean", problems.isEmpty());
+                figures.put("cores", Runtime.getRuntime().availableProcessors());
+                figures.put("commit", commit());
+                Files.writeString(
+                        results,
+                        new com.fasterxml.jackson.databind.ObjectMapper()
+                                        .writerWithDefaultPrettyPrinter()
+                                        .writeValueAsString(figures)
+                                + "\n",
+                        StandardCharsets.UTF_8);
+            }
+            if (problems.isEmpty()) {
+                out.println("rebuild: done; to promote it, see docs/operations.md \"Recovery by replay\"");
+                return 0;
+            }
+            return 1;
+        } finally {
+            if (liveDb != null) {
+                liveDb.close();
             }
         }
-        Map<Integer, Long> end = endOffsets(servers, topic);
-        long total = end.values().stream().mapToLong(Long::longValue).sum();
-        System.out.printf("replaying %s (%,d offsets in %d partitions) into %s%n", topic, total, end.size(), into);
-        Path state = Files.createTempDirectory("rebuild-state-");
-        // dead letters of the replay go to a topic of their own: the live ones are already delivered
-        org.electorallog.producer.EventsTopic.ensure(servers, topic + ".rebuild-dead-letters", 1, (short) 1);
-        String key = env.get("ELECTORAL_LOG_SIGNING_KEY");
-        NoteSigner signer = key != null ? NoteSigner.parse(key) : NoteSigner.generate("rebuild.electoral-log.local");
-        ProjectorSettings settings = new ProjectorSettings(
-                servers,
-                topic,
-                topic + ".rebuild-dead-letters",
-                "electoral-log-rebuild-" + System.currentTimeMillis(),
-                state,
-                into,
-                dbUser,
-                dbPassword,
-                5000,
-                Duration.ofMillis(100),
-                signer,
-                ProjectorSettings.DEFAULT_ORIGIN_PREFIX,
-                1);
-        long t0 = System.nanoTime();
+    }
+
+    /** Projects the topic into the target and waits until every partition's stored offset reaches the end. */
+    private void replay(ProjectorSettings settings, Map<Integer, Long> end, long total) throws Exception {
         try (Projector p = Projector.start(settings);
-                HikariDataSource target = ProjectionDatabase.pool(into, dbUser, dbPassword, 2, "rebuild-progress")) {
-            long deadline = t0 + Duration.ofSeconds(timeoutSeconds).toNanos();
+                HikariDataSource target = pool(settings, into, "rebuild-progress")) {
+            long start = System.nanoTime();
+            long deadline = start + Duration.ofSeconds(timeoutSeconds).toNanos();
+            Eta eta = new Eta(total);
             while (true) {
-                Map<Integer, Long> stored = storedOffsets(target, topic);
+                Map<Integer, Long> stored = PartitionLease.nextOffsets(target, settings.topic());
                 long done = 0;
                 boolean complete = true;
                 for (Map.Entry<Integer, Long> e : end.entrySet()) {
@@ -117,54 +192,168 @@ public final class RebuildCommand implements Callable<Integer> {
                     done += s;
                     complete &= s >= e.getValue();
                 }
-                progress(done, total);
+                out.print("\r" + eta.line(done, System.nanoTime()));
                 if (complete) {
-                    break;
+                    return;
+                }
+                if (!p.health().getOrDefault("healthy", true).equals(true)) {
+                    throw new IllegalStateException("the replay's projector stopped: " + p.health());
                 }
                 if (System.nanoTime() > deadline) {
-                    System.out.println();
-                    System.err.println("rebuild: the replay did not finish within " + timeoutSeconds + " s");
-                    return 1;
+                    throw new IllegalStateException("the replay did not finish within " + timeoutSeconds + " s");
                 }
-                Thread.sleep(200); // progress refresh interval
+                Thread.sleep(500); // progress refresh interval
             }
         }
-        System.out.printf("%nreplayed in %.1f s; comparing with %s%n", (System.nanoTime() - t0) / 1e9, live);
-        List<String> differences;
-        try (HikariDataSource a = ProjectionDatabase.pool(live, dbUser, dbPassword, 2, "rebuild-live");
-                HikariDataSource b = ProjectionDatabase.pool(into, dbUser, dbPassword, 2, "rebuild-replay")) {
-            differences = ProjectionComparison.compareWithReplay(a, b);
+    }
+
+    /** Audits every board of the rebuilt projection with the log's own verifier key (and any configured). */
+    private void auditAll(
+            Configuration conf,
+            ProjectorSettings settings,
+            HikariDataSource target,
+            List<String> problems,
+            Map<String, Object> figures)
+            throws Exception {
+        List<String> boards = Boards.names(target);
+        long records = 0;
+        long t0 = System.nanoTime();
+        for (String board : boards) {
+            AuditOptions base = AuditCommand.options(conf, board, List.of());
+            List<NoteVerifier> keys = new ArrayList<>(base.logKeys());
+            keys.add(NoteVerifier.parse(settings.signer().verifierKey()));
+            AuditOptions options =
+                    new AuditOptions(keys, base.requireSenderSignature(), base.systemKeys(), base.pageSize());
+            AuditResult r = new BoardAuditor(target, options).audit(board, new BoardAuditor.Progress());
+            records += r.recordsChecked();
+            out.printf(
+                    "audit %s: %,d records, %s%n",
+                    board, r.recordsChecked(), r.clean() ? "CLEAN" : "FINDINGS " + r.counts());
+            if (!r.clean()) {
+                problems.add("board " + board + ": audit findings " + r.counts());
+            }
         }
-        if (differences.isEmpty()) {
-            System.out.println(
-                    "rebuild: EQUAL: every board's size, root, records, tiles and counters match the replay");
-            return 0;
+        figures.put("boards", boards.size());
+        figures.put("records", records);
+        figures.put("audit_seconds", Math.round((System.nanoTime() - t0) / 1e6) / 1000.0);
+    }
+
+    /** The sender registry of the rebuilt projection: from the file, or copied from the live projection. */
+    private void applyRegistry(HikariDataSource target, HikariDataSource liveDb, ProjectorSettings live)
+            throws Exception {
+        List<SenderGrant> grants = List.of();
+        String from = "nowhere";
+        if (registry != null) {
+            grants = RegistryFile.read(registry);
+            from = registry.toString();
+        } else if (liveDb != null) {
+            try (Connection c = liveDb.getConnection()) {
+                if (SenderGrants.present(c)) {
+                    grants = SenderGrants.all(c);
+                    from = "the live projection";
+                }
+            }
         }
-        System.out.println("rebuild: DIFFERENT:");
-        differences.forEach(d -> System.out.println("  " + d));
-        return 1;
+        if (grants.isEmpty() && live.signatures().registry()) {
+            throw new IllegalArgumentException("the sender registry is enforced (ELECTORAL_LOG_SENDER_REGISTRY) and "
+                    + "there are no grants to apply: give --registry FILE (written by electoral-log senders export)");
+        }
+        try (Connection c = target.getConnection()) {
+            for (SenderGrant g : grants) {
+                SenderGrants.restore(c, g);
+            }
+        }
+        if (!grants.isEmpty()) {
+            out.println("rebuild: applied " + grants.size() + " sender grant(s) from " + from);
+        }
+    }
+
+    /** The live projection's pool, or null when it does not answer (the rebuild goes on without it). */
+    private HikariDataSource reachable(ProjectorSettings live) {
+        try {
+            HikariDataSource ds = pool(live, live.jdbcUrl(), "rebuild-live");
+            try (Connection c = ds.getConnection()) {
+                if (!c.isValid(10)) {
+                    ds.close();
+                    return null;
+                }
+            }
+            return ds;
+        } catch (Exception e) {
+            out.println("rebuild: the live projection (" + live.jdbcUrl() + ") does not answer: "
+                    + AuditCommand.oneLine(e));
+            return null;
+        }
+    }
+
+    private static HikariDataSource pool(ProjectorSettings s, String url, String name) {
+        return ProjectionDatabase.pool(url, s.dbUser(), s.dbPassword(), 2, name);
+    }
+
+    static Map<Integer, Long> endOffsets(Properties client, String topic) {
+        Properties p = new Properties();
+        p.putAll(client);
+        try (KafkaConsumer<byte[], byte[]> c =
+                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> tps = new ArrayList<>();
+            var infos = c.partitionsFor(topic, Duration.ofSeconds(30));
+            if (infos == null || infos.isEmpty()) {
+                throw new IllegalArgumentException("no topic '" + topic + "'");
+            }
+            infos.forEach(pi -> tps.add(new TopicPartition(topic, pi.partition())));
+            Map<Integer, Long> out = new TreeMap<>();
+            c.endOffsets(tps, Duration.ofSeconds(30)).forEach((tp, off) -> out.put(tp.partition(), off));
+            return out;
+        }
     }
 
     static Map<Integer, Long> endOffsets(String servers, String topic) {
         Properties p = new Properties();
         p.put("bootstrap.servers", servers);
-        try (KafkaConsumer<byte[], byte[]> c =
-                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> tps = new ArrayList<>();
-            c.partitionsFor(topic).forEach(pi -> tps.add(new TopicPartition(topic, pi.partition())));
-            Map<Integer, Long> out = new TreeMap<>();
-            c.endOffsets(tps).forEach((tp, off) -> out.put(tp.partition(), off));
-            return out;
+        return endOffsets(p, topic);
+    }
+
+    private static String commit() {
+        try {
+            Process p = new ProcessBuilder("git", "rev-parse", "--short", "HEAD")
+                    .redirectErrorStream(true)
+                    .start();
+            String s = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            return p.waitFor() == 0 ? s : "unknown";
+        } catch (Exception e) {
+            return "unknown";
         }
     }
 
-    private static Map<Integer, Long> storedOffsets(HikariDataSource ds, String topic) throws java.sql.SQLException {
-        return org.electorallog.store.PartitionLease.nextOffsets(ds, topic);
-    }
+    /** A progress line with the rate over the last half minute and the time left at that rate. */
+    static final class Eta {
+        private final long total;
+        private final java.util.ArrayDeque<long[]> window = new java.util.ArrayDeque<>();
 
-    private static void progress(long done, long total) {
-        int width = 30;
-        int filled = total == 0 ? width : (int) (done * width / total);
-        System.out.printf("\r[%s%s] %,d / %,d", "#".repeat(filled), ".".repeat(width - filled), done, total);
+        Eta(long total) {
+            this.total = total;
+        }
+
+        String line(long done, long nanos) {
+            window.addLast(new long[] {nanos, done});
+            while (window.size() > 2 && nanos - window.peekFirst()[0] > 30_000_000_000L) {
+                window.removeFirst();
+            }
+            long[] first = window.peekFirst();
+            double secs = (nanos - first[0]) / 1e9;
+            double rate = secs <= 0 ? 0 : (done - first[1]) / secs;
+            int width = 30;
+            int filled = total == 0 ? width : (int) Math.min(width, done * width / total);
+            String left = rate <= 0 ? "--" : duration((long) ((total - done) / rate));
+            return String.format(
+                    "[%s%s] %,d / %,d events, %,.0f/s, ETA %s   ",
+                    "#".repeat(filled), ".".repeat(width - filled), done, total, rate, done >= total ? "0s" : left);
+        }
+
+        static String duration(long seconds) {
+            return seconds >= 3600
+                    ? String.format("%dh%02dm", seconds / 3600, seconds % 3600 / 60)
+                    : seconds >= 60 ? String.format("%dm%02ds", seconds / 60, seconds % 60) : seconds + "s";
+        }
     }
 }

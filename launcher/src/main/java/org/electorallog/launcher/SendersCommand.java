@@ -33,9 +33,9 @@ import picocli.CommandLine.Parameters;
 @Command(
         name = "senders",
         mixinStandardHelpOptions = true,
-        description = "List, add or revoke the sender keys the projector accepts (the sender registry).")
+        description = "List, add, revoke or export the sender keys the projector accepts (the sender registry).")
 public final class SendersCommand implements Callable<Integer> {
-    @Parameters(index = "0", description = "list, add or revoke")
+    @Parameters(index = "0", description = "list, add, revoke or export")
     String action;
 
     @Parameters(index = "1", arity = "0..1", description = "revoke: the grant_id")
@@ -71,6 +71,9 @@ public final class SendersCommand implements Callable<Integer> {
     @Option(names = "--reason", description = "revoke: why (kept with the grant)")
     String reason;
 
+    @Option(names = "--out", description = "export: the file to write (JSON Lines; rebuild --registry reads it)")
+    Path exportFile;
+
     /** The environment the configuration is read from (tests give their own). */
     Map<String, String> environment = System.getenv();
 
@@ -93,7 +96,9 @@ public final class SendersCommand implements Callable<Integer> {
                     case "list" -> list(c);
                     case "add" -> add(c);
                     case "revoke" -> revoke(c);
-                    default -> throw new IllegalArgumentException("say list, add or revoke, not '" + action + "'");
+                    case "export" -> export(c);
+                    default ->
+                        throw new IllegalArgumentException("say list, add, revoke or export, not '" + action + "'");
                 }
             }
             return 0;
@@ -114,6 +119,15 @@ public final class SendersCommand implements Callable<Integer> {
         for (SenderGrant g : grants) {
             out.println(describe(g));
         }
+    }
+
+    private void export(Connection c) throws SQLException, java.io.IOException {
+        if (exportFile == null) {
+            throw new IllegalArgumentException("export needs --out FILE");
+        }
+        List<SenderGrant> grants = SenderGrants.all(c);
+        RegistryFile.write(exportFile, grants);
+        out.println("senders: exported " + grants.size() + " grant(s) to " + exportFile);
     }
 
     private void add(Connection c) throws SQLException, java.io.IOException {

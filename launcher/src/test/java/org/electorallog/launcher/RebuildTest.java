@@ -36,21 +36,6 @@ class RebuildTest {
         return url.substring(0, url.lastIndexOf('/') + 1) + name;
     }
 
-    String run(int expectedCode, String... args) {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        PrintStream old = System.out;
-        int code;
-        try {
-            System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
-            code = Main.run(args);
-        } finally {
-            System.setOut(old);
-        }
-        String out = buf.toString(StandardCharsets.UTF_8);
-        assertEquals(expectedCode, code, out);
-        return out;
-    }
-
     @Test
     void rebuildFindsEqualityThenTheAlteredRow() throws Exception {
         String topic = "rebuild-events-" + System.nanoTime();
@@ -88,39 +73,25 @@ class RebuildTest {
                 Thread.sleep(50); // poll interval; the stored offsets are the condition
             }
         }
-        String[] common = {
-            "--from",
-            live,
-            "--user",
-            db.user(),
-            "--password",
-            db.password(),
-            "--bootstrap",
-            stack.kafkaBootstrap(),
-            "--topic",
-            topic
-        };
-        String equal = run(
-                0,
-                concat(new String[] {"rebuild", "--into", createDatabase("rebuild_a_" + System.nanoTime())}, common));
+        Map<String, String> env = new java.util.HashMap<>();
+        env.put("ELECTORAL_LOG_KAFKA_BOOTSTRAP", stack.kafkaBootstrap());
+        env.put("ELECTORAL_LOG_TOPIC", topic);
+        env.put("ELECTORAL_LOG_DEAD_LETTER_TOPIC", topic + ".dlq");
+        env.put("ELECTORAL_LOG_JDBC_URL", live);
+        env.put("ELECTORAL_LOG_DB_USER", db.user());
+        env.put("ELECTORAL_LOG_DB_PASSWORD", db.password());
+        env.put("ELECTORAL_LOG_SIGNING_KEY", settings.signer().signerKey());
+        env.put("ELECTORAL_LOG_ORIGIN_PREFIX", "rebuild-test/");
+        env.put("ELECTORAL_LOG_LOG_KEYS", settings.signer().verifierKey());
+        Path results = Path.of("target/rebuild-results.json");
+        String equal = rebuild(
+                0, env, "--into", createDatabase("rebuild_a_" + System.nanoTime()), "--results", results.toString());
         assertTrue(equal.contains("rebuild: EQUAL"), equal);
+        assertTrue(equal.contains("audit rebuild-board-2: "), equal);
+        assertTrue(equal.contains("ETA"), "progress with an ETA: " + equal);
+        assertTrue(java.nio.file.Files.readString(results).contains("\"events_per_second\""));
         Path auditFile = Path.of("target/audit-rebuild-board-2.json");
-        String[] audit = {
-            "audit",
-            "--board",
-            "rebuild-board-2",
-            "--jdbc-url",
-            live,
-            "--user",
-            db.user(),
-            "--password",
-            db.password(),
-            "--log-key",
-            settings.signer().verifierKey(),
-            "--out",
-            auditFile.toString()
-        };
-        String clean = run(0, audit);
+        String clean = audit(0, env, "--board", "rebuild-board-2", "--out", auditFile.toString());
         assertTrue(clean.contains(": CLEAN;"), clean);
         assertTrue(java.nio.file.Files.readString(auditFile).contains("\"verdict\":\"clean\""));
 
@@ -129,17 +100,65 @@ class RebuildTest {
                     .executeUpdate("UPDATE records SET username = 'mallory' WHERE id = 17 AND board_id = "
                             + "(SELECT board_id FROM boards WHERE name = 'rebuild-board-2')");
         }
-        String different = run(
-                1,
-                concat(new String[] {"rebuild", "--into", createDatabase("rebuild_b_" + System.nanoTime())}, common));
+        String different = rebuild(1, env, "--into", createDatabase("rebuild_b_" + System.nanoTime()));
         assertTrue(different.contains("rebuild: DIFFERENT"), different);
         assertTrue(different.contains("board rebuild-board-2: records differ"), different);
-        assertTrue(!different.contains("rebuild-board-1"), "the untouched board compares equal: " + different);
-        String findings = run(1, audit);
+        assertTrue(!different.contains("rebuild-board-1: records"), "the untouched board compares equal: " + different);
+        String findings = audit(1, env, "--board", "rebuild-board-2", "--out", auditFile.toString());
         assertTrue(findings.contains("RECORD_FIELD_MISMATCH"), findings);
         assertTrue(java.nio.file.Files.readString(auditFile).contains("\"record_id\":17"), findings);
 
-        run(2, concat(new String[] {"rebuild", "--into", live}, common));
+        // failures are exit 2 with one line: a database that is not empty, a board that does not exist
+        rebuild(2, env, "--into", live.replace("rebuild_live_", "no_such_db_"));
+        assertEquals(1, lastErr.strip().lines().count(), lastErr);
+        rebuild(2, env, "--into", live);
+        assertTrue(lastErr.contains("names the live projection"), lastErr);
+        audit(2, env, "--board", "no-such-board");
+        assertEquals(1, lastErr.strip().lines().count(), lastErr);
+
+        // the live database is gone: the rebuild still runs, audits, and says there was nothing to compare
+        Map<String, String> gone = new java.util.HashMap<>(env);
+        gone.put("ELECTORAL_LOG_JDBC_URL", live.replace("rebuild_live_", "dropped_live_"));
+        String alone = rebuild(0, gone, "--into", createDatabase("rebuild_d_" + System.nanoTime()));
+        assertTrue(alone.contains("does not answer; nothing to compare with"), alone);
+        assertTrue(alone.matches("(?s).*audit rebuild-board-1: [0-9,]+ records, CLEAN.*"), alone);
+
+        // an enforced sender registry with no grants to apply is refused before the replay
+        Map<String, String> enforced = new java.util.HashMap<>(gone);
+        enforced.put("ELECTORAL_LOG_SIGNATURE_POLICY", "SENDER");
+        enforced.put("ELECTORAL_LOG_SENDER_REGISTRY", "ENFORCE");
+        rebuild(2, enforced, "--into", createDatabase("rebuild_e_" + System.nanoTime()));
+        assertTrue(lastErr.contains("--registry FILE"), lastErr);
+    }
+
+    private String lastErr = "";
+
+    String rebuild(int expectedCode, Map<String, String> env, String... args) {
+        RebuildCommand c = new RebuildCommand();
+        c.environment = env;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        c.out = new PrintStream(out, true, StandardCharsets.UTF_8);
+        c.err = new PrintStream(err, true, StandardCharsets.UTF_8);
+        int code = new picocli.CommandLine(c).execute(args);
+        lastErr = err.toString(StandardCharsets.UTF_8);
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(expectedCode, code, text + lastErr);
+        return text;
+    }
+
+    String audit(int expectedCode, Map<String, String> env, String... args) {
+        AuditCommand c = new AuditCommand();
+        c.environment = env;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        c.stdout = new PrintStream(out, true, StandardCharsets.UTF_8);
+        c.stderr = new PrintStream(err, true, StandardCharsets.UTF_8);
+        int code = new picocli.CommandLine(c).execute(args);
+        lastErr = err.toString(StandardCharsets.UTF_8);
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(expectedCode, code, text + lastErr);
+        return text;
     }
 
     static boolean projected(String url, DatabaseAddress db, String topic, Map<Integer, Long> end) throws Exception {
@@ -156,12 +175,5 @@ class RebuildTest {
         } catch (java.sql.SQLException e) {
             return false;
         }
-    }
-
-    static String[] concat(String[] a, String[] b) {
-        String[] out = new String[a.length + b.length];
-        System.arraycopy(a, 0, out, 0, a.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
     }
 }

@@ -27,9 +27,14 @@ public final class EventsTopic {
     public static final Duration USABLE_WAIT = Duration.ofSeconds(30);
 
     public static void ensure(String bootstrap, String topic, int partitions, short replicationFactor) {
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+        ensure(Map.of("bootstrap.servers", bootstrap), topic, partitions, replicationFactor);
+    }
+
+    /** The same with full Kafka client properties (bootstrap and security: SASL, TLS). */
+    public static void ensure(Map<String, Object> client, String topic, int partitions, short replicationFactor) {
+        try (Admin admin = Admin.create(client)) {
             create(admin, topic, partitions, replicationFactor);
-            awaitUsable(admin, bootstrap, topic);
+            awaitUsable(admin, String.valueOf(client.get("bootstrap.servers")), topic);
         }
     }
 
@@ -39,13 +44,19 @@ public final class EventsTopic {
             if (existing.contains(topic)) {
                 return;
             }
-            NewTopic t = new NewTopic(topic, partitions, replicationFactor)
-                    .configs(Map.of(
-                            "retention.ms", "-1",
-                            "retention.bytes", "-1",
-                            "cleanup.policy", "delete",
-                            "compression.type", "producer",
-                            "min.insync.replicas", String.valueOf(Math.min(2, replicationFactor))));
+            Map<String, String> configs = new java.util.HashMap<>(Map.of(
+                    "retention.ms", "-1",
+                    "retention.bytes", "-1",
+                    "cleanup.policy", "delete",
+                    "compression.type", "producer"));
+            if (replicationFactor > 0) {
+                configs.put("min.insync.replicas", String.valueOf(Math.min(2, replicationFactor)));
+            }
+            // a replication factor below 1: the broker's default.replication.factor (and its min.insync.replicas)
+            NewTopic t = replicationFactor > 0
+                    ? new NewTopic(topic, partitions, replicationFactor)
+                    : new NewTopic(topic, java.util.Optional.of(partitions), java.util.Optional.empty());
+            t.configs(configs);
             admin.createTopics(List.of(t)).all().get();
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {

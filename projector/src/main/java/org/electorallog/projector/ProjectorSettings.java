@@ -129,6 +129,15 @@ public record ProjectorSettings(
         });
     }
 
+    /** The same settings for a replay: another consumer group and dead-letter topic (rebuild). */
+    public ProjectorSettings forReplay(String appId, String deadLetters) {
+        return copy(c -> {
+            c.applicationId = appId;
+            c.deadLetterTopic = deadLetters;
+            c.instanceId = null;
+        });
+    }
+
     public ProjectorSettings withStateDir(Path dir) {
         return copy(c -> {
             c.stateDir = dir;

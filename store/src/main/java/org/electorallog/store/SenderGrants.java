@@ -121,6 +121,38 @@ public final class SenderGrants {
     }
 
     /**
+     * Puts a grant back as it was (its ID, times and revocation), into the registry of a rebuilt
+     * projection; a grant already there with that ID is left alone.
+     */
+    public static void restore(Connection c, SenderGrant g) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO sender_grants (" + COLUMNS + ") OVERRIDING SYSTEM "
+                + "VALUE VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (grant_id) DO NOTHING")) {
+            ps.setLong(1, g.grantId());
+            ps.setBytes(2, g.publicKey());
+            ps.setString(3, g.senderName());
+            ps.setString(4, g.board());
+            ps.setArray(5, c.createArrayOf("text", g.kinds().toArray()));
+            ps.setTimestamp(6, Timestamp.from(g.validFrom()));
+            ps.setTimestamp(7, g.validUntil() == null ? null : Timestamp.from(g.validUntil()));
+            ps.setTimestamp(8, Timestamp.from(g.created()));
+            ps.setString(9, g.createdBy());
+            ps.setTimestamp(10, g.revoked() == null ? null : Timestamp.from(g.revoked()));
+            ps.setString(11, g.revokedBy());
+            ps.setString(12, g.revocationReason());
+            ps.executeUpdate();
+        }
+        // later grants must not reuse the restored IDs
+        try (PreparedStatement ps = c.prepareStatement("SELECT setval(pg_get_serial_sequence('sender_grants', "
+                + "'grant_id'), greatest((SELECT max(grant_id) FROM sender_grants), 1))")) {
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException("setval returned no row");
+                }
+            }
+        }
+    }
+
+    /**
      * Revokes a grant from {@code at} on: its validity ends at {@code at} (or earlier, if it already
      * ended). Empty when there is no such grant or it was revoked already.
      */
