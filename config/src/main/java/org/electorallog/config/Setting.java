@@ -143,7 +143,10 @@ public enum Setting {
             null,
             "the log's checkpoint signing key, a signed-note private key (secret, never logged; or ELECTORAL_LOG_SIGNING_KEY_FILE); required"),
     SIGNING_KEY_FILE(
-            "ELECTORAL_LOG_SIGNING_KEY_FILE", EnumSet.of(Process.PROJECTOR, Process.LAUNCHER), null, "a file holding the signing key"),
+            "ELECTORAL_LOG_SIGNING_KEY_FILE",
+            EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
+            null,
+            "a file holding the signing key"),
     ORIGIN_PREFIX(
             "ELECTORAL_LOG_ORIGIN_PREFIX",
             EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
@@ -155,9 +158,15 @@ public enum Setting {
             "5000",
             "records per PostgreSQL transaction at most"),
     BATCH_MAX_WAIT_MS(
-            "ELECTORAL_LOG_BATCH_MAX_WAIT_MS", EnumSet.of(Process.PROJECTOR, Process.LAUNCHER), "100", "how long a batch waits to fill"),
+            "ELECTORAL_LOG_BATCH_MAX_WAIT_MS",
+            EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
+            "100",
+            "how long a batch waits to fill"),
     STREAM_THREADS(
-            "ELECTORAL_LOG_STREAM_THREADS", EnumSet.of(Process.PROJECTOR, Process.LAUNCHER), "1", "Kafka Streams threads per instance"),
+            "ELECTORAL_LOG_STREAM_THREADS",
+            EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
+            "1",
+            "Kafka Streams threads per instance"),
     SIGNATURE_POLICY(
             "ELECTORAL_LOG_SIGNATURE_POLICY",
             EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
