@@ -13,23 +13,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.electorallog.audit.AuditOptions;
 import org.electorallog.audit.AuditResult;
 import org.electorallog.audit.BoardAuditor;
 import org.electorallog.config.Configuration;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.producer.EventsTopic;
-import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorConfig;
 import org.electorallog.projector.ProjectorSettings;
+import org.electorallog.projector.Replay;
 import org.electorallog.store.Boards;
 import org.electorallog.store.Migrations;
-import org.electorallog.store.PartitionLease;
 import org.electorallog.store.ProjectionComparison;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.SenderGrant;
@@ -112,7 +107,7 @@ public final class RebuildCommand implements Callable<Integer> {
             }
             Map<String, Object> client = new HashMap<>();
             live.kafkaClient().forEach((k, v) -> client.put(String.valueOf(k), v));
-            Map<Integer, Long> end = endOffsets(live.kafkaClient(), live.topic());
+            Map<Integer, Long> end = Replay.endOffsets(live.kafkaClient(), live.topic());
             long total = end.values().stream().mapToLong(Long::longValue).sum();
             out.printf(
                     "replaying %s (%,d events in %d partitions) into %s with the projector's settings%n",
@@ -124,9 +119,9 @@ public final class RebuildCommand implements Callable<Integer> {
             ProjectorSettings settings = live.withDatabase(into, live.dbUser(), live.dbPassword())
                     .forReplay("electoral-log-rebuild-" + System.currentTimeMillis(), deadLetters)
                     .withStateDir(state);
-            long t0 = System.nanoTime();
-            replay(settings, end, total);
-            double seconds = (System.nanoTime() - t0) / 1e9;
+            Replay.Result replayed =
+                    Replay.run(settings, end, Duration.ofSeconds(timeoutSeconds), line -> out.print("\r" + line));
+            double seconds = replayed.seconds();
             out.printf(
                     "%nreplayed %,d events in %.1f s (%,.0f events/s)%n",
                     total, seconds, total / Math.max(seconds, 1e-9));
@@ -172,37 +167,6 @@ public final class RebuildCommand implements Callable<Integer> {
         } finally {
             if (liveDb != null) {
                 liveDb.close();
-            }
-        }
-    }
-
-    /** Projects the topic into the target and waits until every partition's stored offset reaches the end. */
-    private void replay(ProjectorSettings settings, Map<Integer, Long> end, long total) throws Exception {
-        try (Projector p = Projector.start(settings);
-                HikariDataSource target = pool(settings, into, "rebuild-progress")) {
-            long start = System.nanoTime();
-            long deadline = start + Duration.ofSeconds(timeoutSeconds).toNanos();
-            Eta eta = new Eta(total);
-            while (true) {
-                Map<Integer, Long> stored = PartitionLease.nextOffsets(target, settings.topic());
-                long done = 0;
-                boolean complete = true;
-                for (Map.Entry<Integer, Long> e : end.entrySet()) {
-                    long s = Math.min(stored.getOrDefault(e.getKey(), 0L), e.getValue());
-                    done += s;
-                    complete &= s >= e.getValue();
-                }
-                out.print("\r" + eta.line(done, System.nanoTime()));
-                if (complete) {
-                    return;
-                }
-                if (!p.health().getOrDefault("healthy", true).equals(true)) {
-                    throw new IllegalStateException("the replay's projector stopped: " + p.health());
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the replay did not finish within " + timeoutSeconds + " s");
-                }
-                Thread.sleep(500); // progress refresh interval
             }
         }
     }
@@ -290,27 +254,10 @@ public final class RebuildCommand implements Callable<Integer> {
         return ProjectionDatabase.pool(url, s.dbUser(), s.dbPassword(), 2, name);
     }
 
-    static Map<Integer, Long> endOffsets(Properties client, String topic) {
-        Properties p = new Properties();
-        p.putAll(client);
-        try (KafkaConsumer<byte[], byte[]> c =
-                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> tps = new ArrayList<>();
-            var infos = c.partitionsFor(topic, Duration.ofSeconds(30));
-            if (infos == null || infos.isEmpty()) {
-                throw new IllegalArgumentException("no topic '" + topic + "'");
-            }
-            infos.forEach(pi -> tps.add(new TopicPartition(topic, pi.partition())));
-            Map<Integer, Long> out = new TreeMap<>();
-            c.endOffsets(tps, Duration.ofSeconds(30)).forEach((tp, off) -> out.put(tp.partition(), off));
-            return out;
-        }
-    }
-
     static Map<Integer, Long> endOffsets(String servers, String topic) {
         Properties p = new Properties();
         p.put("bootstrap.servers", servers);
-        return endOffsets(p, topic);
+        return Replay.endOffsets(p, topic);
     }
 
     private static String commit() {
@@ -322,38 +269,6 @@ public final class RebuildCommand implements Callable<Integer> {
             return p.waitFor() == 0 ? s : "unknown";
         } catch (Exception e) {
             return "unknown";
-        }
-    }
-
-    /** A progress line with the rate over the last half minute and the time left at that rate. */
-    static final class Eta {
-        private final long total;
-        private final java.util.ArrayDeque<long[]> window = new java.util.ArrayDeque<>();
-
-        Eta(long total) {
-            this.total = total;
-        }
-
-        String line(long done, long nanos) {
-            window.addLast(new long[] {nanos, done});
-            while (window.size() > 2 && nanos - window.peekFirst()[0] > 30_000_000_000L) {
-                window.removeFirst();
-            }
-            long[] first = window.peekFirst();
-            double secs = (nanos - first[0]) / 1e9;
-            double rate = secs <= 0 ? 0 : (done - first[1]) / secs;
-            int width = 30;
-            int filled = total == 0 ? width : (int) Math.min(width, done * width / total);
-            String left = rate <= 0 ? "--" : duration((long) ((total - done) / rate));
-            return String.format(
-                    "[%s%s] %,d / %,d events, %,.0f/s, ETA %s   ",
-                    "#".repeat(filled), ".".repeat(width - filled), done, total, rate, done >= total ? "0s" : left);
-        }
-
-        static String duration(long seconds) {
-            return seconds >= 3600
-                    ? String.format("%dh%02dm", seconds / 3600, seconds % 3600 / 60)
-                    : seconds >= 60 ? String.format("%dm%02ds", seconds / 60, seconds % 60) : seconds + "s";
         }
     }
 }

@@ -32,6 +32,7 @@ import picocli.CommandLine.Option;
             PerfCommand.Burst.class,
             PerfCommand.Audit.class,
             PerfCommand.Storage.class,
+            PerfCommand.Rebuild.class,
             PerfCommand.Report.class
         },
         description =
@@ -239,6 +240,27 @@ public final class PerfCommand implements Runnable {
                 r.put("records_all_boards", env.total());
                 r.putAll(env.describe());
                 dirs.write("audit-" + label(((Number) ((Map<?, ?>) r.get("first")).get("records")).longValue()), r);
+            }
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "rebuild",
+            description = "Replay the whole events topic into an empty database with the projector's settings "
+                    + "(recovery by replay): events/s and total time; the database is dropped afterwards")
+    static class Rebuild implements Callable<Integer> {
+        @CommandLine.Mixin
+        Dirs dirs;
+
+        @Option(names = "--keep", description = "keep the rebuilt database (perf_rebuild_<time>)")
+        boolean keep;
+
+        @Override
+        public Integer call() throws Exception {
+            try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
+                Map<String, Object> r = RebuildRun.rebuild(env, keep);
+                dirs.write("rebuild-" + label(roundDown(((Number) r.get("events")).longValue())), r);
             }
             return 0;
         }

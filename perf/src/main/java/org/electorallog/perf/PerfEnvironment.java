@@ -81,19 +81,7 @@ final class PerfEnvironment implements AutoCloseable {
      */
     Projector projector(Duration checkpointEvery, Duration batchWait) throws Exception {
         if (projector == null) {
-            DatabaseAddress a = stack.database();
-            projector = Projector.start(ProjectorSettings.defaults(
-                            stack.kafkaBootstrap(),
-                            a.jdbcUrl(),
-                            a.user(),
-                            a.password(),
-                            work.resolve("streams"),
-                            signer)
-                    .withCheckpointEvery(checkpointEvery)
-                    .withBatch(5000, batchWait)
-                    // boards of a signed fill must carry valid sender signatures: the projector verifies every one
-                    .withSignatures(
-                            org.electorallog.projector.SignaturePolicy.parse("SENDER", SIGNED_BOARDS, null, "OFF")));
+            projector = Projector.start(projectorSettings(checkpointEvery, batchWait));
             long deadline = System.nanoTime() + Duration.ofMinutes(30).toNanos();
             while (!caughtUp()) {
                 if (System.nanoTime() > deadline) {
@@ -103,6 +91,17 @@ final class PerfEnvironment implements AutoCloseable {
             }
         }
         return projector;
+    }
+
+    /** The projector's settings of every perf run: batches of 5,000, the signed boards verified. */
+    ProjectorSettings projectorSettings(Duration checkpointEvery, Duration batchWait) {
+        DatabaseAddress a = stack.database();
+        return ProjectorSettings.defaults(
+                        stack.kafkaBootstrap(), a.jdbcUrl(), a.user(), a.password(), work.resolve("streams"), signer)
+                .withCheckpointEvery(checkpointEvery)
+                .withBatch(5000, batchWait)
+                // boards of a signed fill must carry valid sender signatures: the projector verifies every one
+                .withSignatures(org.electorallog.projector.SignaturePolicy.parse("SENDER", SIGNED_BOARDS, null, "OFF"));
     }
 
     /** True when PostgreSQL's stored offset of every events partition has reached Kafka's end offset. */
