@@ -12,6 +12,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.electorallog.core.Hashes;
 import org.electorallog.core.SigningKey;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.StatementCodec;
@@ -25,15 +26,26 @@ import org.electorallog.schemas.avro.Statement;
  * is sent, encoded in the Confluent wire format and sent with an idempotent Kafka producer
  * ({@code enable.idempotence=true}, {@code acks=all}) keyed by board, so one board stays in one
  * partition in order. {@link #publish} never drops: it returns a future that completes with the
- * statement's partition and offset once Kafka has acknowledged it, or fails with the reason.
- * When the send buffer is full it blocks up to {@code max.block.ms} (back-pressure), then fails;
- * with {@link Builder#failFast()} it fails at once instead.
+ * statement's partition, offset and leaf hash (the voter's receipt) once Kafka has acknowledged it,
+ * or fails with the reason.
+ *
+ * <p>{@code publish} never blocks its caller (a voting thread) longer than {@link #DEFAULT_MAX_WAIT}
+ * by default: when the send buffer is full or Kafka's metadata cannot be had in that time, the
+ * future fails with a {@code TimeoutException} ({@link Builder#blockWhenFull} sets another bound).
+ * With {@link Builder#failFast()} it never blocks: a full buffer fails at once; the topic's metadata
+ * is fetched when the producer is built (which waits up to {@link #FAIL_FAST_WARM_UP}), so the first
+ * send does not fail for want of it.
  *
  * <p>With a sender key (and optionally a system key) it signs each statement's canonical bytes with
  * Ed25519 and sets the sender's public key; a statement that arrives already signed has its
  * signature checked before it is sent.
  */
 public final class ElectoralLogProducer implements AutoCloseable {
+    /** The longest a {@code publish} call blocks by default (Kafka's {@code max.block.ms}). */
+    public static final Duration DEFAULT_MAX_WAIT = Duration.ofSeconds(2);
+    /** How long building a fail-fast producer waits for the topic's metadata. */
+    public static final Duration FAIL_FAST_WARM_UP = Duration.ofSeconds(30);
+
     private final KafkaProducer<String, byte[]> kafka;
     private final StatementCodec codec;
     private final String topic;
@@ -63,6 +75,7 @@ public final class ElectoralLogProducer implements AutoCloseable {
         private String topic = Topics.EVENTS;
         private SigningKey senderKey;
         private SigningKey systemKey;
+        private boolean failFast;
 
         private Builder(String bootstrap) {
             this.kafka = defaults(bootstrap);
@@ -91,9 +104,17 @@ public final class ElectoralLogProducer implements AutoCloseable {
             return this;
         }
 
-        /** Back-pressure by failing: a full buffer fails the publish at once. */
+        /**
+         * Back-pressure by failing: a full buffer fails the publish at once. {@link #build} fetches
+         * the topic's metadata first (up to {@link #FAIL_FAST_WARM_UP}) and keeps it however long
+         * the topic is idle, so no send fails for want of it.
+         */
         public Builder failFast() {
             kafka.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "0");
+            kafka.put(
+                    ProducerConfig.METADATA_MAX_IDLE_CONFIG,
+                    String.valueOf(Duration.ofDays(1).toMillis()));
+            failFast = true;
             return this;
         }
 
@@ -114,7 +135,17 @@ public final class ElectoralLogProducer implements AutoCloseable {
         }
 
         public ElectoralLogProducer build() {
-            return new ElectoralLogProducer(kafka, StatementCodec.embedded(), topic, senderKey, systemKey);
+            return buildWithin(FAIL_FAST_WARM_UP);
+        }
+
+        /** Builds, a fail-fast producer waiting at most {@code warmUp} for the topic's metadata. */
+        public ElectoralLogProducer buildWithin(Duration warmUp) {
+            ElectoralLogProducer p =
+                    new ElectoralLogProducer(kafka, StatementCodec.embedded(), topic, senderKey, systemKey);
+            if (failFast) {
+                p.warmUp(warmUp);
+            }
+            return p;
         }
     }
 
@@ -129,7 +160,7 @@ public final class ElectoralLogProducer implements AutoCloseable {
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(256 * 1024));
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, String.valueOf(64L * 1024 * 1024));
-        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "60000");
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, String.valueOf(DEFAULT_MAX_WAIT.toMillis()));
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
         return p;
     }
@@ -141,6 +172,35 @@ public final class ElectoralLogProducer implements AutoCloseable {
     /** A producer with the given Kafka settings (start from {@link #defaults}) on {@code topic}. */
     public static ElectoralLogProducer create(Properties kafkaConfig, String topic) {
         return new ElectoralLogProducer(kafkaConfig, StatementCodec.embedded(), topic, null, null);
+    }
+
+    /**
+     * Asks for the topic's metadata until Kafka has it (with {@code max.block.ms=0} each ask returns
+     * at once, and the answer arrives in the background); throws when it does not come in time.
+     */
+    private void warmUp(Duration within) {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (true) {
+            try {
+                if (!kafka.partitionsFor(topic).isEmpty()) {
+                    return;
+                }
+            } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                // not there yet: the metadata request is under way
+            }
+            if (System.nanoTime() > deadline) {
+                kafka.close(Duration.ZERO);
+                throw new IllegalStateException("no metadata for topic " + topic + " within " + within.toSeconds()
+                        + " s: is Kafka reachable and does the topic exist?");
+            }
+            try {
+                Thread.sleep(20); // the metadata answer arrives on Kafka's sender thread
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                kafka.close(Duration.ZERO);
+                throw new IllegalStateException("interrupted while fetching the metadata of " + topic, e);
+            }
+        }
     }
 
     /** Publishes one statement (fills in a UUIDv7 delivery ID when it has none). */
@@ -175,6 +235,7 @@ public final class ElectoralLogProducer implements AutoCloseable {
             envelope.setSystemSignature(ByteBuffer.wrap(systemKey.sign(canonical)));
         }
         byte[] value = codec.encode(envelope);
+        byte[] leafHash = Hashes.leafHash(canonical);
         String board = st.getBoard();
         String deliveryId = st.getDeliveryId();
         CompletableFuture<PublishResult> result = new CompletableFuture<>();
@@ -186,7 +247,7 @@ public final class ElectoralLogProducer implements AutoCloseable {
                     result.completeExceptionally(error);
                 } else {
                     acknowledged.incrementAndGet();
-                    result.complete(new PublishResult(board, deliveryId, meta.partition(), meta.offset()));
+                    result.complete(new PublishResult(board, deliveryId, meta.partition(), meta.offset(), leafHash));
                 }
             });
         } catch (RuntimeException e) {

@@ -28,6 +28,7 @@ class ElectoralLogProducerTest {
         SigningKey sender = SigningKey.generate();
         SigningKey system = SigningKey.generate();
         List<Statement> sent = StatementSamples.everyKind("kinds-board");
+        List<String> leaves = new java.util.ArrayList<>();
         try (ElectoralLogProducer p = ElectoralLogProducer.builder(stack.kafkaBootstrap())
                 .topic(topic)
                 .senderKey(sender)
@@ -40,6 +41,7 @@ class ElectoralLogProducerTest {
                         .get();
                 assertEquals("kinds-board", r.board());
                 assertEquals(s.getDeliveryId(), r.deliveryId());
+                leaves.add(r.leafHashBase64());
             }
             assertEquals(sent.size(), p.metrics().get("acknowledged"));
             assertEquals(0L, p.metrics().get("in_flight"));
@@ -61,7 +63,51 @@ class ElectoralLogProducerTest {
             assertEquals(
                     ByteBuffer.wrap(canonical),
                     ByteBuffer.wrap(codec.decode(r.value()).canonicalBytes()));
+            // the receipt is the leaf the log's tree commits to (RFC 6962 section 2.1)
+            assertEquals(
+                    java.util.Base64.getEncoder().encodeToString(org.electorallog.core.Hashes.leafHash(canonical)),
+                    leaves.get(i));
         }
+    }
+
+    @Test
+    void aFailFastProducersFirstSendSucceeds() throws Exception {
+        String topic = "producer-fail-fast-" + System.nanoTime();
+        EventsTopic.ensure(stack.kafkaBootstrap(), topic, 1, (short) 1);
+        try (ElectoralLogProducer p = ElectoralLogProducer.builder(stack.kafkaBootstrap())
+                .topic(topic)
+                .failFast()
+                .build()) {
+            PublishResult r = p.publish(
+                            StatementSamples.everyKind("fail-fast-board").get(1))
+                    .get();
+            assertEquals(0L, r.offset(), "the very first send is acknowledged, not failed for want of metadata");
+        }
+    }
+
+    @Test
+    void withoutKafkaAPublishFailsWithinTheBoundedWait() throws Exception {
+        // nothing listens on port 9 (discard): metadata never comes
+        try (ElectoralLogProducer p = ElectoralLogProducer.builder("127.0.0.1:9")
+                .topic("producer-unreachable")
+                .blockWhenFull(java.time.Duration.ofMillis(500))
+                .build()) {
+            long t0 = System.nanoTime();
+            CompletableFuture<PublishResult> f =
+                    p.publish(StatementSamples.everyKind("unreachable-board").get(1));
+            long blockedMillis = (System.nanoTime() - t0) / 1_000_000;
+            java.util.concurrent.ExecutionException e =
+                    assertThrows(java.util.concurrent.ExecutionException.class, f::get);
+            assertTrue(e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException, e.toString());
+            assertTrue(blockedMillis < 5_000, "publish returned after " + blockedMillis + " ms, not 60 s");
+        }
+        assertEquals(2_000L, ElectoralLogProducer.DEFAULT_MAX_WAIT.toMillis());
+        IllegalStateException none = assertThrows(
+                IllegalStateException.class,
+                () -> ElectoralLogProducer.builder("127.0.0.1:9")
+                        .failFast()
+                        .buildWithin(java.time.Duration.ofMillis(300)));
+        assertTrue(none.getMessage().contains("no metadata"), none.getMessage());
     }
 
     static byte[] array(ByteBuffer b) {
