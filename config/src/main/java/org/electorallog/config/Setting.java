@@ -121,6 +121,11 @@ public enum Setting {
             EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
             "electoral-log.dead-letters",
             "the dead-letter topic"),
+    SCHEMA_REGISTRY_URL(
+            "ELECTORAL_LOG_SCHEMA_REGISTRY_URL",
+            EnumSet.of(Process.PROJECTOR, Process.PRODUCER, Process.LAUNCHER),
+            null,
+            "a Confluent-compatible schema registry (REST) for the events' writer schemas; unset = the embedded manifest"),
     APPLICATION_ID(
             "ELECTORAL_LOG_APPLICATION_ID",
             EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),

@@ -96,6 +96,9 @@ public final class PublishCommand implements Callable<Integer> {
             for (java.util.Map.Entry<String, Object> e : conf.kafkaSecurity().entrySet()) {
                 b.kafka(e.getKey(), String.valueOf(e.getValue()));
             }
+            if (conf.isSet(org.electorallog.config.Setting.SCHEMA_REGISTRY_URL)) {
+                b.schemaRegistry(conf.get(org.electorallog.config.Setting.SCHEMA_REGISTRY_URL));
+            }
         } catch (IllegalArgumentException e) {
             err.println("publish: " + e.getMessage());
             return 2;

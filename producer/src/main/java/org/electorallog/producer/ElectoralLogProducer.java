@@ -76,6 +76,7 @@ public final class ElectoralLogProducer implements AutoCloseable {
         private SigningKey senderKey;
         private SigningKey systemKey;
         private boolean failFast;
+        private StatementCodec codec = StatementCodec.embedded();
 
         private Builder(String bootstrap) {
             this.kafka = defaults(bootstrap);
@@ -118,6 +119,22 @@ public final class ElectoralLogProducer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Writer schemas from a Confluent-compatible schema registry at {@code url} (REST API)
+         * instead of the embedded manifest: the envelope's schema is registered under the events
+         * subject when the registry does not have it (the registry's compatibility rules decide),
+         * and its ID goes into every event. Producers in other languages use the same registry.
+         */
+        public Builder schemaRegistry(String url) {
+            this.codec = url == null
+                    ? StatementCodec.embedded()
+                    : new StatementCodec(
+                            new org.electorallog.schemas.ConfluentSchemaRegistryClient(
+                                    url, Duration.ofSeconds(10), 3, true),
+                            Topics.EVENTS_SUBJECT);
+            return this;
+        }
+
         /** Bytes of statements the producer may hold unacknowledged (default 64 MiB). */
         public Builder bufferBytes(long bytes) {
             kafka.put(ProducerConfig.BUFFER_MEMORY_CONFIG, String.valueOf(bytes));
@@ -140,8 +157,7 @@ public final class ElectoralLogProducer implements AutoCloseable {
 
         /** Builds, a fail-fast producer waiting at most {@code warmUp} for the topic's metadata. */
         public ElectoralLogProducer buildWithin(Duration warmUp) {
-            ElectoralLogProducer p =
-                    new ElectoralLogProducer(kafka, StatementCodec.embedded(), topic, senderKey, systemKey);
+            ElectoralLogProducer p = new ElectoralLogProducer(kafka, codec, topic, senderKey, systemKey);
             if (failFast) {
                 p.warmUp(warmUp);
             }

@@ -132,7 +132,7 @@ public final class Projector implements AutoCloseable {
     }
 
     Topology topology() {
-        StatementCodec codec = StatementCodec.embedded();
+        StatementCodec codec = settings.codec();
         Topology t = new Topology();
         t.addSource("events", Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), settings.topic());
         t.addProcessor(

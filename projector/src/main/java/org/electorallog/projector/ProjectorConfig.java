@@ -74,6 +74,9 @@ public final class ProjectorConfig {
                     + Setting.SENDER_REGISTRY.env + ": " + e.getMessage());
         }
         s = s.withCheckpointEvery(Duration.ofMillis(conf.number(Setting.CHECKPOINT_EVERY_MS, 0, 3_600_000)));
+        if (conf.isSet(Setting.SCHEMA_REGISTRY_URL)) {
+            s = s.withSchemaRegistry(conf.get(Setting.SCHEMA_REGISTRY_URL));
+        }
         return s.withKafkaSecurity(conf.kafkaSecurity());
     }
 

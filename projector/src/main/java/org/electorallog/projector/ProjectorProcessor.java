@@ -84,7 +84,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         this.writer = new BatchWriter(
                 settings.signer(),
                 settings.originPrefix(),
-                org.electorallog.schemas.EmbeddedSchemaRegistry.instance(),
+                codec.registry(),
                 settings.checkpointEvery(),
                 settings.signatures());
     }

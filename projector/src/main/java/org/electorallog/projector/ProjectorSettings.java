@@ -26,6 +26,8 @@ import org.electorallog.schemas.Topics;
  * @param signatures       which statements must carry valid signatures
  * @param checkpointEvery  how often a changed board gets a signed checkpoint; zero = after every batch
  * @param kafkaSecurity    Kafka client security properties (SASL/SCRAM, TLS) added to every client; empty = PLAINTEXT
+ * @param schemaRegistryUrl a Confluent-compatible schema registry to read writer schemas from; null = the
+ *                         embedded manifest
  */
 public record ProjectorSettings(
         String bootstrap,
@@ -44,7 +46,8 @@ public record ProjectorSettings(
         String instanceId,
         SignaturePolicy signatures,
         Duration checkpointEvery,
-        java.util.Map<String, Object> kafkaSecurity) {
+        java.util.Map<String, Object> kafkaSecurity,
+        String schemaRegistryUrl) {
     /** Default checkpoint interval. */
     public static final Duration DEFAULT_CHECKPOINT_EVERY = Duration.ofSeconds(1);
 
@@ -100,7 +103,25 @@ public record ProjectorSettings(
                 null,
                 SignaturePolicy.none(),
                 DEFAULT_CHECKPOINT_EVERY,
-                java.util.Map.of());
+                java.util.Map.of(),
+                null);
+    }
+
+    /** Writer schemas from a Confluent-compatible registry at {@code url} (null: the embedded manifest). */
+    public ProjectorSettings withSchemaRegistry(String url) {
+        return copy(c -> {
+            c.schemaRegistryUrl = url;
+        });
+    }
+
+    /** The codec of the events: the embedded manifest, or the configured registry's REST API. */
+    org.electorallog.schemas.StatementCodec codec() {
+        return schemaRegistryUrl == null
+                ? org.electorallog.schemas.StatementCodec.embedded()
+                : new org.electorallog.schemas.StatementCodec(
+                        new org.electorallog.schemas.ConfluentSchemaRegistryClient(
+                                schemaRegistryUrl, Duration.ofSeconds(10), 3, false),
+                        org.electorallog.schemas.Topics.EVENTS_SUBJECT);
     }
 
     public ProjectorSettings withSignatures(SignaturePolicy policy) {
@@ -208,6 +229,7 @@ public record ProjectorSettings(
         SignaturePolicy signatures;
         Duration checkpointEvery;
         java.util.Map<String, Object> kafkaSecurity;
+        String schemaRegistryUrl;
 
         Values(ProjectorSettings s) {
             bootstrap = s.bootstrap;
@@ -227,6 +249,7 @@ public record ProjectorSettings(
             signatures = s.signatures;
             checkpointEvery = s.checkpointEvery;
             kafkaSecurity = s.kafkaSecurity;
+            schemaRegistryUrl = s.schemaRegistryUrl;
         }
 
         ProjectorSettings build() {
@@ -247,7 +270,8 @@ public record ProjectorSettings(
                     instanceId,
                     signatures,
                     checkpointEvery,
-                    kafkaSecurity);
+                    kafkaSecurity,
+                    schemaRegistryUrl);
         }
     }
 

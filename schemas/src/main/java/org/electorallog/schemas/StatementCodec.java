@@ -58,6 +58,11 @@ public final class StatementCodec {
         this.subject = subject;
     }
 
+    /** The registry this codec reads writer schemas from. */
+    public SchemaRegistry registry() {
+        return registry;
+    }
+
     /** A codec on the embedded registry and the default events subject. */
     public static StatementCodec embedded() {
         return new StatementCodec(EmbeddedSchemaRegistry.instance(), Topics.EVENTS_SUBJECT);
