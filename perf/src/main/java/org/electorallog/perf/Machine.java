@@ -19,10 +19,28 @@ final class Machine {
         m.put("cpu", cpuModel());
         m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
         m.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        m.put("commit", commit());
         m.put(
                 "note",
                 "Kafka broker, projector, PostgreSQL, query API and the load generator share these cores; loopback network");
         return m;
+    }
+
+    /** The commit the code was built from ({@code git rev-parse --short HEAD}; "+dirty" with local changes). */
+    static String commit() {
+        try {
+            String head = run("git", "rev-parse", "--short", "HEAD");
+            String changes = run("git", "status", "--porcelain", "--untracked-files=no");
+            return head == null ? "unknown" : head + (changes == null || changes.isEmpty() ? "" : "+dirty");
+        } catch (Exception e) {
+            return "unknown";
+        }
+    }
+
+    private static String run(String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+        return p.waitFor() == 0 ? out : null;
     }
 
     static Map<String, String> versions(DataSource db) {
