@@ -213,6 +213,11 @@ public enum Setting {
             "127.0.0.1",
             "address the query API listens on (0.0.0.0 in a container)"),
     HTTP_PORT("ELECTORAL_LOG_HTTP_PORT", EnumSet.of(Process.QUERY_API), "8080", "port of the query API"),
+    ADMIN_PORT(
+            "ELECTORAL_LOG_ADMIN_PORT",
+            EnumSet.of(Process.QUERY_API),
+            "0",
+            "a second port (plain HTTP, for the cluster network) serving the admin endpoints and /metrics, which the public port then answers 404 for; 0 = all on the public port"),
     DB_POOL_SIZE(
             "ELECTORAL_LOG_DB_POOL_SIZE",
             EnumSet.of(Process.QUERY_API),

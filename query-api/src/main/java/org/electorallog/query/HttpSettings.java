@@ -13,6 +13,8 @@ import java.util.List;
  * @param proofRatePerMinute proof requests per client address per minute; 0 = unlimited
  * @param maxBodyBytes       largest request body; larger bodies get 413
  * @param dbPoolSize         PostgreSQL connections
+ * @param adminPort          a second port for the admin endpoints and /metrics, which the public port then
+ *                           answers 404 for; 0 = everything on the public port
  */
 public record HttpSettings(
         String host,
@@ -21,7 +23,20 @@ public record HttpSettings(
         List<String> corsOrigins,
         int proofRatePerMinute,
         int maxBodyBytes,
-        int dbPoolSize) {
+        int dbPoolSize,
+        int adminPort) {
+    /** Settings with everything on one port. */
+    public HttpSettings(
+            String host,
+            Path tlsKeystore,
+            String tlsPassword,
+            List<String> corsOrigins,
+            int proofRatePerMinute,
+            int maxBodyBytes,
+            int dbPoolSize) {
+        this(host, tlsKeystore, tlsPassword, corsOrigins, proofRatePerMinute, maxBodyBytes, dbPoolSize, 0);
+    }
+
     public HttpSettings {
         corsOrigins = List.copyOf(corsOrigins);
         if (proofRatePerMinute < 0 || maxBodyBytes < 1 || dbPoolSize < 1) {
@@ -35,18 +50,33 @@ public record HttpSettings(
     }
 
     public HttpSettings withProofRate(int perMinute) {
-        return new HttpSettings(host, tlsKeystore, tlsPassword, corsOrigins, perMinute, maxBodyBytes, dbPoolSize);
+        return new HttpSettings(
+                host, tlsKeystore, tlsPassword, corsOrigins, perMinute, maxBodyBytes, dbPoolSize, adminPort);
     }
 
     public HttpSettings withCors(List<String> origins) {
-        return new HttpSettings(host, tlsKeystore, tlsPassword, origins, proofRatePerMinute, maxBodyBytes, dbPoolSize);
+        return new HttpSettings(
+                host, tlsKeystore, tlsPassword, origins, proofRatePerMinute, maxBodyBytes, dbPoolSize, adminPort);
     }
 
     public HttpSettings withTls(Path keystore, String password) {
-        return new HttpSettings(host, keystore, password, corsOrigins, proofRatePerMinute, maxBodyBytes, dbPoolSize);
+        return new HttpSettings(
+                host, keystore, password, corsOrigins, proofRatePerMinute, maxBodyBytes, dbPoolSize, adminPort);
     }
 
     public HttpSettings withMaxBodyBytes(int bytes) {
-        return new HttpSettings(host, tlsKeystore, tlsPassword, corsOrigins, proofRatePerMinute, bytes, dbPoolSize);
+        return new HttpSettings(
+                host, tlsKeystore, tlsPassword, corsOrigins, proofRatePerMinute, bytes, dbPoolSize, adminPort);
+    }
+
+    /** Admin endpoints and /metrics on {@code port} only (0: on the public port). */
+    public HttpSettings withAdminPort(int port) {
+        return new HttpSettings(
+                host, tlsKeystore, tlsPassword, corsOrigins, proofRatePerMinute, maxBodyBytes, dbPoolSize, port);
+    }
+
+    /** Whether a path is served on the admin port when there is one: the admin endpoints and the metrics. */
+    static boolean adminPath(String path) {
+        return path.startsWith("/admin/") || path.equals("/metrics");
     }
 }

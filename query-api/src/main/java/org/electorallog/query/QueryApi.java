@@ -83,9 +83,18 @@ public final class QueryApi implements AutoCloseable {
             if (http.tlsKeystore() != null) {
                 // HTTPS only: with a connector of our own, Javalin adds no plain HTTP one
                 cfg.jetty.addConnector((server, httpConfig) -> tlsConnector(server, httpConfig, http, settings.port()));
+            } else if (http.adminPort() > 0) {
+                // with any connector of our own Javalin adds none: the public one is ours too
+                cfg.jetty.addConnector(
+                        (server, httpConfig) -> plainConnector(server, httpConfig, http.host(), settings.port()));
             } else {
                 cfg.jetty.host = http.host();
                 cfg.jetty.port = settings.port();
+            }
+            if (http.adminPort() > 0) {
+                // the admin endpoints and /metrics on a port of their own, which the public Service does not expose
+                cfg.jetty.addConnector(
+                        (server, httpConfig) -> plainConnector(server, httpConfig, http.host(), http.adminPort()));
             }
             register(cfg.routes, cors, gate);
         });
@@ -97,7 +106,8 @@ public final class QueryApi implements AutoCloseable {
         r.before(cors::apply);
         PREFLIGHT_PATHS.forEach(p -> r.options(p, Cors::preflight));
         for (Route route : routes) {
-            r.addEndpoint(new Endpoint(route.method(), route.path(), gate.guard(route), java.util.Set.of()));
+            r.addEndpoint(new Endpoint(
+                    route.method(), route.path(), onItsPort(route, gate.guard(route)), java.util.Set.of()));
         }
         Problems.register(r);
     }
@@ -173,6 +183,32 @@ public final class QueryApi implements AutoCloseable {
         }
     }
 
+    /**
+     * With an admin port, a route answers on one port only: the admin endpoints and /metrics on the
+     * admin port, the others on the public port; /health on both (probes may use either).
+     */
+    private io.javalin.http.Handler onItsPort(Route route, io.javalin.http.Handler handler) {
+        int adminPort = settings.http().adminPort();
+        if (adminPort <= 0 || route.path().startsWith("/health")) {
+            return handler;
+        }
+        boolean admin = HttpSettings.adminPath(route.path());
+        return ctx -> {
+            if ((ctx.req().getLocalPort() == adminPort) != admin) {
+                throw ApiException.notFound("no endpoint at " + ctx.path() + " on this port"
+                        + (admin ? "" : " (the admin port serves /admin/*, /metrics and /health)"));
+            }
+            handler.handle(ctx);
+        };
+    }
+
+    private static ServerConnector plainConnector(Server server, HttpConfiguration httpConfig, String host, int port) {
+        ServerConnector c = new ServerConnector(server, new HttpConnectionFactory(httpConfig));
+        c.setHost(host);
+        c.setPort(port);
+        return c;
+    }
+
     private static ServerConnector tlsConnector(
             Server server, HttpConfiguration httpConfig, HttpSettings http, int port) {
         SslContextFactory.Server tls = new SslContextFactory.Server();
@@ -218,6 +254,12 @@ public final class QueryApi implements AutoCloseable {
     }
 
     public int port() {
+        int admin = settings.http().adminPort();
+        for (org.eclipse.jetty.server.Connector c : app.jettyServer().server().getConnectors()) {
+            if (c instanceof ServerConnector sc && sc.getLocalPort() > 0 && sc.getLocalPort() != admin) {
+                return sc.getLocalPort();
+            }
+        }
         return app.port();
     }
 

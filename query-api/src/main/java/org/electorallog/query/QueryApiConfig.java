@@ -52,7 +52,11 @@ public final class QueryApiConfig {
                 conf.list(Setting.CORS_ORIGINS),
                 (int) conf.number(Setting.PROOF_RATE_PER_MINUTE, 0, 1_000_000),
                 (int) conf.number(Setting.MAX_BODY_BYTES, 1024, 16 * 1024 * 1024),
-                (int) conf.number(Setting.DB_POOL_SIZE, 1, 200));
+                (int) conf.number(Setting.DB_POOL_SIZE, 1, 200),
+                (int) conf.number(Setting.ADMIN_PORT, 0, 65_535));
+        if (http.adminPort() != 0 && http.adminPort() == conf.port(Setting.HTTP_PORT)) {
+            throw new IllegalArgumentException(Setting.ADMIN_PORT.env + " must differ from " + Setting.HTTP_PORT.env);
+        }
         return new QueryApiSettings(
                 jdbc,
                 conf.get(Setting.DB_USER),

@@ -1,0 +1,65 @@
+package org.electorallog.query;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.infra.SharedStack;
+import org.junit.jupiter.api.Test;
+
+/**
+ * With an admin port (issue 16), the admin endpoints and /metrics answer there and not on the
+ * public port, which the public Service exposes; the public routes do not answer on the admin port.
+ */
+class AdminPortTest {
+    @Test
+    void adminEndpointsAndMetricsOnlyOnTheAdminPort() throws Exception {
+        QueryApiTest.load();
+        DatabaseAddress db = SharedStack.get().database();
+        int adminPort;
+        try (ServerSocket s = new ServerSocket(0)) {
+            adminPort = s.getLocalPort();
+        }
+        try (QueryApi api = QueryApi.start(new QueryApiSettings(
+                db.jdbcUrl(),
+                "electoral_log_query_api",
+                "",
+                0,
+                AdminTest.TOKEN,
+                List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())),
+                null,
+                Duration.ofHours(1),
+                null,
+                HttpSettings.defaults().withAdminPort(adminPort),
+                null,
+                null))) {
+            String pub = api.baseUrl();
+            String admin = "http://127.0.0.1:" + adminPort;
+            assertEquals(404, status(pub + "/admin/senders"));
+            assertEquals(404, status(pub + "/metrics"));
+            assertEquals(200, status(pub + "/boards"));
+            assertEquals(200, status(pub + "/health/live"));
+            assertEquals(200, status(admin + "/admin/senders"));
+            assertEquals(200, status(admin + "/metrics"));
+            assertEquals(200, status(admin + "/health/live"));
+            assertEquals(404, status(admin + "/boards"));
+            assertEquals(404, status(admin + "/boards/" + QueryApiTest.BOARD + "/checkpoint"));
+        }
+    }
+
+    private static int status(String url) throws Exception {
+        return QueryApiTest.HTTP
+                .send(
+                        HttpRequest.newBuilder(URI.create(url))
+                                .header("Authorization", "Bearer " + AdminTest.TOKEN)
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .statusCode();
+    }
+}
