@@ -220,6 +220,24 @@ public final class Projector implements AutoCloseable {
         return h;
     }
 
+    /**
+     * Liveness: false when restarting the process is the remedy: Kafka Streams in ERROR, shutting
+     * down or not running (its client was shut down, e.g. after a stop), or running with no stream
+     * thread alive. A failed stream thread alone is replaced in place (the handler above), so it
+     * is not a reason.
+     */
+    public boolean alive() {
+        KafkaStreams.State state = streams.state();
+        return switch (state) {
+            case ERROR, PENDING_ERROR, NOT_RUNNING, PENDING_SHUTDOWN -> false;
+            case RUNNING ->
+                streams.metadataForLocalThreads().stream()
+                        .anyMatch(t -> !t.threadState().equals("DEAD")
+                                && !t.threadState().equals("PENDING_SHUTDOWN"));
+            default -> true;
+        };
+    }
+
     public KafkaStreams.State state() {
         return streams.state();
     }

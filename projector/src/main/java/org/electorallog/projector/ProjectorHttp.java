@@ -16,7 +16,8 @@ import java.util.Map;
 
 /**
  * The projector process's HTTP side: {@code /metrics} (Prometheus text format: the projector's
- * counters, lag per partition, JVM), {@code /health/live} (the process answers) and
+ * counters, lag per partition, JVM), {@code /health/live} (503 when Kafka Streams is in ERROR, not
+ * running, or has no live stream thread: a restart is the remedy; {@link Projector#alive}) and
  * {@code /health/ready} (Kafka Streams running and PostgreSQL answering; 503 otherwise).
  */
 public final class ProjectorHttp implements AutoCloseable {
@@ -40,7 +41,14 @@ public final class ProjectorHttp implements AutoCloseable {
         server = HttpServer.create(new InetSocketAddress(host, port), 0);
         server.createContext(
                 "/metrics", x -> reply(x, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
-        server.createContext("/health/live", x -> reply(x, 200, "application/json", "{\"status\":\"UP\"}"));
+        server.createContext("/health/live", x -> {
+            boolean alive = projector.alive();
+            reply(
+                    x,
+                    alive ? 200 : 503,
+                    "application/json",
+                    "{\"status\":\"" + (alive ? "UP" : "DOWN") + "\",\"streams\":\"" + projector.state() + "\"}");
+        });
         server.createContext("/health/ready", x -> {
             Map<String, Object> h = projector.health();
             boolean ok = Boolean.TRUE.equals(h.get("healthy"));

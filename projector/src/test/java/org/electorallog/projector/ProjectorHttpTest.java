@@ -45,4 +45,18 @@ class ProjectorHttpTest {
             assertEquals(200, ready.statusCode(), ready.body());
         }
     }
+
+    @Test
+    void livenessFailsWhenKafkaStreamsNoLongerRuns() throws Exception {
+        ProjectorHarness h = new ProjectorHarness("liveness", 1);
+        Projector p = Projector.start(h.settings);
+        try (ProjectorHttp http = ProjectorHttp.start(p, "127.0.0.1", 0)) {
+            p.awaitRunning(Duration.ofMinutes(1));
+            assertEquals(200, get(http.port(), "/health/live").statusCode());
+            p.close(); // Kafka Streams NOT_RUNNING: what a client shut down after an error leaves
+            HttpResponse<String> dead = get(http.port(), "/health/live");
+            assertEquals(503, dead.statusCode(), dead.body());
+            assertTrue(dead.body().contains("NOT_RUNNING"), dead.body());
+        }
+    }
 }
