@@ -161,6 +161,39 @@ final class FillRun {
     }
 
     /**
+     * Brings a ceiling_records made by an earlier build up to the records table of this one: the
+     * columns and the indexes a later migration added to records (a perf stack is kept between runs).
+     */
+    private static void matchRecords(Connection c) throws java.sql.SQLException {
+        List<String> changes = new ArrayList<>();
+        try (ResultSet rs = c.createStatement()
+                .executeQuery("SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a "
+                        + "WHERE a.attrelid = 'records'::regclass AND a.attnum > 0 AND NOT a.attisdropped "
+                        + "AND NOT EXISTS (SELECT 1 FROM pg_attribute b WHERE b.attrelid = 'ceiling_records'::regclass "
+                        + "AND b.attname = a.attname AND NOT b.attisdropped) ORDER BY a.attnum")) {
+            while (rs.next()) {
+                changes.add("ALTER TABLE ceiling_records ADD COLUMN " + rs.getString(1) + " " + rs.getString(2));
+            }
+        }
+        try (ResultSet rs = c.createStatement()
+                .executeQuery(
+                        "SELECT i.relname, substring(pg_get_indexdef(x.indexrelid) from ' USING .*') FROM pg_index x "
+                                + "JOIN pg_class i ON i.oid = x.indexrelid WHERE x.indrelid = 'records'::regclass "
+                                + "AND NOT x.indisprimary AND substring(pg_get_indexdef(x.indexrelid) from ' USING .*') NOT IN "
+                                + "(SELECT substring(pg_get_indexdef(y.indexrelid) from ' USING .*') FROM pg_index y "
+                                + "WHERE y.indrelid = 'ceiling_records'::regclass)")) {
+            while (rs.next()) {
+                boolean unique = rs.getString(1).equals("records_delivery_id");
+                changes.add("CREATE " + (unique ? "UNIQUE " : "") + "INDEX ceiling_" + rs.getString(1)
+                        + " ON ceiling_records" + rs.getString(2));
+            }
+        }
+        for (String sql : changes) {
+            c.createStatement().execute(sql);
+        }
+    }
+
+    /**
      * The same rows (same generator, same seeds) by binary COPY into ceiling_records, 5,000 per
      * transaction as the projector writes them. Only the records table: no tiles, counters or offsets.
      */
@@ -168,6 +201,7 @@ final class FillRun {
         try (Connection c = env.db.getConnection()) {
             c.setAutoCommit(true);
             c.createStatement().execute("CREATE TABLE IF NOT EXISTS ceiling_records (LIKE records INCLUDING ALL)");
+            matchRecords(c);
         }
         long rows = 0;
         double copySeconds = 0;
