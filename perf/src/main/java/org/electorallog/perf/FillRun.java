@@ -176,16 +176,16 @@ final class FillRun {
             }
         }
         try (ResultSet rs = c.createStatement()
-                .executeQuery(
-                        "SELECT i.relname, substring(pg_get_indexdef(x.indexrelid) from ' USING .*') FROM pg_index x "
-                                + "JOIN pg_class i ON i.oid = x.indexrelid WHERE x.indrelid = 'records'::regclass "
-                                + "AND NOT x.indisprimary AND substring(pg_get_indexdef(x.indexrelid) from ' USING .*') NOT IN "
-                                + "(SELECT substring(pg_get_indexdef(y.indexrelid) from ' USING .*') FROM pg_index y "
-                                + "WHERE y.indrelid = 'ceiling_records'::regclass)")) {
+                .executeQuery("SELECT i.relname, pg_get_indexdef(x.indexrelid) FROM pg_index x "
+                        + "JOIN pg_class i ON i.oid = x.indexrelid WHERE x.indrelid = 'records'::regclass "
+                        + "AND NOT x.indisprimary AND substring(pg_get_indexdef(x.indexrelid) from ' USING .*') NOT IN "
+                        + "(SELECT substring(pg_get_indexdef(y.indexrelid) from ' USING .*') FROM pg_index y "
+                        + "WHERE y.indrelid = 'ceiling_records'::regclass)")) {
             while (rs.next()) {
-                boolean unique = rs.getString(1).equals("records_delivery_id");
-                changes.add("CREATE " + (unique ? "UNIQUE " : "") + "INDEX ceiling_" + rs.getString(1)
-                        + " ON ceiling_records" + rs.getString(2));
+                // "CREATE [UNIQUE] INDEX records_x ON public.records USING ...", for ceiling_records
+                changes.add(rs.getString(2)
+                        .replace("INDEX " + rs.getString(1) + " ON", "INDEX ceiling_" + rs.getString(1) + " ON")
+                        .replace(" ON public.records ", " ON public.ceiling_records "));
             }
         }
         for (String sql : changes) {
