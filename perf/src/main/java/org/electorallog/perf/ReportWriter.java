@@ -78,6 +78,7 @@ final class ReportWriter {
         List<JsonNode> audits = results(results, "audit");
         audits.removeIf(a -> !a.has("first")); // audit-rate.json is the older AuditRate program's result
         List<JsonNode> storage = results(results, "storage");
+        List<JsonNode> rebuilds = results(results, "rebuild");
         JsonNode any = Stream.of(fills, probes, appends, bursts, audits, storage)
                 .flatMap(List::stream)
                 .findFirst()
@@ -343,6 +344,29 @@ final class ReportWriter {
                         .append(f0(a.get("warm").get("records_per_second").asDouble()))
                         .append(" | ")
                         .append(a.get("warm").get("verdict").asText())
+                        .append(" |\n");
+            }
+            md.append('\n');
+        }
+        if (!rebuilds.isEmpty()) {
+            md.append(
+                    "## Rebuild: the topic replayed into an empty database\n\n"
+                            + "`perf rebuild` (docs/operations.md \"Recovery by replay\"): a projector with the perf projector's "
+                            + "settings and a fresh consumer group projects the whole events topic into a new database on the "
+                            + "same server, from the first event to the last offset stored.\n\n"
+                            + "| events | seconds | events/s | bytes per record of the result | commit |\n|---|---|---|---|---|\n");
+            for (JsonNode r : rebuilds) {
+                md.append("| ")
+                        .append(f0(r.get("events").asDouble()))
+                        .append(" | ")
+                        .append(f2(r.get("seconds").asDouble()))
+                        .append(" | ")
+                        .append(f0(r.get("events_per_second").asDouble()))
+                        .append(" | ")
+                        .append(f0(r.get("bytes_per_record").asDouble()))
+                        .append(" | ")
+                        .append(r.path("built_from")
+                                .asText(r.path("machine").path("commit").asText("-")))
                         .append(" |\n");
             }
             md.append('\n');

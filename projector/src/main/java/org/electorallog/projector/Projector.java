@@ -238,6 +238,17 @@ public final class Projector implements AutoCloseable {
         };
     }
 
+    /**
+     * Binds everything this projector measures to a registry: its own counters and histograms,
+     * Kafka Streams' client metrics (consumer lag, commit and process rates, thread states) and the
+     * PostgreSQL pool's (HikariCP: active, idle and pending connections, acquire time).
+     */
+    public void bindTo(io.micrometer.core.instrument.MeterRegistry registry) {
+        metrics.bindTo(registry);
+        new io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics(streams).bindTo(registry);
+        db.setMetricRegistry(registry);
+    }
+
     public KafkaStreams.State state() {
         return streams.state();
     }

@@ -26,7 +26,7 @@ public final class ProjectorHttp implements AutoCloseable {
     private final JvmGcMetrics gc = new JvmGcMetrics();
 
     private ProjectorHttp(Projector projector, String host, int port) throws IOException {
-        projector.metrics().bindTo(registry);
+        projector.bindTo(registry);
         Gauge.builder(
                         "electoral_log_projector_lag_records",
                         projector,

@@ -6,8 +6,32 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.electorallog.schemas.BadEventException;
 
-/** Counters of the projector, shared by its tasks. */
+/**
+ * Counters and histograms of the projector, shared by its tasks. The histograms (batch duration,
+ * publish-to-projected lag) live in a composite registry from the start, so that they count before
+ * and after {@link #bindTo} adds the Prometheus registry; their buckets are fixed (SLO boundaries) so
+ * that Prometheus can compute percentiles ({@code histogram_quantile}) over any set of instances.
+ */
 public final class ProjectorMetrics {
+    /** Bucket boundaries of the batch duration: 1 ms to 10 s. */
+    static final java.time.Duration[] BATCH_BUCKETS =
+            buckets(1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000);
+    /** Bucket boundaries of the lag from publishing (Kafka timestamp) to the commit in PostgreSQL: 10 ms to 5 min. */
+    static final java.time.Duration[] LAG_BUCKETS =
+            buckets(10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 30000, 60000, 300000);
+
+    private final io.micrometer.core.instrument.composite.CompositeMeterRegistry histograms =
+            new io.micrometer.core.instrument.composite.CompositeMeterRegistry();
+    private final io.micrometer.core.instrument.Timer batchTimer = io.micrometer.core.instrument.Timer.builder(
+                    "electoral_log_projector_batch")
+            .description("duration of a batch transaction (records, tiles, counters, checkpoints, offset)")
+            .serviceLevelObjectives(BATCH_BUCKETS)
+            .register(histograms);
+    private final io.micrometer.core.instrument.Timer lagTimer = io.micrometer.core.instrument.Timer.builder(
+                    "electoral_log_projector_publish_to_projected")
+            .description("from an event's Kafka timestamp to the commit of its record in PostgreSQL")
+            .serviceLevelObjectives(LAG_BUCKETS)
+            .register(histograms);
     private final AtomicLong records = new AtomicLong();
     private final AtomicLong batches = new AtomicLong();
     private final AtomicLong duplicates = new AtomicLong();
@@ -24,7 +48,21 @@ public final class ProjectorMetrics {
         }
     }
 
+    private static java.time.Duration[] buckets(long... millis) {
+        return java.util.Arrays.stream(millis)
+                .mapToObj(java.time.Duration::ofMillis)
+                .toArray(java.time.Duration[]::new);
+    }
+
+    /** Each committed event's time from its Kafka timestamp to now (the commit). */
+    void committed(java.util.List<PendingEvent> events, long nowMillis) {
+        for (PendingEvent e : events) {
+            lagTimer.record(Math.max(0, nowMillis - e.kafkaTimestamp()), java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+    }
+
     void batch(int written, int dropped, long nanos) {
+        batchTimer.record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
         lastBatchSize.set(written);
         records.addAndGet(written);
         duplicates.addAndGet(dropped);
@@ -70,6 +108,7 @@ public final class ProjectorMetrics {
 
     /** Registers these counters with a Micrometer registry (Prometheus names: electoral_log_projector_*). */
     public void bindTo(io.micrometer.core.instrument.MeterRegistry registry) {
+        histograms.add(registry);
         counter(registry, "electoral_log_projector_records_written", records, "records written to PostgreSQL");
         counter(registry, "electoral_log_projector_batches", batches, "batches committed");
         counter(

@@ -397,6 +397,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                     }
                     c.commit();
                     metrics.batch(r.written(), r.duplicates(), System.nanoTime() - t0);
+                    metrics.committed(events, System.currentTimeMillis());
                     storedOffset = upTo;
                     metrics.projected(partition, storedOffset);
                     return null;

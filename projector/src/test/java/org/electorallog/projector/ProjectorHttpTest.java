@@ -40,6 +40,11 @@ class ProjectorHttpTest {
             assertTrue(
                     metrics.contains("electoral_log_projector_dead_letters_total{reason=\"UNDECODABLE\"} 0.0"),
                     metrics);
+            // histograms with buckets (p95 from Prometheus), Kafka Streams' and the pool's metrics (issue 16)
+            assertTrue(metrics.contains("electoral_log_projector_batch_seconds_bucket{le="), metrics);
+            assertTrue(metrics.contains("electoral_log_projector_publish_to_projected_seconds_count 250"), metrics);
+            assertTrue(metrics.contains("hikaricp_connections_active"), metrics);
+            assertTrue(metrics.contains("kafka_stream_thread_"), metrics);
             assertEquals(200, get(http.port(), "/health/live").statusCode());
             HttpResponse<String> ready = get(http.port(), "/health/ready");
             assertEquals(200, ready.statusCode(), ready.body());

@@ -1,6 +1,7 @@
 package org.electorallog.query;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.ServerSocket;
 import java.net.URI;
@@ -50,6 +51,30 @@ class AdminPortTest {
             assertEquals(200, status(admin + "/health/live"));
             assertEquals(404, status(admin + "/boards"));
             assertEquals(404, status(admin + "/boards/" + QueryApiTest.BOARD + "/checkpoint"));
+            // the metrics (issue 16): request histograms with buckets, each board's size and checkpoint, the pool
+            assertEquals(200, status(pub + "/boards/" + QueryApiTest.BOARD + "/checkpoint"));
+            String metrics = QueryApiTest.HTTP
+                    .send(
+                            HttpRequest.newBuilder(URI.create(admin + "/metrics"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
+            assertTrue(
+                    metrics.contains(
+                            "electoral_log_http_requests_seconds_bucket{method=\"GET\",route=\"/boards/{board}/checkpoint\",status=\"200\",le=\"0.01\"}"),
+                    metrics);
+            assertTrue(
+                    metrics.contains(
+                            "electoral_log_board_size{board=\"" + QueryApiTest.BOARD + "\"} " + QueryApiTest.N + ".0"),
+                    metrics);
+            assertTrue(
+                    metrics.contains(
+                            "electoral_log_board_uncheckpointed_records{board=\"" + QueryApiTest.BOARD + "\"} 0.0"),
+                    metrics);
+            assertTrue(
+                    metrics.contains("electoral_log_checkpoint_age_seconds{board=\"" + QueryApiTest.BOARD + "\"}"),
+                    metrics);
+            assertTrue(metrics.contains("hikaricp_connections_active"), metrics);
         }
     }
 

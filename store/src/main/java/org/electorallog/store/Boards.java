@@ -49,6 +49,32 @@ public final class Boards {
         return out;
     }
 
+    /**
+     * Each board's head for the metrics: size, the size and age of its latest checkpoint (one
+     * lateral primary-key probe a board into checkpoints).
+     */
+    public static final String HEADS_SQL = "SELECT b.name, s.size, coalesce(k.size, 0), "
+            + "extract(epoch FROM now() - k.signed) FROM boards b JOIN board_state s USING (board_id) "
+            + "LEFT JOIN LATERAL (SELECT c.size, c.signed FROM checkpoints c WHERE c.board_id = b.board_id "
+            + "ORDER BY c.size DESC LIMIT 1) k ON true ORDER BY b.name";
+
+    /** A board's head: its size, its latest checkpoint's size and age in seconds (null without one). */
+    public record Head(String name, long size, long checkpointedSize, Double checkpointAgeSeconds) {}
+
+    /** Every board's head ({@link #HEADS_SQL}). */
+    public static List<Head> heads(DataSource db) throws SQLException {
+        List<Head> out = new ArrayList<>();
+        try (Connection c = db.getConnection();
+                PreparedStatement ps = c.prepareStatement(HEADS_SQL);
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                double age = rs.getDouble(4);
+                out.add(new Head(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.wasNull() ? null : age));
+            }
+        }
+        return out;
+    }
+
     /** Every board's name, in order. */
     public static List<String> names(DataSource db) throws SQLException {
         List<String> out = new ArrayList<>();
