@@ -1,8 +1,6 @@
 package org.electorallog.launcher;
 
 import java.io.PrintStream;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -64,8 +62,8 @@ public final class DeadLettersCommand implements Callable<Integer> {
             kafka.put("bootstrap.servers", conf.required(Setting.KAFKA_BOOTSTRAP));
             kafka.putAll(conf.kafkaSecurity());
             DeadLetterArchive archive = new DeadLetterArchive(kafka, conf.get(Setting.DEAD_LETTER_TOPIC));
-            DeadLetterArchive.Filter filter =
-                    new DeadLetterArchive.Filter(board, reason, instant("--since", since), instant("--until", until));
+            DeadLetterArchive.Filter filter = new DeadLetterArchive.Filter(
+                    board, reason, OptionValues.instant("--since", since), OptionValues.instant("--until", until));
             switch (action) {
                 case "list" -> {
                     List<DeadLetterArchive.Entry> found = archive.list(filter);
@@ -108,16 +106,5 @@ public final class DeadLettersCommand implements Callable<Integer> {
         return e.id() + " " + e.refused() + " board=" + e.board() + " reason=" + e.reason() + " source="
                 + e.sourceTopic() + "-" + e.sourcePartition() + "@" + e.sourceOffset()
                 + (e.truncated() ? " (copy truncated; republish uses the original)" : "") + ": " + e.message();
-    }
-
-    private static Instant instant(String option, String value) {
-        if (value == null) {
-            return null;
-        }
-        try {
-            return Instant.parse(value.strip());
-        } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(option + " must be an ISO 8601 UTC time like 2026-05-01T08:00:00Z");
-        }
     }
 }

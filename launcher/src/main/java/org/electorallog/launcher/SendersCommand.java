@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -138,8 +137,8 @@ public final class SendersCommand implements Callable<Integer> {
                         name,
                         board,
                         kinds,
-                        instant("--from", from),
-                        instant("--until", until),
+                        OptionValues.instant("--from", from),
+                        OptionValues.instant("--until", until),
                         "cli (" + System.getProperty("user.name") + ")")
                 .checked(Instant.now(), StatementKinds.NAMES);
         out.println("senders: added " + describe(SenderGrants.add(c, r)));
@@ -152,7 +151,7 @@ public final class SendersCommand implements Callable<Integer> {
         if (reason == null || reason.isBlank()) {
             throw new IllegalArgumentException("revoke needs --reason (it is kept with the grant)");
         }
-        Instant when = SenderGrants.revocationTime(instant("--at", at), Instant.now());
+        Instant when = SenderGrants.revocationTime(OptionValues.instant("--at", at), Instant.now());
         SenderGrant g = SenderGrants.revoke(c, grantId, when, "cli (" + System.getProperty("user.name") + ")", reason)
                 .orElse(null);
         if (g == null) {
@@ -180,17 +179,6 @@ public final class SendersCommand implements Callable<Integer> {
         if (!SenderGrants.present(c)) {
             throw new IllegalStateException("this database has no sender registry yet (schema below version "
                     + Migrations.latestVersion() + "): start the projector once, or run a newer build");
-        }
-    }
-
-    private static Instant instant(String option, String value) {
-        if (value == null) {
-            return null;
-        }
-        try {
-            return Instant.parse(value.strip());
-        } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(option + " must be an ISO 8601 UTC time like 2026-05-01T08:00:00Z");
         }
     }
 
