@@ -123,4 +123,52 @@ public record TlogProof(byte[] extra, long index, List<byte[]> inclusion, String
         ProofVerifier.verifyInclusion(index, cp.size(), leafHash, inclusion, cp.root());
         return cp;
     }
+
+    /** What {@link #verify(byte[], String, Collection, Collection, int)} checked: the checkpoint and who cosigned it. */
+    public record Verified(Checkpoint checkpoint, List<String> cosigners) {
+        public Verified {
+            cosigners = List.copyOf(cosigners);
+        }
+    }
+
+    /**
+     * Verifies the proof with a witness quorum (C2SP tlog-witness: a checkpoint is trusted when
+     * enough independent witnesses cosigned it, tlog-cosignature {@code cosignature/v1}): the
+     * checkpoint is signed by a trusted log key and has the expected origin, at least {@code quorum}
+     * of {@code witnesses} cosigned it, and the inclusion proof (RFC 9162 section 2.1.3.2) leads
+     * from {@code leafHash} at the proof's index to its root.
+     */
+    public Verified verify(
+            byte[] leafHash,
+            String origin,
+            Collection<NoteVerifier> logKeys,
+            Collection<Cosigner.Verifier> witnesses,
+            int quorum)
+            throws ProofException {
+        if (quorum < 0 || quorum > witnesses.size()) {
+            throw new IllegalArgumentException("the quorum must be between 0 and the " + witnesses.size()
+                    + " witness key(s) given, not " + quorum);
+        }
+        SignedNote note = SignedNote.open(checkpointNote, logKeys);
+        Checkpoint cp = Checkpoint.parse(note.text());
+        if (!cp.origin().equals(origin)) {
+            throw new ProofException("checkpoint origin '" + cp.origin() + "' is not the expected '" + origin + "'");
+        }
+        List<String> cosigners = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        for (Cosigner.Verifier w : witnesses) {
+            try {
+                w.verify(note);
+                cosigners.add(w.name());
+            } catch (ProofException e) {
+                missing.add(w.name() + " (" + e.getMessage() + ")");
+            }
+        }
+        if (cosigners.size() < quorum) {
+            throw new ProofException("the checkpoint has " + cosigners.size() + " valid cosignature(s), the quorum is "
+                    + quorum + "; not cosigned by: " + String.join(", ", missing));
+        }
+        ProofVerifier.verifyInclusion(index, cp.size(), leafHash, inclusion, cp.root());
+        return new Verified(cp, cosigners);
+    }
 }

@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
             KeygenCommand.class,
             SendersCommand.class,
             DeadLettersCommand.class,
+            VerifyCommand.class,
             org.electorallog.perf.PerfCommand.class
         })
 public final class Main implements Runnable {

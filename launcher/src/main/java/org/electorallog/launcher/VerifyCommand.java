@@ -1,0 +1,127 @@
+package org.electorallog.launcher;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.electorallog.core.Cosigner;
+import org.electorallog.core.Hashes;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.ProofException;
+import org.electorallog.core.TlogProof;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code electoral-log verify FILE}: checks a C2SP tlog-proof bundle offline, with nothing but the
+ * keys given here: the checkpoint's signature by the log, its origin, a quorum of witness
+ * cosignatures, and the inclusion of the entry (its leaf hash, or the entry itself) at the proof's
+ * index (core {@link TlogProof#verify(byte[], String, java.util.Collection, java.util.Collection, int)}).
+ * Exit 0 when it holds, 1 with the reason when it does not, 2 when the command is wrong.
+ */
+@Command(
+        name = "verify",
+        mixinStandardHelpOptions = true,
+        description = "Check a tlog-proof bundle offline against the log's and witnesses' keys. Exit 0 verified, "
+                + "1 not verified (with the reason), 2 usage error.")
+public final class VerifyCommand implements Callable<Integer> {
+    @Parameters(index = "0", description = "the tlog-proof file (GET /boards/{board}/records/{id}/proof-bundle)")
+    Path file;
+
+    @Option(names = "--log-key", required = true, description = "the log's verifier key (GET /log-keys); repeatable")
+    List<String> logKeys = new ArrayList<>();
+
+    @Option(
+            names = "--origin",
+            required = true,
+            description = "the board's checkpoint origin, e.g. log.election.example/board-1")
+    String origin;
+
+    @Option(names = "--leaf-hash", description = "the entry's RFC 6962 leaf hash (base64 or hex), e.g. from a receipt")
+    String leafHash;
+
+    @Option(names = "--entry", description = "a file with the entry itself (the canonical statement bytes)")
+    Path entry;
+
+    @Option(names = "--witness", description = "a witness's cosigner verifier key; repeatable")
+    List<String> witnesses = new ArrayList<>();
+
+    @Option(names = "--quorum", description = "how many of the witnesses must have cosigned; default all given")
+    Integer quorum;
+
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+
+    @Override
+    public Integer call() {
+        TlogProof proof;
+        byte[] leaf;
+        List<NoteVerifier> logs = new ArrayList<>();
+        List<Cosigner.Verifier> cosigners = new ArrayList<>();
+        try {
+            if ((leafHash == null) == (entry == null)) {
+                throw new IllegalArgumentException("give exactly one of --leaf-hash and --entry");
+            }
+            leaf = entry != null ? Hashes.leafHash(Files.readAllBytes(entry)) : hash(leafHash);
+            for (String k : logKeys) {
+                logs.add(NoteVerifier.parse(k));
+            }
+            for (String w : witnesses) {
+                cosigners.add(Cosigner.Verifier.parse(w));
+            }
+            try {
+                proof = TlogProof.parse(Files.readString(file, StandardCharsets.UTF_8));
+            } catch (ProofException e) {
+                err.println("verify: NOT VERIFIED: " + file + " is not a tlog-proof: " + e.getMessage());
+                return 1;
+            }
+        } catch (IllegalArgumentException | IOException e) {
+            err.println("verify: " + e.getMessage());
+            return 2;
+        }
+        int needed = quorum == null ? cosigners.size() : quorum;
+        try {
+            TlogProof.Verified v = proof.verify(leaf, origin, logs, cosigners, needed);
+            out.println("verify: VERIFIED: the entry with leaf hash "
+                    + Base64.getEncoder().encodeToString(leaf)
+                    + " is record " + proof.index() + " of " + origin + ", in the tree of size "
+                    + v.checkpoint().size() + " whose root "
+                    + Base64.getEncoder().encodeToString(v.checkpoint().root())
+                    + " the log signed"
+                    + (v.cosigners().isEmpty()
+                            ? " (no witness was asked for)"
+                            : " and " + v.cosigners().size() + " witness(es) cosigned: "
+                                    + String.join(", ", v.cosigners())));
+            return 0;
+        } catch (ProofException e) {
+            err.println("verify: NOT VERIFIED: " + e.getMessage());
+            return 1;
+        } catch (IllegalArgumentException e) {
+            err.println("verify: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    private static byte[] hash(String text) {
+        String t = text.strip();
+        byte[] out;
+        try {
+            out = t.length() == 64
+                    ? HexFormat.of().parseHex(t)
+                    : Base64.getDecoder().decode(t);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--leaf-hash is neither base64 nor 64 hex digits");
+        }
+        if (out.length != 32) {
+            throw new IllegalArgumentException("--leaf-hash must be 32 bytes, got " + out.length);
+        }
+        return out;
+    }
+}
