@@ -23,23 +23,34 @@ class AdminPortTest {
     void adminEndpointsAndMetricsOnlyOnTheAdminPort() throws Exception {
         QueryApiTest.load();
         DatabaseAddress db = SharedStack.get().database();
-        int adminPort;
-        try (ServerSocket s = new ServerSocket(0)) {
-            adminPort = s.getLocalPort();
+        int adminPort = 0;
+        QueryApi started = null;
+        // a free port chosen here may be taken before the server binds it on a busy machine: choose again
+        for (int attempt = 0; started == null; attempt++) {
+            try (ServerSocket s = new ServerSocket(0)) {
+                adminPort = s.getLocalPort();
+            }
+            try {
+                started = QueryApi.start(new QueryApiSettings(
+                        db.jdbcUrl(),
+                        "electoral_log_query_api",
+                        "",
+                        0,
+                        AdminTest.TOKEN,
+                        List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())),
+                        null,
+                        Duration.ofHours(1),
+                        null,
+                        HttpSettings.defaults().withAdminPort(adminPort),
+                        null,
+                        null));
+            } catch (RuntimeException e) {
+                if (attempt >= 4 || !bindFailure(e)) {
+                    throw e;
+                }
+            }
         }
-        try (QueryApi api = QueryApi.start(new QueryApiSettings(
-                db.jdbcUrl(),
-                "electoral_log_query_api",
-                "",
-                0,
-                AdminTest.TOKEN,
-                List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())),
-                null,
-                Duration.ofHours(1),
-                null,
-                HttpSettings.defaults().withAdminPort(adminPort),
-                null,
-                null))) {
+        try (QueryApi api = started) {
             String pub = api.baseUrl();
             String admin = "http://127.0.0.1:" + adminPort;
             assertEquals(404, status(pub + "/admin/senders"));
@@ -76,6 +87,15 @@ class AdminPortTest {
                     metrics);
             assertTrue(metrics.contains("hikaricp_connections_active"), metrics);
         }
+    }
+
+    private static boolean bindFailure(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof java.net.BindException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static int status(String url) throws Exception {
