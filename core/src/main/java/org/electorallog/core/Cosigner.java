@@ -53,6 +53,21 @@ public final class Cosigner {
             return new Key(name, seed);
         }
 
+        /**
+         * A witness key from a C2SP signed-note Ed25519 signer key
+         * ({@code PRIVATE+KEY+<name>+<hex key ID>+<base64(0x01 || seed)>}, as {@code keygen witness}
+         * writes and Go's {@code note.GenerateKey} makes). The same seed signs cosignatures under
+         * the cosignature/v1 key ID, as transparency-dev/formats' cosigner does with such keys.
+         */
+        public static Key parse(String signerKey) {
+            NoteSigner signer = NoteSigner.parse(signerKey);
+            return new Key(signer.name(), signer.seed());
+        }
+
+        public String name() {
+            return name;
+        }
+
         /** The vkey: {@code name+hex(keyID)+base64(0x04 || public key)}. */
         public String verifierKey() {
             byte[] typed = new byte[33];
@@ -118,11 +133,24 @@ public final class Cosigner {
             return name;
         }
 
+        /** The vkey: {@code name+hex(keyID)+base64(0x04 || public key)}. */
+        public String verifierKey() {
+            byte[] typed = new byte[33];
+            typed[0] = ALG_COSIGNATURE_V1;
+            System.arraycopy(key.getEncoded(), 0, typed, 1, 32);
+            return name + "+" + Hex.encode(keyId) + "+" + Base64.getEncoder().encodeToString(typed);
+        }
+
         /**
          * Finds this witness's cosignature on the note and verifies it; returns its timestamp. A note
          * without it, or with a bad one, is a ProofException.
          */
         public long verify(SignedNote note) throws ProofException {
+            return ByteBuffer.wrap(cosignature(note).signature(), 0, 8).getLong();
+        }
+
+        /** This witness's verified cosignature line on the note (a ProofException when absent or bad). */
+        public SignedNote.Signature cosignature(SignedNote note) throws ProofException {
             for (SignedNote.Signature s : note.signatures()) {
                 if (s.name().equals(name) && Arrays.equals(s.keyId(), keyId)) {
                     byte[] blob = s.signature();
@@ -141,7 +169,7 @@ public final class Cosigner {
                     if (!v.verifySignature(Arrays.copyOfRange(blob, 8, 72))) {
                         throw new ProofException("cosignature by " + name + " does not verify");
                     }
-                    return ts;
+                    return s;
                 }
             }
             throw new ProofException("the note carries no cosignature by " + name);

@@ -93,6 +93,11 @@ public final class NoteSigner {
         return name + "+" + Hex.encode(keyId) + "+" + Base64.getEncoder().encodeToString(typed);
     }
 
+    /** The 32-byte seed (secret), for a cosigner made from this key. */
+    byte[] seed() {
+        return key.getEncoded();
+    }
+
     /** The private signer key string. Keep it secret; never log it. */
     public String signerKey() {
         byte[] typed = new byte[33];
