@@ -1,0 +1,69 @@
+package org.electorallog.witness;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.electorallog.core.NoteVerifier;
+
+/**
+ * The logs a witness follows (C2SP tlog-witness: "Each witness is configured with a list of
+ * supported log public keys", a log being identified by its origin line). An entry is
+ * {@code <origin> <verifier key>}; an origin ending in {@code *} follows every origin with that
+ * prefix, because the electoral log opens one log per board ({@code ELECTORAL_LOG_ORIGIN_PREFIX} +
+ * board name) under one key. Each matching origin still has its own state.
+ */
+public final class FollowedLogs {
+    /** One configured entry. */
+    public record Entry(String origin, NoteVerifier key) {
+        boolean matches(String candidate) {
+            return origin.endsWith("*")
+                    ? candidate.startsWith(origin.substring(0, origin.length() - 1))
+                    : candidate.equals(origin);
+        }
+    }
+
+    private final List<Entry> entries;
+
+    private FollowedLogs(List<Entry> entries) {
+        if (entries.isEmpty()) {
+            throw new IllegalArgumentException("a witness must follow at least one log (--log '<origin> <vkey>')");
+        }
+        this.entries = List.copyOf(entries);
+    }
+
+    /** Parses entries {@code "<origin> <vkey>"}; blank lines and lines starting with # are skipped. */
+    public static FollowedLogs parse(List<String> lines) {
+        List<Entry> entries = new ArrayList<>();
+        for (String raw : lines) {
+            String line = raw.strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            String[] parts = line.split("\\s+");
+            if (parts.length != 2) {
+                throw new IllegalArgumentException(
+                        "a followed log is '<origin> <verifier key>' (origin may end in *), got '" + line + "'");
+            }
+            if (parts[0].equals("*")) {
+                throw new IllegalArgumentException("the origin pattern '*' would follow any origin; give a prefix");
+            }
+            entries.add(new Entry(parts[0], NoteVerifier.parse(parts[1])));
+        }
+        return new FollowedLogs(entries);
+    }
+
+    /** The verifier keys trusted for {@code origin}, empty when the witness does not follow it. */
+    public Optional<List<NoteVerifier>> keysFor(String origin) {
+        List<NoteVerifier> keys = new ArrayList<>();
+        for (Entry e : entries) {
+            if (e.matches(origin)) {
+                keys.add(e.key());
+            }
+        }
+        return keys.isEmpty() ? Optional.empty() : Optional.of(keys);
+    }
+
+    public List<Entry> entries() {
+        return entries;
+    }
+}

@@ -1,0 +1,142 @@
+package org.electorallog.witness;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.Cosigner;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.ProofException;
+import org.electorallog.core.ProofVerifier;
+import org.electorallog.core.SignedNote;
+import org.electorallog.core.WitnessRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The witness's decision on an {@code add-checkpoint} request, following C2SP tlog-witness
+ * section "add-checkpoint" step by step: 400 for a malformed body or an old size above the
+ * checkpoint's, 404 for an origin it does not follow, 403 when no trusted key signed the
+ * checkpoint, 409 with its own size ({@code text/x.tlog.size}) when the old size is not the size it
+ * last cosigned or when equal sizes have different roots, 422 when the consistency proof fails, and
+ * otherwise 200 with its cosignature ({@code cosignature/v1}, C2SP tlog-cosignature) after the
+ * checkpoint is stored. The check of the old size and the store happen under one lock per origin,
+ * so two concurrent requests cannot roll the state back (the race the spec describes).
+ */
+public final class Witness {
+    private static final Logger LOG = LoggerFactory.getLogger(Witness.class);
+    /** tlog-witness 409 body's content type. */
+    public static final String SIZE_TYPE = "text/x.tlog.size";
+
+    private final Cosigner.Key key;
+    private final FollowedLogs logs;
+    private final WitnessState state;
+    private final Clock clock;
+    private final ConcurrentHashMap<String, Object> locks = new ConcurrentHashMap<>();
+
+    Witness(Cosigner.Key key, FollowedLogs logs, WitnessState state, Clock clock) {
+        this.key = key;
+        this.logs = logs;
+        this.state = state;
+        this.clock = clock;
+    }
+
+    /** An HTTP answer: status, content type and body. */
+    public record Answer(int status, String contentType, String body) {
+        static Answer text(int status, String message) {
+            return new Answer(status, "text/plain; charset=utf-8", message + "\n");
+        }
+    }
+
+    /** Decides on one request body. */
+    public Answer addCheckpoint(String body) {
+        WitnessRequest request;
+        SignedNote note;
+        Checkpoint cp;
+        try {
+            request = WitnessRequest.parse(body);
+            note = SignedNote.parse(request.checkpointNote());
+            cp = Checkpoint.parse(note.text());
+        } catch (ProofException e) {
+            return Answer.text(400, "malformed add-checkpoint request: " + e.getMessage());
+        }
+        Optional<List<NoteVerifier>> keys = logs.keysFor(cp.origin());
+        if (keys.isEmpty()) {
+            return Answer.text(404, "this witness does not follow the log '" + cp.origin() + "'");
+        }
+        try {
+            SignedNote.open(request.checkpointNote(), keys.get());
+        } catch (ProofException e) {
+            return Answer.text(
+                    403,
+                    "the checkpoint is not signed by a key this witness trusts for '" + cp.origin() + "': "
+                            + e.getMessage());
+        }
+        if (request.oldSize() > cp.size()) {
+            return Answer.text(400, "the old size " + request.oldSize() + " is above the checkpoint size " + cp.size());
+        }
+        synchronized (locks.computeIfAbsent(cp.origin(), o -> new Object())) {
+            try {
+                return decide(request, note, cp);
+            } catch (IOException e) {
+                LOG.error("witness state for '{}' could not be read or written", cp.origin(), e);
+                return Answer.text(500, "the witness could not read or store its state: " + e.getMessage());
+            }
+        }
+    }
+
+    private Answer decide(WitnessRequest request, SignedNote note, Checkpoint cp) throws IOException {
+        Optional<Checkpoint> latest = state.latest(cp.origin());
+        long latestSize = latest.map(Checkpoint::size).orElse(0L);
+        if (request.oldSize() != latestSize) {
+            return new Answer(409, SIZE_TYPE, latestSize + "\n");
+        }
+        if (latest.isPresent() && request.oldSize() == cp.size()) {
+            if (!Arrays.equals(latest.get().root(), cp.root())) {
+                LOG.warn(
+                        "'{}' presented another root at size {}, which this witness cosigned with a different root: "
+                                + "possible split view; the note was:\n{}",
+                        cp.origin(),
+                        cp.size(),
+                        request.checkpointNote());
+                return new Answer(409, SIZE_TYPE, latestSize + "\n");
+            }
+            if (!request.proof().isEmpty()) {
+                return Answer.text(422, "the consistency proof between equal sizes must be empty");
+            }
+        } else if (request.oldSize() == 0) {
+            if (!request.proof().isEmpty()) {
+                return Answer.text(422, "the consistency proof from size 0 must be empty");
+            }
+        } else {
+            try {
+                ProofVerifier.verifyConsistency(
+                        request.oldSize(), cp.size(), latest.get().root(), cp.root(), request.proof());
+            } catch (ProofException e) {
+                LOG.warn(
+                        "'{}' sent a consistency proof from {} to {} that does not verify ({}); the note was:\n{}",
+                        cp.origin(),
+                        request.oldSize(),
+                        cp.size(),
+                        e.getMessage(),
+                        request.checkpointNote());
+                return Answer.text(422, "the consistency proof does not verify: " + e.getMessage());
+            }
+        }
+        state.store(cp.origin(), request.checkpointNote());
+        long now = clock.instant().getEpochSecond();
+        return new Answer(
+                200, "text/plain; charset=utf-8", key.cosign(note.text(), now).line());
+    }
+
+    public String verifierKey() {
+        return key.verifierKey();
+    }
+
+    public FollowedLogs logs() {
+        return logs;
+    }
+}
