@@ -192,6 +192,21 @@ public enum Setting {
             EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
             "OFF",
             "OFF or ENFORCE: on the signed boards, a statement's sender key must be registered for its kind and board at its time (docs/security.md); needs a signature policy"),
+    WITNESSES(
+            "ELECTORAL_LOG_WITNESSES",
+            EnumSet.of(Process.PROJECTOR, Process.QUERY_API, Process.LAUNCHER),
+            null,
+            "witnesses that cosign checkpoints (docs/witnesses.md): comma-separated '<cosigner vkey> <URL>' pairs; the projector sends them each new checkpoint, the query API names them on the voter page; unset = none"),
+    WITNESS_QUORUM(
+            "ELECTORAL_LOG_WITNESS_QUORUM",
+            EnumSet.of(Process.PROJECTOR, Process.QUERY_API, Process.LAUNCHER),
+            null,
+            "how many of the witnesses must cosign a checkpoint for it to count as witnessed; unset = a majority of them"),
+    WITNESS_TIMEOUT_MS(
+            "ELECTORAL_LOG_WITNESS_TIMEOUT_MS",
+            EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
+            "5000",
+            "how long the projector waits for one witness's answer before it tries again in the next round"),
     CHECKPOINT_EVERY_MS(
             "ELECTORAL_LOG_CHECKPOINT_EVERY_MS",
             EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),

@@ -22,10 +22,11 @@ public final class ProjectorMain {
 
     public static void main(String[] args) throws InterruptedException {
         ProjectorSettings settings;
+        Configuration conf;
         String host;
         int port;
         try {
-            Configuration conf = Configuration.fromEnvironment();
+            conf = Configuration.fromEnvironment();
             settings = ProjectorConfig.from(conf);
             host = conf.get(Setting.METRICS_HOST);
             port = conf.port(Setting.METRICS_PORT);
@@ -35,6 +36,15 @@ public final class ProjectorMain {
             return;
         }
         Projector projector = Projector.start(settings);
+        Witnessing witnessing;
+        try {
+            witnessing = Witnessing.start(conf, settings); // after the projector migrated the database
+        } catch (IllegalArgumentException e) {
+            projector.close();
+            System.err.println("projector: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         ProjectorHttp http;
         try {
             http = ProjectorHttp.start(projector, host, port);
@@ -50,6 +60,9 @@ public final class ProjectorMain {
                 .addShutdownHook(new Thread(
                         () -> {
                             http.close();
+                            if (witnessing != null) {
+                                witnessing.close();
+                            }
                             projector.close();
                             stopped.countDown();
                         },

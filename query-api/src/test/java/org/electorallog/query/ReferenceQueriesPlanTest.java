@@ -42,6 +42,7 @@ import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
 import org.electorallog.store.BoundStatement;
 import org.electorallog.store.Checkpoints;
+import org.electorallog.store.Cosignatures;
 import org.electorallog.store.Counters;
 import org.electorallog.store.RecordFilter;
 import org.electorallog.store.Records;
@@ -597,6 +598,16 @@ class ReferenceQueriesPlanTest {
     @Test
     void currentCheckpoint() throws Exception {
         assertReadsAtMost(2, sql(Checkpoints.LATEST_SQL, big));
+    }
+
+    @Test
+    void witnessedCheckpointAndItsCosignaturesUseTheirIndexes() throws Exception {
+        JsonNode latest = assertReadsAtMost(2, sql(Checkpoints.LATEST_WITNESSED_SQL, big));
+        assertTrue(latest.toString().contains("checkpoints_witnessed"), latest.toString());
+        JsonNode lines = assertReadsAtMost(4, sql(Cosignatures.LINES_SQL, big, size));
+        assertTrue(lines.toString().contains("checkpoint_cosignatures_pkey"), lines.toString());
+        JsonNode last = assertReadsAtMost(4, sql(Cosignatures.LAST_SIZE_SQL, big, "witness.example+01020304"));
+        assertTrue(last.toString().contains("checkpoint_cosignatures_witness"), last.toString());
     }
 
     /** A tile source that records what a proof asks for, so the test can explain the same query. */

@@ -14,7 +14,23 @@ public final class Checkpoints {
     public static final String LATEST_SQL =
             "SELECT size, root, note FROM checkpoints WHERE board_id = ? ORDER BY size DESC LIMIT 1";
 
+    /** The latest checkpoint a quorum of witnesses cosigned (partial index checkpoints_witnessed, V13). */
+    public static final String LATEST_WITNESSED_SQL = "SELECT size, root, note FROM checkpoints "
+            + "WHERE board_id = ? AND witnessed IS NOT NULL ORDER BY size DESC LIMIT 1";
+
     private Checkpoints() {}
+
+    /** A board's latest witnessed checkpoint (V13), if it has one. */
+    public static Optional<CheckpointRow> latestWitnessed(Connection c, short boardId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(LATEST_WITNESSED_SQL)) {
+            ps.setShort(1, boardId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next()
+                        ? Optional.of(new CheckpointRow(rs.getLong(1), rs.getBytes(2), rs.getString(3)))
+                        : Optional.empty();
+            }
+        }
+    }
 
     /** A board's latest checkpoint, if it has one. */
     public static Optional<CheckpointRow> latest(Connection c, short boardId) throws SQLException {

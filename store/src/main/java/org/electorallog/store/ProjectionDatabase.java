@@ -2,6 +2,11 @@ package org.electorallog.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 
 /** The projector's PostgreSQL connection pool. */
 public final class ProjectionDatabase {
@@ -19,5 +24,27 @@ public final class ProjectionDatabase {
         hc.addDataSourceProperty("reWriteBatchedInserts", "true");
         hc.addDataSourceProperty("tcpKeepAlive", "true");
         return new HikariDataSource(hc);
+    }
+
+    /**
+     * A connection of its own (outside any pool) holding the session-level advisory lock
+     * {@code key}, or null when another session holds it. Closing the connection releases the lock,
+     * so a process that dies loses it at once.
+     */
+    public static Connection advisoryLock(String jdbcUrl, String user, String password, long key) throws SQLException {
+        Connection c = DriverManager.getConnection(jdbcUrl, user, password);
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
+            ps.setLong(1, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next() && rs.getBoolean(1)) {
+                    return c;
+                }
+            }
+        } catch (SQLException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+        c.close();
+        return null;
     }
 }

@@ -1,0 +1,283 @@
+package org.electorallog.projector;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.ProofBuilder;
+import org.electorallog.core.ProofException;
+import org.electorallog.core.SignedNote;
+import org.electorallog.core.WitnessPolicy;
+import org.electorallog.core.WitnessRequest;
+import org.electorallog.store.BoardState;
+import org.electorallog.store.Boards;
+import org.electorallog.store.CheckpointRow;
+import org.electorallog.store.Checkpoints;
+import org.electorallog.store.Cosignatures;
+import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.Tiles;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The witness client (C2SP tlog-witness): in rounds, sends each board's latest signed checkpoint to
+ * every configured witness that has not cosigned it, with a consistency proof from the size that
+ * witness last cosigned (RFC 6962 section 2.1.2, from the stored tiles); on 409 it retries once from
+ * the size the witness says; it verifies each returned cosignature (C2SP tlog-cosignature,
+ * {@code cosignature/v1}) before storing it, and marks a checkpoint witnessed once the quorum has
+ * cosigned it.
+ *
+ * <p>It runs on its own thread and its own two connections, never inside a projection
+ * transaction: a slow or dead witness delays only cosignatures, never projection. One process per
+ * database does the work (a PostgreSQL advisory lock), so several projector instances do not
+ * submit the same checkpoint twice.
+ */
+public final class Witnessing implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Witnessing.class);
+    /** The advisory lock key: one witnessing process per projection database. */
+    static final long LOCK_KEY = 0x656c5f7769746e65L; // "el_witne"
+
+    private final WitnessPolicy policy;
+    private final ProjectorSettings settings;
+    private final HikariDataSource db;
+    private final HttpClient http;
+    private final Duration timeout;
+    private final ScheduledExecutorService thread;
+    /** Per witness: the last failure logged, so a witness that stays down is logged once, not every round. */
+    private final Map<String, String> failing = new ConcurrentHashMap<>();
+
+    private Connection lock;
+
+    private Witnessing(WitnessPolicy policy, ProjectorSettings settings, HikariDataSource db, Duration timeout) {
+        this.policy = policy;
+        this.settings = settings;
+        this.db = db;
+        this.timeout = timeout;
+        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "witnessing");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Starts witnessing as configured (ELECTORAL_LOG_WITNESSES, _QUORUM, _TIMEOUT_MS), a round
+     * every checkpoint interval (at least 200 ms, at most 5 s); null without witnesses.
+     */
+    public static Witnessing start(org.electorallog.config.Configuration conf, ProjectorSettings settings) {
+        WitnessPolicy policy = WitnessPolicy.parse(
+                conf.list(org.electorallog.config.Setting.WITNESSES),
+                conf.get(org.electorallog.config.Setting.WITNESS_QUORUM));
+        Duration timeout =
+                Duration.ofMillis(conf.number(org.electorallog.config.Setting.WITNESS_TIMEOUT_MS, 100, 600_000));
+        long every = Math.max(200, Math.min(5000, settings.checkpointEvery().toMillis()));
+        return start(policy, settings, timeout, Duration.ofMillis(every));
+    }
+
+    /**
+     * Starts the rounds ({@code every} apart) against the projection database; null when the
+     * policy has no witnesses.
+     */
+    public static Witnessing start(WitnessPolicy policy, ProjectorSettings settings, Duration timeout, Duration every) {
+        if (policy.isEmpty()) {
+            return null;
+        }
+        HikariDataSource db =
+                ProjectionDatabase.pool(settings.jdbcUrl(), settings.dbUser(), settings.dbPassword(), 2, "witnessing");
+        Witnessing w = new Witnessing(policy, settings, db, timeout);
+        w.thread.scheduleWithFixedDelay(w::safeRound, 0, every.toMillis(), TimeUnit.MILLISECONDS);
+        LOG.info("witnessing: {} witness(es), quorum {}", policy.witnesses().size(), policy.quorum());
+        return w;
+    }
+
+    private void safeRound() {
+        try {
+            round();
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("witnessing round failed (the next round tries again): {}", e.toString());
+            releaseLock();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** One round over every board; does nothing while another process holds the witnessing lock. */
+    void round() throws SQLException, InterruptedException {
+        if (!holdLock()) {
+            return;
+        }
+        List<BoardState> boards;
+        try (Connection c = db.getConnection()) {
+            boards = Boards.all(c);
+        }
+        for (BoardState b : boards) {
+            CheckpointRow cp;
+            try (Connection c = db.getConnection()) {
+                cp = Checkpoints.latest(c, b.board().id()).orElse(null);
+            }
+            if (cp == null) {
+                continue;
+            }
+            for (WitnessPolicy.Entry w : policy.witnesses()) {
+                submit(b.board().id(), b.board().name(), cp, w);
+            }
+            try (Connection c = db.getConnection()) {
+                if (Cosignatures.markWitnessed(c, b.board().id(), cp.size(), policy.quorum())) {
+                    LOG.debug("board {} checkpoint {} witnessed", b.board().name(), cp.size());
+                }
+            }
+        }
+    }
+
+    private void submit(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w)
+            throws SQLException, InterruptedException {
+        long old;
+        try (Connection c = db.getConnection()) {
+            old = Cosignatures.lastSize(c, boardId, w.id());
+        }
+        if (old >= cp.size()) {
+            return;
+        }
+        for (int attempt = 0; attempt < 2; attempt++) {
+            HttpResponse<String> r;
+            try {
+                r = http.send(
+                        HttpRequest.newBuilder(URI.create(w.url() + "/add-checkpoint"))
+                                .timeout(timeout)
+                                .POST(HttpRequest.BodyPublishers.ofString(request(boardId, cp, old)))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+            } catch (IOException e) {
+                failed(w, board, "unreachable (" + e + ")");
+                return;
+            }
+            if (r.statusCode() == 200) {
+                store(boardId, board, cp, w, r.body());
+                return;
+            }
+            if (r.statusCode() == 409 && attempt == 0) {
+                long theirs = witnessSize(r.body());
+                if (theirs < 0) {
+                    failed(
+                            w,
+                            board,
+                            "409 with a body that is not a size: " + r.body().strip());
+                    return;
+                }
+                if (theirs > cp.size()) {
+                    failed(
+                            w,
+                            board,
+                            "it has cosigned size " + theirs + " of this board's origin, beyond our latest "
+                                    + "checkpoint " + cp.size()
+                                    + ": another log signed this origin, or this projection "
+                                    + "was rebuilt from a shorter topic (docs/witnesses.md)");
+                    return;
+                }
+                if (theirs == old) {
+                    failed(
+                            w,
+                            board,
+                            "409 at its own size " + theirs + ": it holds another root at that size "
+                                    + "(a split view, docs/witnesses.md)");
+                    return;
+                }
+                old = theirs; // our record is behind the witness (for example a restored database): go on from its size
+                continue;
+            }
+            failed(w, board, r.statusCode() + " " + r.body().strip());
+            return;
+        }
+    }
+
+    private String request(short boardId, CheckpointRow cp, long old) throws SQLException {
+        try (Connection c = db.getConnection()) {
+            List<byte[]> proof = old == 0 || old == cp.size()
+                    ? List.of()
+                    : ProofBuilder.consistency(old, cp.size(), Tiles.source(c, boardId));
+            return new WitnessRequest(old, proof, cp.note()).format();
+        }
+    }
+
+    private void store(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w, String body)
+            throws SQLException {
+        SignedNote.Signature line;
+        try {
+            SignedNote cosigned = SignedNote.parse(cp.note() + body);
+            Checkpoint.parse(cosigned.text());
+            line = w.verifier().cosignature(cosigned);
+        } catch (ProofException e) {
+            failed(
+                    w,
+                    board,
+                    "its answer holds no valid cosignature of checkpoint " + cp.size() + ": " + e.getMessage());
+            return;
+        }
+        long timestamp = ByteBuffer.wrap(line.signature(), 0, 8).getLong();
+        try (Connection c = db.getConnection()) {
+            Cosignatures.add(c, boardId, cp.size(), w.id(), line.line(), timestamp);
+        }
+        if (failing.remove(w.id()) != null) {
+            LOG.info("witness {} cosigns again (board {}, size {})", w.id(), board, cp.size());
+        }
+    }
+
+    private void failed(WitnessPolicy.Entry w, String board, String why) {
+        String message = "witness " + w.id() + " at " + w.url() + " did not cosign board " + board + ": " + why;
+        if (!message.equals(failing.put(w.id(), message))) {
+            LOG.warn("{} (projection goes on; retried every round; logged again when the reason changes)", message);
+        }
+    }
+
+    /** The size in a 409's {@code text/x.tlog.size} body, or -1. */
+    static long witnessSize(String body) {
+        String s = body.strip();
+        return s.matches("0|[1-9][0-9]{0,18}") ? Long.parseLong(s) : -1;
+    }
+
+    private boolean holdLock() throws SQLException {
+        if (lock != null && lock.isValid(2)) {
+            return true;
+        }
+        releaseLock();
+        lock = ProjectionDatabase.advisoryLock(settings.jdbcUrl(), settings.dbUser(), settings.dbPassword(), LOCK_KEY);
+        return lock != null;
+    }
+
+    private void releaseLock() {
+        if (lock != null) {
+            try {
+                lock.close(); // ending the session releases its advisory lock
+            } catch (SQLException e) {
+                LOG.debug("closing the witnessing lock connection: {}", e.toString());
+            }
+            lock = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        thread.shutdownNow();
+        try {
+            thread.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        releaseLock();
+        db.close();
+    }
+}

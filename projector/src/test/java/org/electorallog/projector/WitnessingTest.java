@@ -1,0 +1,193 @@
+package org.electorallog.projector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.Cosigner;
+import org.electorallog.core.NoteSigner;
+import org.electorallog.core.SignedNote;
+import org.electorallog.core.WitnessPolicy;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.store.Boards;
+import org.electorallog.store.CheckpointRow;
+import org.electorallog.store.Checkpoints;
+import org.electorallog.store.Cosignatures;
+import org.electorallog.witness.FollowedLogs;
+import org.electorallog.witness.WitnessServer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The witness client against real witnesses (issue 18): checkpoints get cosigned with consistency
+ * proofs and marked witnessed at the quorum; a witness that is down stops neither projection nor
+ * the others; a witness whose size we lost answers 409 and is caught up from its size.
+ */
+class WitnessingTest {
+    @Test
+    void checkpointsAreCosignedWhileWitnessesComeAndGo() throws Exception {
+        ProjectorHarness h = new ProjectorHarness("witnessing", 1);
+        DatabaseAddress db = h.stack.database();
+        String url = h.createDatabase("witnessing_" + System.nanoTime());
+        ProjectorSettings settings =
+                h.settings.withDatabase(url, db.user(), db.password()).withCheckpointEvery(Duration.ZERO);
+        NoteSigner logKey = settings.signer();
+        Path dir = Files.createDirectories(Path.of("target/witnessing-test-" + System.nanoTime()));
+        Cosigner.Key k1 = Cosigner.Key.generate("w1.witness.test");
+        Cosigner.Key k2 = Cosigner.Key.generate("w2.witness.test");
+        Cosigner.Key k3 = Cosigner.Key.generate("w3.witness.test");
+        FollowedLogs follows = FollowedLogs.parse(List.of(settings.originPrefix() + "* " + logKey.verifierKey()));
+        int deadPort;
+        try (ServerSocket s = new ServerSocket(0)) {
+            deadPort = s.getLocalPort(); // nothing listens there once closed: witness 3 is down throughout
+        }
+        WitnessServer w1 = WitnessServer.start("127.0.0.1", 0, k1, follows, dir.resolve("w1"));
+        WitnessServer w2 = WitnessServer.start("127.0.0.1", 0, k2, follows, dir.resolve("w2"));
+        int w2Port = w2.port();
+        WitnessPolicy policy = WitnessPolicy.parse(
+                List.of(
+                        k1.verifierKey() + " http://127.0.0.1:" + w1.port(),
+                        k2.verifierKey() + " http://127.0.0.1:" + w2Port,
+                        k3.verifierKey() + " http://127.0.0.1:" + deadPort),
+                "2");
+        String board = "witnessed-board";
+        try (Projector p = Projector.start(settings);
+                Witnessing witnessing =
+                        Witnessing.start(policy, settings, Duration.ofSeconds(2), Duration.ofMillis(100));
+                ElectoralLogProducer producer =
+                        ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
+            publish(producer, board, 0, 10);
+            h.awaitProjected(url, h.endOffsets(), Duration.ofMinutes(1));
+            await(() -> witnessedSize(url, db, board) == 10, "checkpoint 10 witnessed by 2 of 3");
+            assertCosignedBy(url, db, board, 10, policy, List.of("w1.witness.test", "w2.witness.test"));
+
+            // grows: the next checkpoint goes with a consistency proof from 10
+            publish(producer, board, 10, 300);
+            h.awaitProjected(url, h.endOffsets(), Duration.ofMinutes(1));
+            await(() -> witnessedSize(url, db, board) == 300, "checkpoint 300 witnessed");
+
+            // we lose our record of witness 1's cosignatures: it answers 409 with 300 and we go on from there
+            execute(url, db, "DELETE FROM checkpoint_cosignatures WHERE witness LIKE 'w1.%'");
+            // witness 2 goes down: projection goes on, checkpoints are cosigned by witness 1 alone, below the quorum
+            w2.close();
+            publish(producer, board, 300, 310);
+            h.awaitProjected(url, h.endOffsets(), Duration.ofMinutes(1));
+            assertEquals(310, treeSize(url, db, board), "projection goes on while two of three witnesses are down");
+            await(() -> cosigners(url, db, board, 310) == 1, "witness 1 cosigned 310 after its 409");
+            assertNull(witnessedAt(url, db, board, 310), "one cosignature is below the quorum of 2");
+            assertEquals(300, witnessedSize(url, db, board), "the latest witnessed checkpoint stays 300");
+
+            // witness 2 comes back with its state: it goes on from 300 and the quorum is reached again
+            w2 = WitnessServer.start("127.0.0.1", w2Port, k2, follows, dir.resolve("w2"));
+            await(() -> witnessedSize(url, db, board) == 310, "checkpoint 310 witnessed once witness 2 is back");
+            assertCosignedBy(url, db, board, 310, policy, List.of("w1.witness.test", "w2.witness.test"));
+        } finally {
+            w1.close();
+            w2.close();
+        }
+    }
+
+    static void publish(ElectoralLogProducer producer, String board, int from, int to) throws Exception {
+        for (int i = from; i < to; i++) {
+            producer.publish(ProjectorHarness.statement(board, "w-" + i, 1000 + i));
+        }
+        producer.flush();
+    }
+
+    /** Verifies the served form (note + stored lines) with the witnesses' keys. */
+    static void assertCosignedBy(
+            String url, DatabaseAddress db, String board, long size, WitnessPolicy policy, List<String> expected)
+            throws Exception {
+        try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
+            short id = Boards.find(c, board).orElseThrow().id();
+            CheckpointRow cp = Checkpoints.latestWitnessed(c, id).orElseThrow();
+            assertEquals(size, cp.size());
+            SignedNote note = SignedNote.parse(Cosignatures.cosignedNote(c, id, cp));
+            assertEquals(size, Checkpoint.parse(note.text()).size());
+            List<String> valid = new java.util.ArrayList<>();
+            for (Cosigner.Verifier v : policy.verifiers()) {
+                try {
+                    v.verify(note);
+                    valid.add(v.name());
+                } catch (org.electorallog.core.ProofException e) {
+                    // not cosigned by this one
+                }
+            }
+            assertEquals(expected, valid);
+        }
+    }
+
+    static long witnessedSize(String url, DatabaseAddress db, String board) {
+        try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
+            return Boards.find(c, board)
+                    .flatMap(b -> {
+                        try {
+                            return Checkpoints.latestWitnessed(c, b.id());
+                        } catch (SQLException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    })
+                    .map(CheckpointRow::size)
+                    .orElse(0L);
+        } catch (SQLException e) {
+            return -1;
+        }
+    }
+
+    static long treeSize(String url, DatabaseAddress db, String board) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
+            return Boards.state(c, board).orElseThrow().size();
+        }
+    }
+
+    static int cosigners(String url, DatabaseAddress db, String board, long size) {
+        try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
+            return Cosignatures.lines(c, Boards.find(c, board).orElseThrow().id(), size)
+                    .size();
+        } catch (SQLException e) {
+            return -1;
+        }
+    }
+
+    static Object witnessedAt(String url, DatabaseAddress db, String board, long size) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url, db.user(), db.password());
+                PreparedStatement ps = c.prepareStatement("SELECT k.witnessed FROM checkpoints k JOIN boards b "
+                        + "USING (board_id) WHERE b.name = ? AND k.size = ?")) {
+            ps.setString(1, board);
+            ps.setLong(2, size);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next(), "checkpoint " + size + " exists");
+                return rs.getObject(1);
+            }
+        }
+    }
+
+    static void execute(String url, DatabaseAddress db, String sql) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
+            c.createStatement().execute(sql);
+        }
+    }
+
+    /** Polls a condition that the code under test makes true (one minute at most). */
+    static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within a minute: " + what);
+            }
+            Thread.sleep(50); // poll interval; the condition is the synchronisation
+        }
+    }
+}

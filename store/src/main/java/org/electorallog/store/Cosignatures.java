@@ -1,0 +1,84 @@
+package org.electorallog.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Table {@code checkpoint_cosignatures} (V13): witness cosignatures of signed checkpoints. */
+public final class Cosignatures {
+    /** The cosignature lines of one checkpoint (the primary key's prefix). */
+    public static final String LINES_SQL =
+            "SELECT line FROM checkpoint_cosignatures WHERE board_id = ? AND size = ? ORDER BY witness";
+    /** The largest size a witness cosigned on a board (index checkpoint_cosignatures_witness). */
+    public static final String LAST_SIZE_SQL =
+            "SELECT max(size) FROM checkpoint_cosignatures WHERE board_id = ? AND witness = ?";
+
+    private Cosignatures() {}
+
+    /** Stores a verified cosignature; a second one by the same witness on the same checkpoint does nothing. */
+    public static void add(Connection c, short boardId, long size, String witness, String line, long cosignedSeconds)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO checkpoint_cosignatures (board_id, size, witness, line, cosigned) VALUES (?, ?, ?, ?, ?) "
+                        + "ON CONFLICT (board_id, size, witness) DO NOTHING")) {
+            ps.setShort(1, boardId);
+            ps.setLong(2, size);
+            ps.setString(3, witness);
+            ps.setString(4, line);
+            ps.setTimestamp(5, Timestamp.from(Instant.ofEpochSecond(cosignedSeconds)));
+            ps.executeUpdate();
+        }
+    }
+
+    /** The largest size {@code witness} cosigned on the board, 0 when none. */
+    public static long lastSize(Connection c, short boardId, String witness) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(LAST_SIZE_SQL)) {
+            ps.setShort(1, boardId);
+            ps.setString(2, witness);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+    }
+
+    /** The cosignature lines of the checkpoint at {@code size}, by witness. */
+    public static List<String> lines(Connection c, short boardId, long size) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(LINES_SQL)) {
+            ps.setShort(1, boardId);
+            ps.setLong(2, size);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The checkpoint note with the cosignature lines appended (C2SP signed-note: more signature lines). */
+    public static String cosignedNote(Connection c, short boardId, CheckpointRow checkpoint) throws SQLException {
+        return checkpoint.note() + String.join("", lines(c, boardId, checkpoint.size()));
+    }
+
+    /**
+     * Marks the checkpoint witnessed when at least {@code quorum} witnesses cosigned it and it is not
+     * marked yet; true when this call marked it.
+     */
+    public static boolean markWitnessed(Connection c, short boardId, long size, int quorum) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE checkpoints SET witnessed = now() "
+                        + "WHERE board_id = ? AND size = ? AND witnessed IS NULL AND (SELECT count(*) FROM "
+                        + "checkpoint_cosignatures k WHERE k.board_id = checkpoints.board_id AND k.size = checkpoints.size) >= ?")) {
+            ps.setShort(1, boardId);
+            ps.setLong(2, size);
+            ps.setInt(3, quorum);
+            return ps.executeUpdate() == 1;
+        }
+    }
+}
