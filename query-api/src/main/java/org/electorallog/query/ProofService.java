@@ -18,6 +18,7 @@ import org.electorallog.store.BoardRow;
 import org.electorallog.store.Boards;
 import org.electorallog.store.CheckpointRow;
 import org.electorallog.store.Checkpoints;
+import org.electorallog.store.Cosignatures;
 import org.electorallog.store.Records;
 import org.electorallog.store.Tiles;
 
@@ -149,13 +150,13 @@ final class ProofService {
     String bundle(String name, long id) {
         return reads.read(c -> {
             BoardRow b = SnapshotReads.board(c, name);
-            CheckpointRow cp = Checkpoints.latest(c, b.id()).orElse(null);
+            CheckpointRow cp = bundleCheckpoint(c, b, id);
             if (cp == null || id >= cp.size()) {
                 throw ApiException.notFound(
                         "record " + id + " is not yet in a checkpoint of board '" + name + "'; retry shortly");
             }
             List<byte[]> proof = ProofBuilder.inclusion(id, cp.size(), Tiles.source(c, b.id()));
-            return new TlogProof(null, id, proof, cp.note()).format();
+            return new TlogProof(null, id, proof, Cosignatures.cosignedNote(c, b.id(), cp)).format();
         });
     }
 
@@ -188,9 +189,9 @@ final class ProofService {
         }
         return reads.read(c -> {
             BoardRow b = SnapshotReads.board(c, name);
-            CheckpointRow cp = Checkpoints.latest(c, b.id()).orElse(null);
             List<Responses.Ballot> out = new ArrayList<>(ballots.size());
             for (Responses.Ballot v : ballots) {
+                CheckpointRow cp = bundleCheckpoint(c, b, v.id());
                 out.add(
                         cp == null || v.id() >= cp.size()
                                 ? v
@@ -198,11 +199,24 @@ final class ProofService {
                                                 null,
                                                 v.id(),
                                                 ProofBuilder.inclusion(v.id(), cp.size(), Tiles.source(c, b.id())),
-                                                cp.note())
+                                                Cosignatures.cosignedNote(c, b.id(), cp))
                                         .format()));
             }
             return out;
         });
+    }
+
+    /**
+     * The checkpoint a tlog-proof bundle of record {@code id} is built on: the latest one a witness
+     * quorum cosigned when it covers the record (so the bundle verifies with the quorum offline), else
+     * the latest one (docs/witnesses.md).
+     */
+    private static CheckpointRow bundleCheckpoint(Connection c, BoardRow b, long id) throws SQLException {
+        CheckpointRow witnessed = Checkpoints.latestWitnessed(c, b.id()).orElse(null);
+        if (witnessed != null && id < witnessed.size()) {
+            return witnessed;
+        }
+        return Checkpoints.latest(c, b.id()).orElse(null);
     }
 
     private static String noteAt(CheckpointRow cp, long size) {

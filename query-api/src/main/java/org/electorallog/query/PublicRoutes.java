@@ -34,7 +34,7 @@ final class PublicRoutes {
                 new Route(
                         HandlerType.GET,
                         "/boards/{board}/checkpoint",
-                        List.of(),
+                        List.of("witnessed"),
                         List.of(200, 400, 404),
                         null,
                         Route.TEXT,
@@ -121,8 +121,18 @@ final class PublicRoutes {
                         .forRole(Role.VOTER));
     }
 
+    /**
+     * The latest checkpoint with its witness cosignatures; {@code ?witnessed=true}: the latest one a
+     * quorum of witnesses cosigned (what voters and tlog-proof bundles rely on, docs/witnesses.md).
+     */
     private void checkpoint(Context ctx) {
-        String note = reader.latestCheckpoint(RequestValues.board(ctx));
+        String witnessed = ctx.queryParam("witnessed");
+        if (witnessed != null && !witnessed.equals("true") && !witnessed.equals("false")) {
+            throw ApiException.badRequest("witnessed must be true or false, got '" + witnessed + "'");
+        }
+        String board = RequestValues.board(ctx);
+        String note =
+                "true".equals(witnessed) ? reader.latestWitnessedCheckpoint(board) : reader.latestCheckpoint(board);
         ctx.header("Cache-Control", "no-cache, max-age=2");
         ctx.contentType("text/plain; charset=utf-8").result(note);
     }

@@ -68,6 +68,7 @@ public final class QueryApi implements AutoCloseable {
         routes.addAll(new AdminRoutes(audits, verifier).routes());
         this.senders = new SenderRoutes(db, settings.registrar());
         routes.addAll(senders.routes());
+        routes.addAll(new VoterPage(settings.logKeys(), settings.witnesses()).routes());
         HttpSettings http = settings.http();
         Gate gate = new Gate(
                 new Authenticator(access),

@@ -70,7 +70,9 @@ public final class QueryApiConfig {
                 http,
                 access(conf),
                 Path.of(conf.get(Setting.VERIFIER_MEMORY)),
-                registrar(conf, jdbc));
+                registrar(conf, jdbc),
+                org.electorallog.core.WitnessPolicy.parse(
+                        conf.list(Setting.WITNESSES), conf.get(Setting.WITNESS_QUORUM)));
     }
 
     /** The sender registry's writer login, when configured. */

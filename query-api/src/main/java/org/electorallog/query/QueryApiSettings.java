@@ -3,6 +3,7 @@ package org.electorallog.query;
 import java.time.Duration;
 import java.util.List;
 import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.WitnessPolicy;
 
 /**
  * Settings of a query API instance.
@@ -24,6 +25,8 @@ import org.electorallog.core.NoteVerifier;
  *                        admin token alone ({@link AccessSettings#adminOnly})
  * @param registrar       the login the admin endpoints write the sender registry with (store V9's
  *                        electoral_log_registrar); null = those endpoints answer 503
+ * @param witnesses       the witnesses and quorum the voter page checks cosignatures against
+ *                        (ELECTORAL_LOG_WITNESSES, docs/witnesses.md); {@link WitnessPolicy#NONE} = none
  */
 @SuppressWarnings("ArrayRecordComponent") // settings, never compared as a value
 public record QueryApiSettings(
@@ -39,7 +42,8 @@ public record QueryApiSettings(
         HttpSettings http,
         AccessSettings access,
         java.nio.file.Path verifierMemory,
-        RegistrarLogin registrar) {
+        RegistrarLogin registrar,
+        WitnessPolicy witnesses) {
     /** A database login that may write the sender registry, and nothing else. */
     public record RegistrarLogin(String jdbcUrl, String user, String password) {
         @Override
@@ -75,7 +79,8 @@ public record QueryApiSettings(
                 http,
                 access,
                 verifierMemory,
-                null);
+                null,
+                WitnessPolicy.NONE);
     }
 
     public QueryApiSettings withRegistrar(RegistrarLogin r) {
@@ -92,7 +97,8 @@ public record QueryApiSettings(
                 http,
                 access,
                 verifierMemory,
-                r);
+                r,
+                witnesses);
     }
 
     public QueryApiSettings withAccess(AccessSettings a) {
@@ -109,7 +115,8 @@ public record QueryApiSettings(
                 http,
                 a,
                 verifierMemory,
-                registrar);
+                registrar,
+                witnesses);
     }
 
     public QueryApiSettings withVerifierMemory(java.nio.file.Path memory) {
@@ -126,7 +133,26 @@ public record QueryApiSettings(
                 http,
                 access,
                 memory,
-                registrar);
+                registrar,
+                witnesses);
+    }
+
+    public QueryApiSettings withWitnesses(WitnessPolicy w) {
+        return new QueryApiSettings(
+                jdbcUrl,
+                user,
+                password,
+                port,
+                adminToken,
+                logKeys,
+                verifierEvery,
+                fullAuditEvery,
+                cursorKey,
+                http,
+                access,
+                verifierMemory,
+                registrar,
+                w);
     }
 
     /** The access settings in force: {@code access}, with the admin token among its tokens. */
@@ -156,11 +182,15 @@ public record QueryApiSettings(
                 h,
                 access,
                 verifierMemory,
-                registrar);
+                registrar,
+                witnesses);
     }
 
     public QueryApiSettings {
         logKeys = List.copyOf(logKeys);
+        if (witnesses == null) {
+            witnesses = WitnessPolicy.NONE;
+        }
         if (cursorKey == null) {
             cursorKey = new byte[32];
             new java.security.SecureRandom().nextBytes(cursorKey);
