@@ -292,7 +292,10 @@ async function check(event) {
     if (receipt) {
       receipts.push(receipt);
     } else {
-      const ballots = await (await fetchOk('/boards/' + encodeURIComponent(board) + '/ballots', headers)).json();
+      const election = $('election').value.trim();
+      if (election === '') throw new NotVerified('signed in, say which election your ballot was for');
+      const ballots = await (await fetchOk('/boards/' + encodeURIComponent(board) + '/ballots?election_id=' +
+        encodeURIComponent(election), headers)).json();
       if (ballots.ballots.length === 0) throw new NotVerified('this board holds no ballot of yours');
       ballots.ballots.forEach((b) => receipts.push({ id: String(b.id) }));
     }
@@ -304,7 +307,7 @@ async function check(event) {
       'so it can no longer be removed or changed without them noticing. This check does not reveal or confirm how you voted.');
   } catch (e) {
     const reason = e instanceof NotVerified ? e.message : 'the check could not be completed: ' + e;
-    step(false, reason);
+    step(false, reason.charAt(0).toUpperCase() + reason.slice(1) + '.');
     show('failed', 'NOT verified',
       'Do not assume your ballot is recorded. ' + reason.charAt(0).toUpperCase() + reason.slice(1) +
       '. If it persists, tell the election observers, with this page\'s details.');
@@ -318,6 +321,7 @@ async function init() {
   if (params.get('board')) $('board').value = params.get('board');
   if (params.get('record')) $('receipt').value = params.get('record');
   if (params.get('leaf_hash')) $('receipt').value = params.get('leaf_hash');
+  if (params.get('election')) $('election').value = params.get('election');
   try {
     const trust = await (await fetchOk('/voter/trust.json')).json();
     $('log-keys').value = trust.log_keys.join('\n');

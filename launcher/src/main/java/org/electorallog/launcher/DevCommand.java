@@ -47,6 +47,9 @@ public final class DevCommand implements Callable<Integer> {
                 + env.stack().database().user() + ")");
         System.out.println("  query API:      " + env.api().baseUrl() + "/boards");
         System.out.println("  verifier key:   " + env.signer().verifierKey());
+        System.out.println("  witness:        http://127.0.0.1:" + env.witness().port() + " (cosigner key "
+                + env.witness().verifierKey() + ")");
+        System.out.println("  voter page:     " + env.api().baseUrl() + "/voter");
         env.tokens()
                 .forEach((role, token) -> System.out.println(String.format(
                         "  %-15s %s%s",

@@ -1,21 +1,28 @@
 package org.electorallog.launcher;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteSigner;
+import org.electorallog.core.WitnessPolicy;
 import org.electorallog.infra.Stack;
 import org.electorallog.infra.Stacks;
 import org.electorallog.producer.EventsTopic;
 import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
+import org.electorallog.projector.Witnessing;
 import org.electorallog.query.AccessSettings;
 import org.electorallog.query.QueryApi;
 import org.electorallog.query.Role;
 import org.electorallog.schemas.Topics;
+import org.electorallog.witness.FollowedLogs;
+import org.electorallog.witness.WitnessServer;
 
 /**
  * Everything {@code demo} and {@code dev} run: a stack (embedded by default), the topics, the
- * projector and the query API, with a throwaway checkpoint signing key. Closing stops all of it.
+ * projector, one local witness that cosigns every board's checkpoints (docs/witnesses.md) and the
+ * query API with the voter page, with throwaway signing and cosigning keys. Closing stops all of it.
  */
 public final class DevEnvironment implements AutoCloseable {
     /** Partitions of the events topic in the development setup. */
@@ -24,6 +31,8 @@ public final class DevEnvironment implements AutoCloseable {
     private final Stack stack;
     private final NoteSigner signer;
     private final Projector projector;
+    private final WitnessServer witness;
+    private final Witnessing witnessing;
     private final QueryApi api;
     private final boolean ownsStack;
     /** The user ID the dev voter token stands for. */
@@ -37,6 +46,8 @@ public final class DevEnvironment implements AutoCloseable {
             boolean ownsStack,
             NoteSigner signer,
             Projector projector,
+            WitnessServer witness,
+            Witnessing witnessing,
             QueryApi api,
             java.util.Map<Role, String> tokens) {
         this.stack = stack;
@@ -44,6 +55,8 @@ public final class DevEnvironment implements AutoCloseable {
         this.tokens = java.util.Map.copyOf(tokens);
         this.signer = signer;
         this.projector = projector;
+        this.witness = witness;
+        this.witnessing = witnessing;
         this.api = api;
         // closed at JVM exit (SIGTERM, Ctrl-C) before the stack it runs on
         org.electorallog.infra.ExitOrder.register(this);
@@ -60,17 +73,20 @@ public final class DevEnvironment implements AutoCloseable {
      */
     public static DevEnvironment start(Stack stack, boolean ownsStack, Path workDir, int apiPort, NoteSigner signer) {
         Projector projector = null;
+        WitnessServer witness = null;
+        Witnessing witnessing = null;
         try {
             EventsTopic.ensure(stack.kafkaBootstrap(), Topics.EVENTS, PARTITIONS, (short) 1);
             EventsTopic.ensure(stack.kafkaBootstrap(), Topics.DEAD_LETTERS, 1, (short) 1);
             var db = stack.database();
-            projector = Projector.start(ProjectorSettings.defaults(
+            ProjectorSettings settings = ProjectorSettings.defaults(
                     stack.kafkaBootstrap(),
                     db.jdbcUrl(),
                     db.user(),
                     db.password(),
                     workDir.resolve("streams-state"),
-                    signer));
+                    signer);
+            projector = Projector.start(settings);
             long t0 = System.nanoTime();
             projector.awaitRunning(java.time.Duration.ofSeconds(60));
             org.slf4j.LoggerFactory.getLogger(DevEnvironment.class)
@@ -82,6 +98,17 @@ public final class DevEnvironment implements AutoCloseable {
                 new java.security.SecureRandom().nextBytes(token);
                 tokens.put(role, java.util.HexFormat.of().formatHex(token));
             }
+            // one local witness following every board of this log, with a throwaway key (docs/witnesses.md)
+            Cosigner.Key witnessKey = Cosigner.Key.generate("witness.electoral-log.local");
+            witness = WitnessServer.start(
+                    "127.0.0.1",
+                    0,
+                    witnessKey,
+                    FollowedLogs.parse(List.of(settings.originPrefix() + "* " + signer.verifierKey())),
+                    workDir.resolve("witness-state-" + System.nanoTime()));
+            WitnessPolicy witnesses =
+                    WitnessPolicy.parse(List.of(witnessKey.verifierKey() + " http://127.0.0.1:" + witness.port()), "1");
+            witnessing = Witnessing.start(witnesses, settings, Duration.ofSeconds(5), Duration.ofMillis(250));
             String adminToken = tokens.get(Role.ADMIN);
             QueryApi api = QueryApi.start(new org.electorallog.query.QueryApiSettings(
                             db.jdbcUrl(),
@@ -99,16 +126,23 @@ public final class DevEnvironment implements AutoCloseable {
                             workDir.resolve("verifier-memory.json"))
                     // the embedded login owns the database; a deployment uses electoral_log_registrar (store V9)
                     .withRegistrar(new org.electorallog.query.QueryApiSettings.RegistrarLogin(
-                            db.jdbcUrl(), db.user(), db.password())));
-            return new DevEnvironment(stack, ownsStack, signer, projector, api, tokens);
-        } catch (RuntimeException e) {
+                            db.jdbcUrl(), db.user(), db.password()))
+                    .withWitnesses(witnesses));
+            return new DevEnvironment(stack, ownsStack, signer, projector, witness, witnessing, api, tokens);
+        } catch (RuntimeException | java.io.IOException e) {
+            if (witnessing != null) {
+                witnessing.close();
+            }
+            if (witness != null) {
+                witness.close();
+            }
             if (projector != null) {
                 projector.close();
             }
             if (ownsStack) {
                 stack.close();
             }
-            throw e;
+            throw e instanceof RuntimeException r ? r : new java.io.UncheckedIOException((java.io.IOException) e);
         }
     }
 
@@ -126,6 +160,11 @@ public final class DevEnvironment implements AutoCloseable {
 
     public QueryApi api() {
         return api;
+    }
+
+    /** The local witness that cosigns this run's checkpoints. */
+    public WitnessServer witness() {
+        return witness;
     }
 
     /** The throwaway admin token of this development run (printed by {@code dev}). */
@@ -148,6 +187,8 @@ public final class DevEnvironment implements AutoCloseable {
         org.electorallog.infra.ExitOrder.unregister(this);
         try {
             api.close();
+            witnessing.close();
+            witness.close();
         } finally {
             try {
                 projector.close();

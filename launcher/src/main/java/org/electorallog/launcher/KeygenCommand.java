@@ -9,6 +9,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Base64;
 import java.util.concurrent.Callable;
+import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.SigningKey;
 import picocli.CommandLine.Command;
@@ -17,8 +18,9 @@ import picocli.CommandLine.Parameters;
 
 /**
  * Makes keys (docs/operations.md): the log's checkpoint signing key (a C2SP signed-note private
- * key, {@code PRIVATE+KEY+<name>+<id>+<base64>}) with its verifier key, or a sender's Ed25519 key
- * (base64 seed) with its public key. Private files are created 0600 and public ones 0644; an
+ * key, {@code PRIVATE+KEY+<name>+<id>+<base64>}) with its verifier key, a witness's key (the same
+ * private form; its public form is a cosignature/v1 vkey, docs/witnesses.md), or a sender's Ed25519
+ * key (base64 seed) with its public key. Private files are created 0600 and public ones 0644; an
  * existing file is never overwritten. Exit 0 when written, 2 with a one-line message otherwise.
  */
 @Command(
@@ -26,13 +28,14 @@ import picocli.CommandLine.Parameters;
         mixinStandardHelpOptions = true,
         description = "Make the log's signing key (log) or a sender's key (sender); never overwrites a file.")
 public final class KeygenCommand implements Callable<Integer> {
-    @Parameters(index = "0", description = "log or sender")
+    @Parameters(index = "0", description = "log, witness or sender")
     String kind;
 
     @Option(
             names = "--name",
             required = true,
             description = "log: the key name in signatures (the log's origin host, e.g. log.election.example); "
+                    + "witness: the witness's name (e.g. witness.observer.example); "
                     + "sender: the file name stem (e.g. voting-service)")
     String name;
 
@@ -43,7 +46,8 @@ public final class KeygenCommand implements Callable<Integer> {
     public Integer call() {
         try {
             Files.createDirectories(out);
-            for (String suffix : kind.equals("log") ? new String[] {".key", ".vkey"} : new String[] {".seed", ".pub"}) {
+            for (String suffix :
+                    kind.equals("sender") ? new String[] {".seed", ".pub"} : new String[] {".key", ".vkey"}) {
                 if (Files.exists(out.resolve(name + suffix))) {
                     throw new FileAlreadyExistsException(
                             out.resolve(name + suffix).toString());
@@ -58,6 +62,16 @@ public final class KeygenCommand implements Callable<Integer> {
                             + "ELECTORAL_LOG_SIGNING_KEY_FILE); verifier key " + vkey + " (publish it; "
                             + "ELECTORAL_LOG_LOG_KEYS): " + signer.verifierKey());
                 }
+                case "witness" -> {
+                    // a signed-note Ed25519 signer key (as Go's note.GenerateKey makes); it cosigns under its
+                    // cosignature/v1 key ID (C2SP tlog-cosignature), which the .vkey file holds
+                    NoteSigner signer = NoteSigner.generate(name);
+                    String vkey = Cosigner.Key.parse(signer.signerKey()).verifierKey();
+                    Path key = write(out.resolve(name + ".key"), signer.signerKey() + "\n", true);
+                    Path vkeyFile = write(out.resolve(name + ".vkey"), vkey + "\n", false);
+                    System.out.println("keygen: witness key " + key + " (0600: `electoral-log witness --key " + key
+                            + "`); cosigner key " + vkeyFile + " (give it to the log's operator and voters): " + vkey);
+                }
                 case "sender" -> {
                     SigningKey k = SigningKey.generate();
                     Path seed = write(out.resolve(name + ".seed"), k.seedBase64() + "\n", true);
@@ -67,7 +81,7 @@ public final class KeygenCommand implements Callable<Integer> {
                             + "public key " + pubFile + ": " + pub);
                 }
                 default -> {
-                    System.err.println("keygen: say 'log' or 'sender', not '" + kind + "'");
+                    System.err.println("keygen: say 'log', 'witness' or 'sender', not '" + kind + "'");
                     return 2;
                 }
             }

@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
             SendersCommand.class,
             DeadLettersCommand.class,
             VerifyCommand.class,
+            WitnessCommand.class,
             org.electorallog.perf.PerfCommand.class
         })
 public final class Main implements Runnable {

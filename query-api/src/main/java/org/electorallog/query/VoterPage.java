@@ -47,9 +47,10 @@ final class VoterPage {
 
     List<Route> routes() {
         return List.of(
-                file("/voter", "text/html", HTML),
-                file("/voter/voter.js", "text/javascript", SCRIPT),
-                file("/voter/voter.css", "text/css", STYLE),
+                // the page's own script reads these to pre-fill the form (links from a receipt)
+                file("/voter", List.of("board", "record", "leaf_hash", "election"), "text/html", HTML),
+                file("/voter/voter.js", List.of(), "text/javascript", SCRIPT),
+                file("/voter/voter.css", List.of(), "text/css", STYLE),
                 new Route(
                         HandlerType.GET,
                         "/voter/trust.json",
@@ -65,11 +66,11 @@ final class VoterPage {
                         Role.ANONYMOUS));
     }
 
-    private static Route file(String path, String mediaType, String body) {
+    private static Route file(String path, List<String> query, String mediaType, String body) {
         return new Route(
                 HandlerType.GET,
                 path,
-                List.of(),
+                query,
                 List.of(200),
                 null,
                 mediaType,

@@ -1,0 +1,346 @@
+package org.electorallog.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.NoteSigner;
+import org.electorallog.core.SignedNote;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.infra.SharedStack;
+import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.producer.PublishResult;
+import org.electorallog.query.Role;
+import org.electorallog.schemas.avro.Statement;
+import org.electorallog.schemas.avro.StatementKind;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * The voter page in a real headless Chromium (Debian's chromium and chromium-driver; .ci/run
+ * installs them) against the dev environment: the projector, one local witness, the query API. The
+ * page verifies in the browser; the server here is made to lie, as a compromised one would, by
+ * changing what the database holds: one byte of the proof, a checkpoint signed by another key, a
+ * missing cosignature. Each must show as a failure. A screenshot of every state goes to
+ * target/voter-page/.
+ */
+class VoterPageTest {
+    static final Path SHOTS = Path.of("target/voter-page");
+    static final String BOARD = "voter-page-" + Long.toString(System.nanoTime(), 36);
+    static final String ELECTION = "election-0";
+    static DevEnvironment env;
+    static WebDriver browser;
+    static PublishResult receipt;
+    static long size;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path chromium = Path.of(System.getProperty("electoral-log.chromium", "/usr/bin/chromium"));
+        Path driver = Path.of(System.getProperty("electoral-log.chromedriver", "/usr/bin/chromedriver"));
+        if (!Files.isExecutable(chromium) || !Files.isExecutable(driver)) {
+            throw new IllegalStateException("the browser tests need " + chromium + " and " + driver
+                    + ": apt-get install chromium chromium-driver (.ci/run does it when they are missing)");
+        }
+        Files.createDirectories(SHOTS);
+        env = DevEnvironment.start(
+                SharedStack.get(),
+                false,
+                Path.of("target/stack/voter-page"),
+                0,
+                NoteSigner.generate("voter-page.electoral-log.local"));
+        List<Statement> election = new ArrayList<>(ElectionGenerator.election(BOARD, 20, 7));
+        // one of the voters is the dev voter token's user: the signed-in check finds their ballot
+        for (int i = 0; i < election.size(); i++) {
+            Statement s = election.get(i);
+            if (s.getKind() == StatementKind.CAST_VOTE && s.getElectionId().equals(ELECTION)) {
+                election.set(
+                        i,
+                        Statement.newBuilder(s)
+                                .setUserId(DevEnvironment.DEV_VOTER)
+                                .build());
+                break;
+            }
+        }
+        List<CompletableFuture<PublishResult>> acks = new ArrayList<>();
+        try (ElectoralLogProducer producer =
+                ElectoralLogProducer.create(SharedStack.get().kafkaBootstrap())) {
+            for (Statement s : election) {
+                acks.add(producer.publish(s));
+            }
+        }
+        for (int i = acks.size() - 1; i >= 0; i--) {
+            if (election.get(i).getKind() == StatementKind.CAST_VOTE) {
+                receipt = acks.get(i).get(); // the voting service hands this receipt to the voter
+                break;
+            }
+        }
+        size = election.size();
+        awaitWitnessed(size);
+        ChromeOptions options = new ChromeOptions()
+                .setBinary(chromium.toString())
+                .addArguments(
+                        "--headless=new",
+                        "--no-sandbox", // the tests run as root
+                        "--disable-dev-shm-usage",
+                        "--window-size=1000,1400",
+                        "--user-data-dir="
+                                + Files.createTempDirectory("chromium").toAbsolutePath());
+        browser = new ChromeDriver(
+                new ChromeDriverService.Builder()
+                        .usingDriverExecutable(driver.toFile())
+                        .usingAnyFreePort()
+                        .build(),
+                options);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (env != null) {
+            env.close();
+        }
+    }
+
+    /** Waits (polling the public API) until a checkpoint of {@code records} records is witnessed. */
+    static void awaitWitnessed(long records) throws Exception {
+        LogClient client = new LogClient(env.api().baseUrl());
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (true) {
+            var r = client.send("/boards/" + BOARD + "/checkpoint?witnessed=true");
+            if (r.statusCode() == 200
+                    && Checkpoint.parse(SignedNote.parse(r.body()).text()).size() == records) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("checkpoint " + records + " not witnessed within a minute: " + r.body());
+            }
+            Thread.sleep(100); // poll interval; the witnessed checkpoint is the condition
+        }
+    }
+
+    /** Opens the page, runs the check and returns the result's state and text; saves a screenshot. */
+    static String[] check(String query, String shot, String token) throws Exception {
+        browser.get(env.api().baseUrl() + "/voter?" + query);
+        until(() -> "true".equals(browser.findElement(By.tagName("body")).getDomAttribute("data-ready")), "page ready");
+        if (token != null) {
+            browser.findElement(By.tagName("details")).click();
+            browser.findElement(By.id("token")).sendKeys(token);
+        }
+        browser.findElement(By.id("go")).click();
+        WebElement result = browser.findElement(By.id("result"));
+        until(() -> result.getDomAttribute("data-state") != null && result.isDisplayed(), "a result");
+        Files.move(
+                ((ChromeDriver) browser).getScreenshotAs(OutputType.FILE).toPath(),
+                SHOTS.resolve(shot + ".png"),
+                StandardCopyOption.REPLACE_EXISTING);
+        return new String[] {result.getDomAttribute("data-state"), result.getText()};
+    }
+
+    /** Polls the page until the condition holds (30 s at most): the page's own state is the condition. */
+    static void until(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no " + what + " within 30 s: " + browser.getPageSource());
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    static String leafHashParameter() {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(receipt.leafHash());
+    }
+
+    @Test
+    void aGoodBallotVerifiesByReceiptByRecordNumberAndSignedIn() throws Exception {
+        String[] byReceipt = check("board=" + BOARD + "&leaf_hash=" + leafHashParameter(), "verified", null);
+        assertEquals("verified", byReceipt[0], byReceipt[1]);
+        assertTrue(byReceipt[1].contains("witness.electoral-log.local"), byReceipt[1]);
+        assertTrue(byReceipt[1].contains("The leaf hash is the one on your receipt"), byReceipt[1]);
+        assertTrue(byReceipt[1].contains("voter-page.electoral-log.local"), "names the log key: " + byReceipt[1]);
+
+        String[] byId = check("board=" + BOARD + "&record=3", "verified-record-number", null);
+        assertEquals("verified", byId[0], byId[1]);
+
+        String[] signedIn = check(
+                "board=" + BOARD + "&election=" + ELECTION,
+                "verified-signed-in",
+                env.tokens().get(Role.VOTER));
+        assertEquals("verified", signedIn[0], signedIn[1]);
+    }
+
+    @Test
+    void oneChangedByteInTheProofFails() throws Exception {
+        // the first hash of record 3's inclusion proof is the leaf hash of record 2 (its sibling)
+        String flip = "UPDATE tiles SET hashes = set_byte(hashes, 64, get_byte(hashes, 64) # 1) "
+                + "WHERE board_id = (SELECT board_id FROM boards WHERE name = ?) AND level = 0 AND idx = 0";
+        execute(flip);
+        try {
+            String[] r = check("board=" + BOARD + "&record=3", "failed-changed-proof", null);
+            assertEquals("failed", r[0], r[1]);
+            assertTrue(r[1].contains("does not lead to the root the witnesses cosigned"), r[1]);
+        } finally {
+            execute(flip); // flipping the same bit again restores it
+        }
+        assertEquals("verified", check("board=" + BOARD + "&record=3", "verified-after-restore", null)[0]);
+    }
+
+    @Test
+    void aCheckpointSignedByAnotherKeyFails() throws Exception {
+        String original = witnessedNote();
+        SignedNote note = SignedNote.parse(original);
+        // the same checkpoint body, signed by a key the voter does not trust
+        String forged = SignedNote.sign(note.text(), NoteSigner.generate("voter-page.electoral-log.local"));
+        setWitnessedNote(forged);
+        try {
+            String[] r = check("board=" + BOARD + "&leaf_hash=" + leafHashParameter(), "failed-other-key", null);
+            assertEquals("failed", r[0], r[1]);
+            assertTrue(r[1].contains("not signed by the log key you trust"), r[1]);
+        } finally {
+            setWitnessedNote(original);
+        }
+    }
+
+    @Test
+    void aMissingCosignatureFails() throws Exception {
+        // the server leaves the witness's line out of the checkpoint it serves; the row stays, so the
+        // witnessing loop (which goes by the rows) does not fetch the cosignature again meanwhile
+        String blank = "UPDATE checkpoint_cosignatures SET line = '' "
+                + "WHERE board_id = (SELECT board_id FROM boards WHERE name = ?) AND size = " + size;
+        String restore = "UPDATE checkpoint_cosignatures SET line = ? "
+                + "WHERE board_id = (SELECT board_id FROM boards WHERE name = ?) AND size = " + size;
+        String line;
+        try (Connection c = connect();
+                PreparedStatement ps = c.prepareStatement("SELECT line FROM checkpoint_cosignatures "
+                        + "WHERE board_id = (SELECT board_id FROM boards WHERE name = ?) AND size = " + size)) {
+            ps.setString(1, BOARD);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next(), "the witnessed checkpoint has its cosignature");
+                line = rs.getString(1);
+            }
+        }
+        execute(blank);
+        try {
+            String[] r =
+                    check("board=" + BOARD + "&leaf_hash=" + leafHashParameter(), "failed-missing-cosignature", null);
+            assertEquals("failed", r[0], r[1]);
+            assertTrue(r[1].contains("0 of the 1 witnesses you trust cosigned"), r[1]);
+        } finally {
+            try (Connection c = connect();
+                    PreparedStatement ps = c.prepareStatement(restore)) {
+                ps.setString(1, line);
+                ps.setString(2, BOARD);
+                assertEquals(1, ps.executeUpdate());
+            }
+        }
+    }
+
+    /**
+     * The page's own cosignature and log-signature checks, run in Chromium on a real checkpoint of the
+     * transparency.dev staging CT log cosigned by three public witnesses (the one core's
+     * CosignatureInteropTest uses): WebCrypto and our script against signatures others made.
+     */
+    @Test
+    void thePagesChecksAcceptARealWitnessedCheckpointAndRefuseItChanged() throws Exception {
+        browser.get(env.api().baseUrl() + "/voter");
+        until(() -> "true".equals(browser.findElement(By.tagName("body")).getDomAttribute("data-ready")), "page ready");
+        String script = "const done = arguments[arguments.length - 1];"
+                + "(async () => {"
+                + "  const note = parseNote(arguments[0]);"
+                + "  const log = await parseVkey(arguments[1], 1);"
+                + "  const witnesses = await Promise.all(arguments[2].map((k) => parseVkey(k, 4)));"
+                + "  await checkLogSignature(note, [log]);"
+                + "  const c = await checkCosignatures(note, witnesses);"
+                + "  return c.valid.map((w) => w.name + '@' + w.time.toISOString()).join(',') + '|' + c.invalid.join(',');"
+                + "})().then(done, (e) => done('error: ' + e.message));";
+        List<String> keys = List.of(
+                "transparency.dev/DEV:witness-little-garden+d8042a87+BCtusOxINQNUTN5Oj8HObRkh2yHf/MwYaGX4CPdiVEPM",
+                "witness1.smartit.nu/witness1+a48c820f+BPSFWg9G6KPiO7QPryYO5Xq4oYJJ+kAvLKLSimDhoxMO",
+                "remora.n621.de+da77ade7+BOvN63jn/bLvkieywe8R6UYAtVtNbZpXh34x7onlmtw2");
+        String logKey = "arche2025h1.staging.ct.transparency.dev+ba2f06c0+AU0vHmlGCS/PdN8b2OaGmKprLI8HKM+dJ472xgFYh15f";
+        org.openqa.selenium.JavascriptExecutor js = (org.openqa.selenium.JavascriptExecutor) browser;
+        assertEquals(
+                "transparency.dev/DEV:witness-little-garden@2026-05-23T21:50:24.000Z,"
+                        + "witness1.smartit.nu/witness1@2026-05-23T21:50:24.000Z,"
+                        + "remora.n621.de@2026-05-23T21:50:24.000Z|",
+                js.executeAsyncScript(script, REAL_CHECKPOINT, logKey, keys));
+        String changed = REAL_CHECKPOINT.replace("\n1432088532\n", "\n1432088533\n");
+        assertEquals(
+                "error: the signature by the log key " + logKey + " on the checkpoint does not verify",
+                js.executeAsyncScript(script, changed, logKey, keys));
+    }
+
+    /** A checkpoint of arche2025h1.staging.ct.transparency.dev with public witnesses' cosignatures. */
+    static final String REAL_CHECKPOINT = """
+            arche2025h1.staging.ct.transparency.dev
+            1432088532
+            U7WM79jrzyhGZ5/GUBTpM7NzwdyfFx61t3RovgcC4Ro=
+
+            — arche2025h1.staging.ct.transparency.dev zTM8sQAAAZ5W0WdjBAMARjBEAiBjW5IQf9pvsYLfQFX6hoGREPMHbdQ3urbllzalApkptQIgIpwtEroeW2BXaHAI4kJXFbon5Ch9MNL5zRNZ55lvGt0=
+            — arche2025h1.staging.ct.transparency.dev ui8GwCF1+kWqZrxGdhj4aX3gcw7XUlXQQabg/27lefwhUkzbC3NygNI75MdhL1bfTW9g8Ei59RA23oHP7Ry1k3ZFWwQ=
+            — transparency.dev/DEV:witness-little-garden 2AQqhwAAAABqEiEgzgFIqqhbUoDwjMWE6UP8nd8/KYTzwZ2rhIgcqoXHAwVkjZr4AscylP3v7sEodkRAErumC2q44vdgJY096st5BQ==
+            — witness1.smartit.nu/witness1 pIyCDwAAAABqEiEghIp82KWebrw7/oHQwlTAm3g2RKS4+eebl8eO0WH+/iEcxZ75W3u5hNI7TOQtmJbqmNWVuE0tgh0XwzdZsDsUAQ==
+            — remora.n621.de 2net5wAAAABqEiEgPlfF3V06o0Y+fHM+J5J9s27wgxxcOVSpZ/2g/KSiXCg9DEZI+aVCIobWX9sXTynk5XeU/zZ0WBxtqB0DrAWfBw==
+            — witness.stagemole.eu Z/euoAAAAABqEiEgw0i+7g2ENfDAWHmtRzCfKTHSDwYDJA2NmKeGi9Y8FtEyOUvVr+AJmIY/2TUFucgKi7lI7cUiOvKFYe/TmN9DAg==
+            """;
+
+    static Connection connect() throws SQLException {
+        DatabaseAddress db = SharedStack.get().database();
+        return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+    }
+
+    static void execute(String sql) throws SQLException {
+        try (Connection c = connect();
+                PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, BOARD);
+            ps.executeUpdate();
+        }
+    }
+
+    static String witnessedNote() throws SQLException {
+        try (Connection c = connect();
+                PreparedStatement ps = c.prepareStatement("SELECT note FROM checkpoints WHERE board_id = "
+                        + "(SELECT board_id FROM boards WHERE name = ?) AND size = ?")) {
+            ps.setString(1, BOARD);
+            ps.setLong(2, size);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next(), "the witnessed checkpoint exists");
+                return rs.getString(1);
+            }
+        }
+    }
+
+    static void setWitnessedNote(String note) throws SQLException {
+        try (Connection c = connect();
+                PreparedStatement ps = c.prepareStatement("UPDATE checkpoints SET note = ? WHERE board_id = "
+                        + "(SELECT board_id FROM boards WHERE name = ?) AND size = ?")) {
+            ps.setString(1, note);
+            ps.setString(2, BOARD);
+            ps.setLong(3, size);
+            assertEquals(1, ps.executeUpdate());
+        }
+    }
+}
