@@ -11,8 +11,10 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Base64;
 import java.util.List;
 import org.electorallog.core.Checkpoint;
+import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.SignedNote;
 import org.electorallog.core.SigningKey;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -61,5 +63,37 @@ class KeygenCommandTest {
         byte[] message = "statement".getBytes(StandardCharsets.UTF_8);
         assertTrue(SigningKey.verify(pub, message, k.sign(message)));
         assertEquals(2, keygen("bogus", "--name", "x", "--out", dir.toString()));
+    }
+
+    @Test
+    void aWitnessKeyCosignsUnderItsVkeyAndTheWitnessCommandRefusesBadSetups() throws Exception {
+        Path dir = Files.createTempDirectory(Files.createDirectories(Path.of("target/tmp")), "keygen-");
+        assertEquals(0, keygen("witness", "--name", "witness.observer.example", "--out", dir.toString()));
+        Path key = dir.resolve("witness.observer.example.key");
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(key)));
+        Cosigner.Key witness = Cosigner.Key.parse(Files.readString(key));
+        String vkey =
+                Files.readString(dir.resolve("witness.observer.example.vkey")).strip();
+        assertEquals(vkey, witness.verifierKey());
+        NoteSigner log = NoteSigner.generate("log.election.example");
+        String note = new Checkpoint("log.election.example/board-1", 3, new byte[32]).sign(log);
+        SignedNote cosigned = SignedNote.parse(note)
+                .withSignature(witness.cosign(SignedNote.parse(note).text(), 1_780_000_000L));
+        assertEquals(1_780_000_000L, Cosigner.Verifier.parse(vkey).verify(SignedNote.parse(cosigned.serialize())));
+
+        assertEquals(
+                2,
+                new CommandLine(new WitnessCommand())
+                        .execute("--key", dir.resolve("missing.key").toString(), "--log", "x/* " + log.verifierKey()),
+                "no key file");
+        assertEquals(
+                2,
+                new CommandLine(new WitnessCommand()).execute("--key", key.toString()),
+                "a witness that follows no log");
+        assertEquals(
+                2,
+                new CommandLine(new WitnessCommand())
+                        .execute("--key", key.toString(), "--log", "* " + log.verifierKey()),
+                "an origin pattern that matches anything");
     }
 }

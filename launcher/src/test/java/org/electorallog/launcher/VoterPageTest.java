@@ -193,6 +193,14 @@ class VoterPageTest {
     }
 
     @Test
+    void theUnwitnessedRecordsGaugeSaysTheBoardIsCovered() throws Exception {
+        String metrics = new LogClient(env.api().baseUrl()).get("/metrics");
+        assertTrue(
+                metrics.contains("electoral_log_board_unwitnessed_records{board=\"" + BOARD + "\"} 0.0"),
+                metrics.lines().filter(l -> l.contains("unwitnessed")).toList().toString());
+    }
+
+    @Test
     void oneChangedByteInTheProofFails() throws Exception {
         // the first hash of record 3's inclusion proof is the leaf hash of record 2 (its sibling)
         String flip = "UPDATE tiles SET hashes = set_byte(hashes, 64, get_byte(hashes, 64) # 1) "

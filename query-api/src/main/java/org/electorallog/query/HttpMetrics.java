@@ -27,8 +27,10 @@ final class HttpMetrics implements AutoCloseable {
     private final io.micrometer.core.instrument.MultiGauge boardSize;
     private final io.micrometer.core.instrument.MultiGauge uncheckpointed;
     private final io.micrometer.core.instrument.MultiGauge checkpointAge;
+    /** Null without witnesses (ELECTORAL_LOG_WITNESSES). */
+    private final io.micrometer.core.instrument.MultiGauge unwitnessed;
 
-    HttpMetrics(IncrementalVerifier verifier, com.zaxxer.hikari.HikariDataSource db) {
+    HttpMetrics(IncrementalVerifier verifier, com.zaxxer.hikari.HikariDataSource db, boolean witnessed) {
         this.db = db;
         db.setMetricRegistry(registry);
         boardSize = io.micrometer.core.instrument.MultiGauge.builder("electoral_log_board_size")
@@ -40,6 +42,11 @@ final class HttpMetrics implements AutoCloseable {
         checkpointAge = io.micrometer.core.instrument.MultiGauge.builder("electoral_log_checkpoint_age_seconds")
                 .description("seconds since the board's latest checkpoint was signed")
                 .register(registry);
+        unwitnessed = witnessed
+                ? io.micrometer.core.instrument.MultiGauge.builder("electoral_log_board_unwitnessed_records")
+                        .description("records on the board not yet covered by a checkpoint the witness quorum cosigned")
+                        .register(registry)
+                : null;
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         gcMetrics.bindTo(registry);
@@ -108,6 +115,15 @@ final class HttpMetrics implements AutoCloseable {
                                 io.micrometer.core.instrument.Tags.of("board", h.name()), h.checkpointAgeSeconds()))
                         .toList(),
                 true);
+        if (unwitnessed != null) {
+            unwitnessed.register(
+                    heads.stream()
+                            .map(h -> io.micrometer.core.instrument.MultiGauge.Row.of(
+                                    io.micrometer.core.instrument.Tags.of("board", h.name()),
+                                    Math.max(0, h.size() - h.witnessedSize())))
+                            .toList(),
+                    true);
+        }
     }
 
     @Override

@@ -56,7 +56,7 @@ public final class QueryApi implements AutoCloseable {
                 ? null
                 : new IncrementalVerifier(db, auditOptions, settings.verifierMemory())
                         .start(settings.verifierEvery(), settings.fullAuditEvery());
-        this.metrics = new HttpMetrics(verifier, db);
+        this.metrics = new HttpMetrics(verifier, db, !settings.witnesses().isEmpty());
         SnapshotReads reads = new SnapshotReads(db);
         LogReader reader = new LogReader(reads);
         Cursor cursors = new Cursor(settings.cursorKey());

@@ -51,15 +51,22 @@ public final class Boards {
 
     /**
      * Each board's head for the metrics: size, the size and age of its latest checkpoint (one
-     * lateral primary-key probe a board into checkpoints).
+     * lateral primary-key probe a board into checkpoints) and the size of its latest witnessed one
+     * (one probe into the partial index checkpoints_witnessed, V13).
      */
     public static final String HEADS_SQL = "SELECT b.name, s.size, coalesce(k.size, 0), "
-            + "extract(epoch FROM now() - k.signed) FROM boards b JOIN board_state s USING (board_id) "
+            + "extract(epoch FROM now() - k.signed), coalesce(w.size, 0) FROM boards b JOIN board_state s USING (board_id) "
             + "LEFT JOIN LATERAL (SELECT c.size, c.signed FROM checkpoints c WHERE c.board_id = b.board_id "
-            + "ORDER BY c.size DESC LIMIT 1) k ON true ORDER BY b.name";
+            + "ORDER BY c.size DESC LIMIT 1) k ON true "
+            + "LEFT JOIN LATERAL (SELECT c.size FROM checkpoints c WHERE c.board_id = b.board_id "
+            + "AND c.witnessed IS NOT NULL ORDER BY c.size DESC LIMIT 1) w ON true ORDER BY b.name";
 
-    /** A board's head: its size, its latest checkpoint's size and age in seconds (null without one). */
-    public record Head(String name, long size, long checkpointedSize, Double checkpointAgeSeconds) {}
+    /**
+     * A board's head: its size, its latest checkpoint's size and age in seconds (null without one),
+     * and the size of its latest witnessed checkpoint (0 without one).
+     */
+    public record Head(
+            String name, long size, long checkpointedSize, Double checkpointAgeSeconds, long witnessedSize) {}
 
     /** Every board's head ({@link #HEADS_SQL}). */
     public static List<Head> heads(DataSource db) throws SQLException {
@@ -69,7 +76,8 @@ public final class Boards {
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 double age = rs.getDouble(4);
-                out.add(new Head(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.wasNull() ? null : age));
+                Double ageOrNull = rs.wasNull() ? null : age;
+                out.add(new Head(rs.getString(1), rs.getLong(2), rs.getLong(3), ageOrNull, rs.getLong(5)));
             }
         }
         return out;
