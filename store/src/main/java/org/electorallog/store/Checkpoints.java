@@ -22,19 +22,16 @@ public final class Checkpoints {
 
     /** A board's latest witnessed checkpoint (V13), if it has one. */
     public static Optional<CheckpointRow> latestWitnessed(Connection c, short boardId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(LATEST_WITNESSED_SQL)) {
-            ps.setShort(1, boardId);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next()
-                        ? Optional.of(new CheckpointRow(rs.getLong(1), rs.getBytes(2), rs.getString(3)))
-                        : Optional.empty();
-            }
-        }
+        return one(c, LATEST_WITNESSED_SQL, boardId);
     }
 
     /** A board's latest checkpoint, if it has one. */
     public static Optional<CheckpointRow> latest(Connection c, short boardId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(LATEST_SQL)) {
+        return one(c, LATEST_SQL, boardId);
+    }
+
+    private static Optional<CheckpointRow> one(Connection c, String sql, short boardId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setShort(1, boardId);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next()
