@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * {@code cosignature/v1}) before storing it, and marks a checkpoint witnessed once the quorum has
  * cosigned it.
  *
- * <p>It runs on its own thread and its own two connections, never inside a projection
+ * <p>It runs on threads of its own (one per witness) and a small pool of its own, never inside a projection
  * transaction: a slow or dead witness delays only cosignatures, never projection. One process per
  * database does the work (a PostgreSQL advisory lock), so several projector instances do not
  * submit the same checkpoint twice.
@@ -67,7 +67,8 @@ public final class Witnessing implements AutoCloseable {
         this.db = db;
         this.timeout = timeout;
         this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
-        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
+        // one thread per witness: a witness that hangs until the timeout delays only its own rounds
+        this.thread = Executors.newScheduledThreadPool(policy.witnesses().size(), r -> {
             Thread t = new Thread(r, "witnessing");
             t.setDaemon(true);
             return t;
@@ -96,27 +97,38 @@ public final class Witnessing implements AutoCloseable {
         if (policy.isEmpty()) {
             return null;
         }
-        HikariDataSource db =
-                ProjectionDatabase.pool(settings.jdbcUrl(), settings.dbUser(), settings.dbPassword(), 2, "witnessing");
+        HikariDataSource db = ProjectionDatabase.pool(
+                settings.jdbcUrl(),
+                settings.dbUser(),
+                settings.dbPassword(),
+                Math.min(policy.witnesses().size() + 1, 8),
+                "witnessing");
         Witnessing w = new Witnessing(policy, settings, db, timeout);
-        w.thread.scheduleWithFixedDelay(w::safeRound, 0, every.toMillis(), TimeUnit.MILLISECONDS);
+        for (WitnessPolicy.Entry witness : policy.witnesses()) {
+            var unused = w.thread.scheduleWithFixedDelay(
+                    () -> w.safeRound(witness), 0, every.toMillis(), TimeUnit.MILLISECONDS);
+        }
         LOG.info("witnessing: {} witness(es), quorum {}", policy.witnesses().size(), policy.quorum());
         return w;
     }
 
-    private void safeRound() {
+    private void safeRound(WitnessPolicy.Entry witness) {
         try {
-            round();
+            round(witness);
         } catch (SQLException | RuntimeException e) {
-            LOG.warn("witnessing round failed (the next round tries again): {}", e.toString());
+            LOG.warn("witnessing round for {} failed (the next round tries again): {}", witness.id(), e.toString());
             releaseLock();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
 
-    /** One round over every board; does nothing while another process holds the witnessing lock. */
-    void round() throws SQLException, InterruptedException {
+    /**
+     * One round of one witness over every board: the board's latest checkpoint to the witness when
+     * it has not cosigned it, then the quorum mark. Does nothing while another process holds the
+     * witnessing lock.
+     */
+    void round(WitnessPolicy.Entry witness) throws SQLException, InterruptedException {
         if (!holdLock()) {
             return;
         }
@@ -129,11 +141,8 @@ public final class Witnessing implements AutoCloseable {
             try (Connection c = db.getConnection()) {
                 cp = Checkpoints.latest(c, b.board().id()).orElse(null);
             }
-            if (cp == null) {
+            if (cp == null || !submit(b.board().id(), b.board().name(), cp, witness)) {
                 continue;
-            }
-            for (WitnessPolicy.Entry w : policy.witnesses()) {
-                submit(b.board().id(), b.board().name(), cp, w);
             }
             try (Connection c = db.getConnection()) {
                 if (Cosignatures.markWitnessed(c, b.board().id(), cp.size(), policy.quorum())) {
@@ -143,14 +152,15 @@ public final class Witnessing implements AutoCloseable {
         }
     }
 
-    private void submit(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w)
+    /** Asks one witness to cosign {@code cp}; true when this call stored its cosignature. */
+    private boolean submit(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w)
             throws SQLException, InterruptedException {
         long old;
         try (Connection c = db.getConnection()) {
             old = Cosignatures.lastSize(c, boardId, w.id());
         }
         if (old >= cp.size()) {
-            return;
+            return false;
         }
         for (int attempt = 0; attempt < 2; attempt++) {
             HttpResponse<String> r;
@@ -161,13 +171,15 @@ public final class Witnessing implements AutoCloseable {
                                 .POST(HttpRequest.BodyPublishers.ofString(request(boardId, cp, old)))
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
+            } catch (java.net.http.HttpTimeoutException e) {
+                failed(w, board, "no answer within " + timeout.toMillis() + " ms (ELECTORAL_LOG_WITNESS_TIMEOUT_MS)");
+                return false;
             } catch (IOException e) {
                 failed(w, board, "unreachable (" + e + ")");
-                return;
+                return false;
             }
             if (r.statusCode() == 200) {
-                store(boardId, board, cp, w, r.body());
-                return;
+                return store(boardId, board, cp, w, r.body());
             }
             if (r.statusCode() == 409 && attempt == 0) {
                 long theirs = witnessSize(r.body());
@@ -176,7 +188,7 @@ public final class Witnessing implements AutoCloseable {
                             w,
                             board,
                             "409 with a body that is not a size: " + r.body().strip());
-                    return;
+                    return false;
                 }
                 if (theirs > cp.size()) {
                     failed(
@@ -186,7 +198,7 @@ public final class Witnessing implements AutoCloseable {
                                     + "checkpoint " + cp.size()
                                     + ": another log signed this origin, or this projection "
                                     + "was rebuilt from a shorter topic (docs/witnesses.md)");
-                    return;
+                    return false;
                 }
                 if (theirs == old) {
                     failed(
@@ -194,14 +206,15 @@ public final class Witnessing implements AutoCloseable {
                             board,
                             "409 at its own size " + theirs + ": it holds another root at that size "
                                     + "(a split view, docs/witnesses.md)");
-                    return;
+                    return false;
                 }
                 old = theirs; // our record is behind the witness (for example a restored database): go on from its size
                 continue;
             }
             failed(w, board, r.statusCode() + " " + r.body().strip());
-            return;
+            return false;
         }
+        return false;
     }
 
     private String request(short boardId, CheckpointRow cp, long old) throws SQLException {
@@ -213,7 +226,7 @@ public final class Witnessing implements AutoCloseable {
         }
     }
 
-    private void store(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w, String body)
+    private boolean store(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w, String body)
             throws SQLException {
         SignedNote.Signature line;
         try {
@@ -225,7 +238,7 @@ public final class Witnessing implements AutoCloseable {
                     w,
                     board,
                     "its answer holds no valid cosignature of checkpoint " + cp.size() + ": " + e.getMessage());
-            return;
+            return false;
         }
         long timestamp = ByteBuffer.wrap(line.signature(), 0, 8).getLong();
         try (Connection c = db.getConnection()) {
@@ -234,6 +247,7 @@ public final class Witnessing implements AutoCloseable {
         if (failing.remove(w.id()) != null) {
             LOG.info("witness {} cosigns again (board {}, size {})", w.id(), board, cp.size());
         }
+        return true;
     }
 
     private void failed(WitnessPolicy.Entry w, String board, String why) {
@@ -249,7 +263,7 @@ public final class Witnessing implements AutoCloseable {
         return s.matches("0|[1-9][0-9]{0,18}") ? Long.parseLong(s) : -1;
     }
 
-    private boolean holdLock() throws SQLException {
+    private synchronized boolean holdLock() throws SQLException {
         if (lock != null && lock.isValid(2)) {
             return true;
         }
@@ -258,7 +272,7 @@ public final class Witnessing implements AutoCloseable {
         return lock != null;
     }
 
-    private void releaseLock() {
+    private synchronized void releaseLock() {
         if (lock != null) {
             try {
                 lock.close(); // ending the session releases its advisory lock
