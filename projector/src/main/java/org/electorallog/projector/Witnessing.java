@@ -139,28 +139,50 @@ public final class Witnessing implements AutoCloseable {
         for (BoardState b : boards) {
             CheckpointRow cp;
             try (Connection c = db.getConnection()) {
-                cp = Checkpoints.latest(c, b.board().id()).orElse(null);
+                cp = target(c, b.board().id(), witness);
             }
-            if (cp == null || !submit(b.board().id(), b.board().name(), cp, witness)) {
+            long stored = cp == null ? -1 : submit(b.board().id(), b.board().name(), cp, witness);
+            if (stored < 0) {
                 continue;
             }
             try (Connection c = db.getConnection()) {
-                if (Cosignatures.markWitnessed(c, b.board().id(), cp.size(), policy.quorum())) {
-                    LOG.debug("board {} checkpoint {} witnessed", b.board().name(), cp.size());
+                if (Cosignatures.markWitnessed(c, b.board().id(), stored, policy.quorum())) {
+                    LOG.debug("board {} checkpoint {} witnessed", b.board().name(), stored);
                 }
             }
         }
     }
 
-    /** Asks one witness to cosign {@code cp}; true when this call stored its cosignature. */
-    private boolean submit(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w)
+    /**
+     * The checkpoint to ask {@code witness} for: one that other witnesses cosigned short of the
+     * quorum, after the size this witness last cosigned, when there is one (so that witnesses asked a
+     * moment apart converge on one size while checkpoints keep coming); else the latest.
+     */
+    private CheckpointRow target(Connection c, short boardId, WitnessPolicy.Entry witness) throws SQLException {
+        long last = Cosignatures.lastSize(c, boardId, witness.id());
+        java.util.Optional<Long> help = Cosignatures.shortOfQuorum(c, boardId, witness.id(), last, policy.quorum());
+        if (help.isPresent()) {
+            java.util.Optional<CheckpointRow> cp = Checkpoints.at(c, boardId, help.get());
+            if (cp.isPresent()) {
+                return cp.get();
+            }
+        }
+        return Checkpoints.latest(c, boardId).orElse(null);
+    }
+
+    /**
+     * Asks one witness to cosign {@code cp}; the size whose cosignature this call stored, or -1. On a
+     * 409 it goes on once from the size the witness says: ours was lost (a restored database), or
+     * the witness already cosigned past {@code cp}, and then the latest checkpoint is asked for.
+     */
+    private long submit(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w)
             throws SQLException, InterruptedException {
         long old;
         try (Connection c = db.getConnection()) {
             old = Cosignatures.lastSize(c, boardId, w.id());
         }
         if (old >= cp.size()) {
-            return false;
+            return -1;
         }
         for (int attempt = 0; attempt < 2; attempt++) {
             HttpResponse<String> r;
@@ -173,13 +195,13 @@ public final class Witnessing implements AutoCloseable {
                         HttpResponse.BodyHandlers.ofString());
             } catch (java.net.http.HttpTimeoutException e) {
                 failed(w, board, "no answer within " + timeout.toMillis() + " ms (ELECTORAL_LOG_WITNESS_TIMEOUT_MS)");
-                return false;
+                return -1;
             } catch (IOException e) {
                 failed(w, board, "unreachable (" + e + ")");
-                return false;
+                return -1;
             }
             if (r.statusCode() == 200) {
-                return store(boardId, board, cp, w, r.body());
+                return store(boardId, board, cp, w, r.body()) ? cp.size() : -1;
             }
             if (r.statusCode() == 409 && attempt == 0) {
                 long theirs = witnessSize(r.body());
@@ -188,33 +210,39 @@ public final class Witnessing implements AutoCloseable {
                             w,
                             board,
                             "409 with a body that is not a size: " + r.body().strip());
-                    return false;
+                    return -1;
                 }
                 if (theirs > cp.size()) {
-                    failed(
-                            w,
-                            board,
-                            "it has cosigned size " + theirs + " of this board's origin, beyond our latest "
-                                    + "checkpoint " + cp.size()
-                                    + ": another log signed this origin, or this projection "
-                                    + "was rebuilt from a shorter topic (docs/witnesses.md)");
-                    return false;
-                }
-                if (theirs == old) {
+                    CheckpointRow latest;
+                    try (Connection c = db.getConnection()) {
+                        latest = Checkpoints.latest(c, boardId).orElse(cp);
+                    }
+                    if (theirs > latest.size()) {
+                        failed(
+                                w,
+                                board,
+                                "it has cosigned size " + theirs + " of this board's origin, beyond our latest "
+                                        + "checkpoint " + latest.size()
+                                        + ": another log signed this origin, or this projection "
+                                        + "was rebuilt from a shorter topic (docs/witnesses.md)");
+                        return -1;
+                    }
+                    cp = latest; // it is past the checkpoint we asked for: ask for the latest instead
+                } else if (theirs == old) {
                     failed(
                             w,
                             board,
                             "409 at its own size " + theirs + ": it holds another root at that size "
                                     + "(a split view, docs/witnesses.md)");
-                    return false;
+                    return -1;
                 }
                 old = theirs; // our record is behind the witness (for example a restored database): go on from its size
                 continue;
             }
             failed(w, board, r.statusCode() + " " + r.body().strip());
-            return false;
+            return -1;
         }
-        return false;
+        return -1;
     }
 
     private String request(short boardId, CheckpointRow cp, long old) throws SQLException {

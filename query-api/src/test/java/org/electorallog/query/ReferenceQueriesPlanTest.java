@@ -608,6 +608,11 @@ class ReferenceQueriesPlanTest {
         assertTrue(lines.toString().contains("checkpoint_cosignatures_pkey"), lines.toString());
         JsonNode last = assertReadsAtMost(4, sql(Cosignatures.LAST_SIZE_SQL, big, "witness.example+01020304"));
         assertTrue(last.toString().contains("checkpoint_cosignatures_witness"), last.toString());
+        JsonNode shortOfQuorum = assertReadsAtMost(
+                4, sql(Cosignatures.SHORT_OF_QUORUM_SQL, big, size - 1000, 2, "witness.example+01020304"));
+        assertTrue(shortOfQuorum.toString().contains("checkpoint_cosignatures_pkey"), shortOfQuorum.toString());
+        JsonNode at = assertReadsAtMost(2, sql(Checkpoints.AT_SQL, big, size));
+        assertTrue(at.toString().contains("checkpoints_pkey"), at.toString());
     }
 
     /** A tile source that records what a proof asks for, so the test can explain the same query. */

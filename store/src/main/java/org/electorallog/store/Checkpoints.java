@@ -18,7 +18,19 @@ public final class Checkpoints {
     public static final String LATEST_WITNESSED_SQL = "SELECT size, root, note FROM checkpoints "
             + "WHERE board_id = ? AND witnessed IS NOT NULL ORDER BY size DESC LIMIT 1";
 
+    /** The checkpoint at one size (the primary key). */
+    public static final String AT_SQL = "SELECT size, root, note FROM checkpoints WHERE board_id = ? AND size = ?";
+
     private Checkpoints() {}
+
+    /** A board's checkpoint at {@code size}, if one was signed at that size. */
+    public static Optional<CheckpointRow> at(Connection c, short boardId, long size) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(AT_SQL)) {
+            ps.setShort(1, boardId);
+            ps.setLong(2, size);
+            return first(ps);
+        }
+    }
 
     /** A board's latest witnessed checkpoint (V13), if it has one. */
     public static Optional<CheckpointRow> latestWitnessed(Connection c, short boardId) throws SQLException {
@@ -33,11 +45,15 @@ public final class Checkpoints {
     private static Optional<CheckpointRow> one(Connection c, String sql, short boardId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setShort(1, boardId);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next()
-                        ? Optional.of(new CheckpointRow(rs.getLong(1), rs.getBytes(2), rs.getString(3)))
-                        : Optional.empty();
-            }
+            return first(ps);
+        }
+    }
+
+    private static Optional<CheckpointRow> first(PreparedStatement ps) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            return rs.next()
+                    ? Optional.of(new CheckpointRow(rs.getLong(1), rs.getBytes(2), rs.getString(3)))
+                    : Optional.empty();
         }
     }
 

@@ -18,7 +18,34 @@ public final class Cosignatures {
     public static final String LAST_SIZE_SQL =
             "SELECT max(size) FROM checkpoint_cosignatures WHERE board_id = ? AND witness = ?";
 
+    /**
+     * The largest checkpoint after {@code afterSize} that some witnesses cosigned but fewer than the
+     * quorum, and not {@code witness} (the primary key's range from afterSize on).
+     */
+    public static final String SHORT_OF_QUORUM_SQL = "SELECT size FROM checkpoint_cosignatures "
+            + "WHERE board_id = ? AND size > ? GROUP BY size HAVING count(*) < ? AND bool_and(witness <> ?) "
+            + "ORDER BY size DESC LIMIT 1";
+
     private Cosignatures() {}
+
+    /**
+     * The checkpoint {@code witness} should cosign to help others reach the quorum, if any: the
+     * largest one after its own last size that other witnesses cosigned short of the quorum. Without
+     * this, witnesses asked a moment apart while checkpoints keep coming would each cosign another
+     * size and no size would reach the quorum while voting goes on.
+     */
+    public static java.util.Optional<Long> shortOfQuorum(
+            Connection c, short boardId, String witness, long afterSize, int quorum) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(SHORT_OF_QUORUM_SQL)) {
+            ps.setShort(1, boardId);
+            ps.setLong(2, afterSize);
+            ps.setInt(3, quorum);
+            ps.setString(4, witness);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? java.util.Optional.of(rs.getLong(1)) : java.util.Optional.empty();
+            }
+        }
+    }
 
     /** Stores a verified cosignature; a second one by the same witness on the same checkpoint does nothing. */
     public static void add(Connection c, short boardId, long size, String witness, String line, long cosignedSeconds)

@@ -1,0 +1,82 @@
+package org.electorallog.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.infra.SharedStack;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Witness cosignatures (V13): the size a witness is asked for so that witnesses asked a moment
+ * apart converge on one checkpoint, the quorum mark, the served note with its lines, and the
+ * advisory lock that lets one process witness a database.
+ */
+class CosignaturesTest {
+    private static final DatabaseAddress DB = SharedStack.get().database();
+
+    @Test
+    void witnessesConvergeOnASizeShortOfTheQuorumAndTheQuorumMarksIt() throws Exception {
+        String name = "cosignatures_" + System.nanoTime();
+        try (Connection c = DriverManager.getConnection(DB.jdbcUrl(), DB.user(), DB.password());
+                Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE " + name);
+        }
+        String url = DB.jdbcUrl();
+        int q = url.indexOf('?');
+        String base = q < 0 ? url : url.substring(0, q);
+        url = base.substring(0, base.lastIndexOf('/') + 1) + name + (q < 0 ? "" : url.substring(q));
+        try (HikariDataSource ds = ProjectionDatabase.pool(url, DB.user(), DB.password(), 2, "cosignatures-test")) {
+            Migrations.apply(ds);
+            try (Connection c = ds.getConnection()) {
+                short board =
+                        Boards.create(c, "b", "log.example/b", 0L, new byte[32]).id();
+                for (long size : new long[] {100, 110, 120}) {
+                    Checkpoints.add(c, board, new CheckpointRow(size, new byte[32], "note " + size + "\n"));
+                }
+                // w1 cosigned 100; w2 and w3 nothing yet; quorum 2
+                Cosignatures.add(c, board, 100, "w1+00000001", "— w1 AAAA\n", 1_780_000_000L);
+                assertEquals(Optional.of(100L), Cosignatures.shortOfQuorum(c, board, "w2+00000002", 0, 2));
+                assertEquals(
+                        Optional.empty(),
+                        Cosignatures.shortOfQuorum(c, board, "w1+00000001", 100, 2),
+                        "w1 is not asked to help itself");
+                assertFalse(Cosignatures.markWitnessed(c, board, 100, 2), "one cosignature is short of 2");
+                // w2 helps: 100 reaches the quorum, nobody is asked for it any more
+                Cosignatures.add(c, board, 100, "w2+00000002", "— w2 BBBB\n", 1_780_000_001L);
+                assertTrue(Cosignatures.markWitnessed(c, board, 100, 2));
+                assertFalse(Cosignatures.markWitnessed(c, board, 100, 2), "marked once");
+                assertEquals(Optional.empty(), Cosignatures.shortOfQuorum(c, board, "w3+00000003", 0, 2));
+                assertEquals(
+                        100, Checkpoints.latestWitnessed(c, board).orElseThrow().size());
+                // w1 went on to 120 alone: w2 (last 100) is asked for 120, not for 110, which nobody cosigned
+                Cosignatures.add(c, board, 120, "w1+00000001", "— w1 CCCC\n", 1_780_000_002L);
+                assertEquals(Optional.of(120L), Cosignatures.shortOfQuorum(c, board, "w2+00000002", 100, 2));
+                assertEquals(120, Cosignatures.lastSize(c, board, "w1+00000001"));
+                assertEquals(0, Cosignatures.lastSize(c, board, "w3+00000003"));
+                assertEquals(
+                        "note 100\n— w1 AAAA\n— w2 BBBB\n",
+                        Cosignatures.cosignedNote(
+                                c, board, Checkpoints.at(c, board, 100).orElseThrow()));
+                assertEquals(List.of("— w1 CCCC\n"), Cosignatures.lines(c, board, 120));
+            }
+            try (Connection first = ProjectionDatabase.advisoryLock(url, DB.user(), DB.password(), 42)) {
+                assertTrue(first != null, "the first process takes the witnessing lock");
+                assertEquals(
+                        null,
+                        ProjectionDatabase.advisoryLock(url, DB.user(), DB.password(), 42),
+                        "a second one does not while the first holds it");
+            }
+            try (Connection again = ProjectionDatabase.advisoryLock(url, DB.user(), DB.password(), 42)) {
+                assertTrue(again != null, "closing the first session released it");
+            }
+        }
+    }
+}
