@@ -80,7 +80,6 @@ public final class DemoCommand implements Callable<Integer> {
             System.out.printf(
                     "  %,d records on %d boards, %d inclusion proofs verified against signed checkpoints, %.1f s%n",
                     total, results.size(), verified, (System.nanoTime() - t0) / 1e9);
-            System.out.println("  voter page (while it runs): " + env.api().baseUrl() + "/voter");
             System.out.println("demo: OK");
             return 0;
         } catch (Exception e) {
