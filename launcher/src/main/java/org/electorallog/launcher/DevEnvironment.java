@@ -33,6 +33,9 @@ public final class DevEnvironment implements AutoCloseable {
     private final Projector projector;
     private final WitnessServer witness;
     private final Witnessing witnessing;
+    /** The local witness's state: throwaway like its key, removed on close. */
+    private final Path witnessState;
+
     private final QueryApi api;
     private final boolean ownsStack;
     /** The user ID the dev voter token stands for. */
@@ -48,6 +51,7 @@ public final class DevEnvironment implements AutoCloseable {
             Projector projector,
             WitnessServer witness,
             Witnessing witnessing,
+            Path witnessState,
             QueryApi api,
             java.util.Map<Role, String> tokens) {
         this.stack = stack;
@@ -57,6 +61,7 @@ public final class DevEnvironment implements AutoCloseable {
         this.projector = projector;
         this.witness = witness;
         this.witnessing = witnessing;
+        this.witnessState = witnessState;
         this.api = api;
         // closed at JVM exit (SIGTERM, Ctrl-C) before the stack it runs on
         org.electorallog.infra.ExitOrder.register(this);
@@ -75,6 +80,7 @@ public final class DevEnvironment implements AutoCloseable {
         Projector projector = null;
         WitnessServer witness = null;
         Witnessing witnessing = null;
+        Path witnessState = workDir.resolve("witness-state-" + System.nanoTime());
         try {
             EventsTopic.ensure(stack.kafkaBootstrap(), Topics.EVENTS, PARTITIONS, (short) 1);
             EventsTopic.ensure(stack.kafkaBootstrap(), Topics.DEAD_LETTERS, 1, (short) 1);
@@ -105,7 +111,7 @@ public final class DevEnvironment implements AutoCloseable {
                     0,
                     witnessKey,
                     FollowedLogs.parse(List.of(settings.originPrefix() + "* " + signer.verifierKey())),
-                    workDir.resolve("witness-state-" + System.nanoTime()));
+                    witnessState);
             WitnessPolicy witnesses =
                     WitnessPolicy.parse(List.of(witnessKey.verifierKey() + " http://127.0.0.1:" + witness.port()), "1");
             witnessing = Witnessing.start(witnesses, settings, Duration.ofSeconds(5), Duration.ofMillis(250));
@@ -128,7 +134,8 @@ public final class DevEnvironment implements AutoCloseable {
                     .withRegistrar(new org.electorallog.query.QueryApiSettings.RegistrarLogin(
                             db.jdbcUrl(), db.user(), db.password()))
                     .withWitnesses(witnesses));
-            return new DevEnvironment(stack, ownsStack, signer, projector, witness, witnessing, api, tokens);
+            return new DevEnvironment(
+                    stack, ownsStack, signer, projector, witness, witnessing, witnessState, api, tokens);
         } catch (RuntimeException | java.io.IOException e) {
             if (witnessing != null) {
                 witnessing.close();
@@ -136,6 +143,7 @@ public final class DevEnvironment implements AutoCloseable {
             if (witness != null) {
                 witness.close();
             }
+            deleteTree(witnessState);
             if (projector != null) {
                 projector.close();
             }
@@ -189,6 +197,7 @@ public final class DevEnvironment implements AutoCloseable {
             api.close();
             witnessing.close();
             witness.close();
+            deleteTree(witnessState);
         } finally {
             try {
                 projector.close();
@@ -197,6 +206,21 @@ public final class DevEnvironment implements AutoCloseable {
                     stack.close();
                 }
             }
+        }
+    }
+
+    /** Removes a directory tree if it exists; what cannot be removed is logged, not hidden. */
+    private static void deleteTree(Path dir) {
+        if (!java.nio.file.Files.exists(dir)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.deleteIfExists(p);
+            }
+        } catch (java.io.IOException e) {
+            org.slf4j.LoggerFactory.getLogger(DevEnvironment.class)
+                    .warn("could not remove the dev witness state {}: {}", dir, e.toString());
         }
     }
 }
