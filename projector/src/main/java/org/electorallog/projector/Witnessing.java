@@ -56,7 +56,10 @@ public final class Witnessing implements AutoCloseable {
     private final HttpClient http;
     private final Duration timeout;
     private final ScheduledExecutorService thread;
-    /** Per witness: the last failure logged, so a witness that stays down is logged once, not every round. */
+    /**
+     * Per witness and board: the last failure logged, so a witness that stays down is logged once
+     * per board, not every round, and one board's refusal does not make another's success noisy.
+     */
     private final Map<String, String> failing = new ConcurrentHashMap<>();
 
     private Connection lock;
@@ -272,7 +275,7 @@ public final class Witnessing implements AutoCloseable {
         try (Connection c = db.getConnection()) {
             Cosignatures.add(c, boardId, cp.size(), w.id(), line.line(), timestamp);
         }
-        if (failing.remove(w.id()) != null) {
+        if (failing.remove(w.id() + " " + board) != null) {
             LOG.info("witness {} cosigns again (board {}, size {})", w.id(), board, cp.size());
         }
         return true;
@@ -280,7 +283,7 @@ public final class Witnessing implements AutoCloseable {
 
     private void failed(WitnessPolicy.Entry w, String board, String why) {
         String message = "witness " + w.id() + " at " + w.url() + " did not cosign board " + board + ": " + why;
-        if (!message.equals(failing.put(w.id(), message))) {
+        if (!message.equals(failing.put(w.id() + " " + board, message))) {
             LOG.warn("{} (projection goes on; retried every round; logged again when the reason changes)", message);
         }
     }
