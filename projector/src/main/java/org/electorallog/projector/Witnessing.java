@@ -127,8 +127,8 @@ public final class Witnessing implements AutoCloseable {
     }
 
     /**
-     * One round of one witness over every board: the board's latest checkpoint to the witness when
-     * it has not cosigned it, then the quorum mark. Does nothing while another process holds the
+     * One round of one witness over every board: the checkpoint {@link #target} chooses to the
+     * witness when it has not cosigned it, then the quorum mark. Does nothing while another process holds the
      * witnessing lock.
      */
     void round(WitnessPolicy.Entry witness) throws SQLException, InterruptedException {
