@@ -236,7 +236,16 @@ async function checkRecord(board, cp, receipt, headers) {
   const url = receipt.leafHash
     ? base + '/proof?leaf_hash=' + encodeURIComponent(b64encode(receipt.leafHash)) + '&size=' + cp.size
     : base + '/records/' + receipt.id + '/proof?size=' + cp.size;
-  const proof = await (await fetchOk(url, headers)).json();
+  const response = await fetch(url, { headers: headers || {}, cache: 'no-store', credentials: 'omit' });
+  if (response.status === 400) {
+    const problem = await response.json().catch(() => ({}));
+    if (/is not in the tree of size/.test(problem.detail || '')) {
+      throw new NotVerified((receipt.id ? 'record ' + receipt.id : 'your ballot') + ' is not in the latest checkpoint the witnesses ' +
+        'cosigned (' + cp.size + ' records): if you voted in the last minute, check again shortly, as witnesses cosign within ' +
+        'seconds; otherwise check the number on your receipt');
+    }
+  }
+  const proof = await (response.ok ? response : await fetchOk(url, headers)).json();
   if (BigInt(proof.size) !== cp.size) throw new NotVerified('the proof is for size ' + proof.size + ', not the checkpoint\'s ' + cp.size);
   const leaf = b64decode(proof.leaf_hash);
   if (receipt.leafHash && !equal(leaf, receipt.leafHash)) throw new NotVerified('the proof is for another leaf hash than your receipt\'s');

@@ -193,6 +193,14 @@ class VoterPageTest {
     }
 
     @Test
+    void aRecordBeyondTheWitnessedCheckpointIsNotVerifiedAndSaysWhy() throws Exception {
+        String[] r = check("board=" + BOARD + "&record=" + (size + 5), "failed-beyond-witnessed", null);
+        assertEquals("failed", r[0], r[1]);
+        assertTrue(
+                r[1].contains("is not in the latest checkpoint the witnesses cosigned (" + size + " records)"), r[1]);
+    }
+
+    @Test
     void theUnwitnessedRecordsGaugeSaysTheBoardIsCovered() throws Exception {
         String metrics = new LogClient(env.api().baseUrl()).get("/metrics");
         assertTrue(
