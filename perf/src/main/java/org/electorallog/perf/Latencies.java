@@ -36,6 +36,7 @@ final class Latencies {
         m.put("median_ms", round(percentile(s, 50)));
         m.put("p95_ms", round(percentile(s, 95)));
         m.put("p99_ms", round(percentile(s, 99)));
+        m.put("p99_9_ms", round(percentile(s, 99.9)));
         m.put("max_ms", round(s.isEmpty() ? Double.NaN : s.get(s.size() - 1)));
         return m;
     }

@@ -178,7 +178,7 @@ final class ReportWriter {
                         .append(p.get("cold").asText())
                         .append(".\n\n")
                         .append(
-                                "| query | reference row | median ms | p95 ms | p99 ms | cold ms |\n|---|---|---|---|---|---|\n");
+                                "| query | reference row | median ms | p95 ms | p99 ms | p99.9 ms | cold ms |\n|---|---|---|---|---|---|---|\n");
                 for (JsonNode r : p.get("rows")) {
                     md.append("| ")
                             .append(r.get("name").asText())
@@ -190,6 +190,11 @@ final class ReportWriter {
                             .append(f2(r.get("warm").get("p95_ms").asDouble()))
                             .append(" | ")
                             .append(f2(r.get("warm").get("p99_ms").asDouble()))
+                            .append(" | ")
+                            .append(
+                                    r.get("warm").has("p99_9_ms")
+                                            ? f2(r.get("warm").get("p99_9_ms").asDouble())
+                                            : "-")
                             .append(" | ")
                             .append(r.has("cold_ms") ? f2(r.get("cold_ms").asDouble()) : "-")
                             .append(" |\n");
