@@ -428,6 +428,7 @@ final class ProbeRun {
                     + "), so cold means PostgreSQL's own cache only";
         }
         env.stack.postgres().restart();
+        api.reconnect(); // connections made before or during the restart are dead
         return drop;
     }
 }

@@ -264,6 +264,14 @@ public final class QueryApi implements AutoCloseable {
         return app.port();
     }
 
+    /**
+     * Drops the pool's connections (each as soon as it is idle), after the database restarted under
+     * this API: the perf probe's cold runs restart PostgreSQL before each row.
+     */
+    public void reconnect() {
+        db.getHikariPoolMXBean().softEvictConnections();
+    }
+
     /** The URL clients on this machine use (https when TLS is configured). */
     public String baseUrl() {
         String host = settings.http().host();
