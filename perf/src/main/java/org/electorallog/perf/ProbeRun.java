@@ -429,6 +429,7 @@ final class ProbeRun {
         }
         env.stack.postgres().restart();
         api.reconnect(); // connections made before or during the restart are dead
+        env.db.getHikariPoolMXBean().softEvictConnections(); // the export rows' pool too
         return drop;
     }
 }
