@@ -172,7 +172,9 @@ final class ReportWriter {
                         .append(" records on the probed board (")
                         .append(f0(p.get("records_all_boards").asDouble()))
                         .append(" on all boards)\n\n")
-                        .append("Warm: ")
+                        .append("Measured at commit ")
+                        .append(p.path("machine").path("commit").asText("(not recorded: before the harness kept it)"))
+                        .append(". Warm: ")
                         .append(p.get("repeats").asInt())
                         .append(" runs per row with fresh random parameters. Cold: ")
                         .append(p.get("cold").asText())
@@ -446,6 +448,7 @@ final class ReportWriter {
             double worst = 0;
             String worstName = "";
             double proofP99 = 0;
+            double proofP999 = Double.NaN;
             for (JsonNode r : p.get("rows")) {
                 double p95 = r.get("warm").get("p95_ms").asDouble();
                 if (p95 > worst) {
@@ -454,15 +457,23 @@ final class ReportWriter {
                 }
                 if (r.get("name").asText().equals("record proof, random record")) {
                     proofP99 = r.get("warm").get("p99_ms").asDouble();
+                    proofP999 = r.get("warm").path("p99_9_ms").asDouble(Double.NaN);
                 }
             }
             String at = f0(p.get("records").asDouble());
+            // issue 17: <= 10 ms p95 warm at 5M, <= 20 ms at 20M
+            double limit = p.get("records").asDouble() >= 20_000_000 ? 20 : 10;
             target(
                     md,
-                    "every probe row <= 50 ms p95 warm (" + at + ")",
+                    "every probe row <= " + f0(limit) + " ms p95 warm (" + at + ", "
+                            + p.get("repeats").asInt() + " runs a row)",
                     "worst " + f2(worst) + " ms (" + worstName + ")",
-                    worst <= 50);
-            target(md, "record proof p99 <= 5 ms (" + at + ")", f2(proofP99) + " ms", proofP99 <= 5);
+                    worst <= limit);
+            target(
+                    md,
+                    "record proof p99 <= 5 ms (" + at + ")",
+                    f2(proofP99) + " ms" + (Double.isNaN(proofP999) ? "" : " (p99.9 " + f2(proofP999) + " ms)"),
+                    proofP99 <= 5);
         }
         for (JsonNode a : audits) {
             double r = a.get("warm").get("records_per_second").asDouble();
