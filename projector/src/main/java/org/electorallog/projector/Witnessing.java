@@ -140,18 +140,34 @@ public final class Witnessing implements AutoCloseable {
             boards = Boards.all(c);
         }
         for (BoardState b : boards) {
-            CheckpointRow cp;
-            try (Connection c = db.getConnection()) {
-                cp = target(c, b.board().id(), witness);
+            try {
+                witness(b, witness);
+            } catch (RuntimeException e) {
+                // one board's failure (a missing tile, say) must not keep the witness from the others
+                failed(witness, b.board().name(), "the request could not be built or stored: " + e);
             }
-            long stored = cp == null ? -1 : submit(b.board().id(), b.board().name(), cp, witness);
-            if (stored < 0) {
-                continue;
-            }
-            try (Connection c = db.getConnection()) {
-                if (Cosignatures.markWitnessed(c, b.board().id(), stored, policy.quorum())) {
-                    LOG.debug("board {} checkpoint {} witnessed", b.board().name(), stored);
-                }
+        }
+    }
+
+    /** One board for one witness: the target checkpoint, the request, the quorum mark. */
+    private void witness(BoardState b, WitnessPolicy.Entry witness) throws SQLException, InterruptedException {
+        short boardId = b.board().id();
+        long last;
+        CheckpointRow cp;
+        try (Connection c = db.getConnection()) {
+            last = Cosignatures.lastSize(c, boardId, witness.id());
+            cp = target(c, boardId, witness, last);
+        }
+        if (cp == null || last >= cp.size()) {
+            return;
+        }
+        long stored = submit(boardId, b.board().name(), cp, witness, last);
+        if (stored < 0) {
+            return;
+        }
+        try (Connection c = db.getConnection()) {
+            if (Cosignatures.markWitnessed(c, boardId, stored, policy.quorum())) {
+                LOG.debug("board {} checkpoint {} witnessed", b.board().name(), stored);
             }
         }
     }
@@ -161,8 +177,8 @@ public final class Witnessing implements AutoCloseable {
      * quorum, after the size this witness last cosigned, when there is one (so that witnesses asked a
      * moment apart converge on one size while checkpoints keep coming); else the latest.
      */
-    private CheckpointRow target(Connection c, short boardId, WitnessPolicy.Entry witness) throws SQLException {
-        long last = Cosignatures.lastSize(c, boardId, witness.id());
+    private CheckpointRow target(Connection c, short boardId, WitnessPolicy.Entry witness, long last)
+            throws SQLException {
         java.util.Optional<Long> help = Cosignatures.shortOfQuorum(c, boardId, witness.id(), last, policy.quorum());
         if (help.isPresent()) {
             java.util.Optional<CheckpointRow> cp = Checkpoints.at(c, boardId, help.get());
@@ -174,19 +190,14 @@ public final class Witnessing implements AutoCloseable {
     }
 
     /**
-     * Asks one witness to cosign {@code cp}; the size whose cosignature this call stored, or -1. On a
+     * Asks one witness to cosign {@code cp}, from {@code last}, the size it last cosigned as far as
+     * we know; the size whose cosignature this call stored, or -1. On a
      * 409 it goes on once from the size the witness says: ours was lost (a restored database), or
      * the witness already cosigned past {@code cp}, and then the latest checkpoint is asked for.
      */
-    private long submit(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w)
+    private long submit(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w, long last)
             throws SQLException, InterruptedException {
-        long old;
-        try (Connection c = db.getConnection()) {
-            old = Cosignatures.lastSize(c, boardId, w.id());
-        }
-        if (old >= cp.size()) {
-            return -1;
-        }
+        long old = last;
         for (int attempt = 0; attempt < 2; attempt++) {
             HttpResponse<String> r;
             try {

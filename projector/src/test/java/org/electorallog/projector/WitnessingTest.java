@@ -108,6 +108,22 @@ class WitnessingTest {
             w2 = WitnessServer.start("127.0.0.1", w2Port, k2, follows, dir.resolve("w2"));
             await(() -> witnessedSize(url, db, board) == 1810, "checkpoint 1810 witnessed once witness 2 is back");
             assertCosignedBy(url, db, board, 1810, policy, List.of("w1.witness.test", "w2.witness.test"));
+
+            // a board whose consistency proof cannot be built (its tiles are gone) is not witnessed,
+            // and does not keep the witnesses from the boards after it (it sorts first)
+            String broken = "unwitnessable-board";
+            publish(producer, broken, 0, 300);
+            h.awaitProjected(url, h.endOffsets(), Duration.ofMinutes(1));
+            await(() -> witnessedSize(url, db, broken) == 300, "the second board witnessed at 300");
+            execute(
+                    url,
+                    db,
+                    "DELETE FROM tiles WHERE board_id = (SELECT board_id FROM boards WHERE name = '" + broken + "')");
+            publish(producer, broken, 300, 310);
+            publish(producer, board, 1810, 1820);
+            h.awaitProjected(url, h.endOffsets(), Duration.ofMinutes(1));
+            await(() -> witnessedSize(url, db, board) == 1820, "the first board still witnessed");
+            assertEquals(300, witnessedSize(url, db, broken), "no cosignature without a consistency proof");
         } finally {
             w1.close();
             w2.close();
