@@ -95,35 +95,26 @@ final class HttpMetrics implements AutoCloseable {
             // the database is away: the board gauges disappear and /health/ready says why
             heads = java.util.List.of();
         }
-        boardSize.register(
-                heads.stream()
-                        .map(h -> io.micrometer.core.instrument.MultiGauge.Row.of(
-                                io.micrometer.core.instrument.Tags.of("board", h.name()), h.size()))
-                        .toList(),
-                true);
-        uncheckpointed.register(
-                heads.stream()
-                        .map(h -> io.micrometer.core.instrument.MultiGauge.Row.of(
-                                io.micrometer.core.instrument.Tags.of("board", h.name()),
-                                Math.max(0, h.size() - h.checkpointedSize())))
-                        .toList(),
-                true);
-        checkpointAge.register(
-                heads.stream()
-                        .filter(h -> h.checkpointAgeSeconds() != null)
-                        .map(h -> io.micrometer.core.instrument.MultiGauge.Row.of(
-                                io.micrometer.core.instrument.Tags.of("board", h.name()), h.checkpointAgeSeconds()))
-                        .toList(),
-                true);
+        perBoard(boardSize, heads, h -> (double) h.size());
+        perBoard(uncheckpointed, heads, h -> (double) Math.max(0, h.size() - h.checkpointedSize()));
+        perBoard(checkpointAge, heads, org.electorallog.store.Boards.Head::checkpointAgeSeconds);
         if (unwitnessed != null) {
-            unwitnessed.register(
-                    heads.stream()
-                            .map(h -> io.micrometer.core.instrument.MultiGauge.Row.of(
-                                    io.micrometer.core.instrument.Tags.of("board", h.name()),
-                                    Math.max(0, h.size() - h.witnessedSize())))
-                            .toList(),
-                    true);
+            perBoard(unwitnessed, heads, h -> (double) Math.max(0, h.size() - h.witnessedSize()));
         }
+    }
+
+    /** One row a board (none for a board whose value is null), replacing the gauge's rows. */
+    private static void perBoard(
+            io.micrometer.core.instrument.MultiGauge gauge,
+            java.util.List<org.electorallog.store.Boards.Head> heads,
+            java.util.function.Function<org.electorallog.store.Boards.Head, Double> value) {
+        gauge.register(
+                heads.stream()
+                        .filter(h -> value.apply(h) != null)
+                        .map(h -> io.micrometer.core.instrument.MultiGauge.Row.of(
+                                io.micrometer.core.instrument.Tags.of("board", h.name()), value.apply(h)))
+                        .toList(),
+                true);
     }
 
     @Override
