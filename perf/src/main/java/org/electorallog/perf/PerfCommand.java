@@ -99,10 +99,23 @@ public final class PerfCommand implements Runnable {
                         "sign every statement (sender Ed25519) on boards perf-signed-N, which the projector verifies")
         boolean signed;
 
+        @Option(
+                names = "--ceiling-every",
+                defaultValue = "1000000",
+                description = "records per fill window; the COPY ceiling is measured at every window's edge "
+                        + "(0: no ceiling); default ${DEFAULT-VALUE}")
+        long ceilingEvery;
+
+        @Option(
+                names = "--ceiling-rows",
+                defaultValue = "50000",
+                description = "rows a COPY ceiling window writes (and rolls back); default ${DEFAULT-VALUE}")
+        int ceilingRows;
+
         @Override
         public Integer call() throws Exception {
             try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
-                Map<String, Object> r = FillRun.run(env, target, boards, signed);
+                Map<String, Object> r = FillRun.run(env, target, boards, signed, ceilingEvery, ceilingRows);
                 if (r.containsKey("published")) {
                     dirs.write("fill-" + (signed ? "signed-" : "") + label(target), r);
                 } else {
@@ -279,7 +292,8 @@ public final class PerfCommand implements Runnable {
                 r.put("storage", JSON.readTree(s.toJson()));
                 r.put(
                         "note",
-                        "the projection's tables only; ceiling_records (the COPY ceiling's scratch table) is not counted");
+                        "the projection's tables; the space left by the fill's rolled-back COPY ceiling windows "
+                                + "(--ceiling-rows every --ceiling-every records) is in them until VACUUM lets inserts reuse it");
                 r.putAll(env.describe());
                 System.err.printf("storage: %,d records, %.0f bytes per record%n", s.records(), s.bytesPerRecord());
                 dirs.write("storage-" + label(roundDown(s.records())), r);
