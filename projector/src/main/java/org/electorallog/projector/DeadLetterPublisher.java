@@ -12,7 +12,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Sends the dead letters that are found while a batch is written (events PostgreSQL refused, found
- * by the isolation path, and delivery-key collisions), before the transaction that moves the stored
+ * by the isolation path, delivery-key collisions, senders the registry refuses, and signatures the
+ * policy refuses, which are verified a batch at once), before the transaction that moves the stored
  * offset past them commits.
  *
  * <p>These cannot go through Kafka Streams' transaction: a batch is written after Streams may

@@ -37,6 +37,7 @@ public final class Projector implements AutoCloseable {
     private final KafkaStreams streams;
     private final TopicLayout layout;
     private final DeadLetterPublisher deadLetters;
+    private final SignatureVerifier signatures;
     private volatile Throwable stopped;
     private final java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
     private KafkaConsumer<byte[], byte[]> endOffsetReader;
@@ -51,6 +52,7 @@ public final class Projector implements AutoCloseable {
                 settings.streamThreads() + 2,
                 "projector");
         this.deadLetters = new DeadLetterPublisher(settings.kafkaClient(), settings.deadLetterTopic());
+        this.signatures = SignatureVerifier.forThisMachine(settings.signatures());
         try {
             Migrations.apply(db);
             layout.requireUnchanged(db, settings.topic());
@@ -136,7 +138,9 @@ public final class Projector implements AutoCloseable {
         Topology t = new Topology();
         t.addSource("events", Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), settings.topic());
         t.addProcessor(
-                "project", () -> new ProjectorProcessor(settings, db, codec, metrics, layout, deadLetters), "events");
+                "project",
+                () -> new ProjectorProcessor(settings, db, codec, metrics, layout, deadLetters, signatures),
+                "events");
         t.addSink(
                 ProjectorProcessor.DEAD_LETTER_SINK,
                 settings.deadLetterTopic(),
@@ -268,6 +272,7 @@ public final class Projector implements AutoCloseable {
             }
         }
         deadLetters.close();
+        signatures.close();
         db.close();
     }
 }

@@ -56,6 +56,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     private final ProjectorMetrics metrics;
     private final TopicLayout layout;
     private final DeadLetterPublisher publisher;
+    private final SignatureVerifier signatures;
     private final Map<String, BoardProjection> boards = new HashMap<>();
     private final List<PendingEvent> pending = new ArrayList<>();
     private ProcessorContext<String, byte[]> context;
@@ -74,8 +75,10 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             StatementCodec codec,
             ProjectorMetrics metrics,
             TopicLayout layout,
-            DeadLetterPublisher publisher) {
+            DeadLetterPublisher publisher,
+            SignatureVerifier signatures) {
         this.settings = settings;
+        this.signatures = signatures;
         this.db = db;
         this.codec = codec;
         this.metrics = metrics;
@@ -136,7 +139,8 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
 
     /**
      * The checks of one event: {@link StatementRules} (inside decoding), then what only the projector
-     * knows: the Kafka key and partition, the record timestamp, and the signature policy.
+     * knows: the Kafka key and partition and the record timestamp. Signatures are checked later, a
+     * whole batch at once ({@link #withoutBadSignatures}).
      */
     private DecodedStatement validated(String key, byte[] value, long timestamp) throws BadEventException {
         if (value == null) {
@@ -162,7 +166,6 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         if (time.isPresent()) {
             throw time.get().exception();
         }
-        settings.signatures().check(st);
         return st;
     }
 
@@ -335,7 +338,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         List<PendingEvent> batch = List.copyOf(pending);
         pending.clear();
         try {
-            project(batch, nextOffset);
+            project(withoutBadSignatures(batch), nextOffset);
         } catch (RuntimeException e) {
             // what was not committed is read again from Kafka by the next owner of the partition
             // (a replaced thread or another instance), which starts at PostgreSQL's stored offset;
@@ -344,6 +347,26 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             nextOffset = storedOffset;
             throw e;
         }
+    }
+
+    /**
+     * The batch less the events whose signatures the policy refuses, verified in parallel
+     * ({@link SignatureVerifier}); those are dead-lettered by the {@link DeadLetterPublisher} (sent and
+     * acknowledged before the transaction that moves the offset past them commits), like every dead
+     * letter found at batch time: never lost, repeated if the process dies before that commit
+     * (decision 61).
+     */
+    private List<PendingEvent> withoutBadSignatures(List<PendingEvent> batch) {
+        List<BoardWriter.Refused> refused = signatures.refused(batch);
+        if (refused.isEmpty()) {
+            return batch;
+        }
+        java.util.Set<Long> bad = new java.util.HashSet<>();
+        for (BoardWriter.Refused r : refused) {
+            deadLetter(r.event(), r.reason(), r.message());
+            bad.add(r.event().offset());
+        }
+        return batch.stream().filter(e -> !bad.contains(e.offset())).toList();
     }
 
     /**

@@ -70,6 +70,62 @@ class SignaturePolicyTest {
                 reasons);
     }
 
+    /**
+     * Signatures are verified a batch at once on several threads: in full batches of signed statements,
+     * exactly the badly signed ones are dead-lettered (once each) and the others projected in their order.
+     */
+    @Test
+    void fullBatchesVerifiedInParallelRefuseExactlyTheBadSignatures() throws Exception {
+        SigningKey sender = SigningKey.generate();
+        SigningKey stranger = SigningKey.generate();
+        ProjectorHarness h = new ProjectorHarness("parallel", 1);
+        ProjectorSettings settings = h.settings.withSignatures(
+                new SignaturePolicy(SignaturePolicy.Mode.SENDER, Pattern.compile("signed-.*"), List.of()));
+        StatementCodec codec = StatementCodec.embedded();
+        String board = "signed-parallel-" + System.nanoTime();
+        List<String> good = new java.util.ArrayList<>();
+        java.util.Set<String> bad = new java.util.HashSet<>();
+        // published before the projector starts, so that it reads full batches (500 in the harness)
+        try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(
+                ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+            for (int i = 0; i < 1200; i++) {
+                String id = "p-" + i;
+                boolean wrong = i % 97 == 13;
+                (wrong ? bad : good).add(id);
+                raw.send(new ProducerRecord<>(
+                        h.topic, board, codec.encode(envelope(board, id, sender, wrong ? stranger : sender, null))));
+            }
+            raw.flush();
+        }
+        try (Projector p = Projector.start(settings)) {
+            h.awaitProjected(h.stack.database().jdbcUrl(), h.endOffsets(), Duration.ofMinutes(1));
+            assertEquals((long) bad.size(), p.metrics().snapshot().get("dead_letters_bad_signature"));
+        }
+        List<String> projected = new java.util.ArrayList<>();
+        try (java.sql.Connection c = h.connect();
+                java.sql.PreparedStatement ps = c.prepareStatement("SELECT r.delivery_id FROM records r "
+                        + "JOIN boards b USING (board_id) WHERE b.name = ? ORDER BY r.id")) {
+            ps.setString(1, board);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    projected.add(rs.getString(1));
+                }
+            }
+        }
+        assertEquals(good, projected, "the well signed statements, in their order, IDs without gaps");
+        List<String> lettered = new java.util.ArrayList<>();
+        for (ConsumerRecord<String, byte[]> r : DeadLetters.read(h)) {
+            assertEquals(
+                    "BAD_SIGNATURE",
+                    new String(r.headers().lastHeader("dlq.reason").value(), StandardCharsets.UTF_8));
+            lettered.add(codec.decode(r.value()).deliveryId());
+        }
+        assertEquals(bad, new java.util.HashSet<>(lettered), "each bad one dead-lettered");
+        assertEquals(bad.size(), lettered.size(), "and once");
+    }
+
     static Envelope envelope(
             String board, String id, SigningKey sender, SigningKey senderSigner, SigningKey systemSigner) {
         Statement st = Statement.newBuilder(ProjectorHarness.statement(board, id, 1_000))

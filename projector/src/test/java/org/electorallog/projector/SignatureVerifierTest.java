@@ -1,0 +1,86 @@
+package org.electorallog.projector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import org.electorallog.core.SigningKey;
+import org.electorallog.schemas.StatementCodec;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A batch's signatures verified in slices on several threads get the verdicts of one-by-one
+ * verification, for every batch length around the slice edges (no event left unchecked or checked
+ * twice), in batch order.
+ */
+class SignatureVerifierTest {
+    private static final SigningKey SENDER = SigningKey.generate();
+    private static final SigningKey STRANGER = SigningKey.generate();
+    private static final StatementCodec CODEC = StatementCodec.embedded();
+    private static final SignaturePolicy POLICY =
+            new SignaturePolicy(SignaturePolicy.Mode.SENDER, Pattern.compile("signed-.*"), List.of());
+
+    @Test
+    void parallelVerdictsEqualOneByOne() throws Exception {
+        List<PendingEvent> all = new ArrayList<>();
+        TreeMap<Long, String> expected = new TreeMap<>();
+        for (int i = 0; i < 1001; i++) {
+            boolean unsigned = i % 89 == 7;
+            boolean wrong = i % 53 == 11;
+            SigningKey signer = unsigned ? null : wrong ? STRANGER : SENDER;
+            // every 10th statement is on a board outside the policy: never refused
+            String board = i % 10 == 3 ? "open-board" : "signed-board";
+            all.add(event(i, SignaturePolicyTest.envelope(board, "d-" + i, SENDER, signer, null)));
+            if (board.startsWith("signed-") && (unsigned || wrong)) {
+                expected.put((long) i, unsigned ? "UNSIGNED" : "BAD_SIGNATURE");
+            }
+        }
+        try (SignatureVerifier one = new SignatureVerifier(POLICY, 1);
+                SignatureVerifier three = new SignatureVerifier(POLICY, 3);
+                SignatureVerifier eight = new SignatureVerifier(POLICY, 8)) {
+            for (int n :
+                    new int[] {0, 1, SignatureVerifier.SERIAL_BELOW - 1, SignatureVerifier.SERIAL_BELOW, 65, 500, 1001
+                    }) {
+                List<PendingEvent> batch = all.subList(0, n);
+                Map<Long, String> want = new TreeMap<>(expected.headMap((long) n));
+                assertEquals(want, verdicts(one, batch), "one thread, " + n + " events");
+                assertEquals(want, verdicts(three, batch), "three threads, " + n + " events");
+                assertEquals(want, verdicts(eight, batch), "eight threads, " + n + " events");
+                assertEquals(
+                        List.copyOf(want.keySet()),
+                        three.refused(batch).stream()
+                                .map(r -> r.event().offset())
+                                .toList(),
+                        "in batch order");
+            }
+        }
+    }
+
+    @Test
+    void policyNoneChecksNothing() throws Exception {
+        try (SignatureVerifier v = new SignatureVerifier(SignaturePolicy.none(), 4)) {
+            List<PendingEvent> batch = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                batch.add(event(i, SignaturePolicyTest.envelope("signed-board", "d-" + i, SENDER, null, null)));
+            }
+            assertEquals(List.of(), v.refused(batch));
+        }
+    }
+
+    private static Map<Long, String> verdicts(SignatureVerifier v, List<PendingEvent> batch) {
+        Map<Long, String> out = new TreeMap<>();
+        for (BoardWriter.Refused r : v.refused(batch)) {
+            out.put(r.event().offset(), r.reason().name());
+        }
+        return out;
+    }
+
+    private static PendingEvent event(long offset, org.electorallog.schemas.avro.Envelope e) throws Exception {
+        byte[] value = CODEC.encode(e);
+        return new PendingEvent(
+                CODEC.decode(value), 0, offset, 0L, e.getStatement().getBoard(), value, null);
+    }
+}
