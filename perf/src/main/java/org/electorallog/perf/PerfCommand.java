@@ -214,7 +214,10 @@ public final class PerfCommand implements Runnable {
         public Integer call() throws Exception {
             try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
                 Map<String, Object> r = AppendsRun.burst(env, voters, batchWaitMs);
-                dirs.write("burst-" + label(roundDown(env.total())) + "-wait" + batchWaitMs, r);
+                dirs.write(
+                        "burst-" + label(roundDown(env.total())) + "-wait" + batchWaitMs
+                                + (voters == 500 ? "" : "-" + voters + "votes"),
+                        r);
                 return ((Number) r.get("lost")).longValue() == 0 && ((Number) r.get("doubled")).longValue() == 0
                         ? 0
                         : 1;

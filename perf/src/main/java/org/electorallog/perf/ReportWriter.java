@@ -560,7 +560,8 @@ final class ReportWriter {
             double drain = b.get("publish_to_provable").get("max_ms").asDouble();
             target(
                     md,
-                    "500-vote burst: every vote provable within 1 s of its publishing, nothing lost (batch wait "
+                    f0(b.path("voters").asDouble(500)) + "-vote burst in one second: every vote provable within 1 s "
+                            + "of its publishing, nothing lost (batch wait "
                             + b.path("projector_batch_wait_ms").asInt(100) + " ms, "
                             + f0(b.get("records_all_boards").asDouble()) + ")",
                     "slowest vote " + f0(drain) + " ms; last vote provable "
