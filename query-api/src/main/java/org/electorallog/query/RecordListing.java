@@ -93,9 +93,15 @@ final class RecordListing {
                                 List.of(b.id(), keys.get(0).kind(), keys.get(0).electionId()))
                         .explain(c);
             }
-            long[] range = idRange(c, b, f, Boards.size(c, b.id()));
+            long size = Boards.size(c, b.id());
+            long[] range = idRange(c, b, f, size);
             if (f.countIsIdRange()) {
-                return new BoundStatement(Records.CREATED_AT_SQL, List.of(b.id(), range[0])).explain(c);
+                // the count is the ID range's length: what runs is the created-time search of its edge(s)
+                java.sql.Timestamp edge = f.createdFrom != null ? f.createdFrom : f.createdTo;
+                return edge == null
+                        ? "[]"
+                        : new BoundStatement(Records.FIRST_CREATED_AT_OR_AFTER_SQL, List.of(size, edge, edge, b.id()))
+                                .explain(c);
             }
             Integer senderId =
                     f.senderKey == null ? null : Senders.idOf(c, f.senderKey).orElse(null);

@@ -414,9 +414,13 @@ class ReferenceQueriesPlanTest {
                 one("SELECT created::timestamp FROM records WHERE board_id = ? AND id = ?", big, size / 2));
         String fromText = from.toInstant().toString();
         String toText = from.toInstant().plusSeconds(60).toString();
-        // the binary search: about log2(size) point reads of one row each
-        assertReadsAtMost(2, sql(Records.CREATED_AT_SQL, big, size / 2));
         long first = Long.parseLong(one("SELECT min(id) FROM records WHERE board_id = ? AND created >= ?", big, from));
+        // the binary search in one statement: one primary-key probe of one row per halving step
+        int steps = 64 - Long.numberOfLeadingZeros(size);
+        JsonNode search =
+                assertReadsAtMost(3L * steps + 3, sql(Records.FIRST_CREATED_AT_OR_AFTER_SQL, size, from, from, big));
+        assertTrue(search.toString().contains("records_pkey"), search.toString());
+        assertEquals(first, Long.parseLong(one(Records.FIRST_CREATED_AT_OR_AFTER_SQL, size, from, from, big)));
         assertReadsAtMost(
                 2 * 100 + 5,
                 query("created_from", fromText, "created_to", toText).page(big, first, size, null, null, null));

@@ -40,8 +40,21 @@ public final class Records {
             "SELECT id, statement_ts, ballot_id FROM records WHERE board_id = ? AND kind = ? "
                     + "AND user_id = ? AND election_id = ? AND id < ? AND (?::text IS NULL OR ballot_id = ?::text) ORDER BY id DESC LIMIT ?";
 
-    /** The created time of one record (primary key), for the binary search of a created window. */
-    public static final String CREATED_AT_SQL = "SELECT created FROM records WHERE board_id = ? AND id = ?";
+    /**
+     * The binary search of a created window's edge as one statement (issue 17): the recursive query
+     * halves [lo, hi) by the created time of the middle record, one primary-key probe a step, so the
+     * search is one round trip instead of log2(size) (about 25 at 20 million records). It ends on a
+     * row with lo = hi; there is no such row when a record on the path is missing. Parameters: the
+     * board's size, the instant twice, the board ID.
+     */
+    public static final String FIRST_CREATED_AT_OR_AFTER_SQL = "WITH RECURSIVE search(lo, hi) AS ("
+            + "SELECT 0::bigint, ?::bigint "
+            + "UNION ALL "
+            + "SELECT CASE WHEN r.created < ? THEN (s.lo + s.hi) / 2 + 1 ELSE s.lo END, "
+            + "CASE WHEN r.created < ? THEN s.hi ELSE (s.lo + s.hi) / 2 END "
+            + "FROM search s JOIN records r ON r.board_id = ? AND r.id = (s.lo + s.hi) / 2 "
+            + "WHERE s.lo < s.hi) "
+            + "SELECT lo FROM search WHERE lo >= hi";
 
     /** An export page in ID order (primary key). */
     public static final String PAGE_ASC = "SELECT " + LISTED_COLUMNS
@@ -219,32 +232,24 @@ public final class Records {
 
     /**
      * The first ID whose created time is at or after {@code instant} (the board's size when none): a
-     * binary search over the primary key (created never decreases along the IDs), about 25 point reads
-     * at 20 million records.
+     * binary search over the primary key (created never decreases along the IDs) in one statement,
+     * {@link #FIRST_CREATED_AT_OR_AFTER_SQL}.
      */
     public static long firstCreatedAtOrAfter(Connection c, BoardRow b, Timestamp instant, long size)
             throws SQLException {
-        long lo = 0;
-        long hi = size;
-        try (PreparedStatement ps = c.prepareStatement(CREATED_AT_SQL)) {
-            while (lo < hi) {
-                long mid = (lo + hi) >>> 1;
-                ps.setShort(1, b.id());
-                ps.setLong(2, mid);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next()) {
-                        throw new IllegalStateException(
-                                "record " + mid + " of board " + b.name() + " is missing: run the audit");
-                    }
-                    if (rs.getTimestamp(1).before(instant)) {
-                        lo = mid + 1;
-                    } else {
-                        hi = mid;
-                    }
+        try (PreparedStatement ps = c.prepareStatement(FIRST_CREATED_AT_OR_AFTER_SQL)) {
+            ps.setLong(1, size);
+            ps.setTimestamp(2, instant);
+            ps.setTimestamp(3, instant);
+            ps.setShort(4, b.id());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new IllegalStateException("a record of board " + b.name() + " below " + size
+                            + " is missing (the created-time search found a gap): run the audit");
                 }
+                return rs.getLong(1);
             }
         }
-        return lo;
     }
 
     /** The rows of a listing statement (its select list is {@link #LISTED_COLUMNS}). */
