@@ -13,7 +13,7 @@ import org.electorallog.schemas.BadEventException;
  * Checks the statement signatures of a whole batch against the {@link SignaturePolicy}, on several
  * cores at once (decision 61): the batch is cut into one slice per thread, the calling stream thread
  * takes one slice and a pool shared by the projector's tasks the others. Ed25519 verification is the
- * projector's costliest step on signed boards (about 60 µs a statement with Bouncy Castle), and each
+ * projector's costliest step on signed boards (tens of microseconds a statement), and each
  * statement's check is independent of the others, so the verdicts are the same as one by one, in
  * batch order.
  *
