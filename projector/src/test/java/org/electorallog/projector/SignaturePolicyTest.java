@@ -126,6 +126,92 @@ class SignaturePolicyTest {
         assertEquals(bad.size(), lettered.size(), "and once");
     }
 
+    /**
+     * Decision 61's crash windows. (1) Kafka committed the group past a badly signed event that
+     * PostgreSQL never projected (the process died before its batch was written): the gap is projected
+     * and the event dead-lettered then, once. (2) The group is rewound below PostgreSQL's offset (Kafka
+     * did not commit after the batch): the redelivered bad event is skipped without a second dead
+     * letter, because its dead letter was acknowledged before that batch committed.
+     */
+    @Test
+    void aBadSignatureInAGapIsDeadLetteredOnceAndNotAgainWhenRedelivered() throws Exception {
+        SigningKey sender = SigningKey.generate();
+        SigningKey stranger = SigningKey.generate();
+        ProjectorHarness h = new ProjectorHarness("sig-gap", 1);
+        ProjectorSettings settings = h.settings.withSignatures(
+                new SignaturePolicy(SignaturePolicy.Mode.SENDER, Pattern.compile("signed-.*"), List.of()));
+        StatementCodec codec = StatementCodec.embedded();
+        String board = "signed-gap-" + System.nanoTime();
+        try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(
+                ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+            try (Projector p = Projector.start(settings)) {
+                send(raw, h.topic, codec, envelope(board, "g-1", sender, sender, null));
+                h.awaitProjected(h.stack.database().jdbcUrl(), h.endOffsets(), Duration.ofMinutes(1));
+            }
+            send(raw, h.topic, codec, envelope(board, "g-2", sender, sender, null));
+            send(raw, h.topic, codec, envelope(board, "g-bad", sender, stranger, null));
+            send(raw, h.topic, codec, envelope(board, "g-3", sender, sender, null));
+        }
+        Map<Integer, Long> end = h.endOffsets();
+        commitGroupAt(h, settings, end.get(0));
+        assertEquals(1, h.projectedOffset(0));
+        try (Projector p = Projector.start(settings)) {
+            h.awaitProjected(h.stack.database().jdbcUrl(), end, Duration.ofMinutes(1));
+        }
+        assertEquals(List.of("g-bad"), deadLettered(h, codec), "the gap's bad signature dead-lettered once");
+        commitGroupAt(h, settings, 0);
+        try (Projector p = Projector.start(settings)) {
+            h.awaitProjected(h.stack.database().jdbcUrl(), end, Duration.ofMinutes(1));
+            // the redelivered events are all below the stored offset: only the group's position moves
+            long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+            while (groupOffset(h, settings) < end.get(0)) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("the redelivered events were not consumed within a minute");
+                }
+                Thread.sleep(50); // poll interval; the group's committed offset is the condition
+            }
+        }
+        assertEquals(List.of("g-bad"), deadLettered(h, codec), "no second dead letter for the redelivered event");
+        assertEquals(3, h.size(board), "g-1, g-2 and g-3, each once");
+    }
+
+    private static void commitGroupAt(ProjectorHarness h, ProjectorSettings settings, long offset) throws Exception {
+        try (org.apache.kafka.clients.admin.Admin admin =
+                org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", h.stack.kafkaBootstrap()))) {
+            admin.alterConsumerGroupOffsets(
+                            settings.applicationId(),
+                            Map.of(
+                                    new org.apache.kafka.common.TopicPartition(h.topic, 0),
+                                    new org.apache.kafka.clients.consumer.OffsetAndMetadata(offset)))
+                    .all()
+                    .get();
+        }
+    }
+
+    private static long groupOffset(ProjectorHarness h, ProjectorSettings settings) throws Exception {
+        try (org.apache.kafka.clients.admin.Admin admin =
+                org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", h.stack.kafkaBootstrap()))) {
+            var om = admin.listConsumerGroupOffsets(settings.applicationId())
+                    .partitionsToOffsetAndMetadata()
+                    .get()
+                    .get(new org.apache.kafka.common.TopicPartition(h.topic, 0));
+            return om == null ? -1 : om.offset();
+        }
+    }
+
+    private static List<String> deadLettered(ProjectorHarness h, StatementCodec codec) throws Exception {
+        List<String> out = new java.util.ArrayList<>();
+        for (ConsumerRecord<String, byte[]> r : DeadLetters.read(h)) {
+            assertEquals(
+                    "BAD_SIGNATURE",
+                    new String(r.headers().lastHeader("dlq.reason").value(), StandardCharsets.UTF_8));
+            out.add(codec.decode(r.value()).deliveryId());
+        }
+        return out;
+    }
+
     static Envelope envelope(
             String board, String id, SigningKey sender, SigningKey senderSigner, SigningKey systemSigner) {
         Statement st = Statement.newBuilder(ProjectorHarness.statement(board, id, 1_000))

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Optional;
 import org.electorallog.infra.DatabaseAddress;
@@ -24,15 +22,7 @@ class CosignaturesTest {
 
     @Test
     void witnessesConvergeOnASizeShortOfTheQuorumAndTheQuorumMarksIt() throws Exception {
-        String name = "cosignatures_" + System.nanoTime();
-        try (Connection c = DriverManager.getConnection(DB.jdbcUrl(), DB.user(), DB.password());
-                Statement st = c.createStatement()) {
-            st.execute("CREATE DATABASE " + name);
-        }
-        String url = DB.jdbcUrl();
-        int q = url.indexOf('?');
-        String base = q < 0 ? url : url.substring(0, q);
-        url = base.substring(0, base.lastIndexOf('/') + 1) + name + (q < 0 ? "" : url.substring(q));
+        String url = MigrationsTest.createDatabase("cosignatures_" + System.nanoTime());
         try (HikariDataSource ds = ProjectionDatabase.pool(url, DB.user(), DB.password(), 2, "cosignatures-test")) {
             Migrations.apply(ds);
             try (Connection c = ds.getConnection()) {

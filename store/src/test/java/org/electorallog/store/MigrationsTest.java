@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 class MigrationsTest {
     private static final DatabaseAddress DB = SharedStack.get().database();
 
-    private static String createDatabase(String name) throws Exception {
+    /** Creates an empty database on the shared server; returns its JDBC URL (other store tests use it too). */
+    static String createDatabase(String name) throws Exception {
         try (Connection c = DriverManager.getConnection(DB.jdbcUrl(), DB.user(), DB.password());
                 Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE " + name);
