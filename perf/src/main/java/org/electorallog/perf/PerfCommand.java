@@ -210,13 +210,22 @@ public final class PerfCommand implements Runnable {
                 description = "the projector's batch wait (ELECTORAL_LOG_BATCH_MAX_WAIT_MS); default ${DEFAULT-VALUE}")
         int batchWaitMs;
 
+        @Option(
+                names = "--warm-up-votes",
+                defaultValue = "0",
+                description = "votes projected before the timed second, so that the burst meets a projector the JIT "
+                        + "has compiled (as after hours of an election) rather than one started seconds before; "
+                        + "default ${DEFAULT-VALUE}")
+        int warmUpVotes;
+
         @Override
         public Integer call() throws Exception {
             try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
-                Map<String, Object> r = AppendsRun.burst(env, voters, batchWaitMs);
+                Map<String, Object> r = AppendsRun.burst(env, voters, batchWaitMs, warmUpVotes);
                 dirs.write(
                         "burst-" + label(roundDown(env.total())) + "-wait" + batchWaitMs
-                                + (voters == 500 ? "" : "-" + voters + "votes"),
+                                + (voters == 500 ? "" : "-" + voters + "votes")
+                                + (warmUpVotes == 0 ? "" : "-warm" + warmUpVotes),
                         r);
                 return ((Number) r.get("lost")).longValue() == 0 && ((Number) r.get("doubled")).longValue() == 0
                         ? 0

@@ -23,7 +23,7 @@ import java.util.Random;
 import java.util.function.Function;
 import org.electorallog.query.QueryApi;
 import org.electorallog.schemas.StatementKinds;
-import org.electorallog.store.Checkpoints;
+import org.electorallog.store.Boards;
 import org.electorallog.store.Records;
 
 /**
@@ -383,8 +383,8 @@ final class ProbeRun {
                 }
                 params.addAll(List.of(Long.parseLong(request[2]), size, votes ? 1000 : 2500));
             } else if (name.equals("current checkpoint")) {
-                sql = Checkpoints.LATEST_SQL;
-                params.add(id);
+                sql = Boards.TIP_SQL; // the board, its size, checkpoint and cosignatures
+                params.add(board);
             } else if (name.equals("ballot locator, page")) {
                 Map<String, String> s = samples.get(0);
                 sql = Records.BALLOTS_SQL;
@@ -398,7 +398,7 @@ final class ProbeRun {
                         null,
                         100));
             } else {
-                return null; // proofs: one tile query each, see the plan tests
+                return null; // proofs: the current checkpoint's statement and one tile query, see the plan tests
             }
             try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + sql)) {
                 for (int i = 0; i < params.size(); i++) {

@@ -324,7 +324,7 @@ final class ReportWriter {
                             "Drained = from the first vote published to the last vote provable (covered by a signed checkpoint, ")
                     .append("its proof then requested and answered).\n\n")
                     .append(
-                            "| records | projector batch wait ms | votes | published within ms | drained ms | median ms | p95 ms | p99 ms | projected | lost | doubled |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+                            "| records | projector batch wait ms | votes | projector before | published within ms | drained ms | median ms | p95 ms | p99 ms | projected | lost | doubled |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
             XYSeriesCollection cdf = new XYSeriesCollection();
             for (JsonNode b : bursts) {
                 JsonNode s = b.get("publish_to_provable");
@@ -334,6 +334,8 @@ final class ReportWriter {
                         .append(b.path("projector_batch_wait_ms").asInt(100))
                         .append(" | ")
                         .append(b.get("voters").asInt())
+                        .append(" | ")
+                        .append(projectorBefore(b))
                         .append(" | ")
                         .append(f2(b.get("published_within_ms").asDouble()))
                         .append(" | ")
@@ -355,7 +357,8 @@ final class ReportWriter {
                         "burst @"
                                 + ProbeRun.size(PerfCommand.roundDown(
                                         b.get("records_all_boards").asLong())) + " wait "
-                                + b.path("projector_batch_wait_ms").asInt(100) + " ms",
+                                + b.path("projector_batch_wait_ms").asInt(100) + " ms"
+                                + (b.path("warm_up_votes").asLong() > 0 ? " warmed" : ""),
                         b.get("latencies_ms")));
             }
             chart(
@@ -567,7 +570,7 @@ final class ReportWriter {
                     md,
                     f0(b.path("voters").asDouble(500)) + "-vote burst in one second: every vote provable within 1 s "
                             + "of its publishing, nothing lost (batch wait "
-                            + b.path("projector_batch_wait_ms").asInt(100) + " ms, "
+                            + b.path("projector_batch_wait_ms").asInt(100) + " ms, " + projectorBefore(b) + ", "
                             + f0(b.get("records_all_boards").asDouble()) + ")",
                     "slowest vote " + f0(drain) + " ms; last vote provable "
                             + f0(b.get("drain_ms").asDouble()) + " ms after the first was published, lost "
@@ -588,6 +591,12 @@ final class ReportWriter {
             }
         }
         md.append('\n');
+    }
+
+    /** How the burst found the projector: JIT-warmed by a load before it, or started seconds before. */
+    static String projectorBefore(JsonNode burst) {
+        long warm = burst.path("warm_up_votes").asLong();
+        return warm > 0 ? "warmed by " + f0(warm) + " votes" : "started seconds before";
     }
 
     /** The fill windows of every unsigned fill with windows, by their start, each with its file's commit. */

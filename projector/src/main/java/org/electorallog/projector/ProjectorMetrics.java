@@ -37,6 +37,7 @@ public final class ProjectorMetrics {
     private final AtomicLong duplicates = new AtomicLong();
     private final AtomicLong fenced = new AtomicLong();
     private final AtomicLong lastBatchMicros = new AtomicLong();
+    private final AtomicLong batchMicrosTotal = new AtomicLong();
     private final AtomicLong lastBatchSize = new AtomicLong();
     private final Map<BadEventException.Reason, AtomicLong> deadLetters = new EnumMap<>(BadEventException.Reason.class);
     private final Map<Integer, Long> projectedOffsets = new java.util.concurrent.ConcurrentHashMap<>();
@@ -68,6 +69,7 @@ public final class ProjectorMetrics {
         duplicates.addAndGet(dropped);
         batches.incrementAndGet();
         lastBatchMicros.set(nanos / 1000);
+        batchMicrosTotal.addAndGet(nanos / 1000);
     }
 
     void deadLetter(BadEventException.Reason reason) {
@@ -144,6 +146,7 @@ public final class ProjectorMetrics {
         m.put("fenced_batches", fenced.get());
         m.put("last_batch_micros", lastBatchMicros.get());
         m.put("last_batch_records", lastBatchSize.get());
+        m.put("batch_micros_total", batchMicrosTotal.get());
         double seconds = Math.max(1e-9, (System.nanoTime() - startedNanos) / 1e9);
         m.put("records_per_second_since_start", Math.round(records.get() / seconds));
         deadLetters.forEach((r, v) -> m.put("dead_letters_" + r.name().toLowerCase(java.util.Locale.ROOT), v.get()));

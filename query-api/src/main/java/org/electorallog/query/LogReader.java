@@ -11,9 +11,6 @@ import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.BoardRow;
 import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
-import org.electorallog.store.CheckpointRow;
-import org.electorallog.store.Checkpoints;
-import org.electorallog.store.Cosignatures;
 import org.electorallog.store.CounterKey;
 import org.electorallog.store.Counters;
 import org.electorallog.store.Records;
@@ -45,21 +42,23 @@ final class LogReader {
     /** The latest signed checkpoint note of a board, with the witness cosignatures it has so far. */
     String latestCheckpoint(String name) {
         return reads.read(c -> {
-            BoardRow b = SnapshotReads.board(c, name);
-            CheckpointRow cp = Checkpoints.latest(c, b.id())
-                    .orElseThrow(() -> ApiException.notFound("board '" + name + "' has no checkpoint yet"));
-            return Cosignatures.cosignedNote(c, b.id(), cp);
+            String note = SnapshotReads.tip(c, name).cosignedNote();
+            if (note == null) {
+                throw ApiException.notFound("board '" + name + "' has no checkpoint yet");
+            }
+            return note;
         });
     }
 
     /** The latest checkpoint a quorum of witnesses cosigned, with its cosignatures (store V13). */
     String latestWitnessedCheckpoint(String name) {
         return reads.read(c -> {
-            BoardRow b = SnapshotReads.board(c, name);
-            CheckpointRow cp = Checkpoints.latestWitnessed(c, b.id())
-                    .orElseThrow(() -> ApiException.notFound("no checkpoint of board '" + name
-                            + "' has been cosigned by the witness quorum yet (docs/witnesses.md); retry shortly"));
-            return Cosignatures.cosignedNote(c, b.id(), cp);
+            String note = SnapshotReads.witnessedTip(c, name).cosignedNote();
+            if (note == null) {
+                throw ApiException.notFound("no checkpoint of board '" + name
+                        + "' has been cosigned by the witness quorum yet (docs/witnesses.md); retry shortly");
+            }
+            return note;
         });
     }
 

@@ -5,7 +5,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import org.electorallog.core.Checkpoint;
-import org.electorallog.core.Hashes;
 import org.electorallog.core.LogDivergenceException;
 import org.electorallog.core.ProofBuilder;
 import org.electorallog.core.ProofException;
@@ -15,17 +14,18 @@ import org.electorallog.core.SignedNote;
 import org.electorallog.core.TlogProof;
 import org.electorallog.core.TreeMath;
 import org.electorallog.store.BoardRow;
+import org.electorallog.store.BoardTip;
 import org.electorallog.store.Boards;
 import org.electorallog.store.CheckpointRow;
-import org.electorallog.store.Checkpoints;
-import org.electorallog.store.Cosignatures;
 import org.electorallog.store.Records;
 import org.electorallog.store.Tiles;
 
 /**
  * Proofs from the stored tiles (RFC 9162 section 2.1.3 inclusion, 2.1.4 consistency; C2SP
  * tlog-proof bundles), each built in one snapshot so the hashes, the size and the checkpoint belong
- * to one tree. The hashes a proof needs are read in one tile query ({@link Tiles#BY_KEYS_SQL}).
+ * to one tree. A proof is two statements: the board with its size and latest checkpoint
+ * ({@link Boards#TIP_SQL}), then every hash it needs, the leaf's own included (a leaf hash is a
+ * level-0 tile entry, C2SP tlog-tiles), in one tile query ({@link Tiles#BY_KEYS_SQL}).
  */
 final class ProofService {
     private final SnapshotReads reads;
@@ -37,21 +37,25 @@ final class ProofService {
     /** Inclusion proof of record {@code id} at {@code size} (null = the latest checkpoint). */
     Responses.InclusionProof inclusion(String name, long id, Long requestedSize) {
         return reads.read(c -> {
-            BoardRow b = SnapshotReads.board(c, name);
-            CheckpointRow cp = Checkpoints.latest(c, b.id()).orElse(null);
-            long size = sizeOrLatest(name, "size", requestedSize, cp, Boards.size(c, b.id()));
+            BoardTip tip = SnapshotReads.tip(c, name);
+            CheckpointRow cp = tip.checkpoint();
+            long size = sizeOrLatest(name, "size", requestedSize, cp, tip.size());
             if (id >= size) {
                 throw ApiException.badRequest("record " + id + " is not in the tree of size " + size
                         + " (IDs run from 0 to " + (size - 1) + ")");
             }
-            // the root and the audit path in one tile query
-            List<byte[]> hashes = hashes(c, b, List.of(new Range(0, size)), TreeMath.inclusionRanges(id, size));
+            // the root, the leaf hash and the audit path in one tile query
+            List<byte[]> hashes = hashes(
+                    c,
+                    tip.board(),
+                    List.of(new Range(0, size), new Range(id, id + 1)),
+                    TreeMath.inclusionRanges(id, size));
             return new Responses.InclusionProof(
                     name,
                     id,
                     size,
-                    Responses.b64(leafHash(c, b, id)),
-                    Responses.b64(hashes.subList(1, hashes.size())),
+                    Responses.b64(hashes.get(1)),
+                    Responses.b64(hashes.subList(2, hashes.size())),
                     Responses.b64(hashes.get(0)),
                     noteAt(cp, size));
         });
@@ -75,9 +79,10 @@ final class ProofService {
     /** Consistency proof between two sizes; {@code to} null = the latest checkpoint. */
     Responses.ConsistencyProof consistency(String name, long from, Long requestedTo) {
         return reads.read(c -> {
-            BoardRow b = SnapshotReads.board(c, name);
-            CheckpointRow cp = Checkpoints.latest(c, b.id()).orElse(null);
-            long to = sizeOrLatest(name, "to", requestedTo, cp, Boards.size(c, b.id()));
+            BoardTip tip = SnapshotReads.tip(c, name);
+            BoardRow b = tip.board();
+            CheckpointRow cp = tip.checkpoint();
+            long to = sizeOrLatest(name, "to", requestedTo, cp, tip.size());
             if (from < 1 || from > to) {
                 throw ApiException.badRequest("from must be between 1 and to (" + to + "), got " + from);
             }
@@ -109,13 +114,14 @@ final class ProofService {
                     "the body must be a signed checkpoint note (C2SP tlog-checkpoint): " + e.getMessage());
         }
         return reads.read(c -> {
-            BoardRow b = SnapshotReads.board(c, name);
+            BoardTip tip = SnapshotReads.tip(c, name);
+            BoardRow b = tip.board();
             if (!trusted.origin().equals(b.origin())) {
                 throw ApiException.divergence("the checkpoint's origin '" + trusted.origin()
                         + "' is not this board's origin '" + b.origin() + "'");
             }
-            CheckpointRow cp = Checkpoints.latest(c, b.id()).orElse(null);
-            long treeSize = Boards.size(c, b.id());
+            CheckpointRow cp = tip.checkpoint();
+            long treeSize = tip.size();
             if (trusted.size() < 1) {
                 throw ApiException.badRequest("a trusted checkpoint of size 0 proves nothing");
             }
@@ -149,14 +155,15 @@ final class ProofService {
     /** The C2SP tlog-proof bundle of a record at the latest checkpoint. */
     String bundle(String name, long id) {
         return reads.read(c -> {
-            BoardRow b = SnapshotReads.board(c, name);
-            CheckpointRow cp = bundleCheckpoint(c, b, id);
+            BoardTip tip = bundleTip(c, name, id);
+            CheckpointRow cp = tip.checkpoint();
             if (cp == null || id >= cp.size()) {
                 throw ApiException.notFound(
                         "record " + id + " is not yet in a checkpoint of board '" + name + "'; retry shortly");
             }
-            List<byte[]> proof = ProofBuilder.inclusion(id, cp.size(), Tiles.source(c, b.id()));
-            return new TlogProof(null, id, proof, Cosignatures.cosignedNote(c, b.id(), cp)).format();
+            List<byte[]> proof = ProofBuilder.inclusion(
+                    id, cp.size(), Tiles.source(c, tip.board().id()));
+            return new TlogProof(null, id, proof, tip.cosignedNote()).format();
         });
     }
 
@@ -188,18 +195,27 @@ final class ProofService {
             return ballots;
         }
         return reads.read(c -> {
-            BoardRow b = SnapshotReads.board(c, name);
+            BoardTip witnessed = SnapshotReads.witnessedTip(c, name);
+            BoardTip latest = null;
             List<Responses.Ballot> out = new ArrayList<>(ballots.size());
             for (Responses.Ballot v : ballots) {
-                CheckpointRow cp = bundleCheckpoint(c, b, v.id());
+                BoardTip tip = witnessed;
+                if (!covers(witnessed, v.id())) {
+                    latest = latest == null ? SnapshotReads.tip(c, name) : latest;
+                    tip = latest;
+                }
                 out.add(
-                        cp == null || v.id() >= cp.size()
+                        !covers(tip, v.id())
                                 ? v
                                 : v.withProofBundle(new TlogProof(
                                                 null,
                                                 v.id(),
-                                                ProofBuilder.inclusion(v.id(), cp.size(), Tiles.source(c, b.id())),
-                                                Cosignatures.cosignedNote(c, b.id(), cp))
+                                                ProofBuilder.inclusion(
+                                                        v.id(),
+                                                        tip.checkpoint().size(),
+                                                        Tiles.source(
+                                                                c, tip.board().id())),
+                                                tip.cosignedNote())
                                         .format()));
             }
             return out;
@@ -207,24 +223,26 @@ final class ProofService {
     }
 
     /**
-     * The checkpoint a tlog-proof bundle of record {@code id} is built on: the latest one a witness
-     * quorum cosigned when it covers the record (so the bundle verifies with the quorum offline), else
-     * the latest one (docs/witnesses.md).
+     * The board with the checkpoint a tlog-proof bundle of record {@code id} is built on: the latest
+     * one a witness quorum cosigned when it covers the record (so the bundle verifies with the quorum
+     * offline), else the latest one (docs/witnesses.md).
      */
-    private static CheckpointRow bundleCheckpoint(Connection c, BoardRow b, long id) throws SQLException {
-        CheckpointRow witnessed = Checkpoints.latestWitnessed(c, b.id()).orElse(null);
-        if (witnessed != null && id < witnessed.size()) {
-            return witnessed;
-        }
-        return Checkpoints.latest(c, b.id()).orElse(null);
+    private static BoardTip bundleTip(Connection c, String name, long id) throws SQLException {
+        BoardTip witnessed = SnapshotReads.witnessedTip(c, name);
+        return covers(witnessed, id) ? witnessed : SnapshotReads.tip(c, name);
+    }
+
+    private static boolean covers(BoardTip tip, long id) {
+        return tip.checkpoint() != null && id < tip.checkpoint().size();
     }
 
     private static String noteAt(CheckpointRow cp, long size) {
         return cp != null && cp.size() == size ? cp.note() : null;
     }
 
-    private static byte[] leafHash(Connection c, BoardRow b, long id) throws SQLException {
-        return Hashes.leafHash(Records.statement(c, b.id(), id)
-                .orElseThrow(() -> ApiException.notFound("board '" + b.name() + "' has no record " + id)));
+    /** The leaf hash of record {@code id} as the tree holds it: an entry of its level-0 tile (C2SP tlog-tiles). */
+    private static byte[] leafHash(Connection c, BoardRow b, long id) {
+        return ProofBuilder.hashRanges(List.of(new Range(id, id + 1)), Tiles.source(c, b.id()))
+                .get(0);
     }
 }

@@ -23,6 +23,7 @@ import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.electorallog.audit.AuditOptions;
 import org.electorallog.audit.IncrementalVerifier;
+import org.electorallog.store.Snapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -240,7 +241,8 @@ public final class QueryApi implements AutoCloseable {
         hc.setMaximumPoolSize(settings.http().dbPoolSize());
         hc.setMinimumIdle(1);
         hc.setPoolName("query-api");
-        hc.setReadOnly(true);
+        // read-only, REPEATABLE READ from the start: a request's snapshot begins without a round trip
+        Snapshot.pool(hc);
         // a custom plan per execution: a generic plan for "kind = $1" could walk the primary key for a rare kind
         hc.addDataSourceProperty("options", "-c plan_cache_mode=force_custom_plan -c statement_timeout=60000");
         HikariDataSource ds = new HikariDataSource(hc);

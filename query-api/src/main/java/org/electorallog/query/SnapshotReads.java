@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import javax.sql.DataSource;
 import org.electorallog.store.BoardRow;
+import org.electorallog.store.BoardTip;
 import org.electorallog.store.Boards;
 import org.electorallog.store.Snapshot;
 
@@ -31,8 +32,20 @@ final class SnapshotReads {
     }
 
     static BoardRow board(Connection c, String name) throws SQLException {
-        return Boards.find(c, name)
-                .orElseThrow(
-                        () -> ApiException.notFound("there is no board named '" + name + "'; GET /boards lists them"));
+        return Boards.find(c, name).orElseThrow(() -> noBoard(name));
+    }
+
+    /** The board with its size and latest checkpoint, in one statement ({@link Boards#TIP_SQL}). */
+    static BoardTip tip(Connection c, String name) throws SQLException {
+        return Boards.tip(c, name).orElseThrow(() -> noBoard(name));
+    }
+
+    /** The board with its size and latest witnessed checkpoint, in one statement. */
+    static BoardTip witnessedTip(Connection c, String name) throws SQLException {
+        return Boards.witnessedTip(c, name).orElseThrow(() -> noBoard(name));
+    }
+
+    private static ApiException noBoard(String name) {
+        return ApiException.notFound("there is no board named '" + name + "'; GET /boards lists them");
     }
 }

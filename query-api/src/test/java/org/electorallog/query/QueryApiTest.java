@@ -167,6 +167,11 @@ class QueryApiTest {
             List<byte[]> hashes = new ArrayList<>();
             p.get("hashes").forEach(h -> hashes.add(Base64.getDecoder().decode(h.asText())));
             ProofVerifier.verifyInclusion(id, cp.size(), LEAVES.get(id), hashes, cp.root());
+            // the leaf hash served (the level-0 tile's entry) is the statement's own
+            assertArrayEquals(
+                    LEAVES.get(id),
+                    Base64.getDecoder().decode(p.get("leaf_hash").asText()),
+                    "leaf " + id);
         }
         // a proof at an older size verifies against the root at that size
         JsonNode old = JSON.readTree(
@@ -176,6 +181,8 @@ class QueryApiTest {
         List<byte[]> hashes = new ArrayList<>();
         old.get("hashes").forEach(h -> hashes.add(Base64.getDecoder().decode(h.asText())));
         ProofVerifier.verifyInclusion(3, 300, LEAVES.get(3), hashes, t300.root());
+        assertArrayEquals(
+                LEAVES.get(3), Base64.getDecoder().decode(old.get("leaf_hash").asText()));
         assertArrayEquals(
                 t300.root(), Base64.getDecoder().decode(old.get("root").asText()));
     }

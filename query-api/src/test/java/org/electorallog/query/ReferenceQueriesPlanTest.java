@@ -40,6 +40,7 @@ import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.store.Boards;
 import org.electorallog.store.BoundStatement;
 import org.electorallog.store.Checkpoints;
 import org.electorallog.store.Cosignatures;
@@ -602,6 +603,13 @@ class ReferenceQueriesPlanTest {
     @Test
     void currentCheckpoint() throws Exception {
         assertReadsAtMost(2, sql(Checkpoints.LATEST_SQL, big));
+        // what a checkpoint or proof request reads in one statement: the board, its size, its latest
+        // checkpoint and that checkpoint's cosignatures, one index probe each (a few boards at most)
+        JsonNode tip = assertReadsAtMost(8, sql(Boards.TIP_SQL, BIG));
+        assertTrue(tip.toString().contains("checkpoints_pkey"), tip.toString());
+        assertTrue(tip.toString().contains("checkpoint_cosignatures_pkey"), tip.toString());
+        JsonNode witnessed = assertReadsAtMost(8, sql(Boards.WITNESSED_TIP_SQL, BIG));
+        assertTrue(witnessed.toString().contains("checkpoints_witnessed"), witnessed.toString());
     }
 
     @Test

@@ -27,6 +27,53 @@ public final class Boards {
         }
     }
 
+    /**
+     * A board, its tree size and its latest checkpoint with that checkpoint's cosignature lines, in
+     * one statement: boards_name_key, board_state's primary key, one backward probe of checkpoints'
+     * primary key and a range of checkpoint_cosignatures' primary key. Serves the checkpoint and
+     * proof requests ({@link BoardTip}).
+     */
+    public static final String TIP_SQL = tipSql("");
+
+    /** As {@link #TIP_SQL} with the latest witnessed checkpoint (partial index checkpoints_witnessed, V13). */
+    public static final String WITNESSED_TIP_SQL = tipSql("AND c.witnessed IS NOT NULL ");
+
+    private static String tipSql(String checkpointFilter) {
+        return "SELECT b.board_id, b.origin, s.size, k.size, k.root, k.note, "
+                + "(SELECT coalesce(string_agg(w.line, '' ORDER BY w.witness), '') FROM checkpoint_cosignatures w "
+                + "WHERE w.board_id = b.board_id AND w.size = k.size) "
+                + "FROM boards b JOIN board_state s USING (board_id) "
+                + "LEFT JOIN LATERAL (SELECT c.size, c.root, c.note FROM checkpoints c WHERE c.board_id = b.board_id "
+                + checkpointFilter + "ORDER BY c.size DESC LIMIT 1) k ON true WHERE b.name = ?";
+    }
+
+    /** The board named {@code name} with its size and latest checkpoint ({@link #TIP_SQL}), if any. */
+    public static Optional<BoardTip> tip(Connection c, String name) throws SQLException {
+        return tip(c, TIP_SQL, name);
+    }
+
+    /** The board named {@code name} with its size and latest witnessed checkpoint, if any. */
+    public static Optional<BoardTip> witnessedTip(Connection c, String name) throws SQLException {
+        return tip(c, WITNESSED_TIP_SQL, name);
+    }
+
+    private static Optional<BoardTip> tip(Connection c, String sql, String name) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                BoardRow board = new BoardRow(rs.getShort(1), name, rs.getString(2));
+                long checkpointSize = rs.getLong(4);
+                CheckpointRow checkpoint =
+                        rs.wasNull() ? null : new CheckpointRow(checkpointSize, rs.getBytes(5), rs.getString(6));
+                String lines = rs.getString(7);
+                return Optional.of(new BoardTip(board, rs.getLong(3), checkpoint, lines == null ? "" : lines));
+            }
+        }
+    }
+
     /** The board named {@code name} with its state, if any. */
     public static Optional<BoardState> state(Connection c, String name) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(STATE + " WHERE b.name = ?")) {

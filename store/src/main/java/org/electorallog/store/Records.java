@@ -147,17 +147,6 @@ public final class Records {
         }
     }
 
-    /** The canonical statement of one record (primary key). */
-    public static Optional<byte[]> statement(Connection c, short boardId, long id) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT statement FROM records WHERE board_id = ? AND id = ?")) {
-            ps.setShort(1, boardId);
-            ps.setLong(2, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(rs.getBytes(1)) : Optional.empty();
-            }
-        }
-    }
-
     /** What a statement pass sees: a record's ID and canonical statement. */
     @FunctionalInterface
     public interface StatementSink {

@@ -56,6 +56,24 @@ class CosignaturesTest {
                         Cosignatures.cosignedNote(
                                 c, board, Checkpoints.at(c, board, 100).orElseThrow()));
                 assertEquals(List.of("— w1 CCCC\n"), Cosignatures.lines(c, board, 120));
+                // the tip a checkpoint or proof request reads in one statement: latest and latest witnessed
+                BoardTip tip = Boards.tip(c, "b").orElseThrow();
+                assertEquals(board, tip.board().id());
+                assertEquals("log.example/b", tip.board().origin());
+                assertEquals(0, tip.size());
+                assertEquals(120, tip.checkpoint().size());
+                assertEquals("note 120\n— w1 CCCC\n", tip.cosignedNote());
+                assertEquals(
+                        "note 100\n— w1 AAAA\n— w2 BBBB\n",
+                        Boards.witnessedTip(c, "b").orElseThrow().cosignedNote());
+                short bare = Boards.create(c, "bare", "log.example/bare", 0L, new byte[32])
+                        .id();
+                Checkpoints.add(c, bare, new CheckpointRow(7, new byte[32], "note 7\n"));
+                assertEquals(
+                        "note 7\n", Boards.tip(c, "bare").orElseThrow().cosignedNote(), "no cosignatures: the note");
+                assertEquals(null, Boards.witnessedTip(c, "bare").orElseThrow().checkpoint());
+                assertEquals(null, Boards.witnessedTip(c, "bare").orElseThrow().cosignedNote());
+                assertEquals(Optional.empty(), Boards.tip(c, "none"));
             }
             try (Connection first = ProjectionDatabase.advisoryLock(url, DB.user(), DB.password(), 42)) {
                 assertTrue(first != null, "the first process takes the witnessing lock");
