@@ -26,11 +26,13 @@ final class Machine {
         return m;
     }
 
-    /** The commit the code was built from ({@code git rev-parse --short HEAD}; "+dirty" with local changes). */
+    /** The commit the code was built from ({@code git rev-parse --short HEAD}; "+dirty" with local changes outside perf/results). */
     static String commit() {
         try {
             String head = run("git", "rev-parse", "--short", "HEAD");
-            String changes = run("git", "status", "--porcelain", "--untracked-files=no");
+            // the results files the runs write are data, not the code measured
+            String changes =
+                    run("git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)perf/results");
             return head == null ? "unknown" : head + (changes == null || changes.isEmpty() ? "" : "+dirty");
         } catch (Exception e) {
             return "unknown";
