@@ -22,9 +22,8 @@ import org.electorallog.core.SignedNote;
 import org.electorallog.core.WitnessPolicy;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.store.BoardTip;
 import org.electorallog.store.Boards;
-import org.electorallog.store.CheckpointRow;
-import org.electorallog.store.Checkpoints;
 import org.electorallog.store.Cosignatures;
 import org.electorallog.witness.FollowedLogs;
 import org.electorallog.witness.WitnessServer;
@@ -143,10 +142,9 @@ class WitnessingTest {
             String url, DatabaseAddress db, String board, long size, WitnessPolicy policy, List<String> expected)
             throws Exception {
         try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
-            short id = Boards.find(c, board).orElseThrow().id();
-            CheckpointRow cp = Checkpoints.latestWitnessed(c, id).orElseThrow();
-            assertEquals(size, cp.size());
-            SignedNote note = SignedNote.parse(Cosignatures.cosignedNote(c, id, cp));
+            BoardTip tip = Boards.witnessedTip(c, board).orElseThrow();
+            assertEquals(size, tip.checkpoint().size());
+            SignedNote note = SignedNote.parse(tip.cosignedNote());
             assertEquals(size, Checkpoint.parse(note.text()).size());
             List<String> valid = new java.util.ArrayList<>();
             for (Cosigner.Verifier v : policy.verifiers()) {
@@ -163,15 +161,8 @@ class WitnessingTest {
 
     static long witnessedSize(String url, DatabaseAddress db, String board) {
         try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
-            return Boards.find(c, board)
-                    .flatMap(b -> {
-                        try {
-                            return Checkpoints.latestWitnessed(c, b.id());
-                        } catch (SQLException e) {
-                            throw new IllegalStateException(e);
-                        }
-                    })
-                    .map(CheckpointRow::size)
+            return Boards.witnessedTip(c, board)
+                    .map(t -> t.checkpoint() == null ? 0L : t.checkpoint().size())
                     .orElse(0L);
         } catch (SQLException e) {
             return -1;

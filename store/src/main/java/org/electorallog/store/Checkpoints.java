@@ -14,10 +14,6 @@ public final class Checkpoints {
     public static final String LATEST_SQL =
             "SELECT size, root, note FROM checkpoints WHERE board_id = ? ORDER BY size DESC LIMIT 1";
 
-    /** The latest checkpoint a quorum of witnesses cosigned (partial index checkpoints_witnessed, V13). */
-    public static final String LATEST_WITNESSED_SQL = "SELECT size, root, note FROM checkpoints "
-            + "WHERE board_id = ? AND witnessed IS NOT NULL ORDER BY size DESC LIMIT 1";
-
     /** The checkpoint at one size (the primary key). */
     public static final String AT_SQL = "SELECT size, root, note FROM checkpoints WHERE board_id = ? AND size = ?";
 
@@ -30,11 +26,6 @@ public final class Checkpoints {
             ps.setLong(2, size);
             return first(ps);
         }
-    }
-
-    /** A board's latest witnessed checkpoint (V13), if it has one. */
-    public static Optional<CheckpointRow> latestWitnessed(Connection c, short boardId) throws SQLException {
-        return one(c, LATEST_WITNESSED_SQL, boardId);
     }
 
     /** A board's latest checkpoint, if it has one. */

@@ -88,11 +88,6 @@ public final class Cosignatures {
         return out;
     }
 
-    /** The checkpoint note with the cosignature lines appended (C2SP signed-note: more signature lines). */
-    public static String cosignedNote(Connection c, short boardId, CheckpointRow checkpoint) throws SQLException {
-        return checkpoint.note() + String.join("", lines(c, boardId, checkpoint.size()));
-    }
-
     /**
      * Marks the checkpoint witnessed when at least {@code quorum} witnesses cosigned it and it is not
      * marked yet; true when this call marked it.

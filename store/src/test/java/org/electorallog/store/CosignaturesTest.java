@@ -45,16 +45,13 @@ class CosignaturesTest {
                 assertFalse(Cosignatures.markWitnessed(c, board, 100, 2), "marked once");
                 assertEquals(Optional.empty(), Cosignatures.shortOfQuorum(c, board, "w3+00000003", 0, 2));
                 assertEquals(
-                        100, Checkpoints.latestWitnessed(c, board).orElseThrow().size());
+                        100,
+                        Boards.witnessedTip(c, "b").orElseThrow().checkpoint().size());
                 // w1 went on to 120 alone: w2 (last 100) is asked for 120, not for 110, which nobody cosigned
                 Cosignatures.add(c, board, 120, "w1+00000001", "— w1 CCCC\n", 1_780_000_002L);
                 assertEquals(Optional.of(120L), Cosignatures.shortOfQuorum(c, board, "w2+00000002", 100, 2));
                 assertEquals(120, Cosignatures.lastSize(c, board, "w1+00000001"));
                 assertEquals(0, Cosignatures.lastSize(c, board, "w3+00000003"));
-                assertEquals(
-                        "note 100\n— w1 AAAA\n— w2 BBBB\n",
-                        Cosignatures.cosignedNote(
-                                c, board, Checkpoints.at(c, board, 100).orElseThrow()));
                 assertEquals(List.of("— w1 CCCC\n"), Cosignatures.lines(c, board, 120));
                 // the tip a checkpoint or proof request reads in one statement: latest and latest witnessed
                 BoardTip tip = Boards.tip(c, "b").orElseThrow();
