@@ -281,7 +281,7 @@ final class AppendsRun {
      */
     static Map<String, Object> burst(PerfEnvironment env, int voters, int batchWaitMs, int warmUpVotes)
             throws Exception {
-        env.projector(Duration.ZERO, Duration.ofMillis(batchWaitMs));
+        org.electorallog.projector.Projector projector = env.projector(Duration.ZERO, Duration.ofMillis(batchWaitMs));
         String board = "perf-burst";
         Map<String, Object> out = new LinkedHashMap<>();
         try (ElectoralLogProducer producer = ElectoralLogProducer.create(env.stack.kafkaBootstrap())) {
@@ -324,7 +324,7 @@ final class AppendsRun {
             long acknowledgedIn;
             try (org.apache.kafka.clients.producer.KafkaProducer<String, byte[]> kafka = rawProducer(env)) {
                 var unused = kafka.partitionsFor(org.electorallog.schemas.Topics.EVENTS); // metadata before the second
-                before = env.projector(Duration.ZERO).metrics().snapshot();
+                before = projector.metrics().snapshot();
                 t0 = System.nanoTime();
                 long spacing = 1_000_000_000L / voters;
                 for (int i = 0; i < voters; i++) {
@@ -350,7 +350,7 @@ final class AppendsRun {
             }
             watching.set(false);
             watcher.join();
-            Map<String, Long> after = env.projector(Duration.ZERO).metrics().snapshot();
+            Map<String, Long> after = projector.metrics().snapshot();
             Map<String, Long> ids = new LinkedHashMap<>();
             long found;
             try (Connection c = env.db.getConnection();

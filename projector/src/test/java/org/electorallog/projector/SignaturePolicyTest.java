@@ -34,10 +34,7 @@ class SignaturePolicyTest {
                 SignaturePolicy.Mode.SENDER_AND_SYSTEM, Pattern.compile("signed-.*"), List.of(system.publicKey())));
         StatementCodec codec = StatementCodec.embedded();
         try (Projector p = Projector.start(settings);
-                KafkaProducer<String, byte[]> raw = new KafkaProducer<>(
-                        ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()),
-                        new StringSerializer(),
-                        new ByteArraySerializer())) {
+                KafkaProducer<String, byte[]> raw = rawProducer(h)) {
             send(raw, h.topic, codec, envelope("signed-board", "unsigned", sender, null, null));
             send(raw, h.topic, codec, envelope("signed-board", "sender-only", sender, sender, null));
             send(raw, h.topic, codec, envelope("signed-board", "wrong-sender", sender, stranger, system));
@@ -79,17 +76,13 @@ class SignaturePolicyTest {
         SigningKey sender = SigningKey.generate();
         SigningKey stranger = SigningKey.generate();
         ProjectorHarness h = new ProjectorHarness("parallel", 1);
-        ProjectorSettings settings = h.settings.withSignatures(
-                new SignaturePolicy(SignaturePolicy.Mode.SENDER, Pattern.compile("signed-.*"), List.of()));
+        ProjectorSettings settings = senderSigned(h);
         StatementCodec codec = StatementCodec.embedded();
         String board = "signed-parallel-" + System.nanoTime();
         List<String> good = new java.util.ArrayList<>();
         java.util.Set<String> bad = new java.util.HashSet<>();
         // published before the projector starts, so that it reads full batches (500 in the harness)
-        try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(
-                ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()),
-                new StringSerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> raw = rawProducer(h)) {
             for (int i = 0; i < 1200; i++) {
                 String id = "p-" + i;
                 boolean wrong = i % 97 == 13;
@@ -138,14 +131,10 @@ class SignaturePolicyTest {
         SigningKey sender = SigningKey.generate();
         SigningKey stranger = SigningKey.generate();
         ProjectorHarness h = new ProjectorHarness("sig-gap", 1);
-        ProjectorSettings settings = h.settings.withSignatures(
-                new SignaturePolicy(SignaturePolicy.Mode.SENDER, Pattern.compile("signed-.*"), List.of()));
+        ProjectorSettings settings = senderSigned(h);
         StatementCodec codec = StatementCodec.embedded();
         String board = "signed-gap-" + System.nanoTime();
-        try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(
-                ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()),
-                new StringSerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> raw = rawProducer(h)) {
             try (Projector p = Projector.start(settings)) {
                 send(raw, h.topic, codec, envelope(board, "g-1", sender, sender, null));
                 h.awaitProjected(h.stack.database().jdbcUrl(), h.endOffsets(), Duration.ofMinutes(1));
@@ -175,6 +164,20 @@ class SignaturePolicyTest {
         }
         assertEquals(List.of("g-bad"), deadLettered(h, codec), "no second dead letter for the redelivered event");
         assertEquals(3, h.size(board), "g-1, g-2 and g-3, each once");
+    }
+
+    /** The harness's projector with every statement on a signed-* board checked against its sender's key. */
+    private static ProjectorSettings senderSigned(ProjectorHarness h) {
+        return h.settings.withSignatures(
+                new SignaturePolicy(SignaturePolicy.Mode.SENDER, Pattern.compile("signed-.*"), List.of()));
+    }
+
+    /** A producer with the library's Kafka settings that sends encoded (signed) statements as they are. */
+    private static KafkaProducer<String, byte[]> rawProducer(ProjectorHarness h) {
+        return new KafkaProducer<>(
+                ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()),
+                new StringSerializer(),
+                new ByteArraySerializer());
     }
 
     private static void commitGroupAt(ProjectorHarness h, ProjectorSettings settings, long offset) throws Exception {
