@@ -144,10 +144,18 @@ public final class PerfCommand implements Runnable {
                 description = "also measure cold runs (restarts PostgreSQL per row)")
         boolean cold;
 
+        @Option(
+                names = "--warm-up-seconds",
+                defaultValue = "60",
+                description =
+                        "every request shape round-robin for this long before any timing; default ${DEFAULT-VALUE}")
+        int warmUpSeconds;
+
         @Override
         public Integer call() throws Exception {
             try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
-                Map<String, Object> r = ProbeRun.run(env, repeats, cold, dirs.results.resolve("plans"));
+                Map<String, Object> r = ProbeRun.run(
+                        env, repeats, cold, java.time.Duration.ofSeconds(warmUpSeconds), dirs.results.resolve("plans"));
                 dirs.write("probe-" + label(((Number) r.get("records")).longValue()), r);
             }
             return 0;

@@ -2,11 +2,13 @@ package org.electorallog.perf;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.net.HttpURLConnection;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,6 +33,16 @@ import org.electorallog.store.Records;
  * batches as the SQL the export runs), warm (median, p95, p99 over repeats with fresh random
  * parameters) and cold (the first run after a PostgreSQL restart, with the OS page cache dropped
  * where this machine permits), saving each query's plan.
+ *
+ * <p>"Warm" is a server that has been answering for a while: before any timing every request shape
+ * runs round-robin for {@code warmUp} (default 60 s), so that the JIT compilers of the JVM that
+ * holds the API, the broker and the probe are not still compiling during the timed rows (with a
+ * warm-up of five requests a shape they compiled through the first rows' timings, decision 64). Each
+ * row records the JIT compilation and GC time that fell inside its own timed runs, so a row whose
+ * tail came from either (or from the hypervisor's steal time) says so. The client is the JDK's blocking {@link HttpURLConnection} with
+ * keep-alive: on the two cores it shares with the server, PostgreSQL and the broker, the
+ * asynchronous {@code java.net.http.HttpClient} (a selector thread and a future per request) took
+ * about as much CPU as the server it measured.
  */
 final class ProbeRun {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -39,8 +51,6 @@ final class ProbeRun {
     private final String board;
     private final long size;
     private final Random random = new Random(11);
-    private final HttpClient http =
-            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final List<Map<String, String>> samples = new ArrayList<>();
     private String trustedCheckpoint;
 
@@ -54,7 +64,8 @@ final class ProbeRun {
         this.size = size;
     }
 
-    static Map<String, Object> run(PerfEnvironment env, int repeats, boolean cold, Path plans) throws Exception {
+    static Map<String, Object> run(
+            PerfEnvironment env, int repeats, boolean cold, java.time.Duration warmUp, Path plans) throws Exception {
         Map<String, Long> sizes = env.sizes();
         String board = sizes.entrySet().stream()
                 .max(Map.Entry.comparingByValue())
@@ -66,12 +77,15 @@ final class ProbeRun {
         Files.createDirectories(plans);
         List<Map<String, Object>> rows = new ArrayList<>();
         String cacheDrop = "not tried";
-        // warm the JVMs (API, JDBC, client) on every request shape before any timing
-        for (int i = 0; i < 5; i++) {
+        // warm the JVM (API, JDBC, client) on every request shape, round-robin, before any timing
+        long warmUpEnd = System.nanoTime() + warmUp.toNanos();
+        int warmUpRequests = 0;
+        do {
             for (Probe probe : p.probes()) {
-                p.time(probe.request().apply(p.samples.get(i)));
+                p.time(probe.request().apply(p.samples.get(warmUpRequests % p.samples.size())));
+                warmUpRequests++;
             }
-        }
+        } while (System.nanoTime() < warmUpEnd);
         for (Probe probe : p.probes()) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("name", probe.name());
@@ -82,12 +96,18 @@ final class ProbeRun {
                 cacheDrop = p.restartCold();
                 row.put("cold_ms", Latencies.round(p.time(first)));
             }
-            p.time(first); // one warm-up
+            // the row's own shape as many times as it is timed, so its code is compiled before its timing
+            for (int i = 0; i < repeats; i++) {
+                p.time(probe.request().apply(p.samples.get(1 + (i + repeats / 2) % (p.samples.size() - 1))));
+            }
             Latencies warm = new Latencies();
+            JvmActivity before = JvmActivity.now();
             for (int i = 0; i < repeats; i++) {
                 warm.add(p.time(probe.request().apply(p.samples.get(1 + i % (p.samples.size() - 1)))));
             }
-            row.put("warm", warm.summary());
+            Map<String, Object> summary = warm.summary();
+            summary.putAll(JvmActivity.now().since(before));
+            row.put("warm", summary);
             String plan = p.plan(probe.name(), first);
             if (plan != null) {
                 Path f = plans.resolve(size(p.size) + "-" + probe.name().replaceAll("[^a-z0-9]+", "-") + ".json");
@@ -111,6 +131,8 @@ final class ProbeRun {
         out.put("records", p.size);
         out.put("records_all_boards", env.total());
         out.put("repeats", repeats);
+        out.put("warm_up", Map.of("seconds", warmUp.toSeconds(), "requests", warmUpRequests));
+        out.put("client", "java.net.HttpURLConnection, keep-alive, one request at a time");
         out.put(
                 "cold",
                 cold ? "each row's first run after a PostgreSQL restart; OS page cache: " + cacheDrop : "not measured");
@@ -310,17 +332,66 @@ final class ProbeRun {
         if (request[0].equals("SQL")) {
             return sql(request[1], Long.parseLong(request[2]));
         }
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(api.baseUrl() + request[1]));
+        HttpURLConnection c = (HttpURLConnection)
+                URI.create(api.baseUrl() + request[1]).toURL().openConnection();
         // the admin listing, and the ballot locator for any user (observers and above, docs/security.md);
         // checkpoints and proofs are asked anonymously, as voters and observers' clients do
         if (request[1].startsWith("/admin/") || request[1].contains("/ballots?")) {
-            b.header("Authorization", "Bearer " + PerfEnvironment.ADMIN_TOKEN);
+            c.setRequestProperty("Authorization", "Bearer " + PerfEnvironment.ADMIN_TOKEN);
         }
         if (request[0].equals("POST")) {
-            b.POST(HttpRequest.BodyPublishers.ofString(request[2]));
+            c.setRequestMethod("POST");
+            c.setDoOutput(true);
+            try (OutputStream out = c.getOutputStream()) {
+                out.write(request[2].getBytes(StandardCharsets.UTF_8));
+            }
         }
-        HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        return new String[] {Integer.toString(r.statusCode()), r.body()};
+        int status = c.getResponseCode();
+        // reading the body to its end returns the connection to the keep-alive cache
+        try (InputStream in = status >= 400 ? c.getErrorStream() : c.getInputStream()) {
+            String body = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return new String[] {Integer.toString(status), body};
+        }
+    }
+
+    /**
+     * The JVM's total JIT compilation time and GC collections at one moment, and the CPU time the
+     * hypervisor gave to other guests ("steal", the eighth value of {@code /proc/stat}'s cpu line, in
+     * USER_HZ ticks of 10 ms; -1 where there is no such file).
+     */
+    record JvmActivity(long jitMillis, long gcCount, long gcMillis, long stealTicks) {
+        static JvmActivity now() {
+            long count = 0;
+            long millis = 0;
+            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+                count += Math.max(0, gc.getCollectionCount());
+                millis += Math.max(0, gc.getCollectionTime());
+            }
+            return new JvmActivity(
+                    ManagementFactory.getCompilationMXBean().getTotalCompilationTime(), count, millis, steal());
+        }
+
+        private static long steal() {
+            try {
+                String[] cpu =
+                        Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+                return cpu[0].equals("cpu") && cpu.length > 8 ? Long.parseLong(cpu[8]) : -1;
+            } catch (java.io.IOException | RuntimeException e) {
+                return -1;
+            }
+        }
+
+        /** What happened between {@code before} and this moment. */
+        Map<String, Object> since(JvmActivity before) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("jit_ms_during", jitMillis - before.jitMillis);
+            m.put("gc_collections_during", gcCount - before.gcCount);
+            m.put("gc_ms_during", gcMillis - before.gcMillis);
+            if (stealTicks >= 0 && before.stealTicks >= 0) {
+                m.put("cpu_steal_ms_during", (stealTicks - before.stealTicks) * 10);
+            }
+            return m;
+        }
     }
 
     private String[] sql(String which, long from) throws Exception {

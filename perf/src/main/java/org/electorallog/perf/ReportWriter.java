@@ -210,9 +210,11 @@ final class ReportWriter {
                         .append(p.get("repeats").asInt())
                         .append(" runs per row with fresh random parameters. Cold: ")
                         .append(p.get("cold").asText())
-                        .append(".\n\n")
+                        .append(". ")
+                        .append(probeWarmUp(p))
+                        .append("\n\n")
                         .append(
-                                "| query | reference row | median ms | p95 ms | p99 ms | p99.9 ms | cold ms |\n|---|---|---|---|---|---|---|\n");
+                                "| query | reference row | median ms | p95 ms | p99 ms | p99.9 ms | cold ms | JIT / GC / steal ms during |\n|---|---|---|---|---|---|---|---|\n");
                 for (JsonNode r : p.get("rows")) {
                     md.append("| ")
                             .append(r.get("name").asText())
@@ -231,6 +233,8 @@ final class ReportWriter {
                                             : "-")
                             .append(" | ")
                             .append(r.has("cold_ms") ? f2(r.get("cold_ms").asDouble()) : "-")
+                            .append(" | ")
+                            .append(during(r.get("warm")))
                             .append(" |\n");
                 }
                 md.append('\n');
@@ -591,6 +595,32 @@ final class ReportWriter {
             }
         }
         md.append('\n');
+    }
+
+    /** How a probe warmed up before its timings, and with which client (absent from older results). */
+    static String probeWarmUp(JsonNode probe) {
+        JsonNode w = probe.path("warm_up");
+        if (w.isMissingNode()) {
+            return "Warm-up: five requests of each shape, then one before each row (results before decision 64).";
+        }
+        return "Warm-up: every shape round-robin for " + w.path("seconds").asLong() + " s ("
+                + f0(w.path("requests").asDouble()) + " requests), then each row's shape as many times as it is"
+                + " timed; client: " + probe.path("client").asText() + ".";
+    }
+
+    /**
+     * The JVM's JIT compilation and GC pause time, and the hypervisor's steal time (both cores),
+     * that fell inside a row's timed runs: what its tail may owe to neither PostgreSQL nor the API.
+     */
+    static String during(JsonNode warm) {
+        if (!warm.has("jit_ms_during")) {
+            return "-";
+        }
+        return warm.get("jit_ms_during").asLong() + " / "
+                + warm.path("gc_ms_during").asLong() + " / "
+                + (warm.has("cpu_steal_ms_during")
+                        ? Long.toString(warm.get("cpu_steal_ms_during").asLong())
+                        : "-");
     }
 
     /** How the burst found the projector: JIT-warmed by a load before it, or started seconds before. */

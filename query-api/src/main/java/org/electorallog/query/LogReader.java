@@ -72,35 +72,6 @@ final class LogReader {
         });
     }
 
-    /**
-     * The ballot locator: a voter's own cast votes in an election, newest first, {@code limit} per
-     * page before {@code beforeId} (null = from the newest); a ballot ID narrows them further.
-     */
-    List<Responses.Ballot> ballots(
-            String name, String userId, String electionId, String ballotId, Long beforeId, int limit) {
-        return reads.read(c -> {
-            BoardRow b = SnapshotReads.board(c, name);
-            List<Responses.Ballot> out = new ArrayList<>();
-            for (Records.Ballot v : Records.ballots(
-                    c,
-                    b.id(),
-                    StatementKinds.CAST_VOTE,
-                    userId,
-                    electionId,
-                    ballotId,
-                    beforeId == null ? Long.MAX_VALUE : beforeId,
-                    limit)) {
-                out.add(new Responses.Ballot(
-                        v.id(),
-                        v.statementTime().toString(),
-                        StatementKinds.name(StatementKinds.CAST_VOTE),
-                        v.ballotId(),
-                        null));
-            }
-            return out;
-        });
-    }
-
     /** Counts from the per-board counters, in constant time: all, with a user, by kind, by election, by election and kind. */
     Responses.Counts counts(String name) {
         return reads.read(c -> {

@@ -13,6 +13,7 @@ import org.electorallog.core.RecordProof;
 import org.electorallog.core.SignedNote;
 import org.electorallog.core.TlogProof;
 import org.electorallog.core.TreeMath;
+import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.BoardRow;
 import org.electorallog.store.BoardTip;
 import org.electorallog.store.Boards;
@@ -189,34 +190,51 @@ final class ProofService {
         return ProofBuilder.hashRanges(ranges, Tiles.source(c, b.id()));
     }
 
-    /** The ballots with the tlog-proof bundle of each one the latest checkpoint covers (in one snapshot). */
-    List<Responses.Ballot> withBundles(String name, List<Responses.Ballot> ballots) {
-        if (ballots.isEmpty()) {
-            return ballots;
-        }
+    /**
+     * The ballot locator: a voter's cast votes in an election, newest first, {@code limit}
+     * per page before {@code beforeId} (null = from the newest), a ballot ID narrowing them further;
+     * each vote already in a checkpoint with its C2SP tlog-proof bundle, built on the latest
+     * witnessed checkpoint that covers it, else on the latest checkpoint. One snapshot: the listing
+     * and its bundles belong to one tree; the witnessed tip names the board, so the locator is the tip,
+     * the ballots, the latest tip only when a vote is past the witnessed one, and a tile query a vote.
+     */
+    List<Responses.Ballot> ballots(
+            String name, String userId, String electionId, String ballotId, Long beforeId, int limit) {
         return reads.read(c -> {
             BoardTip witnessed = SnapshotReads.witnessedTip(c, name);
             BoardTip latest = null;
-            List<Responses.Ballot> out = new ArrayList<>(ballots.size());
-            for (Responses.Ballot v : ballots) {
+            List<Responses.Ballot> out = new ArrayList<>();
+            for (Records.Ballot v : Records.ballots(
+                    c,
+                    witnessed.board().id(),
+                    StatementKinds.CAST_VOTE,
+                    userId,
+                    electionId,
+                    ballotId,
+                    beforeId == null ? Long.MAX_VALUE : beforeId,
+                    limit)) {
                 BoardTip tip = witnessed;
                 if (!covers(witnessed, v.id())) {
                     latest = latest == null ? SnapshotReads.tip(c, name) : latest;
                     tip = latest;
                 }
-                out.add(
-                        !covers(tip, v.id())
-                                ? v
-                                : v.withProofBundle(new TlogProof(
-                                                null,
+                String bundle = !covers(tip, v.id())
+                        ? null
+                        : new TlogProof(
+                                        null,
+                                        v.id(),
+                                        ProofBuilder.inclusion(
                                                 v.id(),
-                                                ProofBuilder.inclusion(
-                                                        v.id(),
-                                                        tip.checkpoint().size(),
-                                                        Tiles.source(
-                                                                c, tip.board().id())),
-                                                tip.cosignedNote())
-                                        .format()));
+                                                tip.checkpoint().size(),
+                                                Tiles.source(c, tip.board().id())),
+                                        tip.cosignedNote())
+                                .format();
+                out.add(new Responses.Ballot(
+                        v.id(),
+                        v.statementTime().toString(),
+                        StatementKinds.name(StatementKinds.CAST_VOTE),
+                        v.ballotId(),
+                        bundle));
             }
             return out;
         });

@@ -247,8 +247,7 @@ final class PublicRoutes {
         String query = "ballots\u0000" + board + "\u0000" + user + "\u0000" + election + "\u0000" + ballot;
         String cursor = ctx.queryParam("cursor");
         Long before = cursor == null ? null : cursors.decode(query, cursor);
-        List<Responses.Ballot> page =
-                proofs.withBundles(board, reader.ballots(board, user, election, ballot, before, limit));
+        List<Responses.Ballot> page = proofs.ballots(board, user, election, ballot, before, limit);
         ctx.json(new Responses.BallotPage(
                 page,
                 page.size() < limit

@@ -131,11 +131,7 @@ final class Responses {
             @JsonInclude(JsonInclude.Include.NON_NULL) String checkpoint) {}
 
     /** One cast vote of the ballot locator. */
-    record Ballot(long id, String statementTime, String kind, String ballotId, String proofBundle) {
-        Ballot withProofBundle(String bundle) {
-            return new Ballot(id, statementTime, kind, ballotId, bundle);
-        }
-    }
+    record Ballot(long id, String statementTime, String kind, String ballotId, String proofBundle) {}
 
     /** GET /boards/{board}/ballots. */
     record BallotPage(List<Ballot> ballots, String nextCursor) {}
