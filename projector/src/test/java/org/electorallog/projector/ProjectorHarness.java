@@ -53,11 +53,7 @@ final class ProjectorHarness {
         try (Connection c = connect()) {
             c.createStatement().execute("CREATE DATABASE " + name);
         }
-        String url = stack.database().jdbcUrl();
-        int q = url.indexOf('?');
-        String base = q < 0 ? url : url.substring(0, q);
-        String params = q < 0 ? "" : url.substring(q);
-        return base.substring(0, base.lastIndexOf('/') + 1) + name + params;
+        return stack.database().onDatabase(name).jdbcUrl();
     }
 
     /** The end offset of every partition of the topic. */

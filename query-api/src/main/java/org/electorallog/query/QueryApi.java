@@ -23,6 +23,7 @@ import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.electorallog.audit.AuditOptions;
 import org.electorallog.audit.IncrementalVerifier;
+import org.electorallog.store.Migrations;
 import org.electorallog.store.Snapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +45,7 @@ public final class QueryApi implements AutoCloseable {
     private final AdminAudits audits;
     private final IncrementalVerifier verifier;
     private final HttpMetrics metrics;
+    private final ProjectionSchema schema;
     private final SenderRoutes senders;
     private final List<Route> routes = new ArrayList<>();
     private final Javalin app;
@@ -58,6 +60,12 @@ public final class QueryApi implements AutoCloseable {
                 : new IncrementalVerifier(db, auditOptions, settings.verifierMemory())
                         .start(settings.verifierEvery(), settings.fullAuditEvery());
         this.metrics = new HttpMetrics(verifier, db, !settings.witnesses().isEmpty());
+        this.schema = new ProjectionSchema(db, Migrations.latestVersion());
+        String behind = schema.problem();
+        if (behind != null) {
+            // not fatal: the projector may be starting beside this instance; readiness says why meanwhile
+            LOG.warn("not ready: {}", behind);
+        }
         SnapshotReads reads = new SnapshotReads(db);
         LogReader reader = new LogReader(reads);
         Cursor cursors = new Cursor(settings.cursorKey());
@@ -106,6 +114,7 @@ public final class QueryApi implements AutoCloseable {
     private void register(RoutesConfig r, Cors cors, Gate gate) {
         metrics.register(r);
         r.before(cors::apply);
+        r.before(schema::require);
         PREFLIGHT_PATHS.forEach(p -> r.options(p, Cors::preflight));
         for (Route route : routes) {
             r.addEndpoint(new Endpoint(
@@ -122,16 +131,19 @@ public final class QueryApi implements AutoCloseable {
                         Responses.Health.class,
                         List.of(),
                         List.of(200),
-                        ctx -> ctx.json(new Responses.Health("ok", null))),
+                        ctx -> ctx.json(new Responses.Health("ok", null, null))),
                 Route.get(
                         "/health/live",
                         Responses.Health.class,
                         List.of(),
                         List.of(200),
-                        ctx -> ctx.json(new Responses.Health("UP", null))),
+                        ctx -> ctx.json(new Responses.Health("UP", null, null))),
                 Route.get("/health/ready", Responses.Health.class, List.of(), List.of(200, 503), ctx -> {
                     boolean up = databaseUp();
-                    ctx.status(up ? 200 : 503).json(new Responses.Health(up ? "UP" : "DOWN", up ? "UP" : "DOWN"));
+                    String behind = up ? schema.problem() : null;
+                    boolean ready = up && behind == null;
+                    ctx.status(ready ? 200 : 503)
+                            .json(new Responses.Health(ready ? "UP" : "DOWN", up ? "UP" : "DOWN", behind));
                 }),
                 new Route(
                         HandlerType.GET,

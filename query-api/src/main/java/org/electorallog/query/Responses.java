@@ -32,9 +32,12 @@ final class Responses {
         return hashes.stream().map(Responses::b64).toList();
     }
 
-    /** GET /health, /health/live, /health/ready. */
+    /**
+     * GET /health, /health/live, /health/ready; {@code detail} says why readiness is down while the
+     * database answers (its schema is older than this build reads, {@link ProjectionSchema}).
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Health(String status, String database) {}
+    record Health(String status, String database, String detail) {}
 
     /** One board in GET /boards. */
     record BoardSummary(String board, String origin, long size, String root) {}

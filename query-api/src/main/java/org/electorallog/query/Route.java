@@ -35,13 +35,18 @@ record Route(
 
     /**
      * Every status the route can answer: its own, 401 for credentials that do not hold (any route),
-     * and 429 where the rate limit applies (every route under /boards).
+     * 429 where the rate limit applies (every route under /boards), and 503 where it reads the
+     * projection (under /boards and /admin/: until the schema is the one this build reads,
+     * {@link ProjectionSchema}).
      */
     java.util.SortedSet<Integer> answers() {
         java.util.SortedSet<Integer> all = new java.util.TreeSet<>(statuses);
         all.add(401);
         if (path.startsWith("/boards")) {
             all.add(429);
+        }
+        if (ProjectionSchema.readsProjection(path)) {
+            all.add(503);
         }
         return all;
     }

@@ -70,16 +70,50 @@ public final class Migrations {
         return LATEST;
     }
 
+    /**
+     * The schema version the database is at, for a reader that does not migrate (the query API):
+     * the newest successful migration in Flyway's history, else the hand-written runner's newest
+     * (a database no Flyway-era projector has started yet), else 0 (an empty database). Either
+     * table is read only after {@code to_regclass} finds it, so an empty database is not an error.
+     */
+    public static int appliedVersion(Connection c) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            boolean flyway;
+            boolean legacy;
+            try (ResultSet rs = st.executeQuery(TABLES_SQL)) {
+                if (!rs.next()) {
+                    throw new SQLException("to_regclass answered no row");
+                }
+                legacy = rs.getBoolean(1);
+                flyway = rs.getBoolean(2);
+            }
+            if (!flyway && !legacy) {
+                return 0;
+            }
+            try (ResultSet rs = st.executeQuery(flyway ? FLYWAY_VERSION_SQL : LEGACY_VERSION_SQL)) {
+                return rs.next() ? rs.getInt(1) : 0;
+            }
+        }
+    }
+
+    /** Whether the hand-written runner's table and Flyway's history exist. */
+    private static final String TABLES_SQL =
+            "SELECT to_regclass('schema_migrations') IS NOT NULL, to_regclass('flyway_schema_history') IS NOT NULL";
+    /** Flyway's newest successful versioned migration (the baseline row of an adopted database included). */
+    private static final String FLYWAY_VERSION_SQL = "SELECT coalesce(max(CASE WHEN version ~ '^[0-9]+$' "
+            + "THEN version::int END), 0) FROM flyway_schema_history WHERE success";
+    /** The hand-written runner's newest version. */
+    private static final String LEGACY_VERSION_SQL = "SELECT coalesce(max(version), 0) FROM schema_migrations";
+
     /** The version the hand-written runner recorded, when the database has its table and no Flyway history yet. */
     private static Integer legacyVersion(DataSource ds) {
         try (Connection c = ds.getConnection();
                 Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SELECT to_regclass('schema_migrations') IS NOT NULL, "
-                        + "to_regclass('flyway_schema_history') IS NOT NULL")) {
+                ResultSet rs = st.executeQuery(TABLES_SQL)) {
             if (!rs.next() || !rs.getBoolean(1) || rs.getBoolean(2)) {
                 return null;
             }
-            try (ResultSet v = st.executeQuery("SELECT coalesce(max(version), 0) FROM schema_migrations")) {
+            try (ResultSet v = st.executeQuery(LEGACY_VERSION_SQL)) {
                 return v.next() ? v.getInt(1) : 0;
             }
         } catch (SQLException e) {

@@ -28,10 +28,7 @@ class MigrationsTest {
                 Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE " + name);
         }
-        String url = DB.jdbcUrl();
-        int q = url.indexOf('?');
-        String base = q < 0 ? url : url.substring(0, q);
-        return base.substring(0, base.lastIndexOf('/') + 1) + name + (q < 0 ? "" : url.substring(q));
+        return DB.onDatabase(name).jdbcUrl();
     }
 
     private static HikariDataSource pool(String url) {
@@ -175,6 +172,34 @@ class MigrationsTest {
                 assertEquals("BASELINE", rs.getString(1));
                 assertEquals("6", rs.getString(2));
             }
+        }
+    }
+
+    /** The version a reader that does not migrate (the query API) sees, at every stage of a database. */
+    @Test
+    void theAppliedVersionIsTheNewestSuccessfulMigration() throws Exception {
+        String url = createDatabase("migrations_applied_" + System.nanoTime());
+        try (HikariDataSource ds = pool(url);
+                Connection c = ds.getConnection();
+                Statement st = c.createStatement()) {
+            assertEquals(0, Migrations.appliedVersion(c), "an empty database");
+            Migrations.apply(ds);
+            assertEquals(Migrations.latestVersion(), Migrations.appliedVersion(c));
+            // a failed migration is recorded with success false and does not count
+            st.execute("INSERT INTO flyway_schema_history (installed_rank, version, description, type, script, "
+                    + "checksum, installed_by, execution_time, success) VALUES (100, '98', 'failed', 'SQL', "
+                    + "'V98__failed.sql', 1, 'test', 1, false)");
+            assertEquals(Migrations.latestVersion(), Migrations.appliedVersion(c));
+            st.execute("DELETE FROM flyway_schema_history WHERE version = '98'");
+            st.execute("INSERT INTO flyway_schema_history (installed_rank, version, description, type, script, "
+                    + "checksum, installed_by, execution_time, success) VALUES (101, '99', 'from the future', 'SQL', "
+                    + "'V99__from_the_future.sql', 1, 'test', 1, true)");
+            assertEquals(99, Migrations.appliedVersion(c), "a newer build's migration");
+            // the hand-written runner's table alone, as a database no Flyway-era projector started
+            st.execute("DROP TABLE flyway_schema_history");
+            st.execute("CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL)");
+            st.execute("INSERT INTO schema_migrations (version, name) SELECT v, 'V' || v FROM generate_series(1, 6) v");
+            assertEquals(6, Migrations.appliedVersion(c));
         }
     }
 
