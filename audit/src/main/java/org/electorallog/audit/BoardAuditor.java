@@ -26,6 +26,7 @@ import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
 import org.electorallog.store.CheckpointRow;
 import org.electorallog.store.Checkpoints;
+import org.electorallog.store.Cosignatures;
 import org.electorallog.store.CounterKey;
 import org.electorallog.store.Counters;
 import org.electorallog.store.HourlyCounts;
@@ -38,7 +39,8 @@ import org.electorallog.store.Tiles;
  * linear time: keyset pages of records bounded on both sides of the ID range; for each record, its
  * stored columns against its canonical bytes, its signatures, and its leaf against the stored level-0
  * tile; every tile recomputed and compared; the root and size; every stored checkpoint (signature,
- * origin, root at its size); the counters against the rows; gap-free IDs and unique delivery IDs.
+ * origin, root at its size) and its stored witness cosignatures ({@link CosignatureChecks}); the
+ * counters against the rows; gap-free IDs and unique delivery IDs.
  */
 public final class BoardAuditor {
     private final DataSource db;
@@ -137,6 +139,12 @@ public final class BoardAuditor {
         }
         checkTileWidths(c, boardId, size, result);
         checkCheckpoints(checkpoints, n.rootsAt, state.board().origin(), size, result);
+        CosignatureChecks.check(
+                options.witnesses(),
+                checkpoints,
+                Cosignatures.ofBoard(c, boardId),
+                Checkpoints.witnessedSizes(c, boardId),
+                result);
         checkCounters(c, boardId, n.counters, result);
         checkHourlyCounts(c, boardId, n.hourly, result);
         checkDeliveryIds(c, boardId, result);

@@ -32,6 +32,13 @@ public record Finding(Kind kind, Long recordId, String detail) {
         /** A statement signature does not verify. */
         BAD_SIGNATURE,
         /** A statement lacks a signature the audit requires. */
-        UNSIGNED
+        UNSIGNED,
+        /**
+         * A stored witness cosignature does not verify over its checkpoint with its witness's key, or a
+         * checkpoint marked witnessed has fewer valid cosignatures than the quorum.
+         */
+        COSIGNATURE_MISMATCH,
+        /** Cosignatures are stored for a witness the audit has no key for: never a clean audit. */
+        COSIGNATURES_NOT_CHECKED
     }
 }

@@ -17,10 +17,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.electorallog.core.Checkpoint;
+import org.electorallog.core.Cosigner;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.SignedNote;
 import org.electorallog.core.SigningKey;
+import org.electorallog.core.WitnessPolicy;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
@@ -268,6 +271,79 @@ class AuditTest {
                 f.findings(Finding.Kind.CHECKPOINT_MISMATCH).stream()
                         .anyMatch(x -> x.recordId() == size && x.detail().contains("does not have the root")),
                 f.toJson());
+    }
+
+    /**
+     * The witness cosignatures the projection serves with its checkpoints: valid ones of the audit's
+     * witnesses audit clean; a line over another checkpoint, a witnessed mark short of the quorum and
+     * a witness the audit has no key for are each reported; none checked at all is never clean.
+     */
+    @Test
+    void storedCosignaturesAreVerifiedAgainstTheWitnessesKeys() throws Exception {
+        Cosigner.Key a = Cosigner.Key.generate("witness-a.example");
+        Cosigner.Key b = Cosigner.Key.generate("witness-b.example");
+        WitnessPolicy onlyA = WitnessPolicy.parse(List.of(a.verifierKey() + " http://127.0.0.1:1"), "1");
+        WitnessPolicy both = WitnessPolicy.parse(
+                List.of(a.verifierKey() + " http://127.0.0.1:1", b.verifierKey() + " http://127.0.0.1:2"), "2");
+        AuditOptions keys = AuditOptions.of(List.of(NoteVerifier.parse(LOG.verifierKey())));
+        String copy = "audit_cosigned_" + System.nanoTime();
+        sql("postgres", "CREATE DATABASE " + copy + " TEMPLATE " + base);
+        long size;
+        String body;
+        DatabaseAddress addr = STACK.database();
+        try (Connection c = DriverManager.getConnection(url(copy), addr.user(), addr.password());
+                ResultSet rs = c.createStatement()
+                        .executeQuery("SELECT size, note FROM checkpoints WHERE board_id = " + BOARD_ID
+                                + " ORDER BY size DESC LIMIT 1")) {
+            assertTrue(rs.next(), "the board has a checkpoint");
+            size = rs.getLong(1);
+            body = SignedNote.parse(rs.getString(2)).text();
+        }
+        long now = System.currentTimeMillis() / 1000;
+        cosign(copy, size, onlyA.witnesses().get(0).id(), a.cosign(body, now).line());
+        sql(copy, "UPDATE checkpoints SET witnessed = now() WHERE size = " + size + " AND board_id = " + BOARD_ID);
+
+        AuditResult clean = audit(copy, keys.withWitnesses(onlyA));
+        assertTrue(clean.clean(), clean.toJson());
+        AuditResult unchecked = audit(copy, keys);
+        assertEquals(
+                1, unchecked.findings(Finding.Kind.COSIGNATURES_NOT_CHECKED).size(), unchecked.toJson());
+        assertEquals(1, unchecked.counts().size(), "nothing else: " + unchecked.toJson());
+        AuditResult shortOfQuorum = audit(copy, keys.withWitnesses(both));
+        assertTrue(
+                shortOfQuorum.findings(Finding.Kind.COSIGNATURE_MISMATCH).stream()
+                        .anyMatch(f -> f.recordId() == size && f.detail().contains("the quorum is 2")),
+                shortOfQuorum.toJson());
+
+        // B's line is stored, but over another checkpoint body (a size it never cosigned)
+        String other = body.replaceFirst("\n" + size + "\n", "\n" + (size + 1) + "\n");
+        cosign(copy, size, both.witnesses().get(1).id(), b.cosign(other, now).line());
+        AuditResult forged = audit(copy, keys.withWitnesses(both));
+        assertTrue(
+                forged.findings(Finding.Kind.COSIGNATURE_MISMATCH).stream()
+                        .anyMatch(f -> f.recordId() == size && f.detail().contains("does not verify")),
+                forged.toJson());
+        AuditResult unknown = audit(copy, keys.withWitnesses(onlyA));
+        assertTrue(
+                unknown.findings(Finding.Kind.COSIGNATURES_NOT_CHECKED).stream()
+                        .anyMatch(
+                                f -> f.detail().contains(both.witnesses().get(1).id())),
+                unknown.toJson());
+        assertTrue(
+                unknown.findings(Finding.Kind.COSIGNATURE_MISMATCH).isEmpty(),
+                "A's line is valid: " + unknown.toJson());
+    }
+
+    private static void cosign(String db, long size, String witness, String line) throws Exception {
+        DatabaseAddress a = STACK.database();
+        try (Connection c = DriverManager.getConnection(url(db), a.user(), a.password());
+                PreparedStatement ps = c.prepareStatement("INSERT INTO checkpoint_cosignatures "
+                        + "(board_id, size, witness, line, cosigned) VALUES (" + BOARD_ID + ", ?, ?, ?, now())")) {
+            ps.setLong(1, size);
+            ps.setString(2, witness);
+            ps.setString(3, line);
+            ps.executeUpdate();
+        }
     }
 
     @Test

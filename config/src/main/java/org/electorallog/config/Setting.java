@@ -196,7 +196,7 @@ public enum Setting {
             "ELECTORAL_LOG_WITNESSES",
             EnumSet.of(Process.PROJECTOR, Process.QUERY_API, Process.LAUNCHER),
             null,
-            "witnesses that cosign checkpoints (docs/witnesses.md): comma-separated '<cosigner vkey> <URL>' pairs; the projector sends them each new checkpoint, the query API names them on the voter page; unset = none"),
+            "witnesses that cosign checkpoints (docs/witnesses.md): comma-separated '<cosigner vkey> <URL>' pairs; the projector sends them each new checkpoint, the query API names them on the voter page, and the audits (the query API's and `electoral-log audit`) verify the cosignatures stored from them; unset = none"),
     WITNESS_QUORUM(
             "ELECTORAL_LOG_WITNESS_QUORUM",
             EnumSet.of(Process.PROJECTOR, Process.QUERY_API, Process.LAUNCHER),

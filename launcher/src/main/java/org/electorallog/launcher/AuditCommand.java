@@ -16,6 +16,7 @@ import org.electorallog.audit.Finding;
 import org.electorallog.config.Configuration;
 import org.electorallog.config.Setting;
 import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.WitnessPolicy;
 import org.electorallog.projector.SignaturePolicy;
 import org.electorallog.store.ProjectionDatabase;
 import picocli.CommandLine.Command;
@@ -25,7 +26,8 @@ import picocli.CommandLine.Option;
  * {@code electoral-log audit --board <name>}: the full audit of a board with a progress bar; prints
  * the verdict and writes the result as JSON. Settings come from the shared configuration
  * (docs/configuration.md: {@code ELECTORAL_LOG_JDBC_URL}, {@code _DB_USER}, {@code _DB_PASSWORD} or
- * {@code _FILE}, the log's keys in {@code _LOG_KEYS}, the signature policy), never a password on the
+ * {@code _FILE}, the log's keys in {@code _LOG_KEYS}, the signature policy, the witnesses whose
+ * cosignatures are checked in {@code _WITNESSES}), never a password on the
  * command line. Exit 0 clean, 1 findings, 2 any other failure with a one-line message.
  */
 @Command(
@@ -138,7 +140,8 @@ public final class AuditCommand implements Callable<Integer> {
                 keys,
                 covered,
                 covered && policy.mode() == SignaturePolicy.Mode.SENDER_AND_SYSTEM ? policy.systemKeys() : List.of(),
-                AuditOptions.DEFAULT_PAGE);
+                AuditOptions.DEFAULT_PAGE,
+                WitnessPolicy.parse(conf.list(Setting.WITNESSES), conf.get(Setting.WITNESS_QUORUM)));
     }
 
     /** An exception as one line: its message, or its class when it has none. */

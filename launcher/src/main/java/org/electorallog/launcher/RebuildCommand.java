@@ -186,8 +186,8 @@ public final class RebuildCommand implements Callable<Integer> {
             AuditOptions base = AuditCommand.options(conf, board, List.of());
             List<NoteVerifier> keys = new ArrayList<>(base.logKeys());
             keys.add(NoteVerifier.parse(settings.signer().verifierKey()));
-            AuditOptions options =
-                    new AuditOptions(keys, base.requireSenderSignature(), base.systemKeys(), base.pageSize());
+            AuditOptions options = new AuditOptions(
+                    keys, base.requireSenderSignature(), base.systemKeys(), base.pageSize(), base.witnesses());
             AuditResult r = new BoardAuditor(target, options).audit(board, new BoardAuditor.Progress());
             records += r.recordsChecked();
             out.printf(

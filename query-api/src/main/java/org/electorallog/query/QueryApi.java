@@ -53,7 +53,7 @@ public final class QueryApi implements AutoCloseable {
     private QueryApi(HikariDataSource db, QueryApiSettings settings) {
         this.db = db;
         this.settings = settings;
-        AuditOptions auditOptions = AuditOptions.of(settings.logKeys());
+        AuditOptions auditOptions = AuditOptions.of(settings.logKeys()).withWitnesses(settings.witnesses());
         this.audits = new AdminAudits(db, auditOptions);
         this.verifier = settings.verifierEvery() == null
                 ? null

@@ -48,6 +48,21 @@ public final class Checkpoints {
         }
     }
 
+    /** The sizes of a board's checkpoints marked witnessed (index checkpoints_witnessed), for the audit. */
+    public static java.util.SortedSet<Long> witnessedSizes(Connection c, short boardId) throws SQLException {
+        java.util.SortedSet<Long> out = new java.util.TreeSet<>();
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT size FROM checkpoints WHERE board_id = ? AND witnessed IS NOT NULL ORDER BY size")) {
+            ps.setShort(1, boardId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getLong(1));
+                }
+            }
+        }
+        return out;
+    }
+
     /** Every checkpoint of a board, by size. */
     public static List<CheckpointRow> all(Connection c, short boardId) throws SQLException {
         List<CheckpointRow> out = new ArrayList<>();

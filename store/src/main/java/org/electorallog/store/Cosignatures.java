@@ -26,7 +26,29 @@ public final class Cosignatures {
             + "WHERE board_id = ? AND size > ? GROUP BY size HAVING count(*) < ? AND bool_and(witness <> ?) "
             + "ORDER BY size DESC LIMIT 1";
 
+    /** Every cosignature of a board's checkpoints, by size and witness (the primary key, whole board). */
+    public static final String OF_BOARD_SQL =
+            "SELECT size, witness, line FROM checkpoint_cosignatures WHERE board_id = ? ORDER BY size, witness";
+
+    /** One stored cosignature: the witness key it is stored under and its signature line. */
+    public record Stored(String witness, String line) {}
+
     private Cosignatures() {}
+
+    /** Every stored cosignature of the board, by checkpoint size (for the audit). */
+    public static java.util.SortedMap<Long, List<Stored>> ofBoard(Connection c, short boardId) throws SQLException {
+        java.util.SortedMap<Long, List<Stored>> out = new java.util.TreeMap<>();
+        try (PreparedStatement ps = c.prepareStatement(OF_BOARD_SQL)) {
+            ps.setShort(1, boardId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.computeIfAbsent(rs.getLong(1), k -> new ArrayList<>())
+                            .add(new Stored(rs.getString(2), rs.getString(3)));
+                }
+            }
+        }
+        return out;
+    }
 
     /**
      * The checkpoint {@code witness} should cosign to help others reach the quorum, if any: the
