@@ -15,16 +15,22 @@ import java.util.List;
  * @param size         the size the inclusion proof is for (trustedSize, or the current size)
  * @param inclusion    RFC 6962 audit path of {@code index} at {@code size}
  * @param consistency  RFC 6962 consistency proof from trustedSize to size (empty when size = trustedSize)
+ * @param leafHash     the leaf hash at {@code index} as the log holds it (a level-0 tile entry, C2SP
+ *                     tlog-tiles), read in the same tile request: what a client compares with the hash
+ *                     of the statement it holds (RFC 6962 section 2.1)
  */
-public record RecordProof(long index, long trustedSize, long size, List<byte[]> inclusion, List<byte[]> consistency) {
+@SuppressWarnings("ArrayRecordComponent") // a proof to serialise, never compared as a value
+public record RecordProof(
+        long index, long trustedSize, long size, List<byte[]> inclusion, List<byte[]> consistency, byte[] leafHash) {
     public RecordProof {
         inclusion = List.copyOf(inclusion);
         consistency = List.copyOf(consistency);
+        Hashes.checkHash(leafHash, "leaf hash");
     }
 
     /**
      * Builds the proof from tiles of a log whose current size is {@code currentSize}, reading every
-     * tile it needs in one request. A trusted checkpoint that is not a prefix of this log is a
+     * tile it needs, the record's own leaf hash included, in one request. A trusted checkpoint that is not a prefix of this log is a
      * {@link LogDivergenceException}.
      */
     public static RecordProof build(
@@ -46,6 +52,7 @@ public record RecordProof(long index, long trustedSize, long size, List<byte[]> 
         long size = index < trustedSize ? trustedSize : currentSize;
         List<Range> ranges = new ArrayList<>();
         ranges.add(new Range(0, trustedSize));
+        ranges.add(new Range(index, index + 1));
         List<Range> inclusionRanges = TreeMath.inclusionRanges(index, size);
         ranges.addAll(inclusionRanges);
         List<Range> consistencyRanges = size == trustedSize ? List.of() : TreeMath.consistencyRanges(trustedSize, size);
@@ -57,11 +64,11 @@ public record RecordProof(long index, long trustedSize, long size, List<byte[]> 
                     "this log's root at size " + trustedSize
                             + " differs from the trusted checkpoint's root: the checkpoint is not of this log");
         }
-        int i = 1;
+        int i = 2;
         List<byte[]> inclusion = hashes.subList(i, i + inclusionRanges.size());
         i += inclusionRanges.size();
         List<byte[]> consistency = hashes.subList(i, i + consistencyRanges.size());
-        return new RecordProof(index, trustedSize, size, inclusion, consistency);
+        return new RecordProof(index, trustedSize, size, inclusion, consistency, hashes.get(1));
     }
 
     /**

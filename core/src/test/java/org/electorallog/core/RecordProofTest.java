@@ -1,5 +1,6 @@
 package org.electorallog.core;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,6 +19,7 @@ class RecordProofTest {
         assertEquals(trusted.size, p.size());
         assertTrue(p.consistency().isEmpty());
         p.verify(SparseTree.S, trusted.root(), null);
+        assertArrayEquals(SparseTree.S, p.leafHash(), "the record's leaf hash, from the same request");
         assertEquals(1, log.tileReads, "one tile request for the whole proof");
     }
 
@@ -30,6 +32,8 @@ class RecordProofTest {
         assertEquals(CURRENT, p.size());
         assertTrue(!p.consistency().isEmpty());
         p.verify(SparseTree.S, trusted.root(), log.root());
+        assertArrayEquals(SparseTree.S, p.leafHash());
+        assertEquals(1, log.tileReads, "one tile request for the whole proof");
         assertThrows(ProofException.class, () -> p.verify(SparseTree.L, trusted.root(), log.root()));
         assertThrows(
                 ProofException.class,

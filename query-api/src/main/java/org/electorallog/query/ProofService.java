@@ -146,7 +146,7 @@ final class ProofService {
                     id,
                     proof.trustedSize(),
                     proof.size(),
-                    Responses.b64(leafHash(c, b, id)),
+                    Responses.b64(proof.leafHash()),
                     Responses.b64(proof.inclusion()),
                     Responses.b64(proof.consistency()),
                     noteAt(cp, proof.size()));
@@ -259,8 +259,4 @@ final class ProofService {
     }
 
     /** The leaf hash of record {@code id} as the tree holds it: an entry of its level-0 tile (C2SP tlog-tiles). */
-    private static byte[] leafHash(Connection c, BoardRow b, long id) {
-        return ProofBuilder.hashRanges(List.of(new Range(id, id + 1)), Tiles.source(c, b.id()))
-                .get(0);
-    }
 }

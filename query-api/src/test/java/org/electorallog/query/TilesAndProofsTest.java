@@ -144,6 +144,10 @@ class TilesAndProofsTest {
         assertEquals(300, below.get("size").asLong());
         assertEquals(0, below.get("consistency").size());
         ProofVerifier.verifyInclusion(5, 300, leaves().get(5), hashes(below.get("inclusion")), root(300));
+        assertArrayEquals(
+                leaves().get(5),
+                Base64.getDecoder().decode(below.get("leaf_hash").asText()),
+                "the record's leaf hash");
         // a record above it: inclusion at the latest checkpoint plus consistency from the trusted size
         HttpResponse<String> r = post("/boards/" + BOARD + "/records/500/proof", trusted300);
         assertEquals(200, r.statusCode(), r.body());
@@ -153,6 +157,9 @@ class TilesAndProofsTest {
                 Checkpoint.open(above.get("checkpoint").asText(), List.of(NoteVerifier.parse(log.verifierKey())));
         ProofVerifier.verifyConsistency(300, N, root(300), latest.root(), hashes(above.get("consistency")));
         ProofVerifier.verifyInclusion(500, N, leaves().get(500), hashes(above.get("inclusion")), latest.root());
+        assertArrayEquals(
+                leaves().get(500),
+                Base64.getDecoder().decode(above.get("leaf_hash").asText()));
 
         QueryApiTest.assertError(
                 409,
