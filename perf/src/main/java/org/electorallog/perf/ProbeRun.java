@@ -38,9 +38,11 @@ import org.electorallog.store.Records;
  * runs round-robin for {@code warmUp} (default 60 s), so that the JIT compilers of the JVM that
  * holds the API, the broker and the probe are not still compiling during the timed rows (with a
  * warm-up of five requests a shape they compiled through the first rows' timings, decision 64). Each
- * row records the JIT compilation and GC time that fell inside its own timed runs, so a row whose
- * tail came from either (or from the hypervisor's steal time) says so. The client is the JDK's blocking {@link HttpURLConnection} with
- * keep-alive: on the two cores it shares with the server, PostgreSQL and the broker, the
+ * row records the JIT compilation, GC pause and hypervisor steal time that fell inside its own
+ * timed runs, so a row whose tail came from one of them says so. The row's warm-up also brings back
+ * into PostgreSQL's cache what its cold run evicted; its 500 runs draw on 199 random samples, so
+ * warm means their pages are cached. The client is the JDK's blocking {@link HttpURLConnection}
+ * with keep-alive: on the two cores it shares with the server, PostgreSQL and the broker, the
  * asynchronous {@code java.net.http.HttpClient} (a selector thread and a future per request) took
  * about as much CPU as the server it measured.
  */
