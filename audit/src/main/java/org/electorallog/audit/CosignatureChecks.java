@@ -46,6 +46,7 @@ final class CosignatureChecks {
         Map<Long, CheckpointRow> bySize = new HashMap<>();
         checkpoints.forEach(cp -> bySize.put(cp.size(), cp));
         Map<String, long[]> unchecked = new TreeMap<>(); // witness -> {count, first size}
+        Map<Long, Integer> validBySize = new HashMap<>();
         for (Map.Entry<Long, List<Cosignatures.Stored>> e : stored.entrySet()) {
             long size = e.getKey();
             CheckpointRow cp = bySize.get(size);
@@ -64,7 +65,9 @@ final class CosignatureChecks {
                     continue;
                 }
                 String why = invalid(w, cp, s.line());
-                if (why != null) {
+                if (why == null) {
+                    validBySize.merge(size, 1, Integer::sum);
+                } else {
                     result.add(
                             Finding.Kind.COSIGNATURE_MISMATCH,
                             size,
@@ -79,11 +82,7 @@ final class CosignatureChecks {
                 n[0] + " cosignature(s) stored for witness " + witness + " (first at size " + n[1]
                         + ") were not checked: the audit has no key for it (ELECTORAL_LOG_WITNESSES)"));
         for (long size : witnessed) {
-            long valid = stored.getOrDefault(size, List.of()).stream()
-                    .filter(s -> byId.containsKey(s.witness())
-                            && bySize.containsKey(size)
-                            && invalid(byId.get(s.witness()), bySize.get(size), s.line()) == null)
-                    .count();
+            int valid = validBySize.getOrDefault(size, 0);
             if (valid < policy.quorum()) {
                 result.add(
                         Finding.Kind.COSIGNATURE_MISMATCH,
