@@ -11,6 +11,7 @@ import org.electorallog.core.ProofException;
 import org.electorallog.core.Range;
 import org.electorallog.core.RecordProof;
 import org.electorallog.core.SignedNote;
+import org.electorallog.core.Timestamps;
 import org.electorallog.core.TlogProof;
 import org.electorallog.core.TreeMath;
 import org.electorallog.schemas.StatementKinds;
@@ -231,7 +232,7 @@ final class ProofService {
                                 .format();
                 out.add(new Responses.Ballot(
                         v.id(),
-                        v.statementTime().toString(),
+                        Timestamps.rfc3339(v.statementTime()),
                         StatementKinds.name(StatementKinds.CAST_VOTE),
                         v.ballotId(),
                         bundle));

@@ -8,6 +8,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.electorallog.core.Hashes;
+import org.electorallog.core.Timestamps;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.IndexedFields;
 import org.electorallog.store.StoredRecord;
@@ -88,8 +89,8 @@ final class Responses {
             return new RecordBody(
                     board,
                     r.id(),
-                    r.created().toString(),
-                    r.statementTime().toString(),
+                    Timestamps.rfc3339(r.created()),
+                    Timestamps.rfc3339(r.statementTime()),
                     StatementKinds.name(r.kind()),
                     b64(r.senderKey()),
                     r.fields(),
@@ -161,8 +162,8 @@ final class Responses {
         static ListedRecord of(StoredRecord r, boolean withStatement) {
             return new ListedRecord(
                     r.id(),
-                    r.created().toString(),
-                    r.statementTime().toString(),
+                    Timestamps.rfc3339(r.created()),
+                    Timestamps.rfc3339(r.statementTime()),
                     StatementKinds.name(r.kind()),
                     r.fields(),
                     r.deliveryId(),
