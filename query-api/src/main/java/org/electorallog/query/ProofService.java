@@ -258,6 +258,4 @@ final class ProofService {
     private static String noteAt(CheckpointRow cp, long size) {
         return cp != null && cp.size() == size ? cp.note() : null;
     }
-
-    /** The leaf hash of record {@code id} as the tree holds it: an entry of its level-0 tile (C2SP tlog-tiles). */
 }
