@@ -92,6 +92,9 @@ public final class RebuildCommand implements Callable<Integer> {
     private int rebuild() throws Exception {
         Configuration conf = Configuration.load(environment);
         ProjectorSettings live = ProjectorConfig.from(conf);
+        // the audit's settings (log keys, signature policy, witnesses) are read now, so a bad one is
+        // refused before the replay rather than after it (the audit runs per board at the end)
+        var unusedAuditOptions = AuditCommand.options(conf, "", List.of());
         if (into.equals(live.jdbcUrl())) {
             throw new IllegalArgumentException("--into names the live projection (ELECTORAL_LOG_JDBC_URL)");
         }

@@ -129,6 +129,14 @@ class RebuildTest {
         enforced.put("ELECTORAL_LOG_SENDER_REGISTRY", "ENFORCE");
         rebuild(2, enforced, "--into", createDatabase("rebuild_e_" + System.nanoTime()));
         assertTrue(lastErr.contains("--registry FILE"), lastErr);
+
+        // so is a witness setting the audit at the end could not read: no replay, the target untouched
+        Map<String, String> badWitness = new java.util.HashMap<>(gone);
+        badWitness.put("ELECTORAL_LOG_WITNESSES", "not-a-key");
+        String untouched = createDatabase("rebuild_f_" + System.nanoTime());
+        String refused = rebuild(2, badWitness, "--into", untouched);
+        assertTrue(lastErr.contains("<cosigner vkey> <URL>"), lastErr);
+        assertTrue(!refused.contains("replaying"), "refused before the replay: " + refused);
     }
 
     private String lastErr = "";
