@@ -51,6 +51,7 @@ final class ProbeRun {
     private final PerfEnvironment env;
     private final QueryApi api;
     private final String board;
+    private Short boardId;
     private final long size;
     private final Random random = new Random(11);
     private final List<Map<String, String>> samples = new ArrayList<>();
@@ -287,7 +288,7 @@ final class ProbeRun {
             "GET", "/boards/" + board + "/ballots?user_id=" + enc(s.get("user")) + "&election_id=" + s.get("election")
         }));
         p.add(new Probe("CSV export batch after an ID (2,500)", "CSV export batch after an ID (2,500)", s ->
-                new String[] {"SQL", "export", s.get("id")}));
+                new String[] {"SQL", "csv", s.get("id")}));
         p.add(new Probe("export batch at size/2 (2,500)", "PDF report batch at offset size/2 (2,500)", s ->
                 new String[] {"SQL", "export", Long.toString(size / 2)}));
         p.add(new Probe("cast-vote export batch after an ID (1,000)", "Cast-vote export batch after an ID (1,000)", s ->
@@ -396,33 +397,48 @@ final class ProbeRun {
         }
     }
 
+    /**
+     * One export batch as the export runs it ({@link Records#exportBatch}), without HTTP: the CSV's
+     * fields with leaf hashes from the tiles, the full export's records with statements, or the cast
+     * votes' fields.
+     */
     private String[] sql(String which, long from) throws Exception {
-        boolean votes = which.equals("votes");
-        try (Connection c = env.db.getConnection();
-                PreparedStatement ps = c.prepareStatement(votes ? Records.KIND_PAGE_ASC : Records.PAGE_ASC)) {
-            bindBatch(c, ps, from, votes);
-            int n = 0;
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    n += rs.getBytes(11).length > 0 ? 1 : 0; // read the statement, as the export does
-                }
-            }
-            return new String[] {"200", Integer.toString(n)};
+        try (Connection c = env.db.getConnection()) {
+            int[] n = {0};
+            Records.<RuntimeException>exportBatch(
+                    c,
+                    boardId(c),
+                    from,
+                    size,
+                    batchOf(which),
+                    shapeOf(which),
+                    (r, leaf) -> n[0] += leaf.length > 0 ? 1 : 0);
+            return new String[] {"200", Integer.toString(n[0])};
         }
     }
 
-    private void bindBatch(Connection c, PreparedStatement ps, long from, boolean votes) throws Exception {
-        int p = 1;
-        ps.setShort(p++, boardId(c));
-        if (votes) {
-            ps.setShort(p++, StatementKinds.CAST_VOTE);
-        }
-        ps.setLong(p++, from);
-        ps.setLong(p++, size);
-        ps.setInt(p, votes ? 1000 : 2500);
+    private static Records.ExportShape shapeOf(String which) {
+        return switch (which) {
+            case "csv" -> Records.ExportShape.FIELDS;
+            case "export" -> Records.ExportShape.STATEMENTS;
+            case "votes" -> Records.ExportShape.fieldsOf(StatementKinds.CAST_VOTE);
+            default -> throw new IllegalArgumentException("no export " + which);
+        };
     }
 
+    private static int batchOf(String which) {
+        return which.equals("votes") ? 1000 : 2500;
+    }
+
+    /** The board's ID, read once (an export knows it from its manifest). */
     private short boardId(Connection c) throws Exception {
+        if (boardId == null) {
+            boardId = readBoardId(c);
+        }
+        return boardId;
+    }
+
+    private short readBoardId(Connection c) throws Exception {
         try (PreparedStatement ps = c.prepareStatement("SELECT board_id FROM boards WHERE name = ?")) {
             ps.setString(1, board);
             try (ResultSet rs = ps.executeQuery()) {
@@ -448,13 +464,14 @@ final class ProbeRun {
         try (Connection c = env.db.getConnection()) {
             short id = boardId(c);
             if (request[0].equals("SQL")) {
-                boolean votes = request[1].equals("votes");
-                sql = votes ? Records.KIND_PAGE_ASC : Records.PAGE_ASC;
+                // the batch's records page; the CSV and cast-vote batches' tile range is in the plan tests
+                Records.ExportShape shape = shapeOf(request[1]);
+                sql = shape.sql();
                 params.add(id);
-                if (votes) {
-                    params.add(StatementKinds.CAST_VOTE);
+                if (shape.kind() != null) {
+                    params.add(shape.kind());
                 }
-                params.addAll(List.of(Long.parseLong(request[2]), size, votes ? 1000 : 2500));
+                params.addAll(List.of(Long.parseLong(request[2]), size, batchOf(request[1])));
             } else if (name.equals("current checkpoint")) {
                 sql = Boards.TIP_SQL; // the board, its size, checkpoint and cosignatures
                 params.add(board);

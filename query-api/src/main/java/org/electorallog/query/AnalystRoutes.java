@@ -4,6 +4,8 @@ import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
+import org.electorallog.schemas.StatementKinds;
+import org.electorallog.store.Records;
 
 /**
  * The endpoints of analysts and administrators over a board's records: listings, counts and exports,
@@ -127,7 +129,7 @@ final class AnalystRoutes {
         ctx.header("Content-Disposition", "attachment; filename=\"" + board + ".csv\"");
         Writer w = RecordListing.writer(ctx.outputStream());
         w.write(String.join(",", Responses.ListedRecord.CSV_COLUMNS) + "\r\n");
-        listing.stream(board, m, 2500, false, row -> RecordListing.csv(w, row));
+        listing.stream(board, m, 2500, Records.ExportShape.FIELDS, row -> RecordListing.csv(w, row));
         w.flush();
     }
 
@@ -154,7 +156,7 @@ final class AnalystRoutes {
                 board,
                 m,
                 votesOnly ? 1000 : 2500,
-                votesOnly,
+                votesOnly ? Records.ExportShape.fieldsOf(StatementKinds.CAST_VOTE) : Records.ExportShape.STATEMENTS,
                 row -> w.write(Responses.JSON.writeValueAsString(row) + "\n"));
         w.flush();
     }

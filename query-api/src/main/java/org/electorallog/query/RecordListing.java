@@ -9,7 +9,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.BoardRow;
 import org.electorallog.store.Boards;
 import org.electorallog.store.BoundStatement;
@@ -45,7 +44,7 @@ final class RecordListing {
             }
             List<StoredRecord> rows = Records.list(c, p.sql());
             List<Responses.ListedRecord> out = new ArrayList<>(rows.size());
-            rows.forEach(r -> out.add(Responses.ListedRecord.of(r, false)));
+            rows.forEach(r -> out.add(Responses.ListedRecord.of(r)));
             if (p.path() == RecordFilter.Path.SORT_INDEX) {
                 StoredRecord last = rows.isEmpty() ? null : rows.get(rows.size() - 1);
                 String next = rows.size() < f.limit
@@ -251,17 +250,18 @@ final class RecordListing {
 
     /**
      * Streams records [0, manifest size) of a board in ID order, {@code batch} per query, to {@code sink}:
-     * all records with their statements over the primary key, or only cast votes over records_kind.
+     * all records with their statements over the primary key ({@code shape} {@link
+     * Records.ExportShape#STATEMENTS}), or their fields with leaf hashes from the tiles, all or one kind.
      */
-    void stream(String board, Manifest m, int batch, boolean votesOnly, RowSink sink) throws IOException {
+    void stream(String board, Manifest m, int batch, Records.ExportShape shape, RowSink sink) throws IOException {
         try {
             Records.<IOException>export(
                     reads.db(),
                     m.boardId(),
                     m.size(),
                     batch,
-                    votesOnly ? StatementKinds.CAST_VOTE : null,
-                    r -> sink.accept(Responses.ListedRecord.of(r, !votesOnly)));
+                    shape,
+                    (r, leafHash) -> sink.accept(Responses.ListedRecord.of(r, leafHash, shape.statements())));
         } catch (SQLException e) {
             throw new IOException("export of board " + board + " failed: " + e.getMessage(), e);
         }

@@ -159,7 +159,13 @@ final class Responses {
             String deliveryId,
             String leafHash,
             @JsonInclude(JsonInclude.Include.NON_NULL) String statement) {
-        static ListedRecord of(StoredRecord r, boolean withStatement) {
+        /** A listing row: the leaf hash from its statement, the statement itself left out. */
+        static ListedRecord of(StoredRecord r) {
+            return of(r, Hashes.leafHash(r.statement()), false);
+        }
+
+        /** An export row with its leaf hash; the statement only when asked and read ({@code r.statement()} not null). */
+        static ListedRecord of(StoredRecord r, byte[] leafHash, boolean withStatement) {
             return new ListedRecord(
                     r.id(),
                     Timestamps.rfc3339(r.created()),
@@ -167,7 +173,7 @@ final class Responses {
                     StatementKinds.name(r.kind()),
                     r.fields(),
                     r.deliveryId(),
-                    b64(Hashes.leafHash(r.statement())),
+                    b64(leafHash),
                     withStatement ? b64(r.statement()) : null);
         }
 

@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -19,9 +20,12 @@ import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.TileTree;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
+import org.electorallog.schemas.StatementKinds;
+import org.electorallog.store.Records;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
 
 /** The admin record listing (keyset pages by ID, created windows) and the exports, which verify offline. */
 class ListingAndExportsTest {
@@ -179,7 +183,14 @@ class ListingAndExportsTest {
         String[] lines = csv.split("\r\n");
         assertEquals(QueryApiTest.N + 1, lines.length);
         assertTrue(lines[0].startsWith("id,created,statement_time,kind,user_id"));
-        assertEquals(11, lines[1].split(",", -1).length);
+        assertTrue(lines[0].endsWith(",leaf_hash"), lines[0]);
+        for (int i = 1; i < lines.length; i++) {
+            String[] cells = lines[i].split(",", -1);
+            assertEquals(11, cells.length);
+            assertEquals(Long.toString(i - 1), cells[0]);
+            // the CSV reads no statements: its leaf hashes are the tree's level-0 tile entries
+            assertEquals(Base64.getEncoder().encodeToString(QueryApiTest.LEAVES.get(i - 1)), cells[10], lines[i]);
+        }
 
         String[] jsonl = get("/admin/boards/" + QueryApiTest.BOARD + "/export.jsonl")
                 .body()
@@ -201,8 +212,14 @@ class ListingAndExportsTest {
                 .body()
                 .split("\n");
         assertEquals(QueryApiTest.N, votes.length);
-        assertEquals(
-                "CAST_VOTE", QueryApiTest.JSON.readTree(votes[0]).get("kind").asText());
+        for (int i = 0; i < votes.length; i++) {
+            JsonNode vote = QueryApiTest.JSON.readTree(votes[i]);
+            assertEquals("CAST_VOTE", vote.get("kind").asText());
+            assertEquals(
+                    Base64.getEncoder().encodeToString(QueryApiTest.LEAVES.get(i)),
+                    vote.get("leaf_hash").asText());
+            assertTrue(vote.get("statement") == null, "the cast-vote export carries no statements");
+        }
         assertEquals(
                 401,
                 HttpClient.newHttpClient()
@@ -212,5 +229,78 @@ class ListingAndExportsTest {
                                         .build(),
                                 HttpResponse.BodyHandlers.ofString())
                         .statusCode());
+    }
+
+    /** Every record once, in ID order, across batch edges and tile edges, with the leaf hash the tree holds. */
+    @Test
+    void exportBatchesCarryTheTreesLeafHashesAcrossBatchAndTileEdges() throws Exception {
+        DatabaseAddress db = SharedStack.get().database();
+        PGSimpleDataSource ds = new PGSimpleDataSource();
+        ds.setURL(db.jdbcUrl());
+        ds.setUser(db.user());
+        ds.setPassword(db.password());
+        short board = boardId(ds, QueryApiTest.BOARD);
+        List<String> leaves = QueryApiTest.LEAVES.stream()
+                .map(h -> Base64.getEncoder().encodeToString(h))
+                .toList();
+        // 777 records: level-0 tiles 0 and 1 full, tile 2 partial; batches of 7 and 100 cross both edges
+        for (Records.ExportShape shape : List.of(
+                Records.ExportShape.FIELDS,
+                Records.ExportShape.STATEMENTS,
+                Records.ExportShape.fieldsOf(StatementKinds.CAST_VOTE))) {
+            for (int batch : new int[] {7, 100, 2500}) {
+                for (long size : new long[] {QueryApiTest.N, 300}) {
+                    List<Long> ids = new ArrayList<>();
+                    List<String> hashes = new ArrayList<>();
+                    Records.<RuntimeException>export(ds, board, size, batch, shape, (r, leaf) -> {
+                        ids.add(r.id());
+                        hashes.add(Base64.getEncoder().encodeToString(leaf));
+                        assertEquals(shape.statements(), r.statement() != null);
+                        if (shape.statements()) {
+                            assertArrayEquals(Hashes.leafHash(r.statement()), leaf);
+                        }
+                    });
+                    String what = shape + ", batches of " + batch + ", size " + size;
+                    assertEquals(
+                            java.util.stream.LongStream.range(0, size).boxed().toList(), ids, what);
+                    assertEquals(leaves.subList(0, (int) size), hashes, what);
+                }
+            }
+        }
+        // a board of several kinds: the kind's records alone, each with its statement's leaf hash
+        short mixed = boardId(ds, AccessTest.PRIVATE_BOARD);
+        long size = AccessTest.personalStatements().size();
+        java.util.Map<Long, String> all = new java.util.LinkedHashMap<>();
+        java.util.Map<Long, Short> kinds = new java.util.HashMap<>();
+        Records.<RuntimeException>export(ds, mixed, size, 2, Records.ExportShape.STATEMENTS, (r, leaf) -> {
+            all.put(r.id(), Base64.getEncoder().encodeToString(leaf));
+            kinds.put(r.id(), r.kind());
+        });
+        assertEquals(size, all.size());
+        short login = (short) StatementKinds.code("IDP_USER_EVENT");
+        java.util.Map<Long, String> logins = new java.util.LinkedHashMap<>();
+        Records.<RuntimeException>export(
+                ds,
+                mixed,
+                size,
+                1,
+                Records.ExportShape.fieldsOf(login),
+                (r, leaf) -> logins.put(r.id(), Base64.getEncoder().encodeToString(leaf)));
+        java.util.Map<Long, String> expected = new java.util.LinkedHashMap<>();
+        all.forEach((id, leaf) -> {
+            if (kinds.get(id) == login) {
+                expected.put(id, leaf);
+            }
+        });
+        assertTrue(!expected.isEmpty() && expected.size() < size, "the board holds logins and other kinds");
+        assertEquals(expected, logins);
+    }
+
+    static short boardId(javax.sql.DataSource ds, String name) throws Exception {
+        try (Connection c = ds.getConnection()) {
+            return org.electorallog.store.Boards.find(c, name)
+                    .orElseThrow(() -> new AssertionError("no board " + name))
+                    .id();
+        }
     }
 }

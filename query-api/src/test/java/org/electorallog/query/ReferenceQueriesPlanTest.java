@@ -568,7 +568,10 @@ class ReferenceQueriesPlanTest {
 
     @Test
     void csvExportBatchAfterAnId() throws Exception {
-        assertReadsAtMost(2 * 2500 + 5, sql(Records.PAGE_ASC, big, 1000L, size, 2500));
+        // the fields of 2,500 records, then their leaf hashes: at most 11 level-0 tiles in one key range
+        assertReadsAtMost(2 * 2500 + 5, sql(Records.FIELDS_PAGE_ASC, big, 1000L, size, 2500));
+        JsonNode tiles = assertReadsAtMost(2 * 11 + 5, sql(Tiles.LEAF_TILES_SQL, big, 1000L / 256, 3499L / 256));
+        assertTrue(tiles.toString().contains("tiles_pkey"), tiles.toString());
     }
 
     @Test
@@ -580,7 +583,7 @@ class ReferenceQueriesPlanTest {
     @Test
     void castVoteExportBatchAfterAnId() throws Exception {
         JsonNode plan = assertReadsAtMost(
-                2 * 1000 + 5, sql(Records.KIND_PAGE_ASC, big, StatementKinds.CAST_VOTE, size / 2, size, 1000));
+                2 * 1000 + 5, sql(Records.FIELDS_KIND_PAGE_ASC, big, StatementKinds.CAST_VOTE, size / 2, size, 1000));
         assertTrue(plan.toString().contains("records_kind"), plan.toString());
     }
 

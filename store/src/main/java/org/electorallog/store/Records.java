@@ -15,13 +15,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.electorallog.core.Hashes;
+import org.electorallog.core.Tile;
+import org.electorallog.core.TileKey;
+import org.electorallog.core.TileLayout;
 
 /** Reads of table {@code records} (V1, V5); the projector writes it through {@link RecordInserter}. */
 public final class Records {
-    /** The columns a listing or an export row reads, in {@link #listed} order. */
-    public static final String LISTED_COLUMNS =
-            "id, created, statement_ts, kind, user_id, username, election_id, area_id, "
-                    + "ballot_id, delivery_id, statement";
+    /** The columns of a record's listed fields, in {@link #listed} order: a listing row without its statement. */
+    public static final String FIELD_COLUMNS =
+            "id, created, statement_ts, kind, user_id, username, election_id, area_id, ballot_id, delivery_id";
+
+    /** The columns a listing or a full export row reads, in {@link #listed} order. */
+    public static final String LISTED_COLUMNS = FIELD_COLUMNS + ", statement";
 
     /**
      * The stored delivery IDs among a batch's keys: one probe of records_delivery_id per key. LATERAL
@@ -56,11 +61,17 @@ public final class Records {
             + "WHERE s.lo < s.hi) "
             + "SELECT lo FROM search WHERE lo >= hi";
 
-    /** An export page in ID order (primary key). */
+    /** A full export page in ID order (primary key), statements included. */
     public static final String PAGE_ASC = "SELECT " + LISTED_COLUMNS
             + " FROM records WHERE board_id = ? AND id >= ? AND id < ? " + "ORDER BY id LIMIT ?";
-    /** The cast-vote export page: records_kind in ID order after the last exported ID. */
-    public static final String KIND_PAGE_ASC = "SELECT " + LISTED_COLUMNS
+    /**
+     * An export page without statements in ID order (primary key): the CSV export, whose leaf hashes
+     * come from the level-0 tiles ({@link Tiles#LEAF_TILES_SQL}), not from hashing statements.
+     */
+    public static final String FIELDS_PAGE_ASC = "SELECT " + FIELD_COLUMNS
+            + " FROM records WHERE board_id = ? AND id >= ? AND id < ? " + "ORDER BY id LIMIT ?";
+    /** The cast-vote export page without statements: records_kind in ID order after the last exported ID. */
+    public static final String FIELDS_KIND_PAGE_ASC = "SELECT " + FIELD_COLUMNS
             + " FROM records WHERE board_id = ? AND kind = ? " + "AND id >= ? AND id < ? ORDER BY id LIMIT ?";
 
     /** One audit page (a bounded ID range of the primary key). */
@@ -253,47 +264,116 @@ public final class Records {
         return out;
     }
 
-    /** What an export sees: one record at a time. */
+    /** What an export sees: one record at a time, with its RFC 6962 leaf hash. */
     @FunctionalInterface
     public interface RecordSink<E extends Exception> {
-        void accept(StoredRecord record) throws E;
+        void accept(StoredRecord record, byte[] leafHash) throws E;
     }
 
     /**
-     * Streams records [0, size) in ID order, {@code batch} per query on a fresh connection each: all
-     * records over the primary key, or only those of {@code kind} (not null) over records_kind.
+     * What an export carries. {@link #STATEMENTS}: every record with its statement, the leaf hash
+     * computed from it. {@link #FIELDS}: the listed fields without the statement, the leaf hash read
+     * from the level-0 tiles (C2SP tlog-tiles: a leaf hash is a level-0 tile entry), so an export of
+     * the fields neither reads the statements (about 700 bytes a record) nor hashes them;
+     * {@code kind} (not null) keeps only the records of that kind.
+     */
+    public record ExportShape(boolean statements, Short kind) {
+        public ExportShape {
+            if (statements && kind != null) {
+                throw new IllegalArgumentException("an export with statements covers every kind");
+            }
+        }
+
+        public static final ExportShape STATEMENTS = new ExportShape(true, null);
+        public static final ExportShape FIELDS = new ExportShape(false, null);
+
+        public static ExportShape fieldsOf(short kind) {
+            return new ExportShape(false, kind);
+        }
+
+        /** The batch's records page. */
+        public String sql() {
+            if (statements) {
+                return PAGE_ASC;
+            }
+            return kind == null ? FIELDS_PAGE_ASC : FIELDS_KIND_PAGE_ASC;
+        }
+    }
+
+    /**
+     * Streams records [0, size) in ID order, {@code batch} per {@link #exportBatch} on a fresh
+     * connection each.
      */
     public static <E extends Exception> void export(
-            javax.sql.DataSource db, short boardId, long size, int batch, Short kind, RecordSink<E> sink)
+            javax.sql.DataSource db, short boardId, long size, int batch, ExportShape shape, RecordSink<E> sink)
             throws SQLException, E {
         long from = 0;
         while (from < size) {
-            int n = 0;
-            long last = -1;
-            try (Connection c = db.getConnection();
-                    PreparedStatement ps = c.prepareStatement(kind == null ? PAGE_ASC : KIND_PAGE_ASC)) {
-                int p = 1;
-                ps.setShort(p++, boardId);
-                if (kind != null) {
-                    ps.setShort(p++, kind);
-                }
-                ps.setLong(p++, from);
-                ps.setLong(p++, size);
-                ps.setInt(p, batch);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        StoredRecord r = listed(rs);
-                        last = r.id();
-                        n++;
-                        sink.accept(r);
-                    }
-                }
+            long next;
+            try (Connection c = db.getConnection()) {
+                next = exportBatch(c, boardId, from, size, batch, shape, sink);
             }
-            if (n < batch) {
+            if (next < 0) {
                 return;
             }
-            from = last + 1;
+            from = next;
         }
+    }
+
+    /**
+     * One export batch: up to {@code batch} records of [from, size) in ID order, over the primary key
+     * (or records_kind for a kind), then for the {@link ExportShape#FIELDS} shapes the level-0 tiles
+     * of the batch's IDs in one range read. Returns the ID the next batch starts from, or -1 after the
+     * last batch.
+     */
+    public static <E extends Exception> long exportBatch(
+            Connection c, short boardId, long from, long size, int batch, ExportShape shape, RecordSink<E> sink)
+            throws SQLException, E {
+        List<StoredRecord> rows = new ArrayList<>(Math.min(batch, 4096));
+        try (PreparedStatement ps = c.prepareStatement(shape.sql())) {
+            int p = 1;
+            ps.setShort(p++, boardId);
+            if (shape.kind() != null) {
+                ps.setShort(p++, shape.kind());
+            }
+            ps.setLong(p++, from);
+            ps.setLong(p++, size);
+            ps.setInt(p, batch);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(shape.statements() ? listed(rs) : fieldsOnly(rs));
+                }
+            }
+        }
+        if (rows.isEmpty()) {
+            return -1;
+        }
+        if (shape.statements()) {
+            for (StoredRecord r : rows) {
+                sink.accept(r, Hashes.leafHash(r.statement()));
+            }
+        } else {
+            long first = rows.get(0).id();
+            long last = rows.get(rows.size() - 1).id();
+            Map<Long, byte[]> tiles = Tiles.leafTiles(c, boardId, first, last + 1);
+            for (StoredRecord r : rows) {
+                sink.accept(r, leafHash(tiles, boardId, r.id()));
+            }
+        }
+        return rows.size() < batch ? -1 : rows.get(rows.size() - 1).id() + 1;
+    }
+
+    /** Record {@code id}'s leaf hash: entry {@code id mod 256} of level-0 tile {@code id / 256}. */
+    private static byte[] leafHash(Map<Long, byte[]> tiles, short boardId, long id) {
+        TileKey key = TileLayout.tileOf(0, id);
+        byte[] hashes = tiles.get(key.index());
+        int position = (int) (id - key.index() * TileLayout.TILE_WIDTH);
+        if (hashes == null || hashes.length < (position + 1) * Hashes.HASH_SIZE) {
+            // a record without its leaf in the tree: the projection is damaged, which the audit names
+            throw new IllegalStateException("board " + boardId + " has record " + id
+                    + " but no leaf hash for it in level-0 tile " + key.index() + "; run electoral-log audit");
+        }
+        return new Tile(key, hashes).hash(position);
     }
 
     /** The five indexed fields, read from consecutive columns starting at {@code first}. */
@@ -307,6 +387,15 @@ public final class Records {
     }
 
     private static StoredRecord listed(ResultSet rs) throws SQLException {
+        return listed(rs, rs.getBytes(11));
+    }
+
+    /** A row of {@link #FIELD_COLUMNS}: its statement is null. */
+    private static StoredRecord fieldsOnly(ResultSet rs) throws SQLException {
+        return listed(rs, null);
+    }
+
+    private static StoredRecord listed(ResultSet rs, byte[] statement) throws SQLException {
         return new StoredRecord(
                 rs.getLong(1),
                 rs.getTimestamp(2).toInstant(),
@@ -315,7 +404,7 @@ public final class Records {
                 null,
                 fields(rs, 5),
                 rs.getString(10),
-                rs.getBytes(11),
+                statement,
                 -1,
                 -1,
                 -1);
