@@ -25,7 +25,6 @@ import org.electorallog.store.Records;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /** The admin record listing (keyset pages by ID, created windows) and the exports, which verify offline. */
 class ListingAndExportsTest {
@@ -235,10 +234,14 @@ class ListingAndExportsTest {
     @Test
     void exportBatchesCarryTheTreesLeafHashesAcrossBatchAndTileEdges() throws Exception {
         DatabaseAddress db = SharedStack.get().database();
-        PGSimpleDataSource ds = new PGSimpleDataSource();
-        ds.setURL(db.jdbcUrl());
-        ds.setUser(db.user());
-        ds.setPassword(db.password());
+        // an export takes a connection a batch: pooled, as the API's are
+        try (com.zaxxer.hikari.HikariDataSource ds = org.electorallog.store.ProjectionDatabase.pool(
+                db.jdbcUrl(), db.user(), db.password(), 2, "export-test")) {
+            exportBatches(ds);
+        }
+    }
+
+    private static void exportBatches(javax.sql.DataSource ds) throws Exception {
         short board = boardId(ds, QueryApiTest.BOARD);
         List<String> leaves = QueryApiTest.LEAVES.stream()
                 .map(h -> Base64.getEncoder().encodeToString(h))
@@ -294,6 +297,35 @@ class ListingAndExportsTest {
         });
         assertTrue(!expected.isEmpty() && expected.size() < size, "the board holds logins and other kinds");
         assertEquals(expected, logins);
+    }
+
+    /** A record whose leaf is missing from the tiles is a damaged projection: the export stops and says so. */
+    @Test
+    void anExportStopsOnARecordWithoutItsLeafHash() throws Exception {
+        DatabaseAddress db = SharedStack.get().database();
+        try (Connection c = java.sql.DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
+            c.setAutoCommit(false);
+            short board = org.electorallog.store.Boards.find(c, QueryApiTest.BOARD)
+                    .orElseThrow()
+                    .id();
+            try (java.sql.PreparedStatement ps =
+                    c.prepareStatement("DELETE FROM tiles WHERE board_id = ? AND level = 0 AND idx = 1")) {
+                ps.setShort(1, board);
+                assertEquals(1, ps.executeUpdate());
+            }
+            try {
+                IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(
+                        IllegalStateException.class,
+                        () -> Records.<RuntimeException>exportBatch(
+                                c, board, 200, QueryApiTest.N, 100, Records.ExportShape.FIELDS, (r, leaf) -> {}));
+                assertTrue(
+                        e.getMessage().contains("record 256 but no leaf hash for it in level-0 tile 1"),
+                        e.getMessage());
+                assertTrue(e.getMessage().contains("electoral-log audit"), e.getMessage());
+            } finally {
+                c.rollback();
+            }
+        }
     }
 
     static short boardId(javax.sql.DataSource ds, String name) throws Exception {

@@ -64,10 +64,7 @@ public final class Records {
     /** A full export page in ID order (primary key), statements included. */
     public static final String PAGE_ASC = "SELECT " + LISTED_COLUMNS
             + " FROM records WHERE board_id = ? AND id >= ? AND id < ? " + "ORDER BY id LIMIT ?";
-    /**
-     * An export page without statements in ID order (primary key): the CSV export, whose leaf hashes
-     * come from the level-0 tiles ({@link Tiles#LEAF_TILES_SQL}), not from hashing statements.
-     */
+    /** An export page without statements in ID order (primary key): the CSV export. */
     public static final String FIELDS_PAGE_ASC = "SELECT " + FIELD_COLUMNS
             + " FROM records WHERE board_id = ? AND id >= ? AND id < ? " + "ORDER BY id LIMIT ?";
     /** The cast-vote export page without statements: records_kind in ID order after the last exported ID. */
@@ -271,11 +268,12 @@ public final class Records {
     }
 
     /**
-     * What an export carries. {@link #STATEMENTS}: every record with its statement, the leaf hash
-     * computed from it. {@link #FIELDS}: the listed fields without the statement, the leaf hash read
-     * from the level-0 tiles (C2SP tlog-tiles: a leaf hash is a level-0 tile entry), so an export of
-     * the fields neither reads the statements (about 700 bytes a record) nor hashes them;
-     * {@code kind} (not null) keeps only the records of that kind.
+     * What an export carries: every record with its statement ({@link #STATEMENTS}), or the listed
+     * fields alone ({@link #FIELDS}; about 700 bytes a record less to read and send), all records or
+     * ({@code kind} not null) those of one kind. Every shape takes its leaf hashes from the level-0
+     * tiles (C2SP tlog-tiles: a leaf hash is a level-0 tile entry), not by hashing statements: one
+     * range read of about 11 tiles a batch of 2,500 instead of 2,500 SHA-256 computations, and the
+     * hashes the export shows are the tree's own.
      */
     public record ExportShape(boolean statements, Short kind) {
         public ExportShape {
@@ -322,9 +320,9 @@ public final class Records {
 
     /**
      * One export batch: up to {@code batch} records of [from, size) in ID order, over the primary key
-     * (or records_kind for a kind), then for the {@link ExportShape#FIELDS} shapes the level-0 tiles
-     * of the batch's IDs in one range read. Returns the ID the next batch starts from, or -1 after the
-     * last batch.
+     * (or records_kind for a kind), then the level-0 tiles of the batch's IDs in one range read
+     * ({@link Tiles#LEAF_TILES_SQL}). Returns the ID the next batch starts from, or -1 after the last
+     * batch.
      */
     public static <E extends Exception> long exportBatch(
             Connection c, short boardId, long from, long size, int batch, ExportShape shape, RecordSink<E> sink)
@@ -348,17 +346,11 @@ public final class Records {
         if (rows.isEmpty()) {
             return -1;
         }
-        if (shape.statements()) {
-            for (StoredRecord r : rows) {
-                sink.accept(r, Hashes.leafHash(r.statement()));
-            }
-        } else {
-            long first = rows.get(0).id();
-            long last = rows.get(rows.size() - 1).id();
-            Map<Long, byte[]> tiles = Tiles.leafTiles(c, boardId, first, last + 1);
-            for (StoredRecord r : rows) {
-                sink.accept(r, leafHash(tiles, boardId, r.id()));
-            }
+        long first = rows.get(0).id();
+        long last = rows.get(rows.size() - 1).id();
+        Map<Long, byte[]> tiles = Tiles.leafTiles(c, boardId, first, last + 1);
+        for (StoredRecord r : rows) {
+            sink.accept(r, leafHash(tiles, boardId, r.id()));
         }
         return rows.size() < batch ? -1 : rows.get(rows.size() - 1).id() + 1;
     }

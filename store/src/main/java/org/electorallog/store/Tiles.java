@@ -31,9 +31,8 @@ public final class Tiles {
             + "AND level = k.level AND idx = k.idx LIMIT 1) t";
 
     /**
-     * The level-0 tiles with indexes in [?, ?] of a board: one range of the primary key. Serves the
-     * exports without statements ({@link Records#FIELDS_PAGE_ASC}), whose leaf hashes are these
-     * tiles' entries.
+     * The level-0 tiles with indexes in [?, ?] of a board: one range of the primary key. Serves every
+     * export batch ({@link Records#exportBatch}), whose leaf hashes are these tiles' entries.
      */
     public static final String LEAF_TILES_SQL =
             "SELECT idx, hashes FROM tiles WHERE board_id = ? AND level = 0 AND idx >= ? AND idx <= ?";
