@@ -269,7 +269,7 @@ public final class Records {
 
     /**
      * What an export carries: every record with its statement ({@link #STATEMENTS}), or the listed
-     * fields alone ({@link #FIELDS}; about 700 bytes a record less to read and send), all records or
+     * fields alone ({@link #FIELDS}; the statement is most of a record's bytes), all records or
      * ({@code kind} not null) those of one kind. Every shape takes its leaf hashes from the level-0
      * tiles (C2SP tlog-tiles: a leaf hash is a level-0 tile entry), not by hashing statements: one
      * range read of about 11 tiles a batch of 2,500 instead of 2,500 SHA-256 computations, and the
