@@ -249,9 +249,9 @@ final class RecordListing {
     }
 
     /**
-     * Streams records [0, manifest size) of a board in ID order, {@code batch} per query, to {@code sink}:
-     * all records with their statements over the primary key ({@code shape} {@link
-     * Records.ExportShape#STATEMENTS}), or their fields with leaf hashes from the tiles, all or one kind.
+     * Streams records [0, manifest size) of a board in ID order, {@code batch} per query, to {@code sink},
+     * each with its leaf hash from the tiles: all records with their statements ({@link
+     * Records.ExportShape#STATEMENTS}), or their fields alone, all or one kind.
      */
     void stream(String board, Manifest m, int batch, Records.ExportShape shape, RowSink sink) throws IOException {
         try {

@@ -270,7 +270,7 @@ class ListingAndExportsTest {
                 }
             }
         }
-        // a board of several kinds: the kind's records alone, each with its statement's leaf hash
+        // a board of several kinds: the kind's records alone, with the leaf hashes the full export gives them
         short mixed = boardId(ds, AccessTest.PRIVATE_BOARD);
         long size = AccessTest.personalStatements().size();
         java.util.Map<Long, String> all = new java.util.LinkedHashMap<>();

@@ -11,9 +11,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.Tile;
 import org.electorallog.core.TileKey;
@@ -272,8 +274,8 @@ public final class Records {
      * fields alone ({@link #FIELDS}; the statement is most of a record's bytes), all records or
      * ({@code kind} not null) those of one kind. Every shape takes its leaf hashes from the level-0
      * tiles (C2SP tlog-tiles: a leaf hash is a level-0 tile entry), not by hashing statements: one
-     * range read of about 11 tiles a batch of 2,500 instead of 2,500 SHA-256 computations, and the
-     * hashes the export shows are the tree's own.
+     * query for the about 11 tiles of a batch of 2,500 consecutive records instead of 2,500 SHA-256
+     * computations, and the hashes the export shows are the tree's own.
      */
     public record ExportShape(boolean statements, Short kind) {
         public ExportShape {
@@ -320,9 +322,9 @@ public final class Records {
 
     /**
      * One export batch: up to {@code batch} records of [from, size) in ID order, over the primary key
-     * (or records_kind for a kind), then the level-0 tiles of the batch's IDs in one range read
-     * ({@link Tiles#LEAF_TILES_SQL}). Returns the ID the next batch starts from, or -1 after the last
-     * batch.
+     * (or records_kind for a kind), then the level-0 tiles of the batch's IDs in one query
+     * ({@link Tiles#BY_KEYS_SQL}, one primary-key probe a tile). Returns the ID the next batch starts
+     * from, or -1 after the last batch.
      */
     public static <E extends Exception> long exportBatch(
             Connection c, short boardId, long from, long size, int batch, ExportShape shape, RecordSink<E> sink)
@@ -346,9 +348,13 @@ public final class Records {
         if (rows.isEmpty()) {
             return -1;
         }
-        long first = rows.get(0).id();
-        long last = rows.get(rows.size() - 1).id();
-        Map<Long, byte[]> tiles = Tiles.leafTiles(c, boardId, first, last + 1);
+        // the batch's own tiles, not the range between its first and last ID: a sparse kind's
+        // records may lie millions of IDs apart
+        Set<TileKey> keys = new LinkedHashSet<>();
+        for (StoredRecord r : rows) {
+            keys.add(TileLayout.tileOf(0, r.id()));
+        }
+        Map<TileKey, byte[]> tiles = Tiles.read(c, boardId, keys);
         for (StoredRecord r : rows) {
             sink.accept(r, leafHash(tiles, boardId, r.id()));
         }
@@ -356,9 +362,9 @@ public final class Records {
     }
 
     /** Record {@code id}'s leaf hash: entry {@code id mod 256} of level-0 tile {@code id / 256}. */
-    private static byte[] leafHash(Map<Long, byte[]> tiles, short boardId, long id) {
+    private static byte[] leafHash(Map<TileKey, byte[]> tiles, short boardId, long id) {
         TileKey key = TileLayout.tileOf(0, id);
-        byte[] hashes = tiles.get(key.index());
+        byte[] hashes = tiles.get(key);
         int position = (int) (id - key.index() * TileLayout.TILE_WIDTH);
         if (hashes == null || hashes.length < (position + 1) * Hashes.HASH_SIZE) {
             // a record without its leaf in the tree: the projection is damaged, which the audit names

@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.electorallog.core.Tile;
 import org.electorallog.core.TileKey;
-import org.electorallog.core.TileLayout;
 import org.electorallog.core.TileSource;
 
 /**
@@ -30,37 +29,7 @@ public final class Tiles {
             + "AS k(level, idx) CROSS JOIN LATERAL (SELECT level, idx, hashes FROM tiles WHERE board_id = ? "
             + "AND level = k.level AND idx = k.idx LIMIT 1) t";
 
-    /**
-     * The level-0 tiles with indexes in [?, ?] of a board: one range of the primary key. Serves every
-     * export batch ({@link Records#exportBatch}), whose leaf hashes are these tiles' entries.
-     */
-    public static final String LEAF_TILES_SQL =
-            "SELECT idx, hashes FROM tiles WHERE board_id = ? AND level = 0 AND idx >= ? AND idx <= ?";
-
     private Tiles() {}
-
-    /**
-     * The level-0 tiles holding the leaf hashes of leaves [start, end), by tile index (C2SP
-     * tlog-tiles: leaf i is entry i mod 256 of level-0 tile i / 256). A partial tile may hold
-     * more leaves than asked for; a missing tile is absent from the map.
-     */
-    public static Map<Long, byte[]> leafTiles(Connection c, short boardId, long start, long end) throws SQLException {
-        Map<Long, byte[]> out = new HashMap<>();
-        if (end <= start) {
-            return out;
-        }
-        try (PreparedStatement ps = c.prepareStatement(LEAF_TILES_SQL)) {
-            ps.setShort(1, boardId);
-            ps.setLong(2, TileLayout.tileOf(0, start).index());
-            ps.setLong(3, TileLayout.tileOf(0, end - 1).index());
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.put(rs.getLong(1), rs.getBytes(2));
-                }
-            }
-        }
-        return out;
-    }
 
     /** The stored tiles among {@code keys} of a board (missing keys are absent from the map). */
     public static Map<TileKey, byte[]> read(Connection c, short boardId, Collection<TileKey> keys) throws SQLException {
