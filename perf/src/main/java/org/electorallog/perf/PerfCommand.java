@@ -151,11 +151,23 @@ public final class PerfCommand implements Runnable {
                         "every request shape round-robin for this long before any timing; default ${DEFAULT-VALUE}")
         int warmUpSeconds;
 
+        @Option(
+                names = "--schedule",
+                defaultValue = "INTERLEAVED",
+                description = "INTERLEAVED: every row's timed runs in one shuffled sequence; BLOCKS: each row's"
+                        + " runs one after the other, row by row (decision 64); default ${DEFAULT-VALUE}")
+        ProbeRun.Schedule schedule;
+
         @Override
         public Integer call() throws Exception {
             try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
                 Map<String, Object> r = ProbeRun.run(
-                        env, repeats, cold, java.time.Duration.ofSeconds(warmUpSeconds), dirs.results.resolve("plans"));
+                        env,
+                        repeats,
+                        cold,
+                        java.time.Duration.ofSeconds(warmUpSeconds),
+                        schedule,
+                        dirs.results.resolve("plans"));
                 dirs.write("probe-" + label(((Number) r.get("records")).longValue()), r);
             }
             return 0;

@@ -17,6 +17,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -30,9 +31,10 @@ import org.electorallog.store.Records;
 
 /**
  * {@code perf probe}: every row of the reference load test's query table over HTTP (the export
- * batches as the SQL the export runs), warm (median, p95, p99 over repeats with fresh random
- * parameters) and cold (the first run after a PostgreSQL restart, with the OS page cache dropped
- * where this machine permits), saving each query's plan.
+ * batches as the export's own batch, without HTTP), warm (median, p95, p99 over repeats with fresh
+ * random parameters) and cold (the first run after a PostgreSQL restart, with the OS page cache
+ * dropped where this machine permits), saving each query's plan. The timed runs of all rows are
+ * interleaved in one shuffled sequence unless {@link Schedule#BLOCKS} is asked for (decision 69).
  *
  * <p>"Warm" is a server that has been answering for a while: before any timing every request shape
  * runs round-robin for {@code warmUp} (default 60 s), so that the JIT compilers of the JVM that
@@ -67,8 +69,21 @@ final class ProbeRun {
         this.size = size;
     }
 
+    /**
+     * The order of the timed runs. {@link #BLOCKS} (decision 64): each row's runs one after the
+     * other, row by row, so a burst of hypervisor steal lands on the one or two rows that were
+     * running (their p95 rose with it, their neighbours' did not). {@link #INTERLEAVED} (decision
+     * 69): every row's runs in one sequence shuffled with a fixed seed, so each row samples the
+     * whole probe's conditions as a request arriving at a random moment would.
+     */
+    enum Schedule {
+        INTERLEAVED,
+        BLOCKS
+    }
+
     static Map<String, Object> run(
-            PerfEnvironment env, int repeats, boolean cold, java.time.Duration warmUp, Path plans) throws Exception {
+            PerfEnvironment env, int repeats, boolean cold, java.time.Duration warmUp, Schedule schedule, Path plans)
+            throws Exception {
         Map<String, Long> sizes = env.sizes();
         String board = sizes.entrySet().stream()
                 .max(Map.Entry.comparingByValue())
@@ -78,50 +93,95 @@ final class ProbeRun {
         ProbeRun p = new ProbeRun(env, board, sizes.get(board));
         p.sample();
         Files.createDirectories(plans);
+        List<Probe> probes = p.probes();
         List<Map<String, Object>> rows = new ArrayList<>();
-        String cacheDrop = "not tried";
-        // warm the JVM (API, JDBC, client) on every request shape, round-robin, before any timing
-        long warmUpEnd = System.nanoTime() + warmUp.toNanos();
-        int warmUpRequests = 0;
-        do {
-            for (Probe probe : p.probes()) {
-                p.time(probe.request().apply(p.samples.get(warmUpRequests % p.samples.size())));
-                warmUpRequests++;
-            }
-        } while (System.nanoTime() < warmUpEnd);
-        for (Probe probe : p.probes()) {
+        List<String[]> firsts = new ArrayList<>();
+        for (Probe probe : probes) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("name", probe.name());
             row.put("reference", probe.reference());
             String[] first = probe.request().apply(p.samples.get(0));
             row.put("request", first[0] + " " + first[1]);
-            if (cold) {
+            rows.add(row);
+            firsts.add(first);
+        }
+        String cacheDrop = "not tried";
+        int warmUpRequests;
+        if (schedule == Schedule.BLOCKS) {
+            warmUpRequests = p.warmUp(probes, warmUp);
+            for (int r = 0; r < probes.size(); r++) {
+                Probe probe = probes.get(r);
+                if (cold) {
+                    cacheDrop = p.restartCold();
+                    rows.get(r).put("cold_ms", Latencies.round(p.time(firsts.get(r))));
+                }
+                // the row's own shape as many times as it is timed, so its code is compiled before its timing
+                for (int i = 0; i < repeats; i++) {
+                    p.time(probe.request().apply(p.preWarmSample(i, repeats)));
+                }
+                Latencies warm = new Latencies();
+                JvmActivity before = JvmActivity.now();
+                for (int i = 0; i < repeats; i++) {
+                    warm.add(p.time(probe.request().apply(p.timedSample(i))));
+                }
+                Map<String, Object> summary = warm.summary();
+                summary.putAll(JvmActivity.now().since(before).during());
+                rows.get(r).put("warm", summary);
+            }
+        } else {
+            // cold first (each a PostgreSQL restart), then warm everything again, then one shuffled timing
+            for (int r = 0; cold && r < probes.size(); r++) {
                 cacheDrop = p.restartCold();
-                row.put("cold_ms", Latencies.round(p.time(first)));
+                rows.get(r).put("cold_ms", Latencies.round(p.time(firsts.get(r))));
             }
-            // the row's own shape as many times as it is timed, so its code is compiled before its timing
+            warmUpRequests = p.warmUp(probes, warmUp);
             for (int i = 0; i < repeats; i++) {
-                p.time(probe.request().apply(p.samples.get(1 + (i + repeats / 2) % (p.samples.size() - 1))));
+                for (Probe probe : probes) {
+                    p.time(probe.request().apply(p.preWarmSample(i, repeats)));
+                }
             }
-            Latencies warm = new Latencies();
-            JvmActivity before = JvmActivity.now();
-            for (int i = 0; i < repeats; i++) {
-                warm.add(p.time(probe.request().apply(p.samples.get(1 + i % (p.samples.size() - 1)))));
+            List<int[]> order = new ArrayList<>();
+            for (int r = 0; r < probes.size(); r++) {
+                for (int i = 0; i < repeats; i++) {
+                    order.add(new int[] {r, i});
+                }
             }
-            Map<String, Object> summary = warm.summary();
-            summary.putAll(JvmActivity.now().since(before));
-            row.put("warm", summary);
-            String plan = p.plan(probe.name(), first);
+            Collections.shuffle(order, new Random(11));
+            List<Latencies> warm = new ArrayList<>();
+            List<JvmActivity> during = new ArrayList<>();
+            for (int r = 0; r < probes.size(); r++) {
+                warm.add(new Latencies());
+                during.add(JvmActivity.NONE);
+            }
+            JvmActivity last = JvmActivity.now();
+            for (int[] run : order) {
+                double ms = p.time(probes.get(run[0]).request().apply(p.timedSample(run[1])));
+                JvmActivity now = JvmActivity.now();
+                warm.get(run[0]).add(ms);
+                // what happened from the end of the previous run to the end of this one: this run and the probe's
+                // bookkeeping
+                during.set(run[0], during.get(run[0]).plus(now.since(last)));
+                last = now;
+            }
+            for (int r = 0; r < probes.size(); r++) {
+                Map<String, Object> summary = warm.get(r).summary();
+                summary.putAll(during.get(r).during());
+                rows.get(r).put("warm", summary);
+            }
+        }
+        for (int r = 0; r < probes.size(); r++) {
+            Map<String, Object> row = rows.get(r);
+            String plan = p.plan(probes.get(r).name(), firsts.get(r));
             if (plan != null) {
-                Path f = plans.resolve(size(p.size) + "-" + probe.name().replaceAll("[^a-z0-9]+", "-") + ".json");
+                Path f = plans.resolve(
+                        size(p.size) + "-" + probes.get(r).name().replaceAll("[^a-z0-9]+", "-") + ".json");
                 Files.writeString(f, plan);
                 row.put("plan", f.toString());
             }
-            rows.add(row);
             System.err.printf(
                     Locale.ROOT,
                     "probe %-40s median %8.2f ms  p95 %8.2f ms  p99 %8.2f ms%s%n",
-                    probe.name(),
+                    probes.get(r).name(),
                     warm(row, "median_ms"),
                     warm(row, "p95_ms"),
                     warm(row, "p99_ms"),
@@ -135,13 +195,48 @@ final class ProbeRun {
         out.put("records_all_boards", env.total());
         out.put("repeats", repeats);
         out.put("warm_up", Map.of("seconds", warmUp.toSeconds(), "requests", warmUpRequests));
+        out.put(
+                "schedule",
+                schedule == Schedule.BLOCKS
+                        ? "blocks: each row's shape " + repeats + " times, then its " + repeats
+                                + " timed runs, row by row"
+                        : "interleaved: every shape " + repeats + " times round-robin, then all rows' timed runs "
+                                + "in one sequence shuffled with seed 11");
         out.put("client", "java.net.HttpURLConnection, keep-alive, one request at a time");
         out.put(
                 "cold",
-                cold ? "each row's first run after a PostgreSQL restart; OS page cache: " + cacheDrop : "not measured");
+                cold
+                        ? (schedule == Schedule.BLOCKS
+                                        ? "each row's first run after a PostgreSQL restart"
+                                        : "each row's first run after a PostgreSQL restart, all rows before the warm-up")
+                                + "; OS page cache: " + cacheDrop
+                        : "not measured");
         out.put("rows", rows);
         out.putAll(env.describe());
         return out;
+    }
+
+    /** Every request shape round-robin for {@code warmUp}; returns how many requests that took. */
+    private int warmUp(List<Probe> probes, java.time.Duration warmUp) throws Exception {
+        long end = System.nanoTime() + warmUp.toNanos();
+        int requests = 0;
+        do {
+            for (Probe probe : probes) {
+                time(probe.request().apply(samples.get(requests % samples.size())));
+                requests++;
+            }
+        } while (System.nanoTime() < end);
+        return requests;
+    }
+
+    /** The sample of a shape's {@code i}-th warm-up run before timing (other samples first than its timed run's). */
+    private Map<String, String> preWarmSample(int i, int repeats) {
+        return samples.get(1 + (i + repeats / 2) % (samples.size() - 1));
+    }
+
+    /** The sample of a row's {@code i}-th timed run (sample 0 is the cold run's). */
+    private Map<String, String> timedSample(int i) {
+        return samples.get(1 + i % (samples.size() - 1));
     }
 
     static String size(long n) {
@@ -384,14 +479,35 @@ final class ProbeRun {
             }
         }
 
-        /** What happened between {@code before} and this moment. */
-        Map<String, Object> since(JvmActivity before) {
+        /** Nothing yet: the start of a sum of {@link #since} differences. */
+        static final JvmActivity NONE = new JvmActivity(0, 0, 0, 0);
+
+        /** What happened between {@code before} and this moment (steal -1 when either has none). */
+        JvmActivity since(JvmActivity before) {
+            return new JvmActivity(
+                    jitMillis - before.jitMillis,
+                    gcCount - before.gcCount,
+                    gcMillis - before.gcMillis,
+                    stealTicks >= 0 && before.stealTicks >= 0 ? stealTicks - before.stealTicks : -1);
+        }
+
+        /** The sum of two differences. */
+        JvmActivity plus(JvmActivity other) {
+            return new JvmActivity(
+                    jitMillis + other.jitMillis,
+                    gcCount + other.gcCount,
+                    gcMillis + other.gcMillis,
+                    stealTicks >= 0 && other.stealTicks >= 0 ? stealTicks + other.stealTicks : -1);
+        }
+
+        /** A difference as a row's "during" fields. */
+        Map<String, Object> during() {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("jit_ms_during", jitMillis - before.jitMillis);
-            m.put("gc_collections_during", gcCount - before.gcCount);
-            m.put("gc_ms_during", gcMillis - before.gcMillis);
-            if (stealTicks >= 0 && before.stealTicks >= 0) {
-                m.put("cpu_steal_ms_during", (stealTicks - before.stealTicks) * 10);
+            m.put("jit_ms_during", jitMillis);
+            m.put("gc_collections_during", gcCount);
+            m.put("gc_ms_during", gcMillis);
+            if (stealTicks >= 0) {
+                m.put("cpu_steal_ms_during", stealTicks * 10);
             }
             return m;
         }
