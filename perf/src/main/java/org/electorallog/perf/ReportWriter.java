@@ -597,15 +597,23 @@ final class ReportWriter {
         md.append('\n');
     }
 
-    /** How a probe warmed up before its timings, and with which client (absent from older results). */
+    /**
+     * How a probe warmed up before its timings, in which order it timed the rows, and with which
+     * client (absent from older results).
+     */
     static String probeWarmUp(JsonNode probe) {
         JsonNode w = probe.path("warm_up");
         if (w.isMissingNode()) {
             return "Warm-up: five requests of each shape, then one before each row (results before decision 64).";
         }
+        JsonNode schedule = probe.path("schedule");
         return "Warm-up: every shape round-robin for " + w.path("seconds").asLong() + " s ("
-                + f0(w.path("requests").asDouble()) + " requests), then each row's shape as many times as it is"
-                + " timed; client: " + probe.path("client").asText() + ".";
+                + f0(w.path("requests").asDouble()) + " requests); "
+                + (schedule.isMissingNode()
+                        ? "then each row's shape as many times as it is timed, and its timed runs, row by row"
+                        : "order: " + schedule.asText())
+                + " (decision " + (schedule.isMissingNode() ? "64" : "69") + "); client: "
+                + probe.path("client").asText() + ".";
     }
 
     /**
