@@ -140,13 +140,7 @@ final class ProbeRun {
                     p.time(probe.request().apply(p.preWarmSample(i, repeats)));
                 }
             }
-            List<int[]> order = new ArrayList<>();
-            for (int r = 0; r < probes.size(); r++) {
-                for (int i = 0; i < repeats; i++) {
-                    order.add(new int[] {r, i});
-                }
-            }
-            Collections.shuffle(order, new Random(11));
+            List<int[]> order = interleaved(probes.size(), repeats, 11);
             List<Latencies> warm = new ArrayList<>();
             List<JvmActivity> during = new ArrayList<>();
             for (int r = 0; r < probes.size(); r++) {
@@ -214,6 +208,21 @@ final class ProbeRun {
         out.put("rows", rows);
         out.putAll(env.describe());
         return out;
+    }
+
+    /**
+     * The timed runs of an interleaved probe: every (row, run) pair once, {@code rows} x
+     * {@code repeats} of them, shuffled with {@code seed} so that two probes time in the same order.
+     */
+    static List<int[]> interleaved(int rows, int repeats, long seed) {
+        List<int[]> order = new ArrayList<>(rows * repeats);
+        for (int r = 0; r < rows; r++) {
+            for (int i = 0; i < repeats; i++) {
+                order.add(new int[] {r, i});
+            }
+        }
+        Collections.shuffle(order, new Random(seed));
+        return order;
     }
 
     /** Every request shape round-robin for {@code warmUp}; returns how many requests that took. */
