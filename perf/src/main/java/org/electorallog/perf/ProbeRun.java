@@ -2,8 +2,10 @@ package org.electorallog.perf;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.net.HttpURLConnection;
@@ -467,22 +469,29 @@ final class ProbeRun {
      * USER_HZ ticks of 10 ms; -1 where there is no such file).
      */
     record JvmActivity(long jitMillis, long gcCount, long gcMillis, long stealTicks) {
+        /**
+         * Taken after every timed run, so it is kept cheap: the beans are looked up once (each
+         * {@code getGarbageCollectorMXBeans} builds them anew) and only the first line of
+         * {@code /proc/stat} is read (its {@code intr} line runs to kilobytes).
+         */
         static JvmActivity now() {
             long count = 0;
             long millis = 0;
-            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            for (GarbageCollectorMXBean gc : GC) {
                 count += Math.max(0, gc.getCollectionCount());
                 millis += Math.max(0, gc.getCollectionTime());
             }
-            return new JvmActivity(
-                    ManagementFactory.getCompilationMXBean().getTotalCompilationTime(), count, millis, steal());
+            return new JvmActivity(COMPILATION.getTotalCompilationTime(), count, millis, steal());
         }
 
+        private static final List<GarbageCollectorMXBean> GC = ManagementFactory.getGarbageCollectorMXBeans();
+        private static final CompilationMXBean COMPILATION = ManagementFactory.getCompilationMXBean();
+
         private static long steal() {
-            try {
-                String[] cpu =
-                        Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
-                return cpu[0].equals("cpu") && cpu.length > 8 ? Long.parseLong(cpu[8]) : -1;
+            try (BufferedReader in = Files.newBufferedReader(Path.of("/proc/stat"), StandardCharsets.US_ASCII)) {
+                String line = in.readLine();
+                String[] cpu = line == null ? new String[0] : line.trim().split("\\s+");
+                return cpu.length > 8 && cpu[0].equals("cpu") ? Long.parseLong(cpu[8]) : -1;
             } catch (java.io.IOException | RuntimeException e) {
                 return -1;
             }

@@ -46,12 +46,9 @@ final class ProofService {
                 throw ApiException.badRequest("record " + id + " is not in the tree of size " + size
                         + " (IDs run from 0 to " + (size - 1) + ")");
             }
-            // the root, the leaf hash and the audit path in one tile query
+            // the leaf hash, the audit path and (at a size other than the checkpoint's) the root in one tile query
             List<byte[]> hashes = hashes(
-                    c,
-                    tip.board(),
-                    List.of(new Range(0, size), new Range(id, id + 1)),
-                    TreeMath.inclusionRanges(id, size));
+                    c, tip.board(), List.of(new Range(id, id + 1)), TreeMath.inclusionRanges(id, size), cp, size);
             return new Responses.InclusionProof(
                     name,
                     id,
@@ -89,13 +86,13 @@ final class ProofService {
                 throw ApiException.badRequest("from must be between 1 and to (" + to + "), got " + from);
             }
             List<byte[]> hashes =
-                    hashes(c, b, List.of(new Range(0, from), new Range(0, to)), TreeMath.consistencyRanges(from, to));
+                    hashes(c, b, List.of(new Range(0, from)), TreeMath.consistencyRanges(from, to), cp, to);
             return new Responses.ConsistencyProof(
                     name,
                     from,
                     to,
-                    Responses.b64(hashes.get(0)),
                     Responses.b64(hashes.get(1)),
+                    Responses.b64(hashes.get(0)),
                     Responses.b64(hashes.subList(2, hashes.size())),
                     noteAt(cp, to));
         });
@@ -184,11 +181,31 @@ final class ProofService {
         return requested;
     }
 
-    /** The hashes of the given ranges, then of the proof's, in one tile query. */
-    private static List<byte[]> hashes(Connection c, BoardRow b, List<Range> roots, List<Range> proof) {
-        List<Range> ranges = new ArrayList<>(roots);
-        ranges.addAll(proof);
-        return ProofBuilder.hashRanges(ranges, Tiles.source(c, b.id()));
+    /**
+     * The root of the tree at {@code size}, the hashes of {@code ranges}, then the proof's, in one
+     * tile query. At the latest checkpoint's size the root is the checkpoint's own (the signed root
+     * the client verifies against, built by the projector from these tiles): the tiles along the
+     * tree's right edge that only the root needs, and the 200 or so SHA-256 compressions that fold
+     * them, are not read (issue 17). At any other size it is folded from the tiles (RFC 9162 section
+     * 2.1.1, MTH(D[0:size])).
+     */
+    private static List<byte[]> hashes(
+            Connection c, BoardRow b, List<Range> ranges, List<Range> proof, CheckpointRow cp, long size) {
+        boolean signedRoot = cp != null && cp.size() == size;
+        List<Range> all = new ArrayList<>();
+        if (!signedRoot) {
+            all.add(new Range(0, size));
+        }
+        all.addAll(ranges);
+        all.addAll(proof);
+        List<byte[]> hashes = ProofBuilder.hashRanges(all, Tiles.source(c, b.id()));
+        if (!signedRoot) {
+            return hashes;
+        }
+        List<byte[]> out = new ArrayList<>(hashes.size() + 1);
+        out.add(cp.root().clone());
+        out.addAll(hashes);
+        return out;
     }
 
     /**

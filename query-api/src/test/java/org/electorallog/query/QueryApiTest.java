@@ -167,6 +167,9 @@ class QueryApiTest {
             List<byte[]> hashes = new ArrayList<>();
             p.get("hashes").forEach(h -> hashes.add(Base64.getDecoder().decode(h.asText())));
             ProofVerifier.verifyInclusion(id, cp.size(), LEAVES.get(id), hashes, cp.root());
+            // at the latest checkpoint the root served is the signed one
+            assertArrayEquals(
+                    cp.root(), Base64.getDecoder().decode(p.get("root").asText()), "root");
             // the leaf hash served (the level-0 tile's entry) is the statement's own
             assertArrayEquals(
                     LEAVES.get(id),

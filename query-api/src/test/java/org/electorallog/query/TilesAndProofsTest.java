@@ -128,9 +128,15 @@ class TilesAndProofsTest {
         ProofVerifier.verifyConsistency(300, N, root(300), root(N), hashes(c.get("hashes")));
         assertArrayEquals(
                 root(300), Base64.getDecoder().decode(c.get("from_root").asText()));
+        // to the latest checkpoint: its signed root; to any other size: folded from the tiles
+        assertArrayEquals(root(N), Base64.getDecoder().decode(c.get("to_root").asText()));
         JsonNode c2 = QueryApiTest.JSON.readTree(QueryApiTest.get("/boards/" + BOARD + "/consistency?from=17&to=512")
                 .body());
         ProofVerifier.verifyConsistency(17, 512, root(17), root(512), hashes(c2.get("hashes")));
+        assertArrayEquals(
+                root(17), Base64.getDecoder().decode(c2.get("from_root").asText()));
+        assertArrayEquals(
+                root(512), Base64.getDecoder().decode(c2.get("to_root").asText()));
     }
 
     @Test
