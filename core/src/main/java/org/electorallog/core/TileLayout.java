@@ -1,5 +1,8 @@
 package org.electorallog.core;
 
+import java.util.LinkedHashSet;
+import java.util.Set;
+
 /**
  * Tile geometry and resource paths of C2SP tlog-tiles ("Merkle Tree" and "Tiles" sections):
  * tiles are 8 levels high and 256 hashes wide; {@code tile/<L>/<N>[.p/<W>]} names hash tiles and
@@ -33,6 +36,37 @@ public final class TileLayout {
     public static TileKey tileOf(int level, long position) {
         return new TileKey(level, position >>> TILE_HEIGHT);
     }
+
+    /**
+     * Every tile an inclusion proof of leaf {@code index} in a tree of {@code size} leaves can read
+     * (RFC 9162 section 2.1.3, the leaf's own hash included): at each tile level L that holds a hash
+     * ({@code size >= 2^(8L)}), the tile on the leaf's path, {@code index >> 8(L+1)}, and the tile on
+     * the tree's right edge, {@code (size-1) >> 8(L+1)}. A sibling subtree of the path that is whole
+     * lies in the path's tile of its level; a right sibling cut short by the tree's end splits into
+     * perfect subtrees that each lie in the right-edge tile of their level (C2SP tlog-tiles, "Merkle
+     * Tree"). A superset of what one proof reads: a leaf far from the edge needs no edge tile. The
+     * query that reads these tiles in the same statement as the board's latest checkpoint
+     * ({@code Boards.INCLUSION_TIP_SQL}, store) computes the same set from the checkpoint's size.
+     */
+    public static Set<TileKey> inclusionTiles(long index, long size) {
+        if (index < 0 || index >= size) {
+            throw new IllegalArgumentException("leaf " + index + " is not in a tree of size " + size);
+        }
+        if (size > 1L << (TILE_HEIGHT * (MAX_LEVELS - 1))) {
+            throw new IllegalArgumentException(
+                    "a tree of more than 2^56 leaves has more than " + MAX_LEVELS + " tile levels: " + size);
+        }
+        Set<TileKey> keys = new LinkedHashSet<>();
+        for (int level = 0; level < MAX_LEVELS && (level == 0 || size >>> (TILE_HEIGHT * level) > 0); level++) {
+            int shift = TILE_HEIGHT * (level + 1);
+            keys.add(new TileKey(level, index >>> shift));
+            keys.add(new TileKey(level, (size - 1) >>> shift));
+        }
+        return keys;
+    }
+
+    /** Tile levels a tree of up to 2^56 leaves has (levels 0 to 6): the bound of {@link #inclusionTiles}. */
+    public static final int MAX_LEVELS = 7;
 
     /** C2SP tlog-tiles hash tile path {@code tile/<L>/<N>[.p/<W>]}; width 256 means full. */
     public static String tilePath(int level, long index, int width) {

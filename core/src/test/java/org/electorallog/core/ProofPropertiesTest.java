@@ -3,9 +3,11 @@ package org.electorallog.core;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -136,5 +138,29 @@ class ProofPropertiesTest {
     void treeHeadsFromTilesEqualTheReference(@ForAll("inclusionCases") Case c) {
         SparseTree t = new SparseTree(c.size(), c.index());
         assertArrayEquals(t.root(), ProofBuilder.rootAt(c.size(), t));
+    }
+
+    @Property(tries = 2000)
+    void anInclusionProofReadsOnlyThePathAndRightEdgeTiles(@ForAll("inclusionCases") Case c) {
+        // what the proof reads: the leaf's own hash and its audit path (the root comes from the checkpoint)
+        List<Range> ranges = new ArrayList<>(List.of(new Range(c.index(), c.index() + 1)));
+        ranges.addAll(TreeMath.inclusionRanges(c.index(), c.size()));
+        Set<TileKey> read = ProofBuilder.tilesFor(ranges);
+        Set<TileKey> bound = TileLayout.inclusionTiles(c.index(), c.size());
+        for (TileKey k : read) {
+            assertTrue(bound.contains(k), "tile " + k + " of the proof of " + c + " is not in " + bound);
+        }
+        // two a level at most, and no level above the tree's height
+        int levels = 1;
+        while (levels < TileLayout.MAX_LEVELS && c.size() >>> (TileLayout.TILE_HEIGHT * levels) > 0) {
+            levels++;
+        }
+        assertTrue(bound.size() <= 2 * levels, bound.size() + " tiles for " + levels + " levels");
+    }
+
+    @Property(tries = 50)
+    void inclusionTilesRefuseALeafOutsideTheTree(@ForAll("inclusionCases") Case c) {
+        assertThrows(IllegalArgumentException.class, () -> TileLayout.inclusionTiles(c.size(), c.size()));
+        assertThrows(IllegalArgumentException.class, () -> TileLayout.inclusionTiles(-1, c.size()));
     }
 }

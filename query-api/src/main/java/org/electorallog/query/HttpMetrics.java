@@ -30,9 +30,15 @@ final class HttpMetrics implements AutoCloseable {
     /** Null without witnesses (ELECTORAL_LOG_WITNESSES). */
     private final io.micrometer.core.instrument.MultiGauge unwitnessed;
 
-    HttpMetrics(IncrementalVerifier verifier, com.zaxxer.hikari.HikariDataSource db, boolean witnessed) {
+    HttpMetrics(
+            IncrementalVerifier verifier,
+            com.zaxxer.hikari.HikariDataSource db,
+            com.zaxxer.hikari.HikariDataSource proofDb,
+            boolean witnessed) {
         this.db = db;
+        // each pool's metrics carry its name: query-api and query-api-proofs
         db.setMetricRegistry(registry);
+        proofDb.setMetricRegistry(registry);
         boardSize = io.micrometer.core.instrument.MultiGauge.builder("electoral_log_board_size")
                 .description("records on the board")
                 .register(registry);

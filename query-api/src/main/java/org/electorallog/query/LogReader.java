@@ -41,7 +41,7 @@ final class LogReader {
 
     /** The latest signed checkpoint note of a board, with the witness cosignatures it has so far. */
     String latestCheckpoint(String name) {
-        return reads.read(c -> {
+        return reads.proofStatement(c -> {
             String note = SnapshotReads.tip(c, name).cosignedNote();
             if (note == null) {
                 throw ApiException.notFound("board '" + name + "' has no checkpoint yet");
@@ -52,7 +52,7 @@ final class LogReader {
 
     /** The latest checkpoint a quorum of witnesses cosigned, with its cosignatures (store V13). */
     String latestWitnessedCheckpoint(String name) {
-        return reads.read(c -> {
+        return reads.proofStatement(c -> {
             String note = SnapshotReads.witnessedTip(c, name).cosignedNote();
             if (note == null) {
                 throw ApiException.notFound("no checkpoint of board '" + name
@@ -106,7 +106,7 @@ final class LogReader {
      * one); 404 when the tree is not that wide yet.
      */
     byte[] tile(String name, int level, long index, int width) {
-        return reads.read(c -> {
+        return reads.proofRead(c -> {
             BoardRow b = SnapshotReads.board(c, name);
             long size = Boards.size(c, b.id());
             if (TileLayout.width(level, index, size) < width) {

@@ -11,6 +11,7 @@ import org.electorallog.core.ProofException;
 import org.electorallog.core.Range;
 import org.electorallog.core.RecordProof;
 import org.electorallog.core.SignedNote;
+import org.electorallog.core.TileSource;
 import org.electorallog.core.Timestamps;
 import org.electorallog.core.TlogProof;
 import org.electorallog.core.TreeMath;
@@ -19,15 +20,19 @@ import org.electorallog.store.BoardRow;
 import org.electorallog.store.BoardTip;
 import org.electorallog.store.Boards;
 import org.electorallog.store.CheckpointRow;
+import org.electorallog.store.InclusionTip;
 import org.electorallog.store.Records;
 import org.electorallog.store.Tiles;
 
 /**
  * Proofs from the stored tiles (RFC 9162 section 2.1.3 inclusion, 2.1.4 consistency; C2SP
  * tlog-proof bundles), each built in one snapshot so the hashes, the size and the checkpoint belong
- * to one tree. A proof is two statements: the board with its size and latest checkpoint
- * ({@link Boards#TIP_SQL}), then every hash it needs, the leaf's own included (a leaf hash is a
- * level-0 tile entry, C2SP tlog-tiles), in one tile query ({@link Tiles#BY_KEYS_SQL}).
+ * to one tree. A record proof at the latest checkpoint is one autocommitted statement
+ * ({@link Boards#INCLUSION_TIP_SQL}: the board, its size, its latest checkpoint and the tiles of the
+ * record's path and the tree's right edge). Other proofs are two statements in one snapshot: the
+ * board with its size and latest checkpoint ({@link Boards#TIP_SQL}), then every hash the proof
+ * needs, the leaf's own included (a leaf hash is a level-0 tile entry, C2SP tlog-tiles), in one tile
+ * query ({@link Tiles#BY_KEYS_SQL}).
  */
 final class ProofService {
     private final SnapshotReads reads;
@@ -36,28 +41,48 @@ final class ProofService {
         this.reads = reads;
     }
 
-    /** Inclusion proof of record {@code id} at {@code size} (null = the latest checkpoint). */
+    /**
+     * Inclusion proof of record {@code id} at {@code size} (null = the latest checkpoint). At the
+     * latest checkpoint, the proof a voter asks for, it is one autocommitted statement: the tip and
+     * the tiles of the record's path and the tree's right edge ({@link Boards#INCLUSION_TIP_SQL}),
+     * with the checkpoint's signed root (decision 71).
+     */
     Responses.InclusionProof inclusion(String name, long id, Long requestedSize) {
-        return reads.read(c -> {
+        if (requestedSize == null) {
+            return reads.proofStatement(c -> {
+                InclusionTip t = SnapshotReads.inclusionTip(c, name, id);
+                CheckpointRow cp = t.tip().checkpoint();
+                long size = sizeOrLatest(name, "size", null, cp, t.tip().size());
+                return inclusionProof(name, id, size, cp, keys -> t.tiles());
+            });
+        }
+        return reads.proofRead(c -> {
             BoardTip tip = SnapshotReads.tip(c, name);
             CheckpointRow cp = tip.checkpoint();
             long size = sizeOrLatest(name, "size", requestedSize, cp, tip.size());
-            if (id >= size) {
-                throw ApiException.badRequest("record " + id + " is not in the tree of size " + size
-                        + " (IDs run from 0 to " + (size - 1) + ")");
-            }
-            // the leaf hash, the audit path and (at a size other than the checkpoint's) the root in one tile query
-            List<byte[]> hashes = hashes(
-                    c, tip.board(), List.of(new Range(id, id + 1)), TreeMath.inclusionRanges(id, size), cp, size);
-            return new Responses.InclusionProof(
-                    name,
-                    id,
-                    size,
-                    Responses.b64(hashes.get(1)),
-                    Responses.b64(hashes.subList(2, hashes.size())),
-                    Responses.b64(hashes.get(0)),
-                    noteAt(cp, size));
+            return inclusionProof(
+                    name, id, size, cp, Tiles.source(c, tip.board().id()));
         });
+    }
+
+    /** The proof of record {@code id} at {@code size} from {@code tiles}: 400 when the record is not in that tree. */
+    private static Responses.InclusionProof inclusionProof(
+            String name, long id, long size, CheckpointRow cp, TileSource tiles) {
+        if (id >= size) {
+            throw ApiException.badRequest(
+                    "record " + id + " is not in the tree of size " + size + " (IDs run from 0 to " + (size - 1) + ")");
+        }
+        // the leaf hash, the audit path and (at a size other than the checkpoint's) the root in one tile read
+        List<byte[]> hashes =
+                hashes(List.of(new Range(id, id + 1)), TreeMath.inclusionRanges(id, size), cp, size, tiles);
+        return new Responses.InclusionProof(
+                name,
+                id,
+                size,
+                Responses.b64(hashes.get(1)),
+                Responses.b64(hashes.subList(2, hashes.size())),
+                Responses.b64(hashes.get(0)),
+                noteAt(cp, size));
     }
 
     /**
@@ -65,7 +90,7 @@ final class ProofService {
      * receipt holding only the hash), at {@code size} (null = the latest checkpoint).
      */
     Responses.InclusionProof inclusionOfLeaf(String name, byte[] leafHash, Long requestedSize) {
-        long id = reads.read(c -> {
+        long id = reads.proofRead(c -> {
             BoardRow b = SnapshotReads.board(c, name);
             return Records.idByLeafHash(c, b.id(), leafHash)
                     .orElseThrow(() -> ApiException.notFound("board '" + name + "' has no cast vote with leaf hash "
@@ -77,7 +102,7 @@ final class ProofService {
 
     /** Consistency proof between two sizes; {@code to} null = the latest checkpoint. */
     Responses.ConsistencyProof consistency(String name, long from, Long requestedTo) {
-        return reads.read(c -> {
+        return reads.proofRead(c -> {
             BoardTip tip = SnapshotReads.tip(c, name);
             BoardRow b = tip.board();
             CheckpointRow cp = tip.checkpoint();
@@ -85,8 +110,8 @@ final class ProofService {
             if (from < 1 || from > to) {
                 throw ApiException.badRequest("from must be between 1 and to (" + to + "), got " + from);
             }
-            List<byte[]> hashes =
-                    hashes(c, b, List.of(new Range(0, from)), TreeMath.consistencyRanges(from, to), cp, to);
+            List<byte[]> hashes = hashes(
+                    List.of(new Range(0, from)), TreeMath.consistencyRanges(from, to), cp, to, Tiles.source(c, b.id()));
             return new Responses.ConsistencyProof(
                     name,
                     from,
@@ -112,7 +137,7 @@ final class ProofService {
             throw ApiException.badRequest(
                     "the body must be a signed checkpoint note (C2SP tlog-checkpoint): " + e.getMessage());
         }
-        return reads.read(c -> {
+        return reads.proofRead(c -> {
             BoardTip tip = SnapshotReads.tip(c, name);
             BoardRow b = tip.board();
             if (!trusted.origin().equals(b.origin())) {
@@ -153,7 +178,7 @@ final class ProofService {
 
     /** The C2SP tlog-proof bundle of a record at the latest checkpoint. */
     String bundle(String name, long id) {
-        return reads.read(c -> {
+        return reads.proofRead(c -> {
             BoardTip tip = bundleTip(c, name, id);
             CheckpointRow cp = tip.checkpoint();
             if (cp == null || id >= cp.size()) {
@@ -190,7 +215,7 @@ final class ProofService {
      * 2.1.1, MTH(D[0:size])).
      */
     private static List<byte[]> hashes(
-            Connection c, BoardRow b, List<Range> ranges, List<Range> proof, CheckpointRow cp, long size) {
+            List<Range> ranges, List<Range> proof, CheckpointRow cp, long size, TileSource tiles) {
         boolean signedRoot = cp != null && cp.size() == size;
         List<Range> all = new ArrayList<>();
         if (!signedRoot) {
@@ -198,7 +223,7 @@ final class ProofService {
         }
         all.addAll(ranges);
         all.addAll(proof);
-        List<byte[]> hashes = ProofBuilder.hashRanges(all, Tiles.source(c, b.id()));
+        List<byte[]> hashes = ProofBuilder.hashRanges(all, tiles);
         if (!signedRoot) {
             return hashes;
         }

@@ -41,6 +41,7 @@ public final class QueryApi implements AutoCloseable {
     static final List<String> PREFLIGHT_PATHS = List.of("/boards/*", "/openapi.json");
 
     private final HikariDataSource db;
+    private final HikariDataSource proofDb;
     private final QueryApiSettings settings;
     private final AdminAudits audits;
     private final IncrementalVerifier verifier;
@@ -50,8 +51,9 @@ public final class QueryApi implements AutoCloseable {
     private final List<Route> routes = new ArrayList<>();
     private final Javalin app;
 
-    private QueryApi(HikariDataSource db, QueryApiSettings settings) {
+    private QueryApi(HikariDataSource db, HikariDataSource proofDb, QueryApiSettings settings) {
         this.db = db;
+        this.proofDb = proofDb;
         this.settings = settings;
         AuditOptions auditOptions = AuditOptions.of(settings.logKeys()).withWitnesses(settings.witnesses());
         this.audits = new AdminAudits(db, auditOptions);
@@ -59,14 +61,15 @@ public final class QueryApi implements AutoCloseable {
                 ? null
                 : new IncrementalVerifier(db, auditOptions, settings.verifierMemory())
                         .start(settings.verifierEvery(), settings.fullAuditEvery());
-        this.metrics = new HttpMetrics(verifier, db, !settings.witnesses().isEmpty());
+        this.metrics =
+                new HttpMetrics(verifier, db, proofDb, !settings.witnesses().isEmpty());
         this.schema = new ProjectionSchema(db, Migrations.latestVersion());
         String behind = schema.problem();
         if (behind != null) {
             // not fatal: the projector may be starting beside this instance; readiness says why meanwhile
             LOG.warn("not ready: {}", behind);
         }
-        SnapshotReads reads = new SnapshotReads(db);
+        SnapshotReads reads = new SnapshotReads(db, proofDb);
         LogReader reader = new LogReader(reads);
         Cursor cursors = new Cursor(settings.cursorKey());
         AccessSettings access = settings.effectiveAccess();
@@ -244,28 +247,47 @@ public final class QueryApi implements AutoCloseable {
         return start(QueryApiSettings.publicOnly(jdbcUrl, user, password, port));
     }
 
-    /** Starts the API with the given settings. */
+    /**
+     * Starts the API with the given settings, over two pools of {@code dbPoolSize} connections each
+     * (decision 71): one whose statements are planned afresh for their parameters (listings,
+     * filters, counts, exports: decision 20) and one whose statements keep their cached plans (the
+     * checkpoint, proof and tile reads voters' and observers' clients make, every one a probe of a
+     * primary key), so a flood of listings cannot queue a voter's proof either.
+     */
     public static QueryApi start(QueryApiSettings settings) {
+        HikariDataSource ds = pool(settings, "query-api", true);
+        HikariDataSource proofs = null;
+        try {
+            proofs = pool(settings, "query-api-proofs", false);
+            QueryApi api = new QueryApi(ds, proofs, settings);
+            LOG.info("query API listening on {}", api.baseUrl());
+            return api;
+        } catch (RuntimeException e) {
+            ds.close();
+            if (proofs != null) {
+                proofs.close();
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * A pool of read-only REPEATABLE READ connections (a request's snapshot begins without a round
+     * trip) with a 60 s statement timeout; {@code customPlans}: every statement planned for its own
+     * parameters (a generic plan for "kind = $1" could walk the primary key for a rare kind).
+     */
+    static HikariDataSource pool(QueryApiSettings settings, String name, boolean customPlans) {
         HikariConfig hc = new HikariConfig();
         hc.setJdbcUrl(settings.jdbcUrl());
         hc.setUsername(settings.user());
         hc.setPassword(settings.password());
         hc.setMaximumPoolSize(settings.http().dbPoolSize());
         hc.setMinimumIdle(1);
-        hc.setPoolName("query-api");
-        // read-only, REPEATABLE READ from the start: a request's snapshot begins without a round trip
+        hc.setPoolName(name);
         Snapshot.pool(hc);
-        // a custom plan per execution: a generic plan for "kind = $1" could walk the primary key for a rare kind
-        hc.addDataSourceProperty("options", "-c plan_cache_mode=force_custom_plan -c statement_timeout=60000");
-        HikariDataSource ds = new HikariDataSource(hc);
-        try {
-            QueryApi api = new QueryApi(ds, settings);
-            LOG.info("query API listening on {}", api.baseUrl());
-            return api;
-        } catch (RuntimeException e) {
-            ds.close();
-            throw e;
-        }
+        hc.addDataSourceProperty(
+                "options", (customPlans ? "-c plan_cache_mode=force_custom_plan " : "") + "-c statement_timeout=60000");
+        return new HikariDataSource(hc);
     }
 
     public int port() {
@@ -279,11 +301,12 @@ public final class QueryApi implements AutoCloseable {
     }
 
     /**
-     * Drops the pool's connections (each as soon as it is idle), after the database restarted under
+     * Drops the pools' connections (each as soon as it is idle), after the database restarted under
      * this API: the perf probe's cold runs restart PostgreSQL before each row.
      */
     public void reconnect() {
         db.getHikariPoolMXBean().softEvictConnections();
+        proofDb.getHikariPoolMXBean().softEvictConnections();
     }
 
     /** The URL clients on this machine use (https when TLS is configured). */
@@ -334,5 +357,6 @@ public final class QueryApi implements AutoCloseable {
         metrics.close();
         senders.close();
         db.close();
+        proofDb.close();
     }
 }

@@ -6,26 +6,55 @@ import javax.sql.DataSource;
 import org.electorallog.store.BoardRow;
 import org.electorallog.store.BoardTip;
 import org.electorallog.store.Boards;
+import org.electorallog.store.InclusionTip;
 import org.electorallog.store.Snapshot;
 
 /**
  * Runs each request's reads in one read-only REPEATABLE READ snapshot of the projection
- * ({@link Snapshot}), and finds the board a request names (404 when there is none).
+ * ({@link Snapshot}), and finds the board a request names (404 when there is none). Two pools
+ * (decision 71): {@link #read} on the one whose statements are planned for their parameters
+ * (listings, filters, counts, exports, decision 20), {@link #proofRead} and {@link #proofStatement}
+ * on the one whose statements keep their cached plans (checkpoints, proofs, tiles: probes of a
+ * primary key, which a fresh plan would cost more than they do).
  */
 final class SnapshotReads {
     private final DataSource db;
+    private final DataSource proofDb;
 
-    SnapshotReads(DataSource db) {
+    SnapshotReads(DataSource db, DataSource proofDb) {
         this.db = db;
+        this.proofDb = proofDb;
     }
 
     DataSource db() {
         return db;
     }
 
+    /** Listings, filters, counts and exports: one snapshot, every statement planned for its parameters. */
     <T> T read(Snapshot.Work<T> work) {
+        return run(() -> Snapshot.read(db, work));
+    }
+
+    /** Checkpoint, proof and tile reads of more than one statement: one snapshot, cached plans. */
+    <T> T proofRead(Snapshot.Work<T> work) {
+        return run(() -> Snapshot.read(proofDb, work));
+    }
+
+    /**
+     * A checkpoint or proof read of one statement, autocommitted ({@link Snapshot#statement}): its
+     * own snapshot, no transaction to roll back, cached plans.
+     */
+    <T> T proofStatement(Snapshot.Work<T> work) {
+        return run(() -> Snapshot.statement(proofDb, work));
+    }
+
+    private interface Call<T> {
+        T call() throws SQLException;
+    }
+
+    private static <T> T run(Call<T> call) {
         try {
-            return Snapshot.read(db, work);
+            return call.call();
         } catch (SQLException e) {
             throw new IllegalStateException("database error: " + e.getMessage(), e);
         }
@@ -38,6 +67,14 @@ final class SnapshotReads {
     /** The board with its size and latest checkpoint, in one statement ({@link Boards#TIP_SQL}). */
     static BoardTip tip(Connection c, String name) throws SQLException {
         return Boards.tip(c, name).orElseThrow(() -> noBoard(name));
+    }
+
+    /**
+     * The board with its size and latest checkpoint, and the tiles an inclusion proof of record
+     * {@code index} at that checkpoint can read, in one statement ({@link Boards#INCLUSION_TIP_SQL}).
+     */
+    static InclusionTip inclusionTip(Connection c, String name, long index) throws SQLException {
+        return Boards.inclusionTip(c, name, index).orElseThrow(() -> noBoard(name));
     }
 
     /** The board with its size and latest witnessed checkpoint, in one statement. */

@@ -20,14 +20,19 @@ import java.sql.ResultSet;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.ProofBuilder;
+import org.electorallog.core.ProofVerifier;
 import org.electorallog.core.TileKey;
+import org.electorallog.core.TileLayout;
 import org.electorallog.core.TileSource;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
@@ -40,11 +45,13 @@ import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.store.BoardTip;
 import org.electorallog.store.Boards;
 import org.electorallog.store.BoundStatement;
 import org.electorallog.store.Checkpoints;
 import org.electorallog.store.Cosignatures;
 import org.electorallog.store.Counters;
+import org.electorallog.store.InclusionTip;
 import org.electorallog.store.RecordFilter;
 import org.electorallog.store.Records;
 import org.electorallog.store.Tiles;
@@ -572,7 +579,7 @@ class ReferenceQueriesPlanTest {
         assertReadsAtMost(2 * 2500 + 5, sql(Records.FIELDS_PAGE_ASC, big, 1000L, size, 2500));
         Set<TileKey> leaves = new java.util.LinkedHashSet<>();
         for (long id = 1000; id < 3500; id++) {
-            leaves.add(org.electorallog.core.TileLayout.tileOf(0, id));
+            leaves.add(TileLayout.tileOf(0, id));
         }
         assertEquals(11, leaves.size());
         assertTileQueryBounded(leaves);
@@ -703,6 +710,59 @@ class ReferenceQueriesPlanTest {
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode(), r.body());
+    }
+
+    @Test
+    void recordProofAtTheLatestCheckpointIsOneStatementOfPathAndEdgeTiles() throws Exception {
+        BoardTip tip = Boards.tip(db, BIG).orElseThrow();
+        long at = tip.checkpoint().size();
+        assertTrue(at > 65_536, "the board's checkpoint has three tile levels: " + at);
+        for (long id : new long[] {0, 255, 256, 65_536, at / 3, at - 300, at - 1}) {
+            // one statement: the tip's probes, then one tiles_pkey probe a key, two keys a level (the
+            // key arithmetic's own rows, generate_series and VALUES, read no table and are not counted)
+            JsonNode plan = explain(sql(Boards.INCLUSION_TIP_SQL, BIG, id, id));
+            assertTrue(plan.toString().contains("tiles_pkey"), plan.toString());
+            assertTrue(tableRowsRead(plan, "tiles") <= 2 * 3, "tiles read: " + plan);
+            assertTrue(tableRowsRead(plan, null) <= tipBound() + 2 * 3, "rows read: " + plan);
+            assertFalse(plan.toString().contains("\"Relation Name\":\"records\""), plan.toString());
+            // the tiles it returns are the stored ones among the path and edge tiles, as stored
+            InclusionTip t = Boards.inclusionTip(db, BIG, id).orElseThrow();
+            assertEquals(at, t.tip().checkpoint().size());
+            Set<TileKey> bound = TileLayout.inclusionTiles(id, at);
+            Map<TileKey, byte[]> stored = Tiles.read(db, big, bound);
+            assertEquals(stored.keySet(), t.tiles().keySet(), "record " + id);
+            for (TileKey k : stored.keySet()) {
+                assertTrue(Arrays.equals(stored.get(k), t.tiles().get(k)), "tile " + k);
+            }
+            // and they are all the proof reads: it verifies against the signed root
+            byte[] leaf = Hashes.leafHash(HexFormat.of()
+                    .parseHex(one("SELECT encode(statement, 'hex') FROM records " + "WHERE board_id = " + big
+                            + " AND id = " + id)));
+            ProofVerifier.verifyInclusion(
+                    id,
+                    at,
+                    leaf,
+                    ProofBuilder.inclusion(id, at, keys -> t.tiles()),
+                    tip.checkpoint().root());
+        }
+        // a record past the checkpoint: the tip alone; no board: nothing
+        assertTrue(Boards.inclusionTip(db, BIG, at).orElseThrow().tiles().isEmpty());
+        assertTrue(Boards.inclusionTip(db, "no-such-board", 0).isEmpty());
+    }
+
+    /** Rows a plan read from {@code table} (null: from any table), removed ones included. */
+    static long tableRowsRead(JsonNode node, String table) {
+        String relation = node.path("Relation Name").asText(null);
+        long n = relation != null && (table == null || table.equals(relation))
+                ? node.path("Actual Rows").asLong()
+                                * Math.max(1, node.path("Actual Loops").asLong())
+                        + node.path("Rows Removed by Filter").asLong()
+                        + node.path("Rows Removed by Index Recheck").asLong()
+                : 0;
+        for (JsonNode child : node.path("Plans")) {
+            n += tableRowsRead(child, table);
+        }
+        return n;
     }
 
     @Test

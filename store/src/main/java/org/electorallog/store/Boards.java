@@ -6,9 +6,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.electorallog.core.TileKey;
+import org.electorallog.core.TileLayout;
 
 /** Tables {@code boards} and {@code board_state} (V1): which boards exist, and each one's tree size and root. */
 public final class Boards {
@@ -47,6 +51,56 @@ public final class Boards {
                 + checkpointFilter + "ORDER BY c.size DESC LIMIT 1) k ON true WHERE b.name = ?";
     }
 
+    /**
+     * As {@link #TIP_SQL}, and in the same statement the tiles an inclusion proof of the record at the
+     * second parameter can read at the latest checkpoint's size: at each tile level the tree has,
+     * the tile on the record's path and the tile on the tree's right edge
+     * ({@link TileLayout#inclusionTiles}, computed here from the checkpoint's size), each one probe of
+     * tiles' primary key as in {@link Tiles#BY_KEYS_SQL}. No tiles when the board has no checkpoint
+     * or the record is not in it. One statement is one snapshot and one round trip: the record proof
+     * a voter asks for is this statement, autocommitted, with nothing to roll back (issue 17). The
+     * first row is the tip (a non-null board ID), the others tiles (level, index, hashes).
+     */
+    public static final String INCLUSION_TIP_SQL =
+            "WITH tip(board_id, origin, tree_size, cp_size, root, note, lines) AS ("
+                    + TIP_SQL + "), keys AS (SELECT DISTINCT l::smallint AS level, x.idx FROM tip "
+                    + "CROSS JOIN generate_series(0, " + (TileLayout.MAX_LEVELS - 1) + ") AS l "
+                    + "CROSS JOIN LATERAL (VALUES (?::bigint >> (" + TileLayout.TILE_HEIGHT + " * (l + 1))), "
+                    + "((tip.cp_size - 1) >> (" + TileLayout.TILE_HEIGHT + " * (l + 1)))) AS x(idx) "
+                    + "WHERE ?::bigint < tip.cp_size AND (l = 0 OR tip.cp_size >> (" + TileLayout.TILE_HEIGHT
+                    + " * l) > 0)) "
+                    + "SELECT tip.board_id, tip.origin, tip.tree_size, tip.cp_size, tip.root, tip.note, tip.lines, "
+                    + "NULL::smallint, NULL::bigint, NULL::bytea FROM tip "
+                    + "UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, t.level, t.idx, t.hashes FROM tip CROSS JOIN keys "
+                    + "CROSS JOIN LATERAL (SELECT level, idx, hashes FROM tiles WHERE board_id = tip.board_id "
+                    + "AND level = keys.level AND idx = keys.idx LIMIT 1) t";
+
+    /**
+     * The board named {@code name} with its size and latest checkpoint, and the stored tiles an
+     * inclusion proof of record {@code index} at that checkpoint's size can read
+     * ({@link #INCLUSION_TIP_SQL}), if the board exists.
+     */
+    public static Optional<InclusionTip> inclusionTip(Connection c, String name, long index) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(INCLUSION_TIP_SQL)) {
+            ps.setString(1, name);
+            ps.setLong(2, index);
+            ps.setLong(3, index);
+            try (ResultSet rs = ps.executeQuery()) {
+                BoardTip tip = null;
+                Map<TileKey, byte[]> tiles = new HashMap<>();
+                while (rs.next()) {
+                    short board = rs.getShort(1);
+                    if (!rs.wasNull()) {
+                        tip = tipOf(rs, board, name);
+                    } else {
+                        tiles.put(new TileKey(rs.getShort(8), rs.getLong(9)), rs.getBytes(10));
+                    }
+                }
+                return tip == null ? Optional.empty() : Optional.of(new InclusionTip(tip, tiles));
+            }
+        }
+    }
+
     /** The board named {@code name} with its size and latest checkpoint ({@link #TIP_SQL}), if any. */
     public static Optional<BoardTip> tip(Connection c, String name) throws SQLException {
         return tip(c, TIP_SQL, name);
@@ -61,17 +115,19 @@ public final class Boards {
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, name);
             try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                BoardRow board = new BoardRow(rs.getShort(1), name, rs.getString(2));
-                long checkpointSize = rs.getLong(4);
-                CheckpointRow checkpoint =
-                        rs.wasNull() ? null : new CheckpointRow(checkpointSize, rs.getBytes(5), rs.getString(6));
-                String lines = rs.getString(7);
-                return Optional.of(new BoardTip(board, rs.getLong(3), checkpoint, lines == null ? "" : lines));
+                return rs.next() ? Optional.of(tipOf(rs, rs.getShort(1), name)) : Optional.empty();
             }
         }
+    }
+
+    /** The tip in the current row of a {@link #TIP_SQL}-shaped result (columns 1 to 7). */
+    private static BoardTip tipOf(ResultSet rs, short boardId, String name) throws SQLException {
+        BoardRow board = new BoardRow(boardId, name, rs.getString(2));
+        long checkpointSize = rs.getLong(4);
+        CheckpointRow checkpoint =
+                rs.wasNull() ? null : new CheckpointRow(checkpointSize, rs.getBytes(5), rs.getString(6));
+        String lines = rs.getString(7);
+        return new BoardTip(board, rs.getLong(3), checkpoint, lines == null ? "" : lines);
     }
 
     /** The board named {@code name} with its state, if any. */

@@ -45,6 +45,19 @@ public final class Snapshot {
         }
     }
 
+    /**
+     * Runs {@code work}, which reads with one statement, on an autocommitted connection of
+     * {@code db}: a single statement is its own snapshot, so there is no transaction to begin or
+     * roll back, one round trip fewer than {@link #read} (issue 17). Work of more than one statement
+     * that must see one snapshot belongs in {@link #read}.
+     */
+    public static <T> T statement(DataSource db, Work<T> work) throws SQLException {
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(true);
+            return work.run(c);
+        }
+    }
+
     /** Whether {@code db} is a HikariCP pool that gives every connection REPEATABLE READ (see {@link #pool}). */
     static boolean repeatableRead(DataSource db) {
         return db instanceof HikariDataSource h && REPEATABLE_READ.equals(h.getTransactionIsolation());
