@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,12 +19,9 @@ import org.junit.jupiter.api.Test;
  * REPEATABLE READ with a statement timeout, and both report their metrics.
  */
 class PoolsTest {
-    static {
-        try {
-            QueryApiTest.load();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+    @BeforeAll
+    static void load() throws Exception {
+        QueryApiTest.load();
     }
 
     @Test
