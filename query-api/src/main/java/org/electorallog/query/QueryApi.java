@@ -251,8 +251,8 @@ public final class QueryApi implements AutoCloseable {
      * Starts the API with the given settings, over two pools of {@code dbPoolSize} connections each
      * (decision 71): one whose statements are planned afresh for their parameters (listings,
      * filters, counts, exports: decision 20) and one whose statements keep their cached plans (the
-     * checkpoint, proof and tile reads voters' and observers' clients make, every one a probe of a
-     * primary key), so a flood of listings cannot queue a voter's proof either.
+     * checkpoint, proof and tile reads voters' and observers' clients make, every one an index probe
+     * by key), so a flood of listings cannot queue a voter's proof either.
      */
     public static QueryApi start(QueryApiSettings settings) {
         HikariDataSource ds = pool(settings, "query-api", true);

@@ -14,8 +14,8 @@ import org.electorallog.store.Snapshot;
  * ({@link Snapshot}), and finds the board a request names (404 when there is none). Two pools
  * (decision 71): {@link #read} on the one whose statements are planned for their parameters
  * (listings, filters, counts, exports, decision 20), {@link #proofRead} and {@link #proofStatement}
- * on the one whose statements keep their cached plans (checkpoints, proofs, tiles: probes of a
- * primary key, which a fresh plan would cost more than they do).
+ * on the one whose statements keep their cached plans (checkpoints, proofs, tiles: index probes by
+ * key, which a fresh plan would cost more than they do).
  */
 final class SnapshotReads {
     private final DataSource db;
