@@ -255,6 +255,10 @@ class QueryApiTest {
         assertError(400, "/boards/" + BOARD + "/records/5/proof?size=0", "size must be between 1 and");
         assertError(400, "/boards/" + BOARD + "/records/5/proof?size=" + (N + 1), "size must be between 1 and");
         assertError(400, "/boards/" + BOARD + "/records/500/proof?size=300", "is not in the tree of size 300");
+        // the one-statement proof at the latest checkpoint: past it, a huge ID, no board
+        assertError(400, "/boards/" + BOARD + "/records/" + N + "/proof", "is not in the tree of size");
+        assertError(400, "/boards/" + BOARD + "/records/900000000000000000/proof", "is not in the tree of size");
+        assertError(404, "/boards/no-such-board/records/0/proof", "there is no board named 'no-such-board'");
         assertError(
                 400,
                 "/boards/" + BOARD + "/records/5/proof?size=1%20OR%201=1",
