@@ -39,33 +39,65 @@ public final class TileLayout {
 
     /**
      * Every tile an inclusion proof of leaf {@code index} in a tree of {@code size} leaves can read
-     * (RFC 9162 section 2.1.3, the leaf's own hash included): at each tile level L that holds a hash
-     * ({@code size >= 2^(8L)}), the tile on the leaf's path, {@code index >> 8(L+1)}, and the tile on
-     * the tree's right edge, {@code (size-1) >> 8(L+1)}. A sibling subtree of the path that is whole
-     * lies in the path's tile of its level; a right sibling cut short by the tree's end splits into
-     * perfect subtrees that each lie in the right-edge tile of their level (C2SP tlog-tiles, "Merkle
-     * Tree"). A superset of what one proof reads: a leaf far from the edge needs no edge tile. The
-     * query that reads these tiles in the same statement as the board's latest checkpoint
-     * ({@code Boards.INCLUSION_TIP_SQL}, store) computes the same set from the checkpoint's size.
+     * (RFC 9162 section 2.1.3, the leaf's own hash included): {@link #pathTiles} of the leaf. A
+     * superset of what one proof reads: a leaf far from the edge needs no edge tile.
      */
     public static Set<TileKey> inclusionTiles(long index, long size) {
         if (index < 0 || index >= size) {
             throw new IllegalArgumentException("leaf " + index + " is not in a tree of size " + size);
         }
+        return pathTiles(size, index);
+    }
+
+    /**
+     * Every tile a consistency proof from {@code from} to {@code size} leaves can read, the root of
+     * the first tree included (RFC 9162 section 2.1.4, MTH(D[0:from]) and SUBPROOF(from, D[0:size])):
+     * {@link #pathTiles} of the first tree's last leaf, {@code from - 1}. Every node either proof reads
+     * is an ancestor of that leaf, a sibling of one, or on the right edge of the second tree.
+     */
+    public static Set<TileKey> consistencyTiles(long from, long size) {
+        if (from < 1 || from > size) {
+            throw new IllegalArgumentException(
+                    "a consistency proof needs 1 <= from <= size, got " + from + " and " + size);
+        }
+        return pathTiles(size, from - 1);
+    }
+
+    /**
+     * The tiles on the paths of {@code leaves} and of the right edge of a tree of {@code size}
+     * leaves: at each tile level L that holds a hash ({@code size >= 2^(8L)}), the tile
+     * {@code leaf >> 8(L+1)} of every leaf and the tile {@code (size-1) >> 8(L+1)}. A sibling subtree
+     * of a leaf's path that is whole lies in the path's tile of its level; a right sibling cut short
+     * by the tree's end splits into perfect subtrees that each lie in the right-edge tile of their
+     * level (C2SP tlog-tiles, "Merkle Tree"). The proof statements of the projection
+     * ({@code Boards.PROOF_TIP_SQL}, store) compute the same set in SQL from the leaves and the
+     * checkpoint's size, in the statement that reads the checkpoint.
+     */
+    public static Set<TileKey> pathTiles(long size, long... leaves) {
+        if (size < 1) {
+            throw new IllegalArgumentException("a tree with tiles has at least one leaf, got size " + size);
+        }
         if (size > 1L << (TILE_HEIGHT * (MAX_LEVELS - 1))) {
             throw new IllegalArgumentException(
                     "a tree of more than 2^56 leaves has more than " + MAX_LEVELS + " tile levels: " + size);
         }
+        for (long leaf : leaves) {
+            if (leaf < 0 || leaf >= size) {
+                throw new IllegalArgumentException("leaf " + leaf + " is not in a tree of size " + size);
+            }
+        }
         Set<TileKey> keys = new LinkedHashSet<>();
         for (int level = 0; level < MAX_LEVELS && (level == 0 || size >>> (TILE_HEIGHT * level) > 0); level++) {
             int shift = TILE_HEIGHT * (level + 1);
-            keys.add(new TileKey(level, index >>> shift));
+            for (long leaf : leaves) {
+                keys.add(new TileKey(level, leaf >>> shift));
+            }
             keys.add(new TileKey(level, (size - 1) >>> shift));
         }
         return keys;
     }
 
-    /** Tile levels a tree of up to 2^56 leaves has (levels 0 to 6): the bound of {@link #inclusionTiles}. */
+    /** Tile levels a tree of up to 2^56 leaves has (levels 0 to 6): the bound of {@link #pathTiles}. */
     public static final int MAX_LEVELS = 7;
 
     /** C2SP tlog-tiles hash tile path {@code tile/<L>/<N>[.p/<W>]}; width 256 means full. */

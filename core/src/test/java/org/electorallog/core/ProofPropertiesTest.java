@@ -158,6 +158,58 @@ class ProofPropertiesTest {
         assertTrue(bound.size() <= 2 * levels, bound.size() + " tiles for " + levels + " levels");
     }
 
+    @Property(tries = 2000)
+    void aConsistencyProofReadsOnlyThePathTilesOfTheFirstTreesLastLeaf(@ForAll("consistencyCases") Pair p) {
+        // what the proof reads: the first tree's root (folded from tiles) and SUBPROOF(from, D[0:to])
+        List<Range> ranges = new ArrayList<>(List.of(new Range(0, p.first())));
+        ranges.addAll(TreeMath.consistencyRanges(p.first(), p.second()));
+        Set<TileKey> bound = TileLayout.consistencyTiles(p.first(), p.second());
+        for (TileKey k : ProofBuilder.tilesFor(ranges)) {
+            assertTrue(bound.contains(k), "tile " + k + " of the proof " + p + " is not in " + bound);
+        }
+    }
+
+    /** A record proof for a client that trusts a checkpoint of {@code trusted} leaves, in a log of {@code current}. */
+    record TrustedCase(long current, long trusted, long index) {}
+
+    @Provide
+    Arbitrary<TrustedCase> trustedCases() {
+        return consistencyCases()
+                .flatMap(p -> Arbitraries.oneOf(
+                                Arbitraries.longs().between(0, p.second() - 1),
+                                Arbitraries.just(p.first() - 1),
+                                Arbitraries.just(Math.min(p.first(), p.second() - 1)),
+                                Arbitraries.just(p.second() - 1))
+                        .map(index -> new TrustedCase(p.second(), p.first(), index)));
+    }
+
+    @Property(tries = 2000)
+    void aProofFromATrustedCheckpointReadsOnlyThePathTilesOfTheRecordAndTheTrustedTreesLastLeaf(
+            @ForAll("trustedCases") TrustedCase c) throws Exception {
+        SparseTree tree = new SparseTree(c.current(), c.index());
+        byte[] trustedRoot = ProofBuilder.rootAt(c.trusted(), tree);
+        Set<TileKey> read = new java.util.HashSet<>();
+        RecordProof proof = RecordProof.build(c.index(), c.trusted(), trustedRoot, c.current(), keys -> {
+            read.addAll(keys);
+            return tree.readTiles(keys);
+        });
+        Set<TileKey> bound = TileLayout.pathTiles(c.current(), c.index(), c.trusted() - 1);
+        for (TileKey k : read) {
+            assertTrue(bound.contains(k), "tile " + k + " of the proof of " + c + " is not in " + bound);
+        }
+        // and the proof is the one the tiles make: it verifies
+        byte[] rootAtSize = ProofBuilder.rootAt(proof.size(), tree);
+        proof.verify(SparseTree.S, trustedRoot, rootAtSize);
+    }
+
+    @Property(tries = 50)
+    void pathTilesRefuseALeafOutsideTheTree(@ForAll("trustedCases") TrustedCase c) {
+        assertThrows(IllegalArgumentException.class, () -> TileLayout.pathTiles(c.current(), c.index(), c.current()));
+        assertThrows(IllegalArgumentException.class, () -> TileLayout.pathTiles(c.current(), -1));
+        assertThrows(IllegalArgumentException.class, () -> TileLayout.consistencyTiles(0, c.current()));
+        assertThrows(IllegalArgumentException.class, () -> TileLayout.consistencyTiles(c.current() + 1, c.current()));
+    }
+
     @Property(tries = 50)
     void inclusionTilesRefuseALeafOutsideTheTree(@ForAll("inclusionCases") Case c) {
         assertThrows(IllegalArgumentException.class, () -> TileLayout.inclusionTiles(c.size(), c.size()));

@@ -20,19 +20,20 @@ import org.electorallog.store.BoardRow;
 import org.electorallog.store.BoardTip;
 import org.electorallog.store.Boards;
 import org.electorallog.store.CheckpointRow;
-import org.electorallog.store.InclusionTip;
+import org.electorallog.store.ProofTip;
 import org.electorallog.store.Records;
 import org.electorallog.store.Tiles;
 
 /**
  * Proofs from the stored tiles (RFC 9162 section 2.1.3 inclusion, 2.1.4 consistency; C2SP
  * tlog-proof bundles), each built in one snapshot so the hashes, the size and the checkpoint belong
- * to one tree. A record proof at the latest checkpoint is one autocommitted statement
- * ({@link Boards#INCLUSION_TIP_SQL}: the board, its size, its latest checkpoint and the tiles of the
- * record's path and the tree's right edge). Other proofs are two statements in one snapshot: the
- * board with its size and latest checkpoint ({@link Boards#TIP_SQL}), then every hash the proof
- * needs, the leaf's own included (a leaf hash is a level-0 tile entry, C2SP tlog-tiles), in one tile
- * query ({@link Tiles#BY_KEYS_SQL}).
+ * to one tree. A proof at the latest checkpoint (a record proof, a consistency proof to it, a proof
+ * from a trusted checkpoint) is one autocommitted statement ({@link Boards#PROOF_TIP_SQL}: the
+ * board, its size, its latest checkpoint and the tiles on the paths of the proof's leaves and of the
+ * tree's right edge). Proofs at another size and tlog-proof bundles are two statements in one
+ * snapshot: the board with its size and a checkpoint ({@link Boards#TIP_SQL}), then every hash the
+ * proof needs, the leaf's own included (a leaf hash is a level-0 tile entry, C2SP tlog-tiles), in
+ * one tile query ({@link Tiles#BY_KEYS_SQL}).
  */
 final class ProofService {
     private final SnapshotReads reads;
@@ -44,13 +45,13 @@ final class ProofService {
     /**
      * Inclusion proof of record {@code id} at {@code size} (null = the latest checkpoint). At the
      * latest checkpoint, the proof a voter asks for, it is one autocommitted statement: the tip and
-     * the tiles of the record's path and the tree's right edge ({@link Boards#INCLUSION_TIP_SQL}),
+     * the tiles of the record's path and the tree's right edge ({@link Boards#PROOF_TIP_SQL}),
      * with the checkpoint's signed root (decision 71).
      */
     Responses.InclusionProof inclusion(String name, long id, Long requestedSize) {
         if (requestedSize == null) {
             return reads.proofStatement(c -> {
-                InclusionTip t = SnapshotReads.inclusionTip(c, name, id);
+                ProofTip t = SnapshotReads.proofTip(c, name, id);
                 CheckpointRow cp = t.tip().checkpoint();
                 long size = sizeOrLatest(name, "size", null, cp, t.tip().size());
                 return inclusionProof(name, id, size, cp, keys -> t.tiles());
@@ -100,34 +101,51 @@ final class ProofService {
         return inclusion(name, id, requestedSize);
     }
 
-    /** Consistency proof between two sizes; {@code to} null = the latest checkpoint. */
+    /**
+     * Consistency proof between two sizes; {@code to} null = the latest checkpoint. To the latest
+     * checkpoint, what an observer asks for each new checkpoint, it is one autocommitted statement:
+     * the tip and the tiles on the paths of leaf {@code from - 1} and of the tree's right edge
+     * ({@link Boards#PROOF_TIP_SQL}, {@link org.electorallog.core.TileLayout#consistencyTiles}).
+     */
     Responses.ConsistencyProof consistency(String name, long from, Long requestedTo) {
+        if (requestedTo == null) {
+            return reads.proofStatement(c -> {
+                ProofTip t = SnapshotReads.proofTip(c, name, from - 1);
+                return consistencyProof(name, from, null, t.tip(), keys -> t.tiles());
+            });
+        }
         return reads.proofRead(c -> {
             BoardTip tip = SnapshotReads.tip(c, name);
-            BoardRow b = tip.board();
-            CheckpointRow cp = tip.checkpoint();
-            long to = sizeOrLatest(name, "to", requestedTo, cp, tip.size());
-            if (from < 1 || from > to) {
-                throw ApiException.badRequest("from must be between 1 and to (" + to + "), got " + from);
-            }
-            List<byte[]> hashes = hashes(
-                    List.of(new Range(0, from)), TreeMath.consistencyRanges(from, to), cp, to, Tiles.source(c, b.id()));
-            return new Responses.ConsistencyProof(
-                    name,
-                    from,
-                    to,
-                    Responses.b64(hashes.get(1)),
-                    Responses.b64(hashes.get(0)),
-                    Responses.b64(hashes.subList(2, hashes.size())),
-                    noteAt(cp, to));
+            return consistencyProof(
+                    name, from, requestedTo, tip, Tiles.source(c, tip.board().id()));
         });
+    }
+
+    /** The consistency proof from {@code from} to {@code requestedTo} (null = the tip's checkpoint) from {@code tiles}. */
+    private static Responses.ConsistencyProof consistencyProof(
+            String name, long from, Long requestedTo, BoardTip tip, TileSource tiles) {
+        CheckpointRow cp = tip.checkpoint();
+        long to = sizeOrLatest(name, "to", requestedTo, cp, tip.size());
+        if (from < 1 || from > to) {
+            throw ApiException.badRequest("from must be between 1 and to (" + to + "), got " + from);
+        }
+        List<byte[]> hashes = hashes(List.of(new Range(0, from)), TreeMath.consistencyRanges(from, to), cp, to, tiles);
+        return new Responses.ConsistencyProof(
+                name,
+                from,
+                to,
+                Responses.b64(hashes.get(1)),
+                Responses.b64(hashes.get(0)),
+                Responses.b64(hashes.subList(2, hashes.size())),
+                noteAt(cp, to));
     }
 
     /**
      * The proof of record {@code id} for a client that trusts the given checkpoint (a signed note):
      * inclusion at the trusted size, or inclusion at the latest checkpoint plus consistency from the
      * trusted size. A checkpoint of another board, or whose root is not this board's root at its size,
-     * is a 409 (divergence).
+     * is a 409 (divergence). One autocommitted statement: the tip and the tiles on the paths of the
+     * record, of the trusted tree's last leaf and of the tree's right edge ({@link Boards#PROOF_TIP_SQL}).
      */
     Responses.TrustedProof fromTrusted(String name, long id, String trustedNote) {
         Checkpoint trusted;
@@ -137,8 +155,9 @@ final class ProofService {
             throw ApiException.badRequest(
                     "the body must be a signed checkpoint note (C2SP tlog-checkpoint): " + e.getMessage());
         }
-        return reads.proofRead(c -> {
-            BoardTip tip = SnapshotReads.tip(c, name);
+        return reads.proofStatement(c -> {
+            ProofTip t = SnapshotReads.proofTip(c, name, id, trusted.size() - 1);
+            BoardTip tip = t.tip();
             BoardRow b = tip.board();
             if (!trusted.origin().equals(b.origin())) {
                 throw ApiException.divergence("the checkpoint's origin '" + trusted.origin()
@@ -160,7 +179,7 @@ final class ProofService {
             }
             RecordProof proof;
             try {
-                proof = RecordProof.build(id, trusted.size(), trusted.root(), current, Tiles.source(c, b.id()));
+                proof = RecordProof.build(id, trusted.size(), trusted.root(), current, keys -> t.tiles());
             } catch (LogDivergenceException e) {
                 throw ApiException.divergence(e.getMessage());
             }

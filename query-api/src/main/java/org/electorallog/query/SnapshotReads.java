@@ -6,7 +6,7 @@ import javax.sql.DataSource;
 import org.electorallog.store.BoardRow;
 import org.electorallog.store.BoardTip;
 import org.electorallog.store.Boards;
-import org.electorallog.store.InclusionTip;
+import org.electorallog.store.ProofTip;
 import org.electorallog.store.Snapshot;
 
 /**
@@ -70,11 +70,12 @@ final class SnapshotReads {
     }
 
     /**
-     * The board with its size and latest checkpoint, and the tiles an inclusion proof of record
-     * {@code index} at that checkpoint can read, in one statement ({@link Boards#INCLUSION_TIP_SQL}).
+     * The board with its size and latest checkpoint, and the tiles on the paths of {@code leaves}
+     * and of that checkpoint's right edge: what a proof at the checkpoint reads, in one statement
+     * ({@link Boards#PROOF_TIP_SQL}).
      */
-    static InclusionTip inclusionTip(Connection c, String name, long index) throws SQLException {
-        return Boards.inclusionTip(c, name, index).orElseThrow(() -> noBoard(name));
+    static ProofTip proofTip(Connection c, String name, long... leaves) throws SQLException {
+        return Boards.proofTip(c, name, leaves).orElseThrow(() -> noBoard(name));
     }
 
     /** The board with its size and latest witnessed checkpoint, in one statement. */

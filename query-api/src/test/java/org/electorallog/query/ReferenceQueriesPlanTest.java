@@ -1,5 +1,6 @@
 package org.electorallog.query;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,9 +32,12 @@ import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.ProofBuilder;
 import org.electorallog.core.ProofVerifier;
+import org.electorallog.core.Range;
+import org.electorallog.core.RecordProof;
 import org.electorallog.core.TileKey;
 import org.electorallog.core.TileLayout;
 import org.electorallog.core.TileSource;
+import org.electorallog.core.TreeMath;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
@@ -51,7 +55,7 @@ import org.electorallog.store.BoundStatement;
 import org.electorallog.store.Checkpoints;
 import org.electorallog.store.Cosignatures;
 import org.electorallog.store.Counters;
-import org.electorallog.store.InclusionTip;
+import org.electorallog.store.ProofTip;
 import org.electorallog.store.RecordFilter;
 import org.electorallog.store.Records;
 import org.electorallog.store.Tiles;
@@ -718,36 +722,92 @@ class ReferenceQueriesPlanTest {
         long at = tip.checkpoint().size();
         assertTrue(at > 65_536, "the board's checkpoint has three tile levels: " + at);
         for (long id : new long[] {0, 255, 256, 65_536, at / 3, at - 300, at - 1}) {
-            // one statement: the tip's probes, then one tiles_pkey probe a key, two keys a level (the
-            // key arithmetic's own rows, generate_series and VALUES, read no table and are not counted)
-            JsonNode plan = explain(sql(Boards.INCLUSION_TIP_SQL, BIG, id, id));
-            assertTrue(plan.toString().contains("tiles_pkey"), plan.toString());
-            assertTrue(tableRowsRead(plan, "tiles") <= 2 * 3, "tiles read: " + plan);
-            assertTrue(tableRowsRead(plan, null) <= tipBound() + 2 * 3, "rows read: " + plan);
-            assertFalse(plan.toString().contains("\"Relation Name\":\"records\""), plan.toString());
-            // the tiles it returns are the stored ones among the path and edge tiles, as stored
-            InclusionTip t = Boards.inclusionTip(db, BIG, id).orElseThrow();
+            ProofTip t = assertOneStatementOfPathTiles(TileLayout.inclusionTiles(id, at), id, null);
             assertEquals(at, t.tip().checkpoint().size());
-            Set<TileKey> bound = TileLayout.inclusionTiles(id, at);
-            Map<TileKey, byte[]> stored = Tiles.read(db, big, bound);
-            assertEquals(stored.keySet(), t.tiles().keySet(), "record " + id);
-            for (TileKey k : stored.keySet()) {
-                assertTrue(Arrays.equals(stored.get(k), t.tiles().get(k)), "tile " + k);
-            }
-            // and they are all the proof reads: it verifies against the signed root
-            byte[] leaf = Hashes.leafHash(HexFormat.of()
-                    .parseHex(one("SELECT encode(statement, 'hex') FROM records " + "WHERE board_id = " + big
-                            + " AND id = " + id)));
+            // they are all the proof reads: it verifies against the signed root
             ProofVerifier.verifyInclusion(
                     id,
                     at,
-                    leaf,
+                    leafHash(id),
                     ProofBuilder.inclusion(id, at, keys -> t.tiles()),
                     tip.checkpoint().root());
         }
-        // a record past the checkpoint: the tip alone; no board: nothing
-        assertTrue(Boards.inclusionTip(db, BIG, at).orElseThrow().tiles().isEmpty());
-        assertTrue(Boards.inclusionTip(db, "no-such-board", 0).isEmpty());
+        // a record past the board's tree (or no record): the edge's tiles alone; no board: nothing
+        assertEquals(
+                Tiles.read(db, big, TileLayout.pathTiles(at)).keySet(),
+                Boards.proofTip(db, BIG, tip.size()).orElseThrow().tiles().keySet());
+        assertEquals(
+                Tiles.read(db, big, TileLayout.pathTiles(at)).keySet(),
+                Boards.proofTip(db, BIG, Long.MAX_VALUE, -5)
+                        .orElseThrow()
+                        .tiles()
+                        .keySet());
+        assertTrue(Boards.proofTip(db, "no-such-board", 0).isEmpty());
+    }
+
+    @Test
+    void consistencyProofToTheLatestCheckpointIsOneStatementOfPathAndEdgeTiles() throws Exception {
+        BoardTip tip = Boards.tip(db, BIG).orElseThrow();
+        long at = tip.checkpoint().size();
+        for (long from : new long[] {1, 256, 257, 65_536, 65_537, at / 3, at - 300, at}) {
+            ProofTip t = assertOneStatementOfPathTiles(TileLayout.consistencyTiles(from, at), from - 1, null);
+            // they are all the proof reads: the first tree's root and the proof, which verifies
+            List<byte[]> hashes = ProofBuilder.hashRanges(
+                    java.util.stream.Stream.concat(
+                                    java.util.stream.Stream.of(new Range(0, from)),
+                                    TreeMath.consistencyRanges(from, at).stream())
+                            .toList(),
+                    keys -> t.tiles());
+            assertArrayEquals(ProofBuilder.rootAt(from, Tiles.source(db, big)), hashes.get(0), "root at " + from);
+            ProofVerifier.verifyConsistency(
+                    from, at, hashes.get(0), tip.checkpoint().root(), hashes.subList(1, hashes.size()));
+        }
+    }
+
+    @Test
+    void proofFromATrustedCheckpointIsOneStatementOfPathAndEdgeTiles() throws Exception {
+        BoardTip tip = Boards.tip(db, BIG).orElseThrow();
+        long at = tip.checkpoint().size();
+        long[][] cases = {{5, 300}, {299, 300}, {300, 300}, {at / 3, 65_537}, {at - 1, at / 2}, {70_000, at}};
+        for (long[] c : cases) {
+            long id = c[0];
+            long trusted = c[1];
+            ProofTip t = assertOneStatementOfPathTiles(TileLayout.pathTiles(at, id, trusted - 1), id, trusted - 1);
+            // they are all the proof reads: it verifies against both roots
+            byte[] trustedRoot = ProofBuilder.rootAt(trusted, Tiles.source(db, big));
+            RecordProof proof = RecordProof.build(id, trusted, trustedRoot, at, keys -> t.tiles());
+            proof.verify(leafHash(id), trustedRoot, tip.checkpoint().root());
+        }
+    }
+
+    /**
+     * Fails unless {@link Boards#PROOF_TIP_SQL} for {@code leaf} (and {@code otherLeaf}) is one statement
+     * of at most two tiles_pkey probes a level (of three), no record, and returns exactly the stored
+     * tiles among {@code bound}, as stored.
+     */
+    private ProofTip assertOneStatementOfPathTiles(Set<TileKey> bound, long leaf, Long otherLeaf) throws Exception {
+        // the tip's probes, then one tiles_pkey probe a key (the key arithmetic's own rows,
+        // generate_series and VALUES, read no table and are not counted)
+        int probes = otherLeaf == null ? 2 * 3 : 3 * 3;
+        JsonNode plan = explain(sql(Boards.PROOF_TIP_SQL, BIG, leaf, otherLeaf));
+        assertTrue(plan.toString().contains("tiles_pkey"), plan.toString());
+        assertTrue(tableRowsRead(plan, "tiles") <= probes, "tiles read: " + plan);
+        assertTrue(tableRowsRead(plan, null) <= tipBound() + probes, "rows read: " + plan);
+        assertFalse(plan.toString().contains("\"Relation Name\":\"records\""), plan.toString());
+        ProofTip t = (otherLeaf == null ? Boards.proofTip(db, BIG, leaf) : Boards.proofTip(db, BIG, leaf, otherLeaf))
+                .orElseThrow();
+        Map<TileKey, byte[]> stored = Tiles.read(db, big, bound);
+        assertEquals(stored.keySet(), t.tiles().keySet(), "leaf " + leaf + " and " + otherLeaf);
+        for (TileKey k : stored.keySet()) {
+            assertTrue(Arrays.equals(stored.get(k), t.tiles().get(k)), "tile " + k);
+        }
+        return t;
+    }
+
+    private byte[] leafHash(long id) throws Exception {
+        return Hashes.leafHash(HexFormat.of()
+                .parseHex(one("SELECT encode(statement, 'hex') FROM records " + "WHERE board_id = " + big + " AND id = "
+                        + id)));
     }
 
     /** Rows a plan read from {@code table} (null: from any table), removed ones included. */

@@ -183,6 +183,21 @@ class TilesAndProofsTest {
                 409,
                 post("/boards/" + BOARD + "/records/5/proof", new Checkpoint(origin, N + 10, root(N)).sign(log)),
                 "has only " + N);
+        // the refusals of the one statement a proof from a trusted checkpoint is (decision 72)
+        QueryApiTest.assertError(
+                400,
+                post("/boards/" + BOARD + "/records/5/proof", new Checkpoint(origin, 0, root(300)).sign(log)),
+                "a trusted checkpoint of size 0 proves nothing");
+        QueryApiTest.assertError(
+                404, post("/boards/" + BOARD + "/records/" + N + "/proof", trusted300), "is not yet in a checkpoint");
+        QueryApiTest.assertError(
+                404,
+                post("/boards/" + BOARD + "/records/" + 999_999_999_999_999_999L + "/proof", trusted300),
+                "is not yet in a checkpoint");
+        QueryApiTest.assertError(
+                404,
+                post("/boards/no-such-board/records/5/proof", trusted300),
+                "there is no board named 'no-such-board'");
         QueryApiTest.assertError(
                 400, post("/boards/" + BOARD + "/records/5/proof", "not a note"), "signed checkpoint note");
         QueryApiTest.assertError(400, post("/boards/" + BOARD + "/records/5/proof", " "), "the body must be");
@@ -216,6 +231,15 @@ class TilesAndProofsTest {
         QueryApiTest.assertError(
                 400, "/boards/" + BOARD + "/consistency?from=500&to=400", "from must be between 1 and to");
         QueryApiTest.assertError(400, "/boards/" + BOARD + "/consistency?from=0", "from must be between 1 and to");
+        // the refusals of the one statement a consistency proof to the latest checkpoint is (decision 72)
+        QueryApiTest.assertError(
+                400, "/boards/" + BOARD + "/consistency?from=" + (N + 1), "from must be between 1 and to (" + N + ")");
+        QueryApiTest.assertError(
+                400,
+                "/boards/" + BOARD + "/consistency?from=" + 999_999_999_999_999_999L,
+                "from must be between 1 and to");
+        QueryApiTest.assertError(
+                404, "/boards/no-such-board/consistency?from=1", "there is no board named 'no-such-board'");
         QueryApiTest.assertError(400, "/boards/" + BOARD + "/consistency?from=1&to=99999", "to must be between 1 and");
         QueryApiTest.assertError(
                 404, "/boards/" + BOARD + "/records/" + N + "/proof-bundle", "not yet in a checkpoint");

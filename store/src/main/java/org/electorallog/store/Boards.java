@@ -52,39 +52,52 @@ public final class Boards {
     }
 
     /**
-     * As {@link #TIP_SQL}, and in the same statement the tiles an inclusion proof of the record at the
-     * second parameter can read at the latest checkpoint's size: at each tile level the tree has,
-     * the tile on the record's path and the tile on the tree's right edge
-     * ({@link TileLayout#inclusionTiles}, computed here from the checkpoint's size), each one probe of
-     * tiles' primary key as in {@link Tiles#BY_KEYS_SQL}. No tiles when the board has no checkpoint
-     * or the record is not in it. One statement is one snapshot and one round trip: the record proof
-     * a voter asks for is this statement, autocommitted, with nothing to roll back (issue 17). The
-     * first row is the tip (a non-null board ID), the others tiles (level, index, hashes).
+     * As {@link #TIP_SQL}, and in the same statement the tiles a proof at the latest checkpoint
+     * reads: at each tile level, the tile on the path of each of up to two leaves (the second and
+     * third parameters, null for none; a leaf outside the board's tree is ignored) and on the path of
+     * the checkpoint's last leaf, {@code cp_size - 1} (the tree's right edge), each one probe of
+     * tiles' primary key as in {@link Tiles#BY_KEYS_SQL}. The levels are those of a tree as large as
+     * the largest of these leaves and the checkpoint ({@link TileLayout#pathTiles}, computed here).
+     * A record proof passes the record (its path and the edge, {@link TileLayout#inclusionTiles}); a
+     * consistency proof from size m passes m - 1 ({@link TileLayout#consistencyTiles}); a proof from
+     * a trusted checkpoint of size t passes the record and t - 1. One statement is one snapshot and
+     * one round trip: a proof is this statement, autocommitted, with nothing to roll back (issue 17).
+     * The first row is the tip (a non-null board ID), the others tiles (level, index, hashes).
      */
-    public static final String INCLUSION_TIP_SQL =
-            "WITH tip(board_id, origin, tree_size, cp_size, root, note, lines) AS ("
-                    + TIP_SQL + "), keys AS (SELECT DISTINCT l::smallint AS level, x.idx FROM tip "
-                    + "CROSS JOIN generate_series(0, " + (TileLayout.MAX_LEVELS - 1) + ") AS l "
-                    + "CROSS JOIN LATERAL (VALUES (?::bigint >> (" + TileLayout.TILE_HEIGHT + " * (l + 1))), "
-                    + "((tip.cp_size - 1) >> (" + TileLayout.TILE_HEIGHT + " * (l + 1)))) AS x(idx) "
-                    + "WHERE ?::bigint < tip.cp_size AND (l = 0 OR tip.cp_size >> (" + TileLayout.TILE_HEIGHT
-                    + " * l) > 0)) "
-                    + "SELECT tip.board_id, tip.origin, tip.tree_size, tip.cp_size, tip.root, tip.note, tip.lines, "
-                    + "NULL::smallint, NULL::bigint, NULL::bytea FROM tip "
-                    + "UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, t.level, t.idx, t.hashes FROM tip CROSS JOIN keys "
-                    + "CROSS JOIN LATERAL (SELECT level, idx, hashes FROM tiles WHERE board_id = tip.board_id "
-                    + "AND level = keys.level AND idx = keys.idx LIMIT 1) t";
+    public static final String PROOF_TIP_SQL = "WITH tip(board_id, origin, tree_size, cp_size, root, note, lines) AS ("
+            + TIP_SQL + "), leaves(leaf) AS (SELECT u.leaf FROM tip "
+            + "CROSS JOIN (VALUES (?::bigint), (?::bigint)) AS u(leaf) "
+            + "WHERE u.leaf >= 0 AND u.leaf < tip.tree_size "
+            + "UNION SELECT tip.cp_size - 1 FROM tip WHERE tip.cp_size > 0), "
+            + "keys AS (SELECT DISTINCT l::smallint AS level, leaves.leaf >> ("
+            + TileLayout.TILE_HEIGHT + " * (l + 1)) AS idx FROM leaves "
+            + "CROSS JOIN (SELECT max(leaf) + 1 AS size FROM leaves) AS bound "
+            + "CROSS JOIN generate_series(0, " + (TileLayout.MAX_LEVELS - 1) + ") AS l "
+            + "WHERE l = 0 OR bound.size >> (" + TileLayout.TILE_HEIGHT + " * l) > 0) "
+            + "SELECT tip.board_id, tip.origin, tip.tree_size, tip.cp_size, tip.root, tip.note, tip.lines, "
+            + "NULL::smallint, NULL::bigint, NULL::bytea FROM tip "
+            + "UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, t.level, t.idx, t.hashes FROM tip CROSS JOIN keys "
+            + "CROSS JOIN LATERAL (SELECT level, idx, hashes FROM tiles WHERE board_id = tip.board_id "
+            + "AND level = keys.level AND idx = keys.idx LIMIT 1) t";
 
     /**
-     * The board named {@code name} with its size and latest checkpoint, and the stored tiles an
-     * inclusion proof of record {@code index} at that checkpoint's size can read
-     * ({@link #INCLUSION_TIP_SQL}), if the board exists.
+     * The board named {@code name} with its size and latest checkpoint, and the stored tiles on the
+     * paths of {@code leaves} (one or two) and of the checkpoint's right edge ({@link #PROOF_TIP_SQL}),
+     * if the board exists.
      */
-    public static Optional<InclusionTip> inclusionTip(Connection c, String name, long index) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(INCLUSION_TIP_SQL)) {
+    public static Optional<ProofTip> proofTip(Connection c, String name, long... leaves) throws SQLException {
+        if (leaves.length < 1 || leaves.length > 2) {
+            throw new IllegalArgumentException(
+                    "a proof's statement reads the paths of one or two leaves, not " + leaves.length);
+        }
+        try (PreparedStatement ps = c.prepareStatement(PROOF_TIP_SQL)) {
             ps.setString(1, name);
-            ps.setLong(2, index);
-            ps.setLong(3, index);
+            ps.setLong(2, leaves[0]);
+            if (leaves.length == 2) {
+                ps.setLong(3, leaves[1]);
+            } else {
+                ps.setNull(3, java.sql.Types.BIGINT);
+            }
             try (ResultSet rs = ps.executeQuery()) {
                 BoardTip tip = null;
                 Map<TileKey, byte[]> tiles = new HashMap<>();
@@ -96,7 +109,7 @@ public final class Boards {
                         tiles.put(new TileKey(rs.getShort(8), rs.getLong(9)), rs.getBytes(10));
                     }
                 }
-                return tip == null ? Optional.empty() : Optional.of(new InclusionTip(tip, tiles));
+                return tip == null ? Optional.empty() : Optional.of(new ProofTip(tip, tiles));
             }
         }
     }
