@@ -54,7 +54,7 @@ final class ProofService {
                 ProofTip t = SnapshotReads.proofTip(c, name, id);
                 CheckpointRow cp = t.tip().checkpoint();
                 long size = sizeOrLatest(name, "size", null, cp, t.tip().size());
-                return inclusionProof(name, id, size, cp, keys -> t.tiles());
+                return inclusionProof(name, id, size, cp, t.source(size, id));
             });
         }
         return reads.proofRead(c -> {
@@ -111,7 +111,8 @@ final class ProofService {
         if (requestedTo == null) {
             return reads.proofStatement(c -> {
                 ProofTip t = SnapshotReads.proofTip(c, name, from - 1);
-                return consistencyProof(name, from, null, t.tip(), keys -> t.tiles());
+                CheckpointRow cp = t.tip().checkpoint(); // none: a 404 before any tile is read
+                return consistencyProof(name, from, null, t.tip(), t.source(cp == null ? 0 : cp.size(), from - 1));
             });
         }
         return reads.proofRead(c -> {
@@ -179,7 +180,8 @@ final class ProofService {
             }
             RecordProof proof;
             try {
-                proof = RecordProof.build(id, trusted.size(), trusted.root(), current, keys -> t.tiles());
+                proof = RecordProof.build(
+                        id, trusted.size(), trusted.root(), current, t.source(current, id, trusted.size() - 1));
             } catch (LogDivergenceException e) {
                 throw ApiException.divergence(e.getMessage());
             }
