@@ -237,7 +237,7 @@ public enum Setting {
             "ELECTORAL_LOG_DB_POOL_SIZE",
             EnumSet.of(Process.QUERY_API),
             "8",
-            "PostgreSQL connections of each of a query API instance's two pools (listings and exports; checkpoints, proofs and tiles), so up to twice this many"),
+            "PostgreSQL connections of each of a query API instance's two pools (listings and exports; checkpoints, proofs, tiles and the ballot locator), so up to twice this many"),
     ADMIN_TOKEN(
             "ELECTORAL_LOG_ADMIN_TOKEN",
             Flag.SECRET,

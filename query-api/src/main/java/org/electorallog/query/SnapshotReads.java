@@ -15,7 +15,7 @@ import org.electorallog.store.Snapshot;
  * (decision 71): {@link #read} on the one whose statements are planned for their parameters
  * (listings, filters, counts, exports, decision 20), {@link #proofRead} and {@link #proofStatement}
  * on the one whose statements keep their cached plans (checkpoints, proofs, tiles: index probes by
- * key, which a fresh plan would cost more than they do).
+ * key, which a fresh plan would cost more than they do; and the ballot locator, decision 73).
  */
 final class SnapshotReads {
     private final DataSource db;

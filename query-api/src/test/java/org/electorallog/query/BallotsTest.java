@@ -74,6 +74,40 @@ class BallotsTest {
     }
 
     @Test
+    void everyBundleOfAPageVerifiesOfflineFromTheOneTileQuery() throws Exception {
+        // a page of several votes far apart: their bundles' tiles are read in one query (decision 73)
+        java.net.http.HttpResponse<String> r =
+                asObserver("/boards/" + QueryApiTest.BOARD + "/ballots?user_id=user-7&election_id=e1&limit=50");
+        assertEquals(200, r.statusCode(), r.body());
+        JsonNode page = QueryApiTest.JSON.readTree(r.body());
+        JsonNode ballots = page.get("ballots");
+        assertTrue(ballots.size() >= 4, page.toString());
+        for (JsonNode b : ballots) {
+            long id = b.get("id").asLong();
+            org.electorallog.core.TlogProof p =
+                    org.electorallog.core.TlogProof.parse(b.get("proof_bundle").asText());
+            assertEquals(id, p.index());
+            org.electorallog.core.Checkpoint cp = p.verify(
+                    QueryApiTest.LEAVES.get((int) id),
+                    "api-test.electoral-log.local/" + QueryApiTest.BOARD,
+                    List.of(org.electorallog.core.NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())),
+                    List.of());
+            assertEquals(QueryApiTest.N, cp.size(), "vote " + id);
+            // another vote's leaf does not verify with this bundle
+            long other = ballots.get(0).get("id").asLong() == id
+                    ? ballots.get(1).get("id").asLong()
+                    : ballots.get(0).get("id").asLong();
+            org.junit.jupiter.api.Assertions.assertThrows(
+                    org.electorallog.core.ProofException.class,
+                    () -> p.verify(
+                            QueryApiTest.LEAVES.get((int) other),
+                            "api-test.electoral-log.local/" + QueryApiTest.BOARD,
+                            List.of(org.electorallog.core.NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())),
+                            List.of()));
+        }
+    }
+
+    @Test
     void editedOrForeignCursorsAndBadFiltersAre400AndPatternsMatchNothing() throws Exception {
         String base = "/boards/" + QueryApiTest.BOARD + "/ballots?user_id=user-7&election_id=e1&limit=1";
         String cursor = QueryApiTest.JSON
