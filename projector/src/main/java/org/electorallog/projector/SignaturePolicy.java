@@ -86,6 +86,16 @@ public record SignaturePolicy(Mode mode, Pattern boards, List<byte[]> systemKeys
 
     /** Throws UNSIGNED or BAD_SIGNATURE when the statement's board requires signatures it lacks. */
     void check(DecodedStatement st) throws BadEventException {
+        check(st, new java.util.HashMap<>());
+    }
+
+    /**
+     * As {@link #check(DecodedStatement)}, decoding each sender key once into {@code senderKeys}
+     * (by its bytes): a batch's statements come from a few senders, and decoding a key is about a
+     * tenth of a verification.
+     */
+    void check(DecodedStatement st, java.util.Map<java.nio.ByteBuffer, SigningKey.PublicKey> senderKeys)
+            throws BadEventException {
         if (mode == Mode.NONE || !boards.matcher(st.board()).matches()) {
             return;
         }
@@ -94,7 +104,12 @@ public record SignaturePolicy(Mode mode, Pattern boards, List<byte[]> systemKeys
                     BadEventException.Reason.UNSIGNED,
                     "board " + st.board() + " requires a sender signature and the statement has none");
         }
-        if (!SigningKey.verify(st.senderPublicKey(), st.canonicalBytes(), st.senderSignature())) {
+        byte[] senderKey = st.senderPublicKey();
+        SigningKey.PublicKey sender = senderKey == null
+                ? SigningKey.PublicKey.decode(null)
+                : senderKeys.computeIfAbsent(
+                        java.nio.ByteBuffer.wrap(senderKey.clone()), k -> SigningKey.PublicKey.decode(k.array()));
+        if (!sender.verify(st.canonicalBytes(), st.senderSignature())) {
             throw new BadEventException(
                     BadEventException.Reason.BAD_SIGNATURE,
                     "the sender signature does not verify with the statement's sender key");

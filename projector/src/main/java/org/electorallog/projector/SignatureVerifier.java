@@ -76,9 +76,12 @@ final class SignatureVerifier implements AutoCloseable {
     }
 
     private void check(List<PendingEvent> batch, BadEventException[] verdicts, int from, int to) {
+        // each slice decodes its senders' keys once (a slice is one thread's: no sharing)
+        java.util.Map<java.nio.ByteBuffer, org.electorallog.core.SigningKey.PublicKey> senderKeys =
+                new java.util.HashMap<>();
         for (int i = from; i < to; i++) {
             try {
-                policy.check(batch.get(i).statement());
+                policy.check(batch.get(i).statement(), senderKeys);
             } catch (BadEventException e) {
                 verdicts[i] = e;
             }

@@ -30,10 +30,14 @@ class SignatureVerifierTest {
         for (int i = 0; i < 1001; i++) {
             boolean unsigned = i % 89 == 7;
             boolean wrong = i % 53 == 11;
-            SigningKey signer = unsigned ? null : wrong ? STRANGER : SENDER;
+            // two senders in every slice, each slice decoding each key once: a verdict must use the
+            // statement's own key, never the other sender's
+            SigningKey sender = i % 7 == 2 ? STRANGER : SENDER;
+            SigningKey other = sender == SENDER ? STRANGER : SENDER;
+            SigningKey signer = unsigned ? null : wrong ? other : sender;
             // every 10th statement is on a board outside the policy: never refused
             String board = i % 10 == 3 ? "open-board" : "signed-board";
-            all.add(event(i, SignaturePolicyTest.envelope(board, "d-" + i, SENDER, signer, null)));
+            all.add(event(i, SignaturePolicyTest.envelope(board, "d-" + i, sender, signer, null)));
             if (board.startsWith("signed-") && (unsigned || wrong)) {
                 expected.put((long) i, unsigned ? "UNSIGNED" : "BAD_SIGNATURE");
             }
