@@ -212,6 +212,11 @@ public enum Setting {
             EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
             "1000",
             "checkpoint signing interval per board; 0 = every batch"),
+    WARM_UP_STATEMENTS(
+            "ELECTORAL_LOG_WARM_UP_STATEMENTS",
+            EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
+            "20000",
+            "made-up statements the projector decodes, verifies and hashes in memory before it takes its partitions, so that its first events after a start meet compiled code (decision 75; seconds at start, measured there); 0 = none"),
     METRICS_HOST(
             "ELECTORAL_LOG_METRICS_HOST",
             EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),

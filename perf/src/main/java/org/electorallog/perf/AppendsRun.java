@@ -413,6 +413,8 @@ final class AppendsRun {
                             + proofsOk + " of " + voters + " answered 200");
             out.put("checkpoints", "signed after every batch for this run");
             out.put("warm_up_votes", warmUpVotes);
+            // decision 75: made-up statements the projector ran in memory at its start, before any vote
+            out.put("projector_warm_up_statements", projector.settings().warmUpStatements());
             out.put("warm_up_ms", warmUpMs);
             out.put("projector_batch_wait_ms", batchWaitMs);
             out.put("records_all_boards", env.total());

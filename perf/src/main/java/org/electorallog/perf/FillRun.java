@@ -38,7 +38,7 @@ final class FillRun {
     static Map<String, Object> run(
             PerfEnvironment env, long target, int boards, boolean signed, long ceilingEvery, int ceilingRows)
             throws Exception {
-        env.projector(Duration.ofSeconds(1));
+        org.electorallog.projector.Projector projector = env.projector(Duration.ofSeconds(1));
         dropOldCeilingTable(env);
         Map<String, Long> before = new LinkedHashMap<>();
         String prefix = signed ? "perf-signed-" : "perf-";
@@ -58,6 +58,8 @@ final class FillRun {
         out.put("target", target);
         out.put("boards", boards);
         out.put("signed", signed);
+        // decision 75: made-up statements the projector ran in memory at its start, before the fill
+        out.put("projector_warm_up_statements", projector.settings().warmUpStatements());
         out.put("records_before", startTotal);
         if (toPublish == 0) {
             settle(env);

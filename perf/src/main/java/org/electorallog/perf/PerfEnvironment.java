@@ -106,6 +106,7 @@ final class PerfEnvironment implements AutoCloseable {
                         stack.kafkaBootstrap(), a.jdbcUrl(), a.user(), a.password(), work.resolve("streams"), signer)
                 .withCheckpointEvery(checkpointEvery)
                 .withBatch(5000, batchWait)
+                .withWarmUp(ProjectorSettings.DEFAULT_WARM_UP_STATEMENTS)
                 // boards of a signed fill must carry valid sender signatures: the projector verifies every one
                 .withSignatures(org.electorallog.projector.SignaturePolicy.parse("SENDER", SIGNED_BOARDS, null, "OFF"));
     }

@@ -95,6 +95,9 @@ public final class Projector implements AutoCloseable {
     public static Projector start(ProjectorSettings settings) {
         TopicLayout layout = TopicLayout.read(settings);
         Projector p = new Projector(settings, layout);
+        if (settings.warmUpStatements() > 0) {
+            p.warmUp();
+        }
         p.streams.start();
         LOG.info(
                 "projector {} started on {} ({} partitions) -> {}",
@@ -103,6 +106,21 @@ public final class Projector implements AutoCloseable {
                 layout.partitions(),
                 settings.jdbcUrl());
         return p;
+    }
+
+    /** Decision 75: the per-event code compiled before the first event (see {@link ProjectorWarmUp}). */
+    private void warmUp() {
+        long t0 = System.nanoTime();
+        try {
+            // the embedded manifest's codec: the same decoding, and no schema registry to ask
+            long n = new ProjectorWarmUp(
+                            StatementCodec.embedded(), settings.signatures().mode() != SignaturePolicy.Mode.NONE)
+                    .run(settings.warmUpStatements());
+            LOG.info("projector warmed up on {} made-up statements in {} ms", n, (System.nanoTime() - t0) / 1_000_000);
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
     }
 
     /**

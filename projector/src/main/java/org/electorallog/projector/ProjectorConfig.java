@@ -32,6 +32,7 @@ public final class ProjectorConfig {
     public static final String SIGNED_BOARDS = Setting.SIGNED_BOARDS.env;
     public static final String SYSTEM_PUBLIC_KEYS = Setting.SYSTEM_PUBLIC_KEYS.env;
     public static final String CHECKPOINT_EVERY_MS = Setting.CHECKPOINT_EVERY_MS.env;
+    public static final String WARM_UP_STATEMENTS = Setting.WARM_UP_STATEMENTS.env;
 
     private ProjectorConfig() {}
 
@@ -74,6 +75,7 @@ public final class ProjectorConfig {
                     + Setting.SENDER_REGISTRY.env + ": " + e.getMessage());
         }
         s = s.withCheckpointEvery(Duration.ofMillis(conf.number(Setting.CHECKPOINT_EVERY_MS, 0, 3_600_000)));
+        s = s.withWarmUp(conf.number(Setting.WARM_UP_STATEMENTS, 0, 10_000_000));
         if (conf.isSet(Setting.SCHEMA_REGISTRY_URL)) {
             s = s.withSchemaRegistry(conf.get(Setting.SCHEMA_REGISTRY_URL));
         }

@@ -28,6 +28,9 @@ import org.electorallog.schemas.Topics;
  * @param kafkaSecurity    Kafka client security properties (SASL/SCRAM, TLS) added to every client; empty = PLAINTEXT
  * @param schemaRegistryUrl a Confluent-compatible schema registry to read writer schemas from; null = the
  *                         embedded manifest
+ * @param warmUpStatements made-up statements the projector decodes, verifies and hashes in memory before
+ *                         it takes its partitions, so that its first events meet compiled code
+ *                         ({@link ProjectorWarmUp}); 0 = none
  */
 public record ProjectorSettings(
         String bootstrap,
@@ -47,9 +50,16 @@ public record ProjectorSettings(
         SignaturePolicy signatures,
         Duration checkpointEvery,
         java.util.Map<String, Object> kafkaSecurity,
-        String schemaRegistryUrl) {
+        String schemaRegistryUrl,
+        long warmUpStatements) {
     /** Default checkpoint interval. */
     public static final Duration DEFAULT_CHECKPOINT_EVERY = Duration.ofSeconds(1);
+
+    /**
+     * Made-up statements of the warm-up at start when configured from the environment (decision 75):
+     * enough for the JIT to compile the decoding and verification of an event (measured: decision 75).
+     */
+    public static final long DEFAULT_WARM_UP_STATEMENTS = 20_000;
 
     public static final String DEFAULT_APPLICATION_ID = "electoral-log-projector";
     public static final String DEFAULT_ORIGIN_PREFIX = "electoral-log.local/";
@@ -67,6 +77,9 @@ public record ProjectorSettings(
         }
         if (checkpointEvery.isNegative()) {
             throw new IllegalArgumentException("checkpointEvery must not be negative, got " + checkpointEvery);
+        }
+        if (warmUpStatements < 0) {
+            throw new IllegalArgumentException("warmUpStatements must not be negative, got " + warmUpStatements);
         }
     }
 
@@ -104,7 +117,8 @@ public record ProjectorSettings(
                 SignaturePolicy.none(),
                 DEFAULT_CHECKPOINT_EVERY,
                 java.util.Map.of(),
-                null);
+                null,
+                0);
     }
 
     /** Writer schemas from a Confluent-compatible registry at {@code url} (null: the embedded manifest). */
@@ -127,6 +141,13 @@ public record ProjectorSettings(
     public ProjectorSettings withSignatures(SignaturePolicy policy) {
         return copy(c -> {
             c.signatures = policy;
+        });
+    }
+
+    /** Settings whose projector warms up on {@code statements} made-up statements before it starts (0 = none). */
+    public ProjectorSettings withWarmUp(long statements) {
+        return copy(c -> {
+            c.warmUpStatements = statements;
         });
     }
 
@@ -230,6 +251,7 @@ public record ProjectorSettings(
         Duration checkpointEvery;
         java.util.Map<String, Object> kafkaSecurity;
         String schemaRegistryUrl;
+        long warmUpStatements;
 
         Values(ProjectorSettings s) {
             bootstrap = s.bootstrap;
@@ -250,6 +272,7 @@ public record ProjectorSettings(
             checkpointEvery = s.checkpointEvery;
             kafkaSecurity = s.kafkaSecurity;
             schemaRegistryUrl = s.schemaRegistryUrl;
+            warmUpStatements = s.warmUpStatements;
         }
 
         ProjectorSettings build() {
@@ -271,7 +294,8 @@ public record ProjectorSettings(
                     signatures,
                     checkpointEvery,
                     kafkaSecurity,
-                    schemaRegistryUrl);
+                    schemaRegistryUrl,
+                    warmUpStatements);
         }
     }
 

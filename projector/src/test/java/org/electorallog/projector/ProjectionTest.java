@@ -1,6 +1,7 @@
 package org.electorallog.projector;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +36,36 @@ import org.junit.jupiter.api.Test;
 
 /** Dedup by delivery ID (invariant 3) and dead letters (invariant 6) on the real broker and PostgreSQL. */
 class ProjectionTest {
+
+    /**
+     * Decision 75: a projector that warms up at start projects as one that does not, and the warm-up
+     * leaves nothing behind: no board, no record, no event on the events or dead-letter topic.
+     */
+    @Test
+    void aProjectorWarmedUpAtStartProjectsAndItsWarmUpLeavesNoTrace() throws Exception {
+        ProjectorHarness h = new ProjectorHarness("warm-up", 1);
+        String board = "warmed-board";
+        long offset = -1;
+        try (Projector p = Projector.start(h.settings.withWarmUp(ProjectorWarmUp.BATCH * 2L + 1));
+                ElectoralLogProducer producer =
+                        ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
+            for (int i = 0; i < 3; i++) {
+                offset = producer.publish(ProjectorHarness.statement(board, "w-" + i, 1000 + i))
+                        .get()
+                        .offset();
+            }
+            h.awaitOffset(0, offset + 1);
+        }
+        assertEquals(3, h.size(board));
+        assertEquals(Map.of(0, 3L), h.endOffsets());
+        assertEquals(List.of(), DeadLetters.read(h));
+        try (Connection c = h.connect();
+                PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM boards WHERE name = 'warm-up'");
+                ResultSet rs = ps.executeQuery()) {
+            assertTrue(rs.next());
+            assertEquals(0, rs.getLong(1), "the warm-up's made-up board reached PostgreSQL");
+        }
+    }
 
     @Test
     void repeatedDeliveryIdsAreKeptOnceWithinBatchesAcrossBatchesAndAcrossRestarts() throws Exception {

@@ -31,6 +31,7 @@ class ProjectorConfigTest {
         ProjectorSettings s = ProjectorConfig.fromEnvironment(valid());
         assertEquals(5000, s.batchMaxRecords());
         assertEquals(Duration.ofSeconds(1), s.checkpointEvery());
+        assertEquals(ProjectorSettings.DEFAULT_WARM_UP_STATEMENTS, s.warmUpStatements());
         for (String required :
                 new String[] {ProjectorConfig.BOOTSTRAP, ProjectorConfig.JDBC_URL, ProjectorConfig.SIGNING_KEY}) {
             Map<String, String> env = valid();
@@ -43,6 +44,12 @@ class ProjectorConfigTest {
         env = valid();
         env.put(ProjectorConfig.CHECKPOINT_EVERY_MS, "-5");
         assertTrue(error(env).contains(ProjectorConfig.CHECKPOINT_EVERY_MS));
+        env = valid();
+        env.put(ProjectorConfig.WARM_UP_STATEMENTS, "-1");
+        assertTrue(error(env).contains(ProjectorConfig.WARM_UP_STATEMENTS));
+        env = valid();
+        env.put(ProjectorConfig.WARM_UP_STATEMENTS, "0");
+        assertEquals(0, ProjectorConfig.fromEnvironment(env).warmUpStatements());
         env = valid();
         env.put(ProjectorConfig.SIGNATURE_POLICY, "SOMETIMES");
         assertTrue(error(env).contains(ProjectorConfig.SIGNATURE_POLICY));
