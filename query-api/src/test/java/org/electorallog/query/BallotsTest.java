@@ -1,6 +1,7 @@
 package org.electorallog.query;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,6 +13,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.ProofException;
+import org.electorallog.core.TlogProof;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.junit.jupiter.api.Test;
@@ -84,25 +89,24 @@ class BallotsTest {
         assertTrue(ballots.size() >= 4, page.toString());
         for (JsonNode b : ballots) {
             long id = b.get("id").asLong();
-            org.electorallog.core.TlogProof p =
-                    org.electorallog.core.TlogProof.parse(b.get("proof_bundle").asText());
+            TlogProof p = TlogProof.parse(b.get("proof_bundle").asText());
             assertEquals(id, p.index());
-            org.electorallog.core.Checkpoint cp = p.verify(
+            Checkpoint cp = p.verify(
                     QueryApiTest.LEAVES.get((int) id),
                     "api-test.electoral-log.local/" + QueryApiTest.BOARD,
-                    List.of(org.electorallog.core.NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())),
+                    List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())),
                     List.of());
             assertEquals(QueryApiTest.N, cp.size(), "vote " + id);
             // another vote's leaf does not verify with this bundle
             long other = ballots.get(0).get("id").asLong() == id
                     ? ballots.get(1).get("id").asLong()
                     : ballots.get(0).get("id").asLong();
-            org.junit.jupiter.api.Assertions.assertThrows(
-                    org.electorallog.core.ProofException.class,
+            assertThrows(
+                    ProofException.class,
                     () -> p.verify(
                             QueryApiTest.LEAVES.get((int) other),
                             "api-test.electoral-log.local/" + QueryApiTest.BOARD,
-                            List.of(org.electorallog.core.NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())),
+                            List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())),
                             List.of()));
         }
     }
