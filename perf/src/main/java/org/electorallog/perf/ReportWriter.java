@@ -631,10 +631,15 @@ final class ReportWriter {
                         : "-");
     }
 
-    /** How the burst found the projector: JIT-warmed by a load before it, or started seconds before. */
+    /**
+     * How the burst found the projector: JIT-warmed by a load before it, or started seconds before
+     * (and since decision 75 warmed up at its start on made-up statements).
+     */
     static String projectorBefore(JsonNode burst) {
         long warm = burst.path("warm_up_votes").asLong();
-        return warm > 0 ? "warmed by " + f0(warm) + " votes" : "started seconds before";
+        long madeUp = burst.path("projector_warm_up_statements").asLong();
+        String start = madeUp > 0 ? " after a warm-up on " + f0(madeUp) + " made-up statements" : "";
+        return warm > 0 ? "warmed by " + f0(warm) + " votes" : "started seconds before" + start;
     }
 
     /** The fill windows of every unsigned fill with windows, by their start, each with its file's commit. */
