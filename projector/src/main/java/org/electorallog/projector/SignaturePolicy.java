@@ -1,7 +1,10 @@
 package org.electorallog.projector;
 
+import java.nio.ByteBuffer;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import org.electorallog.core.SigningKey;
 import org.electorallog.schemas.BadEventException;
@@ -86,7 +89,7 @@ public record SignaturePolicy(Mode mode, Pattern boards, List<byte[]> systemKeys
 
     /** Throws UNSIGNED or BAD_SIGNATURE when the statement's board requires signatures it lacks. */
     void check(DecodedStatement st) throws BadEventException {
-        check(st, new java.util.HashMap<>());
+        check(st, new HashMap<>());
     }
 
     /**
@@ -94,8 +97,7 @@ public record SignaturePolicy(Mode mode, Pattern boards, List<byte[]> systemKeys
      * (by its bytes): a batch's statements come from a few senders, and decoding a key is about a
      * tenth of a verification.
      */
-    void check(DecodedStatement st, java.util.Map<java.nio.ByteBuffer, SigningKey.PublicKey> senderKeys)
-            throws BadEventException {
+    void check(DecodedStatement st, Map<ByteBuffer, SigningKey.PublicKey> senderKeys) throws BadEventException {
         if (mode == Mode.NONE || !boards.matcher(st.board()).matches()) {
             return;
         }
@@ -108,7 +110,7 @@ public record SignaturePolicy(Mode mode, Pattern boards, List<byte[]> systemKeys
         SigningKey.PublicKey sender = senderKey == null
                 ? SigningKey.PublicKey.decode(null)
                 : senderKeys.computeIfAbsent(
-                        java.nio.ByteBuffer.wrap(senderKey.clone()), k -> SigningKey.PublicKey.decode(k.array()));
+                        ByteBuffer.wrap(senderKey.clone()), k -> SigningKey.PublicKey.decode(k.array()));
         if (!sender.verify(st.canonicalBytes(), st.senderSignature())) {
             throw new BadEventException(
                     BadEventException.Reason.BAD_SIGNATURE,

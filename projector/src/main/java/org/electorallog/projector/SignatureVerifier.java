@@ -1,12 +1,16 @@
 package org.electorallog.projector;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.electorallog.core.SigningKey;
 import org.electorallog.schemas.BadEventException;
 
 /**
@@ -77,8 +81,7 @@ final class SignatureVerifier implements AutoCloseable {
 
     private void check(List<PendingEvent> batch, BadEventException[] verdicts, int from, int to) {
         // each slice decodes its senders' keys once (a slice is one thread's: no sharing)
-        java.util.Map<java.nio.ByteBuffer, org.electorallog.core.SigningKey.PublicKey> senderKeys =
-                new java.util.HashMap<>();
+        Map<ByteBuffer, SigningKey.PublicKey> senderKeys = new HashMap<>();
         for (int i = from; i < to; i++) {
             try {
                 policy.check(batch.get(i).statement(), senderKeys);
