@@ -638,7 +638,7 @@ final class ReportWriter {
     static String projectorBefore(JsonNode burst) {
         long warm = burst.path("warm_up_votes").asLong();
         long madeUp = burst.path("projector_warm_up_statements").asLong();
-        String start = madeUp > 0 ? " after a warm-up on " + f0(madeUp) + " made-up statements" : "";
+        String start = madeUp > 0 ? ", after a warm-up on " + f0(madeUp) + " made-up statements" : "";
         return warm > 0 ? "warmed by " + f0(warm) + " votes" : "started seconds before" + start;
     }
 
