@@ -56,8 +56,8 @@ public record ProjectorSettings(
     public static final Duration DEFAULT_CHECKPOINT_EVERY = Duration.ofSeconds(1);
 
     /**
-     * Made-up statements of the warm-up at start when configured from the environment (decision 75):
-     * enough for the JIT to compile the decoding and verification of an event (measured: decision 75).
+     * Made-up statements of the warm-up at start when configured from the environment: 40 batches of
+     * {@link ProjectorWarmUp#BATCH}, a few seconds on 2 cores; what it changes is measured in decision 75.
      */
     public static final long DEFAULT_WARM_UP_STATEMENTS = 20_000;
 
