@@ -238,14 +238,22 @@ public final class PerfCommand implements Runnable {
                         + "default ${DEFAULT-VALUE}")
         int warmUpVotes;
 
+        @Option(
+                names = "--restart-projector",
+                description = "after the warm-up votes, stop the projector and start ProjectorMain in a JVM of its "
+                        + "own, Kafka and PostgreSQL running on: the burst meets a projector just restarted "
+                        + "during an election (decision 76)")
+        boolean restartProjector;
+
         @Override
         public Integer call() throws Exception {
             try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
-                Map<String, Object> r = AppendsRun.burst(env, voters, batchWaitMs, warmUpVotes);
+                Map<String, Object> r = AppendsRun.burst(env, voters, batchWaitMs, warmUpVotes, restartProjector);
                 dirs.write(
                         "burst-" + label(roundDown(env.total())) + "-wait" + batchWaitMs
                                 + (voters == 500 ? "" : "-" + voters + "votes")
-                                + (warmUpVotes == 0 ? "" : "-warm" + warmUpVotes),
+                                + (warmUpVotes == 0 ? "" : "-warm" + warmUpVotes)
+                                + (restartProjector ? "-restarted" : ""),
                         r);
                 return ((Number) r.get("lost")).longValue() == 0 && ((Number) r.get("doubled")).longValue() == 0
                         ? 0

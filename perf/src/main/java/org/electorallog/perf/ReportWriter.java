@@ -362,7 +362,9 @@ final class ReportWriter {
                                 + ProbeRun.size(PerfCommand.roundDown(
                                         b.get("records_all_boards").asLong())) + " wait "
                                 + b.path("projector_batch_wait_ms").asInt(100) + " ms"
-                                + (b.path("warm_up_votes").asLong() > 0 ? " warmed" : ""),
+                                + (b.path("projector_restarted").asBoolean()
+                                        ? " restarted"
+                                        : b.path("warm_up_votes").asLong() > 0 ? " warmed" : ""),
                         b.get("latencies_ms")));
             }
             chart(
@@ -639,6 +641,10 @@ final class ReportWriter {
         long warm = burst.path("warm_up_votes").asLong();
         long madeUp = burst.path("projector_warm_up_statements").asLong();
         String start = madeUp > 0 ? ", after a warm-up on " + f0(madeUp) + " made-up statements" : "";
+        if (burst.path("projector_restarted").asBoolean()) {
+            return "restarted seconds before in a JVM of its own" + start + ", PostgreSQL running"
+                    + (warm > 0 ? " (" + f0(warm) + " votes projected before the restart)" : "");
+        }
         return warm > 0 ? "warmed by " + f0(warm) + " votes" : "started seconds before" + start;
     }
 

@@ -1,0 +1,124 @@
+package org.electorallog.perf;
+
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.electorallog.infra.DatabaseAddress;
+
+/**
+ * The projector as an operator runs it, {@code org.electorallog.projector.ProjectorMain} in a JVM of
+ * its own, configured through its environment like a deployment, against the perf stack's Kafka and
+ * PostgreSQL. A burst measured on it meets a projector just restarted (a new JVM, its warm-up at start,
+ * decision 75) while PostgreSQL and Kafka keep running, as when a projector is restarted or moved
+ * during an election (decision 76); the in-process projector of the other perf commands shares its
+ * JVM with the harness and every perf command starts PostgreSQL anew.
+ */
+final class ProjectorProcess implements AutoCloseable {
+    private final Process process;
+    private final int metricsPort;
+    private final Path log;
+
+    private ProjectorProcess(Process process, int metricsPort, Path log) {
+        this.process = process;
+        this.metricsPort = metricsPort;
+        this.log = log;
+    }
+
+    /**
+     * Starts ProjectorMain with the perf projector's settings (batches of 5,000 waiting at most
+     * {@code batchWaitMs}, a checkpoint after every batch, the signed boards verified, the same
+     * consumer group and signer key) and waits until its {@code /health/ready} answers 200. Its output
+     * goes to {@code projector-process.log} in the work directory.
+     */
+    static ProjectorProcess start(PerfEnvironment env, int batchWaitMs) throws IOException, InterruptedException {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort(); // a free port for its metrics and health endpoints
+        }
+        DatabaseAddress db = env.stack.database();
+        Path tmp = Files.createDirectories(env.work.resolve("tmp-projector-process"));
+        Path log = env.work.resolve("projector-process.log");
+        String java = ProcessHandle.current()
+                .info()
+                .command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> command = new ArrayList<>(List.of(
+                java,
+                "-Djava.io.tmpdir=" + tmp,
+                "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=org.electorallog.schemas.avro",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.electorallog.projector.ProjectorMain"));
+        ProcessBuilder pb =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        Map<String, String> environment = pb.environment();
+        environment.keySet().removeIf(k -> k.startsWith("ELECTORAL_LOG_")); // only what is set here
+        environment.put("ELECTORAL_LOG_KAFKA_BOOTSTRAP", env.stack.kafkaBootstrap());
+        environment.put("ELECTORAL_LOG_JDBC_URL", db.jdbcUrl());
+        environment.put("ELECTORAL_LOG_DB_USER", db.user());
+        environment.put("ELECTORAL_LOG_DB_PASSWORD", db.password());
+        environment.put("ELECTORAL_LOG_SIGNING_KEY", env.signer.signerKey());
+        environment.put(
+                "ELECTORAL_LOG_STATE_DIR", env.work.resolve("streams-process").toString());
+        environment.put("ELECTORAL_LOG_BATCH_MAX_RECORDS", "5000");
+        environment.put("ELECTORAL_LOG_BATCH_MAX_WAIT_MS", Integer.toString(batchWaitMs));
+        environment.put("ELECTORAL_LOG_CHECKPOINT_EVERY_MS", "0");
+        environment.put("ELECTORAL_LOG_SIGNATURE_POLICY", "SENDER");
+        environment.put("ELECTORAL_LOG_SIGNED_BOARDS", PerfEnvironment.SIGNED_BOARDS);
+        environment.put("ELECTORAL_LOG_METRICS_HOST", "127.0.0.1");
+        environment.put("ELECTORAL_LOG_METRICS_PORT", Integer.toString(port));
+        ProjectorProcess p = new ProjectorProcess(pb.start(), port, log);
+        try {
+            p.awaitReady(Duration.ofMinutes(2));
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            p.close();
+            throw e;
+        }
+        return p;
+    }
+
+    private void awaitReady(Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        URI ready = URI.create("http://127.0.0.1:" + metricsPort + "/health/ready");
+        while (true) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the projector process exited with " + process.exitValue()
+                        + " before it was ready; its output: " + log);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(
+                        "the projector process was not ready within " + timeout.toSeconds() + " s; its output: " + log);
+            }
+            try {
+                HttpURLConnection c = (HttpURLConnection) ready.toURL().openConnection();
+                c.setConnectTimeout(1000);
+                c.setReadTimeout(1000);
+                int status = c.getResponseCode();
+                c.disconnect();
+                if (status == 200) {
+                    return;
+                }
+            } catch (IOException notListeningYet) {
+                // the JVM is still starting: the next poll asks again
+            }
+            Thread.sleep(50); // poll interval; its readiness endpoint is the condition
+        }
+    }
+
+    /** Stops it as an operator would (SIGTERM: its shutdown hook closes the projector), then for good after 60 s. */
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+        }
+    }
+}
