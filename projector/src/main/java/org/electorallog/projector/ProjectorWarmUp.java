@@ -34,7 +34,7 @@ import org.electorallog.schemas.avro.StatementKind;
  * which signs only the log's own checkpoints). The statements are valid ones, a log-in and a cast
  * vote per voter as in an election, so the code compiled is the path of a good event, not of a
  * refusal; {@link #run} fails if one of them is refused, which would mean the warm-up no longer
- * matches the rules.
+ * matches the rules (the projector then logs it and starts without the warm-up).
  */
 final class ProjectorWarmUp {
     /** Statements made once and decoded round after round (the batch a warm-up round projects). */
