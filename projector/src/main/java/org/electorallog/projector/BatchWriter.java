@@ -68,6 +68,7 @@ final class BatchWriter {
             byBoard.computeIfAbsent(e.statement().board(), b -> new ArrayList<>())
                     .add(e);
         }
+        checkpoints.began();
         recordSchemas(c, events);
         int written = 0;
         int duplicates = 0;
@@ -118,8 +119,17 @@ final class BatchWriter {
         }
     }
 
-    /** After a rollback: forget which writer schemas were recorded, since that may be undone. */
+    /** After the batch transaction committed. */
+    void committed() {
+        checkpoints.committed();
+    }
+
+    /**
+     * After a rollback: forget which writer schemas were recorded, since that may be undone, and the
+     * checkpoints the batch signed.
+     */
     void rolledBack() {
         schemasRecorded.clear();
+        checkpoints.rolledBack();
     }
 }

@@ -27,9 +27,45 @@ final class CheckpointScheduler {
 
     private final Map<String, Long> lastSigned = new HashMap<>();
 
+    /**
+     * Both maps as they were when the open batch transaction began ({@link #began}), for {@link
+     * #rolledBack}; null when no batch transaction is open.
+     */
+    private Map<String, Long> unsignedAtBegin;
+
+    private Map<String, Long> lastSignedAtBegin;
+
     CheckpointScheduler(NoteSigner signer, Duration every) {
         this.signer = signer;
         this.everyMillis = every.toMillis();
+    }
+
+    /** Notes that a batch transaction begins: what it changes here is undone by {@link #rolledBack}. */
+    void began() {
+        unsignedAtBegin = new LinkedHashMap<>(unsigned);
+        lastSignedAtBegin = new HashMap<>(lastSigned);
+    }
+
+    /** The batch transaction committed: its checkpoints are stored. */
+    void committed() {
+        unsignedAtBegin = null;
+        lastSignedAtBegin = null;
+    }
+
+    /**
+     * After the batch transaction rolled back: its checkpoints were not stored, so the boards it
+     * signed are unsigned again and their intervals run from their last stored checkpoint. Nothing
+     * to undo when no batch transaction was open (it failed before it began).
+     */
+    void rolledBack() {
+        if (unsignedAtBegin == null) {
+            return;
+        }
+        unsigned.clear();
+        unsigned.putAll(unsignedAtBegin);
+        lastSigned.clear();
+        lastSigned.putAll(lastSignedAtBegin);
+        committed();
     }
 
     /** Notes that a board was written at {@code nowMillis}. */

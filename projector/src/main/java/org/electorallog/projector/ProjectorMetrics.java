@@ -36,6 +36,7 @@ public final class ProjectorMetrics {
     private final AtomicLong batches = new AtomicLong();
     private final AtomicLong duplicates = new AtomicLong();
     private final AtomicLong fenced = new AtomicLong();
+    private final AtomicLong rewritten = new AtomicLong();
     private final AtomicLong lastBatchMicros = new AtomicLong();
     private final AtomicLong batchMicrosTotal = new AtomicLong();
     private final AtomicLong lastBatchSize = new AtomicLong();
@@ -89,6 +90,11 @@ public final class ProjectorMetrics {
         fenced.incrementAndGet();
     }
 
+    /** A batch written while its signatures were verified was rolled back for a refused one (decision 77). */
+    void rewritten() {
+        rewritten.incrementAndGet();
+    }
+
     public long recordsWritten() {
         return records.get();
     }
@@ -123,6 +129,12 @@ public final class ProjectorMetrics {
                 "electoral_log_projector_fenced_batches",
                 fenced,
                 "batches refused by the epoch check (zombie writers)");
+        counter(
+                registry,
+                "electoral_log_projector_batches_rewritten",
+                rewritten,
+                "batches written while their signatures were verified, rolled back because one was refused, "
+                        + "and written again without it");
         deadLetters.forEach((reason, n) -> io.micrometer.core.instrument.FunctionCounter.builder(
                         "electoral_log_projector_dead_letters", n, AtomicLong::get)
                 .tag("reason", reason.name())
@@ -144,6 +156,7 @@ public final class ProjectorMetrics {
         m.put("batches", batches.get());
         m.put("duplicates_dropped", duplicates.get());
         m.put("fenced_batches", fenced.get());
+        m.put("batches_rewritten", rewritten.get());
         m.put("last_batch_micros", lastBatchMicros.get());
         m.put("last_batch_records", lastBatchSize.get());
         m.put("batch_micros_total", batchMicrosTotal.get());

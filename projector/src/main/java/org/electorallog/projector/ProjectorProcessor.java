@@ -327,6 +327,12 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
      * Writes the pending batch (or just the offset move) in one transaction. When PostgreSQL refuses
      * the batch for its content, the batch is split to isolate the event(s) at fault (see
      * {@link #project}); infrastructure failures are retried; a fenced task stops writing.
+     *
+     * <p>A batch's signatures are verified on the pool while this thread writes it, and its
+     * transaction commits only once every signature verified (decision 77): the two costliest steps
+     * of a signed batch overlap instead of following each other. When a signature is refused, that
+     * write is rolled back and the batch written again without the refused events, after their dead
+     * letters, exactly as when the signatures were checked first.
      */
     void flush() {
         if (pending.isEmpty() && nextOffset == storedOffset) {
@@ -337,9 +343,17 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         }
         List<PendingEvent> batch = List.copyOf(pending);
         pending.clear();
+        SignatureVerifier.Verification verification = signatures.start(batch);
         try {
-            project(withoutBadSignatures(batch), nextOffset);
+            if (!verification.settled()
+                    && write(batch, nextOffset, verification).committed()) {
+                return;
+            }
+            // settled up front, or the overlapped write was rolled back (a refused signature or a
+            // refusal by PostgreSQL): the batch less its refused signatures, isolating what PostgreSQL refuses
+            project(withoutBadSignatures(batch, verification.refused()), nextOffset);
         } catch (RuntimeException e) {
+            verification.cancel();
             // what was not committed is read again from Kafka by the next owner of the partition
             // (a replaced thread or another instance), which starts at PostgreSQL's stored offset;
             // this task must not write again, least of all an offset move past the lost batch
@@ -350,14 +364,12 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     }
 
     /**
-     * The batch less the events whose signatures the policy refuses, verified in parallel
-     * ({@link SignatureVerifier}); those are dead-lettered by the {@link DeadLetterPublisher} (sent and
-     * acknowledged before the transaction that moves the offset past them commits), like every dead
-     * letter found at batch time: never lost, repeated if the process dies before that commit
-     * (decision 61).
+     * The batch less the events whose signatures the policy refuses ({@link SignatureVerifier}); those
+     * are dead-lettered by the {@link DeadLetterPublisher} (sent and acknowledged before the
+     * transaction that moves the offset past them commits), like every dead letter found at batch
+     * time: never lost, repeated if the process dies before that commit (decision 61).
      */
-    private List<PendingEvent> withoutBadSignatures(List<PendingEvent> batch) {
-        List<BoardWriter.Refused> refused = signatures.refused(batch);
+    private List<PendingEvent> withoutBadSignatures(List<PendingEvent> batch, List<BoardWriter.Refused> refused) {
         if (refused.isEmpty()) {
             return batch;
         }
@@ -379,14 +391,14 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
      * holds: the stored offset only ever moves past events that are stored or dead-lettered.
      */
     private void project(List<PendingEvent> events, long upTo) {
-        Throwable refusal = write(events, upTo);
+        Throwable refusal = write(events, upTo, null).refusal();
         if (refusal == null) {
             return;
         }
         if (events.size() == 1) {
             PendingEvent e = events.get(0);
             deadLetter(e, BadEventException.Reason.REFUSED, "PostgreSQL refused the event: " + describe(refusal));
-            Throwable again = write(List.of(), upTo);
+            Throwable again = write(List.of(), upTo, null).refusal();
             if (again != null) {
                 throw new IllegalStateException(
                         "partition " + partition + ": moving the offset past refused event " + e.offset() + " failed: "
@@ -401,12 +413,26 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     }
 
     /**
-     * One transaction: the events and the offset move to {@code upTo}. Returns null when committed,
-     * or the failure when PostgreSQL refused the content (after checking that this task still owns
-     * the partition). Infrastructure failures are retried with backoff, then thrown; a fenced or
-     * stopped projection throws.
+     * What one {@link #write} did: committed ({@code refusal} null and signatures accepted), or rolled
+     * back because PostgreSQL refused the content ({@code refusal}) or a signature was refused.
      */
-    private Throwable write(List<PendingEvent> events, long upTo) {
+    private record Attempt(Throwable refusal, boolean signaturesRefused) {
+        static final Attempt COMMITTED = new Attempt(null, false);
+
+        boolean committed() {
+            return refusal == null && !signaturesRefused;
+        }
+    }
+
+    /**
+     * One transaction: the events and the offset move to {@code upTo}. Returns {@link
+     * Attempt#COMMITTED}, or the failure when PostgreSQL refused the content (after checking that
+     * this task still owns the partition). With {@code verification}, the events' signatures are still
+     * being verified: the transaction waits for them before it commits, and is rolled back when one
+     * is refused. Infrastructure failures are retried with backoff, then thrown; a fenced or stopped
+     * projection throws.
+     */
+    private Attempt write(List<PendingEvent> events, long upTo, SignatureVerifier.Verification verification) {
         long backoff = 100;
         for (int attempt = 0; ; attempt++) {
             long t0 = System.nanoTime();
@@ -415,15 +441,23 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                 c.setAutoCommit(false);
                 try {
                     BatchWriter.Result r = writer.write(c, lease, storedOffset, upTo, events, boards);
+                    if (verification != null && !verification.refused().isEmpty()) {
+                        rollback(c);
+                        boards.clear();
+                        writer.rolledBack();
+                        metrics.rewritten();
+                        return new Attempt(null, true);
+                    }
                     for (BoardWriter.Refused x : r.refused()) {
                         deadLetter(x.event(), x.reason(), x.message());
                     }
                     c.commit();
+                    writer.committed();
                     metrics.batch(r.written(), r.duplicates(), System.nanoTime() - t0);
                     metrics.committed(events, System.currentTimeMillis());
                     storedOffset = upTo;
                     metrics.projected(partition, storedOffset);
-                    return null;
+                    return Attempt.COMMITTED;
                 } catch (SQLException | RuntimeException e) {
                     rollback(c);
                     boards.clear();
@@ -460,7 +494,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                                 "partition " + partition + ": an offset move was refused: " + describe(failure),
                                 failure);
                     }
-                    return failure;
+                    return new Attempt(failure, false);
                 }
                 case INFRASTRUCTURE -> {
                     if (attempt >= INFRASTRUCTURE_RETRIES) {

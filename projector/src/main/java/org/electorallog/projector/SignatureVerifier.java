@@ -5,33 +5,39 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.electorallog.core.SigningKey;
 import org.electorallog.schemas.BadEventException;
 
 /**
  * Checks the statement signatures of a whole batch against the {@link SignaturePolicy}, on several
- * cores at once (decision 61): the batch is cut into one slice per thread, the calling stream thread
- * takes one slice and a pool shared by the projector's tasks the others. Ed25519 verification is the
- * projector's costliest step on signed boards (tens of microseconds a statement), and each
- * statement's check is independent of the others, so the verdicts are the same as one by one, in
- * batch order.
+ * cores at once (decision 61), while the stream thread writes the batch (decision 77): {@link #start}
+ * cuts the batch into slices and hands them to a pool shared by the projector's tasks; {@link
+ * Verification#refused} is asked just before the batch's transaction commits, runs on the calling
+ * thread every slice the pool has not started yet, and waits for the others. Ed25519 verification is
+ * the projector's costliest step on signed boards (about 100 µs a statement on the 2-core machine),
+ * and each statement's check is independent of the others and of the database, so the verdicts are
+ * the same as one by one, in batch order.
  *
- * <p>A batch shorter than {@link #SERIAL_BELOW} is checked on the calling thread: handing it over
- * would cost more than it saves. With policy {@code NONE} nothing is checked and no thread started.
+ * <p>A batch shorter than {@link #SERIAL_BELOW}, or any batch when there is one thread, is checked on
+ * the calling thread at once: handing it over would cost more than it saves. With policy {@code
+ * NONE} nothing is checked and no thread started.
  */
 final class SignatureVerifier implements AutoCloseable {
     static final int SERIAL_BELOW = 64;
+    /** Slices per pool thread: the calling thread can take the last ones when it gets there first. */
+    private static final int SLICES_PER_THREAD = 4;
 
     private final SignaturePolicy policy;
     private final int threads;
     private ExecutorService pool;
 
-    /** {@code threads}: slices a batch is cut into, counting the calling thread (at least 1). */
+    /** {@code threads}: the pool's threads (at least 1; with 1, batches are checked on the calling thread). */
     SignatureVerifier(SignaturePolicy policy, int threads) {
         if (threads < 1) {
             throw new IllegalArgumentException("signature verification needs at least 1 thread, got " + threads);
@@ -47,36 +53,96 @@ final class SignatureVerifier implements AutoCloseable {
 
     /** The events of {@code batch} whose signatures the policy refuses, with reason and message, in batch order. */
     List<BoardWriter.Refused> refused(List<PendingEvent> batch) {
-        if (policy.mode() == SignaturePolicy.Mode.NONE || batch.isEmpty()) {
-            return List.of();
-        }
+        return start(batch).refused();
+    }
+
+    /**
+     * Starts checking {@code batch}: at once on the calling thread when it is short (then {@link
+     * Verification#settled}), else in slices on the pool.
+     */
+    Verification start(List<PendingEvent> batch) {
         BadEventException[] verdicts = new BadEventException[batch.size()];
-        int slices = batch.size() < SERIAL_BELOW ? 1 : threads;
+        if (policy.mode() == SignaturePolicy.Mode.NONE || batch.isEmpty()) {
+            return new Verification(batch, verdicts, List.of());
+        }
+        if (batch.size() < SERIAL_BELOW || threads == 1) {
+            check(batch, verdicts, 0, batch.size());
+            return new Verification(batch, verdicts, List.of());
+        }
+        int slices = Math.max(1, Math.min(threads * SLICES_PER_THREAD, batch.size() / SERIAL_BELOW));
         int step = (batch.size() + slices - 1) / slices;
-        List<Future<?>> others = new ArrayList<>();
-        for (int from = step; from < batch.size(); from += step) {
+        List<FutureTask<Void>> tasks = new ArrayList<>();
+        for (int from = 0; from < batch.size(); from += step) {
             int start = from;
             int end = Math.min(batch.size(), from + step);
-            others.add(pool().submit(() -> check(batch, verdicts, start, end)));
+            FutureTask<Void> task = new FutureTask<>(() -> check(batch, verdicts, start, end), null);
+            tasks.add(task);
+            pool().execute(task);
         }
-        check(batch, verdicts, 0, Math.min(step, batch.size()));
-        for (Future<?> f : others) {
-            try {
-                f.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while verifying a batch's signatures", e);
-            } catch (ExecutionException e) {
-                throw new IllegalStateException("verifying a batch's signatures failed: " + e.getCause(), e.getCause());
+        return new Verification(batch, verdicts, tasks);
+    }
+
+    /**
+     * One batch's check. Its verdicts are read on the thread that started it: {@link #refused} is the
+     * only way to them, and it waits until every slice has run.
+     */
+    static final class Verification {
+        private final List<PendingEvent> batch;
+        private final BadEventException[] verdicts;
+        private final List<FutureTask<Void>> slices;
+        private List<BoardWriter.Refused> refused;
+
+        private Verification(List<PendingEvent> batch, BadEventException[] verdicts, List<FutureTask<Void>> slices) {
+            this.batch = batch;
+            this.verdicts = verdicts;
+            this.slices = slices;
+        }
+
+        /** True when the verdicts were reached on the calling thread already (no slice runs elsewhere). */
+        boolean settled() {
+            return slices.isEmpty();
+        }
+
+        /**
+         * The refused events with reason and message, in batch order, once every slice has run: those
+         * the pool has not started run on this thread, the others are waited for.
+         */
+        List<BoardWriter.Refused> refused() {
+            if (refused != null) {
+                return refused;
+            }
+            for (FutureTask<Void> slice : slices) {
+                slice.run(); // a no-op when the pool has started or finished it
+            }
+            for (FutureTask<Void> slice : slices) {
+                try {
+                    slice.get();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while verifying a batch's signatures", e);
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException(
+                            "verifying a batch's signatures failed: " + e.getCause(), e.getCause());
+                } catch (CancellationException e) {
+                    throw new IllegalStateException("the verification of a batch's signatures was cancelled", e);
+                }
+            }
+            List<BoardWriter.Refused> out = new ArrayList<>();
+            for (int i = 0; i < verdicts.length; i++) {
+                if (verdicts[i] != null) {
+                    out.add(new BoardWriter.Refused(batch.get(i), verdicts[i].reason(), verdicts[i].getMessage()));
+                }
+            }
+            refused = List.copyOf(out);
+            return refused;
+        }
+
+        /** Drops the slices the pool has not started (the batch is abandoned); running ones finish on their own. */
+        void cancel() {
+            for (FutureTask<Void> slice : slices) {
+                slice.cancel(false);
             }
         }
-        List<BoardWriter.Refused> refused = new ArrayList<>();
-        for (int i = 0; i < verdicts.length; i++) {
-            if (verdicts[i] != null) {
-                refused.add(new BoardWriter.Refused(batch.get(i), verdicts[i].reason(), verdicts[i].getMessage()));
-            }
-        }
-        return refused;
     }
 
     private void check(List<PendingEvent> batch, BadEventException[] verdicts, int from, int to) {
@@ -94,7 +160,7 @@ final class SignatureVerifier implements AutoCloseable {
     private synchronized ExecutorService pool() {
         if (pool == null) {
             AtomicInteger n = new AtomicInteger();
-            pool = Executors.newFixedThreadPool(Math.max(1, threads - 1), r -> {
+            pool = Executors.newFixedThreadPool(threads, r -> {
                 Thread t = new Thread(r, "electoral-log-verify-" + n.incrementAndGet());
                 t.setDaemon(true);
                 return t;

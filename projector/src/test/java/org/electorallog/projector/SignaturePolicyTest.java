@@ -1,6 +1,7 @@
 package org.electorallog.projector;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -95,6 +96,10 @@ class SignaturePolicyTest {
         try (Projector p = Projector.start(settings)) {
             h.awaitProjected(h.stack.database().jdbcUrl(), h.endOffsets(), Duration.ofMinutes(1));
             assertEquals((long) bad.size(), p.metrics().snapshot().get("dead_letters_bad_signature"));
+            // full batches are written while verified (decision 77): those with a bad one are rolled
+            // back and written again
+            long rewritten = p.metrics().snapshot().get("batches_rewritten");
+            assertTrue(rewritten >= 1 && rewritten <= bad.size(), "batches rewritten: " + rewritten);
         }
         List<String> projected = new java.util.ArrayList<>();
         try (java.sql.Connection c = h.connect();
@@ -117,6 +122,47 @@ class SignaturePolicyTest {
         }
         assertEquals(bad, new java.util.HashSet<>(lettered), "each bad one dead-lettered");
         assertEquals(bad.size(), lettered.size(), "and once");
+    }
+
+    /**
+     * A batch is written while its signatures are verified (decision 77). When one is refused, that
+     * write is rolled back and the batch written again without it: the refused event is dead-lettered
+     * once, the others projected once in their order, and the batch keeps the checkpoint its first
+     * write had signed and lost (an hour's checkpoint interval would otherwise leave the board
+     * unprovable for an hour).
+     */
+    @Test
+    void aBatchRewrittenForABadSignatureKeepsItsCheckpoint() throws Exception {
+        SigningKey sender = SigningKey.generate();
+        SigningKey stranger = SigningKey.generate();
+        ProjectorHarness h = new ProjectorHarness("rewrite", 1);
+        // one batch of all 200 (published first; the batch waits 3 s), a checkpoint an hour
+        ProjectorSettings settings =
+                senderSigned(h).withBatch(500, Duration.ofSeconds(3)).withCheckpointEvery(Duration.ofHours(1));
+        StatementCodec codec = StatementCodec.embedded();
+        String board = "signed-rewrite-" + System.nanoTime();
+        try (KafkaProducer<String, byte[]> raw = rawProducer(h)) {
+            for (int i = 0; i < 200; i++) {
+                send(raw, h.topic, codec, envelope(board, "w-" + i, sender, i == 5 ? stranger : sender, null));
+            }
+        }
+        try (Projector p = Projector.start(settings)) {
+            h.awaitProjected(h.stack.database().jdbcUrl(), h.endOffsets(), Duration.ofMinutes(1));
+            assertEquals(1L, p.metrics().snapshot().get("batches_rewritten"), "written, rolled back, written again");
+            assertEquals(1L, p.metrics().snapshot().get("batches"), "one batch committed");
+            assertEquals(199, h.size(board));
+            // before the projector closes (closing signs every board)
+            try (java.sql.Connection c = h.connect();
+                    java.sql.PreparedStatement ps = c.prepareStatement("SELECT max(k.size) FROM checkpoints k "
+                            + "JOIN boards b USING (board_id) WHERE b.name = ?")) {
+                ps.setString(1, board);
+                try (java.sql.ResultSet rs = ps.executeQuery()) {
+                    assertEquals(true, rs.next());
+                    assertEquals(199L, rs.getLong(1), "the rewritten batch's checkpoint");
+                }
+            }
+        }
+        assertEquals(List.of("w-5"), deadLettered(h, codec));
     }
 
     /**

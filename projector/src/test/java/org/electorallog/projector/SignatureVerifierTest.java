@@ -1,6 +1,8 @@
 package org.electorallog.projector;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -61,6 +63,38 @@ class SignatureVerifierTest {
                         "in batch order");
             }
         }
+    }
+
+    /**
+     * A long batch is verified on the pool while the caller goes on (decision 77); asking for the
+     * verdicts runs on the caller every slice the pool has not started, so they come even when the
+     * pool was shut down with slices still queued.
+     */
+    @Test
+    void aLongBatchIsVerifiedInTheBackgroundAndTheCallerFinishesWhatThePoolDropped() throws Exception {
+        List<PendingEvent> batch = new ArrayList<>();
+        List<Long> bad = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            boolean wrong = i % 50 == 9;
+            batch.add(event(
+                    i,
+                    SignaturePolicyTest.envelope("signed-board", "d-" + i, SENDER, wrong ? STRANGER : SENDER, null)));
+            if (wrong) {
+                bad.add((long) i);
+            }
+        }
+        SignatureVerifier v = new SignatureVerifier(POLICY, 2);
+        SignatureVerifier.Verification serial = v.start(batch.subList(0, SignatureVerifier.SERIAL_BELOW - 1));
+        assertTrue(serial.settled(), "a short batch is verified on the calling thread at once");
+        assertEquals(
+                List.of(9L, 59L),
+                serial.refused().stream().map(r -> r.event().offset()).toList());
+        SignatureVerifier.Verification running = v.start(batch);
+        assertFalse(running.settled(), "a long batch is verified on the pool");
+        v.close(); // queued slices are dropped by the pool
+        assertEquals(
+                bad, running.refused().stream().map(r -> r.event().offset()).toList());
+        assertEquals(running.refused(), running.refused(), "the same verdicts when asked again");
     }
 
     @Test
