@@ -59,9 +59,6 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     private final SignatureVerifier signatures;
     private final Map<String, BoardProjection> boards = new HashMap<>();
     private final List<PendingEvent> pending = new ArrayList<>();
-    /** The signature check of {@link #pending}, fed as events arrive (decision 77); null while none is pending. */
-    private SignatureVerifier.Verification verifying;
-
     private ProcessorContext<String, byte[]> context;
     private int partition = -1;
     private boolean ready;
@@ -131,12 +128,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             String key, byte[] value, long offset, long timestamp, Headers headers, boolean forwardDeadLetter) {
         try {
             DecodedStatement st = validated(key, value, timestamp);
-            PendingEvent e = new PendingEvent(st, partition, offset, timestamp, key, value, headers);
-            pending.add(e);
-            if (verifying == null) {
-                verifying = signatures.open();
-            }
-            verifying.add(e);
+            pending.add(new PendingEvent(st, partition, offset, timestamp, key, value, headers));
         } catch (BadEventException e) {
             metrics.deadLetter(e.reason());
             if (forwardDeadLetter) {
@@ -147,9 +139,8 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
 
     /**
      * The checks of one event: {@link StatementRules} (inside decoding), then what only the projector
-     * knows: the Kafka key and partition and the record timestamp. Signatures are checked on the
-     * verification pool as the batch fills, and their verdicts are awaited before the batch commits
-     * ({@link #flush}).
+     * knows: the Kafka key and partition and the record timestamp. Signatures are checked later, a
+     * whole batch at once ({@link #withoutBadSignatures}).
      */
     private DecodedStatement validated(String key, byte[] value, long timestamp) throws BadEventException {
         if (value == null) {
@@ -337,9 +328,9 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
      * the batch for its content, the batch is split to isolate the event(s) at fault (see
      * {@link #project}); infrastructure failures are retried; a fenced task stops writing.
      *
-     * <p>A batch's signatures are verified on the pool while it fills and while this thread writes
-     * it, and its transaction commits only once every signature verified (decision 77): the two
-     * costliest steps of a signed batch overlap instead of following each other. When a signature is refused, that
+     * <p>A batch's signatures are verified on the pool while this thread writes it, and its
+     * transaction commits only once every signature verified (decision 77): the two costliest steps
+     * of a signed batch overlap instead of following each other. When a signature is refused, that
      * write is rolled back and the batch written again without the refused events, after their dead
      * letters, exactly as when the signatures were checked first.
      */
@@ -352,13 +343,8 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         }
         List<PendingEvent> batch = List.copyOf(pending);
         pending.clear();
-        SignatureVerifier.Verification verification = verifying == null ? signatures.start(batch) : verifying.close();
-        verifying = null;
+        SignatureVerifier.Verification verification = signatures.start(batch);
         try {
-            if (verification.size() != batch.size()) {
-                throw new IllegalStateException("partition " + partition + ": " + verification.size()
-                        + " events under signature verification, " + batch.size() + " in the batch");
-            }
             if (!verification.settled()
                     && write(batch, nextOffset, verification).committed()) {
                 return;
@@ -487,7 +473,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                 case FENCED -> {
                     metrics.fenced();
                     ready = false;
-                    dropPending();
+                    pending.clear();
                     throw failure instanceof FencedException f ? f : new FencedException(failure.getMessage());
                 }
                 case STOP ->
@@ -529,15 +515,6 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         }
     }
 
-    /** Forgets the events not yet written, and their signature check. */
-    private void dropPending() {
-        pending.clear();
-        if (verifying != null) {
-            verifying.cancel();
-            verifying = null;
-        }
-    }
-
     /** A refused batch is only isolated by the partition's owner: a zombie that lost it is fenced instead. */
     private void requireOwnership() {
         try (Connection c = db.getConnection()) {
@@ -545,7 +522,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             if (!lease.held(c)) {
                 metrics.fenced();
                 ready = false;
-                dropPending();
+                pending.clear();
                 throw new FencedException("partition " + settings.topic() + "-" + partition
                         + " is no longer ours at epoch " + lease.epoch() + ": another task took it; batch rolled back");
             }

@@ -15,26 +15,23 @@ import org.electorallog.core.SigningKey;
 import org.electorallog.schemas.BadEventException;
 
 /**
- * Checks the statement signatures of a batch against the {@link SignaturePolicy} on a pool shared by
- * the projector's tasks, one thread per core (decision 61), while the batch fills and while it is
- * written (decision 77). A task {@link #open}s a {@link Verification} for its next batch and {@link
- * Verification#add}s each valid event as it arrives; every {@link #SLICE} events go to the pool as
- * one slice, so the pool verifies while the stream thread decodes the next events. When the batch
- * is full, {@link Verification#close} sends the rest, and the stream thread writes the batch; just
- * before its transaction commits, {@link Verification#refused} runs on the calling thread every slice
- * the pool has not started and waits for the others. Ed25519 verification is the projector's
- * costliest step on signed boards (about 100 µs a statement on the 2-core machine), and each
- * statement's check is independent of the others and of the database, so the verdicts are the same
- * as one by one, in batch order.
+ * Checks the statement signatures of a whole batch against the {@link SignaturePolicy}, on several
+ * cores at once (decision 61), while the stream thread writes the batch (decision 77): {@link #start}
+ * cuts the batch into slices and hands them to a pool shared by the projector's tasks; {@link
+ * Verification#refused} is asked just before the batch's transaction commits, runs on the calling
+ * thread every slice the pool has not started yet, and waits for the others. Ed25519 verification is
+ * the projector's costliest step on signed boards (about 100 µs a statement on the 2-core machine),
+ * and each statement's check is independent of the others and of the database, so the verdicts are
+ * the same as one by one, in batch order.
  *
- * <p>A batch that closes shorter than {@link #SERIAL_BELOW} with no slice sent, or any batch when
- * there is one thread, is checked on the calling thread when it closes: handing it over would cost
- * more than it saves. With policy {@code NONE} nothing is checked and no thread started.
+ * <p>A batch shorter than {@link #SERIAL_BELOW}, or any batch when there is one thread, is checked on
+ * the calling thread at once: handing it over would cost more than it saves. With policy {@code
+ * NONE} nothing is checked and no thread started.
  */
 final class SignatureVerifier implements AutoCloseable {
     static final int SERIAL_BELOW = 64;
-    /** Events a slice: about 13 ms of checks, a few key decodings (one per sender and slice). */
-    static final int SLICE = 128;
+    /** Slices per pool thread: the calling thread can take the last ones when it gets there first. */
+    private static final int SLICES_PER_THREAD = 4;
 
     private final SignaturePolicy policy;
     private final int threads;
@@ -59,102 +56,51 @@ final class SignatureVerifier implements AutoCloseable {
         return start(batch).refused();
     }
 
-    /** A whole batch at once: {@link #open}, every event added, closed. */
+    /**
+     * Starts checking {@code batch}: at once on the calling thread when it is short (then {@link
+     * Verification#settled}), else in slices on the pool.
+     */
     Verification start(List<PendingEvent> batch) {
-        Verification v = open();
-        for (PendingEvent e : batch) {
-            v.add(e);
+        BadEventException[] verdicts = new BadEventException[batch.size()];
+        if (policy.mode() == SignaturePolicy.Mode.NONE || batch.isEmpty()) {
+            return new Verification(batch, verdicts, List.of());
         }
-        return v.close();
-    }
-
-    /** The verification of a batch to come, fed event by event on the task's thread. */
-    Verification open() {
-        return new Verification();
-    }
-
-    /** A slice of a batch, checked on the pool or by the thread that asks for the verdicts. */
-    private final class Slice {
-        final List<PendingEvent> events;
-        final BadEventException[] verdicts;
-        final FutureTask<Void> task;
-
-        Slice(List<PendingEvent> events) {
-            this.events = events;
-            this.verdicts = new BadEventException[events.size()];
-            this.task = new FutureTask<>(() -> check(events, verdicts, 0, events.size()), null);
+        if (batch.size() < SERIAL_BELOW || threads == 1) {
+            check(batch, verdicts, 0, batch.size());
+            return new Verification(batch, verdicts, List.of());
         }
+        int slices = Math.max(1, Math.min(threads * SLICES_PER_THREAD, batch.size() / SERIAL_BELOW));
+        int step = (batch.size() + slices - 1) / slices;
+        List<FutureTask<Void>> tasks = new ArrayList<>();
+        for (int from = 0; from < batch.size(); from += step) {
+            int start = from;
+            int end = Math.min(batch.size(), from + step);
+            FutureTask<Void> task = new FutureTask<>(() -> check(batch, verdicts, start, end), null);
+            tasks.add(task);
+            pool().execute(task);
+        }
+        return new Verification(batch, verdicts, tasks);
     }
 
     /**
-     * One batch's check, used by one thread (the task's): {@link #add} while the batch fills, {@link
-     * #close} when it is complete, then {@link #refused}, which waits until every slice has run.
+     * One batch's check. Its verdicts are read on the thread that started it: {@link #refused} is the
+     * only way to them, and it waits until every slice has run.
      */
-    final class Verification {
-        private final boolean checks = policy.mode() != SignaturePolicy.Mode.NONE;
-        private final List<Slice> slices = new ArrayList<>();
-        private List<PendingEvent> filling = new ArrayList<>();
-        private int size;
-        private boolean closed;
-        private boolean settled = true;
+    static final class Verification {
+        private final List<PendingEvent> batch;
+        private final BadEventException[] verdicts;
+        private final List<FutureTask<Void>> slices;
         private List<BoardWriter.Refused> refused;
 
-        private Verification() {}
-
-        /** The batch's next event; every {@link #SLICE} events go to the pool. */
-        void add(PendingEvent e) {
-            if (closed) {
-                throw new IllegalStateException("an event added to a closed verification");
-            }
-            size++;
-            if (!checks) {
-                return;
-            }
-            filling.add(e);
-            if (filling.size() >= SLICE && threads > 1) {
-                send();
-            }
+        private Verification(List<PendingEvent> batch, BadEventException[] verdicts, List<FutureTask<Void>> slices) {
+            this.batch = batch;
+            this.verdicts = verdicts;
+            this.slices = slices;
         }
 
-        private void send() {
-            Slice slice = new Slice(filling);
-            filling = new ArrayList<>();
-            slices.add(slice);
-            settled = false;
-            pool().execute(slice.task);
-        }
-
-        /**
-         * The batch is complete: its last events go to the pool, or, when the batch is short and
-         * nothing was sent, are checked here and now (then {@link #settled}).
-         */
-        Verification close() {
-            if (closed) {
-                return this;
-            }
-            closed = true;
-            if (filling.isEmpty()) {
-                return this;
-            }
-            if (slices.isEmpty() && (filling.size() < SERIAL_BELOW || threads == 1)) {
-                Slice here = new Slice(filling);
-                here.task.run();
-                slices.add(here);
-            } else {
-                send();
-            }
-            filling = List.of();
-            return this;
-        }
-
-        /** The number of events added. */
-        int size() {
-            return size;
-        }
-
-        /** True when the verdicts were reached on the calling thread (no slice was sent to the pool). */
+        /** True when the verdicts were reached on the calling thread already (no slice runs elsewhere). */
         boolean settled() {
-            return settled;
+            return slices.isEmpty();
         }
 
         /**
@@ -162,19 +108,15 @@ final class SignatureVerifier implements AutoCloseable {
          * the pool has not started run on this thread, the others are waited for.
          */
         List<BoardWriter.Refused> refused() {
-            if (!closed) {
-                throw new IllegalStateException("verdicts asked for before the batch was complete");
-            }
             if (refused != null) {
                 return refused;
             }
-            for (Slice slice : slices) {
-                slice.task.run(); // a no-op when the pool has started or finished it
+            for (FutureTask<Void> slice : slices) {
+                slice.run(); // a no-op when the pool has started or finished it
             }
-            List<BoardWriter.Refused> out = new ArrayList<>();
-            for (Slice slice : slices) {
+            for (FutureTask<Void> slice : slices) {
                 try {
-                    slice.task.get();
+                    slice.get();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted while verifying a batch's signatures", e);
@@ -184,11 +126,11 @@ final class SignatureVerifier implements AutoCloseable {
                 } catch (CancellationException e) {
                     throw new IllegalStateException("the verification of a batch's signatures was cancelled", e);
                 }
-                for (int i = 0; i < slice.verdicts.length; i++) {
-                    BadEventException v = slice.verdicts[i];
-                    if (v != null) {
-                        out.add(new BoardWriter.Refused(slice.events.get(i), v.reason(), v.getMessage()));
-                    }
+            }
+            List<BoardWriter.Refused> out = new ArrayList<>();
+            for (int i = 0; i < verdicts.length; i++) {
+                if (verdicts[i] != null) {
+                    out.add(new BoardWriter.Refused(batch.get(i), verdicts[i].reason(), verdicts[i].getMessage()));
                 }
             }
             refused = List.copyOf(out);
@@ -197,8 +139,8 @@ final class SignatureVerifier implements AutoCloseable {
 
         /** Drops the slices the pool has not started (the batch is abandoned); running ones finish on their own. */
         void cancel() {
-            for (Slice slice : slices) {
-                slice.task.cancel(false);
+            for (FutureTask<Void> slice : slices) {
+                slice.cancel(false);
             }
         }
     }

@@ -2,7 +2,6 @@ package org.electorallog.projector;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -96,36 +95,6 @@ class SignatureVerifierTest {
         assertEquals(
                 bad, running.refused().stream().map(r -> r.event().offset()).toList());
         assertEquals(running.refused(), running.refused(), "the same verdicts when asked again");
-    }
-
-    /**
-     * A batch fed as it fills sends a slice to the pool every {@link SignatureVerifier#SLICE} events,
-     * so the pool verifies before the batch is complete; its verdicts are those of the whole batch,
-     * in order, and only once it is closed.
-     */
-    @Test
-    void aBatchFedAsItFillsIsVerifiedSliceBySlice() throws Exception {
-        try (SignatureVerifier v = new SignatureVerifier(POLICY, 2)) {
-            SignatureVerifier.Verification filling = v.open();
-            List<Long> bad = new ArrayList<>();
-            for (int i = 0; i < SignatureVerifier.SLICE + 70; i++) {
-                boolean wrong = i % 40 == 3;
-                filling.add(event(
-                        i,
-                        SignaturePolicyTest.envelope(
-                                "signed-board", "f-" + i, SENDER, wrong ? STRANGER : SENDER, null)));
-                if (wrong) {
-                    bad.add((long) i);
-                }
-                assertEquals(i < SignatureVerifier.SLICE - 1, filling.settled(), "after event " + i);
-            }
-            assertThrows(IllegalStateException.class, filling::refused, "no verdicts before the batch is complete");
-            filling.close();
-            assertThrows(IllegalStateException.class, () -> filling.add(null), "a closed batch takes no event");
-            assertEquals(SignatureVerifier.SLICE + 70, filling.size());
-            assertEquals(
-                    bad, filling.refused().stream().map(r -> r.event().offset()).toList());
-        }
     }
 
     @Test
