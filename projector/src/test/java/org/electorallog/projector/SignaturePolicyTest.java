@@ -136,9 +136,10 @@ class SignaturePolicyTest {
         SigningKey sender = SigningKey.generate();
         SigningKey stranger = SigningKey.generate();
         ProjectorHarness h = new ProjectorHarness("rewrite", 1);
-        // one batch of all 200 (published first; the batch waits 3 s), a checkpoint an hour
+        // one batch of all 200 (published first; the batch is written at its 200th event, long before
+        // its wait runs out), a checkpoint an hour
         ProjectorSettings settings =
-                senderSigned(h).withBatch(500, Duration.ofSeconds(3)).withCheckpointEvery(Duration.ofHours(1));
+                senderSigned(h).withBatch(200, Duration.ofSeconds(60)).withCheckpointEvery(Duration.ofHours(1));
         StatementCodec codec = StatementCodec.embedded();
         String board = "signed-rewrite-" + System.nanoTime();
         try (KafkaProducer<String, byte[]> raw = rawProducer(h)) {
