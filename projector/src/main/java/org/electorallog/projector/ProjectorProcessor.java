@@ -9,6 +9,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
@@ -59,6 +63,13 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     private final SignatureVerifier signatures;
     private final Map<String, BoardProjection> boards = new HashMap<>();
     private final List<PendingEvent> pending = new ArrayList<>();
+    /**
+     * The thread that writes this task's batches, one at a time, while the stream thread decodes the
+     * next (decision 78), and the batch it is writing (null when none).
+     */
+    private ExecutorService batchWriter;
+
+    private Future<?> writing;
     private ProcessorContext<String, byte[]> context;
     private int partition = -1;
     private boolean ready;
@@ -96,6 +107,12 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     public void init(ProcessorContext<String, byte[]> context) {
         this.context = context;
         this.partition = context.taskId().partition();
+        String name = "electoral-log-batch-writer-" + context.taskId();
+        this.batchWriter = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
         context.schedule(settings.batchMaxWait(), PunctuationType.WALL_CLOCK_TIME, now -> {
             ensureReady();
             flush();
@@ -210,6 +227,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         if (ready) {
             return;
         }
+        awaitWrite();
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(true);
             lease = PartitionLease.acquire(c, settings.topic(), partition);
@@ -321,6 +339,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         }
         nextOffset = Math.max(nextOffset, until);
         flush();
+        awaitWrite();
     }
 
     /**
@@ -335,6 +354,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
      * letters, exactly as when the signatures were checked first.
      */
     void flush() {
+        awaitWrite();
         if (pending.isEmpty() && nextOffset == storedOffset) {
             if (writer.checkpoints().due(System.currentTimeMillis())) {
                 signDueCheckpoints();
@@ -343,24 +363,63 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         }
         List<PendingEvent> batch = List.copyOf(pending);
         pending.clear();
+        long upTo = nextOffset;
         SignatureVerifier.Verification verification = signatures.start(batch);
+        writing = batchWriter.submit(() -> writeBatch(batch, upTo, verification));
+    }
+
+    /**
+     * On the batch writer's thread: the batch, its signatures verified (or still being verified:
+     * the transaction waits for them), and the offset move to {@code upTo}.
+     */
+    private void writeBatch(List<PendingEvent> batch, long upTo, SignatureVerifier.Verification verification) {
         try {
-            if (!verification.settled()
-                    && write(batch, nextOffset, verification).committed()) {
+            if (!verification.settled() && write(batch, upTo, verification).committed()) {
                 return;
             }
             // settled up front, or the overlapped write was rolled back (a refused signature or a
             // refusal by PostgreSQL): the batch less its refused signatures, isolating what PostgreSQL refuses
-            project(withoutBadSignatures(batch, verification.refused()), nextOffset);
+            project(withoutBadSignatures(batch, verification.refused()), upTo);
         } catch (RuntimeException e) {
             verification.cancel();
-            // what was not committed is read again from Kafka by the next owner of the partition
-            // (a replaced thread or another instance), which starts at PostgreSQL's stored offset;
-            // this task must not write again, least of all an offset move past the lost batch
-            ready = false;
-            nextOffset = storedOffset;
             throw e;
         }
+    }
+
+    /**
+     * Waits until the batch being written is committed (or given up), on the stream thread, before
+     * anything that reads what a write changes (the stored offset, the boards, the checkpoints) or
+     * writes again. A failed write is thrown here: what was not committed, that batch and the events
+     * accepted since, is read again from Kafka by the next owner of the partition (a replaced thread
+     * or another instance), which starts at PostgreSQL's stored offset; this task must not write
+     * again, least of all an offset move past the lost batch.
+     */
+    private void awaitWrite() {
+        if (writing == null) {
+            return;
+        }
+        Future<?> w = writing;
+        writing = null;
+        try {
+            w.get();
+        } catch (ExecutionException e) {
+            stopWriting();
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException("partition " + partition + ": writing a batch failed: " + e.getCause(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopWriting();
+            throw new IllegalStateException("partition " + partition + ": interrupted while a batch was written", e);
+        }
+    }
+
+    /** After a failed write: nothing more is written until the partition is taken again. */
+    private void stopWriting() {
+        ready = false;
+        pending.clear();
+        nextOffset = storedOffset;
     }
 
     /**
@@ -472,8 +531,6 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             switch (BatchFailure.of(failure)) {
                 case FENCED -> {
                     metrics.fenced();
-                    ready = false;
-                    pending.clear();
                     throw failure instanceof FencedException f ? f : new FencedException(failure.getMessage());
                 }
                 case STOP ->
@@ -521,8 +578,6 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             c.setAutoCommit(true);
             if (!lease.held(c)) {
                 metrics.fenced();
-                ready = false;
-                pending.clear();
                 throw new FencedException("partition " + settings.topic() + "-" + partition
                         + " is no longer ours at epoch " + lease.epoch() + ": another task took it; batch rolled back");
             }
@@ -585,6 +640,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         if (ready) {
             try {
                 flush();
+                awaitWrite();
                 // a closing task signs what it wrote without waiting for the interval
                 signCheckpoints(Long.MAX_VALUE / 4);
             } catch (RuntimeException e) {
@@ -594,5 +650,6 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                         e.getMessage());
             }
         }
+        batchWriter.shutdown();
     }
 }
