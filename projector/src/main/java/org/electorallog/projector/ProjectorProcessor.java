@@ -41,7 +41,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The projection of one partition (one Kafka Streams task): decode, validate, batch, and write each
- * batch to PostgreSQL in one transaction (see {@link BatchWriter}).
+ * batch to PostgreSQL in one transaction (see {@link BatchWriter}). The stream thread decodes and
+ * batches; a thread of the task's own writes the batches, one at a time and in order, so that the
+ * next batch is decoded while the last one is written (decision 78). The stream thread waits for the
+ * write in progress before it hands over the next batch or reads what a write changes.
  *
  * <p>PostgreSQL's stored next offset is the truth (BRIEF section 3, invariant 1). When the task
  * starts it takes the partition (bumping its epoch), and if Kafka's committed position is past the
