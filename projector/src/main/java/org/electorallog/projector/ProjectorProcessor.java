@@ -11,8 +11,9 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
@@ -111,11 +112,14 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         this.context = context;
         this.partition = context.taskId().partition();
         String name = "electoral-log-batch-writer-" + context.taskId();
-        this.batchWriter = Executors.newSingleThreadExecutor(r -> {
+        ThreadPoolExecutor one = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
             return t;
         });
+        // an idle task's thread ends (and a task Kafka Streams drops without closing leaves none)
+        one.allowCoreThreadTimeOut(true);
+        this.batchWriter = one;
         context.schedule(settings.batchMaxWait(), PunctuationType.WALL_CLOCK_TIME, now -> {
             ensureReady();
             flush();
@@ -367,8 +371,14 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         List<PendingEvent> batch = List.copyOf(pending);
         pending.clear();
         long upTo = nextOffset;
-        SignatureVerifier.Verification verification = signatures.start(batch);
-        writing = batchWriter.submit(() -> writeBatch(batch, upTo, verification));
+        try {
+            SignatureVerifier.Verification verification = signatures.start(batch);
+            writing = batchWriter.submit(() -> writeBatch(batch, upTo, verification));
+        } catch (RuntimeException e) {
+            // the batch is not handed over: it is read again by the next owner, as after a failed write
+            stopWriting();
+            throw e;
+        }
     }
 
     /**
