@@ -16,7 +16,8 @@ import org.electorallog.schemas.BadEventException;
 
 /**
  * Checks the statement signatures of a whole batch against the {@link SignaturePolicy}, on several
- * cores at once (decision 61), while the stream thread writes the batch (decision 77): {@link #start}
+ * cores at once (decision 61), while the batch is written (decision 77; by the task's batch writer
+ * thread since decision 78): {@link #start}
  * cuts the batch into slices and hands them to a pool shared by the projector's tasks; {@link
  * Verification#refused} is asked just before the batch's transaction commits, runs on the calling
  * thread every slice the pool has not started yet, and waits for the others. Ed25519 verification is
