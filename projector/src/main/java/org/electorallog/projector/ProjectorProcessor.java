@@ -234,7 +234,6 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         if (ready) {
             return;
         }
-        awaitWrite();
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(true);
             lease = PartitionLease.acquire(c, settings.topic(), partition);
@@ -515,8 +514,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                     BatchWriter.Result r = writer.write(c, lease, storedOffset, upTo, events, boards);
                     if (verification != null && !verification.refused().isEmpty()) {
                         rollback(c);
-                        boards.clear();
-                        writer.rolledBack();
+                        forgetRolledBack();
                         metrics.rewritten();
                         return new Attempt(null, true);
                     }
@@ -532,13 +530,11 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                     return Attempt.COMMITTED;
                 } catch (SQLException | RuntimeException e) {
                     rollback(c);
-                    boards.clear();
-                    writer.rolledBack();
+                    forgetRolledBack();
                     failure = e;
                 }
             } catch (SQLException e) {
-                boards.clear();
-                writer.rolledBack();
+                forgetRolledBack();
                 failure = e;
             }
             switch (BatchFailure.of(failure)) {
@@ -583,6 +579,12 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                 }
             }
         }
+    }
+
+    /** After a batch transaction rolled back: the cached boards' trees and the writer's notes had moved on. */
+    private void forgetRolledBack() {
+        boards.clear();
+        writer.rolledBack();
     }
 
     /** A refused batch is only isolated by the partition's owner: a zombie that lost it is fenced instead. */

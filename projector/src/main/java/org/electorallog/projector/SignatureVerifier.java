@@ -84,8 +84,9 @@ final class SignatureVerifier implements AutoCloseable {
     }
 
     /**
-     * One batch's check. Its verdicts are read on the thread that started it: {@link #refused} is the
-     * only way to them, and it waits until every slice has run.
+     * One batch's check, used by one thread at a time (the task's stream thread starts it, its batch
+     * writer asks for the verdicts, decision 78): {@link #refused} is the only way to them, and it
+     * waits until every slice has run.
      */
     static final class Verification {
         private final List<PendingEvent> batch;
