@@ -53,7 +53,8 @@ final class BatchWriter {
 
     /**
      * Writes {@code events} (offset order) and moves the lease's partition from {@code expectedOffset}
-     * to {@code nextOffset}; {@link FencedException} when another task took the partition.
+     * to {@code nextOffset}; {@link FencedException} when another task took the partition. {@code
+     * ahead} holds delivery IDs looked up before the transaction began ({@link DeliveryLookAhead}).
      */
     Result write(
             Connection c,
@@ -61,7 +62,8 @@ final class BatchWriter {
             long expectedOffset,
             long nextOffset,
             List<PendingEvent> events,
-            Map<String, BoardProjection> boards)
+            Map<String, BoardProjection> boards,
+            DeliveryLookAhead ahead)
             throws SQLException {
         Map<String, List<PendingEvent>> byBoard = new LinkedHashMap<>();
         for (PendingEvent e : events) {
@@ -81,7 +83,7 @@ final class BatchWriter {
                         c, entry.getKey(), entry.getValue().get(0).kafkaTimestamp());
                 boards.put(entry.getKey(), board);
             }
-            BoardWriter.Written w = boardWriter.write(c, board, entry.getValue());
+            BoardWriter.Written w = boardWriter.write(c, board, entry.getValue(), ahead);
             written += w.written();
             duplicates += w.duplicates();
             refused.addAll(w.refused());

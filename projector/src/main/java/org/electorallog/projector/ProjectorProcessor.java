@@ -66,6 +66,9 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     private final DeadLetterPublisher publisher;
     private final SignatureVerifier signatures;
     private final Map<String, BoardProjection> boards = new HashMap<>();
+    /** Board name to committed ID, for the delivery look-ahead; the stream thread's own copy (decision 79). */
+    private final Map<String, Short> boardIds = new HashMap<>();
+
     private final List<PendingEvent> pending = new ArrayList<>();
     /**
      * The thread that writes this task's batches, one at a time, while the stream thread decodes the
@@ -74,6 +77,9 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     private ExecutorService batchWriter;
 
     private Future<?> writing;
+    /** The batch last handed to the batch writer (stream thread only). */
+    private List<PendingEvent> inFlight = List.of();
+
     private ProcessorContext<String, byte[]> context;
     private int partition = -1;
     private boolean ready;
@@ -249,6 +255,8 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                     "cannot take partition " + partition + " in PostgreSQL: " + e.getMessage(), e);
         }
         boards.clear();
+        boardIds.clear();
+        inFlight = List.of();
         long committed;
         try (Admin admin = Admin.create(settings.kafkaClient())) {
             requireUndeleted(admin);
@@ -360,7 +368,10 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
      * letters, exactly as when the signatures were checked first.
      */
     void flush() {
+        DeliveryLookAhead ahead = writing == null || pending.isEmpty() ? DeliveryLookAhead.NONE : lookAhead(pending);
         awaitWrite();
+        // the writer is idle: its boards are the committed ones
+        boards.forEach((name, b) -> boardIds.put(name, b.boardId));
         if (pending.isEmpty() && nextOffset == storedOffset) {
             if (writer.checkpoints().due(System.currentTimeMillis())) {
                 signDueCheckpoints();
@@ -372,7 +383,8 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         long upTo = nextOffset;
         try {
             SignatureVerifier.Verification verification = signatures.start(batch);
-            writing = batchWriter.submit(() -> writeBatch(batch, upTo, verification));
+            writing = batchWriter.submit(() -> writeBatch(batch, upTo, verification, ahead));
+            inFlight = batch;
         } catch (RuntimeException e) {
             // the batch is not handed over: it is read again by the next owner, as after a failed write
             stopWriting();
@@ -381,17 +393,40 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     }
 
     /**
-     * On the batch writer's thread: the batch, its signatures verified (or still being verified:
-     * the transaction waits for them), and the offset move to {@code upTo}.
+     * The stored delivery IDs of {@code batch}, looked up on a connection of the stream thread's
+     * while the batch in flight is written (decision 79). If the lookup fails, the batch writer looks
+     * them up itself in the batch's transaction, as it would without a look-ahead, and meets the
+     * failure there if it lasts.
      */
-    private void writeBatch(List<PendingEvent> batch, long upTo, SignatureVerifier.Verification verification) {
+    private DeliveryLookAhead lookAhead(List<PendingEvent> batch) {
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(true);
+            return DeliveryLookAhead.of(c, batch, inFlight, boardIds);
+        } catch (SQLException e) {
+            LOG.warn(
+                    "partition {}: looking up a batch's delivery IDs ahead failed ({}); its writer looks them up",
+                    partition,
+                    describe(e));
+            return DeliveryLookAhead.NONE;
+        }
+    }
+
+    /**
+     * On the batch writer's thread: the batch, its signatures verified (or still being verified:
+     * the transaction waits for them), and the offset move to {@code upTo}; {@code ahead}, its
+     * delivery IDs looked up while the batch before was written.
+     */
+    private void writeBatch(
+            List<PendingEvent> batch, long upTo, SignatureVerifier.Verification verification, DeliveryLookAhead ahead) {
         try {
-            if (!verification.settled() && write(batch, upTo, verification).committed()) {
+            if (!verification.settled()
+                    && write(batch, upTo, verification, ahead).committed()) {
                 return;
             }
             // settled up front, or the overlapped write was rolled back (a refused signature or a
-            // refusal by PostgreSQL): the batch less its refused signatures, isolating what PostgreSQL refuses
-            project(withoutBadSignatures(batch, verification.refused()), upTo);
+            // refusal by PostgreSQL), so nothing of the batch is committed yet and the look-ahead
+            // holds: the batch less its refused signatures, isolating what PostgreSQL refuses
+            project(withoutBadSignatures(batch, verification.refused()), upTo, ahead);
         } catch (RuntimeException e) {
             verification.cancel();
             throw e;
@@ -461,15 +496,16 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
      * epoch and offset compare-and-set as a normal batch, committed in offset order, so exactly-once
      * holds: the stored offset only ever moves past events that are stored or dead-lettered.
      */
-    private void project(List<PendingEvent> events, long upTo) {
-        Throwable refusal = write(events, upTo, null).refusal();
+    private void project(List<PendingEvent> events, long upTo, DeliveryLookAhead ahead) {
+        Throwable refusal = write(events, upTo, null, ahead).refusal();
         if (refusal == null) {
             return;
         }
         if (events.size() == 1) {
             PendingEvent e = events.get(0);
             deadLetter(e, BadEventException.Reason.REFUSED, "PostgreSQL refused the event: " + describe(refusal));
-            Throwable again = write(List.of(), upTo, null).refusal();
+            Throwable again =
+                    write(List.of(), upTo, null, DeliveryLookAhead.NONE).refusal();
             if (again != null) {
                 throw new IllegalStateException(
                         "partition " + partition + ": moving the offset past refused event " + e.offset() + " failed: "
@@ -478,9 +514,10 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             }
             return;
         }
+        // the first half commits before the second is written: no look-ahead holds for either
         int mid = events.size() / 2;
-        project(events.subList(0, mid), events.get(mid).offset());
-        project(events.subList(mid, events.size()), upTo);
+        project(events.subList(0, mid), events.get(mid).offset(), DeliveryLookAhead.NONE);
+        project(events.subList(mid, events.size()), upTo, DeliveryLookAhead.NONE);
     }
 
     /**
@@ -503,7 +540,11 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
      * is refused. Infrastructure failures are retried with backoff, then thrown; a fenced or stopped
      * projection throws.
      */
-    private Attempt write(List<PendingEvent> events, long upTo, SignatureVerifier.Verification verification) {
+    private Attempt write(
+            List<PendingEvent> events,
+            long upTo,
+            SignatureVerifier.Verification verification,
+            DeliveryLookAhead ahead) {
         long backoff = 100;
         for (int attempt = 0; ; attempt++) {
             long t0 = System.nanoTime();
@@ -511,7 +552,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             try (Connection c = db.getConnection()) {
                 c.setAutoCommit(false);
                 try {
-                    BatchWriter.Result r = writer.write(c, lease, storedOffset, upTo, events, boards);
+                    BatchWriter.Result r = writer.write(c, lease, storedOffset, upTo, events, boards, ahead);
                     if (verification != null && !verification.refused().isEmpty()) {
                         rollback(c);
                         forgetRolledBack();
