@@ -53,8 +53,7 @@ final class BatchWriter {
 
     /**
      * Writes {@code events} (offset order) and moves the lease's partition from {@code expectedOffset}
-     * to {@code nextOffset}; {@link FencedException} when another task took the partition. {@code
-     * ahead} holds delivery IDs looked up before the transaction began ({@link DeliveryLookAhead}).
+     * to {@code nextOffset}; {@link FencedException} when another task took the partition.
      */
     Result write(
             Connection c,
@@ -62,8 +61,7 @@ final class BatchWriter {
             long expectedOffset,
             long nextOffset,
             List<PendingEvent> events,
-            Map<String, BoardProjection> boards,
-            DeliveryLookAhead ahead)
+            Map<String, BoardProjection> boards)
             throws SQLException {
         Map<String, List<PendingEvent>> byBoard = new LinkedHashMap<>();
         for (PendingEvent e : events) {
@@ -83,7 +81,7 @@ final class BatchWriter {
                         c, entry.getKey(), entry.getValue().get(0).kafkaTimestamp());
                 boards.put(entry.getKey(), board);
             }
-            BoardWriter.Written w = boardWriter.write(c, board, entry.getValue(), ahead);
+            BoardWriter.Written w = boardWriter.write(c, board, entry.getValue());
             written += w.written();
             duplicates += w.duplicates();
             refused.addAll(w.refused());

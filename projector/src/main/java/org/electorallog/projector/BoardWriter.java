@@ -84,18 +84,13 @@ final class BoardWriter {
                 s.lastCreatedMillis() == null ? Long.MIN_VALUE : s.lastCreatedMillis());
     }
 
-    /**
-     * Writes the board's events (in offset order); the tree in {@code board} advances even if the
-     * transaction later fails. {@code ahead} holds the stored delivery IDs looked up before the
-     * transaction began, where it can ({@link DeliveryLookAhead#NONE} when none were).
-     */
-    Written write(Connection c, BoardProjection board, List<PendingEvent> events, DeliveryLookAhead ahead)
-            throws SQLException {
+    /** Writes the board's events (in offset order); the tree in {@code board} advances even if the transaction later fails. */
+    Written write(Connection c, BoardProjection board, List<PendingEvent> events) throws SQLException {
         List<Refused> refused = new ArrayList<>();
         // the registry first: a refused statement must not take a delivery ID from a later good one
         List<PendingEvent> permitted =
                 policy.registryCovers(board.name) ? SenderRegistry.allowed(c, board.name, events, refused) : events;
-        List<PendingEvent> fresh = dropRepeated(c, board, permitted, refused, ahead);
+        List<PendingEvent> fresh = dropRepeated(c, board, permitted, refused);
         int dropped = events.size() - fresh.size() - refused.size();
         if (!fresh.isEmpty()) {
             List<RecordRow> rows = insertRecords(c, board, fresh);
@@ -115,18 +110,13 @@ final class BoardWriter {
 
     /**
      * Keeps the first copy of each delivery ID: drops repeats inside the batch and IDs already stored.
-     * Stored IDs are found by their 16-byte key (the unique index records_delivery_id, V5), looked up
-     * ahead where {@code ahead} holds them (decision 79), and then compared in full. A later delivery ID whose key equals an earlier one's (a 2^64-work
+     * Stored IDs are found by their 16-byte key (the unique index records_delivery_id, V5) and then
+     * compared in full. A later delivery ID whose key equals an earlier one's (a 2^64-work
      * collision) cannot be stored beside it: it is refused (dead-lettered with both IDs named),
      * never silently dropped as a duplicate, and the board goes on.
      */
     private static List<PendingEvent> dropRepeated(
-            Connection c,
-            BoardProjection board,
-            List<PendingEvent> events,
-            List<Refused> refused,
-            DeliveryLookAhead ahead)
-            throws SQLException {
+            Connection c, BoardProjection board, List<PendingEvent> events, List<Refused> refused) throws SQLException {
         Map<String, PendingEvent> firstCopies = new LinkedHashMap<>();
         for (PendingEvent e : events) {
             firstCopies.putIfAbsent(e.statement().deliveryId(), e);
@@ -143,7 +133,7 @@ final class BoardWriter {
             }
         }
         Set<String> stored = new HashSet<>();
-        for (String id : ahead.storedIds(c, board.name, board.boardId, byKey.keySet())) {
+        for (String id : Records.deliveryIdsWithKeys(c, board.boardId, byKey.keySet())) {
             if (firstCopies.containsKey(id)) {
                 stored.add(id);
             } else {

@@ -66,9 +66,6 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     private final DeadLetterPublisher publisher;
     private final SignatureVerifier signatures;
     private final Map<String, BoardProjection> boards = new HashMap<>();
-    /** Board name to committed ID, for the delivery look-ahead; the stream thread's own copy (decision 79). */
-    private final Map<String, Short> boardIds = new HashMap<>();
-
     private final List<PendingEvent> pending = new ArrayList<>();
     /**
      * The thread that writes this task's batches, one at a time, while the stream thread decodes the
@@ -77,9 +74,6 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     private ExecutorService batchWriter;
 
     private Future<?> writing;
-    /** The batch last handed to the batch writer (stream thread only). */
-    private List<PendingEvent> inFlight = List.of();
-
     private ProcessorContext<String, byte[]> context;
     private int partition = -1;
     private boolean ready;
@@ -255,8 +249,6 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                     "cannot take partition " + partition + " in PostgreSQL: " + e.getMessage(), e);
         }
         boards.clear();
-        boardIds.clear();
-        inFlight = List.of();
         long committed;
         try (Admin admin = Admin.create(settings.kafkaClient())) {
             requireUndeleted(admin);
@@ -368,10 +360,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
      * letters, exactly as when the signatures were checked first.
      */
     void flush() {
-        DeliveryLookAhead ahead = writing == null || pending.isEmpty() ? DeliveryLookAhead.NONE : lookAhead(pending);
         awaitWrite();
-        // the writer is idle: its boards are the committed ones
-        boards.forEach((name, b) -> boardIds.put(name, b.boardId));
         if (pending.isEmpty() && nextOffset == storedOffset) {
             if (writer.checkpoints().due(System.currentTimeMillis())) {
                 signDueCheckpoints();
@@ -383,8 +372,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         long upTo = nextOffset;
         try {
             SignatureVerifier.Verification verification = signatures.start(batch);
-            writing = batchWriter.submit(() -> writeBatch(batch, upTo, verification, ahead));
-            inFlight = batch;
+            writing = batchWriter.submit(() -> writeBatch(batch, upTo, verification));
         } catch (RuntimeException e) {
             // the batch is not handed over: it is read again by the next owner, as after a failed write
             stopWriting();
@@ -393,40 +381,17 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     }
 
     /**
-     * The stored delivery IDs of {@code batch}, looked up on a connection of the stream thread's
-     * while the batch in flight is written (decision 79). If the lookup fails, the batch writer looks
-     * them up itself in the batch's transaction, as it would without a look-ahead, and meets the
-     * failure there if it lasts.
-     */
-    private DeliveryLookAhead lookAhead(List<PendingEvent> batch) {
-        try (Connection c = db.getConnection()) {
-            c.setAutoCommit(true);
-            return DeliveryLookAhead.of(c, batch, inFlight, boardIds);
-        } catch (SQLException e) {
-            LOG.warn(
-                    "partition {}: looking up a batch's delivery IDs ahead failed ({}); its writer looks them up",
-                    partition,
-                    describe(e));
-            return DeliveryLookAhead.NONE;
-        }
-    }
-
-    /**
      * On the batch writer's thread: the batch, its signatures verified (or still being verified:
-     * the transaction waits for them), and the offset move to {@code upTo}; {@code ahead}, its
-     * delivery IDs looked up while the batch before was written.
+     * the transaction waits for them), and the offset move to {@code upTo}.
      */
-    private void writeBatch(
-            List<PendingEvent> batch, long upTo, SignatureVerifier.Verification verification, DeliveryLookAhead ahead) {
+    private void writeBatch(List<PendingEvent> batch, long upTo, SignatureVerifier.Verification verification) {
         try {
-            if (!verification.settled()
-                    && write(batch, upTo, verification, ahead).committed()) {
+            if (!verification.settled() && write(batch, upTo, verification).committed()) {
                 return;
             }
             // settled up front, or the overlapped write was rolled back (a refused signature or a
-            // refusal by PostgreSQL), so nothing of the batch is committed yet and the look-ahead
-            // holds: the batch less its refused signatures, isolating what PostgreSQL refuses
-            project(withoutBadSignatures(batch, verification.refused()), upTo, ahead);
+            // refusal by PostgreSQL): the batch less its refused signatures, isolating what PostgreSQL refuses
+            project(withoutBadSignatures(batch, verification.refused()), upTo);
         } catch (RuntimeException e) {
             verification.cancel();
             throw e;
@@ -496,16 +461,15 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
      * epoch and offset compare-and-set as a normal batch, committed in offset order, so exactly-once
      * holds: the stored offset only ever moves past events that are stored or dead-lettered.
      */
-    private void project(List<PendingEvent> events, long upTo, DeliveryLookAhead ahead) {
-        Throwable refusal = write(events, upTo, null, ahead).refusal();
+    private void project(List<PendingEvent> events, long upTo) {
+        Throwable refusal = write(events, upTo, null).refusal();
         if (refusal == null) {
             return;
         }
         if (events.size() == 1) {
             PendingEvent e = events.get(0);
             deadLetter(e, BadEventException.Reason.REFUSED, "PostgreSQL refused the event: " + describe(refusal));
-            Throwable again =
-                    write(List.of(), upTo, null, DeliveryLookAhead.NONE).refusal();
+            Throwable again = write(List.of(), upTo, null).refusal();
             if (again != null) {
                 throw new IllegalStateException(
                         "partition " + partition + ": moving the offset past refused event " + e.offset() + " failed: "
@@ -514,10 +478,9 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             }
             return;
         }
-        // the first half commits before the second is written: no look-ahead holds for either
         int mid = events.size() / 2;
-        project(events.subList(0, mid), events.get(mid).offset(), DeliveryLookAhead.NONE);
-        project(events.subList(mid, events.size()), upTo, DeliveryLookAhead.NONE);
+        project(events.subList(0, mid), events.get(mid).offset());
+        project(events.subList(mid, events.size()), upTo);
     }
 
     /**
@@ -540,11 +503,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
      * is refused. Infrastructure failures are retried with backoff, then thrown; a fenced or stopped
      * projection throws.
      */
-    private Attempt write(
-            List<PendingEvent> events,
-            long upTo,
-            SignatureVerifier.Verification verification,
-            DeliveryLookAhead ahead) {
+    private Attempt write(List<PendingEvent> events, long upTo, SignatureVerifier.Verification verification) {
         long backoff = 100;
         for (int attempt = 0; ; attempt++) {
             long t0 = System.nanoTime();
@@ -552,7 +511,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             try (Connection c = db.getConnection()) {
                 c.setAutoCommit(false);
                 try {
-                    BatchWriter.Result r = writer.write(c, lease, storedOffset, upTo, events, boards, ahead);
+                    BatchWriter.Result r = writer.write(c, lease, storedOffset, upTo, events, boards);
                     if (verification != null && !verification.refused().isEmpty()) {
                         rollback(c);
                         forgetRolledBack();

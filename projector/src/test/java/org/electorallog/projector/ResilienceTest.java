@@ -213,8 +213,7 @@ class ResilienceTest {
                 c.setAutoCommit(false);
                 assertThrows(
                         FencedException.class,
-                        () -> zombie.write(
-                                c, stale, now[0], now[0] + 1, List.of(), new HashMap<>(), DeliveryLookAhead.NONE));
+                        () -> zombie.write(c, stale, now[0], now[0] + 1, List.of(), new HashMap<>()));
                 c.rollback();
             }
             assertEquals(now[0], offsetsAndEpochs(live, db, h.topic).get(part)[0], "the zombie moved nothing");
