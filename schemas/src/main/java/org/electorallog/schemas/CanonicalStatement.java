@@ -1,6 +1,5 @@
 package org.electorallog.schemas;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -8,6 +7,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericContainer;
 import org.apache.avro.generic.GenericEnumSymbol;
@@ -44,15 +44,21 @@ public final class CanonicalStatement {
 
     private CanonicalStatement() {}
 
+    /**
+     * Each record schema's fields in canonical order, with their names already encoded: computed
+     * once per schema (the schemas are the generated classes' and the registry's, a handful).
+     */
+    private static final Map<Schema, Layout> LAYOUTS = new ConcurrentHashMap<>();
+
     /** The canonical bytes of a statement record (generic or generated). */
     public static byte[] encode(IndexedRecord statement) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+        Sink out = new Sink();
         out.writeBytes(MAGIC);
         value(out, statement, statement.getSchema());
         return out.toByteArray();
     }
 
-    private static void value(ByteArrayOutputStream out, Object v, Schema schema) {
+    private static void value(Sink out, Object v, Schema schema) {
         if (v == null) {
             out.write(0x00);
             return;
@@ -66,14 +72,12 @@ public final class CanonicalStatement {
             }
             case INT, LONG -> {
                 out.write(0x02);
-                out.writeBytes(
-                        ByteBuffer.allocate(8).putLong(((Number) v).longValue()).array());
+                out.int64(((Number) v).longValue());
             }
             case FLOAT, DOUBLE -> {
                 out.write(0x03);
-                out.writeBytes(ByteBuffer.allocate(8)
-                        .putDouble(((Number) v).doubleValue())
-                        .array());
+                // the bits ByteBuffer.putDouble writes: NaN payloads kept as they are
+                out.int64(Double.doubleToRawLongBits(((Number) v).doubleValue()));
             }
             case STRING -> {
                 out.write(0x04);
@@ -82,10 +86,8 @@ public final class CanonicalStatement {
             case BYTES -> {
                 out.write(0x05);
                 ByteBuffer b = ((ByteBuffer) v).duplicate();
-                byte[] bytes = new byte[b.remaining()];
-                b.get(bytes);
-                uvarint(out, bytes.length);
-                out.writeBytes(bytes);
+                uvarint(out, b.remaining());
+                out.write(b);
             }
             case FIXED -> {
                 out.write(0x05);
@@ -123,24 +125,50 @@ public final class CanonicalStatement {
         }
     }
 
-    private static void record(ByteArrayOutputStream out, IndexedRecord r) {
-        Schema schema = r.getSchema();
+    private static void record(Sink out, IndexedRecord r) {
+        Layout layout = LAYOUTS.computeIfAbsent(r.getSchema(), Layout::of);
         out.write(0x07);
-        // the simple name: record names are unique within the envelope, and the namespace would
-        // cost every statement 30 bytes twice over
-        str(out, schema.getName());
-        List<Schema.Field> present = new ArrayList<>();
-        for (Schema.Field f : schema.getFields()) {
+        out.writeBytes(layout.name());
+        Schema.Field[] fields = layout.fields();
+        int present = 0;
+        for (Schema.Field f : fields) {
             if (r.get(f.pos()) != null) {
-                present.add(f);
+                present++;
             }
         }
-        present.sort(Comparator.comparing(
-                f -> f.name().getBytes(StandardCharsets.UTF_8), java.util.Arrays::compareUnsigned));
-        uvarint(out, present.size());
-        for (Schema.Field f : present) {
-            str(out, f.name());
-            value(out, r.get(f.pos()), f.schema());
+        uvarint(out, present);
+        for (int i = 0; i < fields.length; i++) {
+            Object v = r.get(fields[i].pos());
+            if (v != null) {
+                out.writeBytes(layout.fieldNames()[i]);
+                value(out, v, fields[i].schema());
+            }
+        }
+    }
+
+    /**
+     * A record schema as {@code value(record)} writes it: str(simple name), and the fields sorted by
+     * the unsigned UTF-8 bytes of their names, each with str(field name).
+     */
+    @SuppressWarnings("ArrayRecordComponent") // a cached layout, never compared as a value
+    private record Layout(byte[] name, Schema.Field[] fields, byte[][] fieldNames) {
+        static Layout of(Schema schema) {
+            // the simple name: record names are unique within the envelope, and the namespace would
+            // cost every statement 30 bytes twice over
+            List<Schema.Field> sorted = new ArrayList<>(schema.getFields());
+            sorted.sort(Comparator.comparing(
+                    f -> f.name().getBytes(StandardCharsets.UTF_8), java.util.Arrays::compareUnsigned));
+            byte[][] names = new byte[sorted.size()][];
+            for (int i = 0; i < names.length; i++) {
+                names[i] = str(sorted.get(i).name());
+            }
+            return new Layout(str(schema.getName()), sorted.toArray(Schema.Field[]::new), names);
+        }
+
+        private static byte[] str(String s) {
+            Sink out = new Sink();
+            CanonicalStatement.str(out, s);
+            return out.toByteArray();
         }
     }
 
@@ -305,17 +333,60 @@ public final class CanonicalStatement {
         }
     }
 
-    private static void str(ByteArrayOutputStream out, String s) {
+    private static void str(Sink out, String s) {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
         uvarint(out, b.length);
         out.writeBytes(b);
     }
 
-    private static void uvarint(ByteArrayOutputStream out, long v) {
+    private static void uvarint(Sink out, long v) {
         while ((v & ~0x7FL) != 0) {
             out.write((int) ((v & 0x7F) | 0x80));
             v >>>= 7;
         }
         out.write((int) v);
+    }
+
+    /** A growing byte buffer of one encoding, unsynchronized (ByteArrayOutputStream locks on every write). */
+    private static final class Sink {
+        private byte[] buf = new byte[512];
+        private int count;
+
+        void write(int b) {
+            ensure(1);
+            buf[count++] = (byte) b;
+        }
+
+        void writeBytes(byte[] b) {
+            ensure(b.length);
+            System.arraycopy(b, 0, buf, count, b.length);
+            count += b.length;
+        }
+
+        /** The buffer's remaining bytes (its position moves to its limit). */
+        void write(ByteBuffer b) {
+            int n = b.remaining();
+            ensure(n);
+            b.get(buf, count, n);
+            count += n;
+        }
+
+        /** An int64, big-endian. */
+        void int64(long v) {
+            ensure(8);
+            for (int shift = 56; shift >= 0; shift -= 8) {
+                buf[count++] = (byte) (v >>> shift);
+            }
+        }
+
+        byte[] toByteArray() {
+            return java.util.Arrays.copyOf(buf, count);
+        }
+
+        private void ensure(int more) {
+            if (count + more > buf.length) {
+                buf = java.util.Arrays.copyOf(buf, Math.max(buf.length * 2, count + more));
+            }
+        }
     }
 }
