@@ -126,7 +126,11 @@ public final class CanonicalStatement {
     }
 
     private static void record(Sink out, IndexedRecord r) {
-        Layout layout = LAYOUTS.computeIfAbsent(r.getSchema(), Layout::of);
+        Layout layout = LAYOUTS.get(r.getSchema());
+        if (layout == null) {
+            // computeIfAbsent locks the bin even when the key is there (unless it is the bin's first)
+            layout = LAYOUTS.computeIfAbsent(r.getSchema(), Layout::of);
+        }
         out.write(0x07);
         out.writeBytes(layout.name());
         Schema.Field[] fields = layout.fields();
