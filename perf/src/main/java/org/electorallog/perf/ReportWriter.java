@@ -668,7 +668,9 @@ final class ReportWriter {
      * Targets 1 and 2 of issue 17, from the fill windows of each commit on its own: windows of
      * different commits are different runs (a fresh stack each, or a fill continued on the same stack
      * at the same commit), so a span never mixes them. A commit whose windows cover 1M -> 5M gives the
-     * two rows of target 2; one whose windows cover 0 -> 1M and 15M -> 20M gives target 1.
+     * two rows of target 2; one whose windows cover 0 -> 1M and 15M -> 20M gives target 1. Two
+     * fresh-stack fills of one commit would be summed as one run: keep one top-level fill file per
+     * commit (other runs go in a results subdirectory, which the report does not read).
      */
     static void pipelineTargets(StringBuilder md, List<JsonNode> windows) {
         Map<String, List<JsonNode>> byCommit = new LinkedHashMap<>();
