@@ -50,8 +50,13 @@ final class ProjectorProcess implements AutoCloseable {
                 .info()
                 .command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> command = new ArrayList<>(List.of(
-                java,
+        List<String> command = new ArrayList<>(List.of(java));
+        // JVM options for this process only, e.g. a Flight Recorder of the restarted projector
+        String opts = System.getenv("PROJECTOR_JAVA_OPTS");
+        if (opts != null && !opts.isBlank()) {
+            command.addAll(List.of(opts.trim().split("\\s+")));
+        }
+        command.addAll(List.of(
                 "-Djava.io.tmpdir=" + tmp,
                 "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=org.electorallog.schemas.avro",
                 "-cp",

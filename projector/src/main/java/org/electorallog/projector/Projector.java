@@ -32,6 +32,9 @@ public final class Projector implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Projector.class);
 
     private final ProjectorSettings settings;
+    /** The stream thread's codec, shared with the warm-up so that its readers and layouts are made before the first event. */
+    private final StatementCodec codec;
+
     private final HikariDataSource db;
     private final ProjectorMetrics metrics = new ProjectorMetrics();
     private final KafkaStreams streams;
@@ -45,6 +48,7 @@ public final class Projector implements AutoCloseable {
     private Projector(ProjectorSettings settings, TopicLayout layout) {
         this.settings = settings;
         this.layout = layout;
+        this.codec = settings.codec();
         this.db = ProjectionDatabase.pool(
                 settings.jdbcUrl(),
                 settings.dbUser(),
@@ -108,18 +112,43 @@ public final class Projector implements AutoCloseable {
         return p;
     }
 
-    /** Decision 75: the per-event code compiled before the first event (see {@link ProjectorWarmUp}). */
+    /**
+     * Decisions 75 and 81: the per-event and per-batch code compiled before the first event, on
+     * made-up statements and the topic's last events (see {@link ProjectorWarmUp}).
+     */
     private void warmUp() {
         long t0 = System.nanoTime();
         // an optimisation, never a reason not to project: a failed warm-up (a made-up statement the
         // rules now refuse; ProjectorWarmUpTest catches that drift) is reported and the start goes on
         try {
-            // the embedded manifest's codec: the same decoding, and no schema registry to ask
-            long n = new ProjectorWarmUp(
-                            StatementCodec.embedded(), settings.signatures().mode() != SignaturePolicy.Mode.NONE)
-                    .run(settings.warmUpStatements());
-            LOG.info("projector warmed up on {} made-up statements in {} ms", n, (System.nanoTime() - t0) / 1_000_000);
-        } catch (RuntimeException e) {
+            // decision 81: the topic's last events as well, decoded by the stream thread's own codec
+            List<byte[]> recent = RecentEvents.read(
+                    settings.kafkaClient(),
+                    settings.topic(),
+                    ProjectorWarmUp.recentEvents(settings.warmUpStatements()),
+                    Duration.ofSeconds(10));
+            // made-up statements through the embedded registry's codec: nothing registered anywhere
+            ProjectorWarmUp w = new ProjectorWarmUp(
+                    settings.schemaRegistryUrl() == null ? codec : StatementCodec.embedded(),
+                    settings.signatures().mode() != SignaturePolicy.Mode.NONE,
+                    codec,
+                    recent);
+            long n = w.run(settings.warmUpStatements());
+            long t1 = System.nanoTime();
+            long written = w.write(
+                    db,
+                    new BoardWriter(settings.originPrefix(), settings.signatures()),
+                    ProjectorWarmUp.writeRounds(settings.warmUpStatements()));
+            LOG.info(
+                    "projector warmed up on {} statements ({} of them made up, {} the topic's last events) in {} ms, "
+                            + "then wrote {} to PostgreSQL in rolled-back transactions in {} ms",
+                    n,
+                    ProjectorWarmUp.BATCH,
+                    w.messages().size() - ProjectorWarmUp.BATCH,
+                    (t1 - t0) / 1_000_000,
+                    written,
+                    (System.nanoTime() - t1) / 1_000_000);
+        } catch (RuntimeException | java.sql.SQLException e) {
             LOG.warn(
                     "projector warm-up failed after {} ms; starting without it (the first events run slower): {}",
                     (System.nanoTime() - t0) / 1_000_000,
@@ -157,7 +186,6 @@ public final class Projector implements AutoCloseable {
     }
 
     Topology topology() {
-        StatementCodec codec = settings.codec();
         Topology t = new Topology();
         t.addSource("events", Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), settings.topic());
         t.addProcessor(

@@ -1,12 +1,18 @@
 package org.electorallog.projector;
 
 import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import javax.sql.DataSource;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteSigner;
@@ -21,39 +27,63 @@ import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.IdentityProviderUserEvent;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.store.BoardRow;
+import org.electorallog.store.Boards;
 
 /**
- * Runs the projector's per-event code on made-up statements before it takes its partitions, so that
- * the first events of a projector just (re)started meet code the JIT has compiled rather than the
- * interpreter (decision 75): decoding with the statement rules and the canonical bytes, Ed25519
- * verification of a sender signature, the leaf hashes and tiles of a tree, and a signed checkpoint.
- * A projector started seconds before a peak otherwise takes about four times as long an event for
- * its first tens of thousands (0.55 ms against 0.14, decision 63; the bursts of decision 75).
+ * Runs the projector's per-event code before it takes its partitions, so that the first events of a
+ * projector just (re)started meet code the JIT has compiled rather than the interpreter (decisions
+ * 75 and 81): decoding with the statement rules and the canonical bytes, Ed25519 verification of a
+ * sender signature, the leaf hashes and tiles of a tree and a signed checkpoint ({@link #run}, in
+ * memory), then the batch's writes to PostgreSQL ({@link #write}, rolled back). A projector started
+ * seconds before a peak otherwise takes about four times as long an event for its first tens of
+ * thousands (0.55 ms against 0.14, decision 63; the bursts of decision 75).
  *
- * <p>Nothing leaves this class: no Kafka, no PostgreSQL, throwaway keys (never the log's signer key,
- * which signs only the log's own checkpoints). The statements are valid ones, a log-in and a cast
- * vote per voter as in an election, so the code compiled is the path of a good event, not of a
- * refusal; {@link #run} fails if one of them is refused, which would mean the warm-up no longer
- * matches the rules (the projector then logs it and starts without the warm-up).
+ * <p>Two kinds of statement are run. Made-up ones, a log-in and a cast vote per voter as in an
+ * election, valid and (with a signature policy) signed with a throwaway sender key: {@link #run}
+ * fails if one of them is refused, which would mean the warm-up no longer matches the rules (the
+ * projector then logs it and starts without the warm-up). And the topic's last events ({@link
+ * RecentEvents}), decoded with the stream thread's own codec: what comes after a restart is most like
+ * what came before it, and code compiled for the made-up statements alone was thrown away by the JIT
+ * at the first real events and compiled again during the burst that followed (decision 81). A recent
+ * event that does not decode (it was dead-lettered when it was projected) is left out.
+ *
+ * <p>Nothing is kept: no Kafka writes, PostgreSQL writes only in transactions rolled back, throwaway
+ * keys (never the log's signer key, which signs only the log's own checkpoints).
  */
 final class ProjectorWarmUp {
-    /** Statements made once and decoded round after round (the batch a warm-up round projects). */
+    /** Made-up statements, made once; the statements a warm-up round projects. */
     static final int BATCH = 500;
+
+    /** At most this many batches are written to PostgreSQL and rolled back ({@link #write}). */
+    static final int WRITE_ROUNDS = 20;
 
     private static final String BOARD = "warm-up";
     private static final long EPOCH_MILLIS = 1_767_225_600_000L;
 
-    private final StatementCodec codec;
+    /** A statement to run: its bytes, the codec that decodes them, and whether it must be accepted. */
+    @SuppressWarnings("ArrayRecordComponent") // a message to decode, never compared as a value
+    private record Message(byte[] bytes, StatementCodec codec, boolean madeUp) {}
+
     private final boolean verifySignatures;
-    private final List<byte[]> messages = new ArrayList<>(BATCH);
+    private final List<Message> messages = new ArrayList<>();
     private final NoteSigner checkpointKey = NoteSigner.generate("warm-up.invalid");
+    private int next;
+
+    /** Made-up statements only (see {@link #ProjectorWarmUp(StatementCodec, boolean, StatementCodec, List)}). */
+    ProjectorWarmUp(StatementCodec madeUpCodec, boolean verifySignatures) {
+        this(madeUpCodec, verifySignatures, madeUpCodec, List.of());
+    }
 
     /**
-     * {@code verifySignatures}: also sign the statements (with a throwaway sender key) and verify them
-     * in each round, as a projector with a signature policy does.
+     * {@code madeUpCodec} encodes and decodes the made-up statements (the embedded registry's: no
+     * schema is registered anywhere for them); {@code eventsCodec}, the stream thread's, decodes
+     * {@code recent}, the topic's last events, of which those that do not decode are left out.
+     * {@code verifySignatures}: also sign the made-up statements and verify every signed statement in
+     * each round, as a projector with a signature policy does.
      */
-    ProjectorWarmUp(StatementCodec codec, boolean verifySignatures) {
-        this.codec = codec;
+    ProjectorWarmUp(
+            StatementCodec madeUpCodec, boolean verifySignatures, StatementCodec eventsCodec, List<byte[]> recent) {
         this.verifySignatures = verifySignatures;
         SigningKey sender = SigningKey.generate();
         Random random = new Random(BATCH);
@@ -63,20 +93,39 @@ final class ProjectorWarmUp {
             if (verifySignatures) {
                 e.setSenderSignature(ByteBuffer.wrap(sender.sign(CanonicalStatement.encode(s))));
             }
-            messages.add(codec.encode(e.build()));
+            messages.add(new Message(madeUpCodec.encode(e.build()), madeUpCodec, true));
+        }
+        for (byte[] m : recent) {
+            try {
+                eventsCodec.decode(m);
+                messages.add(new Message(m, eventsCodec, false));
+            } catch (BadEventException | RuntimeException refused) {
+                // dead-lettered when it was projected: not a path to compile
+            }
         }
     }
 
-    /** The encoded made-up statements, as the stream thread receives events (for the tests). */
+    /** The encoded statements, made-up then recent, as the stream thread receives events (for the tests). */
     List<byte[]> messages() {
-        return List.copyOf(messages);
+        return messages.stream().map(Message::bytes).toList();
+    }
+
+    /** The topic's last events read for a warm-up of {@code statements}: as many (decision 81). */
+    static int recentEvents(long statements) {
+        return (int) Math.min(Integer.MAX_VALUE, statements);
+    }
+
+    /** The rounds {@link #write} takes for a warm-up of {@code statements}: one a batch, at most {@link #WRITE_ROUNDS}. */
+    static int writeRounds(long statements) {
+        return (int) Math.min(WRITE_ROUNDS, statements / BATCH);
     }
 
     /**
-     * Projects {@code statements} made-up statements in memory, in batches of {@link #BATCH}: each
-     * decoded (with the statement rules and the canonical bytes), its signature verified (when
-     * asked), its leaf appended to a tree; after each batch the changed tiles are drained and a
-     * checkpoint of the tree signed. Returns the statements projected.
+     * Projects {@code statements} statements in memory, in batches of {@link #BATCH}, taking the
+     * made-up and recent ones in turn: each decoded (with the statement rules and the canonical
+     * bytes), its signature verified (when asked and it has one), its leaf appended to a tree; after
+     * each batch the changed tiles are drained and a checkpoint of the tree signed. Returns the
+     * statements projected.
      *
      * @throws IllegalStateException when a made-up statement is refused (a bug of this class)
      */
@@ -87,12 +136,13 @@ final class ProjectorWarmUp {
         while (done < statements) {
             int n = (int) Math.min(BATCH, statements - done);
             for (int i = 0; i < n; i++) {
-                DecodedStatement st = decoded(messages.get(i));
-                if (verifySignatures) {
+                Message m = nextMessage();
+                DecodedStatement st = decoded(m);
+                if (verifySignatures && st.senderSignature() != null) {
                     SigningKey.PublicKey key = senderKeys.computeIfAbsent(
                             ByteBuffer.wrap(st.senderPublicKey()), k -> SigningKey.PublicKey.decode(k.array()));
-                    if (!key.verify(st.canonicalBytes(), st.senderSignature())) {
-                        throw new IllegalStateException("warm-up statement " + i + ": its signature does not verify");
+                    if (!key.verify(st.canonicalBytes(), st.senderSignature()) && m.madeUp()) {
+                        throw new IllegalStateException("a made-up warm-up statement's signature does not verify");
                     }
                 }
                 tree.appendLeafHash(Hashes.leafHash(st.canonicalBytes()));
@@ -104,9 +154,62 @@ final class ProjectorWarmUp {
         return done;
     }
 
-    private DecodedStatement decoded(byte[] message) {
+    private Message nextMessage() {
+        Message m = messages.get(next);
+        next = (next + 1) % messages.size();
+        return m;
+    }
+
+    /**
+     * Writes {@code rounds} batches of {@link #BATCH} statements (made-up and recent in turn) to
+     * PostgreSQL with the projector's own board code ({@code boards}: the delivery-key lookup, the
+     * records by binary COPY, the tiles, counters, hourly counts and board state) and signs the
+     * board's checkpoint, each round in a transaction that is ROLLED BACK (decision 81): nothing is
+     * kept. The board is a scratch board under a negative ID ({@link Boards#createScratch}) and a
+     * name no election uses, so the recent events' delivery IDs meet none of theirs. So the write
+     * path is compiled, and the pool's connection has its statements and relations open, before the
+     * first batch. A round's rows are dead tuples once it rolls back, {@code rounds} times {@link
+     * #BATCH} of them at most, left to autovacuum; each round takes one value of the senders
+     * identity (rolled back values are not given back). Returns the statements written (repeated
+     * delivery IDs are dropped, as in a batch).
+     */
+    long write(DataSource db, BoardWriter boards, int rounds) throws SQLException {
+        short id = (short) -(1 + ThreadLocalRandom.current().nextInt(Short.MAX_VALUE));
+        UUID run = UUID.randomUUID();
+        String name = "projector-warm-up-" + run;
+        CheckpointScheduler checkpoints = new CheckpointScheduler(checkpointKey, Duration.ZERO);
+        long written = 0;
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(false);
+            for (int round = 0; round < rounds; round++) {
+                List<PendingEvent> events = new ArrayList<>(BATCH);
+                for (int i = 0; i < BATCH; i++) {
+                    Message m = nextMessage();
+                    events.add(
+                            new PendingEvent(decoded(m), 0, i, EPOCH_MILLIS + i, name, m.bytes(), new RecordHeaders()));
+                }
+                checkpoints.began();
+                try {
+                    BoardRow b = Boards.createScratch(
+                            c, id, name, "warm-up.invalid/" + run, EPOCH_MILLIS, Hashes.emptyRoot());
+                    BoardProjection board =
+                            new BoardProjection(b.id(), name, b.origin(), TileTree.empty(), Long.MIN_VALUE);
+                    written += boards.write(c, board, events).written();
+                    long now = System.currentTimeMillis();
+                    checkpoints.written(name, now);
+                    checkpoints.signDue(c, now);
+                } finally {
+                    c.rollback(); // never kept: the scratch board and everything written to it go
+                    checkpoints.rolledBack();
+                }
+            }
+        }
+        return written;
+    }
+
+    private static DecodedStatement decoded(Message m) {
         try {
-            return codec.decode(message);
+            return m.codec().decode(m.bytes());
         } catch (BadEventException e) {
             throw new IllegalStateException("a warm-up statement was refused: " + e.getMessage(), e);
         }

@@ -38,32 +38,49 @@ import org.junit.jupiter.api.Test;
 class ProjectionTest {
 
     /**
-     * Decision 75: a projector that warms up at start projects as one that does not, and the warm-up
-     * leaves nothing behind: no board, no record, no event on the events or dead-letter topic.
+     * Decisions 75 and 81: a projector that warms up at start projects as one that does not, and the
+     * warm-up leaves nothing behind: no board, no record, no event on the events or dead-letter topic.
+     * Events already on the topic are read for the warm-up (its recent events) and still projected
+     * once each, from the offset PostgreSQL holds.
      */
     @Test
     void aProjectorWarmedUpAtStartProjectsAndItsWarmUpLeavesNoTrace() throws Exception {
         ProjectorHarness h = new ProjectorHarness("warm-up", 1);
+        // a database of its own, so that its counts are this test's alone
+        String url = h.createDatabase("warm_up_" + System.nanoTime());
+        org.electorallog.infra.DatabaseAddress db = h.stack.database();
         String board = "warmed-board";
         long offset = -1;
-        try (Projector p = Projector.start(h.settings.withWarmUp(ProjectorWarmUp.BATCH * 2L + 1));
-                ElectoralLogProducer producer =
-                        ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
-            for (int i = 0; i < 3; i++) {
-                offset = producer.publish(ProjectorHarness.statement(board, "w-" + i, 1000 + i))
-                        .get()
-                        .offset();
+        try (ElectoralLogProducer producer =
+                ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
+            for (int i = 0; i < 3; i++) { // on the topic before the start: the warm-up reads them
+                producer.publish(ProjectorHarness.statement(board, "before-" + i, 1000 + i));
             }
-            h.awaitOffset(0, offset + 1);
+            producer.flush();
+            try (Projector p = Projector.start(h.settings
+                    .withDatabase(url, db.user(), db.password())
+                    .withWarmUp(ProjectorWarmUp.BATCH * 2L + 1))) {
+                for (int i = 0; i < 3; i++) {
+                    offset = producer.publish(ProjectorHarness.statement(board, "w-" + i, 1000 + i))
+                            .get()
+                            .offset();
+                }
+                producer.flush();
+                h.awaitProjected(url, h.endOffsets(), java.time.Duration.ofMinutes(2));
+            }
         }
-        assertEquals(3, h.size(board));
-        assertEquals(Map.of(0, 3L), h.endOffsets());
+        assertEquals(5, offset, "six events on the topic");
+        assertEquals(Map.of(0, 6L), h.endOffsets());
         assertEquals(List.of(), DeadLetters.read(h));
-        try (Connection c = h.connect();
-                PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM boards WHERE name = 'warm-up'");
+        try (Connection c = java.sql.DriverManager.getConnection(url, db.user(), db.password());
+                PreparedStatement ps = c.prepareStatement("SELECT (SELECT count(*) FROM boards WHERE board_id < 0 "
+                        + "OR name LIKE '%warm-up%'), (SELECT count(*) FROM records WHERE board_id < 0), "
+                        + "(SELECT count(*) FROM records)");
                 ResultSet rs = ps.executeQuery()) {
             assertTrue(rs.next());
-            assertEquals(0, rs.getLong(1), "the warm-up's made-up board reached PostgreSQL");
+            assertEquals(0, rs.getLong(1), "the warm-up's scratch board reached PostgreSQL");
+            assertEquals(0, rs.getLong(2), "the warm-up's records reached PostgreSQL");
+            assertEquals(6, rs.getLong(3), "each event projected once");
         }
     }
 

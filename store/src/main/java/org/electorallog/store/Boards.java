@@ -257,13 +257,43 @@ public final class Boards {
                 id = rs.getShort(1);
             }
         }
+        insertEmptyState(c, id, emptyRoot);
+        return new BoardRow(id, name, origin);
+    }
+
+    /**
+     * Creates a scratch board with an empty tree under a negative ID, for a transaction the caller
+     * rolls back: the projector's warm-up at start writes its made-up batches to one (decision 81).
+     * board_ids starts at 1 and never gives a negative ID, and a rolled-back sequence value is not
+     * given back, so a scratch board takes its ID from the caller: it leaves no gap in board_ids and
+     * cannot collide with a board that is kept. Two scratch boards of the same ID in concurrent
+     * transactions wait for each other on the primary key, never fail.
+     */
+    public static BoardRow createScratch(
+            Connection c, short negativeId, String name, String origin, long createdMillis, byte[] emptyRoot)
+            throws SQLException {
+        if (negativeId >= 0) {
+            throw new IllegalArgumentException("a scratch board's ID is negative, got " + negativeId);
+        }
+        try (PreparedStatement ps =
+                c.prepareStatement("INSERT INTO boards (board_id, name, origin, created) VALUES (?, ?, ?, ?)")) {
+            ps.setShort(1, negativeId);
+            ps.setString(2, name);
+            ps.setString(3, origin);
+            ps.setTimestamp(4, new Timestamp(createdMillis));
+            ps.executeUpdate();
+        }
+        insertEmptyState(c, negativeId, emptyRoot);
+        return new BoardRow(negativeId, name, origin);
+    }
+
+    private static void insertEmptyState(Connection c, short id, byte[] emptyRoot) throws SQLException {
         try (PreparedStatement ps =
                 c.prepareStatement("INSERT INTO board_state (board_id, size, root) VALUES (?, 0, ?)")) {
             ps.setShort(1, id);
             ps.setBytes(2, emptyRoot);
             ps.executeUpdate();
         }
-        return new BoardRow(id, name, origin);
     }
 
     /** Sets a board's tree size, root and last created time, and adds {@code dropped} to its dropped duplicates. */
