@@ -216,7 +216,7 @@ public enum Setting {
             "ELECTORAL_LOG_WARM_UP_STATEMENTS",
             EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),
             "20000",
-            "made-up statements the projector decodes, verifies and hashes in memory before it takes its partitions, so that its first events after a start meet compiled code (decision 75; seconds at start, measured there); 0 = none"),
+            "statements the projector decodes, verifies and hashes in memory before it takes its partitions (500 made-up ones and up to this many of the events topic's last events), then writes up to 20 batches of 500 of them to a scratch board in transactions it rolls back, so that its first events after a start meet compiled code (decisions 75 and 81; seconds at start, measured there); 0 = none"),
     METRICS_HOST(
             "ELECTORAL_LOG_METRICS_HOST",
             EnumSet.of(Process.PROJECTOR, Process.LAUNCHER),

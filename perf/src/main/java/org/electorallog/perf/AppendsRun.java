@@ -434,7 +434,7 @@ final class AppendsRun {
                                 + "in a JVM of its own, configured from its environment; Kafka and PostgreSQL "
                                 + "kept running (decision 76)");
             }
-            // decision 75: made-up statements the projector ran in memory at its start, before any vote
+            // decisions 75 and 81: statements the projector ran at its start, before any vote
             out.put(
                     "projector_warm_up_statements",
                     restarted == null

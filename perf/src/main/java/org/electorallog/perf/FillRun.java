@@ -58,7 +58,7 @@ final class FillRun {
         out.put("target", target);
         out.put("boards", boards);
         out.put("signed", signed);
-        // decision 75: made-up statements the projector ran in memory at its start, before the fill
+        // decisions 75 and 81: statements the projector ran at its start, before the fill
         out.put("projector_warm_up_statements", projector.settings().warmUpStatements());
         out.put("records_before", startTotal);
         if (toPublish == 0) {

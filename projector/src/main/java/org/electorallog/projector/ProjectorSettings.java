@@ -28,9 +28,10 @@ import org.electorallog.schemas.Topics;
  * @param kafkaSecurity    Kafka client security properties (SASL/SCRAM, TLS) added to every client; empty = PLAINTEXT
  * @param schemaRegistryUrl a Confluent-compatible schema registry to read writer schemas from; null = the
  *                         embedded manifest
- * @param warmUpStatements made-up statements the projector decodes, verifies and hashes in memory before
- *                         it takes its partitions, so that its first events meet compiled code
- *                         ({@link ProjectorWarmUp}); 0 = none
+ * @param warmUpStatements statements the projector decodes, verifies and hashes in memory before it
+ *                         takes its partitions (made-up ones and the topic's last events), then partly
+ *                         writes in rolled-back transactions, so that its first events meet compiled
+ *                         code ({@link ProjectorWarmUp}); 0 = none
  */
 public record ProjectorSettings(
         String bootstrap,
@@ -56,8 +57,9 @@ public record ProjectorSettings(
     public static final Duration DEFAULT_CHECKPOINT_EVERY = Duration.ofSeconds(1);
 
     /**
-     * Made-up statements of the warm-up at start when configured from the environment: 40 batches of
-     * {@link ProjectorWarmUp#BATCH}, a few seconds on 2 cores; what it changes is measured in decision 75.
+     * Statements of the warm-up at start when configured from the environment: 40 batches of {@link
+     * ProjectorWarmUp#BATCH} in memory and 20 written and rolled back, a few seconds on 2 cores; what it
+     * changes is measured in decisions 75 and 81.
      */
     public static final long DEFAULT_WARM_UP_STATEMENTS = 20_000;
 
@@ -144,7 +146,7 @@ public record ProjectorSettings(
         });
     }
 
-    /** Settings whose projector warms up on {@code statements} made-up statements before it starts (0 = none). */
+    /** Settings whose projector warms up on {@code statements} statements before it starts (0 = none; see {@link ProjectorWarmUp}). */
     public ProjectorSettings withWarmUp(long statements) {
         return copy(c -> {
             c.warmUpStatements = statements;
