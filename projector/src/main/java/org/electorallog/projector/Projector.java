@@ -121,12 +121,22 @@ public final class Projector implements AutoCloseable {
         // an optimisation, never a reason not to project: a failed warm-up (a made-up statement the
         // rules now refuse; ProjectorWarmUpTest catches that drift) is reported and the start goes on
         try {
-            // decision 81: the topic's last events as well, decoded by the stream thread's own codec
-            List<byte[]> recent = RecentEvents.read(
-                    settings.kafkaClient(),
-                    settings.topic(),
-                    ProjectorWarmUp.recentEvents(settings.warmUpStatements()),
-                    Duration.ofSeconds(10));
+            // decision 81: the topic's last events as well, decoded by the stream thread's own codec;
+            // when they cannot be read, the warm-up goes on with its made-up statements alone
+            List<byte[]> recent;
+            try {
+                recent = RecentEvents.read(
+                        settings.kafkaClient(),
+                        settings.topic(),
+                        ProjectorWarmUp.recentEvents(settings.warmUpStatements()),
+                        Duration.ofSeconds(10));
+            } catch (RuntimeException e) {
+                LOG.warn(
+                        "projector warm-up: the topic's last events could not be read; warming up on made-up "
+                                + "statements only: {}",
+                        e.toString());
+                recent = List.of();
+            }
             // made-up statements through the embedded registry's codec: nothing registered anywhere
             ProjectorWarmUp w = new ProjectorWarmUp(
                     settings.schemaRegistryUrl() == null ? codec : StatementCodec.embedded(),
