@@ -169,9 +169,9 @@ final class ProjectorWarmUp {
      * name no election uses, so the recent events' delivery IDs meet none of theirs. So the write
      * path is compiled, and the pool's connection has its statements and relations open, before the
      * first batch. A round's rows are dead tuples once it rolls back, {@code rounds} times {@link
-     * #BATCH} of them at most, left to autovacuum; each round takes one value of the senders
-     * identity (rolled back values are not given back). Returns the statements written (repeated
-     * delivery IDs are dropped, as in a batch).
+     * #BATCH} of them at most, left to autovacuum; each round takes at most one value of the
+     * senders identity, for the throwaway sender key (rolled back values are not given back).
+     * Returns the statements written (repeated delivery IDs are dropped, as in a batch).
      */
     long write(DataSource db, BoardWriter boards, int rounds) throws SQLException {
         short id = (short) -(1 + ThreadLocalRandom.current().nextInt(Short.MAX_VALUE));
