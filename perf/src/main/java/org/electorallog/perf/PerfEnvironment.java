@@ -197,6 +197,7 @@ final class PerfEnvironment implements AutoCloseable {
         Map<String, String> pg = new LinkedHashMap<>(org.electorallog.infra.EmbeddedPostgresServer.DEFAULT_SETTINGS);
         pg.putAll(PG_SETTINGS);
         m.put("postgresql_settings", new java.util.TreeMap<>(pg));
+        m.put("huge_pages", Machine.hugePages(db));
         m.put("versions", Machine.versions(db));
         return m;
     }
