@@ -66,9 +66,8 @@ final class Machine {
      */
     static Map<String, Object> hugePages(DataSource db) {
         Map<String, Object> h = new LinkedHashMap<>();
-        try (Connection c = db.getConnection();
-                ResultSet rs = c.createStatement().executeQuery("SHOW huge_pages_status")) {
-            h.put("postgresql_status", rs.next() ? rs.getString(1) : "unknown");
+        try (Connection c = db.getConnection()) {
+            h.put("postgresql_status", org.electorallog.store.ProjectionDatabase.hugePagesStatus(c));
         } catch (Exception e) {
             h.put("postgresql_status", "unknown: " + e.getMessage());
         }

@@ -104,12 +104,25 @@ public final class Projector implements AutoCloseable {
         }
         p.streams.start();
         LOG.info(
-                "projector {} started on {} ({} partitions) -> {}",
+                "projector {} started on {} ({} partitions) -> {} (PostgreSQL's shared memory in huge pages: {})",
                 settings.applicationId(),
                 settings.topic(),
                 layout.partitions(),
-                settings.jdbcUrl());
+                settings.jdbcUrl(),
+                p.hugePages());
         return p;
+    }
+
+    /**
+     * Decision 82: "off" means every new connection's backend faults in shared buffers 4 KB at a
+     * time, which slows a newly started projector's first batches (docs/operations.md).
+     */
+    private String hugePages() {
+        try (java.sql.Connection c = db.getConnection()) {
+            return ProjectionDatabase.hugePagesStatus(c);
+        } catch (java.sql.SQLException e) {
+            return "unknown: " + e.getMessage();
+        }
     }
 
     /**

@@ -7,6 +7,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 
 /** The projector's PostgreSQL connection pool. */
 public final class ProjectionDatabase {
@@ -24,6 +25,19 @@ public final class ProjectionDatabase {
         hc.addDataSourceProperty("reWriteBatchedInserts", "true");
         hc.addDataSourceProperty("tcpKeepAlive", "true");
         return new HikariDataSource(hc);
+    }
+
+    /**
+     * Whether the server's shared memory is in huge pages: {@code huge_pages_status} (PostgreSQL
+     * 17+), "on" or "off" ("unknown" only before the server has started). Decision 82: without
+     * them, each new connection's backend takes a page fault for every 4 KB of shared buffers it
+     * first touches, so a newly started projector's first batches are slower than its later ones.
+     */
+    public static String hugePagesStatus(Connection c) throws SQLException {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SHOW huge_pages_status")) {
+            return rs.next() ? rs.getString(1) : "unknown";
+        }
     }
 
     /**

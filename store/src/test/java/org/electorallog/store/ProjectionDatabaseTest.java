@@ -1,0 +1,48 @@
+package org.electorallog.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.Set;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.infra.SharedStack;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link ProjectionDatabase#hugePagesStatus} reports the running server's own state (decision 82), and
+ * that state agrees with the kernel: a server cannot have its shared memory in huge pages when the
+ * kernel reserves none.
+ */
+class ProjectionDatabaseTest {
+    private static final DatabaseAddress DB = SharedStack.get().database();
+
+    @Test
+    void hugePagesStatusIsTheServersAndAgreesWithTheKernel() throws Exception {
+        String status;
+        try (Connection c = DriverManager.getConnection(DB.jdbcUrl(), DB.user(), DB.password())) {
+            status = ProjectionDatabase.hugePagesStatus(c);
+        }
+        assertTrue(Set.of("on", "off").contains(status), "a started server is either: " + status);
+        long reserved = reservedHugePages();
+        if (reserved == 0) {
+            assertEquals("off", status, "the kernel reserves no huge pages");
+        }
+    }
+
+    /** HugePages_Total of /proc/meminfo; -1 off Linux. */
+    private static long reservedHugePages() throws Exception {
+        Path meminfo = Path.of("/proc/meminfo");
+        if (!Files.exists(meminfo)) {
+            return -1;
+        }
+        return Files.readAllLines(meminfo).stream()
+                .filter(l -> l.startsWith("HugePages_Total:"))
+                .mapToLong(l -> Long.parseLong(l.replaceAll("[^0-9]", "")))
+                .findFirst()
+                .orElse(-1);
+    }
+}
