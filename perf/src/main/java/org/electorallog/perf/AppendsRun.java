@@ -362,11 +362,15 @@ final class AppendsRun {
             Map<String, Long> after = restarted == null ? projector.metrics().snapshot() : Map.of();
             Map<String, Long> ids = new LinkedHashMap<>();
             long found;
+            // the burst's records, and any copy of one, come after the board's size before it (the board
+            // only grows): the primary key's range from there, not a walk of the whole board
             try (Connection c = env.db.getConnection();
-                    PreparedStatement ps = c.prepareStatement(
-                            "SELECT r.user_id, r.id FROM records r JOIN boards b USING (board_id) WHERE b.name = ? AND r.user_id LIKE ? || '%'")) {
+                    PreparedStatement ps =
+                            c.prepareStatement("SELECT r.user_id, r.id FROM records r JOIN boards b USING (board_id) "
+                                    + "WHERE b.name = ? AND r.id >= ? AND r.user_id LIKE ? || '%'")) {
                 ps.setString(1, board);
-                ps.setString(2, tag);
+                ps.setLong(2, base);
+                ps.setString(3, tag);
                 found = 0;
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
