@@ -609,17 +609,21 @@ final class ReportWriter {
 
     /**
      * How the burst found the projector: JIT-warmed by a load before it, or started seconds before
-     * (and since decision 75 warmed up at its start on made-up statements).
+     * (and since decision 75 warmed up at its start: on made-up statements, since decision 81 also
+     * on the topic's last events); and, when the file says so, PostgreSQL's shared memory in huge
+     * pages (decision 82).
      */
     static String projectorBefore(JsonNode burst) {
         long warm = burst.path("warm_up_votes").asLong();
-        long madeUp = burst.path("projector_warm_up_statements").asLong();
-        String start = madeUp > 0 ? ", after a warm-up on " + f0(madeUp) + " made-up statements" : "";
+        long statements = burst.path("projector_warm_up_statements").asLong();
+        String start = statements > 0 ? ", after a warm-up on " + f0(statements) + " statements" : "";
+        String hugePages = burst.path("huge_pages").path("postgresql_status").asText("");
+        String server = hugePages.isEmpty() ? "" : ", PostgreSQL's shared memory in huge pages: " + hugePages;
         if (burst.path("projector_restarted").asBoolean()) {
             return "restarted seconds before in a JVM of its own" + start + ", PostgreSQL running"
-                    + (warm > 0 ? " (" + f0(warm) + " votes projected before the restart)" : "");
+                    + (warm > 0 ? " (" + f0(warm) + " votes projected before the restart)" : "") + server;
         }
-        return warm > 0 ? "warmed by " + f0(warm) + " votes" : "started seconds before" + start;
+        return (warm > 0 ? "warmed by " + f0(warm) + " votes" : "started seconds before" + start) + server;
     }
 
     /**
