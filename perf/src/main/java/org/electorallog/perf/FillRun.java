@@ -60,6 +60,7 @@ final class FillRun {
         out.put("signed", signed);
         // decisions 75 and 81: statements the projector ran at its start, before the fill
         out.put("projector_warm_up_statements", projector.settings().warmUpStatements());
+        out.put("projector_batch_max_records", projector.settings().batchMaxRecords());
         out.put("records_before", startTotal);
         if (toPublish == 0) {
             settle(env);

@@ -112,9 +112,17 @@ public final class PerfCommand implements Runnable {
                 description = "rows a COPY ceiling window writes (and rolls back); default ${DEFAULT-VALUE}")
         int ceilingRows;
 
+        @Option(
+                names = "--batch-records",
+                defaultValue = "" + org.electorallog.projector.ProjectorSettings.DEFAULT_BATCH_MAX_RECORDS,
+                description = "events a projector batch (one PostgreSQL transaction) holds at most; "
+                        + "default ${DEFAULT-VALUE}, the projector's own default")
+        int batchRecords;
+
         @Override
         public Integer call() throws Exception {
             try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
+                env.batchRecords(batchRecords);
                 Map<String, Object> r = FillRun.run(env, target, boards, signed, ceilingEvery, ceilingRows);
                 if (r.containsKey("published")) {
                     dirs.write("fill-" + (signed ? "signed-" : "") + label(target), r);

@@ -47,6 +47,8 @@ final class PerfEnvironment implements AutoCloseable {
 
     private Projector projector;
     private QueryApi api;
+    /** Events a projector batch holds at most (the projector's default unless a command sets it). */
+    private int batchRecords = ProjectorSettings.DEFAULT_BATCH_MAX_RECORDS;
 
     private PerfEnvironment(Path work, EmbeddedStack stack, NoteSigner signer, HikariDataSource db) {
         this.work = work;
@@ -99,13 +101,28 @@ final class PerfEnvironment implements AutoCloseable {
         return projector;
     }
 
-    /** The projector's settings of every perf run: batches of 5,000, the signed boards verified. */
+    /**
+     * Sets the projector's largest batch (events) for the projector this environment starts next;
+     * {@code perf fill --batch-records}.
+     */
+    void batchRecords(int records) {
+        if (records < 1) {
+            throw new IllegalArgumentException("a batch holds at least 1 event, got " + records);
+        }
+        batchRecords = records;
+    }
+
+    int batchRecords() {
+        return batchRecords;
+    }
+
+    /** The projector's settings of every perf run: batches of {@link #batchRecords()}, the signed boards verified. */
     ProjectorSettings projectorSettings(Duration checkpointEvery, Duration batchWait) {
         DatabaseAddress a = stack.database();
         return ProjectorSettings.defaults(
                         stack.kafkaBootstrap(), a.jdbcUrl(), a.user(), a.password(), work.resolve("streams"), signer)
                 .withCheckpointEvery(checkpointEvery)
-                .withBatch(5000, batchWait)
+                .withBatch(batchRecords, batchWait)
                 .withWarmUp(ProjectorSettings.DEFAULT_WARM_UP_STATEMENTS)
                 // boards of a signed fill must carry valid sender signatures: the projector verifies every one
                 .withSignatures(org.electorallog.projector.SignaturePolicy.parse("SENDER", SIGNED_BOARDS, null, "OFF"));

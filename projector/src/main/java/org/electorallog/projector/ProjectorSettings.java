@@ -63,6 +63,9 @@ public record ProjectorSettings(
      */
     public static final long DEFAULT_WARM_UP_STATEMENTS = 20_000;
 
+    /** Events a batch holds at most unless configured ({@code ELECTORAL_LOG_BATCH_MAX_RECORDS}). */
+    public static final int DEFAULT_BATCH_MAX_RECORDS = 5000;
+
     public static final String DEFAULT_APPLICATION_ID = "electoral-log-projector";
     public static final String DEFAULT_ORIGIN_PREFIX = "electoral-log.local/";
 
@@ -199,7 +202,7 @@ public record ProjectorSettings(
                 jdbcUrl,
                 dbUser,
                 dbPassword,
-                5000,
+                DEFAULT_BATCH_MAX_RECORDS,
                 Duration.ofMillis(100),
                 signer,
                 DEFAULT_ORIGIN_PREFIX,
