@@ -69,6 +69,7 @@ final class BatchWriter {
                     .add(e);
         }
         checkpoints.began();
+        boardWriter.batchBegan();
         recordSchemas(c, events);
         int written = 0;
         int duplicates = 0;
@@ -117,6 +118,14 @@ final class BatchWriter {
                     schema.toString());
             schemasRecorded.add(id);
         }
+    }
+
+    /**
+     * Whether a failed batch is to be written again because it met a stored delivery ID without
+     * looking it up ({@link BoardWriter#metStoredRepeat}); it then looks the IDs up.
+     */
+    boolean metStoredRepeat(Throwable failure) {
+        return boardWriter.metStoredRepeat(failure);
     }
 
     /** After the batch transaction committed. */

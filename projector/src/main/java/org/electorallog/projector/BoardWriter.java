@@ -38,8 +38,19 @@ import org.electorallog.store.Tiles;
  * stored tiles and checked against the stored root) or created.
  */
 final class BoardWriter {
+    /**
+     * Batches that look their delivery IDs up before writing once a batch has met a stored one
+     * (decision 83): a producer that repeats one statement often repeats others soon after, and a
+     * batch written twice costs more than its lookup.
+     */
+    static final int LOOKUP_BATCHES_AFTER_A_STORED_REPEAT = 100;
+
     private final String originPrefix;
     private final SignaturePolicy policy;
+    /** Batches still to look stored delivery IDs up first; 0: write first, let the unique index tell. */
+    private int lookUpFirst;
+    /** Whether the current batch looks stored delivery IDs up before it writes. */
+    private boolean lookingUp;
 
     BoardWriter(String originPrefix, SignaturePolicy policy) {
         this.originPrefix = originPrefix;
@@ -84,13 +95,46 @@ final class BoardWriter {
                 s.lastCreatedMillis() == null ? Long.MIN_VALUE : s.lastCreatedMillis());
     }
 
-    /** Writes the board's events (in offset order); the tree in {@code board} advances even if the transaction later fails. */
+    /** A batch begins: it looks stored delivery IDs up first while a recent batch met one (decision 83). */
+    void batchBegan() {
+        lookingUp = lookUpFirst > 0;
+        if (lookingUp) {
+            lookUpFirst--;
+        }
+    }
+
+    /**
+     * Whether a failed batch failed because it wrote, without looking it up, a delivery ID already
+     * stored on its board ({@link Records#isStoredDeliveryKey}). If so, the batch is to be written
+     * again (after its rollback), and it and the next {@link #LOOKUP_BATCHES_AFTER_A_STORED_REPEAT}
+     * batches look their IDs up first, so that the repeat is dropped and counted. A batch that
+     * looked its IDs up and still met the index is not this case: that is the content's fault.
+     */
+    boolean metStoredRepeat(Throwable failure) {
+        if (lookingUp || !Records.isStoredDeliveryKey(failure)) {
+            return false;
+        }
+        lookUpFirst = 1 + LOOKUP_BATCHES_AFTER_A_STORED_REPEAT; // the batch written again, then the next ones
+        return true;
+    }
+
+    /**
+     * Writes the board's events (in offset order); the tree in {@code board} advances even if the
+     * transaction later fails.
+     *
+     * <p>Repeats of a delivery ID inside the batch are dropped here. Repeats of a stored one are rare
+     * (a producer resending after a timeout), so unless a recent batch met one, the records are
+     * written without asking PostgreSQL first: the unique index on delivery keys refuses a stored
+     * one, the transaction fails with {@link Records#isStoredDeliveryKey}, and the caller writes the
+     * batch again, which then looks the IDs up ({@link #metStoredRepeat}). The lookup was a twelfth
+     * of the batch writer's time in a 2M fill (decision 83).
+     */
     Written write(Connection c, BoardProjection board, List<PendingEvent> events) throws SQLException {
         List<Refused> refused = new ArrayList<>();
         // the registry first: a refused statement must not take a delivery ID from a later good one
         List<PendingEvent> permitted =
                 policy.registryCovers(board.name) ? SenderRegistry.allowed(c, board.name, events, refused) : events;
-        List<PendingEvent> fresh = dropRepeated(c, board, permitted, refused);
+        List<PendingEvent> fresh = dropRepeated(c, board, permitted, refused, lookingUp);
         int dropped = events.size() - fresh.size() - refused.size();
         if (!fresh.isEmpty()) {
             List<RecordRow> rows = insertRecords(c, board, fresh);
@@ -109,14 +153,15 @@ final class BoardWriter {
     }
 
     /**
-     * Keeps the first copy of each delivery ID: drops repeats inside the batch and IDs already stored.
-     * Stored IDs are found by their 16-byte key (the unique index records_delivery_id, V5) and then
-     * compared in full. A later delivery ID whose key equals an earlier one's (a 2^64-work
-     * collision) cannot be stored beside it: it is refused (dead-lettered with both IDs named),
-     * never silently dropped as a duplicate, and the board goes on.
+     * Keeps the first copy of each delivery ID: drops repeats inside the batch and, with {@code
+     * lookUp}, IDs already stored. Stored IDs are found by their 16-byte key (the unique index
+     * records_delivery_id, V5) and then compared in full. A later delivery ID whose key equals an
+     * earlier one's (a 2^64-work collision) cannot be stored beside it: it is refused (dead-lettered
+     * with both IDs named), never silently dropped as a duplicate, and the board goes on.
      */
     private static List<PendingEvent> dropRepeated(
-            Connection c, BoardProjection board, List<PendingEvent> events, List<Refused> refused) throws SQLException {
+            Connection c, BoardProjection board, List<PendingEvent> events, List<Refused> refused, boolean lookUp)
+            throws SQLException {
         Map<String, PendingEvent> firstCopies = new LinkedHashMap<>();
         for (PendingEvent e : events) {
             firstCopies.putIfAbsent(e.statement().deliveryId(), e);
@@ -131,6 +176,9 @@ final class BoardWriter {
                 refused.add(collision(board, e, other));
                 it.remove();
             }
+        }
+        if (!lookUp) {
+            return new ArrayList<>(firstCopies.values());
         }
         Set<String> stored = new HashSet<>();
         for (String id : Records.deliveryIdsWithKeys(c, board.boardId, byKey.keySet())) {

@@ -37,6 +37,7 @@ public final class ProjectorMetrics {
     private final AtomicLong duplicates = new AtomicLong();
     private final AtomicLong fenced = new AtomicLong();
     private final AtomicLong rewritten = new AtomicLong();
+    private final AtomicLong rewrittenForRepeats = new AtomicLong();
     private final AtomicLong lastBatchMicros = new AtomicLong();
     private final AtomicLong batchMicrosTotal = new AtomicLong();
     private final AtomicLong lastBatchSize = new AtomicLong();
@@ -95,6 +96,11 @@ public final class ProjectorMetrics {
         rewritten.incrementAndGet();
     }
 
+    /** A batch written without a delivery-ID lookup met a stored ID and is written again with it (decision 83). */
+    void rewrittenForRepeats() {
+        rewrittenForRepeats.incrementAndGet();
+    }
+
     public long recordsWritten() {
         return records.get();
     }
@@ -135,6 +141,12 @@ public final class ProjectorMetrics {
                 rewritten,
                 "batches written while their signatures were verified, rolled back because one was refused, "
                         + "and written again without it");
+        counter(
+                registry,
+                "electoral_log_projector_batches_rewritten_for_repeats",
+                rewrittenForRepeats,
+                "batches written without looking their delivery IDs up, rolled back because one was already "
+                        + "stored, and written again with the lookup");
         deadLetters.forEach((reason, n) -> io.micrometer.core.instrument.FunctionCounter.builder(
                         "electoral_log_projector_dead_letters", n, AtomicLong::get)
                 .tag("reason", reason.name())
@@ -157,6 +169,7 @@ public final class ProjectorMetrics {
         m.put("duplicates_dropped", duplicates.get());
         m.put("fenced_batches", fenced.get());
         m.put("batches_rewritten", rewritten.get());
+        m.put("batches_rewritten_for_repeats", rewrittenForRepeats.get());
         m.put("last_batch_micros", lastBatchMicros.get());
         m.put("last_batch_records", lastBatchSize.get());
         m.put("batch_micros_total", batchMicrosTotal.get());

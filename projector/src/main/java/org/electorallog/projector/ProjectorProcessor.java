@@ -531,6 +531,17 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                 } catch (SQLException | RuntimeException e) {
                     rollback(c);
                     forgetRolledBack();
+                    if (writer.metStoredRepeat(e)) {
+                        // a resent statement, written without a lookup: the same batch again, looking up first
+                        metrics.rewrittenForRepeats();
+                        LOG.info(
+                                "partition {}: a batch at offsets {}..{} held a delivery ID already stored; written again with a lookup",
+                                partition,
+                                events.isEmpty() ? upTo : events.get(0).offset(),
+                                upTo - 1);
+                        attempt--;
+                        continue;
+                    }
                     failure = e;
                 }
             } catch (SQLException e) {

@@ -9,7 +9,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
-/** The projector's PostgreSQL connection pool. */
+/**
+ * Connections to the projection's PostgreSQL: the connection pool every process opens, a
+ * connection holding an advisory lock (one projector process runs the witnessing loop), and what the server says
+ * about its shared memory (huge pages, decision 82).
+ */
 public final class ProjectionDatabase {
     private ProjectionDatabase() {}
 

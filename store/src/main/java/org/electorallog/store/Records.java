@@ -86,6 +86,27 @@ public final class Records {
         return Arrays.copyOf(Hashes.sha256(deliveryId.getBytes(StandardCharsets.UTF_8)), 16);
     }
 
+    /** The unique index on a board's delivery keys (V5): what a repeated delivery ID runs into. */
+    public static final String DELIVERY_INDEX = "records_delivery_id";
+
+    /**
+     * Whether {@code failure} (or a cause) is PostgreSQL refusing a record because its delivery key is
+     * already stored on its board: SQLSTATE 23505 (unique_violation) on {@link #DELIVERY_INDEX}. The
+     * projector writes a batch without {@link #deliveryIdsWithKeys looking its IDs up} first and
+     * takes this as the sign to write the batch again with the lookup (decision 83).
+     */
+    public static boolean isStoredDeliveryKey(Throwable failure) {
+        for (Throwable c = failure; c != null; c = c.getCause()) {
+            if (c instanceof org.postgresql.util.PSQLException e
+                    && "23505".equals(e.getSQLState())
+                    && e.getServerErrorMessage() != null
+                    && DELIVERY_INDEX.equals(e.getServerErrorMessage().getConstraint())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The stored delivery IDs of a board whose delivery keys are among {@code keys}. */
     public static List<String> deliveryIdsWithKeys(Connection c, short boardId, Collection<ByteBuffer> keys)
             throws SQLException {
