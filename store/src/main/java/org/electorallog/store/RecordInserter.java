@@ -3,13 +3,13 @@ package org.electorallog.store;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import org.postgresql.PGConnection;
-import org.postgresql.copy.CopyIn;
 
 /**
  * The two ways a batch's records can go into PostgreSQL, measured against each other by
@@ -107,88 +107,68 @@ public enum RecordInserter {
         /** Microseconds between the Unix epoch and PostgreSQL's epoch, 2000-01-01T00:00:00Z. */
         private static final long PG_EPOCH_MICROS = 946_684_800_000_000L;
 
-        /** Bytes sent to PostgreSQL at a time: it inserts the rows of one while the next is encoded. */
-        private static final int CHUNK = 64 * 1024;
-
-        /**
-         * Encodes the rows while they are sent: PostgreSQL inserts each {@link #CHUNK} as it arrives,
-         * so encoding the rest overlaps its work instead of coming before it (decision 83).
-         */
         @Override
         public void insert(Connection c, String table, List<RecordRow> rows) throws SQLException {
-            CopyIn copy = c.unwrap(PGConnection.class)
-                    .getCopyAPI()
-                    .copyIn("COPY " + checked(table)
-                            + " (board_id, id, created, statement_ts, kind, sender_id, user_id, username, "
-                            + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, "
-                            + "kafka_offset, sender_signature, system_signature, event_type, error) "
-                            + "FROM STDIN (FORMAT binary)");
+            byte[] data = encode(rows);
             try {
-                Chunk chunk = new Chunk(CHUNK + 4096);
-                DataOutputStream out = new DataOutputStream(chunk);
-                header(out);
-                for (RecordRow r : rows) {
-                    row(out, r);
-                    if (chunk.size() >= CHUNK) {
-                        copy.writeToCopy(chunk.array(), 0, chunk.size());
-                        chunk.reset();
-                    }
-                }
-                out.writeShort(-1);
-                copy.writeToCopy(chunk.array(), 0, chunk.size());
-                copy.endCopy();
+                c.unwrap(PGConnection.class)
+                        .getCopyAPI()
+                        .copyIn(
+                                "COPY " + checked(table)
+                                        + " (board_id, id, created, statement_ts, kind, sender_id, user_id, username, "
+                                        + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, "
+                                        + "kafka_offset, sender_signature, system_signature, event_type, error) "
+                                        + "FROM STDIN (FORMAT binary)",
+                                new java.io.ByteArrayInputStream(data));
             } catch (IOException e) {
                 throw new SQLException("COPY of " + rows.size() + " records failed: " + e.getMessage(), e);
-            } finally {
-                if (copy.isActive()) {
-                    try {
-                        copy.cancelCopy(); // after a failure: the server's error is what is thrown
-                    } catch (SQLException cancelled) {
-                        // the COPY had already failed; its own error is on its way up
-                    }
-                }
             }
         }
 
-        /** PostgreSQL binary COPY: signature, flags, extension length. */
-        private void header(DataOutputStream out) throws IOException {
-            out.write(new byte[] {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0});
-            out.writeInt(0);
-            out.writeInt(0);
-        }
-
-        /** One row: a field count and length-prefixed fields, in the column order of the COPY. */
-        private void row(DataOutputStream out, RecordRow r) throws IOException {
-            out.writeShort(20);
-            out.writeInt(2);
-            out.writeShort(r.boardId());
-            out.writeInt(8);
-            out.writeLong(r.id());
-            out.writeInt(8);
-            out.writeLong(r.createdMillis() * 1000 - PG_EPOCH_MICROS);
-            out.writeInt(8);
-            out.writeLong(r.statementMillis() * 1000 - PG_EPOCH_MICROS);
-            out.writeInt(2);
-            out.writeShort(r.kind());
-            out.writeInt(4);
-            out.writeInt(r.senderId());
-            text(out, r.fields().userId());
-            text(out, r.fields().username());
-            text(out, r.fields().electionId());
-            text(out, r.fields().areaId());
-            text(out, r.fields().ballotId());
-            text(out, r.deliveryId());
-            bytes(out, r.statement());
-            out.writeInt(4);
-            out.writeInt(r.schemaId());
-            out.writeInt(4);
-            out.writeInt(r.partition());
-            out.writeInt(8);
-            out.writeLong(r.offset());
-            bytes(out, r.senderSignature());
-            bytes(out, r.systemSignature());
-            text(out, r.eventType());
-            text(out, r.error());
+        /** PostgreSQL binary COPY: signature, flags, extension length; per row a field count and length-prefixed fields. */
+        private byte[] encode(List<RecordRow> rows) {
+            ByteArrayOutputStream buf = new ByteArrayOutputStream(rows.size() * 700 + 32);
+            try (DataOutputStream out = new DataOutputStream(buf)) {
+                out.write(new byte[] {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0});
+                out.writeInt(0);
+                out.writeInt(0);
+                for (RecordRow r : rows) {
+                    out.writeShort(20);
+                    out.writeInt(2);
+                    out.writeShort(r.boardId());
+                    out.writeInt(8);
+                    out.writeLong(r.id());
+                    out.writeInt(8);
+                    out.writeLong(r.createdMillis() * 1000 - PG_EPOCH_MICROS);
+                    out.writeInt(8);
+                    out.writeLong(r.statementMillis() * 1000 - PG_EPOCH_MICROS);
+                    out.writeInt(2);
+                    out.writeShort(r.kind());
+                    out.writeInt(4);
+                    out.writeInt(r.senderId());
+                    text(out, r.fields().userId());
+                    text(out, r.fields().username());
+                    text(out, r.fields().electionId());
+                    text(out, r.fields().areaId());
+                    text(out, r.fields().ballotId());
+                    text(out, r.deliveryId());
+                    bytes(out, r.statement());
+                    out.writeInt(4);
+                    out.writeInt(r.schemaId());
+                    out.writeInt(4);
+                    out.writeInt(r.partition());
+                    out.writeInt(8);
+                    out.writeLong(r.offset());
+                    bytes(out, r.senderSignature());
+                    bytes(out, r.systemSignature());
+                    text(out, r.eventType());
+                    text(out, r.error());
+                }
+                out.writeShort(-1);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return buf.toByteArray();
         }
 
         private void bytes(DataOutputStream out, byte[] b) throws IOException {
@@ -204,17 +184,6 @@ public enum RecordInserter {
             bytes(out, s == null ? null : s.getBytes(StandardCharsets.UTF_8));
         }
     };
-
-    /** A byte buffer whose bytes are sent without a copy. */
-    private static final class Chunk extends ByteArrayOutputStream {
-        Chunk(int size) {
-            super(size);
-        }
-
-        byte[] array() {
-            return buf;
-        }
-    }
 
     /** The inserter the projector uses: the faster of the two as measured (see projector/README.md). */
     public static final RecordInserter DEFAULT = BINARY_COPY;

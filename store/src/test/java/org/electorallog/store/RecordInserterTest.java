@@ -20,13 +20,14 @@ import org.electorallog.infra.SharedStack;
 import org.junit.jupiter.api.Test;
 
 /**
- * The two ways rows go into records: the binary COPY, streamed in chunks while it is encoded
- * (decision 83), stores exactly what the typed-array INSERT stores, field by field, over many
- * chunks; and PostgreSQL's refusal of a stored delivery key in a later chunk comes back as such.
+ * The two ways rows go into records: the binary COPY stores exactly what the typed-array INSERT
+ * stores, field by field, over rows that fill several of the driver's 64 KB messages; and
+ * PostgreSQL's refusal of a stored delivery key in the COPY's last rows comes back as such, which
+ * the projector relies on since it writes before it looks up (decision 83).
  */
 class RecordInserterTest {
     private static final DatabaseAddress DB = SharedStack.get().database();
-    /** Rows of about 1 KB: several of the COPY's 64 KB chunks. */
+    /** Rows of about 1 KB: several of the driver's 64 KB messages. */
     private static final int ROWS = 700;
 
     @Test
@@ -48,7 +49,7 @@ class RecordInserterTest {
                 assertEquals(dump(c, inserted), dump(c, copied));
                 assertEquals(ROWS, dump(c, copied).size());
 
-                // the next rows, one of which (in the COPY's last chunk) repeats a stored delivery ID
+                // the next rows, the last of which repeats a stored delivery ID
                 List<RecordRow> next = new ArrayList<>(rows(copied, sender, ROWS));
                 RecordRow last = next.get(ROWS - 1);
                 next.set(ROWS - 1, withDeliveryId(last, "d-3"));
