@@ -11,8 +11,8 @@ import java.sql.Statement;
 
 /**
  * Connections to the projection's PostgreSQL: the connection pool every process opens, a
- * connection holding an advisory lock (one projector process runs the witnessing loop), and what the server says
- * about its shared memory (huge pages, decision 82).
+ * connection holding an advisory lock (one projector process runs the witnessing loop), and what
+ * the server says about its shared memory (huge pages, decision 82).
  */
 public final class ProjectionDatabase {
     private ProjectionDatabase() {}
