@@ -112,11 +112,7 @@ final class PerfEnvironment implements AutoCloseable {
         batchRecords = records;
     }
 
-    int batchRecords() {
-        return batchRecords;
-    }
-
-    /** The projector's settings of every perf run: batches of {@link #batchRecords()}, the signed boards verified. */
+    /** The projector's settings of every perf run: batches of {@link #batchRecords(int)}, the signed boards verified. */
     ProjectorSettings projectorSettings(Duration checkpointEvery, Duration batchWait) {
         DatabaseAddress a = stack.database();
         return ProjectorSettings.defaults(

@@ -87,7 +87,7 @@ public final class Records {
     }
 
     /** The unique index on a board's delivery keys (V5): what a repeated delivery ID runs into. */
-    public static final String DELIVERY_INDEX = "records_delivery_id";
+    private static final String DELIVERY_INDEX = "records_delivery_id";
 
     /**
      * Whether {@code failure} (or a cause) is PostgreSQL refusing a record because its delivery key is
