@@ -105,6 +105,7 @@ final class FillRun {
         }
         List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> ready = presigned;
         long t0 = System.nanoTime();
+        Map<String, Long> windowBatches = projector.metrics().snapshot();
         AtomicReference<Throwable> publishFailure = new AtomicReference<>();
         Thread publisher = new Thread(
                 () -> {
@@ -164,6 +165,9 @@ final class FillRun {
                 w.put("to", size);
                 w.put("seconds", Latencies.round(seconds));
                 w.put("records_per_second", Math.round((size - windowSize) / seconds));
+                Map<String, Long> batchesNow = projector.metrics().snapshot();
+                putBatches(w, windowBatches, batchesNow);
+                windowBatches = batchesNow;
                 if (windows) {
                     Map<String, Object> end = ceilingWindow(env, filling.get(), ceilingRows);
                     double ceiling = meanCeiling(edge, end);
@@ -187,6 +191,7 @@ final class FillRun {
                 }
                 boundary = Math.min(expectedTotal, boundary + ceilingEvery);
                 windowT = System.nanoTime();
+                windowBatches = projector.metrics().snapshot();
                 windowSize = size;
                 lastT = windowT;
                 lastSize = size;
@@ -340,6 +345,17 @@ final class FillRun {
      * insert (statistics, visibility map), done now so that it does not run in the middle of the
      * probe's measurements.
      */
+    /**
+     * The projector's batches committed in a window and their mean size in events: a batch is cut
+     * when it is full or when it has waited its longest (the batch wait), so under load this says which.
+     */
+    private static void putBatches(Map<String, Object> w, Map<String, Long> from, Map<String, Long> to) {
+        long batches = to.get("batches") - from.get("batches");
+        long records = to.get("records_written") - from.get("records_written");
+        w.put("projector_batches", batches);
+        w.put("projector_records_per_batch", batches == 0 ? null : Math.round((double) records / batches));
+    }
+
     private static void settle(PerfEnvironment env) throws Exception {
         try (Connection c = env.db.getConnection()) {
             c.setAutoCommit(true);
