@@ -45,7 +45,9 @@ import org.slf4j.LoggerFactory;
  * batch to PostgreSQL in one transaction (see {@link BatchWriter}). The stream thread decodes and
  * batches; a thread of the task's own writes the batches, one at a time and in order, so that the
  * next batch is decoded while the last one is written (decision 78). The stream thread waits for the
- * write in progress before it hands over the next batch or reads what a write changes.
+ * write in progress before it hands over the next batch or reads what a write changes, but a batch
+ * that has waited its longest while a write is in progress is handed over when that write ends, not
+ * waited for (decision 84): under load a batch fills while the last one is written.
  *
  * <p>PostgreSQL's stored next offset is the truth (BRIEF section 3, invariant 1). When the task
  * starts it takes the partition (bumping its epoch), and if Kafka's committed position is past the
@@ -74,6 +76,12 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     private ExecutorService batchWriter;
 
     private Future<?> writing;
+    /**
+     * The batch has waited its longest ({@code batchMaxWait}) while a write was in progress: it is
+     * handed over as soon as that write ends (decision 84).
+     */
+    private boolean flushWhenWritten;
+
     private ProcessorContext<String, byte[]> context;
     private int partition = -1;
     private boolean ready;
@@ -122,6 +130,12 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         this.batchWriter = one;
         context.schedule(settings.batchMaxWait(), PunctuationType.WALL_CLOCK_TIME, now -> {
             ensureReady();
+            if (writeInProgress()) {
+                // the batch has waited its longest, but the writer is busy: it goes when the writer is
+                // free (decision 84), and the stream thread decodes on instead of waiting here
+                flushWhenWritten = true;
+                return;
+            }
             flush();
         });
     }
@@ -142,9 +156,14 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         }
         accept(record.key(), record.value(), offset, record.timestamp(), record.headers(), true);
         nextOffset = offset + 1;
-        if (pending.size() >= settings.batchMaxRecords()) {
+        if (pending.size() >= settings.batchMaxRecords() || (flushWhenWritten && !writeInProgress())) {
             flush();
         }
+    }
+
+    /** Whether the batch writer is still writing the last batch handed to it. */
+    private boolean writeInProgress() {
+        return writing != null && !writing.isDone();
     }
 
     /** Decodes and validates; adds a valid event to the batch or dead-letters a bad one. */
@@ -360,6 +379,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
      * letters, exactly as when the signatures were checked first.
      */
     void flush() {
+        flushWhenWritten = false;
         awaitWrite();
         if (pending.isEmpty() && nextOffset == storedOffset) {
             if (writer.checkpoints().due(System.currentTimeMillis())) {
