@@ -17,7 +17,8 @@ import org.electorallog.schemas.Topics;
  * @param dbUser           PostgreSQL user
  * @param dbPassword       PostgreSQL password
  * @param batchMaxRecords  a batch is written when it holds this many events
- * @param batchMaxWait     ... or when this much time has passed (latency bound under light traffic)
+ * @param batchMaxWait     ... or when this much time has passed and the last batch is written (latency bound
+ *                         under light traffic; decision 84)
  * @param signer           the log's checkpoint signing key
  * @param originPrefix     checkpoint origin of a board = prefix + board name
  * @param streamThreads    Kafka Streams threads in this instance
