@@ -106,6 +106,7 @@ final class FillRun {
         List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> ready = presigned;
         long t0 = System.nanoTime();
         Map<String, Long> windowBatches = projector.metrics().snapshot();
+        Map<String, Long> windowCheckpoints = env.checkpoints();
         AtomicReference<Throwable> publishFailure = new AtomicReference<>();
         Thread publisher = new Thread(
                 () -> {
@@ -167,6 +168,7 @@ final class FillRun {
                 w.put("records_per_second", Math.round((size - windowSize) / seconds));
                 Map<String, Long> batchesNow = projector.metrics().snapshot();
                 putBatches(w, windowBatches, batchesNow);
+                putCheckpoints(w, windowCheckpoints, env.checkpoints());
                 windowBatches = batchesNow;
                 if (windows) {
                     Map<String, Object> end = ceilingWindow(env, filling.get(), ceilingRows);
@@ -192,6 +194,7 @@ final class FillRun {
                 boundary = Math.min(expectedTotal, boundary + ceilingEvery);
                 windowT = System.nanoTime();
                 windowBatches = projector.metrics().snapshot();
+                windowCheckpoints = env.checkpoints();
                 windowSize = size;
                 lastT = windowT;
                 lastSize = size;
@@ -354,6 +357,20 @@ final class FillRun {
         long records = to.get("records_written") - from.get("records_written");
         w.put("projector_batches", batches);
         w.put("projector_records_per_batch", batches == 0 ? null : Math.round((double) records / batches));
+    }
+
+    /**
+     * PostgreSQL's checkpoints that ended in a window ({@code pg_stat_checkpointer}, PostgreSQL 17
+     * and later): a checkpoint's writes and the full-page images after it slow COPY, so a slow window
+     * can be told from a slow table. Left out on a server without the view.
+     */
+    private static void putCheckpoints(Map<String, Object> w, Map<String, Long> from, Map<String, Long> to) {
+        if (from.isEmpty() || to.isEmpty()) {
+            return;
+        }
+        Map<String, Object> c = new LinkedHashMap<>();
+        to.forEach((k, v) -> c.put(k, v - from.getOrDefault(k, 0L)));
+        w.put("postgresql_checkpoints", c);
     }
 
     private static void settle(PerfEnvironment env) throws Exception {

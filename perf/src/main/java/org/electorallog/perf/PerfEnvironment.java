@@ -197,6 +197,31 @@ final class PerfEnvironment implements AutoCloseable {
         return out;
     }
 
+    /**
+     * PostgreSQL's checkpoint counters so far ({@code pg_stat_checkpointer}, PostgreSQL 17 and later):
+     * timed and requested checkpoints, buffers written by them and their write and sync time in
+     * milliseconds; empty on a server without the view.
+     */
+    Map<String, Long> checkpoints() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        try (Connection c = db.getConnection();
+                PreparedStatement ps = c.prepareStatement("SELECT num_timed, num_requested, buffers_written,"
+                        + " write_time::bigint, sync_time::bigint FROM pg_stat_checkpointer");
+                ResultSet rs = ps.executeQuery()) {
+            if (rs.next()) {
+                out.put("timed", rs.getLong(1));
+                out.put("requested", rs.getLong(2));
+                out.put("buffers_written", rs.getLong(3));
+                out.put("write_ms", rs.getLong(4));
+                out.put("sync_ms", rs.getLong(5));
+            }
+        } catch (SQLException e) {
+            // PostgreSQL 16 or older: no pg_stat_checkpointer
+            out.clear();
+        }
+        return out;
+    }
+
     long total() {
         return sizes().values().stream().mapToLong(Long::longValue).sum();
     }
