@@ -344,11 +344,6 @@ final class FillRun {
     }
 
     /**
-     * VACUUM (ANALYZE) of the projection after a fill, untimed: what autovacuum does after a large
-     * insert (statistics, visibility map), done now so that it does not run in the middle of the
-     * probe's measurements.
-     */
-    /**
      * The projector's batches committed in a window and their mean size in events: a batch is cut
      * when it is full or when it has waited its longest (the batch wait), so under load this says which.
      */
@@ -360,9 +355,10 @@ final class FillRun {
     }
 
     /**
-     * PostgreSQL's checkpoints that ended in a window ({@code pg_stat_checkpointer}, PostgreSQL 17
-     * and later): a checkpoint's writes and the full-page images after it slow COPY, so a slow window
-     * can be told from a slow table. Left out on a server without the view.
+     * PostgreSQL's checkpoint counters' growth over a window ({@code pg_stat_checkpointer}, PostgreSQL
+     * 17 and later; buffers and times are added when a checkpoint ends): a checkpoint's writes and the
+     * full-page images after it slow COPY, so a slow window can be told from a slow table. Left out on
+     * a server without the view.
      */
     private static void putCheckpoints(Map<String, Object> w, Map<String, Long> from, Map<String, Long> to) {
         if (from.isEmpty() || to.isEmpty()) {
@@ -373,6 +369,11 @@ final class FillRun {
         w.put("postgresql_checkpoints", c);
     }
 
+    /**
+     * VACUUM (ANALYZE) of the projection after a fill, untimed: what autovacuum does after a large
+     * insert (statistics, visibility map), done now so that it does not run in the middle of the
+     * probe's measurements.
+     */
     private static void settle(PerfEnvironment env) throws Exception {
         try (Connection c = env.db.getConnection()) {
             c.setAutoCommit(true);

@@ -216,7 +216,9 @@ final class PerfEnvironment implements AutoCloseable {
                 out.put("sync_ms", rs.getLong(5));
             }
         } catch (SQLException e) {
-            // PostgreSQL 16 or older: no pg_stat_checkpointer
+            if (!"42P01".equals(e.getSQLState())) { // undefined_table: PostgreSQL 16 or older
+                throw new IllegalStateException("cannot read pg_stat_checkpointer: " + e.getMessage(), e);
+            }
             out.clear();
         }
         return out;
