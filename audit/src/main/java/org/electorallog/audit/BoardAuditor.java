@@ -29,6 +29,7 @@ import org.electorallog.store.Checkpoints;
 import org.electorallog.store.Cosignatures;
 import org.electorallog.store.CounterKey;
 import org.electorallog.store.Counters;
+import org.electorallog.store.Deliveries;
 import org.electorallog.store.HourlyCounts;
 import org.electorallog.store.Records;
 import org.electorallog.store.Snapshot;
@@ -92,6 +93,18 @@ public final class BoardAuditor {
         final NavigableSet<Long> wanted = new TreeSet<>();
         long expected;
         long records;
+        /** The delivery rows the records read so far call for: how many, and the sum of their fingerprints. */
+        long deliveryRows;
+
+        java.math.BigInteger deliverySum = java.math.BigInteger.ZERO;
+        /** The audited board (its delivery keys begin with its ID). */
+        short boardId;
+
+        void delivery(AuditRow row) {
+            deliveryRows++;
+            deliverySum = deliverySum.add(java.math.BigInteger.valueOf(
+                    Deliveries.fingerprint(Deliveries.key(boardId, row.deliveryId()), row.id())));
+        }
 
         void append(byte[] leaf) {
             tree.appendLeafHash(leaf);
@@ -118,6 +131,7 @@ public final class BoardAuditor {
         }
         List<CheckpointRow> checkpoints = Checkpoints.all(c, boardId);
         Recount n = new Recount();
+        n.boardId = boardId;
         checkpoints.forEach(cp -> n.wanted.add(cp.size()));
         long limit = Math.max(size, Records.maxId(c, boardId) + 1);
         try (AuditPages pages = new AuditPages(db, Snapshot.export(c), boardId, limit, size, options.pageSize())) {
@@ -147,7 +161,7 @@ public final class BoardAuditor {
                 result);
         checkCounters(c, boardId, n.counters, result);
         checkHourlyCounts(c, boardId, n.hourly, result);
-        checkDeliveryIds(c, boardId, result);
+        checkDeliveryIds(c, boardId, n, result);
         result.finish(size, n.records, checkpoints.size(), (System.nanoTime() - t0) / 1e9);
     }
 
@@ -155,6 +169,7 @@ public final class BoardAuditor {
         Map<TileKey, byte[]> storedTiles = pg.tiles();
         for (AuditRow row : pg.rows()) {
             long id = row.id();
+            n.delivery(row);
             if (id >= size) {
                 result.add(Finding.Kind.EXTRA_RECORD, id, "record " + id + " is at or above the board's size " + size);
                 continue;
@@ -309,12 +324,32 @@ public final class BoardAuditor {
         }
     }
 
-    private static void checkDeliveryIds(Connection c, short boardId, AuditResult result) throws SQLException {
-        if (!Records.deliveryIdsUniquelyIndexed(c)) {
+    /**
+     * Delivery IDs are unique per board because every record has its key in deliveries (V15), whose
+     * primary key refuses a repeat. So the check is that the primary key is there and valid, and that
+     * deliveries holds exactly the rows the records call for: as many, with the same sum of
+     * fingerprints (a sequential pass over deliveries, not a probe per record). If either fails, the
+     * records are searched for repeated delivery IDs, each reported.
+     */
+    private static void checkDeliveryIds(Connection c, short boardId, Recount n, AuditResult result)
+            throws SQLException {
+        boolean indexed = Deliveries.uniquelyIndexed(c);
+        if (!indexed) {
             result.add(
                     Finding.Kind.DUPLICATE_DELIVERY_ID,
                     null,
-                    "the unique index records_delivery_id is missing or invalid: delivery IDs are not guaranteed unique");
+                    "the primary key of deliveries is missing or invalid: delivery IDs are not guaranteed unique");
+        }
+        Deliveries.Fingerprint stored = Deliveries.fingerprint(c, boardId);
+        boolean matching = stored.rows() == n.deliveryRows && stored.sum().equals(n.deliverySum);
+        if (!matching) {
+            result.add(
+                    Finding.Kind.DUPLICATE_DELIVERY_ID,
+                    null,
+                    "deliveries holds " + stored.rows() + " delivery keys of this board that do not match the "
+                            + n.deliveryRows + " records' delivery IDs: a repeat would not be refused");
+        }
+        if (!indexed || !matching) {
             Records.repeatedDeliveryIds(
                     c,
                     boardId,

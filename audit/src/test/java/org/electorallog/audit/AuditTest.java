@@ -348,11 +348,26 @@ class AuditTest {
 
     @Test
     void aDroppedUniqueIndexWithADoubledDeliveryIdIsReported() throws Exception {
-        AuditResult r = auditCopy(
-                "DROP INDEX records_delivery_id; UPDATE records SET delivery_id = 'a-10' WHERE id = 11 AND board_id = "
-                        + BOARD_ID);
-        assertTrue(!r.findings(Finding.Kind.DUPLICATE_DELIVERY_ID).isEmpty(), r.toJson());
+        AuditResult r = auditCopy("ALTER TABLE deliveries DROP CONSTRAINT deliveries_pkey; "
+                + "UPDATE records SET delivery_id = 'a-10' WHERE id = 11 AND board_id = " + BOARD_ID);
+        assertTrue(
+                r.findings(Finding.Kind.DUPLICATE_DELIVERY_ID).stream()
+                        .anyMatch(f -> f.recordId() == null && f.detail().contains("primary key of deliveries")),
+                r.toJson());
+        assertFinding(r, Finding.Kind.DUPLICATE_DELIVERY_ID, 11L);
         assertFinding(r, Finding.Kind.RECORD_FIELD_MISMATCH, 11L);
+    }
+
+    @Test
+    void aRecordWhoseDeliveryKeyIsNotInDeliveriesIsReported() throws Exception {
+        // the primary key of deliveries is intact, but record 11's delivery ID (now a repeat of
+        // record 10's) was never keyed there: deliveries no longer matches the records
+        AuditResult r = auditCopy("UPDATE records SET delivery_id = 'a-10' WHERE id = 11 AND board_id = " + BOARD_ID);
+        assertTrue(
+                r.findings(Finding.Kind.DUPLICATE_DELIVERY_ID).stream()
+                        .anyMatch(f -> f.recordId() == null && f.detail().contains("do not match")),
+                r.toJson());
+        assertFinding(r, Finding.Kind.DUPLICATE_DELIVERY_ID, 11L);
     }
 
     @Test

@@ -14,6 +14,7 @@ import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.RecordInserter;
+import org.electorallog.store.RecordPartitions;
 import org.electorallog.store.RecordRow;
 
 /**
@@ -24,8 +25,9 @@ import org.electorallog.store.RecordRow;
  * <p>The COPY ceiling is measured interleaved with the fill (issue 17): the fill runs in windows of
  * {@code ceilingEvery} records; at each window's edge the publisher waits, the projector drains, and
  * {@code ceilingRows} rows from the same generator are written by binary COPY into the records table
- * itself (the board being filled, IDs past its end, 5,000 rows per COPY as the projector writes them)
- * in one transaction that is then rolled back. So the ceiling meets the records table's own indexes at
+ * itself (the board being filled, the IDs that follow its end, so into its live partition; 5,000 rows
+ * per COPY as the projector writes them, each with its delivery keys' COPY into deliveries, as the
+ * projector writes them since V15) in one transaction that is then rolled back. So the ceiling meets the records table's own indexes at
  * the very size the pipeline has just reached, and nothing of it stays visible. A window's ratio is
  * its pipeline rate over the mean of the ceilings at its two edges.
  */
@@ -232,7 +234,9 @@ final class FillRun {
             out.put(
                     "ceiling_method",
                     "binary COPY of " + ceilingRows + " rows from the same generator into the records table itself "
-                            + "(the filled board, IDs past its end), " + COPY_BATCH + " rows per COPY, in one "
+                            + "(the filled board, the IDs that follow its end, so its live partition), " + COPY_BATCH
+                            + " rows per COPY, each followed by the COPY of their delivery keys into deliveries "
+                            + "as the projector writes them (V15), in one "
                             + "transaction rolled back at the end, at every window edge while the pipeline is idle; "
                             + "time inside COPY only (row generation and the rollback excluded; no commit flush, "
                             + "which favours the ceiling). seconds = time in fill windows (COPY windows excluded); "
@@ -422,7 +426,7 @@ final class FillRun {
         // users and ballots, so they land at random places in the indexes as new voters do
         long firstVoter = 1_000_000_000L + size;
         List<RecordRow> all = new ArrayList<>(rows);
-        long[] next = {size + 1_000_000_000L};
+        long[] next = {size};
         new ElectionStatements(board, ~seed(board, firstVoter)).interleaved(firstVoter, firstVoter + rows / 5, s -> {
             long id = next[0]++;
             all.add(new RecordRow(
@@ -450,10 +454,13 @@ final class FillRun {
         try (Connection c = env.db.getConnection()) {
             c.setAutoCommit(false);
             try {
+                // the partitions these IDs need (rolled back with the rows; untimed, as the projector
+                // attaches a partition once per million records)
+                RecordPartitions.cover(c, boardId, size + all.size() - 1);
                 for (int i = 0; i < all.size(); i += COPY_BATCH) {
                     List<RecordRow> batch = all.subList(i, Math.min(all.size(), i + COPY_BATCH));
                     long t = System.nanoTime();
-                    RecordInserter.BINARY_COPY.insert(c, "records", batch);
+                    RecordInserter.BINARY_COPY.insert(c, batch);
                     spent += System.nanoTime() - t;
                 }
             } finally {

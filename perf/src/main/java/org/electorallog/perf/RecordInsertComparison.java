@@ -13,6 +13,7 @@ import org.electorallog.infra.EmbeddedPostgresServer;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.RecordInserter;
+import org.electorallog.store.RecordPartitions;
 import org.electorallog.store.RecordRow;
 
 /**
@@ -50,6 +51,14 @@ public final class RecordInsertComparison {
                     String url = db.jdbcUrl().replace("/postgres", "/" + name);
                     try (HikariDataSource ds = ProjectionDatabase.pool(url, db.user(), db.password(), 2, name)) {
                         Migrations.apply(ds);
+                        try (Connection c = ds.getConnection()) {
+                            // partitions attached before the clock starts
+                            java.util.Map<Short, Long> last = new java.util.HashMap<>();
+                            rows.forEach(r -> last.merge(r.boardId(), r.id(), Math::max));
+                            for (var e : last.entrySet()) {
+                                RecordPartitions.cover(c, e.getKey(), e.getValue());
+                            }
+                        }
                         long t0 = System.nanoTime();
                         try (Connection c = ds.getConnection()) {
                             c.setAutoCommit(false);

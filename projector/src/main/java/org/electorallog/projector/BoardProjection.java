@@ -13,6 +13,8 @@ final class BoardProjection {
     final String origin;
     final TileTree tree;
     long lastCreatedMillis;
+    /** The first record ID without a records partition, as far as known (0 until read; decision 86). */
+    long partitionsEnd;
 
     BoardProjection(short boardId, String name, String origin, TileTree tree, long lastCreatedMillis) {
         this.boardId = boardId;

@@ -23,11 +23,12 @@ import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
 import org.electorallog.store.CounterKey;
 import org.electorallog.store.Counters;
+import org.electorallog.store.Deliveries;
 import org.electorallog.store.HourlyCounts;
 import org.electorallog.store.IndexedFields;
 import org.electorallog.store.RecordInserter;
+import org.electorallog.store.RecordPartitions;
 import org.electorallog.store.RecordRow;
-import org.electorallog.store.Records;
 import org.electorallog.store.Senders;
 import org.electorallog.store.Tiles;
 
@@ -105,13 +106,13 @@ final class BoardWriter {
 
     /**
      * Whether a failed batch failed because it wrote, without looking it up, a delivery ID already
-     * stored on its board ({@link Records#isStoredDeliveryKey}). If so, the batch is to be written
+     * stored on its board ({@link Deliveries#isStoredKey}). If so, the batch is to be written
      * again (after its rollback), and it and the next {@link #LOOKUP_BATCHES_AFTER_A_STORED_REPEAT}
      * batches look their IDs up first, so that the repeat is dropped and counted. A batch that
      * looked its IDs up and still met the index is not this case: that is the content's fault.
      */
     boolean metStoredRepeat(Throwable failure) {
-        if (lookingUp || !Records.isStoredDeliveryKey(failure)) {
+        if (lookingUp || !Deliveries.isStoredKey(failure)) {
             return false;
         }
         lookUpFirst = 1 + LOOKUP_BATCHES_AFTER_A_STORED_REPEAT; // the batch written again, then the next ones
@@ -125,7 +126,7 @@ final class BoardWriter {
      * <p>Repeats of a delivery ID inside the batch are dropped here. Repeats of a stored one are rare
      * (a producer resending after a timeout), so unless a recent batch met one, the records are
      * written without asking PostgreSQL first: the unique index on delivery keys refuses a stored
-     * one, the transaction fails with {@link Records#isStoredDeliveryKey}, and the caller writes the
+     * one, the transaction fails with {@link Deliveries#isStoredKey}, and the caller writes the
      * batch again, which then looks the IDs up ({@link #metStoredRepeat}). The lookup was a twelfth
      * of the batch writer's time in a 2M fill (decision 83).
      */
@@ -154,8 +155,8 @@ final class BoardWriter {
 
     /**
      * Keeps the first copy of each delivery ID: drops repeats inside the batch and, with {@code
-     * lookUp}, IDs already stored. Stored IDs are found by their 16-byte key (the unique index
-     * records_delivery_id, V5) and then compared in full. A later delivery ID whose key equals an
+     * lookUp}, IDs already stored. Stored IDs are found by their key (the unique index
+     * the primary key of deliveries, V15) and then compared in full. A later delivery ID whose key equals an
      * earlier one's (a 2^64-work collision) cannot be stored beside it: it is refused (dead-lettered
      * with both IDs named), never silently dropped as a duplicate, and the board goes on.
      */
@@ -170,7 +171,7 @@ final class BoardWriter {
         for (Iterator<PendingEvent> it = firstCopies.values().iterator(); it.hasNext(); ) {
             PendingEvent e = it.next();
             String other = byKey.putIfAbsent(
-                    ByteBuffer.wrap(Records.deliveryKey(e.statement().deliveryId())),
+                    ByteBuffer.wrap(Deliveries.key(board.boardId, e.statement().deliveryId())),
                     e.statement().deliveryId());
             if (other != null) {
                 refused.add(collision(board, e, other));
@@ -181,11 +182,11 @@ final class BoardWriter {
             return new ArrayList<>(firstCopies.values());
         }
         Set<String> stored = new HashSet<>();
-        for (String id : Records.deliveryIdsWithKeys(c, board.boardId, byKey.keySet())) {
+        for (String id : Deliveries.storedIds(c, board.boardId, byKey.keySet())) {
             if (firstCopies.containsKey(id)) {
                 stored.add(id);
             } else {
-                String mine = byKey.get(ByteBuffer.wrap(Records.deliveryKey(id)));
+                String mine = byKey.get(ByteBuffer.wrap(Deliveries.key(board.boardId, id)));
                 refused.add(collision(board, firstCopies.remove(mine), id));
             }
         }
@@ -203,14 +204,21 @@ final class BoardWriter {
                 event,
                 BadEventException.Reason.REFUSED,
                 "board " + board.name + ": delivery ID '"
-                        + event.statement().deliveryId() + "' shares its 16-byte delivery key with the earlier '"
+                        + event.statement().deliveryId()
+                        + "' shares its delivery key (14 bytes of its SHA-256) with the earlier '"
                         + earlier
-                        + "'; the unique index records_delivery_id cannot hold both (choose another delivery ID)");
+                        + "'; the primary key of deliveries cannot hold both (choose another delivery ID)");
     }
 
     /** The records' rows, in the order of {@code events}. */
     private static List<RecordRow> insertRecords(Connection c, BoardProjection board, List<PendingEvent> events)
             throws SQLException {
+        long lastId = board.tree.size() + events.size() - 1;
+        if (lastId >= board.partitionsEnd) {
+            // the next partition is attached in this transaction, before it takes any other lock
+            // (decision 86); a failed batch drops the board's state, so the end is read again after a rollback
+            board.partitionsEnd = RecordPartitions.cover(c, board.boardId, lastId);
+        }
         List<ByteBuffer> keys = new ArrayList<>(events.size());
         for (PendingEvent e : events) {
             keys.add(ByteBuffer.wrap(e.statement().senderPublicKey()));

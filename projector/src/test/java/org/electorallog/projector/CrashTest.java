@@ -35,11 +35,13 @@ class CrashTest {
     static final int STATEMENTS = Integer.getInteger("electoral-log.crash.statements", 200_000);
     static final int KILLS = Integer.getInteger("electoral-log.crash.kills", 10);
     static final int BOARDS = 8;
+    static final long PARTITION_WIDTH = 4096;
 
     @Test
     void sigkillAtRandomMomentsLosesAndDoublesNothingAndEqualsAReplay() throws Exception {
         ProjectorHarness h = new ProjectorHarness("crash", 4);
-        String live = h.createDatabase("crash_live_" + System.nanoTime());
+        // partitions of 4,096 records: every board crosses several while the kills land (decision 86)
+        String live = h.createDatabase("crash_live_" + System.nanoTime(), PARTITION_WIDTH);
         NoteSigner signer = NoteSigner.generate("crash.electoral-log.local");
         Path work = Files.createDirectories(Path.of("target/crash").toAbsolutePath());
         Random random = new Random(Long.getLong("electoral-log.crash.seed", System.nanoTime()));
@@ -119,7 +121,7 @@ class CrashTest {
             assertEquals(STATEMENTS, total);
         }
 
-        String replay = h.createDatabase("crash_replay_" + System.nanoTime());
+        String replay = h.createDatabase("crash_replay_" + System.nanoTime(), PARTITION_WIDTH);
         ProjectorSettings replaySettings = h.settings
                 .withApplicationId("replay-" + h.topic)
                 .withDatabase(replay, db.user(), db.password())

@@ -51,13 +51,15 @@ class DeliveryLookupPlanTest {
                 }
                 board = rs.getShort(1);
             }
-            List<byte[]> keys = new ArrayList<>();
+            List<java.util.UUID> keys = new ArrayList<>();
             for (int i = 0; i < 500; i++) {
-                keys.add(org.electorallog.store.Records.deliveryKey((i % 2 == 0 ? "new-" : "absent-") + i));
+                java.nio.ByteBuffer k = java.nio.ByteBuffer.wrap(
+                        org.electorallog.store.Deliveries.key(board, (i % 2 == 0 ? "new-" : "absent-") + i));
+                keys.add(new java.util.UUID(k.getLong(), k.getLong()));
             }
             try (PreparedStatement ps = c.prepareStatement(
-                    "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + org.electorallog.store.Records.DELIVERY_LOOKUP_SQL)) {
-                ps.setArray(1, c.createArrayOf("bytea", keys.toArray(byte[][]::new)));
+                    "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + org.electorallog.store.Deliveries.LOOKUP_SQL)) {
+                ps.setArray(1, c.createArrayOf("uuid", keys.toArray(java.util.UUID[]::new)));
                 ps.setShort(2, board);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) {
@@ -74,8 +76,10 @@ class DeliveryLookupPlanTest {
                             removed == 0,
                             "the lookup filtered " + removed + " rows of a " + n + "-record board: " + plan);
                     assertTrue(
-                            plan.contains("\"Index Name\": \"records_delivery_id\""),
-                            "one probe of the unique index per key: " + plan);
+                            plan.contains("\"Index Name\": \"deliveries_pkey\""),
+                            "one probe of the primary key of deliveries per key: " + plan);
+                    // the 250 stored keys each found their record by its primary key, in its partition
+                    assertTrue(plan.contains("\"Index Name\": \"records_pkey_"), "records by primary key: " + plan);
                 }
             }
         }

@@ -56,6 +56,23 @@ final class ProjectorHarness {
         return stack.database().onDatabase(name).jdbcUrl();
     }
 
+    /**
+     * Creates a fresh database, migrated, whose boards' records go into partitions of {@code
+     * partitionWidth} IDs (decision 86), so that a test's boards span several; returns its JDBC URL.
+     */
+    String createDatabase(String name, long partitionWidth) throws SQLException {
+        String url = createDatabase(name);
+        DatabaseAddress db = stack.database();
+        try (com.zaxxer.hikari.HikariDataSource ds =
+                org.electorallog.store.ProjectionDatabase.pool(url, db.user(), db.password(), 2, "harness-" + name)) {
+            org.electorallog.store.Migrations.apply(ds);
+        }
+        try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
+            c.createStatement().execute("UPDATE record_partitioning SET width = " + partitionWidth);
+        }
+        return url;
+    }
+
     /** The end offset of every partition of the topic. */
     java.util.Map<Integer, Long> endOffsets() {
         java.util.Properties p = new java.util.Properties();

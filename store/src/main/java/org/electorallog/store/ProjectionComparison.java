@@ -113,7 +113,8 @@ public final class ProjectionComparison {
                                     null));
                     continue;
                 }
-                String records = digest(c, RECORDS, id);
+                // a board's delivery keys are part of its records: without them a repeat would be stored
+                String records = digest(c, RECORDS, id) + " " + deliveries(c, id);
                 String tiles = digest(
                         c,
                         "SELECT md5(string_agg(concat_ws('|', level, idx, md5(hashes)), E'\\n' "
@@ -143,6 +144,21 @@ public final class ProjectionComparison {
             + "created, statement_ts, kind, (SELECT encode(public_key, 'hex') FROM senders s WHERE s.sender_id = records.sender_id), user_id, username, election_id, "
             + "area_id, ballot_id, schema_id, md5(sender_signature), md5(system_signature)), E'\\n' ORDER BY id)) "
             + "FROM records WHERE board_id = ?";
+
+    /**
+     * A board's rows of deliveries (V15) in record order, without the board ID their keys begin
+     * with (two projections may number a board differently).
+     */
+    private static String deliveries(Connection c, short boardId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT md5(string_agg(encode(substring(uuid_send(key) FROM 3), "
+                + "'hex') || '|' || id, E'\\n' ORDER BY id)) FROM deliveries WHERE key BETWEEN ?::uuid AND ?::uuid")) {
+            ps.setObject(1, Deliveries.boardEdge(boardId, false));
+            ps.setObject(2, Deliveries.boardEdge(boardId, true));
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
+    }
 
     private static String digest(Connection c, String sql, short boardId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql)) {

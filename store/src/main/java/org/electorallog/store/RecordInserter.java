@@ -188,12 +188,20 @@ public enum RecordInserter {
     /** The inserter the projector uses: the faster of the two as measured (see projector/README.md). */
     public static final RecordInserter DEFAULT = BINARY_COPY;
 
-    /** Inserts the rows into the projection's records table. */
+    /**
+     * Inserts the rows into the projection's records table and their delivery keys into deliveries
+     * (V15), in the caller's transaction. The rows' IDs must have partitions ({@link RecordPartitions#cover}).
+     * A delivery key already stored on the board fails the transaction ({@link Deliveries#isStoredKey}).
+     */
     public void insert(Connection c, List<RecordRow> rows) throws SQLException {
         insert(c, "records", rows);
+        Deliveries.insert(c, rows);
     }
 
-    /** Inserts the rows into {@code table}: records, or a copy of it with the same columns (perf's ceiling_records). */
+    /**
+     * Inserts the rows into {@code table} only: records without their delivery keys (for comparing
+     * the two ways), or a copy of it with the same columns (perf's ceiling_records).
+     */
     public abstract void insert(Connection c, String table, List<RecordRow> rows) throws SQLException;
 
     /** The tables rows may go to: never a name from outside the code. */

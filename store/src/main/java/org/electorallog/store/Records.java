@@ -1,7 +1,5 @@
 package org.electorallog.store;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -9,8 +7,6 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -29,18 +25,6 @@ public final class Records {
 
     /** The columns a listing or a full export row reads, in {@link #listed} order. */
     public static final String LISTED_COLUMNS = FIELD_COLUMNS + ", statement";
-
-    /**
-     * The stored delivery IDs among a batch's keys: one probe of records_delivery_id per key. LATERAL
-     * with LIMIT 1 keeps it a probe per key whatever the statistics say: written as one
-     * {@code = ANY(keys)} condition, a board created after the last ANALYZE was estimated at one row
-     * and the planner walked the whole board through another (board_id, ...) index, evaluating the
-     * key of every row: each batch then read the board, and a growing board slowed the projector
-     * quadratically (seen in perf at 5M records: 700 records/s on a new board).
-     */
-    public static final String DELIVERY_LOOKUP_SQL =
-            "SELECT r.delivery_id FROM unnest(?::bytea[]) AS k(key) CROSS JOIN LATERAL "
-                    + "(SELECT delivery_id FROM records WHERE board_id = ? AND delivery_key(delivery_id) = k.key LIMIT 1) r";
 
     /** The ballot locator's page (records_user: a voter's few rows, filtered to their cast votes of the election). */
     public static final String BALLOTS_SQL =
@@ -80,51 +64,6 @@ public final class Records {
                     + "FROM records r WHERE r.board_id = ? AND r.id >= ? AND r.id < ? ORDER BY r.id";
 
     private Records() {}
-
-    /** The key of a delivery ID in records_delivery_id: the first 16 bytes of SHA-256 over its UTF-8 bytes (SQL {@code delivery_key}, V5). */
-    public static byte[] deliveryKey(String deliveryId) {
-        return Arrays.copyOf(Hashes.sha256(deliveryId.getBytes(StandardCharsets.UTF_8)), 16);
-    }
-
-    /** The unique index on a board's delivery keys (V5): what a repeated delivery ID runs into. */
-    private static final String DELIVERY_INDEX = "records_delivery_id";
-
-    /**
-     * Whether {@code failure} (or a cause) is PostgreSQL refusing a record because its delivery key is
-     * already stored on its board: SQLSTATE 23505 (unique_violation) on {@link #DELIVERY_INDEX}. The
-     * projector writes a batch without {@link #deliveryIdsWithKeys looking its IDs up} first and
-     * takes this as the sign to write the batch again with the lookup (decision 83).
-     */
-    public static boolean isStoredDeliveryKey(Throwable failure) {
-        for (Throwable c = failure; c != null; c = c.getCause()) {
-            if (c instanceof org.postgresql.util.PSQLException e
-                    && "23505".equals(e.getSQLState())
-                    && e.getServerErrorMessage() != null
-                    && DELIVERY_INDEX.equals(e.getServerErrorMessage().getConstraint())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The stored delivery IDs of a board whose delivery keys are among {@code keys}. */
-    public static List<String> deliveryIdsWithKeys(Connection c, short boardId, Collection<ByteBuffer> keys)
-            throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(DELIVERY_LOOKUP_SQL)) {
-            ps.setArray(
-                    1,
-                    c.createArrayOf(
-                            "bytea", keys.stream().map(ByteBuffer::array).toArray(byte[][]::new)));
-            ps.setShort(2, boardId);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getString(1));
-                }
-            }
-        }
-        return out;
-    }
 
     /** One record with its sender key (primary key, senders_pkey). */
     public static Optional<StoredRecord> one(Connection c, short boardId, long id) throws SQLException {
@@ -455,22 +394,13 @@ public final class Records {
         return rows;
     }
 
-    /** Whether the unique index records_delivery_id (V5) exists and is valid. */
-    public static boolean deliveryIdsUniquelyIndexed(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT i.indisunique AND i.indisvalid FROM pg_index i "
-                        + "WHERE i.indexrelid = to_regclass('records_delivery_id')");
-                ResultSet rs = ps.executeQuery()) {
-            return rs.next() && rs.getBoolean(1);
-        }
-    }
-
     /** What a repeated-delivery-ID scan reports. */
     @FunctionalInterface
     public interface RepeatSink {
         void repeated(String deliveryId, long id);
     }
 
-    /** Without records_delivery_id: a sorted pass over a board's delivery IDs, reporting each repeat. */
+    /** Without a trustworthy deliveries table (V15): a sorted pass over a board's delivery IDs, reporting each repeat. */
     public static void repeatedDeliveryIds(Connection c, short boardId, RepeatSink sink) throws SQLException {
         try (PreparedStatement ps =
                 c.prepareStatement("SELECT delivery_id, id FROM records WHERE board_id = ? ORDER BY delivery_id, id")) {

@@ -14,12 +14,16 @@ import javax.sql.DataSource;
  * Bytes per record of the projection: every table of the projection with its indexes and TOAST
  * ({@code pg_total_relation_size}), divided by the number of records. Brief section 5 budget: at
  * most 1,100 bytes per record with every index and tile. {@code recordsParts} splits the records
- * table into its heap, its TOAST and each of its indexes, so a change to the row or an index shows.
+ * table into its heap, its TOAST and each of its indexes, so a change to the row or an index shows;
+ * each is summed over the table's partitions (V15), an index under its name without the partition's
+ * _<board>_<ordinal>.
  */
 public record StorageReport(
         long records, Map<String, Long> bytesByRelation, Map<String, Long> recordsParts, long totalBytes) {
     static final List<String> RELATIONS = List.of(
             "records",
+            "deliveries",
+            "record_partitions",
             "tiles",
             "counters",
             "hourly_counts",
@@ -51,9 +55,13 @@ public record StorageReport(
                     ResultSet rs = st.executeQuery("SELECT count(*) FROM records")) {
                 records = rs.next() ? rs.getLong(1) : 0;
             }
-            try (PreparedStatement ps = c.prepareStatement("SELECT pg_total_relation_size(?::regclass)")) {
+            // a partitioned table has no storage of its own: its size is its partitions' (V15)
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT coalesce((SELECT sum(pg_total_relation_size(relid)) "
+                            + "FROM pg_partition_tree(?::regclass) WHERE isleaf), pg_total_relation_size(?::regclass))::bigint")) {
                 for (String r : RELATIONS) {
                     ps.setString(1, r);
+                    ps.setString(2, r);
                     try (ResultSet rs = ps.executeQuery()) {
                         long n = rs.next() ? rs.getLong(1) : 0;
                         bytes.put(r, n);
@@ -62,11 +70,14 @@ public record StorageReport(
                 }
             }
             try (ResultSet rs = c.createStatement().executeQuery("""
-                    SELECT 'heap', pg_relation_size('records'::regclass)
-                    UNION ALL SELECT 'toast', coalesce(pg_total_relation_size(nullif(reltoastrelid, 0)), 0)
-                      FROM pg_class WHERE oid = 'records'::regclass
-                    UNION ALL (SELECT indexrelid::regclass::text, pg_relation_size(indexrelid)
-                      FROM pg_index WHERE indrelid = 'records'::regclass ORDER BY indexrelid)""")) {
+                    SELECT 'heap', coalesce(sum(pg_relation_size(t.relid)), 0)::bigint
+                      FROM pg_partition_tree('records') t WHERE t.isleaf
+                    UNION ALL SELECT 'toast', coalesce(sum(pg_total_relation_size(nullif(c.reltoastrelid, 0))), 0)::bigint
+                      FROM pg_partition_tree('records') t JOIN pg_class c ON c.oid = t.relid WHERE t.isleaf
+                    UNION ALL (SELECT regexp_replace(c.relname, '_m?[0-9]+_[0-9]+$', ''), sum(pg_relation_size(c.oid))::bigint
+                      FROM pg_partition_tree('records') t JOIN pg_index x ON x.indrelid = t.relid
+                      JOIN pg_class c ON c.oid = x.indexrelid
+                      WHERE t.isleaf GROUP BY 1 ORDER BY 1)""")) {
                 while (rs.next()) {
                     parts.put(rs.getString(1), rs.getLong(2));
                 }

@@ -1,0 +1,180 @@
+package org.electorallog.store;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.UUID;
+import org.electorallog.core.Hashes;
+import org.postgresql.PGConnection;
+
+/**
+ * Table {@code deliveries} (V15): each stored delivery ID's key once per board ({@link #key}: the
+ * board ID and 14 bytes of the ID's SHA-256, one uuid), with the ID of the record that holds it. Its primary key is the board-wide dedup that the range-partitioned
+ * records table cannot enforce itself (a unique index there holds only within a partition), so every
+ * record is written with its row here, in the same transaction ({@link RecordInserter}).
+ */
+public final class Deliveries {
+    /** The primary key a repeated delivery key runs into. */
+    static final String PRIMARY_KEY = "deliveries_pkey";
+
+    /**
+     * The stored delivery IDs among a batch's keys: one probe of deliveries_pkey per key, then the
+     * record's full ID by its primary key (only for keys that are stored, which are rare). LATERAL with
+     * LIMIT 1 keeps it a probe per key whatever the statistics say: written as one {@code = ANY(keys)}
+     * condition, a board created after the last ANALYZE was once estimated at one row and walked
+     * whole (seen in perf at 5M records: 700 records/s on a new board).
+     */
+    public static final String LOOKUP_SQL = "SELECT s.delivery_id FROM unnest(?::uuid[]) AS k(key) CROSS JOIN LATERAL "
+            + "(SELECT r.delivery_id FROM deliveries d JOIN records r ON r.board_id = ? AND r.id = d.id "
+            + "WHERE d.key = k.key LIMIT 1) s";
+
+    /**
+     * A board's delivery rows (one range of the primary key: the keys that begin with its ID) as a
+     * count and a sum of {@link #fingerprint fingerprints}, for the audit's check that they are
+     * exactly the records' (a pass over the board's keys, no probe per record).
+     */
+    public static final String FINGERPRINT_SQL = "SELECT count(*), coalesce(sum(('x' || encode(substring("
+            + "sha256(uuid_send(key) || int8send(id)) FROM 1 FOR 8), 'hex'))::bit(64)::bigint::numeric), 0) "
+            + "FROM deliveries WHERE key BETWEEN ?::uuid AND ?::uuid";
+
+    private Deliveries() {}
+
+    /**
+     * The key of a delivery ID on a board (SQL {@code board_delivery_key}, V15): the board ID as two
+     * big-endian bytes, then the first 14 bytes of SHA-256 over the ID's UTF-8 bytes.
+     */
+    public static byte[] key(short boardId, String deliveryId) {
+        byte[] k = new byte[16];
+        k[0] = (byte) (boardId >> 8);
+        k[1] = (byte) boardId;
+        System.arraycopy(Hashes.sha256(deliveryId.getBytes(StandardCharsets.UTF_8)), 0, k, 2, 14);
+        return k;
+    }
+
+    private static UUID uuid(byte[] key) {
+        ByteBuffer b = ByteBuffer.wrap(key);
+        return new UUID(b.getLong(), b.getLong());
+    }
+
+    /** The first (0x00 x 14) or last (0xff x 14) key of a board. */
+    static UUID boardEdge(short boardId, boolean last) {
+        byte[] k = new byte[16];
+        Arrays.fill(k, last ? (byte) 0xff : 0);
+        k[0] = (byte) (boardId >> 8);
+        k[1] = (byte) boardId;
+        return uuid(k);
+    }
+
+    /**
+     * One delivery row's fingerprint: the first 8 bytes of SHA-256(key || id as 8 big-endian bytes),
+     * read as a signed long, as {@link #FINGERPRINT_SQL} computes it.
+     */
+    public static long fingerprint(byte[] key, long id) {
+        byte[] in = Arrays.copyOf(key, key.length + 8);
+        ByteBuffer.wrap(in, key.length, 8).putLong(id);
+        return ByteBuffer.wrap(Hashes.sha256(in)).getLong();
+    }
+
+    /** A board's delivery rows: how many, and the exact sum of their fingerprints. */
+    public record Fingerprint(long rows, BigInteger sum) {}
+
+    public static Fingerprint fingerprint(Connection c, short boardId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(FINGERPRINT_SQL)) {
+            ps.setObject(1, boardEdge(boardId, false));
+            ps.setObject(2, boardEdge(boardId, true));
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException("the fingerprint query returned no row");
+                }
+                return new Fingerprint(rs.getLong(1), rs.getBigDecimal(2).toBigIntegerExact());
+            }
+        }
+    }
+
+    /**
+     * Whether {@code failure} (or a cause) is PostgreSQL refusing a record because its delivery key is
+     * already stored on its board: SQLSTATE 23505 (unique_violation) on {@link #PRIMARY_KEY}. The
+     * projector writes a batch without {@link #storedIds looking its IDs up} first and takes this as
+     * the sign to write the batch again with the lookup (decision 83).
+     */
+    public static boolean isStoredKey(Throwable failure) {
+        for (Throwable c = failure; c != null; c = c.getCause()) {
+            if (c instanceof org.postgresql.util.PSQLException e
+                    && "23505".equals(e.getSQLState())
+                    && e.getServerErrorMessage() != null
+                    && PRIMARY_KEY.equals(e.getServerErrorMessage().getConstraint())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The stored delivery IDs of a board whose {@link #key keys} (of that board) are among {@code keys}. */
+    public static List<String> storedIds(Connection c, short boardId, Collection<ByteBuffer> keys) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(LOOKUP_SQL)) {
+            ps.setArray(
+                    1,
+                    c.createArrayOf(
+                            "uuid", keys.stream().map(k -> uuid(k.array())).toArray(UUID[]::new)));
+            ps.setShort(2, boardId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Whether the primary key of deliveries exists and is valid: without it delivery IDs are not kept unique. */
+    public static boolean uniquelyIndexed(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT i.indisunique AND i.indisvalid FROM pg_index i "
+                        + "WHERE i.indexrelid = to_regclass('" + PRIMARY_KEY + "')");
+                ResultSet rs = ps.executeQuery()) {
+            return rs.next() && rs.getBoolean(1);
+        }
+    }
+
+    /** Writes the rows' delivery keys by binary COPY (key, id), in the caller's transaction. */
+    static void insert(Connection c, List<RecordRow> rows) throws SQLException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream(rows.size() * 30 + 32);
+        try (DataOutputStream out = new DataOutputStream(buf)) {
+            out.write(new byte[] {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0});
+            out.writeInt(0);
+            out.writeInt(0);
+            for (RecordRow r : rows) {
+                out.writeShort(2);
+                out.writeInt(16);
+                out.write(key(r.boardId(), r.deliveryId()));
+                out.writeInt(8);
+                out.writeLong(r.id());
+            }
+            out.writeShort(-1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
+            c.unwrap(PGConnection.class)
+                    .getCopyAPI()
+                    .copyIn(
+                            "COPY deliveries (key, id) FROM STDIN (FORMAT binary)",
+                            new ByteArrayInputStream(buf.toByteArray()));
+        } catch (IOException e) {
+            throw new SQLException("COPY of " + rows.size() + " delivery keys failed: " + e.getMessage(), e);
+        }
+    }
+}
