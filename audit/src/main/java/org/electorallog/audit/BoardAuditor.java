@@ -328,7 +328,7 @@ public final class BoardAuditor {
      * Delivery IDs are unique per board because every record has its key in deliveries (V15), whose
      * primary key refuses a repeat. So the check is that the primary key is there and valid, and that
      * deliveries holds exactly the rows the records call for: as many, with the same sum of
-     * fingerprints (a sequential pass over deliveries, not a probe per record). If either fails, the
+     * fingerprints (one range scan of the board's keys, not a probe per record). If either fails, the
      * records are searched for repeated delivery IDs, each reported.
      */
     private static void checkDeliveryIds(Connection c, short boardId, Recount n, AuditResult result)

@@ -26,9 +26,9 @@ import org.electorallog.store.RecordRow;
  * {@code ceilingEvery} records; at each window's edge the publisher waits, the projector drains, and
  * {@code ceilingRows} rows from the same generator are written by binary COPY into the records table
  * itself (the board being filled, the IDs that follow its end, so into its live partition; 5,000 rows
- * per COPY as the projector writes them, each with its delivery keys' COPY into deliveries, as the
- * projector writes them since V15) in one transaction that is then rolled back. So the ceiling meets the records table's own indexes at
- * the very size the pipeline has just reached, and nothing of it stays visible. A window's ratio is
+ * per COPY, each followed by its delivery keys' COPY into deliveries, as the projector writes them
+ * since V15) in one transaction that is then rolled back. So the ceiling meets the records table's
+ * own indexes at the very size the pipeline has just reached, and nothing of it stays visible. A window's ratio is
  * its pipeline rate over the mean of the ceilings at its two edges.
  */
 final class FillRun {

@@ -125,7 +125,7 @@ final class BoardWriter {
      *
      * <p>Repeats of a delivery ID inside the batch are dropped here. Repeats of a stored one are rare
      * (a producer resending after a timeout), so unless a recent batch met one, the records are
-     * written without asking PostgreSQL first: the unique index on delivery keys refuses a stored
+     * written without asking PostgreSQL first: the primary key of deliveries refuses a stored
      * one, the transaction fails with {@link Deliveries#isStoredKey}, and the caller writes the
      * batch again, which then looks the IDs up ({@link #metStoredRepeat}). The lookup was a twelfth
      * of the batch writer's time in a 2M fill (decision 83).
@@ -155,10 +155,10 @@ final class BoardWriter {
 
     /**
      * Keeps the first copy of each delivery ID: drops repeats inside the batch and, with {@code
-     * lookUp}, IDs already stored. Stored IDs are found by their key (the unique index
-     * the primary key of deliveries, V15) and then compared in full. A later delivery ID whose key equals an
-     * earlier one's (a 2^64-work collision) cannot be stored beside it: it is refused (dead-lettered
-     * with both IDs named), never silently dropped as a duplicate, and the board goes on.
+     * lookUp}, IDs already stored. Stored IDs are found by their key (the primary key of
+     * deliveries, V15) and then compared in full. A later delivery ID whose key equals an earlier
+     * one's (a 2^56-work collision) cannot be stored beside it: it is refused (dead-lettered with
+     * both IDs named), never silently dropped as a duplicate, and the board goes on.
      */
     private static List<PendingEvent> dropRepeated(
             Connection c, BoardProjection board, List<PendingEvent> events, List<Refused> refused, boolean lookUp)

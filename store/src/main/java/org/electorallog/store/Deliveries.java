@@ -22,9 +22,10 @@ import org.postgresql.PGConnection;
 
 /**
  * Table {@code deliveries} (V15): each stored delivery ID's key once per board ({@link #key}: the
- * board ID and 14 bytes of the ID's SHA-256, one uuid), with the ID of the record that holds it. Its primary key is the board-wide dedup that the range-partitioned
- * records table cannot enforce itself (a unique index there holds only within a partition), so every
- * record is written with its row here, in the same transaction ({@link RecordInserter}).
+ * board ID and 14 bytes of the ID's SHA-256, one uuid), with the ID of the record that holds it.
+ * Its primary key is the board-wide dedup that the range-partitioned records table cannot enforce
+ * itself (a unique index there holds only within a partition), so every record is written with its
+ * row here, in the same transaction ({@link RecordInserter}).
  */
 public final class Deliveries {
     /** The primary key a repeated delivery key runs into. */

@@ -190,8 +190,9 @@ public enum RecordInserter {
 
     /**
      * Inserts the rows into the projection's records table and their delivery keys into deliveries
-     * (V15), in the caller's transaction. The rows' IDs must have partitions ({@link RecordPartitions#cover}).
-     * A delivery key already stored on the board fails the transaction ({@link Deliveries#isStoredKey}).
+     * (V15), in the caller's transaction. The rows' IDs must have partitions ({@link
+     * RecordPartitions#cover}). A delivery key already stored on the board fails the transaction
+     * ({@link Deliveries#isStoredKey}).
      */
     public void insert(Connection c, List<RecordRow> rows) throws SQLException {
         insert(c, "records", rows);

@@ -16,8 +16,8 @@ import java.util.List;
  * table, then attached, which locks records only in SHARE UPDATE EXCLUSIVE mode (readers and other
  * boards' writers go on; a {@code CREATE TABLE ... PARTITION OF} would lock out every reader).
  * Each partition's indexes are named after the parent's: records_user_3_0 is records_user on board
- * 3's first partition. The parent's indexes leave board_id out (within a partition it is one value),
- * and each partition has its own primary key on id, records_pkey_3_0.
+ * 3's first partition. Each partition also has its own primary key on id, records_pkey_3_0: records
+ * has none, since one would have to hold board_id, which a partition's bounds fix.
  */
 public final class RecordPartitions {
     /** The end of a board's last partition: the first ID without one (primary key of record_partitions). */
@@ -73,7 +73,7 @@ public final class RecordPartitions {
     public static List<Partition> of(Connection c, short boardId) throws SQLException {
         List<Partition> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT first_id, end_id, name FROM record_partitions " + "WHERE board_id = ? ORDER BY first_id")) {
+                "SELECT first_id, end_id, name FROM record_partitions WHERE board_id = ? ORDER BY first_id")) {
             ps.setShort(1, boardId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -115,9 +115,7 @@ public final class RecordPartitions {
             ps.setString(1, p.name());
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    renames.add(new String[] {
-                        rs.getString(1), rs.getString(2) + p.name().substring("records".length())
-                    });
+                    renames.add(new String[] {rs.getString(1), rs.getString(2) + suffix(p)});
                 }
             }
         }
