@@ -1,6 +1,5 @@
 package org.electorallog.store;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -18,7 +17,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 import org.electorallog.core.Hashes;
-import org.postgresql.PGConnection;
 
 /**
  * Table {@code deliveries} (V15): each stored delivery ID's key once per board ({@link #key}: the
@@ -154,9 +152,7 @@ public final class Deliveries {
     static void insert(Connection c, List<RecordRow> rows) throws SQLException {
         ByteArrayOutputStream buf = new ByteArrayOutputStream(rows.size() * 30 + 32);
         try (DataOutputStream out = new DataOutputStream(buf)) {
-            out.write(new byte[] {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0});
-            out.writeInt(0);
-            out.writeInt(0);
+            BinaryCopy.header(out);
             for (RecordRow r : rows) {
                 out.writeShort(2);
                 out.writeInt(16);
@@ -164,18 +160,14 @@ public final class Deliveries {
                 out.writeInt(8);
                 out.writeLong(r.id());
             }
-            out.writeShort(-1);
+            BinaryCopy.trailer(out);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        try {
-            c.unwrap(PGConnection.class)
-                    .getCopyAPI()
-                    .copyIn(
-                            "COPY deliveries (key, id) FROM STDIN (FORMAT binary)",
-                            new ByteArrayInputStream(buf.toByteArray()));
-        } catch (IOException e) {
-            throw new SQLException("COPY of " + rows.size() + " delivery keys failed: " + e.getMessage(), e);
-        }
+        BinaryCopy.copyIn(
+                c,
+                "COPY deliveries (key, id) FROM STDIN (FORMAT binary)",
+                buf.toByteArray(),
+                rows.size() + " delivery keys");
     }
 }

@@ -9,7 +9,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
-import org.postgresql.PGConnection;
 
 /**
  * The two ways a batch's records can go into PostgreSQL, measured against each other by
@@ -109,29 +108,22 @@ public enum RecordInserter {
 
         @Override
         public void insert(Connection c, String table, List<RecordRow> rows) throws SQLException {
-            byte[] data = encode(rows);
-            try {
-                c.unwrap(PGConnection.class)
-                        .getCopyAPI()
-                        .copyIn(
-                                "COPY " + checked(table)
-                                        + " (board_id, id, created, statement_ts, kind, sender_id, user_id, username, "
-                                        + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, "
-                                        + "kafka_offset, sender_signature, system_signature, event_type, error) "
-                                        + "FROM STDIN (FORMAT binary)",
-                                new java.io.ByteArrayInputStream(data));
-            } catch (IOException e) {
-                throw new SQLException("COPY of " + rows.size() + " records failed: " + e.getMessage(), e);
-            }
+            BinaryCopy.copyIn(
+                    c,
+                    "COPY " + checked(table)
+                            + " (board_id, id, created, statement_ts, kind, sender_id, user_id, username, "
+                            + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, "
+                            + "kafka_offset, sender_signature, system_signature, event_type, error) "
+                            + "FROM STDIN (FORMAT binary)",
+                    encode(rows),
+                    rows.size() + " records");
         }
 
         /** PostgreSQL binary COPY: signature, flags, extension length; per row a field count and length-prefixed fields. */
         private byte[] encode(List<RecordRow> rows) {
             ByteArrayOutputStream buf = new ByteArrayOutputStream(rows.size() * 700 + 32);
             try (DataOutputStream out = new DataOutputStream(buf)) {
-                out.write(new byte[] {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0});
-                out.writeInt(0);
-                out.writeInt(0);
+                BinaryCopy.header(out);
                 for (RecordRow r : rows) {
                     out.writeShort(20);
                     out.writeInt(2);
@@ -164,7 +156,7 @@ public enum RecordInserter {
                     text(out, r.eventType());
                     text(out, r.error());
                 }
-                out.writeShort(-1);
+                BinaryCopy.trailer(out);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
