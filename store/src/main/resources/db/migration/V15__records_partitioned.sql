@@ -97,6 +97,26 @@ COMMENT ON INDEX records_statement_ts IS 'Listing: sort by statement time (incre
 CREATE INDEX records_leaf_hash ON records USING hash (sha256('\x00'::bytea || statement)) WHERE kind = 1;
 COMMENT ON INDEX records_leaf_hash IS 'Serves GET /boards/{board}/proof?leaf_hash=: the cast vote (kind 1) whose RFC 6962 leaf hash is given (store Records.BY_LEAF_HASH_SQL).';
 
+-- The partition of the scratch boards (negative IDs: the projector's warm-up writes one in
+-- transactions it rolls back, decision 81). One partition made here for all of them, so that a
+-- warm-up never attaches one (DDL at every start); it stays empty but for dead tuples.
+CREATE TABLE records_scratch PARTITION OF records FOR VALUES FROM (MINVALUE, MINVALUE) TO (0, 0);
+ALTER TABLE records_scratch ADD CONSTRAINT records_pkey_scratch PRIMARY KEY (id);
+DO $$
+DECLARE
+    ix record;
+BEGIN
+    FOR ix IN SELECT c.relname AS child, p.relname AS parent
+              FROM pg_index x
+              JOIN pg_class c ON c.oid = x.indexrelid
+              JOIN pg_inherits i ON i.inhrelid = x.indexrelid
+              JOIN pg_class p ON p.oid = i.inhparent
+              WHERE x.indrelid = 'records_scratch'::regclass LOOP
+        EXECUTE format('ALTER INDEX %I RENAME TO %I', ix.child, ix.parent || '_scratch');
+    END LOOP;
+END $$;
+COMMENT ON TABLE records_scratch IS 'The records of scratch boards (negative board IDs), written only in transactions that are rolled back (the projector''s warm-up): always empty.';
+
 -- A board's delivery key: its board ID (2 bytes, big-endian) and the first 14 bytes of SHA-256
 -- over the ID's UTF-8 bytes, as one uuid, so that the dedup index holds 16 fixed bytes an entry and
 -- no board column (a quarter smaller than (board_id, 16-byte bytea), and a row of deliveries is 48

@@ -28,8 +28,8 @@ import org.electorallog.store.RecordRow;
  * itself (the board being filled, the IDs that follow its end, so into its live partition; 5,000 rows
  * per COPY, each followed by its delivery keys' COPY into deliveries, as the projector writes them
  * since V15) in one transaction that is then rolled back. So the ceiling meets the records table's
- * own indexes at the very size the pipeline has just reached, and nothing of it stays visible. A window's ratio is
- * its pipeline rate over the mean of the ceilings at its two edges.
+ * own indexes at the very size the pipeline has just reached, and nothing of it stays visible. A
+ * window's ratio is its pipeline rate over the mean of the ceilings at its two edges.
  */
 final class FillRun {
     private FillRun() {}

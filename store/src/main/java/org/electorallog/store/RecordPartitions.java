@@ -40,9 +40,13 @@ public final class RecordPartitions {
     /**
      * Makes sure every ID of the board up to {@code lastId} has a partition, attaching new ones after
      * the last; returns the end of the board's last partition (greater than {@code lastId}). Runs in
-     * the caller's transaction: if that rolls back, so do the partitions.
+     * the caller's transaction: if that rolls back, so do the partitions. A scratch board (a negative
+     * ID, never committed) needs none: V15's records_scratch holds them all.
      */
     public static long cover(Connection c, short boardId, long lastId) throws SQLException {
+        if (boardId < 0) {
+            return Long.MAX_VALUE; // a scratch board: records_scratch (V15) holds every ID of it
+        }
         long end;
         int count;
         try (PreparedStatement ps = c.prepareStatement(END_SQL)) {
@@ -60,9 +64,7 @@ public final class RecordPartitions {
         }
         long width = width(c);
         while (end <= lastId) {
-            // a negative board ID (a warm-up's scratch board, never committed) is written m<id>
-            String board = boardId < 0 ? "m" + -boardId : String.valueOf(boardId);
-            attach(c, new Partition(boardId, end, end + width, "records_" + board + "_" + count));
+            attach(c, new Partition(boardId, end, end + width, "records_" + boardId + "_" + count));
             end += width;
             count++;
         }

@@ -16,7 +16,7 @@ import javax.sql.DataSource;
  * most 1,100 bytes per record with every index and tile. {@code recordsParts} splits the records
  * table into its heap, its TOAST and each of its indexes, so a change to the row or an index shows;
  * each is summed over the table's partitions (V15), an index under its name without the partition's
- * _<board>_<ordinal>.
+ * _<board>_<ordinal> (or _scratch).
  */
 public record StorageReport(
         long records, Map<String, Long> bytesByRelation, Map<String, Long> recordsParts, long totalBytes) {
@@ -74,7 +74,7 @@ public record StorageReport(
                       FROM pg_partition_tree('records') t WHERE t.isleaf
                     UNION ALL SELECT 'toast', coalesce(sum(pg_total_relation_size(nullif(c.reltoastrelid, 0))), 0)::bigint
                       FROM pg_partition_tree('records') t JOIN pg_class c ON c.oid = t.relid WHERE t.isleaf
-                    UNION ALL (SELECT regexp_replace(c.relname, '_m?[0-9]+_[0-9]+$', ''), sum(pg_relation_size(c.oid))::bigint
+                    UNION ALL (SELECT regexp_replace(c.relname, '_([0-9]+_[0-9]+|scratch)$', ''), sum(pg_relation_size(c.oid))::bigint
                       FROM pg_partition_tree('records') t JOIN pg_index x ON x.indrelid = t.relid
                       JOIN pg_class c ON c.oid = x.indexrelid
                       WHERE t.isleaf GROUP BY 1 ORDER BY 1)""")) {

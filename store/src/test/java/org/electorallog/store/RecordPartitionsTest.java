@@ -103,6 +103,27 @@ class RecordPartitionsTest {
                 c.rollback();
                 c.setAutoCommit(true);
 
+                // a scratch board (negative ID, the warm-up's) goes to records_scratch: nothing attached
+                c.setAutoCommit(false);
+                assertEquals(Long.MAX_VALUE, RecordPartitions.cover(c, (short) -7, 5_000_000));
+                RecordInserter.DEFAULT.insert(c, rows((short) -7, sender, 4_999_990, 10, "s-"));
+                assertEquals(
+                        List.of("records_scratch 10"),
+                        strings(
+                                c,
+                                "SELECT p || ' ' || n FROM (SELECT tableoid::regclass::text AS p, count(*) AS n "
+                                        + "FROM records WHERE board_id = -7 GROUP BY 1) t"));
+                assertEquals(0, count(c, "SELECT count(*) FROM record_partitions WHERE board_id < 0"));
+                c.rollback();
+                c.setAutoCommit(true);
+                assertTrue(
+                        strings(
+                                        c,
+                                        "SELECT indexrelid::regclass::text FROM pg_index "
+                                                + "WHERE indrelid = 'records_scratch'::regclass")
+                                .contains("records_user_scratch"),
+                        "the scratch partition's indexes are named after the parent's");
+
                 // a record past the last partition has nowhere to go until one is attached
                 SQLException outside = assertThrows(
                         SQLException.class, () -> RecordInserter.DEFAULT.insert(c, rows(a, sender, 300, 1, "y-")));
