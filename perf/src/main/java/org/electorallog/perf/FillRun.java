@@ -109,6 +109,7 @@ final class FillRun {
         long t0 = System.nanoTime();
         Map<String, Long> windowBatches = projector.metrics().snapshot();
         Map<String, Long> windowCheckpoints = env.checkpoints();
+        Map<String, Long> windowWal = env.wal();
         AtomicReference<Throwable> publishFailure = new AtomicReference<>();
         Thread publisher = new Thread(
                 () -> {
@@ -171,6 +172,7 @@ final class FillRun {
                 Map<String, Long> batchesNow = projector.metrics().snapshot();
                 putBatches(w, windowBatches, batchesNow);
                 putCheckpoints(w, windowCheckpoints, env.checkpoints());
+                putWal(w, windowWal, env.wal(), size - windowSize);
                 windowBatches = batchesNow;
                 if (windows) {
                     Map<String, Object> end = ceilingWindow(env, filling.get(), ceilingRows);
@@ -197,6 +199,7 @@ final class FillRun {
                 windowT = System.nanoTime();
                 windowBatches = projector.metrics().snapshot();
                 windowCheckpoints = env.checkpoints();
+                windowWal = env.wal();
                 windowSize = size;
                 lastT = windowT;
                 lastSize = size;
@@ -356,6 +359,23 @@ final class FillRun {
         long records = to.get("records_written") - from.get("records_written");
         w.put("projector_batches", batches);
         w.put("projector_records_per_batch", batches == 0 ? null : Math.round((double) records / batches));
+        // the batch writer's time inside batch transactions, and inside their commits (the WAL flush)
+        w.put("projector_transaction_seconds", (to.get("batch_micros_total") - from.get("batch_micros_total")) / 1e6);
+        w.put("projector_commit_seconds", (to.get("commit_micros_total") - from.get("commit_micros_total")) / 1e6);
+    }
+
+    /**
+     * PostgreSQL's WAL over a window ({@code pg_stat_wal}): records, full-page images, bytes (and per
+     * record projected), and writes forced by full WAL buffers. Full-page images follow each
+     * checkpoint: the first change of a page after one logs the whole page.
+     */
+    private static void putWal(Map<String, Object> w, Map<String, Long> from, Map<String, Long> to, long projected) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        to.forEach((k, v) -> c.put(k, v - from.getOrDefault(k, 0L)));
+        c.put(
+                "bytes_per_record",
+                projected == 0 ? null : Math.round((double) (to.get("bytes") - from.get("bytes")) / projected));
+        w.put("postgresql_wal", c);
     }
 
     /**

@@ -224,6 +224,29 @@ final class PerfEnvironment implements AutoCloseable {
         return out;
     }
 
+    /**
+     * PostgreSQL's WAL counters so far ({@code pg_stat_wal}, PostgreSQL 14 and later): WAL records,
+     * full-page images among them, bytes, and times a backend had to write WAL because the WAL
+     * buffers were full.
+     */
+    Map<String, Long> wal() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        try (Connection c = db.getConnection();
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT wal_records, wal_fpi, wal_bytes::bigint, wal_buffers_full FROM pg_stat_wal");
+                ResultSet rs = ps.executeQuery()) {
+            if (rs.next()) {
+                out.put("records", rs.getLong(1));
+                out.put("full_page_images", rs.getLong(2));
+                out.put("bytes", rs.getLong(3));
+                out.put("buffers_full", rs.getLong(4));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read pg_stat_wal: " + e.getMessage(), e);
+        }
+        return out;
+    }
+
     long total() {
         return sizes().values().stream().mapToLong(Long::longValue).sum();
     }

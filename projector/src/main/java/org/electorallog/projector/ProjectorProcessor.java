@@ -541,9 +541,11 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                     for (BoardWriter.Refused x : r.refused()) {
                         deadLetter(x.event(), x.reason(), x.message());
                     }
+                    long committing = System.nanoTime();
                     c.commit();
+                    long end = System.nanoTime();
                     writer.committed();
-                    metrics.batch(r.written(), r.duplicates(), System.nanoTime() - t0);
+                    metrics.batch(r.written(), r.duplicates(), end - t0, end - committing);
                     metrics.committed(events, System.currentTimeMillis());
                     storedOffset = upTo;
                     metrics.projected(partition, storedOffset);
