@@ -25,7 +25,6 @@ import org.electorallog.store.CounterKey;
 import org.electorallog.store.Counters;
 import org.electorallog.store.Deliveries;
 import org.electorallog.store.HourlyCounts;
-import org.electorallog.store.IndexedFields;
 import org.electorallog.store.RecordInserter;
 import org.electorallog.store.RecordPartitions;
 import org.electorallog.store.RecordRow;
@@ -171,7 +170,7 @@ final class BoardWriter {
         for (Iterator<PendingEvent> it = firstCopies.values().iterator(); it.hasNext(); ) {
             PendingEvent e = it.next();
             String other = byKey.putIfAbsent(
-                    ByteBuffer.wrap(Deliveries.key(board.boardId, e.statement().deliveryId())),
+                    ByteBuffer.wrap(Deliveries.key(board.boardId, e.content())),
                     e.statement().deliveryId());
             if (other != null) {
                 refused.add(collision(board, e, other));
@@ -226,27 +225,15 @@ final class BoardWriter {
         Map<ByteBuffer, Integer> senders = Senders.intern(c, keys);
         List<RecordRow> rows = new ArrayList<>(events.size());
         for (PendingEvent e : events) {
-            DecodedStatement s = e.statement();
             long id = board.tree.size();
-            board.tree.appendLeafHash(Hashes.leafHash(s.canonicalBytes()));
+            board.tree.appendLeafHash(e.leafHash());
             board.lastCreatedMillis = Math.max(board.lastCreatedMillis, e.kafkaTimestamp());
             rows.add(new RecordRow(
                     board.boardId,
                     id,
                     board.lastCreatedMillis,
-                    s.statementTimestamp(),
-                    (short) StatementKinds.code(s.kind()),
-                    senders.get(ByteBuffer.wrap(s.senderPublicKey())),
-                    new IndexedFields(s.userId(), s.username(), s.electionId(), s.areaId(), s.ballotId()),
-                    s.deliveryId(),
-                    s.canonicalBytes(),
-                    s.schemaId(),
-                    e.partition(),
-                    e.offset(),
-                    s.senderSignature(),
-                    s.systemSignature(),
-                    s.eventType(),
-                    s.error()));
+                    senders.get(ByteBuffer.wrap(e.statement().senderPublicKey())),
+                    e.content()));
         }
         RecordInserter.DEFAULT.insert(c, rows);
         return rows;

@@ -1,8 +1,8 @@
 package org.electorallog.store;
 
 import java.io.ByteArrayInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.postgresql.PGConnection;
@@ -16,16 +16,21 @@ import org.postgresql.PGConnection;
 final class BinaryCopy {
     private BinaryCopy() {}
 
+    /** The header's size: the 11-byte signature, the 32-bit flags and the 32-bit extension length. */
+    static final int HEADER_BYTES = 11 + 4 + 4;
+    /** The trailer's size: a 16-bit field count. */
+    static final int TRAILER_BYTES = 2;
+
     /** The 11-byte signature, the 32-bit flags field (0: no OIDs) and the header extension length (0). */
-    static void header(DataOutputStream out) throws IOException {
-        out.write(new byte[] {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0});
-        out.writeInt(0);
-        out.writeInt(0);
+    static void header(ByteBuffer b) {
+        b.put(new byte[] {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0});
+        b.putInt(0);
+        b.putInt(0);
     }
 
     /** The file trailer: a field count of -1. */
-    static void trailer(DataOutputStream out) throws IOException {
-        out.writeShort(-1);
+    static void trailer(ByteBuffer b) {
+        b.putShort((short) -1);
     }
 
     /** Sends {@code data} to {@code copySql}; a failure names {@code what} (for example "5000 records"). */

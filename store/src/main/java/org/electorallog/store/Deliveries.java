@@ -1,9 +1,5 @@
 package org.electorallog.store;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -51,15 +47,27 @@ public final class Deliveries {
 
     private Deliveries() {}
 
+    /** The bytes of a delivery ID's SHA-256 that its key holds. */
+    static final int DIGEST_BYTES = 14;
+
     /**
      * The key of a delivery ID on a board (SQL {@code board_delivery_key}, V15): the board ID as two
      * big-endian bytes, then the first 14 bytes of SHA-256 over the ID's UTF-8 bytes.
      */
     public static byte[] key(short boardId, String deliveryId) {
-        byte[] k = new byte[16];
+        return key(boardId, Arrays.copyOf(Hashes.sha256(deliveryId.getBytes(StandardCharsets.UTF_8)), DIGEST_BYTES));
+    }
+
+    /** The key of a delivery ID on a board from the ID's {@link RecordContent#deliveryDigest digest}. */
+    public static byte[] key(short boardId, RecordContent content) {
+        return key(boardId, content.deliveryDigest());
+    }
+
+    private static byte[] key(short boardId, byte[] digest) {
+        byte[] k = new byte[2 + DIGEST_BYTES];
         k[0] = (byte) (boardId >> 8);
         k[1] = (byte) boardId;
-        System.arraycopy(Hashes.sha256(deliveryId.getBytes(StandardCharsets.UTF_8)), 0, k, 2, 14);
+        System.arraycopy(digest, 0, k, 2, DIGEST_BYTES);
         return k;
     }
 
@@ -150,24 +158,16 @@ public final class Deliveries {
 
     /** Writes the rows' delivery keys by binary COPY (key, id), in the caller's transaction. */
     static void insert(Connection c, List<RecordRow> rows) throws SQLException {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream(rows.size() * 30 + 32);
-        try (DataOutputStream out = new DataOutputStream(buf)) {
-            BinaryCopy.header(out);
-            for (RecordRow r : rows) {
-                out.writeShort(2);
-                out.writeInt(16);
-                out.write(key(r.boardId(), r.deliveryId()));
-                out.writeInt(8);
-                out.writeLong(r.id());
-            }
-            BinaryCopy.trailer(out);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        int rowBytes = 2 + (4 + 16) + (4 + 8);
+        ByteBuffer b = ByteBuffer.allocate(BinaryCopy.HEADER_BYTES + rows.size() * rowBytes + BinaryCopy.TRAILER_BYTES);
+        BinaryCopy.header(b);
+        for (RecordRow r : rows) {
+            b.putShort((short) 2);
+            b.putInt(16).put(key(r.boardId(), r.content().deliveryDigest()));
+            b.putInt(8).putLong(r.id());
         }
+        BinaryCopy.trailer(b);
         BinaryCopy.copyIn(
-                c,
-                "COPY deliveries (key, id) FROM STDIN (FORMAT binary)",
-                buf.toByteArray(),
-                rows.size() + " delivery keys");
+                c, "COPY deliveries (key, id) FROM STDIN (FORMAT binary)", b.array(), rows.size() + " delivery keys");
     }
 }

@@ -1,10 +1,6 @@
 package org.electorallog.store;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -103,79 +99,51 @@ public enum RecordInserter {
 
     /** {@code COPY records FROM STDIN (FORMAT binary)}: PostgreSQL's bulk path, no SQL parsing per row. */
     BINARY_COPY {
-        /** Microseconds between the Unix epoch and PostgreSQL's epoch, 2000-01-01T00:00:00Z. */
-        private static final long PG_EPOCH_MICROS = 946_684_800_000_000L;
-
         @Override
         public void insert(Connection c, String table, List<RecordRow> rows) throws SQLException {
             BinaryCopy.copyIn(
                     c,
-                    "COPY " + checked(table)
-                            + " (board_id, id, created, statement_ts, kind, sender_id, user_id, username, "
-                            + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, "
-                            + "kafka_offset, sender_signature, system_signature, event_type, error) "
-                            + "FROM STDIN (FORMAT binary)",
+                    "COPY " + checked(table) + " (" + COPY_COLUMNS + ") FROM STDIN (FORMAT binary)",
                     encode(rows),
                     rows.size() + " records");
         }
 
-        /** PostgreSQL binary COPY: signature, flags, extension length; per row a field count and length-prefixed fields. */
+        /**
+         * PostgreSQL binary COPY ({@link BinaryCopy}): per row the field count, the four fields the
+         * batch sets, then the content's fields as encoded when the event was decoded
+         * ({@link RecordContent}), into one array of the exact size.
+         */
         private byte[] encode(List<RecordRow> rows) {
-            ByteArrayOutputStream buf = new ByteArrayOutputStream(rows.size() * 700 + 32);
-            try (DataOutputStream out = new DataOutputStream(buf)) {
-                BinaryCopy.header(out);
-                for (RecordRow r : rows) {
-                    out.writeShort(20);
-                    out.writeInt(2);
-                    out.writeShort(r.boardId());
-                    out.writeInt(8);
-                    out.writeLong(r.id());
-                    out.writeInt(8);
-                    out.writeLong(r.createdMillis() * 1000 - PG_EPOCH_MICROS);
-                    out.writeInt(8);
-                    out.writeLong(r.statementMillis() * 1000 - PG_EPOCH_MICROS);
-                    out.writeInt(2);
-                    out.writeShort(r.kind());
-                    out.writeInt(4);
-                    out.writeInt(r.senderId());
-                    text(out, r.fields().userId());
-                    text(out, r.fields().username());
-                    text(out, r.fields().electionId());
-                    text(out, r.fields().areaId());
-                    text(out, r.fields().ballotId());
-                    text(out, r.deliveryId());
-                    bytes(out, r.statement());
-                    out.writeInt(4);
-                    out.writeInt(r.schemaId());
-                    out.writeInt(4);
-                    out.writeInt(r.partition());
-                    out.writeInt(8);
-                    out.writeLong(r.offset());
-                    bytes(out, r.senderSignature());
-                    bytes(out, r.systemSignature());
-                    text(out, r.eventType());
-                    text(out, r.error());
-                }
-                BinaryCopy.trailer(out);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+            int size = BinaryCopy.HEADER_BYTES + BinaryCopy.TRAILER_BYTES;
+            for (RecordRow r : rows) {
+                size += ROW_PREFIX_BYTES + r.content().copyFields().length;
             }
-            return buf.toByteArray();
-        }
-
-        private void bytes(DataOutputStream out, byte[] b) throws IOException {
-            if (b == null) {
-                out.writeInt(-1);
-            } else {
-                out.writeInt(b.length);
-                out.write(b);
+            ByteBuffer b = ByteBuffer.allocate(size);
+            BinaryCopy.header(b);
+            for (RecordRow r : rows) {
+                b.putShort((short) (4 + RecordContent.FIELDS));
+                b.putInt(2).putShort(r.boardId());
+                b.putInt(8).putLong(r.id());
+                b.putInt(8).putLong(r.createdMillis() * 1000 - RecordContent.PG_EPOCH_MICROS);
+                b.putInt(4).putInt(r.senderId());
+                b.put(r.content().copyFields());
             }
-        }
-
-        private void text(DataOutputStream out, String s) throws IOException {
-            bytes(out, s == null ? null : s.getBytes(StandardCharsets.UTF_8));
+            BinaryCopy.trailer(b);
+            return b.array();
         }
     };
+
+    /**
+     * The columns of records in the order binary COPY sends them: first the four that the batch
+     * sets, then those of {@link RecordContent}, encoded in that order.
+     */
+    public static final String COPY_COLUMNS =
+            "board_id, id, created, sender_id, statement_ts, kind, user_id, username, "
+                    + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, kafka_offset, "
+                    + "sender_signature, system_signature, event_type, error";
+
+    /** A row's field count and the batch's four fields with their lengths. */
+    private static final int ROW_PREFIX_BYTES = 2 + (4 + 2) + (4 + 8) + (4 + 8) + (4 + 4);
 
     /** The inserter the projector uses: the faster of the two as measured (see projector/README.md). */
     public static final RecordInserter DEFAULT = BINARY_COPY;

@@ -1,24 +1,49 @@
 package org.electorallog.store;
 
-/** One row of the {@code records} table (V1), as a batch writes it. Times are epoch milliseconds; senderId is a key of {@code senders}. */
-@SuppressWarnings("ArrayRecordComponent") // a row written once, never compared as a value
-public record RecordRow(
-        short boardId,
-        long id,
-        long createdMillis,
-        long statementMillis,
-        short kind,
-        int senderId,
-        IndexedFields fields,
-        String deliveryId,
-        byte[] statement,
-        int schemaId,
-        int partition,
-        long offset,
-        byte[] senderSignature,
-        byte[] systemSignature,
-        String eventType,
-        String error) {
+/**
+ * One row of the {@code records} table (V1), as a batch writes it: what the batch sets (the board, the
+ * record's ID, its created time and its sender's key in {@code senders}) and what the statement holds
+ * ({@link RecordContent}). Times are epoch milliseconds.
+ */
+public record RecordRow(short boardId, long id, long createdMillis, int senderId, RecordContent content) {
+    /** A row and its content at once (tests, perf). */
+    public RecordRow(
+            short boardId,
+            long id,
+            long createdMillis,
+            long statementMillis,
+            short kind,
+            int senderId,
+            IndexedFields fields,
+            String deliveryId,
+            byte[] statement,
+            int schemaId,
+            int partition,
+            long offset,
+            byte[] senderSignature,
+            byte[] systemSignature,
+            String eventType,
+            String error) {
+        this(
+                boardId,
+                id,
+                createdMillis,
+                senderId,
+                new RecordContent(
+                        statementMillis,
+                        kind,
+                        fields,
+                        deliveryId,
+                        statement,
+                        schemaId,
+                        partition,
+                        offset,
+                        senderSignature,
+                        systemSignature,
+                        eventType,
+                        error));
+    }
+
     /** A row without body fields (event_type, error: V11). */
     public RecordRow(
             short boardId,
@@ -52,5 +77,53 @@ public record RecordRow(
                 systemSignature,
                 null,
                 null);
+    }
+
+    public long statementMillis() {
+        return content.statementMillis();
+    }
+
+    public short kind() {
+        return content.kind();
+    }
+
+    public IndexedFields fields() {
+        return content.fields();
+    }
+
+    public String deliveryId() {
+        return content.deliveryId();
+    }
+
+    public byte[] statement() {
+        return content.statement();
+    }
+
+    public int schemaId() {
+        return content.schemaId();
+    }
+
+    public int partition() {
+        return content.partition();
+    }
+
+    public long offset() {
+        return content.offset();
+    }
+
+    public byte[] senderSignature() {
+        return content.senderSignature();
+    }
+
+    public byte[] systemSignature() {
+        return content.systemSignature();
+    }
+
+    public String eventType() {
+        return content.eventType();
+    }
+
+    public String error() {
+        return content.error();
     }
 }
