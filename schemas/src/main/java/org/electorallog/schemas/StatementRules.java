@@ -117,7 +117,7 @@ public final class StatementRules {
                 }
             }
         }
-        return strings(statement, "");
+        return strings(statement);
     }
 
     /** The canonical bytes may be logged: C2SP tlog-tiles entry bundles carry a uint16 length. */
@@ -153,56 +153,75 @@ public final class StatementRules {
     }
 
     /** Every string anywhere in a value: well-formed UTF-8 / UTF-16 and no U+0000 (PostgreSQL text cannot hold it). */
-    private static Optional<Violation> strings(Object v, String path) {
-        if (v == null) {
-            return Optional.empty();
-        }
+    private static Optional<Violation> strings(IndexedRecord statement) {
+        return Optional.ofNullable(stringFault(statement));
+    }
+
+    /**
+     * The first string in {@code v} that {@link #string} refuses, its field a path relative to
+     * {@code v} ("" for {@code v} itself). The path is built on the way out, only when there is a
+     * fault: this runs on every field of every event, in the producer and in the projector.
+     */
+    private static Violation stringFault(Object v) {
         if (v instanceof IndexedRecord r) {
             for (Schema.Field f : r.getSchema().getFields()) {
-                Optional<Violation> x = strings(r.get(f.pos()), path.isEmpty() ? f.name() : path + "." + f.name());
-                if (x.isPresent()) {
-                    return x;
+                Violation x = stringFault(r.get(f.pos()));
+                if (x != null) {
+                    return under(f.name(), x);
                 }
             }
         } else if (v instanceof CharSequence s) {
-            return string(s, path);
+            return string(s);
         } else if (v instanceof Collection<?> items) {
             int i = 0;
             for (Object item : items) {
-                Optional<Violation> x = strings(item, path + "[" + i++ + "]");
-                if (x.isPresent()) {
-                    return x;
+                Violation x = stringFault(item);
+                if (x != null) {
+                    return under("[" + i + "]", x);
                 }
+                i++;
             }
         } else if (v instanceof Map<?, ?> map) {
             for (Map.Entry<?, ?> e : map.entrySet()) {
-                Optional<Violation> x = strings(e.getKey(), path + " key");
-                if (x.isEmpty()) {
-                    x = strings(e.getValue(), path + "[" + printable(String.valueOf(e.getKey())) + "]");
+                Violation x = stringFault(e.getKey());
+                if (x != null) {
+                    return under(" key", x);
                 }
-                if (x.isPresent()) {
-                    return x;
+                x = stringFault(e.getValue());
+                if (x != null) {
+                    return under("[" + printable(String.valueOf(e.getKey())) + "]", x);
                 }
             }
         }
-        return Optional.empty();
+        return null;
     }
 
-    private static Optional<Violation> string(CharSequence s, String path) {
+    /** A fault found inside {@code step} (a field name, "[index]", "[map key]" or " key"), its path prefixed. */
+    private static Violation under(String step, Violation inner) {
+        String rest = inner.field();
+        String path =
+                rest.isEmpty() ? step : rest.startsWith("[") || rest.startsWith(" ") ? step + rest : step + "." + rest;
+        return new Violation(path, inner.rule(), inner.reason());
+    }
+
+    private static Violation string(CharSequence s) {
         if (s instanceof Utf8 u ? !wellFormedUtf8(u.getBytes(), u.getByteLength()) : hasUnpairedSurrogate(s)) {
-            return invalid(
-                    path,
+            return new Violation(
+                    "",
                     s instanceof Utf8
                             ? "is not well-formed UTF-8"
-                            : "holds an unpaired surrogate (not well-formed Unicode)");
+                            : "holds an unpaired surrogate (not well-formed Unicode)",
+                    BadEventException.Reason.INVALID);
         }
         for (int i = 0; i < s.length(); i++) {
             if (s.charAt(i) == '\u0000') {
-                return invalid(
-                        path, "holds the character U+0000 at position " + i + ", which PostgreSQL text cannot store");
+                return new Violation(
+                        "",
+                        "holds the character U+0000 at position " + i + ", which PostgreSQL text cannot store",
+                        BadEventException.Reason.INVALID);
             }
         }
-        return Optional.empty();
+        return null;
     }
 
     /**
