@@ -301,6 +301,15 @@ public final class QueryApi implements AutoCloseable {
     }
 
     /**
+     * The pool listings, counts and exports read from: read-only snapshots, every statement planned
+     * for its own parameters (decision 20). The perf probe runs its export batches on it, as an
+     * export does, without HTTP.
+     */
+    public javax.sql.DataSource listingPool() {
+        return db;
+    }
+
+    /**
      * Drops the pools' connections (each as soon as it is idle), after the database restarted under
      * this API: the perf probe's cold runs restart PostgreSQL before each row.
      */
