@@ -367,7 +367,8 @@ final class ReportWriter {
                                 + b.path("projector_batch_wait_ms").asInt(100) + " ms"
                                 + (b.path("projector_restarted").asBoolean()
                                         ? " restarted"
-                                        : b.path("warm_up_votes").asLong() > 0 ? " warmed" : ""),
+                                        : b.path("warm_up_votes").asLong() > 0 ? " warmed" : "")
+                                + commitOf(b),
                         b.get("latencies_ms")));
             }
             chart(
@@ -517,12 +518,12 @@ final class ReportWriter {
             target(
                     md,
                     "every probe row <= " + f0(limit) + " ms p95 warm (" + at + ", "
-                            + p.get("repeats").asInt() + " runs a row)",
+                            + p.get("repeats").asInt() + " runs a row" + commitOf(p) + ")",
                     "worst " + f2(worst) + " ms (" + worstName + ")",
                     worst <= limit);
             target(
                     md,
-                    "record proof p99 <= 5 ms (" + at + ")",
+                    "record proof p99 <= 5 ms (" + at + commitOf(p) + ")",
                     f2(proofP99) + " ms" + (Double.isNaN(proofP999) ? "" : " (p99.9 " + f2(proofP999) + " ms)"),
                     proofP99 <= 5);
         }
@@ -531,7 +532,7 @@ final class ReportWriter {
             target(
                     md,
                     "audit >= 250,000 records/s ("
-                            + f0(a.get("first").get("records").asDouble()) + ", warm)",
+                            + f0(a.get("first").get("records").asDouble()) + ", warm" + commitOf(a) + ")",
                     f0(r) + " (first run "
                             + f0(a.get("first").get("records_per_second").asDouble()) + ")",
                     r >= 250_000);
@@ -541,7 +542,7 @@ final class ReportWriter {
             target(
                     md,
                     "<= 1,100 bytes per record ("
-                            + f0(st.get("storage").get("records").asDouble()) + ")",
+                            + f0(st.get("storage").get("records").asDouble()) + commitOf(st) + ")",
                     f2(b),
                     b <= 1100);
         }
@@ -552,7 +553,7 @@ final class ReportWriter {
                     f0(b.path("voters").asDouble(500)) + "-vote burst in one second: every vote provable within 1 s "
                             + "of its publishing, nothing lost (batch wait "
                             + b.path("projector_batch_wait_ms").asInt(100) + " ms, " + projectorBefore(b) + ", "
-                            + f0(b.get("records_all_boards").asDouble()) + ")",
+                            + f0(b.get("records_all_boards").asDouble()) + commitOf(b) + ")",
                     "slowest vote " + f0(drain) + " ms; last vote provable "
                             + f0(b.get("drain_ms").asDouble()) + " ms after the first was published, lost "
                             + b.get("lost").asLong(),
@@ -562,7 +563,8 @@ final class ReportWriter {
             if (r.get("events").asLong() >= 20_000_000) {
                 target(
                         md,
-                        "the 20M board replayed into an empty database: rate and total time (reported, no target)",
+                        "the 20M board replayed into an empty database: rate and total time (reported, no target"
+                                + commitOf(r) + ")",
                         f0(r.get("events_per_second").asDouble()) + " events/s, "
                                 + f0(r.get("seconds").asDouble() / 60) + " min for "
                                 + f0(r.get("events").asDouble())
@@ -572,6 +574,12 @@ final class ReportWriter {
             }
         }
         md.append('\n');
+    }
+
+    /** ", commit X" for a result that records its commit (results older than the harness's commit field have none). */
+    static String commitOf(JsonNode result) {
+        String commit = result.path("machine").path("commit").asText("");
+        return commit.isEmpty() ? "" : ", commit " + commit;
     }
 
     /**
