@@ -58,6 +58,55 @@ class StatementRulesTest {
         assertEquals(null, broken(s -> s.setStatementTimestamp(StatementRules.MIN_STATEMENT_MILLIS)));
     }
 
+    /**
+     * The path of a bad string nested in maps, arrays and records (what a schema of an external
+     * registry may hold): map keys and values, array positions and field names, as a person reads them.
+     */
+    @Test
+    void aBadStringNestedInMapsArraysAndRecordsIsNamedByItsPath() {
+        org.apache.avro.Schema item = org.apache.avro.SchemaBuilder.record("Item")
+                .fields()
+                .requiredString("name")
+                .endRecord();
+        org.apache.avro.Schema schema = org.apache.avro.SchemaBuilder.record("Custom")
+                .fields()
+                .requiredString("board")
+                .requiredString("delivery_id")
+                .requiredString("kind")
+                .requiredString("sender_name")
+                .requiredBytes("sender_public_key")
+                .requiredLong("statement_timestamp")
+                .name("extra")
+                .type()
+                .map()
+                .values()
+                .array()
+                .items(item)
+                .noDefault()
+                .endRecord();
+        java.util.function.Function<java.util.Map<String, List<Object>>, String> pathOf = extra -> {
+            org.apache.avro.generic.GenericData.Record r = new org.apache.avro.generic.GenericData.Record(schema);
+            r.put("board", "b");
+            r.put("delivery_id", "d-1");
+            r.put("kind", "CAST_VOTE");
+            r.put("sender_name", "voting");
+            r.put("sender_public_key", ByteBuffer.wrap(new byte[StatementRules.PUBLIC_KEY_BYTES]));
+            r.put("statement_timestamp", 1_767_225_600_000L);
+            r.put("extra", extra);
+            return StatementRules.check(r).map(StatementRules.Violation::field).orElse(null);
+        };
+        java.util.function.Function<String, Object> itemNamed = name -> {
+            org.apache.avro.generic.GenericData.Record x = new org.apache.avro.generic.GenericData.Record(item);
+            x.put("name", name);
+            return x;
+        };
+        assertEquals(null, pathOf.apply(java.util.Map.of("k", List.of(itemNamed.apply("fine")))));
+        assertEquals(
+                "extra[k][1].name",
+                pathOf.apply(java.util.Map.of("k", List.of(itemNamed.apply("fine"), itemNamed.apply("a\u0000b")))));
+        assertEquals("extra key", pathOf.apply(java.util.Map.of("k\u0000", List.of())));
+    }
+
     @Test
     void eachRuleNamesItsField() throws Exception {
         String over = "x".repeat(StatementRules.MAX_TEXT_BYTES + 1);
