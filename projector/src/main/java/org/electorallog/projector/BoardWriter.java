@@ -17,7 +17,6 @@ import org.electorallog.core.Hashes;
 import org.electorallog.core.TileTree;
 import org.electorallog.schemas.BadEventException;
 import org.electorallog.schemas.DecodedStatement;
-import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.BoardRow;
 import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
@@ -242,7 +241,11 @@ final class BoardWriter {
     private static Map<HourlyCounts.Key, Long> hourlyDeltas(List<RecordRow> rows) {
         Map<HourlyCounts.Key, Long> deltas = new HashMap<>();
         for (RecordRow r : rows) {
-            deltas.merge(HourlyCounts.keyOf(r.statementMillis(), r.kind()), 1L, Long::sum);
+            deltas.merge(
+                    HourlyCounts.keyOf(
+                            r.content().statementMillis(), r.content().kind()),
+                    1L,
+                    Long::sum);
         }
         return deltas;
     }
@@ -251,8 +254,7 @@ final class BoardWriter {
         Map<CounterKey, Long> deltas = new TreeMap<>();
         for (PendingEvent e : events) {
             DecodedStatement st = e.statement();
-            for (CounterKey k :
-                    CounterKey.of((short) StatementKinds.code(st.kind()), st.electionId(), st.userId() != null)) {
+            for (CounterKey k : CounterKey.of(e.content().kind(), st.electionId(), st.userId() != null)) {
                 deltas.merge(k, 1L, Long::sum);
             }
         }

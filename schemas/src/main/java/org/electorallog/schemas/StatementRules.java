@@ -117,7 +117,7 @@ public final class StatementRules {
                 }
             }
         }
-        return strings(statement);
+        return Optional.ofNullable(stringFault(statement));
     }
 
     /** The canonical bytes may be logged: C2SP tlog-tiles entry bundles carry a uint16 length. */
@@ -152,13 +152,9 @@ public final class StatementRules {
         return Optional.empty();
     }
 
-    /** Every string anywhere in a value: well-formed UTF-8 / UTF-16 and no U+0000 (PostgreSQL text cannot hold it). */
-    private static Optional<Violation> strings(IndexedRecord statement) {
-        return Optional.ofNullable(stringFault(statement));
-    }
-
     /**
-     * The first string in {@code v} that {@link #string} refuses, its field a path relative to
+     * Every string anywhere in a value must be well-formed UTF-8 / UTF-16 without U+0000 (PostgreSQL
+     * text cannot hold it): the first string in {@code v} that {@link #string} refuses, its field a path relative to
      * {@code v} ("" for {@code v} itself). The path is built on the way out, only when there is a
      * fault: this runs on every field of every event, in the producer and in the projector.
      */

@@ -158,12 +158,12 @@ public final class Deliveries {
 
     /** Writes the rows' delivery keys by binary COPY (key, id), in the caller's transaction. */
     static void insert(Connection c, List<RecordRow> rows) throws SQLException {
-        int rowBytes = 2 + (4 + 16) + (4 + 8);
+        int rowBytes = 2 + (4 + 2 + DIGEST_BYTES) + (4 + 8);
         ByteBuffer b = ByteBuffer.allocate(BinaryCopy.HEADER_BYTES + rows.size() * rowBytes + BinaryCopy.TRAILER_BYTES);
         BinaryCopy.header(b);
         for (RecordRow r : rows) {
             b.putShort((short) 2);
-            b.putInt(16).put(key(r.boardId(), r.content().deliveryDigest()));
+            b.putInt(2 + DIGEST_BYTES).put(key(r.boardId(), r.content().deliveryDigest()));
             b.putInt(8).putLong(r.id());
         }
         BinaryCopy.trailer(b);

@@ -6,7 +6,7 @@ package org.electorallog.store;
  * ({@link RecordContent}). Times are epoch milliseconds.
  */
 public record RecordRow(short boardId, long id, long createdMillis, int senderId, RecordContent content) {
-    /** A row and its content at once (tests, perf). */
+    /** A row and its content at once (tests, perf); the content's fields are read as {@code content().x()}. */
     public RecordRow(
             short boardId,
             long id,
@@ -77,53 +77,5 @@ public record RecordRow(short boardId, long id, long createdMillis, int senderId
                 systemSignature,
                 null,
                 null);
-    }
-
-    public long statementMillis() {
-        return content.statementMillis();
-    }
-
-    public short kind() {
-        return content.kind();
-    }
-
-    public IndexedFields fields() {
-        return content.fields();
-    }
-
-    public String deliveryId() {
-        return content.deliveryId();
-    }
-
-    public byte[] statement() {
-        return content.statement();
-    }
-
-    public int schemaId() {
-        return content.schemaId();
-    }
-
-    public int partition() {
-        return content.partition();
-    }
-
-    public long offset() {
-        return content.offset();
-    }
-
-    public byte[] senderSignature() {
-        return content.senderSignature();
-    }
-
-    public byte[] systemSignature() {
-        return content.systemSignature();
-    }
-
-    public String eventType() {
-        return content.eventType();
-    }
-
-    public String error() {
-        return content.error();
     }
 }

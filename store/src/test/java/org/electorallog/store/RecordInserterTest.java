@@ -98,23 +98,24 @@ class RecordInserterTest {
     }
 
     private static RecordRow withDeliveryId(RecordRow r, String deliveryId) {
+        RecordContent x = r.content();
         return new RecordRow(
                 r.boardId(),
                 r.id(),
                 r.createdMillis(),
-                r.statementMillis(),
-                r.kind(),
+                x.statementMillis(),
+                x.kind(),
                 r.senderId(),
-                r.fields(),
+                x.fields(),
                 deliveryId,
-                r.statement(),
-                r.schemaId(),
-                r.partition(),
-                r.offset(),
-                r.senderSignature(),
-                r.systemSignature(),
-                r.eventType(),
-                r.error());
+                x.statement(),
+                x.schemaId(),
+                x.partition(),
+                x.offset(),
+                x.senderSignature(),
+                x.systemSignature(),
+                x.eventType(),
+                x.error());
     }
 
     /** Every column but board_id, row by row in ID order, bytes shown as their contents. */
