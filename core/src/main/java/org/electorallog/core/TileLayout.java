@@ -24,12 +24,19 @@ public final class TileLayout {
      * 1..255 for the partial right-edge tile, 0 when the tile does not exist yet.
      */
     public static int width(int level, long index, long treeSize) {
-        long hashesAtLevel = treeSize >>> (TILE_HEIGHT * level);
-        long remaining = hashesAtLevel - index * TILE_WIDTH;
-        if (remaining <= 0) {
+        if (level < 0 || level > TilePath.MAX_LEVEL || index < 0 || treeSize < 0) {
             return 0;
         }
-        return (int) Math.min(TILE_WIDTH, remaining);
+        long hashesAtLevel = treeSize >>> (TILE_HEIGHT * level);
+        // compared tile by tile, never as index * 256, which overflows for an index of 2^55 or more
+        long fullTiles = hashesAtLevel >>> TILE_HEIGHT;
+        if (index < fullTiles) {
+            return TILE_WIDTH;
+        }
+        if (index > fullTiles) {
+            return 0;
+        }
+        return (int) (hashesAtLevel & (TILE_WIDTH - 1));
     }
 
     /** The key of the tile that holds the stored hash at (tile level, position at that level). */

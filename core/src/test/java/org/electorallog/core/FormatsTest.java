@@ -56,6 +56,30 @@ class FormatsTest {
         }
     }
 
+    /**
+     * Issue 41 item 2: a tile index near 2^56 once overflowed {@code index * 256} and named the
+     * tile of records 0-255. Every index beyond the tree has width 0, over the whole index range.
+     */
+    @Test
+    void tileWidthsHaveNoOverflowOverTheWholeIndexRange() {
+        long hostile = TilePath.parse("tile/0/x072/x057/x594/x037/x927/936").index();
+        assertEquals(72_057_594_037_927_936L, hostile); // 2^56
+        for (long size : new long[] {0, 1, 255, 256, 257, 50_000, 1L << 40, Long.MAX_VALUE}) {
+            for (int level = 0; level <= TilePath.MAX_LEVEL; level++) {
+                for (long index :
+                        new long[] {hostile, hostile - 1, 1L << 55, Long.MAX_VALUE, Long.MAX_VALUE / 256 + 1}) {
+                    long hashes = size >>> (8 * level);
+                    long expected = index < hashes / 256 ? 256 : index == hashes / 256 ? hashes % 256 : 0;
+                    assertEquals(expected, TileLayout.width(level, index, size), level + "/" + index + " at " + size);
+                }
+            }
+        }
+        assertEquals(0, TileLayout.width(0, hostile, 50_000));
+        assertEquals(0, TileLayout.width(0, -1, 50_000));
+        assertEquals(80, TileLayout.width(0, 195, 50_000));
+        assertEquals(256, TileLayout.width(0, 194, 50_000));
+    }
+
     @Test
     void cosignaturesVerifyAndFailWhenTampered() throws Exception {
         NoteSigner log = NoteSigner.generate("example.com/log");

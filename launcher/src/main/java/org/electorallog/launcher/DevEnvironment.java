@@ -111,7 +111,9 @@ public final class DevEnvironment implements AutoCloseable {
                     0,
                     witnessKey,
                     FollowedLogs.parse(List.of(settings.originPrefix() + "* " + signer.verifierKey())),
-                    witnessState);
+                    witnessState,
+                    true, // dev's state directory is new with every start
+                    WitnessServer.Options.defaults());
             WitnessPolicy witnesses =
                     WitnessPolicy.parse(List.of(witnessKey.verifierKey() + " http://127.0.0.1:" + witness.port()), "1");
             witnessing = Witnessing.start(witnesses, settings, Duration.ofSeconds(5), Duration.ofMillis(250));

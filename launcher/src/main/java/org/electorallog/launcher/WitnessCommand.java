@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -18,17 +19,45 @@ import picocli.CommandLine.Option;
  * {@code electoral-log witness}: a C2SP tlog-witness that an observer runs on their own machine
  * (docs/witnesses.md): it cosigns the log's checkpoints as long as each is consistent with the
  * last one it cosigned for that origin, and keeps that one on disk so that a restart never accepts
- * a rollback. Runs until Ctrl-C; exit 2 with one line when it cannot start.
+ * a rollback. Runs until Ctrl-C; exit 2 with one line when it cannot start. Its state directory
+ * must exist: {@code witness init} (or {@code --init} on the first start) makes it, and a start on
+ * a missing or empty one is refused (issue 41).
  */
 @Command(
         name = "witness",
         mixinStandardHelpOptions = true,
+        subcommands = WitnessCommand.Init.class,
         description = "Run a witness (C2SP tlog-witness) that cosigns the log's checkpoints; until Ctrl-C.")
 public final class WitnessCommand implements Callable<Integer> {
+    /** {@code electoral-log witness init}: makes a new state directory, once, before the first start. */
+    @Command(
+            name = "init",
+            mixinStandardHelpOptions = true,
+            description = "Make the witness's state directory (once, before its first start); an existing one is kept.")
+    static final class Init implements Callable<Integer> {
+        @Option(
+                names = "--state",
+                defaultValue = "witness-state",
+                description = "the directory; default ${DEFAULT-VALUE}")
+        Path state;
+
+        @Override
+        public Integer call() {
+            try {
+                WitnessServer.initialise(state);
+            } catch (IOException e) {
+                System.err.println("witness init: " + e.getMessage());
+                return 2;
+            }
+            System.out.println("witness state directory ready: " + state.toAbsolutePath());
+            return 0;
+        }
+    }
+
     @Option(
             names = "--key",
-            required = true,
-            description = "the witness's private key file, from `electoral-log keygen witness --name <name>`")
+            description =
+                    "the witness's private key file, from `electoral-log keygen witness --name <name>` (required)")
     Path key;
 
     @Option(
@@ -56,8 +85,37 @@ public final class WitnessCommand implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "7380", description = "port; 0 = any free port; default ${DEFAULT-VALUE}")
     int port;
 
+    @Option(
+            names = "--init",
+            description = "make the state directory if it is missing or empty (the first start only: a witness that "
+                    + "lost its state would cosign a rollback)")
+    boolean init;
+
+    @Option(
+            names = "--read-timeout",
+            defaultValue = "10",
+            description = "seconds a connection may send nothing before it is closed; default ${DEFAULT-VALUE}")
+    int readTimeoutSeconds;
+
+    @Option(
+            names = "--threads",
+            defaultValue = "16",
+            description = "request threads (at least 4); default ${DEFAULT-VALUE}")
+    int threads;
+
+    @Option(
+            names = "--rate-per-log",
+            defaultValue = "10",
+            description = "add-checkpoint requests a second per log before 429 (bursts of twice as many); "
+                    + "default ${DEFAULT-VALUE}")
+    double ratePerLog;
+
     @Override
     public Integer call() throws InterruptedException {
+        if (key == null) {
+            System.err.println("witness: --key is required (the witness's private key file)");
+            return 2;
+        }
         WitnessServer server;
         try {
             Cosigner.Key k = Cosigner.Key.parse(Files.readString(key, StandardCharsets.US_ASCII));
@@ -65,7 +123,13 @@ public final class WitnessCommand implements Callable<Integer> {
             if (logsFile != null) {
                 lines.addAll(Files.readAllLines(logsFile, StandardCharsets.UTF_8));
             }
-            server = WitnessServer.start(host, port, k, FollowedLogs.parse(lines), state);
+            WitnessServer.Options options = new WitnessServer.Options(
+                    Duration.ofSeconds(readTimeoutSeconds),
+                    threads,
+                    WitnessServer.Options.defaults().queue(),
+                    ratePerLog,
+                    (int) Math.max(1, Math.ceil(2 * ratePerLog)));
+            server = WitnessServer.start(host, port, k, FollowedLogs.parse(lines), state, init, options);
         } catch (IOException | IllegalArgumentException e) {
             System.err.println("witness: " + e.getMessage());
             return 2;

@@ -78,16 +78,18 @@ final class BatchWriter {
         for (Map.Entry<String, List<PendingEvent>> entry : byBoard.entrySet()) {
             BoardProjection board = boards.get(entry.getKey());
             if (board == null) {
-                board = boardWriter.loadOrCreate(
-                        c, entry.getKey(), entry.getValue().get(0).kafkaTimestamp());
-                boards.put(entry.getKey(), board);
+                board = boardWriter.load(c, entry.getKey()).orElse(null);
             }
-            BoardWriter.Written w = boardWriter.write(c, board, entry.getValue());
+            BoardWriter.Written w = boardWriter.write(c, entry.getKey(), board, entry.getValue());
+            if (w.board() != null) {
+                // a board is created only by a statement it keeps: refused ones never take a board ID
+                boards.put(entry.getKey(), w.board());
+            }
             written += w.written();
             duplicates += w.duplicates();
             refused.addAll(w.refused());
             if (w.written() > 0) {
-                checkpoints.written(board.name, now);
+                checkpoints.written(entry.getKey(), now);
             }
         }
         checkpoints.signDue(c, now);

@@ -11,6 +11,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import org.electorallog.core.Hashes;
@@ -33,8 +34,8 @@ import org.electorallog.store.Tiles;
 /**
  * Writes one board's share of a batch in the batch transaction: drops repeated delivery IDs, appends
  * the records to the board's tree, and stores the records, the changed tiles, the counters and the
- * board state. A board not yet held in memory is loaded (its tree's right edge restored from the
- * stored tiles and checked against the stored root) or created.
+ * board state. A board not yet held in memory is loaded ({@link #load}); a board not stored yet is
+ * created by its first statement that the sender registry allows, never by a refused one.
  */
 final class BoardWriter {
     /**
@@ -62,15 +63,17 @@ final class BoardWriter {
      */
     record Refused(PendingEvent event, BadEventException.Reason reason, String message) {}
 
-    /** What one board's share did. */
-    record Written(int written, int duplicates, List<Refused> refused) {}
+    /** What one board's share did, and the board (null when it neither existed nor was created). */
+    record Written(BoardProjection board, int written, int duplicates, List<Refused> refused) {}
 
-    /** The board as stored, or a new one created at the time of its first event. */
-    BoardProjection loadOrCreate(Connection c, String name, long firstTimestamp) throws SQLException {
+    /**
+     * The board as stored (its tree's right edge restored from the stored tiles and checked against
+     * the stored root), or empty when there is no board of that name yet.
+     */
+    Optional<BoardProjection> load(Connection c, String name) throws SQLException {
         BoardState s = Boards.state(c, name).orElse(null);
         if (s == null) {
-            BoardRow b = Boards.create(c, name, originPrefix + name, firstTimestamp, Hashes.emptyRoot());
-            return new BoardProjection(b.id(), name, b.origin(), TileTree.empty(), Long.MIN_VALUE);
+            return Optional.empty();
         }
         short id = s.board().id();
         TileTree tree = TileTree.restore(
@@ -86,12 +89,12 @@ final class BoardWriter {
                     + s.size() + " differs from the stored root; the projection is damaged: run "
                     + "`electoral-log audit` and rebuild the projection from the topic (`electoral-log rebuild`)");
         }
-        return new BoardProjection(
+        return Optional.of(new BoardProjection(
                 id,
                 name,
                 s.board().origin(),
                 tree,
-                s.lastCreatedMillis() == null ? Long.MIN_VALUE : s.lastCreatedMillis());
+                s.lastCreatedMillis() == null ? Long.MIN_VALUE : s.lastCreatedMillis()));
     }
 
     /** A batch begins: it looks stored delivery IDs up first while a recent batch met one (decision 83). */
@@ -128,11 +131,17 @@ final class BoardWriter {
      * batch again, which then looks the IDs up ({@link #metStoredRepeat}). The lookup was a twelfth
      * of the batch writer's time in a 2M fill (decision 83).
      */
-    Written write(Connection c, BoardProjection board, List<PendingEvent> events) throws SQLException {
+    Written write(Connection c, String name, BoardProjection stored, List<PendingEvent> events) throws SQLException {
         List<Refused> refused = new ArrayList<>();
-        // the registry first: a refused statement must not take a delivery ID from a later good one
+        // the registry first: a refused statement must not take a delivery ID from a later good one,
+        // nor create its board (issue 41: refused traffic would use up the board IDs)
         List<PendingEvent> permitted =
-                policy.registryCovers(board.name) ? SenderRegistry.allowed(c, board.name, events, refused) : events;
+                policy.registryCovers(name) ? SenderRegistry.allowed(c, name, events, refused) : events;
+        if (stored == null && permitted.isEmpty()) {
+            return new Written(null, 0, 0, refused);
+        }
+        BoardProjection board =
+                stored != null ? stored : create(c, name, permitted.get(0).kafkaTimestamp());
         List<PendingEvent> fresh = dropRepeated(c, board, permitted, refused, lookingUp);
         int dropped = events.size() - fresh.size() - refused.size();
         if (!fresh.isEmpty()) {
@@ -148,7 +157,13 @@ final class BoardWriter {
                 board.tree.root(),
                 board.lastCreatedMillis == Long.MIN_VALUE ? null : board.lastCreatedMillis,
                 dropped);
-        return new Written(fresh.size(), dropped, refused);
+        return new Written(board, fresh.size(), dropped, refused);
+    }
+
+    /** A new board with an empty tree, created at the time of its first kept statement. */
+    private BoardProjection create(Connection c, String name, long firstTimestamp) throws SQLException {
+        BoardRow b = Boards.create(c, name, originPrefix + name, firstTimestamp, Hashes.emptyRoot());
+        return new BoardProjection(b.id(), name, b.origin(), TileTree.empty(), Long.MIN_VALUE);
     }
 
     /**

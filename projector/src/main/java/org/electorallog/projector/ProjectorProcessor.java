@@ -575,10 +575,15 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                     metrics.fenced();
                     throw failure instanceof FencedException f ? f : new FencedException(failure.getMessage());
                 }
-                case STOP ->
+                case STOP -> {
+                    // a zombie whose rows met the new owner's is fenced, not a sign of damage
+                    requireOwnership();
                     throw failure instanceof ProjectionStoppedException s
                             ? s
-                            : new ProjectionStoppedException("partition " + partition + ": " + describe(failure));
+                            : new ProjectionStoppedException("partition " + partition + ": " + describe(failure)
+                                    + "; no statement can cause this, only damage to the projection or a bug: run "
+                                    + "`electoral-log audit`");
+                }
                 case DATA -> {
                     requireOwnership();
                     LOG.warn(

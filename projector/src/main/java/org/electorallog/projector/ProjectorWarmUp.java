@@ -194,7 +194,7 @@ final class ProjectorWarmUp {
                             c, id, name, "warm-up.invalid/" + run, EPOCH_MILLIS, Hashes.emptyRoot());
                     BoardProjection board =
                             new BoardProjection(b.id(), name, b.origin(), TileTree.empty(), Long.MIN_VALUE);
-                    written += boards.write(c, board, events).written();
+                    written += boards.write(c, name, board, events).written();
                     long now = System.currentTimeMillis();
                     checkpoints.written(name, now);
                     checkpoints.signDue(c, now);

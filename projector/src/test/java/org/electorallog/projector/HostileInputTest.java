@@ -108,7 +108,7 @@ class HostileInputTest {
             Migrations.apply(ds); // Flyway takes two connections of the pool
             try (Connection con = ds.getConnection();
                     java.sql.Statement st = con.createStatement()) {
-                // refusals the rules cannot foresee, by class: 23 (check), 22 and 54 (trigger), 2200H (sequence)
+                // refusals the rules cannot foresee, by class: 23 (check), 22 and 54 (trigger), 22003 (board IDs)
                 st.execute(
                         "ALTER TABLE records ADD CONSTRAINT hostile_check CHECK (username IS DISTINCT FROM 'refused-by-check')");
                 st.execute("CREATE FUNCTION hostile_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
@@ -138,8 +138,10 @@ class HostileInputTest {
         }
         try (Connection con = DriverManager.getConnection(url, dba.user(), dba.password());
                 java.sql.Statement st = con.createStatement()) {
-            // every smallint board ID is taken: the next new board finds none (SQLSTATE 2200H)
-            st.execute("SELECT setval('board_ids', 32767)");
+            // every smallint board ID is taken: the next new board finds none (SQLSTATE 22003)
+            st.execute("INSERT INTO boards (board_id, name, origin, created) "
+                    + "VALUES (32767, 'hostile-last-id', 'test/hostile-last-id', now())");
+            st.execute("INSERT INTO board_state (board_id, size, root) VALUES (32767, 0, sha256(''::bytea))");
         }
 
         // phase 2: everything published before the projector starts again, so bad events share batches with good ones
@@ -404,7 +406,7 @@ class HostileInputTest {
                 a, with(base(a, "by-trigger-22"), s -> s.setAreaId("refused-22")), home, "REFUSED", "SQLSTATE 22023"));
         out.add(keyed(
                 a, with(base(a, "by-trigger-54"), s -> s.setAreaId("refused-54")), home, "REFUSED", "SQLSTATE 54000"));
-        out.add(keyed(overflowSecond, base(overflowSecond, "no-board-id"), home, "REFUSED", "SQLSTATE 2200H"));
+        out.add(keyed(overflowSecond, base(overflowSecond, "no-board-id"), home, "REFUSED", "SQLSTATE 22003"));
         return out;
     }
 

@@ -40,6 +40,7 @@ import org.junit.jupiter.api.Test;
 class SenderRegistryTest {
     private static final Instant GRANTED = Instant.parse("2020-01-01T00:00:00Z");
     private static final Instant REVOKED = Instant.parse("2021-01-01T00:00:00Z");
+    private static final int REFUSED_BOARDS = 20;
 
     @Test
     void theProjectorWritesOnlyWhatTheRegistryAllows() throws Exception {
@@ -101,8 +102,27 @@ class SenderRegistryTest {
             send(raw, h.topic, codec, signed(other, "shared-id", StatementKind.TALLY_OPENED, stranger), inGrant);
             send(raw, h.topic, codec, signed(other, "shared-id", StatementKind.TALLY_OPENED, everything), inGrant);
             send(raw, h.topic, codec, signed(votes, "any-kind", StatementKind.KEY_GENERATION, everything), inGrant);
+            // issue 41: refused statements on boards that do not exist yet create no board (and take no ID)
+            for (int i = 0; i < REFUSED_BOARDS; i++) {
+                send(
+                        raw,
+                        h.topic,
+                        codec,
+                        signed("reg-none-" + suffix + "-" + i, "x", StatementKind.CAST_VOTE, stranger),
+                        inGrant);
+            }
             h.awaitProjected(h.stack.database().jdbcUrl(), h.endOffsets(), Duration.ofMinutes(1));
-            assertEquals(6, p.metrics().deadLetters());
+            assertEquals(6 + REFUSED_BOARDS, p.metrics().deadLetters());
+        }
+        try (Connection c = DriverManager.getConnection(
+                        h.stack.database().jdbcUrl(),
+                        h.stack.database().user(),
+                        h.stack.database().password());
+                java.sql.Statement st = c.createStatement();
+                java.sql.ResultSet rs =
+                        st.executeQuery("SELECT count(*) FROM boards WHERE name LIKE 'reg-none-" + suffix + "-%'")) {
+            assertTrue(rs.next());
+            assertEquals(0, rs.getLong(1), "no board is created by statements the registry refuses");
         }
         assertEquals(2, h.size(votes), "the vote written while the grant was valid stays, with the any-kind one");
         assertEquals(1, h.size(other), "the registered sender's statement with the shared delivery ID is written");
@@ -119,7 +139,8 @@ class SenderRegistryTest {
                         "before-grant", "SENDER_NOT_PERMITTED",
                         "after-revocation", "SENDER_REVOKED",
                         "unregistered", "SENDER_UNREGISTERED",
-                        "shared-id", "SENDER_UNREGISTERED"),
+                        "shared-id", "SENDER_UNREGISTERED",
+                        "x", "SENDER_UNREGISTERED"),
                 reasons);
     }
 

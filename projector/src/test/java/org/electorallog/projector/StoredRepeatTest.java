@@ -39,7 +39,7 @@ class StoredRepeatTest {
             long[] offset = {0};
 
             // a first batch: nothing stored, nothing looked up, all written
-            assertEquals(new BoardWriter.Written(3, 0, List.of()), write(db, writer, batch(offset, "a", "b", "c")));
+            assertEquals(new Share(3, 0, List.of()), write(db, writer, batch(offset, "a", "b", "c")));
 
             // a stored ID comes again in a batch that does not look it up: the unique index refuses the batch
             SQLException refused =
@@ -49,11 +49,11 @@ class StoredRepeatTest {
 
             // the same batch again (the caller's retry): looked up, the repeat dropped and counted
             offset[0] -= 3;
-            assertEquals(new BoardWriter.Written(2, 1, List.of()), write(db, writer, batch(offset, "d", "b", "e")));
+            assertEquals(new Share(2, 1, List.of()), write(db, writer, batch(offset, "d", "b", "e")));
             // the next batches look up first: a repeat in them is dropped without a refusal
             for (int i = 0; i < BoardWriter.LOOKUP_BATCHES_AFTER_A_STORED_REPEAT; i++) {
                 assertEquals(
-                        new BoardWriter.Written(1, 1, List.of()),
+                        new Share(1, 1, List.of()),
                         write(db, writer, batch(offset, "a", "f-" + i)),
                         "batch " + i + " after the repeat");
             }
@@ -72,17 +72,19 @@ class StoredRepeatTest {
     }
 
     /** One batch in its own transaction, committed when the board's share is written, as the projector does. */
-    private static BoardWriter.Written write(HikariDataSource db, BoardWriter writer, List<PendingEvent> events)
-            throws SQLException {
+    /** What a board's share did, without the board. */
+    private record Share(int written, int duplicates, List<BoardWriter.Refused> refused) {}
+
+    private static Share write(HikariDataSource db, BoardWriter writer, List<PendingEvent> events) throws SQLException {
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
             try {
                 writer.batchBegan();
                 // a board loaded afresh for every batch, as after the projector's rollback
-                BoardProjection board = writer.loadOrCreate(c, BOARD, 1_767_225_600_000L);
-                BoardWriter.Written w = writer.write(c, board, events);
+                BoardProjection board = writer.load(c, BOARD).orElse(null);
+                BoardWriter.Written w = writer.write(c, BOARD, board, events);
                 c.commit();
-                return w;
+                return new Share(w.written(), w.duplicates(), w.refused());
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
                 throw e;

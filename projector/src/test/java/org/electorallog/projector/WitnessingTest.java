@@ -52,8 +52,10 @@ class WitnessingTest {
         // every request to it runs into the client's timeout; it must not hold up the other two
         ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
         int deadPort = silent.getLocalPort();
-        WitnessServer w1 = WitnessServer.start("127.0.0.1", 0, k1, follows, dir.resolve("w1"));
-        WitnessServer w2 = WitnessServer.start("127.0.0.1", 0, k2, follows, dir.resolve("w2"));
+        WitnessServer w1 = WitnessServer.start(
+                "127.0.0.1", 0, k1, follows, dir.resolve("w1"), true, WitnessServer.Options.defaults());
+        WitnessServer w2 = WitnessServer.start(
+                "127.0.0.1", 0, k2, follows, dir.resolve("w2"), true, WitnessServer.Options.defaults());
         int w2Port = w2.port();
         WitnessPolicy policy = WitnessPolicy.parse(
                 List.of(
@@ -104,7 +106,8 @@ class WitnessingTest {
             assertEquals(1800, witnessedSize(url, db, board), "the latest witnessed checkpoint stays 1800");
 
             // witness 2 comes back with its state: it goes on from 1800 and the quorum is reached again
-            w2 = WitnessServer.start("127.0.0.1", w2Port, k2, follows, dir.resolve("w2"));
+            w2 = WitnessServer.start(
+                    "127.0.0.1", w2Port, k2, follows, dir.resolve("w2"), false, WitnessServer.Options.defaults());
             await(() -> witnessedSize(url, db, board) == 1810, "checkpoint 1810 witnessed once witness 2 is back");
             assertCosignedBy(url, db, board, 1810, policy, List.of("w1.witness.test", "w2.witness.test"));
 

@@ -15,6 +15,11 @@ public final class BadEventException extends Exception {
         NO_SCHEMA,
         UNKNOWN_SCHEMA,
         INVALID,
+        /**
+         * The kind is UNKNOWN (the enum's default, what an older reader makes of a newer kind) or
+         * one this version does not know: upgrade the projector, then replay the dead letter.
+         */
+        UNKNOWN_KIND,
         OVERSIZED,
         UNSIGNED,
         BAD_SIGNATURE,

@@ -108,7 +108,7 @@ public final class ConfluentSchemaRegistryClient implements SchemaRegistry {
         }
         try {
             JsonNode r = call("GET", "/schemas/ids/" + id, null);
-            Schema s = new Schema.Parser().parse(r.get("schema").asText());
+            Schema s = avroSchema(id, r);
             byId.put(id, s);
             return s;
         } catch (RegistryException e) {
@@ -116,6 +116,32 @@ public final class ConfluentSchemaRegistryClient implements SchemaRegistry {
                 throw new UnknownSchemaException(id, e.getMessage());
             }
             throw e;
+        }
+    }
+
+    /**
+     * The Avro schema of a {@code GET /schemas/ids/<id>} answer. A registry holds JSON Schema and
+     * Protobuf schemas too ({@code schemaType}, absent for Avro); an event framed with the ID of one
+     * of those, or of text Avro cannot parse, is the event's fault (issue 41 item 5): unknown here,
+     * so dead-lettered as UNKNOWN_SCHEMA, never an exception on the stream thread.
+     */
+    static Schema avroSchema(int id, JsonNode answer) throws UnknownSchemaException {
+        String type = answer.path("schemaType").asText("AVRO");
+        if (!type.equals("AVRO")) {
+            throw new UnknownSchemaException(
+                    id,
+                    "the registry's schema " + id + " is a " + type
+                            + " schema, not Avro: events must be framed with the ID of an Avro schema");
+        }
+        JsonNode text = answer.get("schema");
+        if (text == null || !text.isTextual()) {
+            throw new UnknownSchemaException(id, "the registry's answer for schema " + id + " has no schema text");
+        }
+        try {
+            return new Schema.Parser().parse(text.asText());
+        } catch (RuntimeException e) {
+            throw new UnknownSchemaException(
+                    id, "the registry's schema " + id + " is not a valid Avro schema: " + e.getMessage());
         }
     }
 

@@ -91,7 +91,13 @@ public final class StatementCodec {
         return CanonicalStatement.encode(statement);
     }
 
-    /** Decodes wire-format bytes; every failure is a {@link BadEventException} with its reason. */
+    /**
+     * Decodes wire-format bytes; every failure of the event is a {@link BadEventException} with its
+     * reason, whatever the writer schema and the bytes: a RuntimeException of Avro or of our rules,
+     * and the StackOverflowError of a value nested deep in a recursive writer schema (issue 41 item
+     * 5). Only a registry that cannot be reached throws otherwise: that is not the event's fault,
+     * and the event is read again once the registry answers.
+     */
     public DecodedStatement decode(byte[] message) throws BadEventException {
         int id = WireFormat.schemaId(message);
         GenericDatumReader<GenericRecord> reader = readers.get(id);
@@ -102,23 +108,32 @@ public final class StatementCodec {
             } catch (SchemaRegistry.UnknownSchemaException e) {
                 throw new BadEventException(BadEventException.Reason.UNKNOWN_SCHEMA, e.getMessage());
             }
-            reader = new GenericDatumReader<>(schema);
+            try {
+                reader = new GenericDatumReader<>(schema);
+            } catch (RuntimeException e) {
+                throw new BadEventException(
+                        BadEventException.Reason.UNKNOWN_SCHEMA, "schema " + id + " cannot read events: " + e, e);
+            }
             readers.put(id, reader);
         }
-        GenericRecord envelope;
         try {
             BinaryDecoder dec = DecoderFactory.get()
                     .binaryDecoder(message, WireFormat.HEADER_SIZE, message.length - WireFormat.HEADER_SIZE, null);
-            envelope = reader.read(null, dec);
+            GenericRecord envelope = reader.read(null, dec);
             if (!dec.isEnd()) {
                 throw new BadEventException(
                         BadEventException.Reason.UNDECODABLE, "message has bytes after the Avro record");
             }
+            return DecodedStatement.of(id, envelope);
         } catch (IOException | RuntimeException e) {
             throw new BadEventException(
                     BadEventException.Reason.UNDECODABLE, "Avro decoding with schema " + id + " failed: " + e, e);
+        } catch (StackOverflowError e) {
+            // a value nested deeper than a thread's stack: the event's fault, and the stack is unwound here
+            throw new BadEventException(
+                    BadEventException.Reason.UNDECODABLE,
+                    "Avro decoding with schema " + id + " failed: a value is nested too deep (StackOverflowError)");
         }
-        return DecodedStatement.of(id, envelope);
     }
 
     /** Decodes wire-format bytes into the generated class (for clients and tests). */

@@ -28,6 +28,9 @@ public final class StatementKinds {
             "LOG_CHECKPOINT",
             "LOG_CONTINUATION");
 
+    /** The code of UNKNOWN, the Avro enum's default: never projected (StatementRules). */
+    public static final short UNKNOWN = 0;
+
     /** The code of CAST_VOTE, the kind the ballot locator and the cast-vote export read. */
     public static final short CAST_VOTE = 1;
 

@@ -86,8 +86,8 @@ public final class StatementRules {
         if (kind == null) {
             return invalid("kind", "is required");
         }
-        if (StatementKinds.code(kind.toString()) < 0) {
-            return invalid("kind", "'" + printable(kind.toString()) + "' is unknown to this version");
+        if (StatementKinds.code(kind.toString()) <= StatementKinds.UNKNOWN) {
+            return Optional.of(unknownKind(kind.toString()));
         }
         String senderName = text(statement, "sender_name");
         if (senderName == null || senderName.isBlank()) {
@@ -293,6 +293,21 @@ public final class StatementRules {
             return u.getByteLength();
         }
         return v.toString().getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    /**
+     * Issue 41 item 6: {@code UNKNOWN} is the Avro enum's default, what a reader older than the
+     * writer makes of a kind it does not know. Projected, it would sign a leaf that a newer
+     * projector computes differently on replay (BRIEF invariant 2), so it and every kind this
+     * version does not know are refused, never logged.
+     */
+    private static Violation unknownKind(String kind) {
+        String rule = kind.equals(StatementKinds.NAMES.get(StatementKinds.UNKNOWN))
+                ? "UNKNOWN is the enum's default, what a reader older than the writer makes of a kind it does not know, "
+                        + "and is never logged: send a real kind, or upgrade this projector to the producer's schemas"
+                : "'" + printable(kind) + "' is unknown to this version: upgrade the projector to the producer's "
+                        + "schemas, then replay the dead letter";
+        return new Violation("kind", rule, BadEventException.Reason.UNKNOWN_KIND);
     }
 
     private static Optional<Violation> invalid(String field, String rule) {

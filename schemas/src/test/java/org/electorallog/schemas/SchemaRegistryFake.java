@@ -22,6 +22,9 @@ public final class SchemaRegistryFake implements AutoCloseable {
     private final HttpServer server;
     public final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
     final Map<Integer, String> schemas = new ConcurrentHashMap<>();
+    /** The schemaType of IDs that are not Avro (JSON, PROTOBUF); absent means Avro, as the registry answers. */
+    final Map<Integer, String> types = new ConcurrentHashMap<>();
+
     final AtomicInteger storeFailures = new AtomicInteger();
     volatile boolean incompatible;
 
@@ -35,6 +38,17 @@ public final class SchemaRegistryFake implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+    }
+
+    /**
+     * Stores {@code schema} under {@code id} as the registry would any subject's schema of that type
+     * ({@code AVRO}, {@code JSON}, {@code PROTOBUF}).
+     */
+    public void put(int id, String schema, String schemaType) {
+        schemas.put(id, schema);
+        if (!schemaType.equals("AVRO")) {
+            types.put(id, schemaType);
+        }
     }
 
     /** Its base URL. */
@@ -71,7 +85,7 @@ public final class SchemaRegistryFake implements AutoCloseable {
             }
         } else if (key.equals("POST /subjects/" + SUBJECT)) {
             String schema = JSON.readTree(body).get("schema").asText();
-            if (schemas.isEmpty()) {
+            if (!schemas.containsKey(21)) {
                 reply(x, 404, Map.of("error_code", 40401, "message", "Subject '" + SUBJECT + "' not found."));
             } else if (!new Schema.Parser().parse(schemas.get(21)).equals(new Schema.Parser().parse(schema))) {
                 reply(x, 404, Map.of("error_code", 40403, "message", "Schema not found"));
@@ -80,7 +94,9 @@ public final class SchemaRegistryFake implements AutoCloseable {
             }
         } else if (path.startsWith("/schemas/ids/")) {
             int id = Integer.parseInt(path.substring("/schemas/ids/".length()));
-            if (schemas.containsKey(id)) {
+            if (types.containsKey(id)) {
+                reply(x, 200, Map.of("schema", schemas.get(id), "schemaType", types.get(id)));
+            } else if (schemas.containsKey(id)) {
                 reply(x, 200, Map.of("schema", schemas.get(id)));
             } else {
                 reply(x, 404, Map.of("error_code", 40403, "message", "Schema " + id + " not found"));

@@ -241,12 +241,44 @@ public final class Boards {
         }
     }
 
-    /** Creates a board with an empty tree (ID from sequence board_ids; IDs may have gaps). */
+    /**
+     * Creates a board with an empty tree under the next unused ID, 1 above the highest (V16). The
+     * ID is taken inside the caller's transaction under a lock on boards that only board creation
+     * takes, so a rolled-back creation gives its ID back and the IDs have no gaps: a sequence (as
+     * before V16) lost a value with every rolled-back batch, and a sender could use the 32,767 IDs
+     * up with batches that failed (issue 41). Past 32,767 PostgreSQL refuses the value (SQLSTATE
+     * 22003), which dead-letters the statement that would have created the board. On a connection
+     * in auto-commit mode (tools and tests) the creation is a transaction of its own.
+     */
     public static BoardRow create(Connection c, String name, String origin, long createdMillis, byte[] emptyRoot)
             throws SQLException {
+        if (!c.getAutoCommit()) {
+            return createInTransaction(c, name, origin, createdMillis, emptyRoot);
+        }
+        c.setAutoCommit(false);
+        try {
+            BoardRow b = createInTransaction(c, name, origin, createdMillis, emptyRoot);
+            c.commit();
+            return b;
+        } catch (SQLException | RuntimeException e) {
+            c.rollback();
+            throw e;
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
+    private static BoardRow createInTransaction(
+            Connection c, String name, String origin, long createdMillis, byte[] emptyRoot) throws SQLException {
+        // the highest ID is read in a statement after the lock: at READ COMMITTED (the projector's
+        // level) that statement's snapshot sees every creation committed before the lock was granted
         short id;
-        try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO boards (board_id, name, origin, created) VALUES (nextval('board_ids'), ?, ?, ?) RETURNING board_id")) {
+        try (java.sql.Statement lock = c.createStatement()) {
+            // conflicts with itself and with INSERT, not with reads: one creation at a time
+            lock.execute("LOCK TABLE boards IN SHARE ROW EXCLUSIVE MODE");
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO boards (board_id, name, origin, created) "
+                + "SELECT coalesce(max(board_id), 0) + 1, ?, ?, ? FROM boards WHERE board_id > 0 RETURNING board_id")) {
             ps.setString(1, name);
             ps.setString(2, origin);
             ps.setTimestamp(3, new Timestamp(createdMillis));
@@ -264,8 +296,7 @@ public final class Boards {
     /**
      * Creates a scratch board with an empty tree under a negative ID, for a transaction the caller
      * rolls back: the projector's warm-up at start writes its made-up batches to one (decision 81).
-     * board_ids starts at 1 and never gives a negative ID, and a rolled-back sequence value is not
-     * given back, so a scratch board takes its ID from the caller: it leaves no gap in board_ids and
+     * {@link #create} never gives a negative ID, so a scratch board takes its ID from the caller: it
      * cannot collide with a board that is kept. Two scratch boards of the same ID in concurrent
      * transactions wait for each other on the primary key, never fail.
      */

@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * last cosigned or when equal sizes have different roots, 422 when the consistency proof fails, and
  * otherwise 200 with its cosignature ({@code cosignature/v1}, C2SP tlog-cosignature) after the
  * checkpoint is stored. The check of the old size and the store happen under one lock per origin,
- * so two concurrent requests cannot roll the state back (the race the spec describes).
+ * so two concurrent requests cannot roll the state back (the race the spec describes). A replay of
+ * the checkpoint it holds is cosigned again without rewriting its state, and a log past its rate
+ * gets 429 with Retry-After before any signature is checked (issue 41).
  */
 public final class Witness {
     private static final Logger LOG = LoggerFactory.getLogger(Witness.class);
@@ -35,17 +37,23 @@ public final class Witness {
     private final FollowedLogs logs;
     private final WitnessState state;
     private final Clock clock;
+    private final SubmissionRate rate;
     private final ConcurrentHashMap<String, Object> locks = new ConcurrentHashMap<>();
 
-    Witness(Cosigner.Key key, FollowedLogs logs, WitnessState state, Clock clock) {
+    Witness(Cosigner.Key key, FollowedLogs logs, WitnessState state, Clock clock, SubmissionRate rate) {
         this.key = key;
         this.logs = logs;
         this.state = state;
         this.clock = clock;
+        this.rate = rate;
     }
 
-    /** An HTTP answer: status, content type and body. */
-    public record Answer(int status, String contentType, String body) {
+    /** An HTTP answer: status, content type, body, and the seconds of a Retry-After (0: none). */
+    public record Answer(int status, String contentType, String body, long retryAfterSeconds) {
+        public Answer(int status, String contentType, String body) {
+            this(status, contentType, body, 0);
+        }
+
         static Answer text(int status, String message) {
             return new Answer(status, "text/plain; charset=utf-8", message + "\n");
         }
@@ -66,6 +74,14 @@ public final class Witness {
         Optional<List<NoteVerifier>> keys = logs.keysFor(cp.origin());
         if (keys.isEmpty()) {
             return Answer.text(404, "this witness does not follow the log '" + cp.origin() + "'");
+        }
+        long wait = rate.secondsToWait(cp.origin());
+        if (wait > 0) {
+            return new Answer(
+                    429,
+                    "text/plain; charset=utf-8",
+                    "too many add-checkpoint requests for '" + cp.origin() + "'; retry in " + wait + " s\n",
+                    wait);
         }
         try {
             SignedNote.open(request.checkpointNote(), keys.get());
@@ -107,6 +123,8 @@ public final class Witness {
             if (!request.proof().isEmpty()) {
                 return Answer.text(422, "the consistency proof between equal sizes must be empty");
             }
+            // the checkpoint it holds, again: cosigned again, nothing rewritten (no fsync per replay)
+            return cosignature(note);
         } else if (request.oldSize() == 0) {
             if (!request.proof().isEmpty()) {
                 return Answer.text(422, "the consistency proof from size 0 must be empty");
@@ -127,6 +145,10 @@ public final class Witness {
             }
         }
         state.store(cp.origin(), request.checkpointNote());
+        return cosignature(note);
+    }
+
+    private Answer cosignature(SignedNote note) {
         long now = clock.instant().getEpochSecond();
         return new Answer(
                 200, "text/plain; charset=utf-8", key.cosign(note.text(), now).line());

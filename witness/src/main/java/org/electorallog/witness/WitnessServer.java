@@ -1,16 +1,24 @@
 package org.electorallog.witness;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.time.Duration;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.BlockingArrayQueue;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.electorallog.core.Cosigner;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,49 +27,102 @@ import org.slf4j.LoggerFactory;
  * The witness's HTTP interface (C2SP tlog-witness "HTTP Interface"; submission and monitoring prefix
  * are both the root): {@code POST /add-checkpoint}, and {@code GET /} describing the witness (its
  * name, its cosigner key and the logs it follows) for the people who configure clients.
+ *
+ * <p>On Jetty's server (issue 41): a connection silent for the read timeout is closed, a request
+ * body is read without holding a thread (so clients that send headers and then nothing hold no
+ * thread at all), the pool is bounded with a bounded queue, and each log is held to its rate.
  */
 public final class WitnessServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WitnessServer.class);
     /** Requests larger than this are refused (a checkpoint with a proof is under 4 KiB). */
     static final int MAX_BODY_BYTES = 64 * 1024;
+    /** Request line and headers larger than this are refused (431). */
+    static final int MAX_HEADER_BYTES = 8 * 1024;
+
+    /**
+     * How the server holds up under load: {@code readTimeout} closes a connection that sends
+     * nothing for that long; {@code threads} and {@code queue} bound the pool and its backlog;
+     * {@code ratePerLog} and {@code burst} are each log's {@code add-checkpoint} rate.
+     */
+    public record Options(Duration readTimeout, int threads, int queue, double ratePerLog, int burst) {
+        public Options {
+            if (readTimeout.isNegative() || readTimeout.isZero()) {
+                throw new IllegalArgumentException("the witness's read timeout must be positive, got " + readTimeout);
+            }
+            if (threads < 4 || queue < 1) {
+                throw new IllegalArgumentException(
+                        "the witness needs at least 4 threads and a queue of 1, got " + threads + " and " + queue);
+            }
+        }
+
+        /** 10 s read timeout, 16 threads with a queue of 256, 10 requests a second per log with bursts of 20. */
+        public static Options defaults() {
+            return new Options(Duration.ofSeconds(10), 16, 256, 10, 20);
+        }
+    }
 
     private final Witness witness;
-    private final HttpServer server;
-    private final ExecutorService threads;
+    private final Server server;
+    private final ServerConnector connector;
 
-    private WitnessServer(Witness witness, HttpServer server, ExecutorService threads) {
+    private WitnessServer(Witness witness, Server server, ServerConnector connector) {
         this.witness = witness;
         this.server = server;
-        this.threads = threads;
+        this.connector = connector;
     }
 
     /**
      * Starts a witness on {@code host:port} (port 0 = any free port) with its key, the logs it
-     * follows and its state directory.
+     * follows and its state directory, which must have been initialised ({@link #initialise}); with
+     * {@code initialise} a missing or empty one is made first (the first start only).
      */
-    public static WitnessServer start(String host, int port, Cosigner.Key key, FollowedLogs logs, Path stateDir)
+    public static WitnessServer start(
+            String host,
+            int port,
+            Cosigner.Key key,
+            FollowedLogs logs,
+            Path stateDir,
+            boolean initialise,
+            Options options)
             throws IOException {
-        return start(host, port, new Witness(key, logs, new WitnessState(stateDir), Clock.systemUTC()));
+        WitnessState state = initialise ? WitnessState.initialise(stateDir) : WitnessState.open(stateDir);
+        SubmissionRate rate = new SubmissionRate(options.ratePerLog(), options.burst(), System::nanoTime);
+        return start(host, port, new Witness(key, logs, state, Clock.systemUTC(), rate), options);
     }
 
-    static WitnessServer start(String host, int port, Witness witness) throws IOException {
-        HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 64);
-        ExecutorService threads = Executors.newFixedThreadPool(8, r -> {
-            Thread t = new Thread(r, "witness-http");
-            t.setDaemon(true);
-            return t;
-        });
-        server.setExecutor(threads);
-        WitnessServer ws = new WitnessServer(witness, server, threads);
-        server.createContext("/add-checkpoint", ws::addCheckpoint);
-        server.createContext("/", ws::about);
-        server.start();
-        LOG.info("witness {} listening on {}", witness.verifierKey(), server.getAddress());
+    /** Makes a new witness state directory (`electoral-log witness init`); an existing one is kept as it is. */
+    public static void initialise(Path stateDir) throws IOException {
+        WitnessState.initialise(stateDir);
+    }
+
+    static WitnessServer start(String host, int port, Witness witness, Options options) throws IOException {
+        QueuedThreadPool pool =
+                new QueuedThreadPool(options.threads(), 2, 60_000, new BlockingArrayQueue<>(options.queue()));
+        pool.setName("witness-http");
+        pool.setDaemon(true);
+        Server server = new Server(pool);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setRequestHeaderSize(MAX_HEADER_BYTES);
+        http.setSendServerVersion(false);
+        ServerConnector connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        connector.setHost(host);
+        connector.setPort(port);
+        connector.setIdleTimeout(options.readTimeout().toMillis());
+        server.addConnector(connector);
+        WitnessServer ws = new WitnessServer(witness, server, connector);
+        server.setHandler(ws.new Routes());
+        try {
+            server.start();
+        } catch (Exception e) {
+            ws.close();
+            throw new IOException("the witness cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
+        }
+        LOG.info("witness {} listening on {}:{}", witness.verifierKey(), host, connector.getLocalPort());
         return ws;
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return connector.getLocalPort();
     }
 
     /** The witness's cosigner verifier key (what log clients and voters configure). */
@@ -69,68 +130,110 @@ public final class WitnessServer implements AutoCloseable {
         return witness.verifierKey();
     }
 
-    private void addCheckpoint(HttpExchange ex) throws IOException {
-        try (ex) {
-            if (!ex.getRequestMethod().equals("POST")) {
-                ex.getResponseHeaders().set("Allow", "POST");
-                send(ex, Witness.Answer.text(405, "add-checkpoint takes a POST"));
-                return;
+    /** The two routes. */
+    private final class Routes extends Handler.Abstract {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            String path = Request.getPathInContext(request);
+            if (path.equals("/add-checkpoint")) {
+                addCheckpoint(request, response, callback);
+            } else if (path.equals("/")) {
+                send(response, callback, about());
+            } else {
+                send(
+                        response,
+                        callback,
+                        Witness.Answer.text(404, "no such endpoint; this witness serves POST /add-checkpoint"));
             }
-            byte[] body;
-            try (InputStream in = ex.getRequestBody()) {
-                body = in.readNBytes(MAX_BODY_BYTES + 1);
-            }
-            if (body.length > MAX_BODY_BYTES) {
-                send(ex, Witness.Answer.text(413, "the request is larger than " + MAX_BODY_BYTES + " bytes"));
+            return true;
+        }
+    }
+
+    private void addCheckpoint(Request request, Response response, Callback callback) {
+        if (!request.getMethod().equals("POST")) {
+            response.getHeaders().put(HttpHeader.ALLOW, "POST");
+            send(response, callback, Witness.Answer.text(405, "add-checkpoint takes a POST"));
+            return;
+        }
+        if (request.getLength() > MAX_BODY_BYTES) {
+            send(response, callback, tooLarge());
+            return;
+        }
+        // read without a thread: a client that sends its headers and then nothing holds none, and
+        // the read timeout closes it
+        Content.Source.asByteArrayAsync(request, MAX_BODY_BYTES).whenComplete((body, failure) -> {
+            if (failure != null) {
+                if (isTooLarge(failure)) {
+                    send(response, callback, tooLarge());
+                } else {
+                    callback.failed(failure); // the client went away or timed out: nothing to answer
+                }
                 return;
             }
             String text;
             try {
                 text = StandardCharsets.UTF_8
                         .newDecoder()
-                        .decode(java.nio.ByteBuffer.wrap(body))
+                        .decode(ByteBuffer.wrap(body))
                         .toString();
-            } catch (java.nio.charset.CharacterCodingException e) {
-                send(ex, Witness.Answer.text(400, "the request is not UTF-8"));
+            } catch (CharacterCodingException e) {
+                send(response, callback, Witness.Answer.text(400, "the request is not UTF-8"));
                 return;
             }
-            send(ex, witness.addCheckpoint(text));
-        }
+            Witness.Answer answer;
+            try {
+                answer = witness.addCheckpoint(text);
+            } catch (RuntimeException e) {
+                LOG.error("add-checkpoint failed", e);
+                answer = Witness.Answer.text(500, "the witness failed: " + e);
+            }
+            send(response, callback, answer);
+        });
     }
 
-    private void about(HttpExchange ex) throws IOException {
-        try (ex) {
-            if (!ex.getRequestURI().getPath().equals("/")) {
-                send(ex, Witness.Answer.text(404, "no such endpoint; this witness serves POST /add-checkpoint"));
-                return;
+    private static boolean isTooLarge(Throwable failure) {
+        for (Throwable c = failure; c != null; c = c.getCause()) {
+            if (c instanceof IllegalArgumentException) {
+                return true; // Jetty's answer to content beyond the limit given
             }
-            StringBuilder sb = new StringBuilder("C2SP tlog-witness: POST /add-checkpoint\n")
-                    .append("cosigner key (cosignature/v1): ")
-                    .append(witness.verifierKey())
-                    .append("\nlogs followed:\n");
-            for (FollowedLogs.Entry e : witness.logs().entries()) {
-                sb.append("  ")
-                        .append(e.origin())
-                        .append(' ')
-                        .append(e.key().verifierKey())
-                        .append('\n');
-            }
-            send(ex, new Witness.Answer(200, "text/plain; charset=utf-8", sb.toString()));
         }
+        return false;
     }
 
-    private static void send(HttpExchange ex, Witness.Answer a) throws IOException {
-        byte[] out = a.body().getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("Content-Type", a.contentType());
-        ex.sendResponseHeaders(a.status(), out.length);
-        try (OutputStream os = ex.getResponseBody()) {
-            os.write(out);
+    private static Witness.Answer tooLarge() {
+        return Witness.Answer.text(413, "the request is larger than " + MAX_BODY_BYTES + " bytes");
+    }
+
+    private Witness.Answer about() {
+        StringBuilder sb = new StringBuilder("C2SP tlog-witness: POST /add-checkpoint\n")
+                .append("cosigner key (cosignature/v1): ")
+                .append(witness.verifierKey())
+                .append("\nlogs followed:\n");
+        for (FollowedLogs.Entry e : witness.logs().entries()) {
+            sb.append("  ")
+                    .append(e.origin())
+                    .append(' ')
+                    .append(e.key().verifierKey())
+                    .append('\n');
         }
+        return new Witness.Answer(200, "text/plain; charset=utf-8", sb.toString());
+    }
+
+    private static void send(Response response, Callback callback, Witness.Answer a) {
+        response.setStatus(a.status());
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, a.contentType());
+        if (a.retryAfterSeconds() > 0) {
+            response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(a.retryAfterSeconds()));
+        }
+        Content.Sink.write(response, true, a.body(), callback);
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        threads.shutdownNow();
+        try {
+            server.stop();
+        } catch (Exception e) {
+            LOG.warn("the witness did not stop cleanly: {}", e.toString());
+        }
     }
 }

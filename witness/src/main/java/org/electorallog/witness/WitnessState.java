@@ -23,10 +23,60 @@ import org.electorallog.core.SignedNote;
  * and a restarted witness never cosigns a smaller tree than it did before.
  */
 final class WitnessState {
+    /**
+     * The file {@link #initialise} writes, so that a state directory that has not cosigned anything
+     * yet is still told apart from one that is missing or was emptied.
+     */
+    static final String MARKER = "WITNESS-STATE";
+
     private final Path dir;
 
-    WitnessState(Path dir) throws IOException {
-        this.dir = Files.createDirectories(dir);
+    private WitnessState(Path dir) {
+        this.dir = dir;
+    }
+
+    /**
+     * Opens an initialised state directory. A missing or empty one is refused (issue 41): a witness
+     * that lost its state would cosign any size again, which is the rollback it exists to refuse, so
+     * only {@link #initialise} (`electoral-log witness init`, or {@code --init} on the first start)
+     * makes one.
+     */
+    static WitnessState open(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            throw new IOException("the witness state directory " + dir + " does not exist; a witness that lost its "
+                    + "state would cosign a rollback. On the first start only: `electoral-log witness init --state "
+                    + dir + "` (or --init)");
+        }
+        boolean marked = Files.exists(dir.resolve(MARKER));
+        boolean checkpoints;
+        try (var files = Files.list(dir)) {
+            checkpoints = files.anyMatch(f -> f.getFileName().toString().endsWith(".checkpoint"));
+        }
+        if (!marked && !checkpoints) {
+            throw new IOException("the witness state directory " + dir + " holds no witness state (no " + MARKER
+                    + " file, no checkpoint); a witness that lost its state would cosign a rollback. On the first "
+                    + "start only: `electoral-log witness init --state " + dir + "` (or --init)");
+        }
+        return new WitnessState(dir);
+    }
+
+    /**
+     * Makes a new state directory (with its {@link #MARKER}) and opens it; an existing state
+     * directory is opened as it is, never emptied.
+     */
+    static WitnessState initialise(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Path marker = dir.resolve(MARKER);
+        if (!Files.exists(marker)) {
+            Path tmp = dir.resolve(MARKER + ".tmp");
+            Files.writeString(
+                    tmp,
+                    "C2SP tlog-witness state: the latest cosigned checkpoint per origin, one file each. "
+                            + "Keep this directory; a witness started without it would cosign rollbacks.\n",
+                    StandardCharsets.UTF_8);
+            Files.move(tmp, marker, StandardCopyOption.ATOMIC_MOVE);
+        }
+        return open(dir);
     }
 
     /** The latest cosigned checkpoint of {@code origin}, if any. */

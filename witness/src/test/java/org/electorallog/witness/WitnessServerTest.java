@@ -1,14 +1,22 @@
 package org.electorallog.witness;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -47,9 +55,17 @@ class WitnessServerTest {
         server.close();
     }
 
+    /** A short read timeout, and a rate no test but the rate's own reaches. */
+    static final WitnessServer.Options OPTIONS =
+            new WitnessServer.Options(Duration.ofSeconds(1), 16, 256, 1_000, 1_000);
+
     WitnessServer startWitness() throws IOException {
+        return startWitness(OPTIONS);
+    }
+
+    WitnessServer startWitness(WitnessServer.Options options) throws IOException {
         FollowedLogs logs = FollowedLogs.parse(List.of("log.example/* " + logKey.verifierKey()));
-        return WitnessServer.start("127.0.0.1", 0, witnessKey, logs, state);
+        return WitnessServer.start("127.0.0.1", 0, witnessKey, logs, state, true, options);
     }
 
     HttpResponse<String> add(String body) throws IOException, InterruptedException {
@@ -196,5 +212,114 @@ class WitnessServerTest {
                 413,
                 add("old 0\n\n" + Base64.getEncoder().encodeToString(new byte[70_000]))
                         .statusCode());
+    }
+
+    /**
+     * Issue 41: 40 connections that send a request's headers (or half a request line) and then
+     * nothing leave the witness answering others at once, and each is closed by the read timeout.
+     * The JDK server it ran on before held one of its 8 threads per such client, forever.
+     */
+    @Test
+    void slowClientsNeitherFreezeTheWitnessNorStayConnected() throws Exception {
+        List<Socket> slow = new ArrayList<>();
+        try {
+            for (int i = 0; i < 40; i++) {
+                Socket s = new Socket("127.0.0.1", server.port());
+                OutputStream out = s.getOutputStream();
+                out.write((i % 2 == 0
+                                ? "POST /add-checkpoint HTTP/1.1\r\nHost: w\r\nContent-Length: 100\r\n\r\nold"
+                                : "GET / HT")
+                        .getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                slow.add(s);
+            }
+            log.grow(10);
+            HttpResponse<String> answered = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/add-checkpoint"))
+                            .timeout(Duration.ofSeconds(30)) // a frozen witness fails the test here
+                            .POST(HttpRequest.BodyPublishers.ofString(log.request(0, 10)))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertCosigned(answered, 10);
+            for (Socket s : slow) {
+                s.setSoTimeout(30_000); // the witness's read timeout is 1 s; it closes every one of them
+                InputStream in = s.getInputStream();
+                while (in.read() >= 0) {
+                    // an error answer may come before the close
+                }
+            }
+        } finally {
+            for (Socket s : slow) {
+                s.close();
+            }
+        }
+    }
+
+    /** Issue 41: the checkpoint it holds, submitted again, is cosigned without its state file rewritten. */
+    @Test
+    void aReplayIsCosignedWithoutRewritingTheState() throws Exception {
+        log.grow(300);
+        assertCosigned(add(log.request(0, 300)), 300);
+        List<Path> files;
+        try (var list = Files.list(state)) {
+            files = list.filter(f -> f.toString().endsWith(".checkpoint")).toList();
+        }
+        assertEquals(1, files.size(), files.toString());
+        BasicFileAttributes before = Files.readAttributes(files.get(0), BasicFileAttributes.class);
+        for (int i = 0; i < 5; i++) {
+            assertCosigned(add(log.request(300, 300)), 300);
+        }
+        BasicFileAttributes after = Files.readAttributes(files.get(0), BasicFileAttributes.class);
+        assertEquals(before.fileKey(), after.fileKey(), "the state file was not replaced");
+        assertEquals(before.lastModifiedTime(), after.lastModifiedTime(), "the state file was not written");
+    }
+
+    /** Issue 41: a missing or empty state directory is refused unless the start initialises it. */
+    @Test
+    void aMissingOrEmptyStateDirectoryIsRefusedUnlessInitialised() throws Exception {
+        FollowedLogs logs = FollowedLogs.parse(List.of("log.example/* " + logKey.verifierKey()));
+        Path missing = state.resolve("missing");
+        IOException none = assertThrows(
+                IOException.class,
+                () -> WitnessServer.start("127.0.0.1", 0, witnessKey, logs, missing, false, OPTIONS));
+        assertTrue(none.getMessage().contains("witness init"), none.getMessage());
+        Path empty = Files.createDirectory(state.resolve("empty"));
+        IOException nothing = assertThrows(
+                IOException.class, () -> WitnessServer.start("127.0.0.1", 0, witnessKey, logs, empty, false, OPTIONS));
+        assertTrue(nothing.getMessage().contains("holds no witness state"), nothing.getMessage());
+        WitnessServer.initialise(empty);
+        try (WitnessServer w = WitnessServer.start("127.0.0.1", 0, witnessKey, logs, empty, false, OPTIONS)) {
+            assertTrue(w.port() > 0);
+        }
+        // the state of the running witness (cosigned checkpoints, no marker needed) opens as it is
+        log.grow(5);
+        assertCosigned(add(log.request(0, 5)), 5);
+        Files.delete(state.resolve(WitnessState.MARKER));
+        server.close();
+        server = WitnessServer.start("127.0.0.1", 0, witnessKey, logs, state, false, OPTIONS);
+        assertEquals("5\n", add(log.request(0, 5)).body());
+    }
+
+    /** Issue 41: beyond its rate a log gets 429 with Retry-After; another log is not held back by it. */
+    @Test
+    void aLogBeyondItsRateGets429WithRetryAfterAndOthersGoOn() throws Exception {
+        server.close();
+        server = startWitness(new WitnessServer.Options(Duration.ofSeconds(1), 16, 256, 0.01, 2));
+        log.grow(20);
+        assertCosigned(add(log.request(0, 10)), 10);
+        assertCosigned(add(log.request(10, 20)), 20);
+        HttpResponse<String> limited = add(log.request(20, 20));
+        assertEquals(429, limited.statusCode(), limited.body());
+        long retry = Long.parseLong(limited.headers().firstValue("Retry-After").orElseThrow());
+        assertTrue(retry >= 1, "Retry-After " + retry);
+        GrowingLog other = new GrowingLog("log.example/board-b", logKey);
+        other.grow(3);
+        assertCosigned(other, add(other.request(0, 3)), 3);
+    }
+
+    void assertCosigned(GrowingLog which, HttpResponse<String> r, long size) throws Exception {
+        assertEquals(200, r.statusCode(), r.body());
+        SignedNote cosigned = SignedNote.parse(which.checkpoint(size) + r.body());
+        Cosigner.Verifier.parse(witnessKey.verifierKey()).verify(cosigned);
     }
 }
