@@ -231,7 +231,7 @@ function show(state, verdict, meaning) {
 }
 
 /** Checks one record against the already verified checkpoint. */
-async function checkRecord(board, cp, receipt, headers) {
+async function checkRecord(board, cp, receipt, headers, witnessed) {
   const base = '/boards/' + encodeURIComponent(board);
   const url = receipt.leafHash
     ? base + '/proof?leaf_hash=' + encodeURIComponent(b64encode(receipt.leafHash)) + '&size=' + cp.size
@@ -240,9 +240,9 @@ async function checkRecord(board, cp, receipt, headers) {
   if (response.status === 400) {
     const problem = await response.json().catch(() => ({}));
     if (/is not in the tree of size/.test(problem.detail || '')) {
-      throw new NotVerified((receipt.id ? 'record ' + receipt.id : 'your ballot') + ' is not in the latest checkpoint the witnesses ' +
-        'cosigned (' + cp.size + ' records): if you voted in the last minute, check again shortly, as witnesses cosign within ' +
-        'seconds; otherwise check the number on your receipt');
+      throw new NotVerified((receipt.id ? 'record ' + receipt.id : 'your ballot') + ' is not in the latest checkpoint ' +
+        (witnessed ? 'the witnesses cosigned' : 'the log signed') + ' (' + cp.size + ' records): if you voted in the last minute, ' +
+        'check again shortly, as checkpoints follow within seconds; otherwise check the number on your receipt');
     }
   }
   const proof = await (response.ok ? response : await fetchOk(url, headers)).json();
@@ -251,13 +251,31 @@ async function checkRecord(board, cp, receipt, headers) {
   if (receipt.leafHash && !equal(leaf, receipt.leafHash)) throw new NotVerified('the proof is for another leaf hash than your receipt\'s');
   const root = await rootFromInclusion(BigInt(proof.index), cp.size, leaf, proof.hashes.map(b64decode));
   if (!equal(root, cp.root)) {
-    throw new NotVerified('the inclusion proof of record ' + proof.index + ' does not lead to the root the witnesses cosigned: ' +
+    throw new NotVerified('the inclusion proof of record ' + proof.index + ' does not lead to the root ' +
+      (witnessed ? 'the witnesses cosigned' : 'the log signed') + ': ' +
       'the server\'s proof is wrong, or the record is not in this log');
   }
   step(true, 'Record ' + proof.index + ' (leaf hash ' + b64encode(leaf) + ') is in the tree of ' + cp.size +
-    ' records: its inclusion proof of ' + proof.hashes.length + ' hashes leads to the cosigned root (RFC 9162).' +
+    ' records: its inclusion proof of ' + proof.hashes.length + ' hashes leads to the ' + (witnessed ? 'cosigned' : 'signed') + ' root (RFC 9162).' +
     (receipt.leafHash ? ' The leaf hash is the one on your receipt.' : ' Compare the leaf hash with your receipt, if you kept one.'));
   return proof.index;
+}
+
+/**
+ * Where the keys the check uses came from (issue 41): this server's /voter/trust.json, the link the
+ * page was opened with (the fragment, which never reaches any server: how the election authority's
+ * own site pins them), or the voter's own typing.
+ */
+let keySource = 'none';
+
+function keySourceText() {
+  switch (keySource) {
+    case 'pinned': return 'from the link you opened (its #log_key, #witness_key and #quorum), not from this server';
+    case 'server': return 'from this server (/voter/trust.json): a dishonest server could serve keys of its own, so compare ' +
+      'them with the keys the election authority published, or open the authority\'s link, which pins them';
+    case 'typed': return 'as you typed them';
+    default: return 'from nowhere: none were given';
+  }
 }
 
 async function check(event) {
@@ -285,6 +303,9 @@ async function check(event) {
     const note = parseNote(noteText);
     const cp = parseCheckpoint(note.text);
     const signedBy = await checkLogSignature(note, logKeys);
+    step(true, 'Keys used ' + keySourceText() + ': log key ' + logKeys.map((k) => k.text).join(', ') + '; ' +
+      (witnessKeys.length ? 'witness keys ' + witnessKeys.map((k) => k.text).join(', ') : 'no witness key') +
+      '; quorum ' + quorum + '.');
     step(true, 'The checkpoint of ' + cp.origin + ' at ' + cp.size + ' records is signed by the log key ' + signedBy.join(', ') + '.');
     const cos = await checkCosignatures(note, witnessKeys);
     if (cos.valid.length < quorum) {
@@ -309,10 +330,18 @@ async function check(event) {
       ballots.ballots.forEach((b) => receipts.push({ id: String(b.id) }));
     }
     const ids = [];
-    for (const r of receipts) ids.push(await checkRecord(board, cp, r, headers));
+    for (const r of receipts) ids.push(await checkRecord(board, cp, r, headers, quorum > 0));
+    const records = 'Record' + (ids.length > 1 ? 's ' : ' ') + ids.join(', ') + ' of board ' + board + ' ' + (ids.length > 1 ? 'are' : 'is');
+    if (quorum < 1) {
+      // never "witnessed" below a quorum of 1 (issue 41): the log's own signature is all there is
+      show('unwitnessed', 'In the log, but no witness vouched for it',
+        records + ' in the log as its operator signed it. No witness cosignature was required (quorum 0), so nothing shows ' +
+        'that others see the same log: ask the election authority for its witnesses\' keys and check again with them. ' +
+        'This check does not reveal or confirm how you voted.');
+      return;
+    }
     show('verified', 'Verified: your ballot is in the log',
-      'Record' + (ids.length > 1 ? 's ' : ' ') + ids.join(', ') + ' of board ' + board + ' ' + (ids.length > 1 ? 'are' : 'is') +
-      ' in the log the witnesses cosigned. Everyone who checks this board against the same witnesses sees the same log, ' +
+      records + ' in the log the witnesses cosigned. Everyone who checks this board against the same witnesses sees the same log, ' +
       'so it can no longer be removed or changed without them noticing. This check does not reveal or confirm how you voted.');
   } catch (e) {
     const reason = e instanceof NotVerified ? e.message : 'the check could not be completed: ' + e;
@@ -331,13 +360,33 @@ async function init() {
   if (params.get('record')) $('receipt').value = params.get('record');
   if (params.get('leaf_hash')) $('receipt').value = params.get('leaf_hash');
   if (params.get('election')) $('election').value = params.get('election');
-  try {
-    const trust = await (await fetchOk('/voter/trust.json')).json();
-    $('log-keys').value = trust.log_keys.join('\n');
-    $('witness-keys').value = trust.witness_keys.join('\n');
-    $('quorum').value = String(trust.quorum);
-  } catch (e) {
-    $('keys-source').textContent = 'This server publishes no keys: paste the keys the election authority published.';
+  // keys pinned in the fragment (#log_key=..&witness_key=..&quorum=..) win: the election authority's
+  // site links here with them, and a fragment is never sent to this server
+  const pinned = new URLSearchParams(location.hash.replace(/^#/, ''));
+  if (pinned.getAll('log_key').length > 0) {
+    $('log-keys').value = pinned.getAll('log_key').join('\n');
+    $('witness-keys').value = pinned.getAll('witness_key').join('\n');
+    $('quorum').value = pinned.get('quorum') || String(Math.min(1, pinned.getAll('witness_key').length));
+    keySource = 'pinned';
+  } else {
+    try {
+      const trust = await (await fetchOk('/voter/trust.json')).json();
+      $('log-keys').value = trust.log_keys.join('\n');
+      $('witness-keys').value = trust.witness_keys.join('\n');
+      $('quorum').value = String(trust.quorum);
+      keySource = 'server';
+    } catch (e) {
+      keySource = 'none';
+    }
+  }
+  $('keys-source').textContent = keySource === 'none'
+    ? 'This server publishes no keys: paste the keys the election authority published.'
+    : 'These keys came ' + keySourceText() + '.';
+  for (const id of ['log-keys', 'witness-keys', 'quorum']) {
+    $(id).addEventListener('input', () => {
+      keySource = 'typed';
+      $('keys-source').textContent = 'These keys are as you typed them.';
+    });
   }
   $('check').addEventListener('submit', check);
   document.body.dataset.ready = 'true';

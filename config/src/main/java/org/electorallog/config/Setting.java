@@ -325,7 +325,7 @@ public enum Setting {
             "ELECTORAL_LOG_TRUSTED_PROXIES",
             EnumSet.of(Process.QUERY_API),
             null,
-            "comma-separated addresses of reverse proxies whose X-Forwarded-For names the client for rate limits; unset = none"),
+            "comma-separated addresses or CIDR ranges (10.0.0.0/8, fd00::/8) of reverse proxies whose X-Forwarded-For names the client for rate limits; unset = none"),
     LOG_KEYS(
             "ELECTORAL_LOG_LOG_KEYS",
             EnumSet.of(Process.QUERY_API),
@@ -379,7 +379,42 @@ public enum Setting {
             "ELECTORAL_LOG_PROOF_RATE_PER_MINUTE",
             EnumSet.of(Process.QUERY_API),
             "600",
-            "requests per client address per minute: every request to a proof endpoint, and every anonymous request that reads the database; more get 429 with Retry-After; 0 = no limit"),
+            "proof requests (inclusion by ID or leaf hash, consistency, proof bundles) per client address per minute, for every role and path spelling; more get 429 with Retry-After; 0 = no limit"),
+    TILE_RATE_PER_MINUTE(
+            "ELECTORAL_LOG_TILE_RATE_PER_MINUTE",
+            EnumSet.of(Process.QUERY_API),
+            "6000",
+            "hash tile and entry bundle requests per client address per minute, for every role; more get 429 with Retry-After; 0 = no limit"),
+    BALLOT_RATE_PER_MINUTE(
+            "ELECTORAL_LOG_BALLOT_RATE_PER_MINUTE",
+            EnumSet.of(Process.QUERY_API),
+            "60",
+            "ballot locator requests (each up to 1,000 bundles) per client address per minute, for every role; more get 429 with Retry-After; 0 = no limit"),
+    READ_RATE_PER_MINUTE(
+            "ELECTORAL_LOG_READ_RATE_PER_MINUTE",
+            EnumSet.of(Process.QUERY_API),
+            "600",
+            "other reads under /boards (board list, checkpoints, records) per client address per minute, for every role; more get 429 with Retry-After; 0 = no limit"),
+    ADMIN_READ_RATE_PER_MINUTE(
+            "ELECTORAL_LOG_ADMIN_READ_RATE_PER_MINUTE",
+            EnumSet.of(Process.QUERY_API),
+            "1200",
+            "requests under /admin (listings, counts, exports, audits, the sender registry) per client address per minute; more get 429 with Retry-After; 0 = no limit"),
+    FAILED_AUTH_PER_MINUTE(
+            "ELECTORAL_LOG_FAILED_AUTH_PER_MINUTE",
+            EnumSet.of(Process.QUERY_API),
+            "20",
+            "refused bearer tokens per client address per minute; past them every request of that address that carries a token gets 429 with Retry-After until the minute refills; 0 = no limit"),
+    EXPORT_CONCURRENCY(
+            "ELECTORAL_LOG_EXPORT_CONCURRENCY",
+            EnumSet.of(Process.QUERY_API),
+            "2",
+            "exports that may run at once, each on a connection of a pool of their own; one more gets 429 with Retry-After"),
+    EXPORT_WRITE_TIMEOUT_S(
+            "ELECTORAL_LOG_EXPORT_WRITE_TIMEOUT_S",
+            EnumSet.of(Process.QUERY_API),
+            "30",
+            "seconds an export's client may accept no bytes before the export is cut off and its connection freed"),
     MAX_BODY_BYTES(
             "ELECTORAL_LOG_MAX_BODY_BYTES",
             EnumSet.of(Process.QUERY_API),

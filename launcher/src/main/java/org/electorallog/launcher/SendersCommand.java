@@ -140,7 +140,7 @@ public final class SendersCommand implements Callable<Integer> {
                         OptionValues.instant("--from", from),
                         OptionValues.instant("--until", until),
                         "cli (" + System.getProperty("user.name") + ")")
-                .checked(Instant.now(), StatementKinds.NAMES);
+                .checked(Instant.now(), StatementKinds.NAMES, org.electorallog.schemas.BoardName::isValid);
         out.println("senders: added " + describe(SenderGrants.add(c, r)));
     }
 

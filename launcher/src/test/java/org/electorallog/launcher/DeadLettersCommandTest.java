@@ -135,7 +135,7 @@ class DeadLettersCommandTest {
                                         null,
                                         null,
                                         "test")
-                                .checked(Instant.now(), List.of()));
+                                .checked(Instant.now(), List.of(), org.electorallog.schemas.BoardName::isValid));
             }
             out.reset();
             assertEquals(0, deadLetters(env, "republish", "--id", id), err.toString());

@@ -1,8 +1,11 @@
 package org.electorallog.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -192,6 +195,34 @@ class VoterPageTest {
         assertEquals("verified", signedIn[0], signedIn[1]);
     }
 
+    /**
+     * Issue 41: the page says where its keys came from; keys pinned in the link's fragment (as the
+     * election authority's site would link here) are used without this server's trust.json; and below
+     * a quorum of 1 it never says "witnessed".
+     */
+    @Test
+    void thePageSaysWhereItsKeysCameFromTakesPinnedKeysAndNeverSaysWitnessedWithoutAQuorum() throws Exception {
+        // each check opens another query: a change of the fragment alone would not reload the page
+        String[] served = check("board=" + BOARD + "&record=2", "verified-server-keys", null);
+        assertEquals("verified", served[0], served[1]);
+        assertTrue(served[1].contains("Keys used from this server (/voter/trust.json)"), served[1]);
+
+        String logKey = URLEncoder.encode(env.signer().verifierKey(), StandardCharsets.UTF_8);
+        String witnessKey = URLEncoder.encode(env.witness().verifierKey(), StandardCharsets.UTF_8);
+        String[] pinned = check(
+                "board=" + BOARD + "&record=4#log_key=" + logKey + "&witness_key=" + witnessKey + "&quorum=1",
+                "verified-pinned-keys",
+                null);
+        assertEquals("verified", pinned[0], pinned[1]);
+        assertTrue(pinned[1].contains("Keys used from the link you opened"), pinned[1]);
+
+        String[] alone = check("board=" + BOARD + "&record=5#log_key=" + logKey + "&quorum=0", "unwitnessed", null);
+        assertEquals("unwitnessed", alone[0], alone[1]);
+        assertTrue(alone[1].contains("no witness vouched for it"), alone[1]);
+        assertFalse(alone[1].contains("witnesses cosigned"), alone[1]);
+        assertFalse(alone[1].toLowerCase(java.util.Locale.ROOT).contains("verified:"), alone[1]);
+    }
+
     @Test
     void aRecordBeyondTheWitnessedCheckpointIsNotVerifiedAndSaysWhy() throws Exception {
         String[] r = check("board=" + BOARD + "&record=" + (size + 5), "failed-beyond-witnessed", null);
@@ -202,7 +233,16 @@ class VoterPageTest {
 
     @Test
     void theUnwitnessedRecordsGaugeSaysTheBoardIsCovered() throws Exception {
-        String metrics = new LogClient(env.api().baseUrl()).get("/metrics");
+        // without an admin port, /metrics needs the admin token (issue 41)
+        assertEquals(401, new LogClient(env.api().baseUrl()).send("/metrics").statusCode());
+        String metrics = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(
+                                        java.net.URI.create(env.api().baseUrl() + "/metrics"))
+                                .header("Authorization", "Bearer " + env.adminToken())
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString())
+                .body();
         assertTrue(
                 metrics.contains("electoral_log_board_unwitnessed_records{board=\"" + BOARD + "\"} 0.0"),
                 metrics.lines().filter(l -> l.contains("unwitnessed")).toList().toString());

@@ -174,7 +174,8 @@ final class PerfEnvironment implements AutoCloseable {
                     null,
                     Duration.ofHours(1),
                     new byte[32],
-                    HttpSettings.defaults().withProofRate(0),
+                    // the harness is the only client: no rate limit (issue 41's per-class limits)
+                    HttpSettings.defaults().withLimits(org.electorallog.query.RatePolicy.unlimited()),
                     null,
                     null));
         }

@@ -534,13 +534,13 @@ final class ProbeRun {
     /**
      * One export batch as the export runs it ({@link Records#exportBatch}), without HTTP: the CSV's
      * fields with leaf hashes from the tiles, the full export's records with statements, or the cast
-     * votes' fields. On the query API's listing pool, where the export runs: a statement planned
+     * votes' fields. On the query API's export pool, where the export runs: a statement planned
      * for its parameters each time (decision 20). On a pool that keeps PostgreSQL's plans, the cast
      * votes' batch switched after five runs to a generic plan that walks the primary key of each
      * partition (its board_id and kind unknown) and filters, 50 ms where the export takes 1.
      */
     private String[] sql(String which, long from) throws Exception {
-        try (Connection c = api.listingPool().getConnection()) {
+        try (Connection c = api.exportPool().getConnection()) {
             int[] n = {0};
             Records.<RuntimeException>exportBatch(
                     c,

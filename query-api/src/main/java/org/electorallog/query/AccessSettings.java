@@ -14,7 +14,8 @@ import java.util.Set;
  * @param publicKinds     statement kinds whose records anonymous callers may read (default none)
  * @param publicFields    of those, the fields they see besides the record's ID, times, kind, delivery
  *                        ID and leaf hash (default none: no personal field)
- * @param trustedProxies  addresses of the reverse proxies whose {@code X-Forwarded-For} is believed
+ * @param trustedProxies  addresses or CIDR ranges of the reverse proxies whose {@code X-Forwarded-For}
+ *                        is believed ({@link TrustedProxies})
  */
 public record AccessSettings(
         Map<Role, String> tokens,
@@ -37,6 +38,12 @@ public record AccessSettings(
                         "a static token needs a role above anonymous and at least 16 characters");
             }
         }
+        if (new java.util.HashSet<>(tokens.values()).size() != tokens.size()) {
+            // otherwise the caller would get whichever role the map happens to list first (issue 41)
+            throw new IllegalArgumentException(
+                    "two roles have the same static token; give each role a token of its own");
+        }
+        TrustedProxies.parse(trustedProxies); // names an entry that is no address or range
         if (tokens.containsKey(Role.VOTER) && voterTokenUser == null) {
             throw new IllegalArgumentException("the static voter token needs the user ID it stands for");
         }
@@ -69,5 +76,34 @@ public record AccessSettings(
      *                    {@code realm_access.roles}); values are role names (voter, observer, ...)
      * @param userClaim   the claim holding a voter's user ID (default {@code sub})
      */
-    public record Oidc(String issuer, String jwksUrl, String audience, String rolesClaim, String userClaim) {}
+    public record Oidc(String issuer, String jwksUrl, String audience, String rolesClaim, String userClaim) {
+        public Oidc {
+            java.net.URI uri;
+            try {
+                uri = java.net.URI.create(jwksUrl);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("the OIDC JWKS URL '" + jwksUrl + "' is not a URL", e);
+            }
+            // the keys every token is checked with: over plain HTTP anyone on the path could swap them
+            if (!"https".equalsIgnoreCase(uri.getScheme())
+                    && !("http".equalsIgnoreCase(uri.getScheme())
+                            && uri.getHost() != null
+                            && isLoopback(uri.getHost()))) {
+                throw new IllegalArgumentException("the OIDC JWKS URL '" + jwksUrl
+                        + "' must use https (plain http is accepted for a loopback address only)");
+            }
+        }
+
+        private static boolean isLoopback(String host) {
+            String h = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+            if (h.equalsIgnoreCase("localhost")) {
+                return true;
+            }
+            byte[] a = TrustedProxies.literal(h);
+            return a != null
+                    && (a.length == 4
+                            ? a[0] == 127
+                            : java.util.Arrays.equals(a, new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}));
+        }
+    }
 }

@@ -15,11 +15,13 @@ final class AnalystRoutes {
     private final LogReader reader;
     private final RecordListing listing;
     private final Cursor cursors;
+    private final ExportSlots exports;
 
-    AnalystRoutes(LogReader reader, RecordListing listing, Cursor cursors) {
+    AnalystRoutes(LogReader reader, RecordListing listing, Cursor cursors, ExportSlots exports) {
         this.reader = reader;
         this.listing = listing;
         this.cursors = cursors;
+        this.exports = exports;
     }
 
     /** The filters a count takes: a listing's parameters without sort, order, limit and cursor. */
@@ -89,7 +91,7 @@ final class AnalystRoutes {
                         listed,
                         null,
                         "text/csv",
-                        this::csv,
+                        ctx -> exports.run(ctx, this::csv),
                         null,
                         Role.ANONYMOUS),
                 new Route(
@@ -99,7 +101,7 @@ final class AnalystRoutes {
                         listed,
                         null,
                         "application/x-ndjson",
-                        this::jsonLines,
+                        ctx -> exports.run(ctx, c -> jsonLines(c, false)),
                         null,
                         Role.ANONYMOUS),
                 new Route(
@@ -109,7 +111,7 @@ final class AnalystRoutes {
                         listed,
                         null,
                         "application/x-ndjson",
-                        this::votes,
+                        ctx -> exports.run(ctx, c -> jsonLines(c, true)),
                         null,
                         Role.ANONYMOUS));
     }
@@ -131,14 +133,6 @@ final class AnalystRoutes {
         w.write(String.join(",", Responses.ListedRecord.CSV_COLUMNS) + "\r\n");
         listing.stream(board, m, 2500, Records.ExportShape.FIELDS, row -> RecordListing.csv(w, row));
         w.flush();
-    }
-
-    private void jsonLines(Context ctx) throws IOException {
-        jsonLines(ctx, false);
-    }
-
-    private void votes(Context ctx) throws IOException {
-        jsonLines(ctx, true);
     }
 
     /** JSON Lines: every record with its statement after a manifest line, or the cast votes alone. */

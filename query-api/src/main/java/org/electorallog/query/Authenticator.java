@@ -25,6 +25,7 @@ import java.util.Set;
  * roles in the roles claim. A bad token is a 401, never an anonymous caller.
  */
 final class Authenticator {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Authenticator.class);
     private final AccessSettings access;
     private final DefaultJWTProcessor<SecurityContext> jwt;
 
@@ -77,7 +78,13 @@ final class Authenticator {
         try {
             claims = jwt.process(token, null);
         } catch (Exception e) {
-            throw unauthorized(ctx, "the bearer token does not hold: " + e.getMessage());
+            // the library's reason (expected issuer, audience, key ID) helps whoever forges tokens:
+            // it stays in this instance's log (issue 41)
+            LOG.debug("bearer token refused: {}", e.getMessage());
+            throw unauthorized(
+                    ctx,
+                    "the bearer token does not hold (expired, not yet valid, for another issuer or audience, "
+                            + "or not signed by a key of the identity provider)");
         }
         return new Caller(role(claims), stringClaim(claims, access.oidc().userClaim()), "oidc");
     }

@@ -2,36 +2,40 @@ package org.electorallog.query;
 
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
-import java.util.List;
-import java.util.regex.Pattern;
+import java.util.EnumMap;
+import java.util.Map;
 
 /**
- * What every request passes before its route runs: the caller is recognised ({@link Authenticator});
- * a caller below the route's audience gets 401 when anonymous and 403 otherwise; anonymous requests
- * to an endpoint that reads the database, and every request to a proof endpoint, count against the
- * per-client rate limit, where the client is the address that reached the first trusted proxy.
+ * What every request passes before its route runs: a client past its refused bearer tokens gets
+ * 429 before its token is even checked; the caller is recognised ({@link Authenticator}), a refusal
+ * counting against the client; a caller below the route's audience gets 401 when anonymous and 403
+ * otherwise; then the request counts against its route's {@link RateClass}, whatever the caller's
+ * role and however it spelled the path (issue 41). The client is the address that reached the
+ * first trusted proxy ({@link TrustedProxies}).
  */
 final class Gate {
-    /** The public proof endpoints, which the rate limit covers for every caller. */
-    static final Pattern PROOF_PATH = Pattern.compile("/boards/[^/]+/(records/[^/]+/(proof|proof-bundle)|consistency)");
-
     private final Authenticator authenticator;
-    private final ProofRateLimit limit;
-    private final int perMinute;
-    private final List<String> trustedProxies;
+    private final Map<RateClass, ClientBuckets> limits = new EnumMap<>(RateClass.class);
+    private final ClientBuckets failedAuth;
+    private final TrustedProxies trustedProxies;
 
-    Gate(Authenticator authenticator, ProofRateLimit limit, int perMinute, List<String> trustedProxies) {
+    Gate(Authenticator authenticator, RatePolicy policy, TrustedProxies trustedProxies) {
         this.authenticator = authenticator;
-        this.limit = limit;
-        this.perMinute = perMinute;
-        this.trustedProxies = List.copyOf(trustedProxies);
+        for (RateClass c : RateClass.values()) {
+            limits.put(c, new ClientBuckets(policy.perMinute(c)));
+        }
+        this.failedAuth = new ClientBuckets(policy.failedAuth());
+        this.trustedProxies = trustedProxies;
     }
 
     /** The route's handler behind the gate. */
     Handler guard(Route route) {
         Handler inner = route.strictHandler();
+        RateClass rateClass = RateClass.of(route);
+        ClientBuckets limit = limits.get(rateClass);
         return ctx -> {
-            Caller caller = authenticator.caller(ctx);
+            String client = client(ctx);
+            Caller caller = authenticate(ctx, client);
             ctx.attribute(Caller.ATTRIBUTE, caller);
             if (!caller.covers(route.audience())) {
                 if (!caller.authenticated()) {
@@ -46,12 +50,39 @@ final class Gate {
                                 + route.audience().claimValue() + " role or above; these credentials carry "
                                 + caller.role().claimValue());
             }
-            boolean readsDatabase = ctx.path().startsWith("/boards");
-            if (PROOF_PATH.matcher(ctx.path()).matches() || (!caller.authenticated() && readsDatabase)) {
-                limit.check(client(ctx), perMinute, ctx);
+            long wait = limit.acquire(client, System.nanoTime());
+            if (wait > 0) {
+                throw tooMany(
+                        ctx,
+                        wait,
+                        "at most " + limit.perMinute() + " " + rateClass.label() + " requests a minute per client");
             }
             inner.handle(ctx);
         };
+    }
+
+    /** The caller; a refused token counts against the client, and past the limit none is checked. */
+    private Caller authenticate(Context ctx, String client) {
+        if (ctx.header("Authorization") != null) {
+            long wait = failedAuth.peek(client, System.nanoTime());
+            if (wait > 0) {
+                throw tooMany(
+                        ctx, wait, "at most " + failedAuth.perMinute() + " refused bearer tokens a minute per client");
+            }
+        }
+        try {
+            return authenticator.caller(ctx);
+        } catch (ApiException e) {
+            if (e.type() == Problem.Type.UNAUTHORIZED) {
+                long ignored = failedAuth.acquire(client, System.nanoTime());
+            }
+            throw e;
+        }
+    }
+
+    private static ApiException tooMany(Context ctx, long wait, String what) {
+        ctx.header("Retry-After", Long.toString(wait));
+        return new ApiException(Problem.Type.TOO_MANY_REQUESTS, what + "; retry after " + wait + " s");
     }
 
     /** The caller of a request (the gate put it there). */

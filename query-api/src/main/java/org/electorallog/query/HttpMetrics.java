@@ -34,11 +34,13 @@ final class HttpMetrics implements AutoCloseable {
             IncrementalVerifier verifier,
             com.zaxxer.hikari.HikariDataSource db,
             com.zaxxer.hikari.HikariDataSource proofDb,
+            com.zaxxer.hikari.HikariDataSource exportDb,
             boolean witnessed) {
         this.db = db;
-        // each pool's metrics carry its name: query-api and query-api-proofs
+        // each pool's metrics carry its name: query-api, query-api-proofs and query-api-exports
         db.setMetricRegistry(registry);
         proofDb.setMetricRegistry(registry);
+        exportDb.setMetricRegistry(registry);
         boardSize = io.micrometer.core.instrument.MultiGauge.builder("electoral_log_board_size")
                 .description("records on the board")
                 .register(registry);

@@ -10,7 +10,7 @@ import java.util.List;
  * @param tlsKeystore        PKCS12 keystore with the server's certificate and key; null = plain HTTP
  * @param tlsPassword        its password
  * @param corsOrigins        origins whose browsers may call the public endpoints ("*" = any); empty = none
- * @param proofRatePerMinute proof requests per client address per minute; 0 = unlimited
+ * @param limits             rate limits per route class, refused tokens and exports ({@link RatePolicy})
  * @param maxBodyBytes       largest request body; larger bodies get 413
  * @param dbPoolSize         PostgreSQL connections
  * @param adminPort          a second port for the admin endpoints and /metrics, which the public port then
@@ -21,7 +21,7 @@ public record HttpSettings(
         Path tlsKeystore,
         String tlsPassword,
         List<String> corsOrigins,
-        int proofRatePerMinute,
+        RatePolicy limits,
         int maxBodyBytes,
         int dbPoolSize,
         int adminPort) {
@@ -31,48 +31,52 @@ public record HttpSettings(
             Path tlsKeystore,
             String tlsPassword,
             List<String> corsOrigins,
-            int proofRatePerMinute,
+            RatePolicy limits,
             int maxBodyBytes,
             int dbPoolSize) {
-        this(host, tlsKeystore, tlsPassword, corsOrigins, proofRatePerMinute, maxBodyBytes, dbPoolSize, 0);
+        this(host, tlsKeystore, tlsPassword, corsOrigins, limits, maxBodyBytes, dbPoolSize, 0);
     }
 
     public HttpSettings {
         corsOrigins = List.copyOf(corsOrigins);
-        if (proofRatePerMinute < 0 || maxBodyBytes < 1 || dbPoolSize < 1) {
-            throw new IllegalArgumentException("rate, body size and pool size must be positive");
+        if (limits == null || maxBodyBytes < 1 || dbPoolSize < 1) {
+            throw new IllegalArgumentException("rate limits are needed, and body size and pool size must be positive");
         }
     }
 
-    /** Loopback, plain HTTP, no CORS, 600 proofs a minute per client, 64 KiB bodies, 8 connections. */
+    /** Loopback, plain HTTP, no CORS, the default rate limits, 64 KiB bodies, 8 connections. */
     public static HttpSettings defaults() {
-        return new HttpSettings("127.0.0.1", null, null, List.of(), 600, 64 * 1024, 8);
+        return new HttpSettings("127.0.0.1", null, null, List.of(), RatePolicy.defaults(), 64 * 1024, 8);
+    }
+
+    /** The proof requests a client may make a minute (0 = any number). */
+    public int proofRatePerMinute() {
+        return limits.proofs();
     }
 
     public HttpSettings withProofRate(int perMinute) {
-        return new HttpSettings(
-                host, tlsKeystore, tlsPassword, corsOrigins, perMinute, maxBodyBytes, dbPoolSize, adminPort);
+        return withLimits(limits.withProofs(perMinute));
+    }
+
+    public HttpSettings withLimits(RatePolicy l) {
+        return new HttpSettings(host, tlsKeystore, tlsPassword, corsOrigins, l, maxBodyBytes, dbPoolSize, adminPort);
     }
 
     public HttpSettings withCors(List<String> origins) {
-        return new HttpSettings(
-                host, tlsKeystore, tlsPassword, origins, proofRatePerMinute, maxBodyBytes, dbPoolSize, adminPort);
+        return new HttpSettings(host, tlsKeystore, tlsPassword, origins, limits, maxBodyBytes, dbPoolSize, adminPort);
     }
 
     public HttpSettings withTls(Path keystore, String password) {
-        return new HttpSettings(
-                host, keystore, password, corsOrigins, proofRatePerMinute, maxBodyBytes, dbPoolSize, adminPort);
+        return new HttpSettings(host, keystore, password, corsOrigins, limits, maxBodyBytes, dbPoolSize, adminPort);
     }
 
     public HttpSettings withMaxBodyBytes(int bytes) {
-        return new HttpSettings(
-                host, tlsKeystore, tlsPassword, corsOrigins, proofRatePerMinute, bytes, dbPoolSize, adminPort);
+        return new HttpSettings(host, tlsKeystore, tlsPassword, corsOrigins, limits, bytes, dbPoolSize, adminPort);
     }
 
     /** Admin endpoints and /metrics on {@code port} only (0: on the public port). */
     public HttpSettings withAdminPort(int port) {
-        return new HttpSettings(
-                host, tlsKeystore, tlsPassword, corsOrigins, proofRatePerMinute, maxBodyBytes, dbPoolSize, port);
+        return new HttpSettings(host, tlsKeystore, tlsPassword, corsOrigins, limits, maxBodyBytes, dbPoolSize, port);
     }
 
     /** Whether a path is served on the admin port when there is one: the admin endpoints and the metrics. */

@@ -186,13 +186,10 @@ final class PublicRoutes {
             ctx.json(r.publicView(access.publicFields()));
         } else if (!caller.authenticated()) {
             throw Authenticator.unauthorized(
-                    ctx,
-                    "records of kind " + r.kind() + " are not public on this log; "
-                            + "observers and the voter it belongs to may read it");
+                    ctx, "this record is not public on this log; observers and the voter it belongs to may read it");
         } else {
             throw new ApiException(
-                    Problem.Type.FORBIDDEN,
-                    "this record is not yours, and records of kind " + r.kind() + " are not public on this log");
+                    Problem.Type.FORBIDDEN, "this record is not yours, and it is not public on this log");
         }
     }
 

@@ -42,6 +42,7 @@ public final class QueryApi implements AutoCloseable {
 
     private final HikariDataSource db;
     private final HikariDataSource proofDb;
+    private final HikariDataSource exportDb;
     private final QueryApiSettings settings;
     private final AdminAudits audits;
     private final IncrementalVerifier verifier;
@@ -51,9 +52,11 @@ public final class QueryApi implements AutoCloseable {
     private final List<Route> routes = new ArrayList<>();
     private final Javalin app;
 
-    private QueryApi(HikariDataSource db, HikariDataSource proofDb, QueryApiSettings settings) {
+    private QueryApi(
+            HikariDataSource db, HikariDataSource proofDb, HikariDataSource exportDb, QueryApiSettings settings) {
         this.db = db;
         this.proofDb = proofDb;
+        this.exportDb = exportDb;
         this.settings = settings;
         AuditOptions auditOptions = AuditOptions.of(settings.logKeys()).withWitnesses(settings.witnesses());
         this.audits = new AdminAudits(db, auditOptions);
@@ -61,32 +64,34 @@ public final class QueryApi implements AutoCloseable {
                 ? null
                 : new IncrementalVerifier(db, auditOptions, settings.verifierMemory())
                         .start(settings.verifierEvery(), settings.fullAuditEvery());
-        this.metrics =
-                new HttpMetrics(verifier, db, proofDb, !settings.witnesses().isEmpty());
+        this.metrics = new HttpMetrics(
+                verifier, db, proofDb, exportDb, !settings.witnesses().isEmpty());
         this.schema = new ProjectionSchema(db, Migrations.latestVersion());
         String behind = schema.problem();
         if (behind != null) {
             // not fatal: the projector may be starting beside this instance; readiness says why meanwhile
             LOG.warn("not ready: {}", behind);
         }
-        SnapshotReads reads = new SnapshotReads(db, proofDb);
+        SnapshotReads reads = new SnapshotReads(db, proofDb, exportDb);
         LogReader reader = new LogReader(reads);
         Cursor cursors = new Cursor(settings.cursorKey());
         AccessSettings access = settings.effectiveAccess();
         ProofService proofs = new ProofService(reads);
         routes.addAll(operationsRoutes());
         routes.addAll(new PublicRoutes(reader, proofs, cursors, access).routes());
-        routes.addAll(new AnalystRoutes(reader, new RecordListing(reads), cursors).routes());
+        RatePolicy limits = settings.http().limits();
+        routes.addAll(new AnalystRoutes(
+                        reader,
+                        new RecordListing(reads),
+                        cursors,
+                        new ExportSlots(limits.exportConcurrency(), limits.exportWriteTimeout()))
+                .routes());
         routes.addAll(new AdminRoutes(audits, verifier).routes());
         this.senders = new SenderRoutes(db, settings.registrar());
         routes.addAll(senders.routes());
         routes.addAll(new VoterPage(settings.logKeys(), settings.witnesses()).routes());
         HttpSettings http = settings.http();
-        Gate gate = new Gate(
-                new Authenticator(access),
-                new ProofRateLimit(http.proofRatePerMinute()),
-                http.proofRatePerMinute(),
-                access.trustedProxies());
+        Gate gate = new Gate(new Authenticator(access), http.limits(), TrustedProxies.parse(access.trustedProxies()));
         Cors cors = new Cors(http.corsOrigins());
         // Javalin 7 takes every route and handler up front, in the configuration (docs/dependencies.md)
         this.app = Javalin.create(cfg -> {
@@ -158,17 +163,20 @@ public final class QueryApi implements AutoCloseable {
                         this::logKeys,
                         null,
                         Role.ANONYMOUS),
+                // with an admin port, /metrics is there alone (for the scraper, without a token); without
+                // one it needs the admin role, so that the public port does not hand every caller a
+                // database query per scrape and the pools' state (issue 41)
                 new Route(
                         HandlerType.GET,
                         "/metrics",
                         List.of(),
-                        List.of(200),
+                        List.of(200, 401, 403),
                         null,
                         Route.TEXT,
                         ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
                                 .result(metrics.scrape()),
                         null,
-                        Role.ANONYMOUS),
+                        settings.http().adminPort() > 0 ? Role.ANONYMOUS : Role.ADMIN),
                 new Route(
                         HandlerType.GET,
                         "/openapi.json",
@@ -255,18 +263,25 @@ public final class QueryApi implements AutoCloseable {
      * by key), so a flood of listings cannot queue a voter's proof either.
      */
     public static QueryApi start(QueryApiSettings settings) {
-        HikariDataSource ds = pool(settings, "query-api", true);
-        HikariDataSource proofs = null;
+        List<HikariDataSource> opened = new ArrayList<>();
         try {
-            proofs = pool(settings, "query-api-proofs", false);
-            QueryApi api = new QueryApi(ds, proofs, settings);
+            int size = settings.http().dbPoolSize();
+            HikariDataSource ds = pool(settings, "query-api", true, size);
+            opened.add(ds);
+            HikariDataSource proofs = pool(settings, "query-api-proofs", false, size);
+            opened.add(proofs);
+            // exports: one connection per export that may run (issue 41), planned as listings are
+            HikariDataSource exports = pool(
+                    settings,
+                    "query-api-exports",
+                    true,
+                    settings.http().limits().exportConcurrency());
+            opened.add(exports);
+            QueryApi api = new QueryApi(ds, proofs, exports, settings);
             LOG.info("query API listening on {}", api.baseUrl());
             return api;
         } catch (RuntimeException e) {
-            ds.close();
-            if (proofs != null) {
-                proofs.close();
-            }
+            opened.forEach(HikariDataSource::close);
             throw e;
         }
     }
@@ -276,12 +291,12 @@ public final class QueryApi implements AutoCloseable {
      * trip) with a 60 s statement timeout; {@code customPlans}: every statement planned for its own
      * parameters (a generic plan for "kind = $1" could walk the primary key for a rare kind).
      */
-    static HikariDataSource pool(QueryApiSettings settings, String name, boolean customPlans) {
+    static HikariDataSource pool(QueryApiSettings settings, String name, boolean customPlans, int size) {
         HikariConfig hc = new HikariConfig();
         hc.setJdbcUrl(settings.jdbcUrl());
         hc.setUsername(settings.user());
         hc.setPassword(settings.password());
-        hc.setMaximumPoolSize(settings.http().dbPoolSize());
+        hc.setMaximumPoolSize(size);
         hc.setMinimumIdle(1);
         hc.setPoolName(name);
         Snapshot.pool(hc);
@@ -301,12 +316,12 @@ public final class QueryApi implements AutoCloseable {
     }
 
     /**
-     * The pool listings, counts and exports read from: read-only snapshots, every statement planned
-     * for its own parameters (decision 20). The perf probe runs its export batches on it, as an
-     * export does, without HTTP.
+     * The pool exports read from (issue 41): read-only snapshots, every statement planned for its
+     * own parameters (decision 20), as many connections as exports may run at once. The perf probe
+     * runs its export batches on it, as an export does, without HTTP.
      */
-    public javax.sql.DataSource listingPool() {
-        return db;
+    public javax.sql.DataSource exportPool() {
+        return exportDb;
     }
 
     /**
@@ -316,6 +331,7 @@ public final class QueryApi implements AutoCloseable {
     public void reconnect() {
         db.getHikariPoolMXBean().softEvictConnections();
         proofDb.getHikariPoolMXBean().softEvictConnections();
+        exportDb.getHikariPoolMXBean().softEvictConnections();
     }
 
     /** The URL clients on this machine use (https when TLS is configured). */
@@ -367,5 +383,6 @@ public final class QueryApi implements AutoCloseable {
         senders.close();
         db.close();
         proofDb.close();
+        exportDb.close();
     }
 }

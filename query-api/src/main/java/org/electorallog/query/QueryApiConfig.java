@@ -50,7 +50,7 @@ public final class QueryApiConfig {
                 keystore,
                 keystorePassword,
                 conf.list(Setting.CORS_ORIGINS),
-                (int) conf.number(Setting.PROOF_RATE_PER_MINUTE, 0, 1_000_000),
+                limits(conf),
                 (int) conf.number(Setting.MAX_BODY_BYTES, 1024, 16 * 1024 * 1024),
                 (int) conf.number(Setting.DB_POOL_SIZE, 1, 200),
                 (int) conf.number(Setting.ADMIN_PORT, 0, 65_535));
@@ -73,6 +73,19 @@ public final class QueryApiConfig {
                 registrar(conf, jdbc),
                 org.electorallog.core.WitnessPolicy.parse(
                         conf.list(Setting.WITNESSES), conf.get(Setting.WITNESS_QUORUM)));
+    }
+
+    /** The rate limits per route class, refused tokens and exports (docs/security.md "Rate limits"). */
+    static RatePolicy limits(Configuration conf) {
+        return new RatePolicy(
+                (int) conf.number(Setting.PROOF_RATE_PER_MINUTE, 0, 1_000_000),
+                (int) conf.number(Setting.TILE_RATE_PER_MINUTE, 0, 1_000_000),
+                (int) conf.number(Setting.BALLOT_RATE_PER_MINUTE, 0, 1_000_000),
+                (int) conf.number(Setting.READ_RATE_PER_MINUTE, 0, 1_000_000),
+                (int) conf.number(Setting.ADMIN_READ_RATE_PER_MINUTE, 0, 1_000_000),
+                (int) conf.number(Setting.FAILED_AUTH_PER_MINUTE, 0, 1_000_000),
+                (int) conf.number(Setting.EXPORT_CONCURRENCY, 1, 64),
+                Duration.ofSeconds(conf.number(Setting.EXPORT_WRITE_TIMEOUT_S, 1, 3_600)));
     }
 
     /** The sender registry's writer login, when configured. */

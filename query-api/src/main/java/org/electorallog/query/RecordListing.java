@@ -256,7 +256,7 @@ final class RecordListing {
     void stream(String board, Manifest m, int batch, Records.ExportShape shape, RowSink sink) throws IOException {
         try {
             Records.<IOException>export(
-                    reads.db(),
+                    reads.exportDb(),
                     m.boardId(),
                     m.size(),
                     batch,

@@ -34,17 +34,15 @@ record Route(
     }
 
     /**
-     * Every status the route can answer: its own, 401 for credentials that do not hold (any route),
-     * 429 where the rate limit applies (every route under /boards), and 503 where it reads the
-     * projection (under /boards and /admin/: until the schema is the one this build reads,
-     * {@link ProjectionSchema}).
+     * Every status the route can answer: its own, 401 for credentials that do not hold and 429 for
+     * a client past its refused tokens or its route class's rate (any route, {@link Gate}), and 503
+     * where it reads the projection (under /boards and /admin/: until the schema is the one this
+     * build reads, {@link ProjectionSchema}).
      */
     java.util.SortedSet<Integer> answers() {
         java.util.SortedSet<Integer> all = new java.util.TreeSet<>(statuses);
         all.add(401);
-        if (path.startsWith("/boards")) {
-            all.add(429);
-        }
+        all.add(429);
         if (ProjectionSchema.readsProjection(path)) {
             all.add(503);
         }

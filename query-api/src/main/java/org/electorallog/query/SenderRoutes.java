@@ -131,7 +131,7 @@ final class SenderRoutes implements AutoCloseable {
                             instant("valid_from", body.validFrom()),
                             instant("valid_until", body.validUntil()),
                             who(ctx))
-                    .checked(Instant.now(), StatementKinds.NAMES);
+                    .checked(Instant.now(), StatementKinds.NAMES, org.electorallog.schemas.BoardName::isValid);
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
         }

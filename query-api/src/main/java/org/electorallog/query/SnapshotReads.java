@@ -15,19 +15,26 @@ import org.electorallog.store.Snapshot;
  * (decision 71): {@link #read} on the one whose statements are planned for their parameters
  * (listings, filters, counts, exports, decision 20), {@link #proofRead} and {@link #proofStatement}
  * on the one whose statements keep their cached plans (checkpoints, proofs, tiles: index probes by
- * key, which a fresh plan would cost more than they do; and the ballot locator, decision 73).
+ * key, which a fresh plan would cost more than they do; and the ballot locator, decision 73), and
+ * exports on a third of their own ({@link #exportDb}).
  */
 final class SnapshotReads {
     private final DataSource db;
     private final DataSource proofDb;
+    private final DataSource exportDb;
 
-    SnapshotReads(DataSource db, DataSource proofDb) {
+    SnapshotReads(DataSource db, DataSource proofDb, DataSource exportDb) {
         this.db = db;
         this.proofDb = proofDb;
+        this.exportDb = exportDb;
     }
 
-    DataSource db() {
-        return db;
+    /**
+     * The exports' own pool, as many connections as exports may run at once (issue 41): an export
+     * holds its connection while its client reads, and must not hold the listing pool's.
+     */
+    DataSource exportDb() {
+        return exportDb;
     }
 
     /** Listings, filters, counts and exports: one snapshot, every statement planned for its parameters. */

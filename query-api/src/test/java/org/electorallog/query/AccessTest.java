@@ -48,7 +48,7 @@ class AccessTest {
             Map.entry("GET /health", Role.ANONYMOUS),
             Map.entry("GET /health/live", Role.ANONYMOUS),
             Map.entry("GET /health/ready", Role.ANONYMOUS),
-            Map.entry("GET /metrics", Role.ANONYMOUS),
+            Map.entry("GET /metrics", Role.ADMIN),
             Map.entry("GET /log-keys", Role.ANONYMOUS),
             Map.entry("GET /openapi.json", Role.ANONYMOUS),
             Map.entry("GET /voter", Role.ANONYMOUS),
@@ -232,9 +232,10 @@ class AccessTest {
         org.electorallog.infra.DatabaseAddress db =
                 org.electorallog.infra.SharedStack.get().database();
         QueryApiSettings base = QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0)
-                .withHttp(HttpSettings.defaults().withProofRate(1));
+                .withHttp(HttpSettings.defaults().withLimits(RatePolicy.everyClass(1)));
+        // a CIDR range of proxies (issue 41): the loopback network
         try (QueryApi behindProxy = QueryApi.start(base.withAccess(new AccessSettings(
-                        Map.of(), null, null, java.util.Set.of(), java.util.Set.of(), List.of("127.0.0.1"))));
+                        Map.of(), null, null, java.util.Set.of(), java.util.Set.of(), List.of("127.0.0.0/8"))));
                 QueryApi direct = QueryApi.start(base)) {
             assertEquals(200, boards(behindProxy, "198.51.100.1"));
             assertEquals(200, boards(behindProxy, "198.51.100.2"), "another client behind the proxy");

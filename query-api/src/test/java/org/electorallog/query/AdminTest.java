@@ -35,7 +35,7 @@ class AdminTest {
                 Duration.ofMillis(200),
                 Duration.ofHours(1),
                 null,
-                org.electorallog.query.HttpSettings.defaults(),
+                org.electorallog.query.HttpSettings.defaults().withLimits(RatePolicy.unlimited()),
                 null,
                 null));
     }

@@ -45,7 +45,7 @@ class ListingAndExportsTest {
                 null,
                 Duration.ofHours(1),
                 null,
-                org.electorallog.query.HttpSettings.defaults(),
+                org.electorallog.query.HttpSettings.defaults().withLimits(RatePolicy.unlimited()),
                 null,
                 null));
     }

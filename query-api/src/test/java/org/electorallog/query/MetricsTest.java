@@ -26,7 +26,7 @@ class MetricsTest {
                 QueryApiTest.get("/boards/" + QueryApiTest.BOARD + "/checkpoint")
                         .statusCode());
         assertEquals(404, QueryApiTest.get("/boards/no-such-board/checkpoint").statusCode());
-        String metrics = QueryApiTest.get("/metrics").body();
+        String metrics = QueryApiTest.get("/metrics", Role.ADMIN).body();
         assertTrue(
                 metrics.contains(
                         "electoral_log_http_requests_seconds_count{method=\"GET\",route=\"/boards/{board}/checkpoint\",status=\"200\"}"),

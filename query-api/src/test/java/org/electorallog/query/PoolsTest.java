@@ -28,8 +28,8 @@ class PoolsTest {
     void listingsPlanAfreshAndProofsKeepTheirPlans() throws Exception {
         DatabaseAddress db = SharedStack.get().database();
         QueryApiSettings settings = QueryApiSettings.publicOnly(db.jdbcUrl(), "electoral_log_query_api", "", 0);
-        try (HikariDataSource listings = QueryApi.pool(settings, "pools-test-listings", true);
-                HikariDataSource proofs = QueryApi.pool(settings, "pools-test-proofs", false)) {
+        try (HikariDataSource listings = QueryApi.pool(settings, "pools-test-listings", true, 8);
+                HikariDataSource proofs = QueryApi.pool(settings, "pools-test-proofs", false, 8)) {
             assertEquals("force_custom_plan", show(listings, "plan_cache_mode"));
             assertEquals("auto", show(proofs, "plan_cache_mode"));
             for (HikariDataSource pool : new HikariDataSource[] {listings, proofs}) {
@@ -50,9 +50,10 @@ class PoolsTest {
                 QueryApiTest.get("/boards/" + QueryApiTest.BOARD + "/records/1/proof")
                         .statusCode());
         assertEquals(200, QueryApiTest.get("/boards").statusCode());
-        String metrics = QueryApiTest.get("/metrics").body();
+        String metrics = QueryApiTest.get("/metrics", Role.ADMIN).body();
         assertTrue(metrics.contains("hikaricp_connections_active{pool=\"query-api\"}"), metrics);
         assertTrue(metrics.contains("hikaricp_connections_active{pool=\"query-api-proofs\"}"), metrics);
+        assertTrue(metrics.contains("hikaricp_connections_active{pool=\"query-api-exports\"}"), metrics);
     }
 
     private static String show(HikariDataSource pool, String setting) throws SQLException {

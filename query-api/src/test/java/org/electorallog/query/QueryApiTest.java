@@ -111,7 +111,7 @@ class QueryApiTest {
         // no rate limit on the shared instance (HttpProtectionTest and AccessTest test it on their own)
         // as the read-only login of store V8, as deployments run it (docs/security.md)
         api = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), "electoral_log_query_api", "", 0)
-                .withHttp(HttpSettings.defaults().withProofRate(0))
+                .withHttp(HttpSettings.defaults().withLimits(RatePolicy.unlimited()))
                 .withAccess(new AccessSettings(TOKENS, VOTER_USER, null, Set.of(), Set.of(), List.of()))
                 // the sender registry's writes as store V9's registrar login
                 .withRegistrar(new QueryApiSettings.RegistrarLogin(db.jdbcUrl(), "electoral_log_registrar", "")));

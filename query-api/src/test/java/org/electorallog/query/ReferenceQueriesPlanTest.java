@@ -151,7 +151,7 @@ class ReferenceQueriesPlanTest {
                 null,
                 Duration.ofHours(1),
                 null,
-                org.electorallog.query.HttpSettings.defaults(),
+                org.electorallog.query.HttpSettings.defaults().withLimits(RatePolicy.unlimited()),
                 null,
                 null));
     }

@@ -27,6 +27,12 @@ public final class SenderGrants {
     static final int MAX_TEXT = 256;
 
     /**
+     * The latest validity or revocation time (the statement rules' latest time too): a timestamp
+     * PostgreSQL and JDBC both hold, where +1000000000-01-01 reached a 500 (issue 41).
+     */
+    public static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
+
+    /**
      * What an administrator asks to grant; {@code validFrom} null means now. Build it with
      * {@link #checked} before {@link #add}.
      */
@@ -40,7 +46,8 @@ public final class SenderGrants {
             Instant validUntil,
             String createdBy) {
         public Request {
-            kinds = kinds == null ? null : List.copyOf(kinds);
+            // a JSON body may hold [null]: kept, so that checked() names it (List.copyOf would throw)
+            kinds = kinds == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(kinds));
         }
 
         /**
@@ -48,13 +55,18 @@ public final class SenderGrants {
          * what to change. A grant never starts in the past: events refused before it was made would
          * be accepted by a replay, so the projection would depend on when it was rebuilt.
          */
-        public Request checked(Instant now, Collection<String> knownKinds) {
+        public Request checked(
+                Instant now, Collection<String> knownKinds, java.util.function.Predicate<String> isBoardName) {
             if (publicKey == null || publicKey.length != 32) {
                 throw new IllegalArgumentException("public_key must be a 32-byte Ed25519 public key (base64), got "
                         + (publicKey == null ? "none" : publicKey.length + " bytes"));
             }
             text("sender_name", senderName);
             text("board", board);
+            if (!board.equals(SenderGrant.ANY) && !isBoardName.test(board)) {
+                throw new IllegalArgumentException("board '" + board
+                        + "' is no board name ([a-z0-9][a-z0-9._-]{0,63}); use \"*\" for every board");
+            }
             if (kinds == null || kinds.isEmpty()) {
                 throw new IllegalArgumentException("kinds must name at least one statement kind, or be [\"*\"]");
             }
@@ -73,11 +85,22 @@ public final class SenderGrants {
                         "valid_from " + from + " is in the past; a grant starts now or later "
                                 + "(statements refused before it stay refused, in any replay too)");
             }
+            inRange("valid_from", from);
+            if (validUntil != null) {
+                inRange("valid_until", validUntil);
+            }
             if (validUntil != null && !validUntil.isAfter(from)) {
                 throw new IllegalArgumentException("valid_until " + validUntil + " must be after valid_from " + from);
             }
             text("created_by", createdBy);
             return new Request(publicKey, senderName, board, kinds, from, validUntil, createdBy);
+        }
+
+        private static void inRange(String name, Instant t) {
+            if (t.isAfter(LATEST)) {
+                throw new IllegalArgumentException(
+                        name + " " + t + " is after " + LATEST + ", the latest time a grant holds");
+            }
         }
 
         private static void text(String name, String value) {
@@ -93,6 +116,9 @@ public final class SenderGrants {
      */
     public static Instant revocationTime(Instant at, Instant now) {
         Instant t = at == null ? now : at;
+        if (t.isAfter(LATEST)) {
+            throw new IllegalArgumentException("a revocation takes effect by " + LATEST + ", not at " + t);
+        }
         if (t.isBefore(now.minusSeconds(1))) {
             throw new IllegalArgumentException("a revocation takes effect now or later, not at " + t
                     + ": statements already accepted stay in the log (find them by sender key and audit them)");
