@@ -26,32 +26,21 @@ import picocli.CommandLine.Option;
 @Command(
         name = "witness",
         mixinStandardHelpOptions = true,
-        subcommands = WitnessCommand.Init.class,
         description = "Run a witness (C2SP tlog-witness) that cosigns the log's checkpoints; until Ctrl-C.")
 public final class WitnessCommand implements Callable<Integer> {
     /** {@code electoral-log witness init}: makes a new state directory, once, before the first start. */
-    @Command(
-            name = "init",
-            mixinStandardHelpOptions = true,
-            description = "Make the witness's state directory (once, before its first start); an existing one is kept.")
-    static final class Init implements Callable<Integer> {
-        @Option(
-                names = "--state",
-                defaultValue = "witness-state",
-                description = "the directory; default ${DEFAULT-VALUE}")
-        Path state;
-
-        @Override
-        public Integer call() {
-            try {
-                WitnessServer.initialise(state);
-            } catch (IOException e) {
-                System.err.println("witness init: " + e.getMessage());
-                return 2;
-            }
-            System.out.println("witness state directory ready: " + state.toAbsolutePath());
-            return 0;
+    @Command(name = "init", description = "Make the witness's state directory once, before its first start.")
+    int init(
+            @Option(names = "--state", defaultValue = "witness-state", description = "default ${DEFAULT-VALUE}")
+                    Path dir) {
+        try {
+            WitnessServer.initialise(dir);
+        } catch (IOException e) {
+            System.err.println("witness init: " + e.getMessage());
+            return 2;
         }
+        System.out.println("witness state directory ready: " + dir.toAbsolutePath());
+        return 0;
     }
 
     @Option(

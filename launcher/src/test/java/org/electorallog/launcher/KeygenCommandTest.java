@@ -95,5 +95,22 @@ class KeygenCommandTest {
                 new CommandLine(new WitnessCommand())
                         .execute("--key", key.toString(), "--log", "* " + log.verifierKey()),
                 "an origin pattern that matches anything");
+        Path state = dir.resolve("state");
+        assertEquals(
+                2,
+                new CommandLine(new WitnessCommand())
+                        .execute(
+                                "--key",
+                                key.toString(),
+                                "--log",
+                                "x/* " + log.verifierKey(),
+                                "--state",
+                                state.toString(),
+                                "--port",
+                                "0"),
+                "a missing state directory (issue 41)");
+        assertTrue(!Files.exists(state), "and it is not made on the way");
+        assertEquals(0, new CommandLine(new WitnessCommand()).execute("init", "--state", state.toString()));
+        assertTrue(Files.exists(state.resolve("WITNESS-STATE")), "witness init makes it");
     }
 }

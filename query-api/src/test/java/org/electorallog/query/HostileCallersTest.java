@@ -91,34 +91,16 @@ class HostileCallersTest {
             assertLimited(get(api, "/boards/" + BOARD + "/records/2/proof/", token(Role.OBSERVER)), "a 4th proof");
             assertLimited(get(api, "/boards/" + BOARD + "/consistency/?from=1", token(Role.VOTER)), "consistency");
 
-            for (int i = 0; i < 3; i++) {
-                assertEquals(
-                        200,
-                        get(api, "/boards/" + BOARD + "/tile/0/000", token(Role.ADMIN))
-                                .statusCode());
-            }
+            threeThenLimited(api, "/boards/" + BOARD + "/tile/0/000", token(Role.ADMIN), 200);
             assertLimited(get(api, "/boards/" + BOARD + "/tile/0/001", null), "a 4th tile");
-
             String ballots = "/boards/" + BOARD + "/ballots?election_id=e1";
-            for (int i = 0; i < 3; i++) {
-                assertEquals(200, get(api, ballots, token(Role.VOTER)).statusCode());
-            }
+            threeThenLimited(api, ballots, token(Role.VOTER), 200);
             assertLimited(get(api, ballots, token(Role.VOTER)), "a 4th ballot page");
-
-            for (int i = 0; i < 3; i++) {
-                assertEquals(
-                        200,
-                        get(api, "/boards/" + BOARD + "/checkpoint", token(Role.ANALYST))
-                                .statusCode());
-            }
+            threeThenLimited(api, "/boards/" + BOARD + "/checkpoint", token(Role.ANALYST), 200);
             assertLimited(get(api, "/boards", null), "a 4th read");
-
             String counts = "/admin/boards/" + BOARD + "/counts";
-            for (int i = 0; i < 3; i++) {
-                assertEquals(200, get(api, counts, token(Role.ANALYST)).statusCode());
-            }
+            threeThenLimited(api, counts, token(Role.ANALYST), 200);
             assertLimited(get(api, counts, token(Role.ADMIN)), "a 4th admin read");
-
             for (int i = 0; i < 3; i++) {
                 assertEquals(
                         401, get(api, "/health", "not-a-token-of-this-api-" + i).statusCode());
@@ -126,6 +108,13 @@ class HostileCallersTest {
             assertLimited(get(api, "/health", "not-a-token-of-this-api-3"), "a 4th refused token");
             assertLimited(get(api, "/health", token(Role.ADMIN)), "a good token after 3 refused ones");
             assertEquals(200, get(api, "/health", null).statusCode(), "without a token nothing is checked");
+        }
+    }
+
+    /** Three requests of one class, each answered {@code status} (the class's whole minute at 3). */
+    static void threeThenLimited(QueryApi api, String path, String token, int status) throws Exception {
+        for (int i = 0; i < 3; i++) {
+            assertEquals(status, get(api, path, token).statusCode(), path);
         }
     }
 
