@@ -4,6 +4,7 @@ import io.javalin.http.Context;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.io.EndPoint;
 
 /**
  * How many exports run at once, and how long one may wait on its client (issue 41). An export
@@ -42,14 +43,16 @@ final class ExportSlots {
                     concurrency + " exports are running, as many as this instance runs at once "
                             + "(ELECTORAL_LOG_EXPORT_CONCURRENCY); retry after " + RETRY_AFTER_SECONDS + " s");
         }
+        EndPoint endPoint = ServletContextRequest.getServletContextRequest(ctx.req())
+                .getConnectionMetaData()
+                .getConnection()
+                .getEndPoint();
+        long idle = endPoint.getIdleTimeout();
         try {
-            ServletContextRequest.getServletContextRequest(ctx.req())
-                    .getConnectionMetaData()
-                    .getConnection()
-                    .getEndPoint()
-                    .setIdleTimeout(writeTimeout.toMillis());
+            endPoint.setIdleTimeout(writeTimeout.toMillis());
             export.run(ctx);
         } finally {
+            endPoint.setIdleTimeout(idle); // the connection may carry other requests after this one
             slots.release();
         }
     }

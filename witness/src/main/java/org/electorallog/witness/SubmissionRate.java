@@ -7,8 +7,8 @@ import java.util.function.LongSupplier;
  * How many {@code add-checkpoint} requests the witness takes per log and second (issue 41): a token
  * bucket per origin, {@code perSecond} tokens a second up to {@code burst}. A request beyond it gets
  * 429 with Retry-After (the public witness network budgets about 10 a second across thousands of
- * logs); the log's client retries later, and a log that floods cannot slow the others. Origins are
- * those the witness follows, so the map is bounded by its configuration.
+ * logs); the log's client retries later, and a log that floods cannot slow the others. Only
+ * origins whose checkpoint a followed log's key signed get a bucket ({@link Witness}).
  */
 final class SubmissionRate {
     private final double perSecond;

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * checkpoint is stored. The check of the old size and the store happen under one lock per origin,
  * so two concurrent requests cannot roll the state back (the race the spec describes). A replay of
  * the checkpoint it holds is cosigned again without rewriting its state, and a log past its rate
- * gets 429 with Retry-After before any signature is checked (issue 41).
+ * gets 429 with Retry-After (issue 41).
  */
 public final class Witness {
     private static final Logger LOG = LoggerFactory.getLogger(Witness.class);
@@ -75,14 +75,6 @@ public final class Witness {
         if (keys.isEmpty()) {
             return Answer.text(404, "this witness does not follow the log '" + cp.origin() + "'");
         }
-        long wait = rate.secondsToWait(cp.origin());
-        if (wait > 0) {
-            return new Answer(
-                    429,
-                    "text/plain; charset=utf-8",
-                    "too many add-checkpoint requests for '" + cp.origin() + "'; retry in " + wait + " s\n",
-                    wait);
-        }
         try {
             SignedNote.open(request.checkpointNote(), keys.get());
         } catch (ProofException e) {
@@ -90,6 +82,16 @@ public final class Witness {
                     403,
                     "the checkpoint is not signed by a key this witness trusts for '" + cp.origin() + "': "
                             + e.getMessage());
+        }
+        // after the signature: only origins the log's key signed get a bucket, so a prefix that
+        // follows every board cannot be made to hold one per made-up origin
+        long wait = rate.secondsToWait(cp.origin());
+        if (wait > 0) {
+            return new Answer(
+                    429,
+                    "text/plain; charset=utf-8",
+                    "too many add-checkpoint requests for '" + cp.origin() + "'; retry in " + wait + " s\n",
+                    wait);
         }
         if (request.oldSize() > cp.size()) {
             return Answer.text(400, "the old size " + request.oldSize() + " is above the checkpoint size " + cp.size());

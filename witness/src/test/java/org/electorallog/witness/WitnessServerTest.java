@@ -212,6 +212,15 @@ class WitnessServerTest {
                 413,
                 add("old 0\n\n" + Base64.getEncoder().encodeToString(new byte[70_000]))
                         .statusCode());
+        // the same without a length (chunked): refused once it passes the limit
+        HttpResponse<String> chunked = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/add-checkpoint"))
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .POST(HttpRequest.BodyPublishers.ofInputStream(
+                                () -> new java.io.ByteArrayInputStream(new byte[70_000])))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(413, chunked.statusCode(), chunked.body());
     }
 
     /**
