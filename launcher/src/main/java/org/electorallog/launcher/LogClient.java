@@ -37,16 +37,41 @@ public final class LogClient {
         return r.body();
     }
 
+    /**
+     * GET {@code path}. A 429 is waited out as its {@code Retry-After} says (at most 60 s a time,
+     * {@value #RATE_LIMIT_RETRIES} times), as a client of a rate-limited API must (docs/security.md
+     * "Rate limits"); then the 429 is the answer.
+     */
     public HttpResponse<String> send(String path) throws IOException {
         HttpRequest req = HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .timeout(Duration.ofSeconds(30))
                 .GET()
                 .build();
         try {
-            return http.send(req, HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
+            for (int i = 0; i < RATE_LIMIT_RETRIES && r.statusCode() == 429; i++) {
+                long seconds = r.headers()
+                        .firstValue("Retry-After")
+                        .map(LogClient::seconds)
+                        .orElse(1L);
+                Thread.sleep(Math.min(60, seconds) * 1000); // the server's own answer: when to come back
+                r = http.send(req, HttpResponse.BodyHandlers.ofString());
+            }
+            return r;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
+        }
+    }
+
+    /** How often a 429 is waited out before it is the answer. */
+    static final int RATE_LIMIT_RETRIES = 5;
+
+    private static long seconds(String retryAfter) {
+        try {
+            return Math.max(1, Long.parseLong(retryAfter.strip()));
+        } catch (NumberFormatException e) {
+            return 1; // an HTTP date, which our API never sends: try again in a second
         }
     }
 

@@ -139,7 +139,7 @@ class EndToEndTest {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("projection did not reach the published sizes in 180 s: " + sizes);
             }
-            Thread.sleep(50); // poll interval; the condition above is what we wait for
+            Thread.sleep(200); // poll interval (within the read rate limit); the condition above is what we wait for
         }
     }
 }
