@@ -27,13 +27,19 @@ class ElectoralLogProducerTest {
         EventsTopic.ensure(stack.kafkaBootstrap(), topic, 2, (short) 1);
         SigningKey sender = SigningKey.generate();
         SigningKey system = SigningKey.generate();
-        List<Statement> sent = StatementSamples.everyKind("kinds-board");
+        List<Statement> sent = new java.util.ArrayList<>(StatementSamples.everyKind("kinds-board"));
+        // UNKNOWN, the enum's default, is never logged (issue 41): refused before it is sent
+        Statement unknown = sent.remove(0);
+        assertEquals(org.electorallog.schemas.avro.StatementKind.UNKNOWN, unknown.getKind());
         List<String> leaves = new java.util.ArrayList<>();
         try (ElectoralLogProducer p = ElectoralLogProducer.builder(stack.kafkaBootstrap())
                 .topic(topic)
                 .senderKey(sender)
                 .systemKey(system)
                 .build()) {
+            StatementRejectedException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    StatementRejectedException.class, () -> p.publish(unknown));
+            assertTrue(refused.getMessage().contains("UNKNOWN is the enum's default"), refused.getMessage());
             for (Statement s : sent) {
                 PublishResult r = p.publish(Statement.newBuilder(s)
                                 .setSenderPublicKey(ByteBuffer.allocate(0))
