@@ -37,8 +37,11 @@ class ElectoralLogProducerTest {
                 .senderKey(sender)
                 .systemKey(system)
                 .build()) {
-            StatementRejectedException refused = org.junit.jupiter.api.Assertions.assertThrows(
-                    StatementRejectedException.class, () -> p.publish(unknown));
+            StatementRejectedException refused = assertThrows(
+                    StatementRejectedException.class,
+                    () -> p.publish(Statement.newBuilder(unknown)
+                            .setSenderPublicKey(ByteBuffer.allocate(0))
+                            .build()));
             assertTrue(refused.getMessage().contains("UNKNOWN is the enum's default"), refused.getMessage());
             for (Statement s : sent) {
                 PublishResult r = p.publish(Statement.newBuilder(s)

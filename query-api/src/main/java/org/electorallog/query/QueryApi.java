@@ -1,6 +1,5 @@
 package org.electorallog.query;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.javalin.Javalin;
 import io.javalin.config.RoutesConfig;
@@ -24,7 +23,6 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.electorallog.audit.AuditOptions;
 import org.electorallog.audit.IncrementalVerifier;
 import org.electorallog.store.Migrations;
-import org.electorallog.store.Snapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,9 +38,8 @@ public final class QueryApi implements AutoCloseable {
     /** CORS preflights: a protocol step, not an API operation, so they are not in the OpenAPI document. */
     static final List<String> PREFLIGHT_PATHS = List.of("/boards/*", "/openapi.json");
 
+    private final ReadPools pools;
     private final HikariDataSource db;
-    private final HikariDataSource proofDb;
-    private final HikariDataSource exportDb;
     private final QueryApiSettings settings;
     private final AdminAudits audits;
     private final IncrementalVerifier verifier;
@@ -52,11 +49,9 @@ public final class QueryApi implements AutoCloseable {
     private final List<Route> routes = new ArrayList<>();
     private final Javalin app;
 
-    private QueryApi(
-            HikariDataSource db, HikariDataSource proofDb, HikariDataSource exportDb, QueryApiSettings settings) {
-        this.db = db;
-        this.proofDb = proofDb;
-        this.exportDb = exportDb;
+    private QueryApi(ReadPools pools, QueryApiSettings settings) {
+        this.pools = pools;
+        this.db = pools.listings();
         this.settings = settings;
         AuditOptions auditOptions = AuditOptions.of(settings.logKeys()).withWitnesses(settings.witnesses());
         this.audits = new AdminAudits(db, auditOptions);
@@ -65,14 +60,18 @@ public final class QueryApi implements AutoCloseable {
                 : new IncrementalVerifier(db, auditOptions, settings.verifierMemory())
                         .start(settings.verifierEvery(), settings.fullAuditEvery());
         this.metrics = new HttpMetrics(
-                verifier, db, proofDb, exportDb, !settings.witnesses().isEmpty());
+                verifier,
+                db,
+                pools.proofs(),
+                pools.exports(),
+                !settings.witnesses().isEmpty());
         this.schema = new ProjectionSchema(db, Migrations.latestVersion());
         String behind = schema.problem();
         if (behind != null) {
             // not fatal: the projector may be starting beside this instance; readiness says why meanwhile
             LOG.warn("not ready: {}", behind);
         }
-        SnapshotReads reads = new SnapshotReads(db, proofDb, exportDb);
+        SnapshotReads reads = new SnapshotReads(db, pools.proofs(), pools.exports());
         LogReader reader = new LogReader(reads);
         Cursor cursors = new Cursor(settings.cursorKey());
         AccessSettings access = settings.effectiveAccess();
@@ -255,54 +254,17 @@ public final class QueryApi implements AutoCloseable {
         return start(QueryApiSettings.publicOnly(jdbcUrl, user, password, port));
     }
 
-    /**
-     * Starts the API with the given settings, over two pools of {@code dbPoolSize} connections each
-     * (decision 71): one whose statements are planned afresh for their parameters (listings,
-     * filters, counts, exports: decision 20) and one whose statements keep their cached plans (the
-     * checkpoint, proof and tile reads voters' and observers' clients make, every one an index probe
-     * by key), so a flood of listings cannot queue a voter's proof either.
-     */
+    /** Starts the API with the given settings, over its three pools ({@link ReadPools}). */
     public static QueryApi start(QueryApiSettings settings) {
-        List<HikariDataSource> opened = new ArrayList<>();
+        ReadPools pools = ReadPools.open(settings);
         try {
-            int size = settings.http().dbPoolSize();
-            HikariDataSource ds = pool(settings, "query-api", true, size);
-            opened.add(ds);
-            HikariDataSource proofs = pool(settings, "query-api-proofs", false, size);
-            opened.add(proofs);
-            // exports: one connection per export that may run (issue 41), planned as listings are
-            HikariDataSource exports = pool(
-                    settings,
-                    "query-api-exports",
-                    true,
-                    settings.http().limits().exportConcurrency());
-            opened.add(exports);
-            QueryApi api = new QueryApi(ds, proofs, exports, settings);
+            QueryApi api = new QueryApi(pools, settings);
             LOG.info("query API listening on {}", api.baseUrl());
             return api;
         } catch (RuntimeException e) {
-            opened.forEach(HikariDataSource::close);
+            pools.close();
             throw e;
         }
-    }
-
-    /**
-     * A pool of read-only REPEATABLE READ connections (a request's snapshot begins without a round
-     * trip) with a 60 s statement timeout; {@code customPlans}: every statement planned for its own
-     * parameters (a generic plan for "kind = $1" could walk the primary key for a rare kind).
-     */
-    static HikariDataSource pool(QueryApiSettings settings, String name, boolean customPlans, int size) {
-        HikariConfig hc = new HikariConfig();
-        hc.setJdbcUrl(settings.jdbcUrl());
-        hc.setUsername(settings.user());
-        hc.setPassword(settings.password());
-        hc.setMaximumPoolSize(size);
-        hc.setMinimumIdle(1);
-        hc.setPoolName(name);
-        Snapshot.pool(hc);
-        hc.addDataSourceProperty(
-                "options", (customPlans ? "-c plan_cache_mode=force_custom_plan " : "") + "-c statement_timeout=60000");
-        return new HikariDataSource(hc);
     }
 
     public int port() {
@@ -321,7 +283,7 @@ public final class QueryApi implements AutoCloseable {
      * runs its export batches on it, as an export does, without HTTP.
      */
     public javax.sql.DataSource exportPool() {
-        return exportDb;
+        return pools.exports();
     }
 
     /**
@@ -329,9 +291,7 @@ public final class QueryApi implements AutoCloseable {
      * this API: the perf probe's cold runs restart PostgreSQL before each row.
      */
     public void reconnect() {
-        db.getHikariPoolMXBean().softEvictConnections();
-        proofDb.getHikariPoolMXBean().softEvictConnections();
-        exportDb.getHikariPoolMXBean().softEvictConnections();
+        pools.reconnect();
     }
 
     /** The URL clients on this machine use (https when TLS is configured). */
@@ -381,8 +341,6 @@ public final class QueryApi implements AutoCloseable {
         }
         metrics.close();
         senders.close();
-        db.close();
-        proofDb.close();
-        exportDb.close();
+        pools.close();
     }
 }

@@ -28,8 +28,8 @@ class PoolsTest {
     void listingsPlanAfreshAndProofsKeepTheirPlans() throws Exception {
         DatabaseAddress db = SharedStack.get().database();
         QueryApiSettings settings = QueryApiSettings.publicOnly(db.jdbcUrl(), "electoral_log_query_api", "", 0);
-        try (HikariDataSource listings = QueryApi.pool(settings, "pools-test-listings", true, 8);
-                HikariDataSource proofs = QueryApi.pool(settings, "pools-test-proofs", false, 8)) {
+        try (HikariDataSource listings = ReadPools.pool(settings, "pools-test-listings", true, 8);
+                HikariDataSource proofs = ReadPools.pool(settings, "pools-test-proofs", false, 8)) {
             assertEquals("force_custom_plan", show(listings, "plan_cache_mode"));
             assertEquals("auto", show(proofs, "plan_cache_mode"));
             for (HikariDataSource pool : new HikariDataSource[] {listings, proofs}) {
