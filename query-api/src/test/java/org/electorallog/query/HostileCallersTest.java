@@ -140,6 +140,38 @@ class HostileCallersTest {
                         .statusCode());
     }
 
+    /**
+     * Path, header and body classes of our own: encoded slashes and NUL in a board name, a proof
+     * bundle of the largest record ID, a forwarded hop that is a host name (never looked up), and
+     * JSON of the wrong shape: each a 4xx that says why, never a 500.
+     */
+    @Test
+    void pathHeaderAndBodyClassesOfOurOwnAre4xx() throws Exception {
+        QueryApi api = QueryApiTest.api;
+        for (String path : List.of(
+                "/boards/..%2F..%2Fadmin/checkpoint",
+                "/boards/api-board%00/checkpoint",
+                "/boards/" + "b".repeat(300) + "/checkpoint",
+                "/boards/" + BOARD + "/records/9223372036854775807/proof-bundle",
+                "/boards/" + BOARD + "/records/-1/proof",
+                "/boards/" + BOARD + "/records/99999999999999999999/proof",
+                "/boards/" + BOARD + "/consistency?from=9223372036854775807",
+                "/boards/" + BOARD + "/proof?leaf_hash=%25ZZ%00")) {
+            HttpResponse<String> r = get(api, path, token(Role.OBSERVER));
+            assertTrue(r.statusCode() >= 400 && r.statusCode() < 500, path + ": " + r.statusCode() + " " + r.body());
+        }
+        HttpResponse<String> forwarded = QueryApiTest.HTTP.send(
+                HttpRequest.newBuilder(URI.create(api.baseUrl() + "/boards"))
+                        .header("X-Forwarded-For", "attacker.example, ::1, not an address")
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, forwarded.statusCode(), forwarded.body());
+        for (String body : List.of("", "[]", "null", "{\"kinds\": \"CAST_VOTE\"}", "{\"public_key\": 5}", "{")) {
+            HttpResponse<String> r = SenderRoutesTest.post("/admin/senders", body);
+            assertEquals(400, r.statusCode(), body + ": " + r.body());
+        }
+    }
+
     /** Admin bodies are validated to a 400 that names the field; none reaches a 500. */
     @Test
     void adminBodiesAreRefusedNamingTheField() throws Exception {
