@@ -265,6 +265,54 @@ class HostileCallersTest {
         }
     }
 
+    /**
+     * An export whose client reads nothing is cut off by the write timeout and frees its slot: a
+     * second export is refused (429) while the stalled one holds the only slot, then served.
+     */
+    @Test
+    void anExportWhoseClientReadsNothingIsCutOffAndFreesItsSlot() throws Exception {
+        try (QueryApi api = start(RatePolicy.unlimited().withExports(1, Duration.ofSeconds(1)));
+                java.net.Socket stalled = new java.net.Socket()) {
+            stalled.setReceiveBufferSize(4096);
+            stalled.connect(new java.net.InetSocketAddress("127.0.0.1", api.port()));
+            stalled.getOutputStream()
+                    .write(("GET /admin/boards/" + QueryApiTest.BIG_BOARD + "/export.jsonl HTTP/1.1\r\nHost: api\r\n"
+                                    + "Authorization: Bearer " + token(Role.ANALYST) + "\r\n\r\n")
+                            .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            // its status line says the export has begun, inside its slot; the rest stays unread
+            assertEquals("HTTP/1.1 200 OK", statusLine(stalled.getInputStream()));
+            String other = "/admin/boards/" + BOARD + "/counts"; // not an export: never waits for a slot
+            String export = "/admin/boards/" + BOARD + "/export.csv";
+            assertEquals(429, awaitStatus(api, export, 429), "the stalled export takes the only slot");
+            assertEquals(200, get(api, other, token(Role.ADMIN)).statusCode());
+            assertEquals(200, awaitStatus(api, export, 200), "the write timeout gives the slot back");
+        }
+    }
+
+    /** The first line of a raw HTTP answer, read byte by byte so that nothing after it is read. */
+    static String statusLine(java.io.InputStream in) throws java.io.IOException {
+        StringBuilder line = new StringBuilder();
+        for (int c = in.read(); c >= 0 && c != '\n'; c = in.read()) {
+            line.append((char) c);
+        }
+        return line.toString().strip();
+    }
+
+    /**
+     * Polls an export until it answers {@code status} (15 s at most, well past the 1 s write timeout
+     * and short of Jetty's 30 s default idle timeout); the answer is the condition.
+     */
+    static int awaitStatus(QueryApi api, String path, int status) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (true) {
+            int answered = get(api, path, token(Role.ADMIN)).statusCode();
+            if (answered == status || System.nanoTime() > deadline) {
+                return answered;
+            }
+            Thread.sleep(50); // poll interval
+        }
+    }
+
     /** Polls PostgreSQL until a session waits on a lock: the held export is then inside its slot. */
     static void awaitWaitingOnALock() throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();

@@ -46,6 +46,10 @@ import org.junit.jupiter.api.Test;
 class QueryApiTest {
     static final String BOARD = "api-board";
     static final int N = 777;
+    /** A board of large statements, whose export (about 24 MB) no socket buffer holds. */
+    static final String BIG_BOARD = "api-big-board";
+
+    static final int BIG_RECORDS = 300;
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient HTTP = HttpClient.newHttpClient();
     static final NoteSigner SIGNER = NoteSigner.generate("api-test.electoral-log.local");
@@ -97,6 +101,23 @@ class QueryApiTest {
             }
             for (Statement s : AccessTest.personalStatements()) {
                 last = producer.publish(s).get().offset();
+            }
+            // a board whose export is larger than any socket buffer (HostileCallersTest's stalled client)
+            java.util.Random random = new java.util.Random(41);
+            for (int i = 0; i < BIG_RECORDS; i++) {
+                byte[] artifact = new byte[60_000];
+                random.nextBytes(artifact);
+                last = producer.publish(Statement.newBuilder()
+                                .setBoard(BIG_BOARD)
+                                .setDeliveryId("big-" + i)
+                                .setKind(StatementKind.KEY_GENERATION)
+                                .setStatementTimestamp(1_000_000 + i)
+                                .setSenderName("back-office")
+                                .setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
+                                .setArtifact(ByteBuffer.wrap(artifact))
+                                .build())
+                        .get()
+                        .offset();
             }
             try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
                 long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
