@@ -36,7 +36,22 @@ public final class Main implements Runnable {
 
     /** Runs a command line and returns its exit code (for tests). */
     public static int run(String... args) {
-        return new CommandLine(new Main()).execute(args);
+        return commandLine().execute(args);
+    }
+
+    /**
+     * The command line, every subcommand with {@code --help} and {@code --version}: a subcommand's
+     * {@code --help} exits 0 with its usage even when it has required options (issue 44).
+     */
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        withHelp(cl);
+        return cl;
+    }
+
+    private static void withHelp(CommandLine cl) {
+        cl.getCommandSpec().mixinStandardHelpOptions(true);
+        cl.getSubcommands().values().forEach(Main::withHelp);
     }
 
     @Override

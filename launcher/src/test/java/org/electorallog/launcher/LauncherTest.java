@@ -139,4 +139,32 @@ class LauncherTest {
             p.destroyForcibly();
         }
     }
+
+    /** Issue 44 item 6: every subcommand's --help exits 0 with its usage, required options or not. */
+    @Test
+    void everySubcommandsHelpExitsZeroWithItsUsage() {
+        java.util.List<java.util.List<String>> paths = new java.util.ArrayList<>();
+        collect(Main.commandLine(), new java.util.ArrayList<>(), paths);
+        assertTrue(paths.size() > 20, "the command tree: " + paths);
+        for (java.util.List<String> path : paths) {
+            picocli.CommandLine cl = Main.commandLine();
+            java.io.StringWriter out = new java.io.StringWriter();
+            cl.setOut(new java.io.PrintWriter(out));
+            java.util.List<String> args = new java.util.ArrayList<>(path);
+            args.add("--help");
+            assertEquals(0, cl.execute(args.toArray(String[]::new)), String.join(" ", args) + ": " + out);
+            assertTrue(out.toString().startsWith("Usage: electoral-log"), String.join(" ", args) + ": " + out);
+        }
+    }
+
+    private static void collect(
+            picocli.CommandLine cl, java.util.List<String> path, java.util.List<java.util.List<String>> out) {
+        out.add(java.util.List.copyOf(path));
+        for (java.util.Map.Entry<String, picocli.CommandLine> sub :
+                cl.getSubcommands().entrySet()) {
+            java.util.List<String> next = new java.util.ArrayList<>(path);
+            next.add(sub.getKey());
+            collect(sub.getValue(), next, out);
+        }
+    }
 }
