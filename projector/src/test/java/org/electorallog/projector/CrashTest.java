@@ -44,7 +44,10 @@ class CrashTest {
         String live = h.createDatabase("crash_live_" + System.nanoTime(), PARTITION_WIDTH);
         NoteSigner signer = NoteSigner.generate("crash.electoral-log.local");
         Path work = Files.createDirectories(Path.of("target/crash").toAbsolutePath());
-        Random random = new Random(Long.getLong("electoral-log.crash.seed", System.nanoTime()));
+        long seed = Long.getLong("electoral-log.crash.seed", System.nanoTime());
+        // printed, so that a failure can be replayed: -Delectoral-log.crash.seed=<seed> (issue 44 item 5)
+        System.out.println("CrashTest seed " + seed + " (replay: -Delectoral-log.crash.seed=" + seed + ")");
+        Random random = new Random(seed);
 
         Map<String, List<String>> published = new LinkedHashMap<>();
         for (int b = 0; b < BOARDS; b++) {
