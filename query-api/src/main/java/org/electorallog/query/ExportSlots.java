@@ -36,6 +36,11 @@ final class ExportSlots {
 
     /** Runs {@code export} in a slot, or refuses it with 429 when every slot is taken. */
     void run(Context ctx, Export export) throws Exception {
+        // looked up before the slot is taken: nothing may fail between taking it and the finally
+        EndPoint endPoint = ServletContextRequest.getServletContextRequest(ctx.req())
+                .getConnectionMetaData()
+                .getConnection()
+                .getEndPoint();
         if (!slots.tryAcquire()) {
             ctx.header("Retry-After", Long.toString(RETRY_AFTER_SECONDS));
             throw new ApiException(
@@ -43,10 +48,6 @@ final class ExportSlots {
                     concurrency + " exports are running, as many as this instance runs at once "
                             + "(ELECTORAL_LOG_EXPORT_CONCURRENCY); retry after " + RETRY_AFTER_SECONDS + " s");
         }
-        EndPoint endPoint = ServletContextRequest.getServletContextRequest(ctx.req())
-                .getConnectionMetaData()
-                .getConnection()
-                .getEndPoint();
         long idle = endPoint.getIdleTimeout();
         try {
             endPoint.setIdleTimeout(writeTimeout.toMillis());

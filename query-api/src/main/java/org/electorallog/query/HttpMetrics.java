@@ -30,17 +30,12 @@ final class HttpMetrics implements AutoCloseable {
     /** Null without witnesses (ELECTORAL_LOG_WITNESSES). */
     private final io.micrometer.core.instrument.MultiGauge unwitnessed;
 
-    HttpMetrics(
-            IncrementalVerifier verifier,
-            com.zaxxer.hikari.HikariDataSource db,
-            com.zaxxer.hikari.HikariDataSource proofDb,
-            com.zaxxer.hikari.HikariDataSource exportDb,
-            boolean witnessed) {
-        this.db = db;
+    HttpMetrics(IncrementalVerifier verifier, ReadPools pools, boolean witnessed) {
+        this.db = pools.listings();
         // each pool's metrics carry its name: query-api, query-api-proofs and query-api-exports
-        db.setMetricRegistry(registry);
-        proofDb.setMetricRegistry(registry);
-        exportDb.setMetricRegistry(registry);
+        pools.listings().setMetricRegistry(registry);
+        pools.proofs().setMetricRegistry(registry);
+        pools.exports().setMetricRegistry(registry);
         boardSize = io.micrometer.core.instrument.MultiGauge.builder("electoral_log_board_size")
                 .description("records on the board")
                 .register(registry);

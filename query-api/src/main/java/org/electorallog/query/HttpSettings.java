@@ -49,11 +49,6 @@ public record HttpSettings(
         return new HttpSettings("127.0.0.1", null, null, List.of(), RatePolicy.defaults(), 64 * 1024, 8);
     }
 
-    /** The proof requests a client may make a minute (0 = any number). */
-    public int proofRatePerMinute() {
-        return limits.proofs();
-    }
-
     public HttpSettings withProofRate(int perMinute) {
         return withLimits(limits.withProofs(perMinute));
     }

@@ -59,12 +59,7 @@ public final class QueryApi implements AutoCloseable {
                 ? null
                 : new IncrementalVerifier(db, auditOptions, settings.verifierMemory())
                         .start(settings.verifierEvery(), settings.fullAuditEvery());
-        this.metrics = new HttpMetrics(
-                verifier,
-                db,
-                pools.proofs(),
-                pools.exports(),
-                !settings.witnesses().isEmpty());
+        this.metrics = new HttpMetrics(verifier, pools, !settings.witnesses().isEmpty());
         this.schema = new ProjectionSchema(db, Migrations.latestVersion());
         String behind = schema.problem();
         if (behind != null) {

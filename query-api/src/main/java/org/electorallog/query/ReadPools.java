@@ -48,6 +48,8 @@ record ReadPools(HikariDataSource listings, HikariDataSource proofs, HikariDataS
         hc.setMaximumPoolSize(size);
         hc.setMinimumIdle(1);
         hc.setPoolName(name);
+        // the pool's name in pg_stat_activity too: an operator (and a test) sees which pool waits
+        hc.addDataSourceProperty("ApplicationName", name);
         Snapshot.pool(hc);
         hc.addDataSourceProperty(
                 "options", (customPlans ? "-c plan_cache_mode=force_custom_plan " : "") + "-c statement_timeout=60000");

@@ -313,13 +313,17 @@ class HostileCallersTest {
         }
     }
 
-    /** Polls PostgreSQL until a session waits on a lock: the held export is then inside its slot. */
+    /**
+     * Polls PostgreSQL until a session of an exports pool waits on a lock: the held export is then
+     * inside its slot.
+     */
     static void awaitWaitingOnALock() throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
             while (true) {
-                try (ResultSet rs =
-                        c.createStatement().executeQuery("SELECT count(*) FROM pg_locks WHERE NOT granted")) {
+                try (ResultSet rs = c.createStatement()
+                        .executeQuery("SELECT count(*) FROM pg_stat_activity "
+                                + "WHERE application_name = 'query-api-exports' AND wait_event_type = 'Lock'")) {
                     assertTrue(rs.next());
                     if (rs.getLong(1) > 0) {
                         return;

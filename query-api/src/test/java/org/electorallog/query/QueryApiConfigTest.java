@@ -31,7 +31,7 @@ class QueryApiConfigTest {
         assertEquals("127.0.0.1", d.http().host());
         assertNull(d.adminToken());
         assertNull(d.verifierEvery());
-        assertEquals(600, d.http().proofRatePerMinute());
+        assertEquals(600, d.http().limits().proofs());
         Map<String, String> env = valid();
         NoteSigner log = NoteSigner.generate("log.example");
         env.putAll(Map.of(
