@@ -20,6 +20,7 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,7 +60,7 @@ public final class Projector implements AutoCloseable {
         this.signatures = SignatureVerifier.forThisMachine(settings.signatures());
         try {
             Migrations.apply(db);
-            layout.requireUnchanged(db, settings.topic());
+            layout.requireUnchanged(new Transactions(db), settings.topic());
             this.streams = new KafkaStreams(topology(), streamsConfig());
         } catch (RuntimeException e) {
             db.close();
@@ -159,7 +160,7 @@ public final class Projector implements AutoCloseable {
             long n = w.run(settings.warmUpStatements());
             long t1 = System.nanoTime();
             long written = w.write(
-                    db,
+                    new Transactions(db),
                     new BoardWriter(settings.originPrefix(), settings.signatures()),
                     ProjectorWarmUp.writeRounds(settings.warmUpStatements()));
             LOG.info(
@@ -213,10 +214,11 @@ public final class Projector implements AutoCloseable {
         t.addSource("events", Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), settings.topic());
         t.addProcessor(
                 "project",
-                () -> new ProjectorProcessor(settings, db, codec, metrics, layout, deadLetters, signatures),
+                () -> new ProjectorProcessor(
+                        settings, new Transactions(db), codec, metrics, layout, deadLetters, signatures),
                 "events");
         t.addSink(
-                ProjectorProcessor.DEAD_LETTER_SINK,
+                ExactlyOnceDeadLetters.SINK,
                 settings.deadLetterTopic(),
                 Serdes.String().serializer(),
                 Serdes.ByteArray().serializer(),

@@ -1,7 +1,6 @@
 package org.electorallog.projector;
 
 import java.nio.ByteBuffer;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,7 +10,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import javax.sql.DataSource;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Hashes;
@@ -29,6 +27,7 @@ import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
 import org.electorallog.store.BoardRow;
 import org.electorallog.store.Boards;
+import org.electorallog.store.Transactions;
 
 /**
  * Runs the projector's per-event code before it takes its partitions, so that the first events of a
@@ -173,35 +172,34 @@ final class ProjectorWarmUp {
      * senders identity, for the throwaway sender key (rolled back values are not given back).
      * Returns the statements written (repeated delivery IDs are dropped, as in a batch).
      */
-    long write(DataSource db, BoardWriter boards, int rounds) throws SQLException {
+    long write(Transactions transactions, BoardWriter boards, int rounds) throws SQLException {
         short id = (short) -(1 + ThreadLocalRandom.current().nextInt(Short.MAX_VALUE));
         UUID run = UUID.randomUUID();
         String name = "projector-warm-up-" + run;
         CheckpointScheduler checkpoints = new CheckpointScheduler(checkpointKey, Duration.ZERO);
         long written = 0;
-        try (Connection c = db.getConnection()) {
-            c.setAutoCommit(false);
-            for (int round = 0; round < rounds; round++) {
-                List<PendingEvent> events = new ArrayList<>(BATCH);
-                for (int i = 0; i < BATCH; i++) {
-                    Message m = nextMessage();
-                    events.add(
-                            new PendingEvent(decoded(m), 0, i, EPOCH_MILLIS + i, name, m.bytes(), new RecordHeaders()));
-                }
-                checkpoints.began();
-                try {
+        for (int round = 0; round < rounds; round++) {
+            List<PendingEvent> events = new ArrayList<>(BATCH);
+            for (int i = 0; i < BATCH; i++) {
+                Message m = nextMessage();
+                events.add(new PendingEvent(decoded(m), 0, i, EPOCH_MILLIS + i, name, m.bytes(), new RecordHeaders()));
+            }
+            checkpoints.began();
+            try {
+                // never kept: the scratch board and everything written to it go with the rollback
+                written += transactions.rollBack(c -> {
                     BoardRow b = Boards.createScratch(
                             c, id, name, "warm-up.invalid/" + run, EPOCH_MILLIS, Hashes.emptyRoot());
                     BoardProjection board =
                             new BoardProjection(b.id(), name, b.origin(), TileTree.empty(), Long.MIN_VALUE);
-                    written += boards.write(c, name, board, events).written();
+                    int n = boards.write(c, name, board, events).written();
                     long now = System.currentTimeMillis();
                     checkpoints.written(name, now);
                     checkpoints.signDue(c, now);
-                } finally {
-                    c.rollback(); // never kept: the scratch board and everything written to it go
-                    checkpoints.rolledBack();
-                }
+                    return n;
+                });
+            } finally {
+                checkpoints.rolledBack();
             }
         }
         return written;

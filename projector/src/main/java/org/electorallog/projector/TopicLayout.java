@@ -1,13 +1,11 @@
 package org.electorallog.projector;
 
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -18,6 +16,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.utils.Utils;
 import org.electorallog.store.PartitionLease;
 import org.electorallog.store.TopicLayouts;
+import org.electorallog.store.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -140,20 +139,21 @@ record TopicLayout(int partitions, int deadLetterMaxBytes) {
      * Records the partition count on the first start and refuses a changed count once anything of
      * the topic was projected: a board must never move partitions.
      */
-    void requireUnchanged(DataSource db, String topic) {
-        try (Connection c = db.getConnection()) {
-            c.setAutoCommit(false);
-            Integer stored = TopicLayouts.lockRecorded(c, topic).orElse(null);
-            if (stored != null && stored != partitions && PartitionLease.anyProjected(c, topic)) {
-                c.rollback();
-                throw new ProjectionStoppedException("topic " + topic + " has " + partitions + " partitions but had "
-                        + stored + " when its boards were projected: a board's statements would now go to another "
-                        + "partition and lose their order. Do not change the partition count of an events topic; "
-                        + "to grow, give new boards a new events topic (docs/architecture.md, \"Growing the events "
-                        + "topic\"), or restore the topic's partition count.");
-            }
-            TopicLayouts.record(c, topic, partitions);
-            c.commit();
+    void requireUnchanged(Transactions transactions, String topic) {
+        try {
+            transactions.commit(c -> {
+                Integer stored = TopicLayouts.lockRecorded(c, topic).orElse(null);
+                if (stored != null && stored != partitions && PartitionLease.anyProjected(c, topic)) {
+                    throw new ProjectionStoppedException("topic " + topic + " has " + partitions
+                            + " partitions but had " + stored + " when its boards were projected: a board's "
+                            + "statements would now go to another partition and lose their order. Do not change "
+                            + "the partition count of an events topic; to grow, give new boards a new events topic "
+                            + "(docs/architecture.md, \"Growing the events topic\"), or restore the topic's "
+                            + "partition count.");
+                }
+                TopicLayouts.record(c, topic, partitions);
+                return null;
+            });
         } catch (SQLException e) {
             throw new IllegalStateException(
                     "cannot check the layout of topic " + topic + " in PostgreSQL: " + e.getMessage(), e);

@@ -1,0 +1,53 @@
+package org.electorallog.projector;
+
+import java.util.Optional;
+import org.electorallog.schemas.BadEventException;
+import org.electorallog.schemas.DecodedStatement;
+import org.electorallog.schemas.StatementCodec;
+import org.electorallog.schemas.StatementRules;
+
+/**
+ * The checks of one event of one partition, on the stream thread: {@link StatementRules} (inside
+ * decoding), then what only the projector knows: the Kafka key, the partition the board belongs to
+ * and the record timestamp. Signatures are checked later, a whole batch at once ({@link
+ * SignatureVerifier}); the sender registry when the batch is written ({@link BoardWriter}).
+ */
+final class EventChecks {
+    private final StatementCodec codec;
+    private final TopicLayout layout;
+    private final int partition;
+
+    EventChecks(StatementCodec codec, TopicLayout layout, int partition) {
+        this.codec = codec;
+        this.layout = layout;
+        this.partition = partition;
+    }
+
+    /** The decoded statement of a valid event; {@link BadEventException} with its reason otherwise. */
+    DecodedStatement validated(String key, byte[] value, long timestamp) throws BadEventException {
+        if (value == null) {
+            throw new BadEventException(BadEventException.Reason.UNDECODABLE, "event has no value");
+        }
+        DecodedStatement st = codec.decode(value);
+        if (!st.board().equals(key)) {
+            throw new BadEventException(
+                    BadEventException.Reason.INVALID,
+                    "Kafka key '" + StatementRules.printable(key) + "' differs from the statement's board '"
+                            + st.board() + "'");
+        }
+        int home = layout.partitionOf(st.board());
+        if (home != partition) {
+            throw new BadEventException(
+                    BadEventException.Reason.INVALID,
+                    "board " + st.board() + " belongs to partition "
+                            + home + " of " + layout.partitions()
+                            + " (Kafka's default partitioner on the key); this event "
+                            + "arrived on partition " + partition + ", where it would break the board's order");
+        }
+        Optional<StatementRules.Violation> time = StatementRules.checkRecordTimestamp(timestamp);
+        if (time.isPresent()) {
+            throw time.get().exception();
+        }
+        return st;
+    }
+}

@@ -1,0 +1,134 @@
+package org.electorallog.projector;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.electorallog.store.PartitionLease;
+import org.electorallog.store.Transactions;
+
+/**
+ * Taking a partition when a task starts (BRIEF section 3, invariant 1: PostgreSQL's stored next
+ * offset is the truth): the lease is taken in PostgreSQL (its epoch bumped, which fences any earlier
+ * owner), the checkpoints a predecessor left unsigned are signed, and Kafka is asked two things: that
+ * it still has every event after the stored offset, and how far Kafka Streams committed. Kafka
+ * Streams commits Kafka before the batch reaches PostgreSQL, so a committed position past the stored
+ * offset is a gap, which {@link #readGap} reads from the topic with a consumer of its own.
+ */
+final class PartitionTakeover {
+    private final ProjectorSettings settings;
+    private final Transactions transactions;
+    private final TopicPartition tp;
+
+    PartitionTakeover(ProjectorSettings settings, Transactions transactions, int partition) {
+        this.settings = settings;
+        this.transactions = transactions;
+        this.tp = new TopicPartition(settings.topic(), partition);
+    }
+
+    /** Takes the lease and signs what a predecessor that died between a batch and its checkpoint left. */
+    PartitionLease take(CheckpointScheduler checkpoints) {
+        try {
+            PartitionLease lease = transactions.autocommit(c -> PartitionLease.acquire(c, tp.topic(), tp.partition()));
+            transactions.commit(c -> {
+                checkpoints.signUncheckpointed(c);
+                return null;
+            });
+            return lease;
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot take partition " + tp + " in PostgreSQL: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Kafka's committed offset of the partition (-1 when none), after making sure the topic still
+     * has every event from {@code storedOffset}: when retention or {@code deleteRecords} removed some
+     * before they were projected, projecting on from the log start would skip them silently.
+     */
+    long committedOffset(long storedOffset) {
+        try (Admin admin = Admin.create(settings.kafkaClient())) {
+            long logStart;
+            try {
+                logStart = admin.listOffsets(Map.of(tp, OffsetSpec.earliest()))
+                        .partitionResult(tp)
+                        .get(30, TimeUnit.SECONDS)
+                        .offset();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while reading the log start of " + tp, e);
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot read the log start offset of " + tp + ": " + e.getMessage(), e);
+            }
+            if (logStart > storedOffset) {
+                throw deleted(storedOffset, logStart);
+            }
+            try {
+                Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(Map.of(
+                                settings.applicationId(),
+                                new ListConsumerGroupOffsetsSpec().topicPartitions(List.of(tp))))
+                        .partitionsToOffsetAndMetadata(settings.applicationId())
+                        .get(30, TimeUnit.SECONDS);
+                OffsetAndMetadata om = offsets.get(tp);
+                return om == null ? -1 : om.offset();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while reading the committed offset of " + tp, e);
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot read the committed offset of " + tp + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Where the events of a gap go, in offset order. */
+    @FunctionalInterface
+    interface GapReader {
+        void read(ConsumerRecord<byte[], byte[]> event);
+    }
+
+    /** Reads the committed events from {@code from} up to (not including) {@code until} into {@code reader}. */
+    void readGap(long from, long until, GapReader reader) {
+        Properties p = settings.kafkaClient();
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        // never jump: an offset that is gone is an error, not a reason to start elsewhere
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(settings.batchMaxRecords()));
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.assign(List.of(tp));
+            consumer.seek(tp, from);
+            while (consumer.position(tp) < until) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                    if (r.offset() >= until) {
+                        break;
+                    }
+                    reader.read(r);
+                }
+            }
+        } catch (OffsetOutOfRangeException e) {
+            Long logStart = e.offsetOutOfRangePartitions().get(tp);
+            throw deleted(from, logStart == null ? from + 1 : Math.max(from + 1, logStart));
+        }
+    }
+
+    private ProjectionStoppedException deleted(long storedOffset, long logStart) {
+        return new ProjectionStoppedException("partition " + tp + ": offsets " + storedOffset + " to " + (logStart - 1)
+                + " were deleted from Kafka (retention or deleteRecords) before they were projected; the projector stops "
+                + "rather than skip them. Kafka is the source of truth: restore those events to the topic (from a "
+                + "backup or mirror) or restore the database from a backup taken before the deletion, and set the "
+                + "events topic's retention.ms and retention.bytes to -1 (docs/operations in docs/architecture.md, "
+                + "\"Events deleted before projection\")");
+    }
+}
