@@ -34,6 +34,7 @@ import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
 import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -116,22 +117,17 @@ class AuditTest {
 
     static void awaitSize(String db, long n) throws Exception {
         DatabaseAddress a = STACK.database();
-        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-        while (true) {
+        Poll.until(Duration.ofMinutes(2), "a board of " + n + " records projected", () -> {
             try (Connection c = DriverManager.getConnection(url(db), a.user(), a.password());
                     ResultSet rs = c.createStatement().executeQuery("SELECT coalesce(max(size), 0) FROM board_state")) {
                 if (!rs.next()) {
                     throw new AssertionError("the query returned no row");
                 }
-                if (rs.getLong(1) >= n) {
-                    return;
-                }
+                return rs.getLong(1) >= n;
             } catch (java.sql.SQLException e) {
-                // not migrated yet
+                return false; // not migrated yet
             }
-            assertTrue(System.nanoTime() < deadline, "not projected");
-            Thread.sleep(50); // poll interval; the stored size is the condition
-        }
+        });
     }
 
     /** A copy of the projected database with one tampering applied, audited. */

@@ -19,9 +19,9 @@ import picocli.CommandLine.Command;
             SendersCommand.class,
             DeadLettersCommand.class,
             VerifyCommand.class,
-            WitnessCommand.class,
-            org.electorallog.perf.PerfCommand.class
-        })
+            WitnessCommand.class
+        },
+        footer = {"", "The load-test harness is a program of its own: ./electoral-log perf --help"})
 public final class Main implements Runnable {
     public static void main(String[] args) {
         try {

@@ -40,6 +40,7 @@ import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
 import org.electorallog.store.SenderGrant;
 import org.electorallog.store.SenderGrants;
+import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -103,16 +104,16 @@ class DeadLettersCommandTest {
 
             // the unsigned one is committed with Kafka Streams' transaction, which may come a moment after
             // PostgreSQL's offset; the unregistered one was sent before its batch committed
-            long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-            do {
-                out.reset();
-                assertEquals(0, deadLetters(env, "list"), err.toString());
-                if (out.toString().contains("2 found")) {
-                    break;
-                }
-                Thread.sleep(100); // poll interval; the listing is the condition
-            } while (System.nanoTime() < deadline);
-            assertTrue(out.toString().contains("2 found"), out.toString());
+            Poll.until(
+                    Duration.ofMinutes(1),
+                    Duration.ofMillis(100),
+                    "both dead letters listed",
+                    () -> {
+                        out.reset();
+                        assertEquals(0, deadLetters(env, "list"), err.toString());
+                        return out.toString();
+                    },
+                    listing -> listing.contains("2 found"));
             out.reset();
             assertEquals(0, deadLetters(env, "list", "--reason", "SENDER_UNREGISTERED", "--board", board));
             Matcher m = Pattern.compile(
@@ -170,22 +171,15 @@ class DeadLettersCommandTest {
     }
 
     private static void awaitProjected(DatabaseAddress db, String topic, long offset) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
                 PreparedStatement ps = c.prepareStatement(
                         "SELECT coalesce(max(next_offset), 0) FROM partition_offsets WHERE topic = ?")) {
             ps.setString(1, topic);
-            while (true) {
+            Poll.until(Duration.ofMinutes(1), "offset " + offset + " of " + topic + " projected", () -> {
                 try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next() && rs.getLong(1) >= offset) {
-                        return;
-                    }
+                    return rs.next() && rs.getLong(1) >= offset;
                 }
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("offset " + offset + " of " + topic + " not projected in a minute");
-                }
-                Thread.sleep(50); // poll interval; the stored offset is the condition
-            }
+            });
         }
     }
 

@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -29,6 +30,7 @@ import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.PublishResult;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -126,20 +128,14 @@ class EndToEndTest {
     }
 
     static void awaitSizes(LogClient client, Map<String, List<Statement>> published) throws Exception {
-        long deadline = System.nanoTime() + 180_000_000_000L;
-        while (true) {
-            Map<String, Long> sizes = client.boardSizes();
-            boolean done = true;
-            for (Map.Entry<String, List<Statement>> e : published.entrySet()) {
-                done &= sizes.getOrDefault(e.getKey(), 0L) >= e.getValue().size();
-            }
-            if (done) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("projection did not reach the published sizes in 180 s: " + sizes);
-            }
-            Thread.sleep(200); // poll interval (within the read rate limit); the condition above is what we wait for
-        }
+        // every 200 ms: within the read rate limit
+        Poll.until(
+                Duration.ofSeconds(180),
+                Duration.ofMillis(200),
+                "the projection to reach the published sizes",
+                client::boardSizes,
+                sizes -> published.entrySet().stream()
+                        .allMatch(e -> sizes.getOrDefault(e.getKey(), 0L)
+                                >= e.getValue().size()));
     }
 }

@@ -14,8 +14,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
 import org.electorallog.producer.EventsTopic;
-import org.electorallog.producer.TopicReader;
 import org.electorallog.schemas.StatementCodec;
+import org.electorallog.testkit.TopicReader;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 

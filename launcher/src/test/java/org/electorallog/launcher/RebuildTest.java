@@ -21,6 +21,7 @@ import org.electorallog.producer.EventsTopic;
 import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.Test;
 
 /** {@code rebuild} reports equality on an intact projection and a difference after a row is altered. */
@@ -67,11 +68,7 @@ class RebuildTest {
             }
             producer.flush();
             Map<Integer, Long> end = RebuildCommand.endOffsets(stack.kafkaBootstrap(), topic);
-            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-            while (!projected(live, db, topic, end)) {
-                assertTrue(System.nanoTime() < deadline, "live projection did not catch up");
-                Thread.sleep(50); // poll interval; the stored offsets are the condition
-            }
+            Poll.until(Duration.ofMinutes(2), "the live projection to catch up", () -> projected(live, db, topic, end));
         }
         Map<String, String> env = new java.util.HashMap<>();
         env.put("ELECTORAL_LOG_KAFKA_BOOTSTRAP", stack.kafkaBootstrap());

@@ -29,6 +29,7 @@ import org.electorallog.producer.PublishResult;
 import org.electorallog.query.Role;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -130,18 +131,18 @@ class VoterPageTest {
     /** Waits (polling the public API) until a checkpoint of {@code records} records is witnessed. */
     static void awaitWitnessed(long records) throws Exception {
         LogClient client = new LogClient(env.api().baseUrl());
-        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-        while (true) {
-            var r = client.send("/boards/" + BOARD + "/checkpoint?witnessed=true");
-            if (r.statusCode() == 200
-                    && Checkpoint.parse(SignedNote.parse(r.body()).text()).size() == records) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("checkpoint " + records + " not witnessed within a minute: " + r.body());
-            }
-            Thread.sleep(100); // poll interval; the witnessed checkpoint is the condition
-        }
+        Poll.until(
+                Duration.ofMinutes(1),
+                Duration.ofMillis(100),
+                "checkpoint " + records + " witnessed",
+                () -> {
+                    var r = client.send("/boards/" + BOARD + "/checkpoint?witnessed=true");
+                    return r.statusCode() == 200
+                            ? Checkpoint.parse(SignedNote.parse(r.body()).text())
+                                    .size()
+                            : -1L;
+                },
+                size -> size == records);
     }
 
     /** Opens the page, runs the check and returns the result's state and text; saves a screenshot. */
@@ -164,12 +165,10 @@ class VoterPageTest {
 
     /** Polls the page until the condition holds (30 s at most): the page's own state is the condition. */
     static void until(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no " + what + " within 30 s: " + browser.getPageSource());
-            }
-            Thread.sleep(50);
+        try {
+            Poll.until(Duration.ofSeconds(30), what, condition::getAsBoolean);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + ": " + browser.getPageSource(), e);
         }
     }
 

@@ -14,7 +14,6 @@ import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.EmbeddedStack;
-import org.electorallog.producer.ElectionStatements;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.EventsTopic;
 import org.electorallog.projector.Projector;
@@ -23,6 +22,7 @@ import org.electorallog.schemas.Topics;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.StorageReport;
+import org.electorallog.testkit.ElectionStatements;
 
 /**
  * Fills one board through the real pipeline (producer, embedded Kafka, projector, embedded

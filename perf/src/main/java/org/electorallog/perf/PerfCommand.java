@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
  * {@code --results}; {@code report} turns the results into a Markdown report with PNG charts.
  */
 @Command(
-        name = "perf",
+        name = "electoral-log perf",
         mixinStandardHelpOptions = true,
         subcommands = {
             PerfCommand.Fill.class,
@@ -45,8 +45,21 @@ public final class PerfCommand implements Runnable {
         CommandLine.usage(this, System.out);
     }
 
+    /** {@code ./electoral-log perf ...}: the script runs this with perf's own classpath, not the launcher's. */
     public static void main(String[] args) {
-        System.exit(new CommandLine(new PerfCommand()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line, every subcommand with {@code --help}, which exits 0 even when options are required. */
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new PerfCommand());
+        withHelp(cl);
+        return cl;
+    }
+
+    private static void withHelp(CommandLine cl) {
+        cl.getCommandSpec().mixinStandardHelpOptions(true);
+        cl.getSubcommands().values().forEach(PerfCommand::withHelp);
     }
 
     /** Options every command shares. */
@@ -350,23 +363,25 @@ public final class PerfCommand implements Runnable {
         }
     }
 
-    @Command(name = "report", description = "A Markdown report with PNG charts from the results")
+    @Command(
+            name = "report",
+            description = "docs/perf.md and its charts from one measured sequence (perf/run-sequence.sh)")
     static class Report implements Callable<Integer> {
-        @CommandLine.Mixin
-        Dirs dirs;
+        @Option(
+                names = "--baseline",
+                defaultValue = "perf/baseline",
+                description = "the sequence's results and its notes.md; default ${DEFAULT-VALUE}")
+        Path baseline;
 
         @Option(
                 names = "--out",
-                defaultValue = "perf/results/report.md",
-                description = "the report; default ${DEFAULT-VALUE}")
+                defaultValue = "docs/perf.md",
+                description = "the page; its charts go to charts/ beside it; default ${DEFAULT-VALUE}")
         Path out;
-
-        @Option(names = "--notes", description = "a Markdown file of hand-written notes (caveats, analysis) to include")
-        Path notes;
 
         @Override
         public Integer call() throws Exception {
-            ReportWriter.write(dirs.results, out, notes);
+            ReportWriter.write(baseline, out);
             System.out.println("written " + out);
             return 0;
         }

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -51,20 +49,6 @@ class ProbeScheduleTest {
                 total.during());
         ProbeRun.JvmActivity noSteal = new ProbeRun.JvmActivity(130, 5, 52, -1).since(before);
         assertFalse(total.plus(noSteal).during().containsKey("cpu_steal_ms_during"), "unknown steal is not 0");
-    }
-
-    @Test
-    void theReportNamesTheOrderOfEachProbe() throws Exception {
-        ObjectMapper json = new ObjectMapper();
-        JsonNode blocks = json.readTree("{\"warm_up\":{\"seconds\":60,\"requests\":1000},\"client\":\"c\"}");
-        JsonNode interleaved = json.readTree(
-                "{\"warm_up\":{\"seconds\":60,\"requests\":1000},\"client\":\"c\",\"schedule\":\"interleaved: x\"}");
-        assertTrue(
-                ReportWriter.probeWarmUp(blocks).contains("row by row (decision 64)"),
-                ReportWriter.probeWarmUp(blocks));
-        assertTrue(
-                ReportWriter.probeWarmUp(interleaved).contains("order: interleaved: x (decision 69)"),
-                ReportWriter.probeWarmUp(interleaved));
     }
 
     private static List<Long> flat(List<int[]> order) {

@@ -21,6 +21,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.electorallog.infra.EmbeddedKafkaBroker;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.testkit.TopicReader;
 import org.junit.jupiter.api.Test;
 
 /**

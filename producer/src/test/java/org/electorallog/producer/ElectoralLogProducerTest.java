@@ -15,6 +15,7 @@ import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.testkit.TopicReader;
 import org.junit.jupiter.api.Test;
 
 /** The producer against the real broker: every kind round-trips, signed; bad statements are refused before sending. */

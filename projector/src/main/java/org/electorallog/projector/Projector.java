@@ -101,7 +101,7 @@ public final class Projector implements AutoCloseable {
         TopicLayout layout = TopicLayout.read(settings);
         Projector p = new Projector(settings, layout);
         if (settings.warmUpStatements() > 0) {
-            p.warmUp();
+            WarmUpAtStart.run(settings, p.codec, new Transactions(p.db));
         }
         p.streams.start();
         LOG.info(
@@ -123,61 +123,6 @@ public final class Projector implements AutoCloseable {
             return ProjectionDatabase.hugePagesStatus(c);
         } catch (java.sql.SQLException e) {
             return "unknown: " + e.getMessage();
-        }
-    }
-
-    /**
-     * Decisions 75 and 81: the per-event and per-batch code compiled before the first event, on
-     * made-up statements and the topic's last events (see {@link ProjectorWarmUp}).
-     */
-    private void warmUp() {
-        long t0 = System.nanoTime();
-        // an optimisation, never a reason not to project: a failed warm-up (a made-up statement the
-        // rules now refuse; ProjectorWarmUpTest catches that drift) is reported and the start goes on
-        try {
-            // decision 81: the topic's last events as well, decoded by the stream thread's own codec;
-            // when they cannot be read, the warm-up goes on with its made-up statements alone
-            List<byte[]> recent;
-            try {
-                recent = RecentEvents.read(
-                        settings.kafkaClient(),
-                        settings.topic(),
-                        ProjectorWarmUp.recentEvents(settings.warmUpStatements()),
-                        Duration.ofSeconds(10));
-            } catch (RuntimeException e) {
-                LOG.warn(
-                        "projector warm-up: the topic's last events could not be read; warming up on made-up "
-                                + "statements only: {}",
-                        e.toString());
-                recent = List.of();
-            }
-            // made-up statements through the embedded registry's codec: nothing registered anywhere
-            ProjectorWarmUp w = new ProjectorWarmUp(
-                    settings.schemaRegistryUrl() == null ? codec : StatementCodec.embedded(),
-                    settings.signatures().mode() != SignaturePolicy.Mode.NONE,
-                    codec,
-                    recent);
-            long n = w.run(settings.warmUpStatements());
-            long t1 = System.nanoTime();
-            long written = w.write(
-                    new Transactions(db),
-                    new BoardWriter(settings.originPrefix(), settings.signatures()),
-                    ProjectorWarmUp.writeRounds(settings.warmUpStatements()));
-            LOG.info(
-                    "projector warmed up on {} statements ({} of them made up, {} the topic's last events) in {} ms, "
-                            + "then wrote {} to PostgreSQL in rolled-back transactions in {} ms",
-                    n,
-                    ProjectorWarmUp.BATCH,
-                    w.messages().size() - ProjectorWarmUp.BATCH,
-                    (t1 - t0) / 1_000_000,
-                    written,
-                    (System.nanoTime() - t1) / 1_000_000);
-        } catch (RuntimeException | java.sql.SQLException e) {
-            LOG.warn(
-                    "projector warm-up failed after {} ms; starting without it (the first events run slower): {}",
-                    (System.nanoTime() - t0) / 1_000_000,
-                    e.toString(),
-                    e);
         }
     }
 

@@ -23,6 +23,7 @@ import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Envelope;
+import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -90,20 +91,13 @@ class BatchHandOverTest {
 
     /** Waits until a session of this database waits for a lock on the records table (the held write). */
     private static void awaitWriteWaitingForTheLock(Connection lock) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (true) {
+        Poll.until(Duration.ofSeconds(60), "a write waiting for the lock on records", () -> {
             try (ResultSet rs = lock.createStatement()
                     .executeQuery("SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = 'records'::regclass"
                             + " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())")) {
-                if (rs.next() && rs.getLong(1) > 0) {
-                    return;
-                }
+                return rs.next() && rs.getLong(1) > 0;
             }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no write waited for the lock on records within 60 s");
-            }
-            Thread.sleep(20); // poll interval; pg_locks is the condition
-        }
+        });
     }
 
     private static long projectedOffset(Connection c, String topic) throws Exception {

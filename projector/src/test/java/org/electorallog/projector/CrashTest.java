@@ -23,6 +23,7 @@ import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.store.ProjectionComparison;
 import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -189,13 +190,14 @@ class CrashTest {
     }
 
     static void awaitLine(Process child, Path log, String line) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!Files.exists(log) || !Files.readString(log).contains(line)) {
+        Poll.until(Duration.ofSeconds(60), "the projector child to log '" + line + "'", () -> {
+            if (Files.exists(log) && Files.readString(log).contains(line)) {
+                return true;
+            }
             assertTrue(
                     child.isAlive(),
                     "the projector child died on its own: " + (Files.exists(log) ? Files.readString(log) : ""));
-            assertTrue(System.nanoTime() < deadline, "the projector child did not start in 60 s");
-            Thread.sleep(20); // poll interval; the log line is the condition
-        }
+            return false;
+        });
     }
 }

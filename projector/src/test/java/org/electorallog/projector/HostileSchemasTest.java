@@ -30,6 +30,7 @@ import org.electorallog.schemas.WireFormat;
 import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -155,27 +156,12 @@ class HostileSchemasTest {
      */
     private static java.util.List<ConsumerRecord<String, byte[]>> committedDeadLetters(ProjectorHarness h, int n)
             throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-        while (true) {
-            java.util.List<ConsumerRecord<String, byte[]>> letters = DeadLetters.read(h);
-            if (letters.size() >= n) {
-                return letters;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("only " + letters.size() + " of " + n + " dead letters committed");
-            }
-            Thread.sleep(50); // poll interval; the committed dead letters are the condition
-        }
+        return Poll.until(
+                Duration.ofMinutes(1), n + " dead letters committed", () -> DeadLetters.read(h), l -> l.size() >= n);
     }
 
     private static Throwable awaitStopped(Projector p) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-        while (p.stopped() == null) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the projector did not stop on the damaged board: " + p.health());
-            }
-            Thread.sleep(50); // poll interval; the projector's stop is the condition
-        }
+        Poll.until(Duration.ofMinutes(1), "the projector to stop on the damaged board", () -> p.stopped() != null);
         return p.stopped();
     }
 

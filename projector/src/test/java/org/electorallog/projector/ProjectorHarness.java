@@ -16,6 +16,7 @@ import org.electorallog.infra.Stack;
 import org.electorallog.producer.EventsTopic;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.testkit.Poll;
 
 /** A topic of its own and projector settings for one test, on the shared stack. */
 final class ProjectorHarness {
@@ -93,34 +94,27 @@ final class ProjectorHarness {
 
     /** Waits until the projection in {@code jdbcUrl} has every partition's stored offset at the given end offsets. */
     void awaitProjected(String jdbcUrl, java.util.Map<Integer, Long> end, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
         DatabaseAddress db = stack.database();
-        while (true) {
-            java.util.Map<Integer, Long> stored = new java.util.TreeMap<>();
-            try (Connection c = DriverManager.getConnection(jdbcUrl, db.user(), db.password());
-                    PreparedStatement ps = c.prepareStatement(
-                            "SELECT partition, next_offset FROM partition_offsets WHERE topic = ?")) {
-                ps.setString(1, topic);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        stored.put(rs.getInt(1), rs.getLong(2));
+        Poll.until(
+                timeout,
+                "every partition projected to " + end,
+                () -> {
+                    java.util.Map<Integer, Long> stored = new java.util.TreeMap<>();
+                    try (Connection c = DriverManager.getConnection(jdbcUrl, db.user(), db.password());
+                            PreparedStatement ps = c.prepareStatement(
+                                    "SELECT partition, next_offset FROM partition_offsets WHERE topic = ?")) {
+                        ps.setString(1, topic);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                stored.put(rs.getInt(1), rs.getLong(2));
+                            }
+                        } catch (SQLException e) {
+                            // the schema may not exist yet in a fresh database
+                        }
                     }
-                } catch (SQLException e) {
-                    // the schema may not exist yet in a fresh database
-                }
-            }
-            boolean done = true;
-            for (java.util.Map.Entry<Integer, Long> e : end.entrySet()) {
-                done &= stored.getOrDefault(e.getKey(), 0L) >= e.getValue();
-            }
-            if (done) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not projected to " + end + " within " + timeout + ": at " + stored);
-            }
-            Thread.sleep(50); // poll interval; the stored offsets are the condition
-        }
+                    return stored;
+                },
+                stored -> end.entrySet().stream().allMatch(e -> stored.getOrDefault(e.getKey(), 0L) >= e.getValue()));
     }
 
     Connection connect() throws SQLException {
@@ -165,13 +159,10 @@ final class ProjectorHarness {
 
     /** Waits until PostgreSQL's stored offset of the partition reaches {@code offset} (everything before it projected). */
     void awaitOffset(int partition, long offset) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (projectedOffset(partition) < offset) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("partition " + partition + " not projected to offset " + offset
-                        + " in 120 s (at " + projectedOffset(partition) + ")");
-            }
-            Thread.sleep(20); // poll interval; the stored offset is the condition
-        }
+        Poll.until(
+                Duration.ofSeconds(120),
+                "partition " + partition + " projected to offset " + offset,
+                () -> projectedOffset(partition),
+                at -> at >= offset);
     }
 }

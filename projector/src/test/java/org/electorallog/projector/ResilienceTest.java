@@ -26,6 +26,7 @@ import org.electorallog.infra.EmbeddedPostgresServer;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.EventsTopic;
 import org.electorallog.schemas.Topics;
+import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -311,16 +312,11 @@ class ResilienceTest {
             c.partitionsFor(topic).forEach(pi -> tps.add(new TopicPartition(topic, pi.partition())));
             c.endOffsets(tps).forEach((tp, off) -> end.put(tp.partition(), off));
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            Map<Integer, long[]> stored = offsetsAndEpochs(jdbcUrl, db, topic);
-            boolean done = end.entrySet().stream()
-                    .allMatch(e -> stored.containsKey(e.getKey()) && stored.get(e.getKey())[0] >= e.getValue());
-            if (done) {
-                return;
-            }
-            assertTrue(System.nanoTime() < deadline, "not projected to " + end + " in " + timeout);
-            Thread.sleep(50); // poll interval; the stored offsets are the condition
-        }
+        Poll.until(
+                timeout,
+                "projected to " + end,
+                () -> offsetsAndEpochs(jdbcUrl, db, topic),
+                stored -> end.entrySet().stream()
+                        .allMatch(e -> stored.containsKey(e.getKey()) && stored.get(e.getKey())[0] >= e.getValue()));
     }
 }

@@ -42,6 +42,7 @@ import org.electorallog.infra.SharedStack;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -245,23 +246,22 @@ class SecuredBrokerTest {
                                     .build())
                             .get(30, TimeUnit.SECONDS);
                 }
-                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-                long size = 0;
-                while (size < n && System.nanoTime() < deadline) {
-                    try (Connection c = DriverManager.getConnection(url, db.user(), db.password());
-                            ResultSet rs = c.createStatement()
-                                    .executeQuery("SELECT coalesce(max(size), 0) FROM board_state")) {
-                        if (!rs.next()) {
-                            throw new AssertionError("the query returned no row");
-                        }
-                        size = rs.getLong(1);
-                    } catch (java.sql.SQLException e) {
-                        size = 0; // the schema is not migrated yet
-                    }
-                    if (size < n) {
-                        Thread.sleep(100); // poll interval; the board size is the condition
-                    }
-                }
+                long size = Poll.until(
+                        Duration.ofSeconds(60),
+                        "the authorized producer's statements projected",
+                        () -> {
+                            try (Connection c = DriverManager.getConnection(url, db.user(), db.password());
+                                    ResultSet rs = c.createStatement()
+                                            .executeQuery("SELECT coalesce(max(size), 0) FROM board_state")) {
+                                if (!rs.next()) {
+                                    throw new AssertionError("the query returned no row");
+                                }
+                                return rs.getLong(1);
+                            } catch (java.sql.SQLException e) {
+                                return 0L; // the schema is not migrated yet
+                            }
+                        },
+                        s -> s >= n);
                 assertEquals(n, size, "the authorized producer's statements are projected");
             }
         }

@@ -20,6 +20,7 @@ import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.Test;
 
 /** Boards whose policy requires signatures dead-letter unsigned and badly signed statements (invariant 6). */
@@ -201,13 +202,11 @@ class SignaturePolicyTest {
         try (Projector p = Projector.start(settings)) {
             h.awaitProjected(h.stack.database().jdbcUrl(), end, Duration.ofMinutes(1));
             // the redelivered events are all below the stored offset: only the group's position moves
-            long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-            while (groupOffset(h, settings) < end.get(0)) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("the redelivered events were not consumed within a minute");
-                }
-                Thread.sleep(50); // poll interval; the group's committed offset is the condition
-            }
+            Poll.until(
+                    Duration.ofMinutes(1),
+                    "the redelivered events consumed",
+                    () -> groupOffset(h, settings),
+                    o -> o >= end.get(0));
         }
         assertEquals(List.of("g-bad"), deadLettered(h, codec), "no second dead letter for the redelivered event");
         assertEquals(3, h.size(board), "g-1, g-2 and g-3, each once");

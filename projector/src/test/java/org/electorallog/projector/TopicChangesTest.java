@@ -12,6 +12,7 @@ import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.common.TopicPartition;
 import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,10 +47,7 @@ class TopicChangesTest {
                     .get();
         }
         try (Projector p = Projector.start(h.settings)) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (p.stopped() == null && System.nanoTime() < deadline) {
-                Thread.sleep(50); // poll interval; the stop is the condition
-            }
+            Poll.until(Duration.ofSeconds(60), "the projector to stop", () -> p.stopped() != null);
             Throwable why = p.stopped();
             assertNotNull(why, "the projector stops instead of jumping to the log start");
             String m = why.getMessage();

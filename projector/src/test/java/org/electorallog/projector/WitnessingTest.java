@@ -25,6 +25,7 @@ import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.store.BoardTip;
 import org.electorallog.store.Boards;
 import org.electorallog.store.Cosignatures;
+import org.electorallog.testkit.Poll;
 import org.electorallog.witness.FollowedLogs;
 import org.electorallog.witness.WitnessServer;
 import org.junit.jupiter.api.Test;
@@ -208,12 +209,6 @@ class WitnessingTest {
 
     /** Polls a condition that the code under test makes true (one minute at most). */
     static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within a minute: " + what);
-            }
-            Thread.sleep(50); // poll interval; the condition is the synchronisation
-        }
+        Poll.until(Duration.ofMinutes(1), what, condition::getAsBoolean);
     }
 }

@@ -16,6 +16,8 @@ import org.electorallog.store.CheckpointRow;
 import org.electorallog.store.Checkpoints;
 import org.electorallog.store.CounterKey;
 import org.electorallog.store.Counters;
+import org.electorallog.store.ListingPlan;
+import org.electorallog.store.ListingSql;
 import org.electorallog.store.RecordFilter;
 import org.electorallog.store.Records;
 import org.electorallog.store.Senders;
@@ -45,7 +47,7 @@ final class RecordListing {
             List<StoredRecord> rows = Records.list(c, p.sql());
             List<Responses.ListedRecord> out = new ArrayList<>(rows.size());
             rows.forEach(r -> out.add(Responses.ListedRecord.of(r)));
-            if (p.path() == RecordFilter.Path.SORT_INDEX) {
+            if (p.path() == ListingPlan.Path.SORT_INDEX) {
                 StoredRecord last = rows.isEmpty() ? null : rows.get(rows.size() - 1);
                 String next = rows.size() < f.limit
                         ? null
@@ -55,7 +57,7 @@ final class RecordListing {
             Long nextId = null;
             if (rows.size() == f.limit) {
                 nextId = rows.get(rows.size() - 1).id();
-            } else if (p.path() == RecordFilter.Path.WINDOW
+            } else if (p.path() == ListingPlan.Path.WINDOW
                     && p.lo() < p.hi()
                     && (f.desc ? p.lo() > p.from() : p.hi() < p.to())) {
                 nextId = f.desc ? p.lo() : p.hi() - 1;
@@ -68,7 +70,7 @@ final class RecordListing {
     }
 
     private static String keyOf(RecordFilter f, StoredRecord r) {
-        return f.keyOf(r);
+        return f.sort.keyOf(r);
     }
 
     /** EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) of the statement a listing request runs (the explain endpoint). */
@@ -85,7 +87,7 @@ final class RecordListing {
         RecordFilter f = q.filter();
         return reads.read(c -> {
             BoardRow b = SnapshotReads.board(c, board);
-            List<CounterKey> keys = f.counterKeys();
+            List<CounterKey> keys = ListingPlan.counterKeys(f);
             if (keys != null) {
                 return new BoundStatement(
                                 Counters.ONE_SQL,
@@ -94,7 +96,7 @@ final class RecordListing {
             }
             long size = Boards.size(c, b.id());
             long[] range = idRange(c, b, f, size);
-            if (f.countIsIdRange()) {
+            if (ListingPlan.countIsIdRange(f)) {
                 // the count is the ID range's length: what runs is the created-time search of its edge(s)
                 java.sql.Timestamp edge = f.createdFrom != null ? f.createdFrom : f.createdTo;
                 return edge == null
@@ -104,7 +106,7 @@ final class RecordListing {
             }
             Integer senderId =
                     f.senderKey == null ? null : Senders.idOf(c, f.senderKey).orElse(null);
-            BoundStatement sql = f.cappedCount(b.id(), range[0], range[1], senderId);
+            BoundStatement sql = ListingSql.cappedCount(f, b.id(), range[0], range[1], senderId);
             if (sql == null) {
                 throw ApiException.badRequest(
                         "this filter combination has no bounded count; countable: " + RecordFilter.COUNTABLE);
@@ -115,18 +117,12 @@ final class RecordListing {
 
     /** The statement of one listing page with how it is served; sql is null when nothing can match. */
     private record Planned(
-            BoundStatement sql,
-            RecordFilter.Path path,
-            Responses.Served served,
-            long from,
-            long to,
-            long lo,
-            long hi) {}
+            BoundStatement sql, ListingPlan.Path path, Responses.Served served, long from, long to, long lo, long hi) {}
 
     private Planned plan(Connection c, String board, RecordFilter f, Cursor.Position after) throws SQLException {
         BoardRow b = SnapshotReads.board(c, board);
         long size = Boards.size(c, b.id());
-        RecordFilter.Path path = f.path();
+        ListingPlan.Path path = ListingPlan.path(f);
         String pathName = path.name().toLowerCase(Locale.ROOT);
         Integer senderId = null;
         if (f.senderKey != null) {
@@ -142,9 +138,10 @@ final class RecordListing {
                         0);
             }
         }
-        if (path == RecordFilter.Path.SORT_INDEX) {
+        if (path == ListingPlan.Path.SORT_INDEX) {
             return new Planned(
-                    f.page(
+                    ListingSql.page(
+                            f,
                             b.id(),
                             0,
                             0,
@@ -171,16 +168,22 @@ final class RecordListing {
         long lo = from;
         long hi = to;
         Responses.Served served = new Responses.Served(pathName, path.servedBy, null, null, null);
-        if (path == RecordFilter.Path.WINDOW) {
+        if (path == ListingPlan.Path.WINDOW) {
             if (f.desc) {
-                lo = Math.max(from, hi - f.window());
+                lo = Math.max(from, hi - ListingPlan.window(f));
             } else {
-                hi = Math.min(to, lo + f.window());
+                hi = Math.min(to, lo + ListingPlan.window(f));
             }
             served = new Responses.Served(pathName, path.servedBy, null, lo, Math.max(lo, hi));
         }
         return new Planned(
-                lo < hi ? f.page(b.id(), lo, hi, null, null, senderId) : null, path, served, from, to, lo, hi);
+                lo < hi ? ListingSql.page(f, b.id(), lo, hi, null, null, senderId) : null,
+                path,
+                served,
+                from,
+                to,
+                lo,
+                hi);
     }
 
     /**
@@ -191,12 +194,12 @@ final class RecordListing {
         RecordFilter f = q.filter();
         return reads.read(c -> {
             BoardRow b = SnapshotReads.board(c, board);
-            List<CounterKey> keys = f.counterKeys();
+            List<CounterKey> keys = ListingPlan.counterKeys(f);
             if (keys != null) {
                 return new Responses.Count(Counters.sum(c, b.id(), keys), false, "counters");
             }
             long[] range = idRange(c, b, f, Boards.size(c, b.id()));
-            if (f.countIsIdRange()) {
+            if (ListingPlan.countIsIdRange(f)) {
                 return new Responses.Count(Math.max(0, range[1] - range[0]), false, "id_range");
             }
             Integer senderId = null;
@@ -206,7 +209,7 @@ final class RecordListing {
                     return new Responses.Count(0, false, "senders");
                 }
             }
-            BoundStatement sql = f.cappedCount(b.id(), range[0], range[1], senderId);
+            BoundStatement sql = ListingSql.cappedCount(f, b.id(), range[0], range[1], senderId);
             if (sql == null) {
                 throw ApiException.badRequest(
                         "this filter combination has no bounded count; countable: " + RecordFilter.COUNTABLE);

@@ -12,6 +12,7 @@ import java.util.List;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
+import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -105,33 +106,30 @@ class AdminTest {
     }
 
     static JsonNode await(String path, String state) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (true) {
-            JsonNode s =
-                    QueryApiTest.JSON.readTree(call(admin, "GET", path, TOKEN).body());
-            if (s.get("state").asText().equals(state)) {
-                return s;
-            }
-            assertTrue(!s.get("state").asText().equals("failed") || state.equals("failed"), s.toString());
-            assertTrue(System.nanoTime() < deadline, "audit did not reach " + state + ": " + s);
-            Thread.sleep(50); // poll interval of the admin client
-        }
+        JsonNode s = Poll.until(
+                Duration.ofSeconds(60),
+                "the audit at " + path + " to reach " + state,
+                () -> QueryApiTest.JSON.readTree(call(admin, "GET", path, TOKEN).body()),
+                a -> a.get("state").asText().equals(state)
+                        || a.get("state").asText().equals("failed"));
+        assertEquals(state, s.get("state").asText(), s.toString());
+        return s;
     }
 
     @Test
     void theVerifierStatusShowsTheBoardVerified() throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (true) {
-            JsonNode s = QueryApiTest.JSON.readTree(
-                    call(admin, "GET", "/admin/verifier", TOKEN).body());
-            JsonNode board = s.get("boards").get(QueryApiTest.BOARD);
-            if (board != null && board.get("verified_size").asLong() == QueryApiTest.N) {
-                assertEquals(0, s.get("problems").asLong(), s.toString());
-                return;
-            }
-            assertTrue(System.nanoTime() < deadline, "the verifier did not verify the board: " + s);
-            Thread.sleep(50); // poll interval of the admin client
-        }
+        JsonNode s = Poll.until(
+                Duration.ofSeconds(60),
+                "the verifier to verify the board",
+                () -> QueryApiTest.JSON.readTree(
+                        call(admin, "GET", "/admin/verifier", TOKEN).body()),
+                v -> v.get("boards").has(QueryApiTest.BOARD)
+                        && v.get("boards")
+                                        .get(QueryApiTest.BOARD)
+                                        .get("verified_size")
+                                        .asLong()
+                                == QueryApiTest.N);
+        assertEquals(0, s.get("problems").asLong(), s.toString());
     }
 
     @Test

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import org.electorallog.core.SigningKey;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
+import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -303,14 +304,11 @@ class HostileCallersTest {
      * and short of Jetty's 30 s default idle timeout); the answer is the condition.
      */
     static int awaitStatus(QueryApi api, String path, int status) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (true) {
-            int answered = get(api, path, token(Role.ADMIN)).statusCode();
-            if (answered == status || System.nanoTime() > deadline) {
-                return answered;
-            }
-            Thread.sleep(50); // poll interval
-        }
+        return Poll.until(
+                Duration.ofSeconds(15),
+                path + " to answer " + status,
+                () -> get(api, path, token(Role.ADMIN)).statusCode(),
+                answered -> answered == status);
     }
 
     /**
@@ -318,22 +316,15 @@ class HostileCallersTest {
      * inside its slot.
      */
     static void awaitWaitingOnALock() throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
-            while (true) {
+            Poll.until(Duration.ofSeconds(30), "the export to wait on the records' lock", () -> {
                 try (ResultSet rs = c.createStatement()
                         .executeQuery("SELECT count(*) FROM pg_stat_activity "
                                 + "WHERE application_name = 'query-api-exports' AND wait_event_type = 'Lock'")) {
                     assertTrue(rs.next());
-                    if (rs.getLong(1) > 0) {
-                        return;
-                    }
+                    return rs.getLong(1) > 0;
                 }
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("the export never reached the records");
-                }
-                Thread.sleep(20); // poll interval; a waiting lock is the condition
-            }
+            });
         }
     }
 }

@@ -39,6 +39,7 @@ import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -120,13 +121,8 @@ class QueryApiTest {
                         .offset();
             }
             try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
-                long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-                while (offset(c, topic) <= last) {
-                    if (System.nanoTime() > deadline) {
-                        throw new AssertionError("not projected in time");
-                    }
-                    Thread.sleep(20); // poll interval; the stored offset is the condition
-                }
+                long until = last;
+                Poll.until(Duration.ofSeconds(120), "offset " + last + " projected", () -> offset(c, topic) > until);
             }
         }
         // no rate limit on the shared instance (HttpProtectionTest and AccessTest test it on their own)

@@ -41,7 +41,6 @@ import org.electorallog.core.TreeMath;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
-import org.electorallog.producer.ElectionStatements;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.EventsTopic;
 import org.electorallog.projector.Projector;
@@ -55,10 +54,15 @@ import org.electorallog.store.BoundStatement;
 import org.electorallog.store.Checkpoints;
 import org.electorallog.store.Cosignatures;
 import org.electorallog.store.Counters;
+import org.electorallog.store.ListingPlan;
+import org.electorallog.store.ListingSql;
 import org.electorallog.store.ProofTip;
 import org.electorallog.store.RecordFilter;
 import org.electorallog.store.Records;
+import org.electorallog.store.Sort;
 import org.electorallog.store.Tiles;
+import org.electorallog.testkit.ElectionStatements;
+import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -122,13 +126,10 @@ class ReferenceQueriesPlanTest {
             publish(producer, BIG, BIG_RECORDS, 1);
             publish(producer, SMALL, SMALL_RECORDS, 2);
             producer.flush();
-            long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
-            while (boardSize(BIG) < BIG_RECORDS + 3 || boardSize(SMALL) < SMALL_RECORDS + 3) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("not projected in time: " + boardSize(BIG) + ", " + boardSize(SMALL));
-                }
-                Thread.sleep(100); // poll interval; the board sizes are the condition
-            }
+            Poll.until(
+                    Duration.ofMinutes(5),
+                    "both boards projected",
+                    () -> boardSize(BIG) >= BIG_RECORDS + 3 && boardSize(SMALL) >= SMALL_RECORDS + 3);
         }
         db.createStatement().execute("VACUUM ANALYZE records");
         try (ResultSet rs = db.createStatement()
@@ -303,7 +304,7 @@ class ReferenceQueriesPlanTest {
 
     @Test
     void newestPageInIdOrder() throws Exception {
-        assertReadsAtMost(2 * 100 + 5, query().page(big, 0, size, null, null, null));
+        assertReadsAtMost(2 * 100 + 5, ListingSql.page(query(), big, 0, size, null, null, null));
         assertEquals(
                 expected("SELECT id FROM records WHERE board_id = ? ORDER BY id DESC LIMIT 100", big),
                 ids(get(records(""))));
@@ -319,7 +320,8 @@ class ReferenceQueriesPlanTest {
 
     @Test
     void sortByCreatedFollowsTheIds() throws Exception {
-        assertReadsAtMost(2 * 100 + 5, query("sort", "created", "order", "asc").page(big, 0, size, null, null, null));
+        assertReadsAtMost(
+                2 * 100 + 5, ListingSql.page(query("sort", "created", "order", "asc"), big, 0, size, null, null, null));
         assertEquals(
                 expected("SELECT id FROM records WHERE board_id = ? ORDER BY id LIMIT 250", big),
                 pages(records("sort=created&order=asc&limit=100"), 3).subList(0, 250));
@@ -333,8 +335,8 @@ class ReferenceQueriesPlanTest {
         long middleId =
                 Long.parseLong(one("SELECT max(id) FROM records WHERE board_id = ? AND user_id = ?", big, middle));
         RecordFilter q = query("sort", "user_id");
-        assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, null, null, null));
-        assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, middleId, middle, null));
+        assertReadsAtMost(4 * 100 + 20, ListingSql.page(q, big, 0, 0, null, null, null));
+        assertReadsAtMost(4 * 100 + 20, ListingSql.page(q, big, 0, 0, middleId, middle, null));
         assertEquals(
                 expected(
                         "SELECT id FROM records WHERE board_id = ? AND user_id IS NOT NULL "
@@ -346,12 +348,12 @@ class ReferenceQueriesPlanTest {
     @Test
     void sortByStatementTime() throws Exception {
         RecordFilter q = query("sort", "statement_time");
-        assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, null, null, null));
+        assertReadsAtMost(4 * 100 + 20, ListingSql.page(q, big, 0, 0, null, null, null));
         String ts = one(
                 "SELECT (extract(epoch FROM statement_ts) * 1000000)::bigint FROM records WHERE board_id = ? AND id = ?",
                 big,
                 size / 2);
-        assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, size / 2, ts, null));
+        assertReadsAtMost(4 * 100 + 20, ListingSql.page(q, big, 0, 0, size / 2, ts, null));
         assertEquals(
                 expected(
                         "SELECT id FROM records WHERE board_id = ? ORDER BY statement_ts DESC, id DESC LIMIT 250", big),
@@ -364,8 +366,8 @@ class ReferenceQueriesPlanTest {
     @Test
     void sortByKind() throws Exception {
         RecordFilter q = query("sort", "kind");
-        assertReadsAtMost(2 * 100 + 5, q.page(big, 0, 0, null, null, null));
-        assertReadsAtMost(2 * 100 + 5, q.page(big, 0, 0, size / 2, "3", null));
+        assertReadsAtMost(2 * 100 + 5, ListingSql.page(q, big, 0, 0, null, null, null));
+        assertReadsAtMost(2 * 100 + 5, ListingSql.page(q, big, 0, 0, size / 2, "3", null));
         // the first pages cross from the three rare statements (kind 5) into the identity-provider events (3)
         assertEquals(
                 expected("SELECT id FROM records WHERE board_id = ? ORDER BY kind DESC, id DESC LIMIT 250", big),
@@ -374,7 +376,7 @@ class ReferenceQueriesPlanTest {
 
     @Test
     void aPageDeepInTheBoardByCursor() throws Exception {
-        assertReadsAtMost(2 * 100 + 5, query().page(big, 0, size / 2, null, null, null));
+        assertReadsAtMost(2 * 100 + 5, ListingSql.page(query(), big, 0, size / 2, null, null, null));
         JsonNode first = get(records("limit=100"));
         assertFalse(first.get("next_cursor").isNull());
         // pages after a cursor continue exactly where the last one stopped
@@ -386,8 +388,8 @@ class ReferenceQueriesPlanTest {
     void filterByUserIdPageAndCount() throws Exception {
         String user = one("SELECT user_id FROM records WHERE board_id = ? AND id = ?", big, size / 3);
         RecordFilter q = query("user_id", user);
-        assertReadsAtMost(4 * 5 + 10, q.page(big, 0, size, null, null, null));
-        assertReadsAtMost(4 * 5 + 10, q.cappedCount(big, 0, size, null));
+        assertReadsAtMost(4 * 5 + 10, ListingSql.page(q, big, 0, size, null, null, null));
+        assertReadsAtMost(4 * 5 + 10, ListingSql.cappedCount(q, big, 0, size, null));
         List<Long> want =
                 expected("SELECT id FROM records WHERE board_id = ? AND user_id = ? ORDER BY id DESC", big, user);
         assertEquals(want, ids(get(records("user_id=" + enc(user)))));
@@ -400,8 +402,8 @@ class ReferenceQueriesPlanTest {
     void filterByUsernamePageAndCount() throws Exception {
         String name = one("SELECT username FROM records WHERE board_id = ? AND id = ?", big, size / 4);
         RecordFilter q = query("username", name);
-        assertReadsAtMost(4 * 5 + 10, q.page(big, 0, size, null, null, null));
-        assertReadsAtMost(4 * 5 + 10, q.cappedCount(big, 0, size, null));
+        assertReadsAtMost(4 * 5 + 10, ListingSql.page(q, big, 0, size, null, null, null));
+        assertReadsAtMost(4 * 5 + 10, ListingSql.cappedCount(q, big, 0, size, null));
         assertEquals(
                 expected("SELECT id FROM records WHERE board_id = ? AND username = ? ORDER BY id DESC", big, name),
                 ids(get(records("username=" + enc(name)))));
@@ -411,8 +413,8 @@ class ReferenceQueriesPlanTest {
     void filterByKindPageAndCount() throws Exception {
         for (String kind : new String[] {"CAST_VOTE", "IDP_USER_EVENT", "VOTING_PERIOD_OPENED"}) {
             RecordFilter q = query("kind", kind);
-            assertEquals(RecordFilter.Path.KIND_INDEX, q.path());
-            JsonNode plan = assertReadsAtMost(2 * 100 + 5, q.page(big, 0, size, null, null, null));
+            assertEquals(ListingPlan.Path.KIND_INDEX, ListingPlan.path(q));
+            JsonNode plan = assertReadsAtMost(2 * 100 + 5, ListingSql.page(q, big, 0, size, null, null, null));
             assertTrue(plan.toString().contains("records_kind") || kind.equals("IDP_USER_EVENT"), kind + " " + plan);
             assertReadsCountersOnly(sql(Counters.ONE_SQL, big, q.kind, ""));
             JsonNode page = get(records("kind=" + kind));
@@ -443,7 +445,8 @@ class ReferenceQueriesPlanTest {
         assertEquals(first, Long.parseLong(one(Records.FIRST_CREATED_AT_OR_AFTER_SQL, size, from, from, big)));
         assertReadsAtMost(
                 2 * 100 + 5,
-                query("created_from", fromText, "created_to", toText).page(big, first, size, null, null, null));
+                ListingSql.page(
+                        query("created_from", fromText, "created_to", toText), big, first, size, null, null, null));
         JsonNode page = get(records("created_from=" + fromText + "&created_to=" + toText + "&order=asc"));
         assertEquals(first, page.get("records").get(0).get("id").asLong());
         JsonNode count = get(
@@ -468,9 +471,9 @@ class ReferenceQueriesPlanTest {
                 from.toInstant().toString(),
                 "statement_time_to",
                 to.toInstant().toString());
-        assertEquals("statement_time", q.sort);
-        assertReadsAtMost(4 * 100 + 20, q.page(big, 0, 0, null, null, null));
-        assertReadsAtMost(2 * (RecordFilter.COUNT_CAP + 1) + 5, q.cappedCount(big, 0, size, null));
+        assertEquals(Sort.STATEMENT_TIME, q.sort);
+        assertReadsAtMost(4 * 100 + 20, ListingSql.page(q, big, 0, 0, null, null, null));
+        assertReadsAtMost(2 * (RecordFilter.COUNT_CAP + 1) + 5, ListingSql.cappedCount(q, big, 0, size, null));
         String path = records("statement_time_from=" + from.toInstant() + "&statement_time_to=" + to.toInstant());
         assertEquals(
                 expected(
@@ -497,8 +500,8 @@ class ReferenceQueriesPlanTest {
                 big,
                 size / 5);
         RecordFilter q = query("ballot_id", ballot);
-        assertReadsAtMost(5, q.page(big, 0, size, null, null, null));
-        assertReadsAtMost(5, q.cappedCount(big, 0, size, null));
+        assertReadsAtMost(5, ListingSql.page(q, big, 0, size, null, null, null));
+        assertReadsAtMost(5, ListingSql.cappedCount(q, big, 0, size, null));
         assertEquals(1, get(records("ballot_id=" + ballot)).get("records").size());
         assertEquals(
                 1,
@@ -510,11 +513,13 @@ class ReferenceQueriesPlanTest {
     @Test
     void electionScopedListPageAndCount() throws Exception {
         RecordFilter one = query("election_id", "election-2");
-        assertEquals(RecordFilter.Path.ELECTION_INDEX, one.path());
-        assertReadsAtMost(2 * 100 + 5, one.page(big, 0, size, null, null, null));
+        assertEquals(ListingPlan.Path.ELECTION_INDEX, ListingPlan.path(one));
+        assertReadsAtMost(2 * 100 + 5, ListingSql.page(one, big, 0, size, null, null, null));
         RecordFilter scope = query("visible_elections", "election-1,election-3");
-        assertEquals(RecordFilter.Path.WINDOW, scope.path());
-        assertReadsAtMost(scope.window() + 2 * 100 + 5, scope.page(big, size - scope.window(), size, null, null, null));
+        assertEquals(ListingPlan.Path.WINDOW, ListingPlan.path(scope));
+        assertReadsAtMost(
+                ListingPlan.window(scope) + 2 * 100 + 5,
+                ListingSql.page(scope, big, size - ListingPlan.window(scope), size, null, null, null));
         assertReadsCountersOnly(sql(Counters.ONE_SQL, big, (short) -1, "election-1"));
         // paging a window listing returns exactly the scope's records, newest first
         List<Long> got = pages(records("visible_elections=election-1,election-3&limit=100"), 20);
@@ -541,7 +546,9 @@ class ReferenceQueriesPlanTest {
                 Long.parseLong(one("SELECT count(*) FROM records WHERE board_id = ? AND user_id IS NOT NULL", big)),
                 count.get("count").asLong());
         RecordFilter q = query("with_user", "true");
-        assertReadsAtMost(q.window() + 2 * 100 + 5, q.page(big, size - q.window(), size, null, null, null));
+        assertReadsAtMost(
+                ListingPlan.window(q) + 2 * 100 + 5,
+                ListingSql.page(q, big, size - ListingPlan.window(q), size, null, null, null));
     }
 
     @Test
@@ -862,10 +869,12 @@ class ReferenceQueriesPlanTest {
     void areaAndSenderFiltersWalkBoundedWindowsAndFindEveryMatch() throws Exception {
         String area = one("SELECT area_id FROM records WHERE board_id = ? AND id = ?", big, size - 10);
         RecordFilter q = query("area_id", area, "limit", "50");
-        assertEquals(RecordFilter.Path.WINDOW, q.path());
-        assertReadsAtMost(q.window() + 2 * 50 + 5, q.page(big, size - q.window(), size, null, null, null));
+        assertEquals(ListingPlan.Path.WINDOW, ListingPlan.path(q));
+        assertReadsAtMost(
+                ListingPlan.window(q) + 2 * 50 + 5,
+                ListingSql.page(q, big, size - ListingPlan.window(q), size, null, null, null));
         List<Long> got = pages(records("area_id=" + area + "&limit=50"), 10);
-        long lowest = size - 10 * q.window();
+        long lowest = size - 10 * ListingPlan.window(q);
         assertEquals(
                 expected(
                         "SELECT id FROM records WHERE board_id = ? AND area_id = ? AND id >= ? ORDER BY id DESC",

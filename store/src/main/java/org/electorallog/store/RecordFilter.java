@@ -1,14 +1,11 @@
 package org.electorallog.store;
 
 import java.sql.Timestamp;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Objects;
 
 /**
- * The filters and sort of one listing or count of a board's records, and the one SQL statement that
- * serves it. Every statement is parameterized and read bounded (docs/decisions.md, "Listing indexes
+ * The filters and sort of one listing or count of a board's records: a value, checked when built;
+ * {@link ListingPlan} decides how it is served and {@link ListingSql} writes the statement. Every
+ * statement is parameterized and read bounded (docs/decisions.md, "Listing indexes
  * and the storage budget"):
  * <ul>
  * <li><b>ID order</b> (sort {@code id} or {@code created}, which follows the IDs):
@@ -36,27 +33,7 @@ public final class RecordFilter {
     /** A window reads at most this many page sizes of IDs. */
     public static final int WINDOW_PAGES = 10;
 
-    /** The sorts a listing takes. */
-    public static final List<String> SORTS =
-            List.of("id", "created", "statement_time", "kind", "user_id", "username", "ballot_id", "election_id");
-
-    /** How a listing is served, reported to the caller. */
-    public enum Path {
-        PRIMARY_KEY("records_pkey"),
-        VALUE_ROWS("the value's index"),
-        KIND_INDEX("records_kind"),
-        ELECTION_INDEX("records_election"),
-        WINDOW("a bounded window of IDs"),
-        SORT_INDEX("the sort column's index");
-
-        public final String servedBy;
-
-        Path(String servedBy) {
-            this.servedBy = servedBy;
-        }
-    }
-
-    public final String sort;
+    public final Sort sort;
     public final boolean desc;
     public final int limit;
     public final Short kind;
@@ -130,21 +107,14 @@ public final class RecordFilter {
         String s = b.sort;
         if (s == null) {
             // a statement-time window alone is served in statement-time order by its index
-            boolean onlyStatementWindow = (statementFrom != null || statementTo != null)
-                    && equalityFilters() == 0
-                    && !hasResiduals(false)
-                    && !hasIdBounds();
-            s = onlyStatementWindow ? "statement_time" : "id";
+            s = statementWindowOnly() ? Sort.STATEMENT_TIME.apiName : Sort.ID.apiName;
         }
-        if (!SORTS.contains(s)) {
-            throw new IllegalArgumentException("cannot sort by '" + s + "'; sorts: " + SORTS);
-        }
-        this.sort = s;
-        Objects.requireNonNull(sort);
+        this.sort = Sort.of(s);
         checkSortFilters();
     }
 
-    private int equalityFilters() {
+    /** How many of the equality filters (kind, user, username, election, area, ballot, sender) are set. */
+    int equalityFilters() {
         int n = 0;
         for (Object o : new Object[] {kind, userId, username, electionId, areaId, ballotId, senderKey}) {
             n += o == null ? 0 : 1;
@@ -157,7 +127,7 @@ public final class RecordFilter {
     }
 
     /** Filters other than the equality ones: with a user, visibility, and (if asked) the statement-time window. */
-    private boolean hasResiduals(boolean statementWindow) {
+    boolean hasResiduals(boolean statementWindow) {
         return withUser
                 || visibleElections != null
                 || visibleAreas != null
@@ -166,11 +136,15 @@ public final class RecordFilter {
 
     /** The column a sort pages on, or null for ID order. */
     public String sortColumn() {
-        return switch (sort) {
-            case "id", "created" -> null;
-            case "statement_time" -> "statement_ts";
-            default -> sort;
-        };
+        return sort.column;
+    }
+
+    /** A statement-time window and nothing else: served in statement-time order by its index. */
+    boolean statementWindowOnly() {
+        return (statementFrom != null || statementTo != null)
+                && equalityFilters() == 0
+                && !hasResiduals(false)
+                && !hasIdBounds();
     }
 
     private void checkSortFilters() {
@@ -195,220 +169,10 @@ public final class RecordFilter {
         }
         if (!ok) {
             throw new IllegalArgumentException(
-                    "sorting by " + sort + " takes no filter but one on " + sort
+                    "sorting by " + sort.apiName + " takes no filter but one on " + sort
                             + " itself (statement_time_from/_to for statement_time); every filter is served in ID order "
                             + "(sort=id, the default). Supported: sort=id with any filters; sort=<column> with a filter on that column");
         }
-    }
-
-    /** The path an ID-order listing takes. */
-    public Path path() {
-        if (sortColumn() != null) {
-            return Path.SORT_INDEX;
-        }
-        if (userId != null || username != null || ballotId != null) {
-            return Path.VALUE_ROWS;
-        }
-        boolean residual = hasResiduals(true) || areaId != null || senderKey != null;
-        int equality = equalityFilters();
-        if (!residual && equality == 0) {
-            return Path.PRIMARY_KEY;
-        }
-        if (!residual && equality == 1 && kind != null) {
-            return Path.KIND_INDEX;
-        }
-        if (!residual && equality == 1 && electionId != null) {
-            return Path.ELECTION_INDEX;
-        }
-        return Path.WINDOW;
-    }
-
-    /** The IDs a window covers per request. */
-    public long window() {
-        return (long) WINDOW_PAGES * limit;
-    }
-
-    /**
-     * The page statement for ID order within [from, to), or for a sort by a column after
-     * {@code after} (null on the first page). {@code senderId} is the resolved sender key (null when none
-     * was asked).
-     */
-    public BoundStatement page(short boardId, long from, long to, Long afterId, String afterKey, Integer senderId) {
-        List<Object> params = new ArrayList<>();
-        StringBuilder sql =
-                new StringBuilder("SELECT ").append(Records.LISTED_COLUMNS).append(" FROM records WHERE board_id = ?");
-        params.add(boardId);
-        String column = sortColumn();
-        if (column == null) {
-            filters(sql, params, senderId);
-            sql.append(" AND id >= ? AND id < ?");
-            params.add(from);
-            params.add(to);
-            // a value's rows come from its index and are sorted; "id + 0" keeps the planner from walking the
-            // primary key instead when its statistics are stale (a new board), which would read the board
-            String key = path() == Path.VALUE_ROWS ? "id + 0" : "id";
-            sql.append(" ORDER BY ").append(key).append(desc ? " DESC" : "");
-        } else {
-            filters(sql, params, null);
-            if (!column.equals("kind") && !column.equals("statement_ts")) {
-                sql.append(" AND ").append(column).append(" IS NOT NULL");
-            }
-            if (afterId != null) {
-                Object key = sortKey(column, afterKey);
-                // the plain bound lets the index scan start at the key; the row comparison breaks ties by ID
-                sql.append(" AND ").append(column).append(desc ? " <= ?" : " >= ?");
-                sql.append(" AND (")
-                        .append(column)
-                        .append(", id) ")
-                        .append(desc ? "<" : ">")
-                        .append(" (?, ?)");
-                params.add(key);
-                params.add(key);
-                params.add(afterId);
-            }
-            String dir = desc ? " DESC" : "";
-            sql.append(" ORDER BY ").append(column).append(dir).append(", id").append(dir);
-        }
-        sql.append(" LIMIT ?");
-        params.add(limit);
-        return new BoundStatement(sql.toString(), params);
-    }
-
-    /** The sort key of a listed record for a cursor, as text. */
-    public String keyOf(StoredRecord row) {
-        return switch (sort) {
-            case "statement_time" -> Long.toString(micros(Timestamp.from(row.statementTime())));
-            case "kind" -> Short.toString(row.kind());
-            case "user_id" -> row.fields().userId();
-            case "username" -> row.fields().username();
-            case "ballot_id" -> row.fields().ballotId();
-            case "election_id" -> row.fields().electionId();
-            default -> throw new IllegalStateException("no sort key in ID order");
-        };
-    }
-
-    private static Object sortKey(String column, String key) {
-        try {
-            return switch (column) {
-                case "statement_ts" -> {
-                    long micros = Long.parseLong(key);
-                    Timestamp t = new Timestamp(Math.floorDiv(micros, 1000));
-                    t.setNanos((int) Math.floorMod(micros, 1_000_000L) * 1000);
-                    yield t;
-                }
-                case "kind" -> Short.parseShort(key);
-                default -> key;
-            };
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("the cursor does not fit this sort; start again without a cursor", e);
-        }
-    }
-
-    public static long micros(Timestamp t) {
-        return Math.floorDiv(t.getTime(), 1000) * 1_000_000L + t.getNanos() / 1000;
-    }
-
-    private void filters(StringBuilder sql, List<Object> params, Integer senderId) {
-        eq(sql, params, "kind", kind);
-        eq(sql, params, "user_id", userId);
-        eq(sql, params, "username", username);
-        eq(sql, params, "election_id", electionId);
-        eq(sql, params, "area_id", areaId);
-        eq(sql, params, "ballot_id", ballotId);
-        eq(sql, params, "sender_id", senderId);
-        if (statementFrom != null) {
-            sql.append(" AND statement_ts >= ?");
-            params.add(statementFrom);
-        }
-        if (statementTo != null) {
-            sql.append(" AND statement_ts < ?");
-            params.add(statementTo);
-        }
-        if (withUser) {
-            sql.append(" AND user_id IS NOT NULL");
-        }
-        if (visibleElections != null) {
-            sql.append(" AND election_id = ANY(?)");
-            params.add(visibleElections);
-        }
-        if (visibleAreas != null) {
-            sql.append(" AND area_id = ANY(?)");
-            params.add(visibleAreas);
-        }
-    }
-
-    private static void eq(StringBuilder sql, List<Object> params, String column, Object value) {
-        if (value != null) {
-            sql.append(" AND ").append(column).append(" = ?");
-            params.add(value);
-        }
-    }
-
-    // ---------------------------------------------------------------- counts
-
-    /** The counters to add up for this count, or null when counters cannot answer it. */
-    public List<CounterKey> counterKeys() {
-        if (hasIdBounds()
-                || userId != null
-                || username != null
-                || ballotId != null
-                || areaId != null
-                || senderKey != null
-                || statementFrom != null
-                || statementTo != null
-                || visibleAreas != null) {
-            return null;
-        }
-        if (withUser) {
-            return kind == null && electionId == null && visibleElections == null
-                    ? List.of(CounterKey.withUser())
-                    : null;
-        }
-        short k = kind == null ? CounterKey.ALL_KINDS : kind;
-        if (visibleElections != null) {
-            if (electionId != null) {
-                return null;
-            }
-            List<CounterKey> keys = new ArrayList<>();
-            for (String e : new java.util.TreeSet<>(Arrays.asList(visibleElections))) {
-                keys.add(new CounterKey(k, e));
-            }
-            return keys;
-        }
-        return List.of(new CounterKey(k, electionId == null ? CounterKey.ALL_ELECTIONS : electionId));
-    }
-
-    /** True when the count is the size of an ID range (only ID bounds or a created window). */
-    public boolean countIsIdRange() {
-        return hasIdBounds() && equalityFilters() == 0 && !hasResiduals(true);
-    }
-
-    /**
-     * The capped count statement: at most {@link #COUNT_CAP} + 1 matching rows, found through an index
-     * that bounds the rows read (a value's rows, a kind's or an election's IDs in a range, or a
-     * statement-time window). Null when no index bounds it.
-     */
-    public BoundStatement cappedCount(short boardId, long from, long to, Integer senderId) {
-        Path p = path();
-        boolean statementWindowOnly = (statementFrom != null || statementTo != null)
-                && equalityFilters() == 0
-                && !hasResiduals(false)
-                && !hasIdBounds();
-        if (p != Path.VALUE_ROWS && p != Path.KIND_INDEX && p != Path.ELECTION_INDEX && !statementWindowOnly) {
-            return null;
-        }
-        List<Object> params = new ArrayList<>();
-        StringBuilder sql = new StringBuilder("SELECT count(*) FROM (SELECT 1 FROM records WHERE board_id = ?");
-        params.add(boardId);
-        filters(sql, params, senderId);
-        if (!statementWindowOnly) {
-            sql.append(" AND id >= ? AND id < ?");
-            params.add(from);
-            params.add(to);
-        }
-        sql.append(" LIMIT ?) capped");
-        params.add(COUNT_CAP + 1);
-        return new BoundStatement(sql.toString(), params);
     }
 
     public static final String COUNTABLE =

@@ -1,7 +1,6 @@
 package org.electorallog.perf.jmh;
 
 import java.util.concurrent.TimeUnit;
-import org.electorallog.producer.ElectionStatements;
 import org.electorallog.schemas.BadEventException;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.DecodedStatement;
@@ -9,6 +8,7 @@ import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.StatementRules;
 import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.testkit.ElectionStatements;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
