@@ -8,8 +8,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,6 +25,8 @@ import org.electorallog.query.QueryApi;
 import org.electorallog.schemas.avro.CastVote;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.store.Boards;
+import org.electorallog.store.RecordSamples;
 
 /**
  * {@code perf appends} and {@code perf burst}: latency from publish to provable, that is until the
@@ -364,20 +364,13 @@ final class AppendsRun {
             long found;
             // the burst's records, and any copy of one, come after the board's size before it (the board
             // only grows): the primary key's range from there, not a walk of the whole board
-            try (Connection c = env.db.getConnection();
-                    PreparedStatement ps =
-                            c.prepareStatement("SELECT r.user_id, r.id FROM records r JOIN boards b USING (board_id) "
-                                    + "WHERE b.name = ? AND r.id >= ? AND r.user_id LIKE ? || '%'")) {
-                ps.setString(1, board);
-                ps.setLong(2, base);
-                ps.setString(3, tag);
-                found = 0;
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        ids.put(rs.getString(1), rs.getLong(2));
-                        found++;
-                    }
-                }
+            try (Connection c = env.db.getConnection()) {
+                short boardId = Boards.find(c, board)
+                        .orElseThrow(() -> new IllegalStateException("the burst's board " + board + " has no row"))
+                        .id();
+                List<RecordSamples.UserRecord> rows = RecordSamples.byUserPrefix(c, boardId, base, tag);
+                rows.forEach(r -> ids.put(r.userId(), r.id()));
+                found = rows.size();
             }
             Latencies lat = new Latencies();
             long last = 0;

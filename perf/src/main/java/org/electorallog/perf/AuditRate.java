@@ -4,7 +4,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.util.List;
 import java.util.Locale;
 import org.electorallog.audit.AuditOptions;
@@ -20,6 +19,8 @@ import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.schemas.Topics;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.store.BoardState;
+import org.electorallog.store.Boards;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.StorageReport;
 import org.electorallog.testkit.ElectionStatements;
@@ -111,11 +112,10 @@ public final class AuditRate {
     }
 
     private static long size(HikariDataSource ds) throws Exception {
-        try (Connection c = ds.getConnection();
-                ResultSet rs = c.createStatement().executeQuery("SELECT coalesce(max(size), 0) FROM board_state")) {
-            return rs.next() ? rs.getLong(1) : 0;
+        try (Connection c = ds.getConnection()) {
+            return Boards.all(c).stream().mapToLong(BoardState::size).max().orElse(0);
         } catch (java.sql.SQLException e) {
-            return 0;
+            return 0; // not migrated yet
         }
     }
 }

@@ -1,7 +1,6 @@
 package org.electorallog.perf;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,9 +11,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.StatementKinds;
+import org.electorallog.store.Boards;
 import org.electorallog.store.RecordInserter;
 import org.electorallog.store.RecordPartitions;
 import org.electorallog.store.RecordRow;
+import org.electorallog.store.ServerStatistics;
 import org.electorallog.testkit.ElectionStatements;
 
 /**
@@ -41,7 +42,6 @@ final class FillRun {
             PerfEnvironment env, long target, int boards, boolean signed, long ceilingEvery, int ceilingRows)
             throws Exception {
         org.electorallog.projector.Projector projector = env.projector(Duration.ofSeconds(1));
-        dropOldCeilingTable(env);
         Map<String, Long> before = new LinkedHashMap<>();
         String prefix = signed ? "perf-signed-" : "perf-";
         for (int b = 1; b <= boards; b++) {
@@ -401,22 +401,14 @@ final class FillRun {
     private static void settle(PerfEnvironment env) throws Exception {
         try (Connection c = env.db.getConnection()) {
             c.setAutoCommit(true);
-            c.createStatement().execute("VACUUM (ANALYZE) records");
-            c.createStatement().execute("VACUUM (ANALYZE) tiles");
+            ServerStatistics.vacuumAnalyze(c, "records");
+            ServerStatistics.vacuumAnalyze(c, "tiles");
         }
     }
 
     /** A seed per board and starting voter: a resumed fill must not repeat earlier delivery IDs. */
     static long seed(String board, long firstVoter) {
         return board.hashCode() * 1_000_003L + firstVoter;
-    }
-
-    /** A perf stack filled by an earlier build kept a full copy of records as ceiling_records; it is no longer used. */
-    private static void dropOldCeilingTable(PerfEnvironment env) throws java.sql.SQLException {
-        try (Connection c = env.db.getConnection()) {
-            c.setAutoCommit(true);
-            c.createStatement().execute("DROP TABLE IF EXISTS ceiling_records");
-        }
     }
 
     /**
@@ -426,21 +418,18 @@ final class FillRun {
     private static Map<String, Object> ceilingWindow(PerfEnvironment env, String board, int rows) throws Exception {
         long size = env.sizes().getOrDefault(board, 0L);
         short boardId;
-        try (Connection c = env.db.getConnection();
-                java.sql.PreparedStatement ps = c.prepareStatement("SELECT board_id FROM boards WHERE name = ?")) {
-            ps.setString(1, board);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    // the first window of a new board: nothing projected yet, so no board row to write under
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("at", size);
-                    m.put("rows", 0);
-                    m.put("rows_per_second", null);
-                    m.put("note", "the board has no row yet: nothing to write under");
-                    return m;
-                }
-                boardId = rs.getShort(1);
+        try (Connection c = env.db.getConnection()) {
+            java.util.Optional<org.electorallog.store.BoardRow> row = Boards.find(c, board);
+            if (row.isEmpty()) {
+                // the first window of a new board: nothing projected yet, so no board row to write under
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("at", size);
+                m.put("rows", 0);
+                m.put("rows_per_second", null);
+                m.put("note", "the board has no row yet: nothing to write under");
+                return m;
             }
+            boardId = row.get().id();
         }
         // voters far beyond the fill's (one range per size), with a seed of their own: fresh delivery IDs,
         // users and ballots, so they land at random places in the indexes as new voters do

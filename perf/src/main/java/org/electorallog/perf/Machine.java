@@ -3,10 +3,10 @@ package org.electorallog.perf;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.sql.DataSource;
+import org.electorallog.store.ServerStatistics;
 
 /** What a result was measured on: cores, memory, CPU model, and the versions of everything. */
 final class Machine {
@@ -48,9 +48,8 @@ final class Machine {
     static Map<String, String> versions(DataSource db) {
         Map<String, String> v = new LinkedHashMap<>();
         v.put("kafka", org.apache.kafka.common.utils.internals.AppInfoParser.getVersion());
-        try (Connection c = db.getConnection();
-                ResultSet rs = c.createStatement().executeQuery("SHOW server_version")) {
-            v.put("postgresql", rs.next() ? rs.getString(1) : "unknown");
+        try (Connection c = db.getConnection()) {
+            v.put("postgresql", ServerStatistics.serverVersion(c));
         } catch (Exception e) {
             v.put("postgresql", "unknown: " + e.getMessage());
         }

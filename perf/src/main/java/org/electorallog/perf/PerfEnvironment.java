@@ -5,8 +5,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -22,7 +20,10 @@ import org.electorallog.query.HttpSettings;
 import org.electorallog.query.QueryApi;
 import org.electorallog.query.QueryApiSettings;
 import org.electorallog.schemas.Topics;
+import org.electorallog.store.Boards;
+import org.electorallog.store.PartitionLease;
 import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.ServerStatistics;
 
 /**
  * The system under test: a persistent embedded stack (real Kafka broker and PostgreSQL 18 in
@@ -127,16 +128,9 @@ final class PerfEnvironment implements AutoCloseable {
     /** True when PostgreSQL's stored offset of every events partition has reached Kafka's end offset. */
     boolean caughtUp() {
         Map<Integer, Long> end = endOffsets();
-        Map<Integer, Long> stored = new LinkedHashMap<>();
-        try (Connection c = db.getConnection();
-                PreparedStatement ps =
-                        c.prepareStatement("SELECT partition, next_offset FROM partition_offsets WHERE topic = ?")) {
-            ps.setString(1, Topics.EVENTS);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    stored.put(rs.getInt(1), rs.getLong(2));
-                }
-            }
+        Map<Integer, Long> stored;
+        try {
+            stored = PartitionLease.nextOffsets(db, Topics.EVENTS);
         } catch (SQLException e) {
             return end.values().stream().allMatch(v -> v == 0);
         }
@@ -185,13 +179,11 @@ final class PerfEnvironment implements AutoCloseable {
     /** Board name -> size, of the perf boards. */
     Map<String, Long> sizes() {
         Map<String, Long> out = new LinkedHashMap<>();
-        try (Connection c = db.getConnection();
-                PreparedStatement ps = c.prepareStatement(
-                        "SELECT b.name, s.size FROM boards b JOIN board_state s USING (board_id) WHERE b.name LIKE 'perf-%' ORDER BY b.name");
-                ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                out.put(rs.getString(1), rs.getLong(2));
-            }
+        try (Connection c = db.getConnection()) {
+            Boards.all(c).stream()
+                    .filter(s -> s.board().name().startsWith("perf-"))
+                    .sorted(java.util.Comparator.comparing(s -> s.board().name()))
+                    .forEach(s -> out.put(s.board().name(), s.size()));
         } catch (SQLException e) {
             // not migrated yet: no boards
         }
@@ -204,25 +196,11 @@ final class PerfEnvironment implements AutoCloseable {
      * milliseconds; empty on a server without the view.
      */
     Map<String, Long> checkpoints() {
-        Map<String, Long> out = new LinkedHashMap<>();
-        try (Connection c = db.getConnection();
-                PreparedStatement ps = c.prepareStatement("SELECT num_timed, num_requested, buffers_written,"
-                        + " write_time::bigint, sync_time::bigint FROM pg_stat_checkpointer");
-                ResultSet rs = ps.executeQuery()) {
-            if (rs.next()) {
-                out.put("timed", rs.getLong(1));
-                out.put("requested", rs.getLong(2));
-                out.put("buffers_written", rs.getLong(3));
-                out.put("write_ms", rs.getLong(4));
-                out.put("sync_ms", rs.getLong(5));
-            }
+        try (Connection c = db.getConnection()) {
+            return ServerStatistics.checkpointer(c);
         } catch (SQLException e) {
-            if (!"42P01".equals(e.getSQLState())) { // undefined_table: PostgreSQL 16 or older
-                throw new IllegalStateException("cannot read pg_stat_checkpointer: " + e.getMessage(), e);
-            }
-            out.clear();
+            throw new IllegalStateException("cannot read pg_stat_checkpointer: " + e.getMessage(), e);
         }
-        return out;
     }
 
     /**
@@ -231,21 +209,11 @@ final class PerfEnvironment implements AutoCloseable {
      * buffers were full.
      */
     Map<String, Long> wal() {
-        Map<String, Long> out = new LinkedHashMap<>();
-        try (Connection c = db.getConnection();
-                PreparedStatement ps = c.prepareStatement(
-                        "SELECT wal_records, wal_fpi, wal_bytes::bigint, wal_buffers_full FROM pg_stat_wal");
-                ResultSet rs = ps.executeQuery()) {
-            if (rs.next()) {
-                out.put("records", rs.getLong(1));
-                out.put("full_page_images", rs.getLong(2));
-                out.put("bytes", rs.getLong(3));
-                out.put("buffers_full", rs.getLong(4));
-            }
+        try (Connection c = db.getConnection()) {
+            return ServerStatistics.wal(c);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read pg_stat_wal: " + e.getMessage(), e);
         }
-        return out;
     }
 
     long total() {

@@ -15,8 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,6 +27,9 @@ import java.util.function.Function;
 import org.electorallog.query.QueryApi;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.Boards;
+import org.electorallog.store.BoundStatement;
+import org.electorallog.store.Checkpoints;
+import org.electorallog.store.RecordSamples;
 import org.electorallog.store.Records;
 
 /**
@@ -256,41 +257,27 @@ final class ProbeRun {
 
     /** 200 random records of the board: their users, usernames, ballots and times. */
     private void sample() throws Exception {
-        try (Connection c = env.db.getConnection();
-                PreparedStatement ps =
-                        c.prepareStatement("SELECT r.id, r.user_id, r.username, r.created, r.statement_ts, "
-                                + "(SELECT ballot_id FROM records v WHERE v.board_id = r.board_id AND v.user_id = r.user_id AND v.kind = 1 LIMIT 1), "
-                                + "(SELECT election_id FROM records v WHERE v.board_id = r.board_id AND v.user_id = r.user_id AND v.kind = 1 LIMIT 1) "
-                                + "FROM records r JOIN boards b USING (board_id) WHERE b.name = ? AND r.id = ?")) {
+        try (Connection c = env.db.getConnection()) {
+            short id = boardId(c);
             while (samples.size() < 200) {
-                ps.setString(1, board);
-                ps.setLong(2, (long) (random.nextDouble() * size));
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next() && rs.getString(6) != null) {
-                        Map<String, String> s = new LinkedHashMap<>();
-                        s.put("id", Long.toString(rs.getLong(1)));
-                        s.put("user", rs.getString(2));
-                        s.put("username", rs.getString(3));
-                        s.put("created", rs.getTimestamp(4).toInstant().toString());
-                        s.put("statement", rs.getTimestamp(5).toInstant().toString());
-                        s.put("ballot", rs.getString(6));
-                        s.put("election", rs.getString(7));
-                        samples.add(s);
-                    }
+                RecordSamples.Sample r = RecordSamples.sample(c, id, (long) (random.nextDouble() * size))
+                        .orElse(null);
+                if (r != null && r.ballotId() != null) {
+                    Map<String, String> s = new LinkedHashMap<>();
+                    s.put("id", Long.toString(r.id()));
+                    s.put("user", r.userId());
+                    s.put("username", r.username());
+                    s.put("created", r.created().toString());
+                    s.put("statement", r.statementTime().toString());
+                    s.put("ballot", r.ballotId());
+                    s.put("election", r.electionId());
+                    samples.add(s);
                 }
             }
-        }
-        try (Connection c = env.db.getConnection();
-                PreparedStatement ps = c.prepareStatement(
-                        "SELECT note FROM checkpoints k JOIN boards b USING (board_id) WHERE b.name = ? AND k.size <= ? ORDER BY k.size DESC LIMIT 1")) {
-            ps.setString(1, board);
-            ps.setLong(2, size / 2);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    throw new IllegalStateException("no checkpoint at or below size " + size / 2 + " to trust");
-                }
-                trustedCheckpoint = rs.getString(1);
-            }
+            trustedCheckpoint = Checkpoints.atOrBelow(c, id, size / 2)
+                    .orElseThrow(
+                            () -> new IllegalStateException("no checkpoint at or below size " + size / 2 + " to trust"))
+                    .note();
         }
     }
 
@@ -576,15 +563,9 @@ final class ProbeRun {
     }
 
     private short readBoardId(Connection c) throws Exception {
-        try (PreparedStatement ps = c.prepareStatement("SELECT board_id FROM boards WHERE name = ?")) {
-            ps.setString(1, board);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    throw new IllegalStateException("there is no board " + board);
-                }
-                return rs.getShort(1);
-            }
-        }
+        return Boards.find(c, board)
+                .orElseThrow(() -> new IllegalStateException("there is no board " + board))
+                .id();
     }
 
     /** The plan of a probe: the listing and count explain endpoints, or EXPLAIN of the statement. */
@@ -627,14 +608,7 @@ final class ProbeRun {
             } else {
                 return null; // proofs: the current checkpoint's statement and one tile query, see the plan tests
             }
-            try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + sql)) {
-                for (int i = 0; i < params.size(); i++) {
-                    ps.setObject(i + 1, params.get(i));
-                }
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? rs.getString(1) : null;
-                }
-            }
+            return new BoundStatement(sql, params).explain(c);
         }
     }
 

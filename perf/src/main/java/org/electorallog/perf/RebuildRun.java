@@ -2,7 +2,6 @@ package org.electorallog.perf;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -13,6 +12,7 @@ import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.projector.Replay;
 import org.electorallog.schemas.Topics;
 import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.ServerStatistics;
 import org.electorallog.store.StorageReport;
 
 /**
@@ -27,9 +27,8 @@ final class RebuildRun {
     static Map<String, Object> rebuild(PerfEnvironment env, boolean keep) throws Exception {
         DatabaseAddress a = env.stack.database();
         String name = "perf_rebuild_" + System.currentTimeMillis();
-        try (Connection c = env.db.getConnection();
-                Statement st = c.createStatement()) {
-            st.execute("CREATE DATABASE " + name);
+        try (Connection c = env.db.getConnection()) {
+            ServerStatistics.createDatabase(c, name);
         }
         String url = a.jdbcUrl().replaceFirst("/[^/?]+(\\?|$)", "/" + name + "$1");
         String deadLetters = Topics.DEAD_LETTERS + ".rebuild";
@@ -62,9 +61,8 @@ final class RebuildRun {
         System.err.printf(
                 "rebuild: %,d events in %.1f s (%,.0f events/s)%n", r.events(), r.seconds(), r.eventsPerSecond());
         if (!keep) {
-            try (Connection c = env.db.getConnection();
-                    Statement st = c.createStatement()) {
-                st.execute("DROP DATABASE " + name + " WITH (FORCE)");
+            try (Connection c = env.db.getConnection()) {
+                ServerStatistics.dropDatabase(c, name);
             }
         }
         out.put("database", keep ? name : name + " (dropped)");

@@ -15,6 +15,7 @@ import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.RecordInserter;
 import org.electorallog.store.RecordPartitions;
 import org.electorallog.store.RecordRow;
+import org.electorallog.store.ServerStatistics;
 
 /**
  * Measures the two ways the projector can write a batch of records (issue 5: "binary COPY or
@@ -46,7 +47,7 @@ public final class RecordInsertComparison {
                 for (RecordInserter method : RecordInserter.values()) {
                     String name = "insert_" + method.name().toLowerCase(Locale.ROOT) + "_" + round;
                     try (Connection c = java.sql.DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
-                        c.createStatement().execute("CREATE DATABASE " + name);
+                        ServerStatistics.createDatabase(c, name);
                     }
                     String url = db.jdbcUrl().replace("/postgres", "/" + name);
                     try (HikariDataSource ds = ProjectionDatabase.pool(url, db.user(), db.password(), 2, name)) {

@@ -28,6 +28,19 @@ public final class Checkpoints {
         }
     }
 
+    /** The newest checkpoint at or below a size (the primary key, backwards): what a client that kept one holds. */
+    public static final String AT_OR_BELOW_SQL =
+            "SELECT size, root, note FROM checkpoints WHERE board_id = ? AND size <= ? ORDER BY size DESC LIMIT 1";
+
+    /** A board's newest checkpoint at or below {@code size}, if any. */
+    public static Optional<CheckpointRow> atOrBelow(Connection c, short boardId, long size) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(AT_OR_BELOW_SQL)) {
+            ps.setShort(1, boardId);
+            ps.setLong(2, size);
+            return first(ps);
+        }
+    }
+
     /** A board's latest checkpoint, if it has one. */
     public static Optional<CheckpointRow> latest(Connection c, short boardId) throws SQLException {
         return one(c, LATEST_SQL, boardId);
