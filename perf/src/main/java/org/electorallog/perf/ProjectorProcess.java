@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.electorallog.config.Setting;
 import org.electorallog.infra.DatabaseAddress;
 
 /**
@@ -66,20 +67,20 @@ final class ProjectorProcess implements AutoCloseable {
                 new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         Map<String, String> environment = pb.environment();
         environment.keySet().removeIf(k -> k.startsWith("ELECTORAL_LOG_")); // only what is set here
-        environment.put("ELECTORAL_LOG_KAFKA_BOOTSTRAP", env.stack.kafkaBootstrap());
-        environment.put("ELECTORAL_LOG_JDBC_URL", db.jdbcUrl());
-        environment.put("ELECTORAL_LOG_DB_USER", db.user());
-        environment.put("ELECTORAL_LOG_DB_PASSWORD", db.password());
-        environment.put("ELECTORAL_LOG_SIGNING_KEY", env.signer.signerKey());
+        environment.put(Setting.KAFKA_BOOTSTRAP.env, env.stack.kafkaBootstrap());
+        environment.put(Setting.JDBC_URL.env, db.jdbcUrl());
+        environment.put(Setting.DB_USER.env, db.user());
+        environment.put(Setting.DB_PASSWORD.env, db.password());
+        environment.put(Setting.SIGNING_KEY.env, env.signer.signerKey());
         environment.put(
-                "ELECTORAL_LOG_STATE_DIR", env.work.resolve("streams-process").toString());
-        environment.put("ELECTORAL_LOG_BATCH_MAX_RECORDS", "5000");
-        environment.put("ELECTORAL_LOG_BATCH_MAX_WAIT_MS", Integer.toString(batchWaitMs));
-        environment.put("ELECTORAL_LOG_CHECKPOINT_EVERY_MS", "0");
-        environment.put("ELECTORAL_LOG_SIGNATURE_POLICY", "SENDER");
-        environment.put("ELECTORAL_LOG_SIGNED_BOARDS", PerfEnvironment.SIGNED_BOARDS);
-        environment.put("ELECTORAL_LOG_METRICS_HOST", "127.0.0.1");
-        environment.put("ELECTORAL_LOG_METRICS_PORT", Integer.toString(port));
+                Setting.STATE_DIR.env, env.work.resolve("streams-process").toString());
+        environment.put(Setting.BATCH_MAX_RECORDS.env, "5000");
+        environment.put(Setting.BATCH_MAX_WAIT_MS.env, Integer.toString(batchWaitMs));
+        environment.put(Setting.CHECKPOINT_EVERY_MS.env, "0");
+        environment.put(Setting.SIGNATURE_POLICY.env, "SENDER");
+        environment.put(Setting.SIGNED_BOARDS.env, PerfEnvironment.SIGNED_BOARDS);
+        environment.put(Setting.METRICS_HOST.env, "127.0.0.1");
+        environment.put(Setting.METRICS_PORT.env, Integer.toString(port));
         ProjectorProcess p = new ProjectorProcess(pb.start(), port, log);
         try {
             p.awaitReady(Duration.ofMinutes(2));

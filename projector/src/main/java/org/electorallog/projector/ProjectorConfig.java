@@ -13,26 +13,6 @@ import org.electorallog.core.NoteSigner;
  * and the signing key is never echoed.
  */
 public final class ProjectorConfig {
-    public static final String BOOTSTRAP = Setting.KAFKA_BOOTSTRAP.env;
-    public static final String JDBC_URL = Setting.JDBC_URL.env;
-    public static final String DB_USER = Setting.DB_USER.env;
-    public static final String DB_PASSWORD = Setting.DB_PASSWORD.env;
-    public static final String TOPIC = Setting.TOPIC.env;
-    public static final String DEAD_LETTER_TOPIC = Setting.DEAD_LETTER_TOPIC.env;
-    public static final String APPLICATION_ID = Setting.APPLICATION_ID.env;
-    public static final String INSTANCE_ID = Setting.INSTANCE_ID.env;
-    public static final String STATE_DIR = Setting.STATE_DIR.env;
-    public static final String SIGNING_KEY = Setting.SIGNING_KEY.env;
-    public static final String SIGNING_KEY_FILE = Setting.SIGNING_KEY_FILE.env;
-    public static final String ORIGIN_PREFIX = Setting.ORIGIN_PREFIX.env;
-    public static final String BATCH_MAX_RECORDS = Setting.BATCH_MAX_RECORDS.env;
-    public static final String BATCH_MAX_WAIT_MS = Setting.BATCH_MAX_WAIT_MS.env;
-    public static final String STREAM_THREADS = Setting.STREAM_THREADS.env;
-    public static final String SIGNATURE_POLICY = Setting.SIGNATURE_POLICY.env;
-    public static final String SIGNED_BOARDS = Setting.SIGNED_BOARDS.env;
-    public static final String SYSTEM_PUBLIC_KEYS = Setting.SYSTEM_PUBLIC_KEYS.env;
-    public static final String CHECKPOINT_EVERY_MS = Setting.CHECKPOINT_EVERY_MS.env;
-    public static final String WARM_UP_STATEMENTS = Setting.WARM_UP_STATEMENTS.env;
 
     private ProjectorConfig() {}
 
@@ -71,8 +51,8 @@ public final class ProjectorConfig {
                     conf.get(Setting.SYSTEM_PUBLIC_KEYS),
                     conf.get(Setting.SENDER_REGISTRY)));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(SIGNATURE_POLICY + "/" + SIGNED_BOARDS + "/" + SYSTEM_PUBLIC_KEYS + "/"
-                    + Setting.SENDER_REGISTRY.env + ": " + e.getMessage());
+            throw new IllegalArgumentException(Setting.SIGNATURE_POLICY.env + "/" + Setting.SIGNED_BOARDS.env + "/"
+                    + Setting.SYSTEM_PUBLIC_KEYS.env + "/" + Setting.SENDER_REGISTRY.env + ": " + e.getMessage());
         }
         s = s.withCheckpointEvery(Duration.ofMillis(conf.number(Setting.CHECKPOINT_EVERY_MS, 0, 3_600_000)));
         s = s.withWarmUp(conf.number(Setting.WARM_UP_STATEMENTS, 0, 10_000_000));
@@ -85,15 +65,16 @@ public final class ProjectorConfig {
     private static NoteSigner signer(Configuration conf) {
         String key = conf.secret(Setting.SIGNING_KEY, Setting.SIGNING_KEY_FILE);
         if (key == null) {
-            throw new IllegalArgumentException(SIGNING_KEY + " (or " + SIGNING_KEY_FILE
+            throw new IllegalArgumentException(Setting.SIGNING_KEY.env + " (or " + Setting.SIGNING_KEY_FILE.env
                     + ") must hold the log's signer key, PRIVATE+KEY+<name>+<id>+<base64>");
         }
         try {
             return NoteSigner.parse(key);
         } catch (IllegalArgumentException e) {
             // never echo the key itself
-            throw new IllegalArgumentException((conf.isSet(Setting.SIGNING_KEY_FILE) ? SIGNING_KEY_FILE : SIGNING_KEY)
-                    + " is not a valid signer key: " + e.getMessage());
+            throw new IllegalArgumentException(
+                    (conf.isSet(Setting.SIGNING_KEY_FILE) ? Setting.SIGNING_KEY_FILE : Setting.SIGNING_KEY).env
+                            + " is not a valid signer key: " + e.getMessage());
         }
     }
 }

@@ -13,11 +13,6 @@ import org.slf4j.LoggerFactory;
 public final class ProjectorMain {
     private static final Logger LOG = LoggerFactory.getLogger(ProjectorMain.class);
 
-    /** Port of /metrics and /health/* (default 9400; 0 = any free port). */
-    public static final String METRICS_PORT = Setting.METRICS_PORT.env;
-    /** Address they listen on (default 127.0.0.1; 0.0.0.0 in a container). */
-    public static final String METRICS_HOST = Setting.METRICS_HOST.env;
-
     private ProjectorMain() {}
 
     public static void main(String[] args) throws InterruptedException {
@@ -50,8 +45,8 @@ public final class ProjectorMain {
             http = ProjectorHttp.start(projector, host, port);
         } catch (java.io.IOException e) {
             projector.close();
-            System.err.println("projector: cannot serve metrics on " + host + ":" + port + " (" + METRICS_PORT + "): "
-                    + e.getMessage());
+            System.err.println("projector: cannot serve metrics on " + host + ":" + port + " ("
+                    + Setting.METRICS_PORT.env + "): " + e.getMessage());
             System.exit(2);
             return;
         }

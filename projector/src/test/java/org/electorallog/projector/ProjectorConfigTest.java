@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import org.electorallog.config.Setting;
 import org.electorallog.core.NoteSigner;
 import org.junit.jupiter.api.Test;
 
@@ -15,9 +16,9 @@ import org.junit.jupiter.api.Test;
 class ProjectorConfigTest {
     static Map<String, String> valid() {
         Map<String, String> env = new HashMap<>();
-        env.put(ProjectorConfig.BOOTSTRAP, "127.0.0.1:9092");
-        env.put(ProjectorConfig.JDBC_URL, "jdbc:postgresql://127.0.0.1/db");
-        env.put(ProjectorConfig.SIGNING_KEY, NoteSigner.generate("log.example").signerKey());
+        env.put(Setting.KAFKA_BOOTSTRAP.env, "127.0.0.1:9092");
+        env.put(Setting.JDBC_URL.env, "jdbc:postgresql://127.0.0.1/db");
+        env.put(Setting.SIGNING_KEY.env, NoteSigner.generate("log.example").signerKey());
         return env;
     }
 
@@ -33,30 +34,30 @@ class ProjectorConfigTest {
         assertEquals(Duration.ofSeconds(1), s.checkpointEvery());
         assertEquals(ProjectorSettings.DEFAULT_WARM_UP_STATEMENTS, s.warmUpStatements());
         for (String required :
-                new String[] {ProjectorConfig.BOOTSTRAP, ProjectorConfig.JDBC_URL, ProjectorConfig.SIGNING_KEY}) {
+                new String[] {Setting.KAFKA_BOOTSTRAP.env, Setting.JDBC_URL.env, Setting.SIGNING_KEY.env}) {
             Map<String, String> env = valid();
             env.remove(required);
             assertTrue(error(env).contains(required), required);
         }
         Map<String, String> env = valid();
-        env.put(ProjectorConfig.BATCH_MAX_RECORDS, "lots");
-        assertTrue(error(env).contains(ProjectorConfig.BATCH_MAX_RECORDS));
+        env.put(Setting.BATCH_MAX_RECORDS.env, "lots");
+        assertTrue(error(env).contains(Setting.BATCH_MAX_RECORDS.env));
         env = valid();
-        env.put(ProjectorConfig.CHECKPOINT_EVERY_MS, "-5");
-        assertTrue(error(env).contains(ProjectorConfig.CHECKPOINT_EVERY_MS));
+        env.put(Setting.CHECKPOINT_EVERY_MS.env, "-5");
+        assertTrue(error(env).contains(Setting.CHECKPOINT_EVERY_MS.env));
         env = valid();
-        env.put(ProjectorConfig.WARM_UP_STATEMENTS, "-1");
-        assertTrue(error(env).contains(ProjectorConfig.WARM_UP_STATEMENTS));
+        env.put(Setting.WARM_UP_STATEMENTS.env, "-1");
+        assertTrue(error(env).contains(Setting.WARM_UP_STATEMENTS.env));
         env = valid();
-        env.put(ProjectorConfig.WARM_UP_STATEMENTS, "0");
+        env.put(Setting.WARM_UP_STATEMENTS.env, "0");
         assertEquals(0, ProjectorConfig.fromEnvironment(env).warmUpStatements());
         env = valid();
-        env.put(ProjectorConfig.SIGNATURE_POLICY, "SOMETIMES");
-        assertTrue(error(env).contains(ProjectorConfig.SIGNATURE_POLICY));
+        env.put(Setting.SIGNATURE_POLICY.env, "SOMETIMES");
+        assertTrue(error(env).contains(Setting.SIGNATURE_POLICY.env));
         env = valid();
-        env.put(ProjectorConfig.SIGNING_KEY, "PRIVATE+KEY+secret-material-here");
+        env.put(Setting.SIGNING_KEY.env, "PRIVATE+KEY+secret-material-here");
         String message = error(env);
-        assertTrue(message.contains(ProjectorConfig.SIGNING_KEY), message);
+        assertTrue(message.contains(Setting.SIGNING_KEY.env), message);
         assertFalse(message.contains("secret-material-here"), "the key itself is never echoed: " + message);
     }
 
