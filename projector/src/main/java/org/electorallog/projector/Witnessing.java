@@ -1,34 +1,20 @@
 package org.electorallog.projector;
 
 import com.zaxxer.hikari.HikariDataSource;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.electorallog.core.Checkpoint;
-import org.electorallog.core.ProofBuilder;
-import org.electorallog.core.ProofException;
-import org.electorallog.core.SignedNote;
 import org.electorallog.core.WitnessPolicy;
-import org.electorallog.core.WitnessRequest;
 import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
 import org.electorallog.store.CheckpointRow;
 import org.electorallog.store.Checkpoints;
 import org.electorallog.store.Cosignatures;
 import org.electorallog.store.ProjectionDatabase;
-import org.electorallog.store.Tiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,14 +39,8 @@ public final class Witnessing implements AutoCloseable {
     private final WitnessPolicy policy;
     private final ProjectorSettings settings;
     private final HikariDataSource db;
-    private final HttpClient http;
-    private final Duration timeout;
+    private final WitnessSubmission submission;
     private final ScheduledExecutorService thread;
-    /**
-     * Per witness and board: the last failure logged, so a witness that stays down is logged once
-     * per board, not every round, and one board's refusal does not make another's success noisy.
-     */
-    private final Map<String, String> failing = new ConcurrentHashMap<>();
 
     private Connection lock;
 
@@ -68,8 +48,7 @@ public final class Witnessing implements AutoCloseable {
         this.policy = policy;
         this.settings = settings;
         this.db = db;
-        this.timeout = timeout;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+        this.submission = new WitnessSubmission(db, timeout);
         // one thread per witness: a witness that hangs until the timeout delays only its own rounds
         this.thread = Executors.newScheduledThreadPool(policy.witnesses().size(), r -> {
             Thread t = new Thread(r, "witnessing");
@@ -144,7 +123,7 @@ public final class Witnessing implements AutoCloseable {
                 witness(b, witness);
             } catch (RuntimeException e) {
                 // one board's failure (a missing tile, say) must not keep the witness from the others
-                failed(witness, b.board().name(), "the request could not be built or stored: " + e);
+                submission.failed(witness, b.board().name(), "the request could not be built or stored: " + e);
             }
         }
     }
@@ -161,7 +140,7 @@ public final class Witnessing implements AutoCloseable {
         if (cp == null || last >= cp.size()) {
             return;
         }
-        long stored = submit(boardId, b.board().name(), cp, witness, last);
+        long stored = submission.submit(boardId, b.board().name(), cp, witness, last);
         if (stored < 0) {
             return;
         }
@@ -187,122 +166,6 @@ public final class Witnessing implements AutoCloseable {
             }
         }
         return Checkpoints.latest(c, boardId).orElse(null);
-    }
-
-    /**
-     * Asks one witness to cosign {@code cp}, from {@code last}, the size it last cosigned as far as
-     * we know; the size whose cosignature this call stored, or -1. On a
-     * 409 it goes on once from the size the witness says: ours was lost (a restored database), or
-     * the witness already cosigned past {@code cp}, and then the latest checkpoint is asked for.
-     */
-    private long submit(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w, long last)
-            throws SQLException, InterruptedException {
-        long old = last;
-        for (int attempt = 0; attempt < 2; attempt++) {
-            HttpResponse<String> r;
-            try {
-                r = http.send(
-                        HttpRequest.newBuilder(URI.create(w.url() + "/add-checkpoint"))
-                                .timeout(timeout)
-                                .POST(HttpRequest.BodyPublishers.ofString(request(boardId, cp, old)))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
-            } catch (java.net.http.HttpTimeoutException e) {
-                failed(w, board, "no answer within " + timeout.toMillis() + " ms (ELECTORAL_LOG_WITNESS_TIMEOUT_MS)");
-                return -1;
-            } catch (IOException e) {
-                failed(w, board, "unreachable (" + e + ")");
-                return -1;
-            }
-            if (r.statusCode() == 200) {
-                return store(boardId, board, cp, w, r.body()) ? cp.size() : -1;
-            }
-            if (r.statusCode() == 409 && attempt == 0) {
-                long theirs = witnessSize(r.body());
-                if (theirs < 0) {
-                    failed(
-                            w,
-                            board,
-                            "409 with a body that is not a size: " + r.body().strip());
-                    return -1;
-                }
-                if (theirs > cp.size()) {
-                    CheckpointRow latest;
-                    try (Connection c = db.getConnection()) {
-                        latest = Checkpoints.latest(c, boardId).orElse(cp);
-                    }
-                    if (theirs > latest.size()) {
-                        failed(
-                                w,
-                                board,
-                                "it has cosigned size " + theirs + " of this board's origin, beyond our latest "
-                                        + "checkpoint " + latest.size()
-                                        + ": another log signed this origin, or this projection "
-                                        + "was rebuilt from a shorter topic (docs/witnesses.md)");
-                        return -1;
-                    }
-                    cp = latest; // it is past the checkpoint we asked for: ask for the latest instead
-                } else if (theirs == old) {
-                    failed(
-                            w,
-                            board,
-                            "409 at its own size " + theirs + ": it holds another root at that size "
-                                    + "(a split view, docs/witnesses.md)");
-                    return -1;
-                }
-                old = theirs; // our record is behind the witness (for example a restored database): go on from its size
-                continue;
-            }
-            failed(w, board, r.statusCode() + " " + r.body().strip());
-            return -1;
-        }
-        return -1;
-    }
-
-    private String request(short boardId, CheckpointRow cp, long old) throws SQLException {
-        try (Connection c = db.getConnection()) {
-            List<byte[]> proof = old == 0 || old == cp.size()
-                    ? List.of()
-                    : ProofBuilder.consistency(old, cp.size(), Tiles.source(c, boardId));
-            return new WitnessRequest(old, proof, cp.note()).format();
-        }
-    }
-
-    private boolean store(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w, String body)
-            throws SQLException {
-        SignedNote.Signature line;
-        try {
-            SignedNote cosigned = SignedNote.parse(cp.note() + body);
-            Checkpoint.parse(cosigned.text());
-            line = w.verifier().cosignature(cosigned);
-        } catch (ProofException e) {
-            failed(
-                    w,
-                    board,
-                    "its answer holds no valid cosignature of checkpoint " + cp.size() + ": " + e.getMessage());
-            return false;
-        }
-        long timestamp = ByteBuffer.wrap(line.signature(), 0, 8).getLong();
-        try (Connection c = db.getConnection()) {
-            Cosignatures.add(c, boardId, cp.size(), w.id(), line.line(), timestamp);
-        }
-        if (failing.remove(w.id() + " " + board) != null) {
-            LOG.info("witness {} cosigns again (board {}, size {})", w.id(), board, cp.size());
-        }
-        return true;
-    }
-
-    private void failed(WitnessPolicy.Entry w, String board, String why) {
-        String message = "witness " + w.id() + " at " + w.url() + " did not cosign board " + board + ": " + why;
-        if (!message.equals(failing.put(w.id() + " " + board, message))) {
-            LOG.warn("{} (projection goes on; retried every round; logged again when the reason changes)", message);
-        }
-    }
-
-    /** The size in a 409's {@code text/x.tlog.size} body, or -1. */
-    static long witnessSize(String body) {
-        String s = body.strip();
-        return s.matches("0|[1-9][0-9]{0,18}") ? Long.parseLong(s) : -1;
     }
 
     private synchronized boolean holdLock() throws SQLException {

@@ -1,0 +1,169 @@
+package org.electorallog.projector;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.ProofBuilder;
+import org.electorallog.core.ProofException;
+import org.electorallog.core.SignedNote;
+import org.electorallog.core.WitnessPolicy;
+import org.electorallog.core.WitnessRequest;
+import org.electorallog.store.CheckpointRow;
+import org.electorallog.store.Checkpoints;
+import org.electorallog.store.Cosignatures;
+import org.electorallog.store.Tiles;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One {@code add-checkpoint} exchange with one witness (C2SP tlog-witness "HTTP Interface"): the
+ * request with its consistency proof from the stored tiles (RFC 6962 section 2.1.2), the 409 that
+ * says the witness's size, and the cosignature checked ({@code cosignature/v1}) before it is
+ * stored. {@link Witnessing} decides when and what to submit; this logs each witness's failures on
+ * a board once, until the reason changes.
+ */
+final class WitnessSubmission {
+    private static final Logger LOG = LoggerFactory.getLogger(WitnessSubmission.class);
+
+    private final HikariDataSource db;
+    private final HttpClient http;
+    private final Duration timeout;
+    /**
+     * Per witness and board: the last failure logged, so a witness that stays down is logged once
+     * per board, not every round, and one board's refusal does not make another's success noisy.
+     */
+    private final Map<String, String> failing = new ConcurrentHashMap<>();
+
+    WitnessSubmission(HikariDataSource db, Duration timeout) {
+        this.db = db;
+        this.timeout = timeout;
+        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+    }
+
+    /**
+     * Asks one witness to cosign {@code cp}, from {@code last}, the size it last cosigned as far as
+     * we know; the size whose cosignature this call stored, or -1. On a
+     * 409 it goes on once from the size the witness says: ours was lost (a restored database), or
+     * the witness already cosigned past {@code cp}, and then the latest checkpoint is asked for.
+     */
+    long submit(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w, long last)
+            throws SQLException, InterruptedException {
+        long old = last;
+        for (int attempt = 0; attempt < 2; attempt++) {
+            HttpResponse<String> r;
+            try {
+                r = http.send(
+                        HttpRequest.newBuilder(URI.create(w.url() + "/add-checkpoint"))
+                                .timeout(timeout)
+                                .POST(HttpRequest.BodyPublishers.ofString(request(boardId, cp, old)))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+            } catch (java.net.http.HttpTimeoutException e) {
+                failed(w, board, "no answer within " + timeout.toMillis() + " ms (ELECTORAL_LOG_WITNESS_TIMEOUT_MS)");
+                return -1;
+            } catch (IOException e) {
+                failed(w, board, "unreachable (" + e + ")");
+                return -1;
+            }
+            if (r.statusCode() == 200) {
+                return store(boardId, board, cp, w, r.body()) ? cp.size() : -1;
+            }
+            if (r.statusCode() == 409 && attempt == 0) {
+                long theirs = witnessSize(r.body());
+                if (theirs < 0) {
+                    failed(
+                            w,
+                            board,
+                            "409 with a body that is not a size: " + r.body().strip());
+                    return -1;
+                }
+                if (theirs > cp.size()) {
+                    CheckpointRow latest;
+                    try (Connection c = db.getConnection()) {
+                        latest = Checkpoints.latest(c, boardId).orElse(cp);
+                    }
+                    if (theirs > latest.size()) {
+                        failed(
+                                w,
+                                board,
+                                "it has cosigned size " + theirs + " of this board's origin, beyond our latest "
+                                        + "checkpoint " + latest.size()
+                                        + ": another log signed this origin, or this projection "
+                                        + "was rebuilt from a shorter topic (docs/witnesses.md)");
+                        return -1;
+                    }
+                    cp = latest; // it is past the checkpoint we asked for: ask for the latest instead
+                } else if (theirs == old) {
+                    failed(
+                            w,
+                            board,
+                            "409 at its own size " + theirs + ": it holds another root at that size "
+                                    + "(a split view, docs/witnesses.md)");
+                    return -1;
+                }
+                old = theirs; // our record is behind the witness (for example a restored database): go on from its size
+                continue;
+            }
+            failed(w, board, r.statusCode() + " " + r.body().strip());
+            return -1;
+        }
+        return -1;
+    }
+
+    private String request(short boardId, CheckpointRow cp, long old) throws SQLException {
+        try (Connection c = db.getConnection()) {
+            List<byte[]> proof = old == 0 || old == cp.size()
+                    ? List.of()
+                    : ProofBuilder.consistency(old, cp.size(), Tiles.source(c, boardId));
+            return new WitnessRequest(old, proof, cp.note()).format();
+        }
+    }
+
+    private boolean store(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w, String body)
+            throws SQLException {
+        SignedNote.Signature line;
+        try {
+            SignedNote cosigned = SignedNote.parse(cp.note() + body);
+            Checkpoint.parse(cosigned.text());
+            line = w.verifier().cosignature(cosigned);
+        } catch (ProofException e) {
+            failed(
+                    w,
+                    board,
+                    "its answer holds no valid cosignature of checkpoint " + cp.size() + ": " + e.getMessage());
+            return false;
+        }
+        long timestamp = ByteBuffer.wrap(line.signature(), 0, 8).getLong();
+        try (Connection c = db.getConnection()) {
+            Cosignatures.add(c, boardId, cp.size(), w.id(), line.line(), timestamp);
+        }
+        if (failing.remove(w.id() + " " + board) != null) {
+            LOG.info("witness {} cosigns again (board {}, size {})", w.id(), board, cp.size());
+        }
+        return true;
+    }
+
+    void failed(WitnessPolicy.Entry w, String board, String why) {
+        String message = "witness " + w.id() + " at " + w.url() + " did not cosign board " + board + ": " + why;
+        if (!message.equals(failing.put(w.id() + " " + board, message))) {
+            LOG.warn("{} (projection goes on; retried every round; logged again when the reason changes)", message);
+        }
+    }
+
+    /** The size in a 409's {@code text/x.tlog.size} body, or -1. */
+    static long witnessSize(String body) {
+        String s = body.strip();
+        return s.matches("0|[1-9][0-9]{0,18}") ? Long.parseLong(s) : -1;
+    }
+}
