@@ -365,10 +365,11 @@ final class AppendsRun {
             // the burst's records, and any copy of one, come after the board's size before it (the board
             // only grows): the primary key's range from there, not a walk of the whole board
             try (Connection c = env.db.getConnection()) {
-                short boardId = Boards.find(c, board)
-                        .orElseThrow(() -> new IllegalStateException("the burst's board " + board + " has no row"))
-                        .id();
-                List<RecordSamples.UserRecord> rows = RecordSamples.byUserPrefix(c, boardId, base, tag);
+                // no board row: nothing of the burst was projected, and every vote counts as lost
+                java.util.Optional<org.electorallog.store.BoardRow> row = Boards.find(c, board);
+                List<RecordSamples.UserRecord> rows = row.isEmpty()
+                        ? List.of()
+                        : RecordSamples.byUserPrefix(c, row.get().id(), base, tag);
                 rows.forEach(r -> ids.put(r.userId(), r.id()));
                 found = rows.size();
             }

@@ -15,18 +15,19 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>{@link #start} gives the partition's {@link PartitionWrites} to the writer's thread; from then
  *       on only a {@link Step} touches it, on that thread, one at a time;</li>
- *   <li>a step returns the stored offset after it, which the stream thread reads from the step's
- *       {@link Future} ({@link #await}, a happens-before edge): no field is shared.</li>
+ *   <li>a step returns the stored offset after it and whether a board waits for its checkpoint,
+ *       which the stream thread reads from the step's {@link Future} ({@link #await}, a
+ *       happens-before edge): no field is shared.</li>
  * </ul>
  * The stream thread awaits the step in progress before it hands over the next, so the writer never
  * has two; a failed step is thrown by {@link #await}, after which nothing more is handed over until
  * the partition is taken again ({@link #start}).
  */
 final class BatchPipeline {
-    /** What the writer's thread does with the partition's writes; returns the stored offset after it. */
+    /** What the writer's thread does with the partition's writes; returns what it leaves ({@link PartitionWrites#after}). */
     @FunctionalInterface
     interface Step {
-        long run(PartitionWrites writes);
+        PartitionWrites.After run(PartitionWrites writes);
     }
 
     private final ExecutorService thread;
@@ -34,9 +35,9 @@ final class BatchPipeline {
     /** The partition's writes, read only by steps on the writer's thread. */
     private PartitionWrites writes;
     /** The step in progress (null when none); the stream thread's alone. */
-    private Future<Long> writing;
-    /** The stored offset after the last step that finished; the stream thread's alone. */
-    private long storedOffset;
+    private Future<PartitionWrites.After> writing;
+    /** What the last step that finished left; the stream thread's alone. */
+    private PartitionWrites.After last;
 
     BatchPipeline(String threadName, int partition) {
         ThreadPoolExecutor one = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
@@ -55,7 +56,7 @@ final class BatchPipeline {
         if (writing != null) {
             throw new IllegalStateException("partition " + partition + " taken while a write is in progress");
         }
-        this.storedOffset = taken.storedOffset();
+        this.last = taken.after();
         this.writes = taken; // published to the writer's thread by the next submit
     }
 
@@ -74,12 +75,6 @@ final class BatchPipeline {
         writing = thread.submit(() -> step.run(w));
     }
 
-    /** Hands {@code step} over and waits for it. */
-    long run(Step step) {
-        hand(step);
-        return await();
-    }
-
     /**
      * Waits until the step in progress is committed (or given up), before anything that reads what
      * a write changes or writes again; returns the stored offset. A failed step is thrown here, and
@@ -89,13 +84,13 @@ final class BatchPipeline {
      */
     long await() {
         if (writing == null) {
-            return storedOffset;
+            return last.storedOffset();
         }
-        Future<Long> w = writing;
+        Future<PartitionWrites.After> w = writing;
         writing = null;
         try {
-            storedOffset = w.get();
-            return storedOffset;
+            last = w.get();
+            return last.storedOffset();
         } catch (ExecutionException e) {
             writes = null;
             if (e.getCause() instanceof RuntimeException r) {
@@ -111,7 +106,12 @@ final class BatchPipeline {
 
     /** The stored offset after the last step that finished (the stream thread's copy). */
     long storedOffset() {
-        return storedOffset;
+        return last.storedOffset();
+    }
+
+    /** Whether, after the last step that finished, a written board still waits for its checkpoint. */
+    boolean unsignedBoards() {
+        return last.unsignedBoards();
     }
 
     /** Nothing more is handed over until the partition is taken again. */

@@ -73,6 +73,11 @@ final class CheckpointScheduler {
         unsigned.putIfAbsent(board, nowMillis);
     }
 
+    /** Whether some written board has no signed checkpoint of what was written yet. */
+    boolean anyUnsigned() {
+        return !unsigned.isEmpty();
+    }
+
     /** Whether some written board's interval has passed. */
     boolean due(long nowMillis) {
         for (String board : unsigned.keySet()) {

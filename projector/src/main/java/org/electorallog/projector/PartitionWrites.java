@@ -52,6 +52,17 @@ final class PartitionWrites {
         return storedOffset;
     }
 
+    /**
+     * What a step of the batch writer leaves for the stream thread ({@link BatchPipeline}): the
+     * stored offset, and whether a written board still waits for its checkpoint (so an idle task
+     * hands over a signing step only then).
+     */
+    record After(long storedOffset, boolean unsignedBoards) {}
+
+    After after() {
+        return new After(storedOffset, writer.checkpoints().anyUnsigned());
+    }
+
     AtLeastOnceDeadLetters deadLetters() {
         return deadLetters;
     }

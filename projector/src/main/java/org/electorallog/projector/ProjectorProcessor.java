@@ -185,11 +185,14 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         flushWhenWritten = false;
         long stored = awaitWrite();
         if (pending.isEmpty() && nextOffset == stored) {
-            long now = System.currentTimeMillis();
-            pipeline.hand(w -> {
-                w.signCheckpoints(now);
-                return w.storedOffset();
-            });
+            if (pipeline.unsignedBoards()) {
+                // a board written since its last checkpoint: the writer signs it once its interval passed
+                long now = System.currentTimeMillis();
+                pipeline.hand(w -> {
+                    w.signCheckpoints(now);
+                    return w.after();
+                });
+            }
             return;
         }
         List<PendingEvent> batch = List.copyOf(pending);
@@ -197,7 +200,10 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         long upTo = nextOffset;
         try {
             SignatureVerifier.Verification verification = signatures.start(batch);
-            pipeline.hand(w -> RefusalIsolation.write(w, batch, upTo, verification));
+            pipeline.hand(w -> {
+                RefusalIsolation.write(w, batch, upTo, verification);
+                return w.after();
+            });
         } catch (RuntimeException e) {
             // the batch is not handed over: it is read again by the next owner, as after a failed write
             stopWriting();
@@ -230,7 +236,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
                 // a closing task signs what it wrote without waiting for the interval
                 pipeline.hand(w -> {
                     w.signCheckpoints(Long.MAX_VALUE / 4);
-                    return w.storedOffset();
+                    return w.after();
                 });
                 awaitWrite();
             } catch (RuntimeException e) {

@@ -26,19 +26,18 @@ final class RefusalIsolation {
 
     /**
      * The batch, its signatures verified (or still being verified: the transaction waits for them),
-     * and the offset move to {@code upTo}; returns the stored offset then.
+     * and the offset move to {@code upTo}.
      */
-    static long write(
+    static void write(
             PartitionWrites writes, List<PendingEvent> batch, long upTo, SignatureVerifier.Verification verification) {
         try {
             if (!verification.settled()
                     && writes.write(batch, upTo, verification).committed()) {
-                return writes.storedOffset();
+                return;
             }
             // settled up front, or the overlapped write was rolled back (a refused signature or a
             // refusal by PostgreSQL): the batch less its refused signatures, isolating what PostgreSQL refuses
             project(writes, withoutBadSignatures(writes, batch, verification.refused()), upTo);
-            return writes.storedOffset();
         } catch (RuntimeException e) {
             verification.cancel();
             throw e;

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -81,6 +82,51 @@ class ProjectionTest {
             assertEquals(0, rs.getLong(1), "the warm-up's scratch board reached PostgreSQL");
             assertEquals(0, rs.getLong(2), "the warm-up's records reached PostgreSQL");
             assertEquals(6, rs.getLong(3), "each event projected once");
+        }
+    }
+
+    /**
+     * Checkpoints on an interval: a batch written before its board's interval has passed is not
+     * signed in its own transaction; an idle projector, with nothing more to write, still signs it
+     * once the interval passes (its batch writer signs when the stream thread hands it a signing
+     * step). The projector stays open while it is awaited: a closing task signs everything anyway.
+     */
+    @Test
+    void anIdleProjectorSignsTheLastBatchOnceItsIntervalHasPassed() throws Exception {
+        ProjectorHarness h = new ProjectorHarness("idle-sign", 1);
+        String board = "idle-sign-board";
+        try (Projector p = Projector.start(h.settings.withCheckpointEvery(java.time.Duration.ofSeconds(3)));
+                ElectoralLogProducer producer =
+                        ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
+            long first = producer.publish(ProjectorHarness.statement(board, "s-0", 1000))
+                    .get()
+                    .offset();
+            h.awaitOffset(0, first + 1); // the board's first batch: signed in its own transaction
+            long last = -1;
+            for (int i = 1; i <= 5; i++) {
+                last = producer.publish(ProjectorHarness.statement(board, "s-" + i, 1000 + i))
+                        .get()
+                        .offset();
+            }
+            h.awaitOffset(0, last + 1);
+            assertEquals(6, h.size(board));
+            org.electorallog.testkit.Poll.until(
+                    java.time.Duration.ofSeconds(60),
+                    "a checkpoint of the whole board while the projector is idle",
+                    () -> latestCheckpointSize(h, board),
+                    size -> size == 6);
+        }
+    }
+
+    private static long latestCheckpointSize(ProjectorHarness h, String board) throws SQLException {
+        try (Connection c = h.connect();
+                PreparedStatement ps = c.prepareStatement("SELECT coalesce(max(k.size), 0) FROM checkpoints k "
+                        + "JOIN boards b USING (board_id) WHERE b.name = ?")) {
+            ps.setString(1, board);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next());
+                return rs.getLong(1);
+            }
         }
     }
 
