@@ -5,7 +5,6 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,27 +44,30 @@ public final class Configuration {
             }
             for (String name : p.stringPropertyNames()) {
                 merged.put(name, p.getProperty(name));
-                if (Setting.byName(name).isEmpty()) {
+                if (Setting.ofVariable(name).isEmpty()) {
                     throw unknown(name, "in " + file);
                 }
             }
         }
         for (Map.Entry<String, String> e : env.entrySet()) {
             if (e.getKey().startsWith("ELECTORAL_LOG_")) {
-                if (Setting.byName(e.getKey()).isEmpty()) {
+                if (Setting.ofVariable(e.getKey()).isEmpty()) {
                     throw unknown(e.getKey(), "in the environment");
                 }
                 merged.put(e.getKey(), e.getValue());
             }
         }
-        return new Configuration(merged);
+        Configuration c = new Configuration(merged);
+        for (Setting s : Setting.values()) {
+            if (!s.secret() && c.isSet(s)) {
+                s.type.parse(s.env, c.get(s));
+            }
+        }
+        return c;
     }
 
     private static IllegalArgumentException unknown(String name, String where) {
-        TreeSet<String> known = new TreeSet<>();
-        for (Setting s : Setting.values()) {
-            known.add(s.env);
-        }
+        TreeSet<String> known = new TreeSet<>(Setting.variables());
         return new IllegalArgumentException(
                 name + " (" + where + ") is not a setting of the electoral log; the settings are "
                         + "listed in docs/configuration.md: " + known);
@@ -92,84 +94,79 @@ public final class Configuration {
     }
 
     /**
-     * A secret from {@code s} or from the file {@code file} names (trailing newline removed), null
-     * when neither is set; both set is an error. The value never appears in a message.
+     * A secret from its variable or from the file its {@code _FILE} twin names (trailing newline
+     * removed), its default when neither is set; both set is an error. The value never appears in a
+     * message.
      */
-    public String secret(Setting s, Setting file) {
-        boolean direct = isSet(s);
-        boolean fromFile = isSet(file);
-        if (direct && fromFile) {
-            throw new IllegalArgumentException("set " + s.env + " or " + file.env + ", not both");
+    public String secret(Setting s) {
+        String fileEnv = s.fileEnv();
+        String path = values.get(fileEnv);
+        boolean fromFile = path != null && !path.isBlank();
+        if (isSet(s) && fromFile) {
+            throw new IllegalArgumentException("set " + s.env + " or " + fileEnv + ", not both");
         }
         if (fromFile) {
             try {
-                return Files.readString(Path.of(get(file)), StandardCharsets.UTF_8)
+                return Files.readString(Path.of(path.strip()), StandardCharsets.UTF_8)
                         .strip();
             } catch (IOException e) {
-                throw new IllegalArgumentException(file.env + ": cannot read '" + get(file) + "': " + e.getMessage());
+                throw new IllegalArgumentException(fileEnv + ": cannot read '" + path.strip() + "': " + e.getMessage());
             }
         }
-        return direct ? values.get(s.env).strip() : s.defaultValue;
+        return isSet(s) ? values.get(s.env).strip() : s.defaultValue;
     }
 
-    /** A whole number in [min, max]. */
-    public long number(Setting s, long min, long max) {
-        String v = required(s);
-        long n;
-        try {
-            n = Long.parseLong(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(s.env + " must be a whole number, got '" + v + "'");
-        }
-        if (n < min || n > max) {
-            throw new IllegalArgumentException(s.env + " must be between " + min + " and " + max + ", got " + n);
-        }
-        return n;
+    /** Where a secret came from, for messages: its {@code _FILE} twin when that is set, else its variable. */
+    public String secretSource(Setting s) {
+        String path = values.get(s.fileEnv());
+        return path != null && !path.isBlank() ? s.fileEnv() : s.env;
     }
 
-    /** A TCP port (0 = any free port). */
+    /** A whole-number setting, within the bounds its type declares. */
+    public long number(Setting s) {
+        return (Long) parsed(s, SettingType.Kind.WHOLE);
+    }
+
+    /** A TCP port setting. */
     public int port(Setting s) {
-        return (int) number(s, 0, 65535);
+        if (s.type != SettingType.PORT) {
+            throw new IllegalStateException(s.env + " is not a port");
+        }
+        return (int) number(s);
     }
 
-    /** One of the given words (case-insensitive), upper-cased. */
-    public String oneOf(Setting s, List<String> words) {
-        String v = required(s).toUpperCase(java.util.Locale.ROOT);
-        if (!words.contains(v)) {
-            throw new IllegalArgumentException(s.env + " must be one of " + words + ", got '" + get(s) + "'");
-        }
-        return v;
+    /** A setting that takes one of a few words: the word as its type lists it. */
+    public String oneOf(Setting s) {
+        return (String) parsed(s, SettingType.Kind.WORDS);
     }
 
-    /** Base64 bytes of at least {@code minBytes}, from a secret. */
-    public byte[] base64Secret(Setting s, Setting file, int minBytes) {
-        String v = secret(s, file);
-        if (v == null) {
-            return null;
-        }
-        byte[] b;
-        try {
-            b = Base64.getDecoder().decode(v);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(s.env + " must be base64");
-        }
-        if (b.length < minBytes) {
-            throw new IllegalArgumentException(
-                    s.env + " must hold at least " + minBytes + " bytes, it holds " + b.length);
-        }
-        return b;
-    }
-
-    /** Comma-separated values, empty when unset. */
-    public List<String> list(Setting s) {
+    /** A path setting, null when unset and without a default. */
+    public Path path(Setting s) {
         String v = get(s);
-        if (v == null) {
-            return List.of();
+        return v == null ? null : Path.of(v);
+    }
+
+    /** A base64 secret's bytes, checked against the least length its type declares; null when unset. */
+    public byte[] base64Secret(Setting s) {
+        String v = secret(s);
+        return v == null ? null : (byte[]) s.type.parse(secretSource(s), v);
+    }
+
+    private Object parsed(Setting s, SettingType.Kind kind) {
+        if (s.type.kind != kind) {
+            throw new IllegalStateException(s.env + " is " + s.type.describe() + ", not " + kind);
         }
-        return java.util.Arrays.stream(v.split(","))
-                .map(String::strip)
-                .filter(x -> !x.isEmpty())
-                .toList();
+        return s.type.parse(s.env, required(s));
+    }
+
+    /** A list setting's values, empty when unset. */
+    @SuppressWarnings("unchecked")
+    public List<String> list(Setting s) {
+        if (s.type.kind != SettingType.Kind.LIST) {
+            throw new IllegalStateException(s.env + " is " + s.type.describe() + ", not a list");
+        }
+        String v = get(s);
+        return v == null ? List.of() : (List<String>) s.type.parse(s.env, v);
     }
 
     /**
@@ -178,16 +175,15 @@ public final class Configuration {
      */
     public Map<String, Object> kafkaSecurity() {
         Map<String, Object> p = new HashMap<>();
-        String protocol =
-                oneOf(Setting.KAFKA_SECURITY_PROTOCOL, List.of("PLAINTEXT", "SASL_PLAINTEXT", "SASL_SSL", "SSL"));
+        String protocol = oneOf(Setting.KAFKA_SECURITY_PROTOCOL);
         p.put("security.protocol", protocol);
         if (protocol.startsWith("SASL")) {
-            String mechanism = oneOf(Setting.KAFKA_SASL_MECHANISM, List.of("SCRAM-SHA-256", "SCRAM-SHA-512"));
+            String mechanism = oneOf(Setting.KAFKA_SASL_MECHANISM);
             String user = required(Setting.KAFKA_USERNAME);
-            String password = secret(Setting.KAFKA_PASSWORD, Setting.KAFKA_PASSWORD_FILE);
+            String password = secret(Setting.KAFKA_PASSWORD);
             if (password == null) {
                 throw new IllegalArgumentException(
-                        Setting.KAFKA_PASSWORD.env + " (or " + Setting.KAFKA_PASSWORD_FILE.env + ") is required with "
+                        Setting.KAFKA_PASSWORD.env + " (or " + Setting.KAFKA_PASSWORD.fileEnv() + ") is required with "
                                 + Setting.KAFKA_SECURITY_PROTOCOL.env + "=" + protocol);
             }
             p.put("sasl.mechanism", mechanism);
@@ -196,7 +192,7 @@ public final class Configuration {
         if (protocol.endsWith("SSL") && isSet(Setting.KAFKA_TRUSTSTORE)) {
             p.put("ssl.truststore.location", get(Setting.KAFKA_TRUSTSTORE));
             p.put("ssl.truststore.type", "PKCS12");
-            String password = secret(Setting.KAFKA_TRUSTSTORE_PASSWORD, Setting.KAFKA_TRUSTSTORE_PASSWORD_FILE);
+            String password = secret(Setting.KAFKA_TRUSTSTORE_PASSWORD);
             if (password != null) {
                 p.put("ssl.truststore.password", password);
             }
@@ -219,7 +215,7 @@ public final class Configuration {
     public String toString() {
         StringBuilder sb = new StringBuilder("{");
         new TreeSet<>(values.keySet()).forEach(k -> {
-            boolean secret = Setting.byName(k).map(Setting::secret).orElse(true);
+            boolean secret = Setting.byName(k).map(Setting::secret).orElse(false); // a _FILE twin holds a path
             sb.append(sb.length() > 1 ? ", " : "").append(k).append('=').append(secret ? "***" : values.get(k));
         });
         return sb.append('}').toString();

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The shared configuration: file and environment, unknown names, secrets, typed values. */
@@ -69,17 +70,16 @@ class ConfigurationTest {
         Path file = Files.createDirectories(Path.of("target/config-test")).resolve("token");
         Files.writeString(file, "token-from-a-file-0123\n");
         Configuration fromFile = Configuration.load(Map.of("ELECTORAL_LOG_ADMIN_TOKEN_FILE", file.toString()));
-        assertEquals("token-from-a-file-0123", fromFile.secret(Setting.ADMIN_TOKEN, Setting.ADMIN_TOKEN_FILE));
+        assertEquals("token-from-a-file-0123", fromFile.secret(Setting.ADMIN_TOKEN));
         Map<String, String> both = new HashMap<>(Map.of(
                 "ELECTORAL_LOG_ADMIN_TOKEN_FILE",
                 file.toString(),
                 "ELECTORAL_LOG_ADMIN_TOKEN",
                 "direct-token-0123456"));
-        String m = error(both, c -> c.secret(Setting.ADMIN_TOKEN, Setting.ADMIN_TOKEN_FILE));
+        String m = error(both, c -> c.secret(Setting.ADMIN_TOKEN));
         assertTrue(m.contains("not both") && !m.contains("direct-token"), m);
-        String cursor = error(
-                Map.of("ELECTORAL_LOG_CURSOR_KEY", "not base64 !!"),
-                c -> c.base64Secret(Setting.CURSOR_KEY, Setting.CURSOR_KEY_FILE, 16));
+        String cursor =
+                error(Map.of("ELECTORAL_LOG_CURSOR_KEY", "not base64 !!"), c -> c.base64Secret(Setting.CURSOR_KEY));
         assertTrue(cursor.contains("ELECTORAL_LOG_CURSOR_KEY") && !cursor.contains("!!"), cursor);
         Configuration c =
                 Configuration.load(Map.of("ELECTORAL_LOG_DB_PASSWORD", "hunter2-database", "ELECTORAL_LOG_TOPIC", "t"));
@@ -96,7 +96,7 @@ class ConfigurationTest {
                 .kafkaSecurity();
         assertEquals("SCRAM-SHA-512", sasl.get("sasl.mechanism"));
         assertTrue(((String) sasl.get("sasl.jaas.config")).contains("password=\"pa\\\"ss\""), "quotes are escaped");
-        assertNull(Configuration.load(Map.of()).secret(Setting.ADMIN_TOKEN, Setting.ADMIN_TOKEN_FILE));
+        assertNull(Configuration.load(Map.of()).secret(Setting.ADMIN_TOKEN));
         assertEquals(
                 List.of("a", "b"),
                 Configuration.load(Map.of("ELECTORAL_LOG_CORS_ORIGINS", " a, ,b "))
@@ -106,14 +106,11 @@ class ConfigurationTest {
     @Test
     void everySecretIsFlaggedAndHasAFileVariant() throws Exception {
         for (Setting s : Setting.values()) {
+            assertEquals(Setting.PREFIX + s.name(), s.env, "the variable is derived from the name");
             if (s.secret()) {
-                assertEquals(s.env + "_FILE", s.file().env, "the file variant of " + s.env);
-                assertTrue(!s.file().secret(), s.file().env + " holds a path, not the secret");
-            }
-            if (s.env.endsWith("_FILE") && s != Setting.CONFIG_FILE) {
-                Setting base =
-                        Setting.byName(s.env.substring(0, s.env.length() - 5)).orElseThrow();
-                assertTrue(base.secret(), base.env + " has a _FILE variant, so it is a secret");
+                assertEquals(Optional.of(s), Setting.ofVariable(s.env + "_FILE"), "the file twin of " + s.env);
+            } else if (s != Setting.CONFIG_FILE) {
+                assertEquals(Optional.empty(), Setting.ofVariable(s.env + "_FILE"), s.env + " is no secret");
             }
         }
         assertTrue(Setting.KAFKA_TRUSTSTORE_PASSWORD.secret(), "the truststore password is a secret");
@@ -140,17 +137,35 @@ class ConfigurationTest {
     @Test
     void docsConfigurationMdIsTheCatalogue() throws Exception {
         String doc = Files.readString(Path.of("../docs/configuration.md"));
-        long rows = doc.lines().filter(l -> l.startsWith("| `ELECTORAL_LOG_")).count();
-        assertEquals(Setting.values().length, rows, "one row per setting");
-        for (Setting s : Setting.values()) {
-            String row = doc.lines()
-                    .filter(l -> l.startsWith("| `" + s.env + "` |"))
-                    .findFirst()
-                    .orElseThrow(() -> new AssertionError(s.env + " is missing from docs/configuration.md"));
-            String dflt =
-                    s.defaultValue == null ? "" : s.defaultValue.isEmpty() ? "(empty)" : "`" + s.defaultValue + "`";
-            assertTrue(row.contains("| " + dflt + " |"), s.env + " default " + dflt + " in: " + row);
-            assertTrue(row.contains(s.meaning.replace("|", "\\|")), s.env + " meaning in: " + row);
-        }
+        String table = doc.lines()
+                .filter(l -> l.startsWith("| "))
+                .filter(l -> l.startsWith("| `ELECTORAL_LOG_") || l.startsWith("| setting |"))
+                .collect(java.util.stream.Collectors.joining("\n"));
+        String expected = SettingsTable.markdown()
+                .lines()
+                .filter(l -> !l.startsWith("|---"))
+                .collect(java.util.stream.Collectors.joining("\n"));
+        assertEquals(
+                expected,
+                table,
+                "docs/configuration.md's table differs from the catalogue; print it with "
+                        + "java -cp config/target/classes org.electorallog.config.SettingsTable");
+        assertTrue(doc.contains(SettingsTable.markdown()), "the table is one block, its rule line included");
+    }
+
+    @Test
+    void everyValueIsCheckedAgainstItsTypeWhenLoaded() {
+        assertTrue(error(Map.of("ELECTORAL_LOG_BATCH_MAX_RECORDS", "0"), c -> {})
+                .contains("ELECTORAL_LOG_BATCH_MAX_RECORDS must be between 1 and 1000000"));
+        assertTrue(
+                error(Map.of("ELECTORAL_LOG_STACK", "cloud"), c -> {}).contains("ELECTORAL_LOG_STACK must be one of"));
+        assertEquals(
+                "embedded",
+                Configuration.load(Map.of("ELECTORAL_LOG_STACK", "EMBEDDED")).oneOf(Setting.STACK));
+        assertTrue(error(Map.of("ELECTORAL_LOG_SIGNING_KEY_FILE_FILE", "x"), c -> {})
+                .contains("is not a setting"));
+        assertTrue(error(Map.of("ELECTORAL_LOG_HTTP_HOST_FILE", "x"), c -> {}).contains("is not a setting"));
+        assertThrows(
+                IllegalStateException.class, () -> Configuration.load(Map.of()).number(Setting.HTTP_HOST));
     }
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.electorallog.config.Setting;
 
 /**
  * Servers named by environment variables (see {@link StackSettings}); nothing is started or stopped.
@@ -43,10 +44,10 @@ public final class ExternalStack implements Stack {
             admin.describeCluster().clusterId().get(timeoutSeconds, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw unreachable(StackSettings.KAFKA_BOOTSTRAP, bootstrap, "interrupted");
+            throw unreachable(Setting.KAFKA_BOOTSTRAP.env, bootstrap, "interrupted");
         } catch (ExecutionException | TimeoutException | RuntimeException e) {
             throw unreachable(
-                    StackSettings.KAFKA_BOOTSTRAP,
+                    Setting.KAFKA_BOOTSTRAP.env,
                     bootstrap,
                     e instanceof TimeoutException ? "no answer within " + timeoutSeconds + " s" : rootMessage(e));
         }
@@ -65,12 +66,12 @@ public final class ExternalStack implements Stack {
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), p)) {
             if (!c.isValid(timeoutSeconds)) {
                 throw unreachable(
-                        StackSettings.JDBC_URL,
+                        Setting.JDBC_URL.env,
                         db.jdbcUrl(),
                         "the connection did not answer within " + timeoutSeconds + " s");
             }
         } catch (SQLException e) {
-            throw unreachable(StackSettings.JDBC_URL, db.jdbcUrl(), rootMessage(e));
+            throw unreachable(Setting.JDBC_URL.env, db.jdbcUrl(), rootMessage(e));
         }
     }
 
@@ -110,9 +111,6 @@ public final class ExternalStack implements Stack {
     /** For tests: the variables this stack reads. */
     static Map<String, String> variables() {
         return Map.of(
-                StackSettings.KAFKA_BOOTSTRAP,
-                "Kafka bootstrap servers",
-                StackSettings.JDBC_URL,
-                "PostgreSQL JDBC URL");
+                Setting.KAFKA_BOOTSTRAP.env, "Kafka bootstrap servers", Setting.JDBC_URL.env, "PostgreSQL JDBC URL");
     }
 }

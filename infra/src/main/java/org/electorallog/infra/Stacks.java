@@ -2,6 +2,7 @@ package org.electorallog.infra;
 
 import java.nio.file.Path;
 import java.util.Map;
+import org.electorallog.config.Setting;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,12 +33,12 @@ public final class Stacks {
         return switch (mode) {
             case "external" -> {
                 if (s.kafkaBootstrap() == null) {
-                    throw new IllegalStateException(StackSettings.KAFKA_BOOTSTRAP
-                            + " is not set: the external stack needs both it and " + StackSettings.JDBC_URL);
+                    throw new IllegalStateException(Setting.KAFKA_BOOTSTRAP.env
+                            + " is not set: the external stack needs both it and " + Setting.JDBC_URL.env);
                 }
                 if (s.jdbcUrl() == null) {
-                    throw new IllegalStateException(StackSettings.JDBC_URL
-                            + " is not set: the external stack needs both it and " + StackSettings.KAFKA_BOOTSTRAP);
+                    throw new IllegalStateException(Setting.JDBC_URL.env
+                            + " is not set: the external stack needs both it and " + Setting.KAFKA_BOOTSTRAP.env);
                 }
                 yield ExternalStack.connect(
                         s.kafkaBootstrap(),

@@ -42,7 +42,8 @@ class DeploymentFilesTest {
         for (String name : names) {
             if (name.startsWith("ELECTORAL_LOG_")) {
                 assertTrue(
-                        Setting.byName(name).isPresent(), name + " in " + where + " is not in docs/configuration.md");
+                        Setting.ofVariable(name).isPresent(),
+                        name + " in " + where + " is not in docs/configuration.md");
             }
         }
     }
@@ -409,7 +410,7 @@ class DeploymentFilesTest {
                 docker.lines().filter(l -> l.contains("ELECTORAL_LOG_")).toList()) {
             for (String word : line.split("[^A-Z_]+")) {
                 if (word.startsWith("ELECTORAL_LOG_")) {
-                    assertTrue(Setting.byName(word).isPresent(), word + " in the Dockerfile");
+                    assertTrue(Setting.ofVariable(word).isPresent(), word + " in the Dockerfile");
                 }
             }
         }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.Map;
+import org.electorallog.config.Setting;
 import org.junit.jupiter.api.Test;
 
 class ExternalStackTest {
@@ -14,11 +15,11 @@ class ExternalStackTest {
     void unreachableKafkaNamesTheVariableAndTheAddress() {
         StackSettings s = StackSettings.from(
                 Map.of(
-                        StackSettings.KAFKA_BOOTSTRAP, "127.0.0.1:1",
-                        StackSettings.JDBC_URL, "jdbc:postgresql://127.0.0.1:1/postgres"),
+                        Setting.KAFKA_BOOTSTRAP.env, "127.0.0.1:1",
+                        Setting.JDBC_URL.env, "jdbc:postgresql://127.0.0.1:1/postgres"),
                 WORK);
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> Stacks.start(s));
-        assertTrue(e.getMessage().contains(StackSettings.KAFKA_BOOTSTRAP), e.getMessage());
+        assertTrue(e.getMessage().contains(Setting.KAFKA_BOOTSTRAP.env), e.getMessage());
         assertTrue(e.getMessage().contains("127.0.0.1:1"), e.getMessage());
     }
 
@@ -27,29 +28,29 @@ class ExternalStackTest {
         Stack shared = SharedStack.get();
         StackSettings s = StackSettings.from(
                 Map.of(
-                        StackSettings.KAFKA_BOOTSTRAP,
+                        Setting.KAFKA_BOOTSTRAP.env,
                         shared.kafkaBootstrap(),
-                        StackSettings.JDBC_URL,
+                        Setting.JDBC_URL.env,
                         "jdbc:postgresql://127.0.0.1:1/electoral"),
                 WORK);
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> Stacks.start(s));
-        assertTrue(e.getMessage().contains(StackSettings.JDBC_URL), e.getMessage());
+        assertTrue(e.getMessage().contains(Setting.JDBC_URL.env), e.getMessage());
         assertTrue(e.getMessage().contains("jdbc:postgresql://127.0.0.1:1/electoral"), e.getMessage());
     }
 
     @Test
     void aMissingHalfOfTheExternalPairIsNamed() {
         StackSettings s = StackSettings.from(
-                Map.of(StackSettings.MODE, "external", StackSettings.KAFKA_BOOTSTRAP, "127.0.0.1:1"), WORK);
+                Map.of(Setting.STACK.env, "external", Setting.KAFKA_BOOTSTRAP.env, "127.0.0.1:1"), WORK);
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> Stacks.start(s));
-        assertTrue(e.getMessage().startsWith(StackSettings.JDBC_URL + " is not set"), e.getMessage());
+        assertTrue(e.getMessage().startsWith(Setting.JDBC_URL.env + " is not set"), e.getMessage());
     }
 
     @Test
     void aBadModeIsRefused() {
         IllegalArgumentException e = assertThrows(
-                IllegalArgumentException.class, () -> StackSettings.from(Map.of(StackSettings.MODE, "docker"), WORK));
-        assertTrue(e.getMessage().contains(StackSettings.MODE));
+                IllegalArgumentException.class, () -> StackSettings.from(Map.of(Setting.STACK.env, "docker"), WORK));
+        assertTrue(e.getMessage().contains(Setting.STACK.env));
     }
 
     @Test
@@ -57,9 +58,9 @@ class ExternalStackTest {
         Stack shared = SharedStack.get();
         StackSettings s = StackSettings.from(
                 Map.of(
-                        StackSettings.KAFKA_BOOTSTRAP, shared.kafkaBootstrap(),
-                        StackSettings.JDBC_URL, shared.database().jdbcUrl(),
-                        StackSettings.DB_USER, shared.database().user()),
+                        Setting.KAFKA_BOOTSTRAP.env, shared.kafkaBootstrap(),
+                        Setting.JDBC_URL.env, shared.database().jdbcUrl(),
+                        Setting.DB_USER.env, shared.database().user()),
                 WORK);
         try (Stack ext = Stacks.start(s)) {
             assertTrue(ext.describe().startsWith("external"));

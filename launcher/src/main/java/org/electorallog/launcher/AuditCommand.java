@@ -69,7 +69,7 @@ public final class AuditCommand implements Callable<Integer> {
     private int audit() throws Exception {
         Configuration conf = Configuration.load(environment);
         String url = conf.required(Setting.JDBC_URL);
-        String password = conf.secret(Setting.DB_PASSWORD, Setting.DB_PASSWORD_FILE);
+        String password = conf.secret(Setting.DB_PASSWORD);
         AuditOptions options = options(conf, board, logKeys);
         BoardAuditor.Progress progress = new BoardAuditor.Progress();
         AuditResult result;

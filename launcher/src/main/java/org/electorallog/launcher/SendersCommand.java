@@ -83,7 +83,7 @@ public final class SendersCommand implements Callable<Integer> {
     public Integer call() {
         try {
             Configuration conf = Configuration.load(environment);
-            String password = conf.secret(Setting.DB_PASSWORD, Setting.DB_PASSWORD_FILE);
+            String password = conf.secret(Setting.DB_PASSWORD);
             try (HikariDataSource db = ProjectionDatabase.pool(
                             conf.required(Setting.JDBC_URL),
                             conf.get(Setting.DB_USER),

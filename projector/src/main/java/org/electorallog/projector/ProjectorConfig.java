@@ -26,7 +26,7 @@ public final class ProjectorConfig {
         String bootstrap = conf.required(Setting.KAFKA_BOOTSTRAP);
         String jdbc = conf.required(Setting.JDBC_URL);
         NoteSigner signer = signer(conf);
-        String password = conf.secret(Setting.DB_PASSWORD, Setting.DB_PASSWORD_FILE);
+        String password = conf.secret(Setting.DB_PASSWORD);
         ProjectorSettings s = new ProjectorSettings(
                 bootstrap,
                 conf.get(Setting.TOPIC),
@@ -36,11 +36,11 @@ public final class ProjectorConfig {
                 jdbc,
                 conf.get(Setting.DB_USER),
                 password == null ? "" : password,
-                (int) conf.number(Setting.BATCH_MAX_RECORDS, 1, 1_000_000),
-                Duration.ofMillis(conf.number(Setting.BATCH_MAX_WAIT_MS, 1, 60_000)),
+                (int) conf.number(Setting.BATCH_MAX_RECORDS),
+                Duration.ofMillis(conf.number(Setting.BATCH_MAX_WAIT_MS)),
                 signer,
                 conf.get(Setting.ORIGIN_PREFIX),
-                (int) conf.number(Setting.STREAM_THREADS, 1, 64));
+                (int) conf.number(Setting.STREAM_THREADS));
         if (conf.isSet(Setting.INSTANCE_ID)) {
             s = s.withInstanceId(conf.get(Setting.INSTANCE_ID));
         }
@@ -54,8 +54,8 @@ public final class ProjectorConfig {
             throw new IllegalArgumentException(Setting.SIGNATURE_POLICY.env + "/" + Setting.SIGNED_BOARDS.env + "/"
                     + Setting.SYSTEM_PUBLIC_KEYS.env + "/" + Setting.SENDER_REGISTRY.env + ": " + e.getMessage());
         }
-        s = s.withCheckpointEvery(Duration.ofMillis(conf.number(Setting.CHECKPOINT_EVERY_MS, 0, 3_600_000)));
-        s = s.withWarmUp(conf.number(Setting.WARM_UP_STATEMENTS, 0, 10_000_000));
+        s = s.withCheckpointEvery(Duration.ofMillis(conf.number(Setting.CHECKPOINT_EVERY_MS)));
+        s = s.withWarmUp(conf.number(Setting.WARM_UP_STATEMENTS));
         if (conf.isSet(Setting.SCHEMA_REGISTRY_URL)) {
             s = s.withSchemaRegistry(conf.get(Setting.SCHEMA_REGISTRY_URL));
         }
@@ -63,9 +63,9 @@ public final class ProjectorConfig {
     }
 
     private static NoteSigner signer(Configuration conf) {
-        String key = conf.secret(Setting.SIGNING_KEY, Setting.SIGNING_KEY_FILE);
+        String key = conf.secret(Setting.SIGNING_KEY);
         if (key == null) {
-            throw new IllegalArgumentException(Setting.SIGNING_KEY.env + " (or " + Setting.SIGNING_KEY_FILE.env
+            throw new IllegalArgumentException(Setting.SIGNING_KEY.env + " (or " + Setting.SIGNING_KEY.fileEnv()
                     + ") must hold the log's signer key, PRIVATE+KEY+<name>+<id>+<base64>");
         }
         try {
@@ -73,8 +73,7 @@ public final class ProjectorConfig {
         } catch (IllegalArgumentException e) {
             // never echo the key itself
             throw new IllegalArgumentException(
-                    (conf.isSet(Setting.SIGNING_KEY_FILE) ? Setting.SIGNING_KEY_FILE : Setting.SIGNING_KEY).env
-                            + " is not a valid signer key: " + e.getMessage());
+                    conf.secretSource(Setting.SIGNING_KEY) + " is not a valid signer key: " + e.getMessage());
         }
     }
 }

@@ -65,8 +65,7 @@ public final class Witnessing implements AutoCloseable {
         WitnessPolicy policy = WitnessPolicy.parse(
                 conf.list(org.electorallog.config.Setting.WITNESSES),
                 conf.get(org.electorallog.config.Setting.WITNESS_QUORUM));
-        Duration timeout =
-                Duration.ofMillis(conf.number(org.electorallog.config.Setting.WITNESS_TIMEOUT_MS, 100, 600_000));
+        Duration timeout = Duration.ofMillis(conf.number(org.electorallog.config.Setting.WITNESS_TIMEOUT_MS));
         long every = Math.max(200, Math.min(5000, settings.checkpointEvery().toMillis()));
         return start(policy, settings, timeout, Duration.ofMillis(every));
     }

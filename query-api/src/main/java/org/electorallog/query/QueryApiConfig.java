@@ -19,8 +19,8 @@ public final class QueryApiConfig {
 
     public static QueryApiSettings from(Configuration conf) {
         String jdbc = conf.required(Setting.JDBC_URL);
-        String password = conf.secret(Setting.DB_PASSWORD, Setting.DB_PASSWORD_FILE);
-        String token = conf.secret(Setting.ADMIN_TOKEN, Setting.ADMIN_TOKEN_FILE);
+        String password = conf.secret(Setting.DB_PASSWORD);
+        String token = conf.secret(Setting.ADMIN_TOKEN);
         if (token != null && token.length() < 16) {
             throw new IllegalArgumentException(Setting.ADMIN_TOKEN.env + " must be at least 16 characters");
         }
@@ -33,27 +33,27 @@ public final class QueryApiConfig {
                         + " holds a key that is not a signed-note verifier key (" + e.getMessage() + ")");
             }
         }
-        byte[] cursorKey = conf.base64Secret(Setting.CURSOR_KEY, Setting.CURSOR_KEY_FILE, 16);
-        long verifierSeconds = conf.number(Setting.VERIFIER_EVERY_S, 0, 86_400);
-        long auditSeconds = conf.number(Setting.FULL_AUDIT_EVERY_S, 1, 30L * 86_400);
+        byte[] cursorKey = conf.base64Secret(Setting.CURSOR_KEY);
+        long verifierSeconds = conf.number(Setting.VERIFIER_EVERY_S);
+        long auditSeconds = conf.number(Setting.FULL_AUDIT_EVERY_S);
         if (verifierSeconds > 0 && keys.isEmpty()) {
             throw new IllegalArgumentException(Setting.VERIFIER_EVERY_S.env + " needs " + Setting.LOG_KEYS.env
                     + ": the verifier checks the log's signature on every checkpoint it remembers");
         }
-        Path keystore = conf.isSet(Setting.TLS_KEYSTORE) ? Path.of(conf.get(Setting.TLS_KEYSTORE)) : null;
+        Path keystore = conf.path(Setting.TLS_KEYSTORE);
         if (keystore != null && !Files.isReadable(keystore)) {
             throw new IllegalArgumentException(Setting.TLS_KEYSTORE.env + ": cannot read '" + keystore + "'");
         }
-        String keystorePassword = conf.secret(Setting.TLS_KEYSTORE_PASSWORD, Setting.TLS_KEYSTORE_PASSWORD_FILE);
+        String keystorePassword = conf.secret(Setting.TLS_KEYSTORE_PASSWORD);
         HttpSettings http = new HttpSettings(
                 conf.get(Setting.HTTP_HOST),
                 keystore,
                 keystorePassword,
                 conf.list(Setting.CORS_ORIGINS),
                 limits(conf),
-                (int) conf.number(Setting.MAX_BODY_BYTES, 1024, 16 * 1024 * 1024),
-                (int) conf.number(Setting.DB_POOL_SIZE, 1, 200),
-                (int) conf.number(Setting.ADMIN_PORT, 0, 65_535));
+                (int) conf.number(Setting.MAX_BODY_BYTES),
+                (int) conf.number(Setting.DB_POOL_SIZE),
+                conf.port(Setting.ADMIN_PORT));
         if (http.adminPort() != 0 && http.adminPort() == conf.port(Setting.HTTP_PORT)) {
             throw new IllegalArgumentException(Setting.ADMIN_PORT.env + " must differ from " + Setting.HTTP_PORT.env);
         }
@@ -78,14 +78,14 @@ public final class QueryApiConfig {
     /** The rate limits per route class, refused tokens and exports (docs/security.md "Rate limits"). */
     static RatePolicy limits(Configuration conf) {
         return new RatePolicy(
-                (int) conf.number(Setting.PROOF_RATE_PER_MINUTE, 0, 1_000_000),
-                (int) conf.number(Setting.TILE_RATE_PER_MINUTE, 0, 1_000_000),
-                (int) conf.number(Setting.BALLOT_RATE_PER_MINUTE, 0, 1_000_000),
-                (int) conf.number(Setting.READ_RATE_PER_MINUTE, 0, 1_000_000),
-                (int) conf.number(Setting.ADMIN_READ_RATE_PER_MINUTE, 0, 1_000_000),
-                (int) conf.number(Setting.FAILED_AUTH_PER_MINUTE, 0, 1_000_000),
-                (int) conf.number(Setting.EXPORT_CONCURRENCY, 1, 64),
-                Duration.ofSeconds(conf.number(Setting.EXPORT_WRITE_TIMEOUT_S, 1, 3_600)));
+                (int) conf.number(Setting.PROOF_RATE_PER_MINUTE),
+                (int) conf.number(Setting.TILE_RATE_PER_MINUTE),
+                (int) conf.number(Setting.BALLOT_RATE_PER_MINUTE),
+                (int) conf.number(Setting.READ_RATE_PER_MINUTE),
+                (int) conf.number(Setting.ADMIN_READ_RATE_PER_MINUTE),
+                (int) conf.number(Setting.FAILED_AUTH_PER_MINUTE),
+                (int) conf.number(Setting.EXPORT_CONCURRENCY),
+                Duration.ofSeconds(conf.number(Setting.EXPORT_WRITE_TIMEOUT_S)));
     }
 
     /** The sender registry's writer login, when configured. */
@@ -93,7 +93,7 @@ public final class QueryApiConfig {
         if (!conf.isSet(Setting.REGISTRAR_DB_USER)) {
             return null;
         }
-        String password = conf.secret(Setting.REGISTRAR_DB_PASSWORD, Setting.REGISTRAR_DB_PASSWORD_FILE);
+        String password = conf.secret(Setting.REGISTRAR_DB_PASSWORD);
         return new QueryApiSettings.RegistrarLogin(
                 jdbc, conf.get(Setting.REGISTRAR_DB_USER), password == null ? "" : password);
     }
@@ -101,10 +101,10 @@ public final class QueryApiConfig {
     /** Tokens by role, OIDC, what anonymous callers see, trusted proxies (docs/security.md). */
     static AccessSettings access(Configuration conf) {
         java.util.Map<Role, String> tokens = new java.util.EnumMap<>(Role.class);
-        token(conf, tokens, Role.OBSERVER, Setting.OBSERVER_TOKEN, Setting.OBSERVER_TOKEN_FILE);
-        token(conf, tokens, Role.ANALYST, Setting.ANALYST_TOKEN, Setting.ANALYST_TOKEN_FILE);
-        token(conf, tokens, Role.VOTER, Setting.VOTER_TOKEN, Setting.VOTER_TOKEN_FILE);
-        token(conf, tokens, Role.ADMIN, Setting.ADMIN_TOKEN, Setting.ADMIN_TOKEN_FILE);
+        token(conf, tokens, Role.OBSERVER, Setting.OBSERVER_TOKEN);
+        token(conf, tokens, Role.ANALYST, Setting.ANALYST_TOKEN);
+        token(conf, tokens, Role.VOTER, Setting.VOTER_TOKEN);
+        token(conf, tokens, Role.ADMIN, Setting.ADMIN_TOKEN);
         String voterUser = conf.isSet(Setting.VOTER_TOKEN_USER) ? conf.get(Setting.VOTER_TOKEN_USER) : null;
         if (tokens.containsKey(Role.VOTER) && voterUser == null) {
             throw new IllegalArgumentException(Setting.VOTER_TOKEN.env + " needs " + Setting.VOTER_TOKEN_USER.env);
@@ -137,12 +137,11 @@ public final class QueryApiConfig {
         }
     }
 
-    private static void token(
-            Configuration conf, java.util.Map<Role, String> tokens, Role role, Setting s, Setting file) {
-        String t = conf.secret(s, file);
+    private static void token(Configuration conf, java.util.Map<Role, String> tokens, Role role, Setting s) {
+        String t = conf.secret(s);
         if (t != null) {
             if (t.length() < 16) {
-                throw new IllegalArgumentException(s.env + " must be at least 16 characters");
+                throw new IllegalArgumentException(conf.secretSource(s) + " must be at least 16 characters");
             }
             tokens.put(role, t);
         }

@@ -177,7 +177,7 @@ final class SenderRoutes implements AutoCloseable {
             throw new ApiException(
                     Problem.Type.UNAVAILABLE,
                     "this instance cannot write the sender registry: set " + Setting.REGISTRAR_DB_USER.env + " and "
-                            + Setting.REGISTRAR_DB_PASSWORD_FILE.env
+                            + Setting.REGISTRAR_DB_PASSWORD.fileEnv()
                             + " (the electoral_log_registrar login), or use `electoral-log senders`");
         }
         return writes;
