@@ -84,75 +84,19 @@ public record QueryApiSettings(
     }
 
     public QueryApiSettings withRegistrar(RegistrarLogin r) {
-        return new QueryApiSettings(
-                jdbcUrl,
-                user,
-                password,
-                port,
-                adminToken,
-                logKeys,
-                verifierEvery,
-                fullAuditEvery,
-                cursorKey,
-                http,
-                access,
-                verifierMemory,
-                r,
-                witnesses);
+        return copy(c -> c.registrar = r);
     }
 
     public QueryApiSettings withAccess(AccessSettings a) {
-        return new QueryApiSettings(
-                jdbcUrl,
-                user,
-                password,
-                port,
-                adminToken,
-                logKeys,
-                verifierEvery,
-                fullAuditEvery,
-                cursorKey,
-                http,
-                a,
-                verifierMemory,
-                registrar,
-                witnesses);
+        return copy(c -> c.access = a);
     }
 
     public QueryApiSettings withVerifierMemory(java.nio.file.Path memory) {
-        return new QueryApiSettings(
-                jdbcUrl,
-                user,
-                password,
-                port,
-                adminToken,
-                logKeys,
-                verifierEvery,
-                fullAuditEvery,
-                cursorKey,
-                http,
-                access,
-                memory,
-                registrar,
-                witnesses);
+        return copy(c -> c.verifierMemory = memory);
     }
 
     public QueryApiSettings withWitnesses(WitnessPolicy w) {
-        return new QueryApiSettings(
-                jdbcUrl,
-                user,
-                password,
-                port,
-                adminToken,
-                logKeys,
-                verifierEvery,
-                fullAuditEvery,
-                cursorKey,
-                http,
-                access,
-                verifierMemory,
-                registrar,
-                w);
+        return copy(c -> c.witnesses = w);
     }
 
     /** The access settings in force: {@code access}, with the admin token among its tokens. */
@@ -169,21 +113,7 @@ public record QueryApiSettings(
     }
 
     public QueryApiSettings withHttp(HttpSettings h) {
-        return new QueryApiSettings(
-                jdbcUrl,
-                user,
-                password,
-                port,
-                adminToken,
-                logKeys,
-                verifierEvery,
-                fullAuditEvery,
-                cursorKey,
-                h,
-                access,
-                verifierMemory,
-                registrar,
-                witnesses);
+        return copy(c -> c.http = h);
     }
 
     public QueryApiSettings {
@@ -214,5 +144,64 @@ public record QueryApiSettings(
                 HttpSettings.defaults(),
                 null,
                 null);
+    }
+
+    /** The settings' values, to change some and build new settings from (every wither goes through it). */
+    private static final class Values {
+        String jdbcUrl;
+        String user;
+        String password;
+        int port;
+        String adminToken;
+        List<NoteVerifier> logKeys;
+        Duration verifierEvery;
+        Duration fullAuditEvery;
+        byte[] cursorKey;
+        HttpSettings http;
+        AccessSettings access;
+        java.nio.file.Path verifierMemory;
+        RegistrarLogin registrar;
+        WitnessPolicy witnesses;
+
+        Values(QueryApiSettings s) {
+            jdbcUrl = s.jdbcUrl;
+            user = s.user;
+            password = s.password;
+            port = s.port;
+            adminToken = s.adminToken;
+            logKeys = s.logKeys;
+            verifierEvery = s.verifierEvery;
+            fullAuditEvery = s.fullAuditEvery;
+            cursorKey = s.cursorKey;
+            http = s.http;
+            access = s.access;
+            verifierMemory = s.verifierMemory;
+            registrar = s.registrar;
+            witnesses = s.witnesses;
+        }
+
+        QueryApiSettings build() {
+            return new QueryApiSettings(
+                    jdbcUrl,
+                    user,
+                    password,
+                    port,
+                    adminToken,
+                    logKeys,
+                    verifierEvery,
+                    fullAuditEvery,
+                    cursorKey,
+                    http,
+                    access,
+                    verifierMemory,
+                    registrar,
+                    witnesses);
+        }
+    }
+
+    private QueryApiSettings copy(java.util.function.Consumer<Values> change) {
+        Values v = new Values(this);
+        change.accept(v);
+        return v.build();
     }
 }
