@@ -19,6 +19,7 @@ import org.electorallog.core.ProofVerifier;
 import org.electorallog.core.TileTree;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.PublishResult;
+import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Statement;
 
@@ -44,7 +45,7 @@ public final class ElectionDemo {
             throws IOException, ProofException {
         Map<String, List<Statement>> published = new LinkedHashMap<>();
         for (int i = 0; i < boards.size(); i++) {
-            published.put(boards.get(i), ElectionGenerator.election(boards.get(i), voters, 1000 + i));
+            published.put(boards.get(i), new ElectionStatements(boards.get(i), 1000 + i).election(voters));
         }
         publish(published);
         LogClient client = new LogClient(env.api().baseUrl());

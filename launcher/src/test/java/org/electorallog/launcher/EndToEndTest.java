@@ -28,6 +28,7 @@ import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.PublishResult;
+import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.testkit.Poll;
@@ -61,8 +62,8 @@ class EndToEndTest {
     void everyStatementGetsExactlyOneIdInPublishOrderAndTheServedRootMatches() throws Exception {
         int votersPerBoard = STATEMENTS / 10;
         Map<String, List<Statement>> published = new LinkedHashMap<>();
-        published.put("e2e-board-a", ElectionGenerator.election("e2e-board-a", votersPerBoard, 1));
-        published.put("e2e-board-b", ElectionGenerator.election("e2e-board-b", votersPerBoard, 2));
+        published.put("e2e-board-a", new ElectionStatements("e2e-board-a", 1).election(votersPerBoard));
+        published.put("e2e-board-b", new ElectionStatements("e2e-board-b", 2).election(votersPerBoard));
         List<CompletableFuture<PublishResult>> acks = new ArrayList<>();
         try (ElectoralLogProducer producer = ElectoralLogProducer.create(stack.kafkaBootstrap())) {
             for (int i = 0; i < votersPerBoard * 5; i++) {

@@ -20,6 +20,7 @@ import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.EventsTopic;
 import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
+import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.Test;
@@ -58,8 +59,8 @@ class RebuildTest {
                 NoteSigner.generate("rebuild-test.electoral-log.local"),
                 "rebuild-test/",
                 1);
-        List<Statement> statements = ElectionGenerator.election("rebuild-board-1", 300, 5);
-        statements.addAll(ElectionGenerator.election("rebuild-board-2", 300, 6));
+        List<Statement> statements = new ElectionStatements("rebuild-board-1", 5).election(300);
+        statements.addAll(new ElectionStatements("rebuild-board-2", 6).election(300));
         try (Projector p = Projector.start(settings);
                 ElectoralLogProducer producer =
                         ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic)) {

@@ -27,6 +27,7 @@ import org.electorallog.infra.SharedStack;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.PublishResult;
 import org.electorallog.query.Role;
+import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
 import org.electorallog.testkit.Poll;
@@ -73,7 +74,7 @@ class VoterPageTest {
                 Path.of("target/stack/voter-page"),
                 0,
                 NoteSigner.generate("voter-page.electoral-log.local"));
-        List<Statement> election = new ArrayList<>(ElectionGenerator.election(BOARD, 20, 7));
+        List<Statement> election = new ArrayList<>(new ElectionStatements(BOARD, 7).election(20));
         // one of the voters is the dev voter token's user: the signed-in check finds their ballot
         for (int i = 0; i < election.size(); i++) {
             Statement s = election.get(i);

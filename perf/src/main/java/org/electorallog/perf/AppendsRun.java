@@ -6,7 +6,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,12 +18,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.electorallog.core.Hex;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.query.QueryApi;
-import org.electorallog.schemas.avro.CastVote;
+import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.avro.Statement;
-import org.electorallog.schemas.avro.StatementKind;
 import org.electorallog.store.Boards;
 import org.electorallog.store.RecordSamples;
 
@@ -48,30 +45,11 @@ final class AppendsRun {
         this.producer = producer;
     }
 
+    /** A cast vote of {@code user} on {@code board}, now, with a fresh random ballot. */
     static Statement vote(String board, String user) {
-        byte[] hash = new byte[32];
-        java.util.concurrent.ThreadLocalRandom.current().nextBytes(hash);
-        return Statement.newBuilder()
-                .setBoard(board)
-                .setDeliveryId(UUID.randomUUID().toString())
-                .setKind(StatementKind.CAST_VOTE)
-                .setStatementTimestamp(System.currentTimeMillis())
-                .setSenderName("voting-service")
-                .setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
-                .setUserId(user)
-                .setUsername(user + "@example.org")
-                .setElectionId("election-0")
-                .setAreaId("area-1")
-                .setBallotId(Hex.encode(hash))
-                .setBody(CastVote.newBuilder()
-                        .setElectionId("election-0")
-                        .setPseudonymHash(ByteBuffer.wrap(hash))
-                        .setCastVoteHash(ByteBuffer.wrap(hash))
-                        .setIp("10.0.0.1")
-                        .setCountry("ES")
-                        .build())
-                .setArtifact(ByteBuffer.wrap(new byte[124]))
-                .build();
+        return new ElectionStatements(
+                        board, java.util.concurrent.ThreadLocalRandom.current().nextLong())
+                .vote(user, System.currentTimeMillis());
     }
 
     /** Waits until the proof endpoint answers for the vote of {@code user}; returns the record ID. */

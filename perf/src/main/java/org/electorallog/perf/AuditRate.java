@@ -17,13 +17,13 @@ import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.EventsTopic;
 import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
+import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.Topics;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.StorageReport;
-import org.electorallog.testkit.ElectionStatements;
 
 /**
  * Fills one board through the real pipeline (producer, embedded Kafka, projector, embedded

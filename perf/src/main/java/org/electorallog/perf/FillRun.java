@@ -10,13 +10,13 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.CanonicalStatement;
+import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.Boards;
 import org.electorallog.store.RecordInserter;
 import org.electorallog.store.RecordPartitions;
 import org.electorallog.store.RecordRow;
 import org.electorallog.store.ServerStatistics;
-import org.electorallog.testkit.ElectionStatements;
 
 /**
  * {@code perf fill}: realistic election statements (producer {@link ElectionStatements}) through the

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.electorallog.infra.EmbeddedKafkaBroker;
+import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.testkit.TopicReader;
@@ -41,7 +42,7 @@ class BrokerRestartTest {
             EventsTopic.ensure(broker.bootstrapServers(), topic, 3, (short) 1);
             List<CompletableFuture<PublishResult>> futures = new ArrayList<>(STATEMENTS);
             List<String> ids = new ArrayList<>(STATEMENTS);
-            Statement template = StatementSamples.everyKind("restart-board").get(1);
+            Statement template = ElectionStatements.everyKind("restart-board").get(1);
             CountDownLatch stopNow = new CountDownLatch(1);
             AtomicReference<ElectoralLogProducer> producer = new AtomicReference<>();
             AtomicLong inFlightDuringOutage = new AtomicLong();

@@ -12,6 +12,7 @@ import org.electorallog.core.SigningKey;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
 import org.electorallog.schemas.CanonicalStatement;
+import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.Statement;
@@ -28,7 +29,7 @@ class ElectoralLogProducerTest {
         EventsTopic.ensure(stack.kafkaBootstrap(), topic, 2, (short) 1);
         SigningKey sender = SigningKey.generate();
         SigningKey system = SigningKey.generate();
-        List<Statement> sent = new java.util.ArrayList<>(StatementSamples.everyKind("kinds-board"));
+        List<Statement> sent = new java.util.ArrayList<>(ElectionStatements.everyKind("kinds-board"));
         // UNKNOWN, the enum's default, is never logged (issue 41): refused before it is sent
         Statement unknown = sent.remove(0);
         assertEquals(org.electorallog.schemas.avro.StatementKind.UNKNOWN, unknown.getKind());
@@ -89,7 +90,7 @@ class ElectoralLogProducerTest {
                 .failFast()
                 .build()) {
             PublishResult r = p.publish(
-                            StatementSamples.everyKind("fail-fast-board").get(1))
+                            ElectionStatements.everyKind("fail-fast-board").get(1))
                     .get();
             assertEquals(0L, r.offset(), "the very first send is acknowledged, not failed for want of metadata");
         }
@@ -104,7 +105,7 @@ class ElectoralLogProducerTest {
                 .build()) {
             long t0 = System.nanoTime();
             CompletableFuture<PublishResult> f =
-                    p.publish(StatementSamples.everyKind("unreachable-board").get(1));
+                    p.publish(ElectionStatements.everyKind("unreachable-board").get(1));
             long blockedMillis = (System.nanoTime() - t0) / 1_000_000;
             java.util.concurrent.ExecutionException e =
                     assertThrows(java.util.concurrent.ExecutionException.class, f::get);
@@ -136,7 +137,7 @@ class ElectoralLogProducerTest {
                         .topic("producer-refused")
                         .senderKey(sender)
                         .build()) {
-            Statement good = StatementSamples.everyKind("refused-board").get(1);
+            Statement good = ElectionStatements.everyKind("refused-board").get(1);
             assertEquals(
                     "board",
                     field(p, Statement.newBuilder(good).setBoard("Not A Board").build()));
@@ -193,7 +194,7 @@ class ElectoralLogProducerTest {
                 .topic(topic)
                 .build()) {
             Statement s = Statement.newBuilder(
-                            StatementSamples.everyKind("uuid-board").get(2))
+                            ElectionStatements.everyKind("uuid-board").get(2))
                     .setDeliveryId("")
                     .build();
             CompletableFuture<PublishResult> f = p.publish(s);

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -19,12 +18,10 @@ import org.electorallog.core.TileTree;
 import org.electorallog.schemas.BadEventException;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.DecodedStatement;
+import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.StatementCodec;
-import org.electorallog.schemas.avro.CastVote;
 import org.electorallog.schemas.avro.Envelope;
-import org.electorallog.schemas.avro.IdentityProviderUserEvent;
 import org.electorallog.schemas.avro.Statement;
-import org.electorallog.schemas.avro.StatementKind;
 import org.electorallog.store.BoardRow;
 import org.electorallog.store.Boards;
 import org.electorallog.store.Transactions;
@@ -58,7 +55,7 @@ final class ProjectorWarmUp {
     static final int WRITE_ROUNDS = 20;
 
     private static final String BOARD = "warm-up";
-    private static final long EPOCH_MILLIS = 1_767_225_600_000L;
+    private static final long EPOCH_MILLIS = ElectionStatements.EPOCH_MILLIS;
 
     /** A statement to run: its bytes, the codec that decodes them, and whether it must be accepted. */
     @SuppressWarnings("ArrayRecordComponent") // a message to decode, never compared as a value
@@ -85,9 +82,11 @@ final class ProjectorWarmUp {
             StatementCodec madeUpCodec, boolean verifySignatures, StatementCodec eventsCodec, List<byte[]> recent) {
         this.verifySignatures = verifySignatures;
         SigningKey sender = SigningKey.generate();
-        Random random = new Random(BATCH);
-        for (int i = 0; i < BATCH; i++) {
-            Statement s = statement(random, i, sender.publicKey());
+        ElectionStatements election = new ElectionStatements(BOARD, BATCH);
+        List<Statement> madeUp = new ArrayList<>(BATCH);
+        election.interleaved(0, BATCH / 5, madeUp::add);
+        for (Statement s : madeUp) {
+            s.setSenderPublicKey(ByteBuffer.wrap(sender.publicKey()));
             Envelope.Builder e = Envelope.newBuilder().setStatement(s);
             if (verifySignatures) {
                 e.setSenderSignature(ByteBuffer.wrap(sender.sign(CanonicalStatement.encode(s))));
@@ -214,39 +213,4 @@ final class ProjectorWarmUp {
     }
 
     /** Voter {@code i / 2}'s log-in (even {@code i}) or cast vote (odd), of the sizes of an election's. */
-    private static Statement statement(Random random, int i, byte[] senderKey) {
-        String user = new UUID(random.nextLong(), random.nextLong()).toString();
-        String username = "voter" + Long.toString(random.nextLong() & 0xffffffffL, 36) + "@example.org";
-        Statement.Builder s = Statement.newBuilder()
-                .setBoard(BOARD)
-                .setDeliveryId(new UUID(random.nextLong(), random.nextLong()).toString())
-                .setStatementTimestamp(EPOCH_MILLIS + i)
-                .setSenderPublicKey(ByteBuffer.wrap(senderKey))
-                .setUserId(user)
-                .setUsername(username)
-                .setAreaId("area-" + random.nextInt(1000));
-        if (i % 2 == 0) {
-            return s.setKind(StatementKind.IDP_USER_EVENT)
-                    .setSenderName("identity-provider")
-                    .setBody(IdentityProviderUserEvent.newBuilder()
-                            .setEventType("LOGIN")
-                            .setIp("10.0." + random.nextInt(256) + "." + random.nextInt(256))
-                            .setClientId("voting-portal")
-                            .build())
-                    .build();
-        }
-        byte[] hash = new byte[32];
-        random.nextBytes(hash);
-        String election = "election-" + random.nextInt(5);
-        return s.setKind(StatementKind.CAST_VOTE)
-                .setSenderName("voting-service")
-                .setElectionId(election)
-                .setBallotId(org.electorallog.core.Hex.encode(hash))
-                .setBody(CastVote.newBuilder()
-                        .setElectionId(election)
-                        .setPseudonymHash(ByteBuffer.wrap(hash))
-                        .setCastVoteHash(ByteBuffer.wrap(hash))
-                        .build())
-                .build();
-    }
 }

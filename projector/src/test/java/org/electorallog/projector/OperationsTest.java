@@ -13,10 +13,10 @@ import java.time.Duration;
 import java.util.Map;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.StorageReport;
-import org.electorallog.testkit.ElectionStatements;
 import org.junit.jupiter.api.Test;
 
 /** Lag, health, analyst views, the read-only role, and bytes per record within the brief's budget. */
