@@ -29,6 +29,7 @@ import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.Boards;
 import org.electorallog.store.BoundStatement;
 import org.electorallog.store.Checkpoints;
+import org.electorallog.store.RecordExports;
 import org.electorallog.store.RecordSamples;
 import org.electorallog.store.Records;
 
@@ -529,7 +530,7 @@ final class ProbeRun {
     private String[] sql(String which, long from) throws Exception {
         try (Connection c = api.exportPool().getConnection()) {
             int[] n = {0};
-            Records.<RuntimeException>exportBatch(
+            RecordExports.<RuntimeException>exportBatch(
                     c,
                     boardId(c),
                     from,
@@ -541,11 +542,11 @@ final class ProbeRun {
         }
     }
 
-    private static Records.ExportShape shapeOf(String which) {
+    private static RecordExports.ExportShape shapeOf(String which) {
         return switch (which) {
-            case "csv" -> Records.ExportShape.FIELDS;
-            case "export" -> Records.ExportShape.STATEMENTS;
-            case "votes" -> Records.ExportShape.fieldsOf(StatementKinds.CAST_VOTE);
+            case "csv" -> RecordExports.ExportShape.FIELDS;
+            case "export" -> RecordExports.ExportShape.STATEMENTS;
+            case "votes" -> RecordExports.ExportShape.fieldsOf(StatementKinds.CAST_VOTE);
             default -> throw new IllegalArgumentException("no export " + which);
         };
     }
@@ -583,7 +584,7 @@ final class ProbeRun {
             short id = boardId(c);
             if (request[0].equals("SQL")) {
                 // the batch's records page; the CSV and cast-vote batches' tile range is in the plan tests
-                Records.ExportShape shape = shapeOf(request[1]);
+                RecordExports.ExportShape shape = shapeOf(request[1]);
                 sql = shape.sql();
                 params.add(id);
                 if (shape.kind() != null) {

@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
 import org.electorallog.schemas.StatementKinds;
-import org.electorallog.store.Records;
+import org.electorallog.store.RecordExports;
 
 /**
  * The endpoints of analysts and administrators over a board's records: listings, counts and exports,
@@ -131,7 +131,7 @@ final class AnalystRoutes {
         ctx.header("Content-Disposition", "attachment; filename=\"" + board + ".csv\"");
         Writer w = RecordListing.writer(ctx.outputStream());
         w.write(String.join(",", Responses.ListedRecord.CSV_COLUMNS) + "\r\n");
-        listing.stream(board, m, 2500, Records.ExportShape.FIELDS, row -> RecordListing.csv(w, row));
+        listing.stream(board, m, 2500, RecordExports.ExportShape.FIELDS, row -> RecordListing.csv(w, row));
         w.flush();
     }
 
@@ -150,7 +150,9 @@ final class AnalystRoutes {
                 board,
                 m,
                 votesOnly ? 1000 : 2500,
-                votesOnly ? Records.ExportShape.fieldsOf(StatementKinds.CAST_VOTE) : Records.ExportShape.STATEMENTS,
+                votesOnly
+                        ? RecordExports.ExportShape.fieldsOf(StatementKinds.CAST_VOTE)
+                        : RecordExports.ExportShape.STATEMENTS,
                 row -> w.write(Responses.JSON.writeValueAsString(row) + "\n"));
         w.flush();
     }

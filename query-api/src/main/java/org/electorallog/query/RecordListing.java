@@ -18,6 +18,7 @@ import org.electorallog.store.CounterKey;
 import org.electorallog.store.Counters;
 import org.electorallog.store.ListingPlan;
 import org.electorallog.store.ListingSql;
+import org.electorallog.store.RecordExports;
 import org.electorallog.store.RecordFilter;
 import org.electorallog.store.Records;
 import org.electorallog.store.Senders;
@@ -254,11 +255,11 @@ final class RecordListing {
     /**
      * Streams records [0, manifest size) of a board in ID order, {@code batch} per query, to {@code sink},
      * each with its leaf hash from the tiles: all records with their statements ({@link
-     * Records.ExportShape#STATEMENTS}), or their fields alone, all or one kind.
+     * RecordExports.ExportShape#STATEMENTS}), or their fields alone, all or one kind.
      */
-    void stream(String board, Manifest m, int batch, Records.ExportShape shape, RowSink sink) throws IOException {
+    void stream(String board, Manifest m, int batch, RecordExports.ExportShape shape, RowSink sink) throws IOException {
         try {
-            Records.<IOException>export(
+            RecordExports.<IOException>export(
                     reads.exportDb(),
                     m.boardId(),
                     m.size(),

@@ -21,7 +21,7 @@ import org.electorallog.core.TileTree;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.schemas.StatementKinds;
-import org.electorallog.store.Records;
+import org.electorallog.store.RecordExports;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -247,15 +247,15 @@ class ListingAndExportsTest {
                 .map(h -> Base64.getEncoder().encodeToString(h))
                 .toList();
         // 777 records: level-0 tiles 0 and 1 full, tile 2 partial; batches of 7 and 100 cross both edges
-        for (Records.ExportShape shape : List.of(
-                Records.ExportShape.FIELDS,
-                Records.ExportShape.STATEMENTS,
-                Records.ExportShape.fieldsOf(StatementKinds.CAST_VOTE))) {
+        for (RecordExports.ExportShape shape : List.of(
+                RecordExports.ExportShape.FIELDS,
+                RecordExports.ExportShape.STATEMENTS,
+                RecordExports.ExportShape.fieldsOf(StatementKinds.CAST_VOTE))) {
             for (int batch : new int[] {7, 100, 2500}) {
                 for (long size : new long[] {QueryApiTest.N, 300}) {
                     List<Long> ids = new ArrayList<>();
                     List<String> hashes = new ArrayList<>();
-                    Records.<RuntimeException>export(ds, board, size, batch, shape, (r, leaf) -> {
+                    RecordExports.<RuntimeException>export(ds, board, size, batch, shape, (r, leaf) -> {
                         ids.add(r.id());
                         hashes.add(Base64.getEncoder().encodeToString(leaf));
                         assertEquals(shape.statements(), r.statement() != null);
@@ -275,19 +275,19 @@ class ListingAndExportsTest {
         long size = AccessTest.personalStatements().size();
         java.util.Map<Long, String> all = new java.util.LinkedHashMap<>();
         java.util.Map<Long, Short> kinds = new java.util.HashMap<>();
-        Records.<RuntimeException>export(ds, mixed, size, 2, Records.ExportShape.STATEMENTS, (r, leaf) -> {
+        RecordExports.<RuntimeException>export(ds, mixed, size, 2, RecordExports.ExportShape.STATEMENTS, (r, leaf) -> {
             all.put(r.id(), Base64.getEncoder().encodeToString(leaf));
             kinds.put(r.id(), r.kind());
         });
         assertEquals(size, all.size());
         short login = (short) StatementKinds.code("IDP_USER_EVENT");
         java.util.Map<Long, String> logins = new java.util.LinkedHashMap<>();
-        Records.<RuntimeException>export(
+        RecordExports.<RuntimeException>export(
                 ds,
                 mixed,
                 size,
                 1,
-                Records.ExportShape.fieldsOf(login),
+                RecordExports.ExportShape.fieldsOf(login),
                 (r, leaf) -> logins.put(r.id(), Base64.getEncoder().encodeToString(leaf)));
         java.util.Map<Long, String> expected = new java.util.LinkedHashMap<>();
         all.forEach((id, leaf) -> {
@@ -316,8 +316,8 @@ class ListingAndExportsTest {
             try {
                 IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(
                         IllegalStateException.class,
-                        () -> Records.<RuntimeException>exportBatch(
-                                c, board, 200, QueryApiTest.N, 100, Records.ExportShape.FIELDS, (r, leaf) -> {}));
+                        () -> RecordExports.<RuntimeException>exportBatch(
+                                c, board, 200, QueryApiTest.N, 100, RecordExports.ExportShape.FIELDS, (r, leaf) -> {}));
                 assertTrue(
                         e.getMessage().contains("record 256 but no leaf hash for it in level-0 tile 1"),
                         e.getMessage());

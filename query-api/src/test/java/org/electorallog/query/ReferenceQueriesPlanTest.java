@@ -58,6 +58,7 @@ import org.electorallog.store.Counters;
 import org.electorallog.store.ListingPlan;
 import org.electorallog.store.ListingSql;
 import org.electorallog.store.ProofTip;
+import org.electorallog.store.RecordExports;
 import org.electorallog.store.RecordFilter;
 import org.electorallog.store.Records;
 import org.electorallog.store.Sort;
@@ -595,7 +596,7 @@ class ReferenceQueriesPlanTest {
     @Test
     void csvExportBatchAfterAnId() throws Exception {
         // the fields of 2,500 records, then their leaf hashes: the 11 level-0 tiles of IDs 1,000-3,499
-        assertReadsAtMost(2 * 2500 + 5, sql(Records.FIELDS_PAGE_ASC, big, 1000L, size, 2500));
+        assertReadsAtMost(2 * 2500 + 5, sql(RecordExports.FIELDS_PAGE_ASC, big, 1000L, size, 2500));
         Set<TileKey> leaves = new java.util.LinkedHashSet<>();
         for (long id = 1000; id < 3500; id++) {
             leaves.add(TileLayout.tileOf(0, id));
@@ -607,13 +608,14 @@ class ReferenceQueriesPlanTest {
     @Test
     void exportBatchHalfwayThroughTheBoard() throws Exception {
         // the reference's PDF report batch at offset size/2: our exports resume by ID, never by offset
-        assertReadsAtMost(2 * 2500 + 5, sql(Records.PAGE_ASC, big, size / 2, size, 2500));
+        assertReadsAtMost(2 * 2500 + 5, sql(RecordExports.PAGE_ASC, big, size / 2, size, 2500));
     }
 
     @Test
     void castVoteExportBatchAfterAnId() throws Exception {
         JsonNode plan = assertReadsAtMost(
-                2 * 1000 + 5, sql(Records.FIELDS_KIND_PAGE_ASC, big, StatementKinds.CAST_VOTE, size / 2, size, 1000));
+                2 * 1000 + 5,
+                sql(RecordExports.FIELDS_KIND_PAGE_ASC, big, StatementKinds.CAST_VOTE, size / 2, size, 1000));
         assertTrue(plan.toString().contains("records_kind"), plan.toString());
     }
 

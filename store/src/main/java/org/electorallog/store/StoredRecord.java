@@ -6,7 +6,7 @@ import java.time.Instant;
  * One record as the projection serves it (table {@code records}, V1, with its sender key from
  * {@code senders}). Listings read the same columns without the sender and Kafka position
  * ({@code senderKey} null, {@code schemaId}, {@code partition} and {@code offset} -1); the exports
- * without statements also leave {@code statement} null ({@link Records.ExportShape#FIELDS}).
+ * without statements also leave {@code statement} null ({@link RecordExports.ExportShape#FIELDS}).
  */
 @SuppressWarnings("ArrayRecordComponent") // a row read to be served, never compared as a value
 public record StoredRecord(
