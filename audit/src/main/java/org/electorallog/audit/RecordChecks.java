@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
 import org.electorallog.core.SigningKey;
-import org.electorallog.schemas.CanonicalStatement;
+import org.electorallog.schemas.CanonicalStatementReader;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.AuditRow;
 import org.electorallog.store.CounterKey;
@@ -30,7 +30,7 @@ final class RecordChecks {
         byte[] statement = row.statement();
         Map<String, Object> f;
         try {
-            f = CanonicalStatement.decodeFields(statement);
+            f = CanonicalStatementReader.fields(statement);
         } catch (IllegalArgumentException e) {
             result.add(Finding.Kind.UNDECODABLE_STATEMENT, id, e.getMessage());
             return;

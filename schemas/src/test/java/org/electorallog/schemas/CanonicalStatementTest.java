@@ -131,7 +131,7 @@ class CanonicalStatementTest {
 
     @Test
     void decodeFieldsReadsTheTopLevelFieldsBack() {
-        java.util.Map<String, Object> f = CanonicalStatement.decodeFields(CanonicalStatement.encode(minimal()));
+        java.util.Map<String, Object> f = CanonicalStatementReader.fields(CanonicalStatement.encode(minimal()));
         assertEquals("b", f.get("board"));
         assertEquals("CAST_VOTE", f.get("kind"));
         assertEquals(1L, f.get("statement_timestamp"));
@@ -145,11 +145,11 @@ class CanonicalStatementTest {
                 .build();
         assertEquals(
                 7,
-                CanonicalStatement.decodeFields(CanonicalStatement.encode(withBody))
+                CanonicalStatementReader.fields(CanonicalStatement.encode(withBody))
                         .size());
         byte[] bad = CanonicalStatement.encode(minimal());
         org.junit.jupiter.api.Assertions.assertThrows(
                 IllegalArgumentException.class,
-                () -> CanonicalStatement.decodeFields(java.util.Arrays.copyOf(bad, bad.length - 3)));
+                () -> CanonicalStatementReader.fields(java.util.Arrays.copyOf(bad, bad.length - 3)));
     }
 }

@@ -1,0 +1,139 @@
+package org.electorallog.schemas;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads canonical statement bytes ({@link CanonicalStatement}, schemas/README.md "Canonical
+ * statement bytes") back into their top-level fields, without any Avro schema.
+ */
+public final class CanonicalStatementReader {
+    private CanonicalStatementReader() {}
+
+    /**
+     * Reads the top-level fields of canonical statement bytes back: field name to value, where a
+     * string, enum symbol or bytes value is returned as a String, String or byte[], a number as a
+     * Long, and a nested record, array or map as its raw canonical bytes. Used by the audit to check
+     * a record's stored columns against the bytes its leaf commits to. Malformed bytes throw
+     * IllegalArgumentException naming the offset.
+     */
+    public static java.util.Map<String, Object> fields(byte[] canonical) {
+        Cursor r = new Cursor(canonical);
+        for (byte b : CanonicalStatement.MAGIC) {
+            if (r.u8() != (b & 0xFF)) {
+                throw new IllegalArgumentException("canonical statement does not start with ELS1");
+            }
+        }
+        if (r.u8() != 0x07) {
+            throw new IllegalArgumentException("canonical statement is not a record");
+        }
+        r.str();
+        long n = r.uvarint();
+        java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+        for (long i = 0; i < n; i++) {
+            String name = r.str();
+            int start = r.pos;
+            int tag = r.u8();
+            switch (tag) {
+                case 0x01 -> out.put(name, r.u8() != 0);
+                case 0x02 -> out.put(name, r.int64());
+                case 0x03 -> out.put(name, Double.longBitsToDouble(r.int64()));
+                case 0x04, 0x06 -> out.put(name, r.str());
+                case 0x05 -> out.put(name, r.bytes());
+                case 0x07, 0x08, 0x09 -> {
+                    r.pos = start;
+                    r.skipValue();
+                    out.put(name, java.util.Arrays.copyOfRange(canonical, start, r.pos));
+                }
+                default -> throw new IllegalArgumentException("unknown canonical tag " + tag + " at byte " + start);
+            }
+        }
+        if (r.pos != canonical.length) {
+            throw new IllegalArgumentException(
+                    "canonical statement has " + (canonical.length - r.pos) + " trailing bytes");
+        }
+        return out;
+    }
+
+    /** A cursor over canonical bytes. */
+    private static final class Cursor {
+        private final byte[] b;
+        private int pos;
+
+        Cursor(byte[] b) {
+            this.b = b;
+        }
+
+        int u8() {
+            if (pos >= b.length) {
+                throw new IllegalArgumentException("canonical statement truncated at byte " + pos);
+            }
+            return b[pos++] & 0xFF;
+        }
+
+        long uvarint() {
+            long v = 0;
+            for (int shift = 0; shift < 64; shift += 7) {
+                int x = u8();
+                v |= (long) (x & 0x7F) << shift;
+                if ((x & 0x80) == 0) {
+                    return v;
+                }
+            }
+            throw new IllegalArgumentException("canonical varint too long at byte " + pos);
+        }
+
+        long int64() {
+            long v = 0;
+            for (int i = 0; i < 8; i++) {
+                v = (v << 8) | u8();
+            }
+            return v;
+        }
+
+        byte[] bytes() {
+            long len = uvarint();
+            if (len > b.length - pos) {
+                throw new IllegalArgumentException("canonical length " + len + " runs past the end at byte " + pos);
+            }
+            byte[] out = java.util.Arrays.copyOfRange(b, pos, pos + (int) len);
+            pos += (int) len;
+            return out;
+        }
+
+        String str() {
+            return new String(bytes(), StandardCharsets.UTF_8);
+        }
+
+        void skipValue() {
+            int tag = u8();
+            switch (tag) {
+                case 0x00 -> {}
+                case 0x01 -> u8();
+                case 0x02, 0x03 -> int64();
+                case 0x04, 0x05, 0x06 -> bytes();
+                case 0x07 -> {
+                    str();
+                    long n = uvarint();
+                    for (long i = 0; i < n; i++) {
+                        str();
+                        skipValue();
+                    }
+                }
+                case 0x08 -> {
+                    long n = uvarint();
+                    for (long i = 0; i < n; i++) {
+                        skipValue();
+                    }
+                }
+                case 0x09 -> {
+                    long n = uvarint();
+                    for (long i = 0; i < n; i++) {
+                        str();
+                        skipValue();
+                    }
+                }
+                default -> throw new IllegalArgumentException("unknown canonical tag " + tag + " at byte " + (pos - 1));
+            }
+        }
+    }
+}
