@@ -77,7 +77,7 @@ public final class TileLayout {
      * of a leaf's path that is whole lies in the path's tile of its level; a right sibling cut short
      * by the tree's end splits into perfect subtrees that each lie in the right-edge tile of their
      * level (C2SP tlog-tiles, "Merkle Tree"). The proof statements of the projection
-     * ({@code Boards.PROOF_TIP_SQL}, store) compute the same set in SQL from the leaves and the
+     * ({@code BoardTips.PROOF_TIP_SQL}, store) compute the same set in SQL from the leaves and the
      * checkpoint's size, in the statement that reads the checkpoint.
      */
     public static Set<TileKey> pathTiles(long size, long... leaves) {

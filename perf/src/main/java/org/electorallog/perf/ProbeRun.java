@@ -26,6 +26,7 @@ import java.util.Random;
 import java.util.function.Function;
 import org.electorallog.query.QueryApi;
 import org.electorallog.schemas.StatementKinds;
+import org.electorallog.store.BoardTips;
 import org.electorallog.store.Boards;
 import org.electorallog.store.BoundStatement;
 import org.electorallog.store.Checkpoints;
@@ -592,7 +593,7 @@ final class ProbeRun {
                 }
                 params.addAll(List.of(Long.parseLong(request[2]), size, batchOf(request[1])));
             } else if (name.equals("current checkpoint")) {
-                sql = Boards.TIP_SQL; // the board, its size, checkpoint and cosignatures
+                sql = BoardTips.TIP_SQL; // the board, its size, checkpoint and cosignatures
                 params.add(board);
             } else if (name.equals("ballot locator, page")) {
                 Map<String, String> s = samples.get(0);

@@ -23,6 +23,7 @@ import org.electorallog.core.WitnessPolicy;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.store.BoardTip;
+import org.electorallog.store.BoardTips;
 import org.electorallog.store.Boards;
 import org.electorallog.store.Cosignatures;
 import org.electorallog.testkit.Poll;
@@ -146,7 +147,7 @@ class WitnessingTest {
             String url, DatabaseAddress db, String board, long size, WitnessPolicy policy, List<String> expected)
             throws Exception {
         try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
-            BoardTip tip = Boards.witnessedTip(c, board).orElseThrow();
+            BoardTip tip = BoardTips.witnessedTip(c, board).orElseThrow();
             assertEquals(size, tip.checkpoint().size());
             SignedNote note = SignedNote.parse(tip.cosignedNote());
             assertEquals(size, Checkpoint.parse(note.text()).size());
@@ -165,7 +166,7 @@ class WitnessingTest {
 
     static long witnessedSize(String url, DatabaseAddress db, String board) {
         try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
-            return Boards.witnessedTip(c, board)
+            return BoardTips.witnessedTip(c, board)
                     .map(t -> t.checkpoint() == null ? 0L : t.checkpoint().size())
                     .orElse(0L);
         } catch (SQLException e) {

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import javax.sql.DataSource;
 import org.electorallog.store.BoardRow;
 import org.electorallog.store.BoardTip;
+import org.electorallog.store.BoardTips;
 import org.electorallog.store.Boards;
 import org.electorallog.store.ProofTip;
 import org.electorallog.store.Snapshot;
@@ -73,7 +74,7 @@ final class SnapshotReads {
 
     /** The board with its size and latest checkpoint, in one statement ({@link Boards#TIP_SQL}). */
     static BoardTip tip(Connection c, String name) throws SQLException {
-        return Boards.tip(c, name).orElseThrow(() -> noBoard(name));
+        return BoardTips.tip(c, name).orElseThrow(() -> noBoard(name));
     }
 
     /**
@@ -82,12 +83,12 @@ final class SnapshotReads {
      * ({@link Boards#PROOF_TIP_SQL}).
      */
     static ProofTip proofTip(Connection c, String name, long... leaves) throws SQLException {
-        return Boards.proofTip(c, name, leaves).orElseThrow(() -> noBoard(name));
+        return BoardTips.proofTip(c, name, leaves).orElseThrow(() -> noBoard(name));
     }
 
     /** The board with its size and latest witnessed checkpoint, in one statement. */
     static BoardTip witnessedTip(Connection c, String name) throws SQLException {
-        return Boards.witnessedTip(c, name).orElseThrow(() -> noBoard(name));
+        return BoardTips.witnessedTip(c, name).orElseThrow(() -> noBoard(name));
     }
 
     private static ApiException noBoard(String name) {

@@ -50,6 +50,7 @@ import org.electorallog.schemas.StatementKinds;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
 import org.electorallog.store.BoardTip;
+import org.electorallog.store.BoardTips;
 import org.electorallog.store.Boards;
 import org.electorallog.store.BoundStatement;
 import org.electorallog.store.Checkpoints;
@@ -659,19 +660,19 @@ class ReferenceQueriesPlanTest {
         assertReadsAtMost(2, sql(Checkpoints.LATEST_SQL, big));
         // what a checkpoint or proof request reads in one statement: the board, its size, its latest
         // checkpoint and that checkpoint's cosignatures, one index probe each
-        JsonNode tip = assertReadsAtMost(tipBound(), sql(Boards.TIP_SQL, BIG));
+        JsonNode tip = assertReadsAtMost(tipBound(), sql(BoardTips.TIP_SQL, BIG));
         assertTrue(tip.toString().contains("checkpoints_pkey"), tip.toString());
         assertTrue(tip.toString().contains("checkpoint_cosignatures_pkey"), tip.toString());
         for (String table : new String[] {"records", "tiles"}) {
             assertTrue(!tip.toString().contains("\"Relation Name\":\"" + table + "\""), tip.toString());
         }
-        JsonNode witnessed = assertReadsAtMost(tipBound(), sql(Boards.WITNESSED_TIP_SQL, BIG));
+        JsonNode witnessed = assertReadsAtMost(tipBound(), sql(BoardTips.WITNESSED_TIP_SQL, BIG));
         assertTrue(witnessed.toString().contains("checkpoints_witnessed"), witnessed.toString());
     }
 
     @Test
     void witnessedCheckpointAndItsCosignaturesUseTheirIndexes() throws Exception {
-        JsonNode latest = assertReadsAtMost(tipBound(), sql(Boards.WITNESSED_TIP_SQL, BIG));
+        JsonNode latest = assertReadsAtMost(tipBound(), sql(BoardTips.WITNESSED_TIP_SQL, BIG));
         assertTrue(latest.toString().contains("checkpoints_witnessed"), latest.toString());
         JsonNode lines = assertReadsAtMost(4, sql(Cosignatures.LINES_SQL, big, size));
         assertTrue(lines.toString().contains("checkpoint_cosignatures_pkey"), lines.toString());
@@ -735,7 +736,7 @@ class ReferenceQueriesPlanTest {
 
     @Test
     void recordProofAtTheLatestCheckpointIsOneStatementOfPathAndEdgeTiles() throws Exception {
-        BoardTip tip = Boards.tip(db, BIG).orElseThrow();
+        BoardTip tip = BoardTips.tip(db, BIG).orElseThrow();
         long at = tip.checkpoint().size();
         assertTrue(at > 65_536, "the board's checkpoint has three tile levels: " + at);
         for (long id : new long[] {0, 255, 256, 65_536, at / 3, at - 300, at - 1}) {
@@ -752,19 +753,19 @@ class ReferenceQueriesPlanTest {
         // a record past the board's tree (or no record): the edge's tiles alone; no board: nothing
         assertEquals(
                 Tiles.read(db, big, TileLayout.pathTiles(at)).keySet(),
-                Boards.proofTip(db, BIG, tip.size()).orElseThrow().tiles().keySet());
+                BoardTips.proofTip(db, BIG, tip.size()).orElseThrow().tiles().keySet());
         assertEquals(
                 Tiles.read(db, big, TileLayout.pathTiles(at)).keySet(),
-                Boards.proofTip(db, BIG, Long.MAX_VALUE, -5)
+                BoardTips.proofTip(db, BIG, Long.MAX_VALUE, -5)
                         .orElseThrow()
                         .tiles()
                         .keySet());
-        assertTrue(Boards.proofTip(db, "no-such-board", 0).isEmpty());
+        assertTrue(BoardTips.proofTip(db, "no-such-board", 0).isEmpty());
     }
 
     @Test
     void consistencyProofToTheLatestCheckpointIsOneStatementOfPathAndEdgeTiles() throws Exception {
-        BoardTip tip = Boards.tip(db, BIG).orElseThrow();
+        BoardTip tip = BoardTips.tip(db, BIG).orElseThrow();
         long at = tip.checkpoint().size();
         for (long from : new long[] {1, 256, 257, 65_536, 65_537, at / 3, at - 300, at}) {
             ProofTip t = assertOneStatementOfPathTiles(TileLayout.consistencyTiles(from, at), from - 1, null);
@@ -783,7 +784,7 @@ class ReferenceQueriesPlanTest {
 
     @Test
     void proofFromATrustedCheckpointIsOneStatementOfPathAndEdgeTiles() throws Exception {
-        BoardTip tip = Boards.tip(db, BIG).orElseThrow();
+        BoardTip tip = BoardTips.tip(db, BIG).orElseThrow();
         long at = tip.checkpoint().size();
         long[][] cases = {{5, 300}, {299, 300}, {300, 300}, {at / 3, 65_537}, {at - 1, at / 2}, {70_000, at}};
         for (long[] c : cases) {
@@ -806,12 +807,14 @@ class ReferenceQueriesPlanTest {
         // the tip's probes, then one tiles_pkey probe a key (the key arithmetic's own rows,
         // generate_series and VALUES, read no table and are not counted)
         int probes = otherLeaf == null ? 2 * 3 : 3 * 3;
-        JsonNode plan = explain(sql(Boards.PROOF_TIP_SQL, BIG, leaf, otherLeaf));
+        JsonNode plan = explain(sql(BoardTips.PROOF_TIP_SQL, BIG, leaf, otherLeaf));
         assertTrue(plan.toString().contains("tiles_pkey"), plan.toString());
         assertTrue(tableRowsRead(plan, "tiles") <= probes, "tiles read: " + plan);
         assertTrue(tableRowsRead(plan, null) <= tipBound() + probes, "rows read: " + plan);
         assertFalse(readsRecords(plan), plan.toString());
-        ProofTip t = (otherLeaf == null ? Boards.proofTip(db, BIG, leaf) : Boards.proofTip(db, BIG, leaf, otherLeaf))
+        ProofTip t = (otherLeaf == null
+                        ? BoardTips.proofTip(db, BIG, leaf)
+                        : BoardTips.proofTip(db, BIG, leaf, otherLeaf))
                 .orElseThrow();
         Map<TileKey, byte[]> stored = Tiles.read(db, big, bound);
         assertEquals(stored.keySet(), t.tiles().keySet(), "leaf " + leaf + " and " + otherLeaf);

@@ -46,7 +46,10 @@ class CosignaturesTest {
                 assertEquals(Optional.empty(), Cosignatures.shortOfQuorum(c, board, "w3+00000003", 0, 2));
                 assertEquals(
                         100,
-                        Boards.witnessedTip(c, "b").orElseThrow().checkpoint().size());
+                        BoardTips.witnessedTip(c, "b")
+                                .orElseThrow()
+                                .checkpoint()
+                                .size());
                 // w1 went on to 120 alone: w2 (last 100) is asked for 120, not for 110, which nobody cosigned
                 Cosignatures.add(c, board, 120, "w1+00000001", "— w1 CCCC\n", 1_780_000_002L);
                 assertEquals(Optional.of(120L), Cosignatures.shortOfQuorum(c, board, "w2+00000002", 100, 2));
@@ -54,7 +57,7 @@ class CosignaturesTest {
                 assertEquals(0, Cosignatures.lastSize(c, board, "w3+00000003"));
                 assertEquals(List.of("— w1 CCCC\n"), Cosignatures.lines(c, board, 120));
                 // the tip a checkpoint or proof request reads in one statement: latest and latest witnessed
-                BoardTip tip = Boards.tip(c, "b").orElseThrow();
+                BoardTip tip = BoardTips.tip(c, "b").orElseThrow();
                 assertEquals(board, tip.board().id());
                 assertEquals("log.example/b", tip.board().origin());
                 assertEquals(0, tip.size());
@@ -62,15 +65,17 @@ class CosignaturesTest {
                 assertEquals("note 120\n— w1 CCCC\n", tip.cosignedNote());
                 assertEquals(
                         "note 100\n— w1 AAAA\n— w2 BBBB\n",
-                        Boards.witnessedTip(c, "b").orElseThrow().cosignedNote());
+                        BoardTips.witnessedTip(c, "b").orElseThrow().cosignedNote());
                 short bare = Boards.create(c, "bare", "log.example/bare", 0L, new byte[32])
                         .id();
                 Checkpoints.add(c, bare, new CheckpointRow(7, new byte[32], "note 7\n"));
                 assertEquals(
-                        "note 7\n", Boards.tip(c, "bare").orElseThrow().cosignedNote(), "no cosignatures: the note");
-                assertEquals(null, Boards.witnessedTip(c, "bare").orElseThrow().checkpoint());
-                assertEquals(null, Boards.witnessedTip(c, "bare").orElseThrow().cosignedNote());
-                assertEquals(Optional.empty(), Boards.tip(c, "none"));
+                        "note 7\n", BoardTips.tip(c, "bare").orElseThrow().cosignedNote(), "no cosignatures: the note");
+                assertEquals(
+                        null, BoardTips.witnessedTip(c, "bare").orElseThrow().checkpoint());
+                assertEquals(
+                        null, BoardTips.witnessedTip(c, "bare").orElseThrow().cosignedNote());
+                assertEquals(Optional.empty(), BoardTips.tip(c, "none"));
             }
             try (Connection first = ProjectionDatabase.advisoryLock(url, DB.user(), DB.password(), 42)) {
                 assertTrue(first != null, "the first process takes the witnessing lock");
