@@ -4,12 +4,8 @@ import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableSet;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.electorallog.core.Checkpoint;
@@ -20,16 +16,12 @@ import org.electorallog.core.SignedNote;
 import org.electorallog.core.Tile;
 import org.electorallog.core.TileKey;
 import org.electorallog.core.TileLayout;
-import org.electorallog.core.TileTree;
 import org.electorallog.store.AuditRow;
 import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
 import org.electorallog.store.CheckpointRow;
 import org.electorallog.store.Checkpoints;
 import org.electorallog.store.Cosignatures;
-import org.electorallog.store.CounterKey;
-import org.electorallog.store.Counters;
-import org.electorallog.store.Deliveries;
 import org.electorallog.store.HourlyCounts;
 import org.electorallog.store.Records;
 import org.electorallog.store.Snapshot;
@@ -84,37 +76,6 @@ public final class BoardAuditor {
         return result;
     }
 
-    /** The recomputed tree and what it has counted so far. */
-    private static final class Recount {
-        final TileTree tree = TileTree.empty();
-        final Map<CounterKey, Long> counters = new HashMap<>();
-        final Map<HourlyCounts.Key, Long> hourly = new HashMap<>();
-        final Map<Long, byte[]> rootsAt = new HashMap<>();
-        final NavigableSet<Long> wanted = new TreeSet<>();
-        long expected;
-        long records;
-        /** The delivery rows the records read so far call for: how many, and the sum of their fingerprints. */
-        long deliveryRows;
-
-        java.math.BigInteger deliverySum = java.math.BigInteger.ZERO;
-        /** The audited board (its delivery keys begin with its ID). */
-        short boardId;
-
-        void delivery(AuditRow row) {
-            deliveryRows++;
-            deliverySum = deliverySum.add(java.math.BigInteger.valueOf(
-                    Deliveries.fingerprint(Deliveries.key(boardId, row.deliveryId()), row.id())));
-        }
-
-        void append(byte[] leaf) {
-            tree.appendLeafHash(leaf);
-            expected++;
-            if (wanted.contains(tree.size())) {
-                rootsAt.put(tree.size(), tree.root());
-            }
-        }
-    }
-
     private void run(Connection c, String boardName, Progress progress, AuditResult result, long t0)
             throws SQLException {
         BoardState state = Boards.state(c, boardName)
@@ -159,9 +120,9 @@ public final class BoardAuditor {
                 Cosignatures.ofBoard(c, boardId),
                 Checkpoints.witnessedSizes(c, boardId),
                 result);
-        checkCounters(c, boardId, n.counters, result);
-        checkHourlyCounts(c, boardId, n.hourly, result);
-        checkDeliveryIds(c, boardId, n, result);
+        DerivedTableChecks.counters(c, boardId, n.counters, result);
+        DerivedTableChecks.hourlyCounts(c, boardId, n.hourly, result);
+        DerivedTableChecks.deliveryIds(c, boardId, n, result);
         result.finish(size, n.records, checkpoints.size(), (System.nanoTime() - t0) / 1e9);
     }
 
@@ -274,86 +235,6 @@ public final class BoardAuditor {
             } catch (ProofException e) {
                 result.add(Finding.Kind.CHECKPOINT_MISMATCH, s, "checkpoint at size " + s + ": " + e.getMessage());
             }
-        }
-    }
-
-    private static void checkCounters(Connection c, short boardId, Map<CounterKey, Long> counted, AuditResult result)
-            throws SQLException {
-        Map<CounterKey, Long> stored = new HashMap<>();
-        for (Counters.Row row : Counters.rows(c, boardId)) {
-            try {
-                stored.put(new CounterKey(row.kind(), row.electionId()), row.n());
-            } catch (IllegalArgumentException | NullPointerException e) {
-                result.add(
-                        Finding.Kind.COUNTER_MISMATCH,
-                        null,
-                        "counter row (kind " + row.kind() + ", election " + row.electionId()
-                                + ") is no counter the projector keeps: " + e.getMessage());
-            }
-        }
-        Set<CounterKey> keys = new TreeSet<>(stored.keySet());
-        keys.addAll(counted.keySet());
-        for (CounterKey k : keys) {
-            long a = stored.getOrDefault(k, 0L);
-            long b = counted.getOrDefault(k, 0L);
-            if (a != b) {
-                result.add(
-                        Finding.Kind.COUNTER_MISMATCH, null, k.describe() + " is " + a + " but the records count " + b);
-            }
-        }
-    }
-
-    /** The hourly counts (store V11) against the records' statement times and kinds. */
-    private static void checkHourlyCounts(
-            Connection c, short boardId, Map<HourlyCounts.Key, Long> counted, AuditResult result) throws SQLException {
-        Map<HourlyCounts.Key, Long> stored = HourlyCounts.rows(c, boardId);
-        Set<HourlyCounts.Key> keys = new TreeSet<>(
-                java.util.Comparator.comparingLong(HourlyCounts.Key::hourMillis).thenComparing(HourlyCounts.Key::kind));
-        keys.addAll(stored.keySet());
-        keys.addAll(counted.keySet());
-        for (HourlyCounts.Key k : keys) {
-            long a = stored.getOrDefault(k, 0L);
-            long b = counted.getOrDefault(k, 0L);
-            if (a != b) {
-                result.add(
-                        Finding.Kind.COUNTER_MISMATCH,
-                        null,
-                        "hourly count of kind " + k.kind() + " at " + java.time.Instant.ofEpochMilli(k.hourMillis())
-                                + " is " + a + " but the records count " + b);
-            }
-        }
-    }
-
-    /**
-     * Delivery IDs are unique per board because every record has its key in deliveries (V15), whose
-     * primary key refuses a repeat. So the check is that the primary key is there and valid, and that
-     * deliveries holds exactly the rows the records call for: as many, with the same sum of
-     * fingerprints (one range scan of the board's keys, not a probe per record). If either fails, the
-     * records are searched for repeated delivery IDs, each reported.
-     */
-    private static void checkDeliveryIds(Connection c, short boardId, Recount n, AuditResult result)
-            throws SQLException {
-        boolean indexed = Deliveries.uniquelyIndexed(c);
-        if (!indexed) {
-            result.add(
-                    Finding.Kind.DUPLICATE_DELIVERY_ID,
-                    null,
-                    "the primary key of deliveries is missing or invalid: delivery IDs are not guaranteed unique");
-        }
-        Deliveries.Fingerprint stored = Deliveries.fingerprint(c, boardId);
-        boolean matching = stored.rows() == n.deliveryRows && stored.sum().equals(n.deliverySum);
-        if (!matching) {
-            result.add(
-                    Finding.Kind.DUPLICATE_DELIVERY_ID,
-                    null,
-                    "deliveries holds " + stored.rows() + " delivery keys of this board that do not match the "
-                            + n.deliveryRows + " records' delivery IDs: a repeat would not be refused");
-        }
-        if (!indexed || !matching) {
-            Records.repeatedDeliveryIds(
-                    c,
-                    boardId,
-                    (d, id) -> result.add(Finding.Kind.DUPLICATE_DELIVERY_ID, id, "delivery ID " + d + " is repeated"));
         }
     }
 }

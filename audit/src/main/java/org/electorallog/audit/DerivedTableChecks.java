@@ -1,0 +1,101 @@
+package org.electorallog.audit;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.electorallog.store.CounterKey;
+import org.electorallog.store.Counters;
+import org.electorallog.store.Deliveries;
+import org.electorallog.store.HourlyCounts;
+import org.electorallog.store.Records;
+
+/**
+ * The audit's checks of the tables derived from the records (BRIEF invariant 5): the counters and
+ * the hourly counts against what the records count, and the deliveries table against the records'
+ * delivery IDs. Each finding goes into the audit's result.
+ */
+final class DerivedTableChecks {
+    private DerivedTableChecks() {}
+
+    static void counters(Connection c, short boardId, Map<CounterKey, Long> counted, AuditResult result)
+            throws SQLException {
+        Map<CounterKey, Long> stored = new HashMap<>();
+        for (Counters.Row row : Counters.rows(c, boardId)) {
+            try {
+                stored.put(new CounterKey(row.kind(), row.electionId()), row.n());
+            } catch (IllegalArgumentException | NullPointerException e) {
+                result.add(
+                        Finding.Kind.COUNTER_MISMATCH,
+                        null,
+                        "counter row (kind " + row.kind() + ", election " + row.electionId()
+                                + ") is no counter the projector keeps: " + e.getMessage());
+            }
+        }
+        Set<CounterKey> keys = new TreeSet<>(stored.keySet());
+        keys.addAll(counted.keySet());
+        for (CounterKey k : keys) {
+            long a = stored.getOrDefault(k, 0L);
+            long b = counted.getOrDefault(k, 0L);
+            if (a != b) {
+                result.add(
+                        Finding.Kind.COUNTER_MISMATCH, null, k.describe() + " is " + a + " but the records count " + b);
+            }
+        }
+    }
+
+    /** The hourly counts (store V11) against the records' statement times and kinds. */
+    static void hourlyCounts(Connection c, short boardId, Map<HourlyCounts.Key, Long> counted, AuditResult result)
+            throws SQLException {
+        Map<HourlyCounts.Key, Long> stored = HourlyCounts.rows(c, boardId);
+        Set<HourlyCounts.Key> keys = new TreeSet<>(
+                java.util.Comparator.comparingLong(HourlyCounts.Key::hourMillis).thenComparing(HourlyCounts.Key::kind));
+        keys.addAll(stored.keySet());
+        keys.addAll(counted.keySet());
+        for (HourlyCounts.Key k : keys) {
+            long a = stored.getOrDefault(k, 0L);
+            long b = counted.getOrDefault(k, 0L);
+            if (a != b) {
+                result.add(
+                        Finding.Kind.COUNTER_MISMATCH,
+                        null,
+                        "hourly count of kind " + k.kind() + " at " + java.time.Instant.ofEpochMilli(k.hourMillis())
+                                + " is " + a + " but the records count " + b);
+            }
+        }
+    }
+
+    /**
+     * Delivery IDs are unique per board because every record has its key in deliveries (V15), whose
+     * primary key refuses a repeat. So the check is that the primary key is there and valid, and that
+     * deliveries holds exactly the rows the records call for: as many, with the same sum of
+     * fingerprints (one range scan of the board's keys, not a probe per record). If either fails, the
+     * records are searched for repeated delivery IDs, each reported.
+     */
+    static void deliveryIds(Connection c, short boardId, Recount n, AuditResult result) throws SQLException {
+        boolean indexed = Deliveries.uniquelyIndexed(c);
+        if (!indexed) {
+            result.add(
+                    Finding.Kind.DUPLICATE_DELIVERY_ID,
+                    null,
+                    "the primary key of deliveries is missing or invalid: delivery IDs are not guaranteed unique");
+        }
+        Deliveries.Fingerprint stored = Deliveries.fingerprint(c, boardId);
+        boolean matching = stored.rows() == n.deliveryRows && stored.sum().equals(n.deliverySum);
+        if (!matching) {
+            result.add(
+                    Finding.Kind.DUPLICATE_DELIVERY_ID,
+                    null,
+                    "deliveries holds " + stored.rows() + " delivery keys of this board that do not match the "
+                            + n.deliveryRows + " records' delivery IDs: a repeat would not be refused");
+        }
+        if (!indexed || !matching) {
+            Records.repeatedDeliveryIds(
+                    c,
+                    boardId,
+                    (d, id) -> result.add(Finding.Kind.DUPLICATE_DELIVERY_ID, id, "delivery ID " + d + " is repeated"));
+        }
+    }
+}
