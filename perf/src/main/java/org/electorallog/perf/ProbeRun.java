@@ -521,7 +521,7 @@ final class ProbeRun {
     }
 
     /**
-     * One export batch as the export runs it ({@link Records#exportBatch}), without HTTP: the CSV's
+     * One export batch as the export runs it ({@link RecordExports#exportBatch}), without HTTP: the CSV's
      * fields with leaf hashes from the tiles, the full export's records with statements, or the cast
      * votes' fields. On the query API's export pool, where the export runs: a statement planned
      * for its parameters each time (decision 20). On a pool that keeps PostgreSQL's plans, the cast

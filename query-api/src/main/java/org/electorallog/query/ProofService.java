@@ -3,10 +3,7 @@ package org.electorallog.query;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.LogDivergenceException;
 import org.electorallog.core.ProofBuilder;
@@ -14,16 +11,11 @@ import org.electorallog.core.ProofException;
 import org.electorallog.core.Range;
 import org.electorallog.core.RecordProof;
 import org.electorallog.core.SignedNote;
-import org.electorallog.core.TileKey;
-import org.electorallog.core.TileLayout;
 import org.electorallog.core.TileSource;
-import org.electorallog.core.Timestamps;
 import org.electorallog.core.TlogProof;
 import org.electorallog.core.TreeMath;
-import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.BoardRow;
 import org.electorallog.store.BoardTip;
-import org.electorallog.store.Boards;
 import org.electorallog.store.CheckpointRow;
 import org.electorallog.store.ProofTip;
 import org.electorallog.store.Records;
@@ -33,10 +25,10 @@ import org.electorallog.store.Tiles;
  * Proofs from the stored tiles (RFC 9162 section 2.1.3 inclusion, 2.1.4 consistency; C2SP
  * tlog-proof bundles), each built in one snapshot so the hashes, the size and the checkpoint belong
  * to one tree. A proof at the latest checkpoint (a record proof, a consistency proof to it, a proof
- * from a trusted checkpoint) is one autocommitted statement ({@link Boards#PROOF_TIP_SQL}: the
+ * from a trusted checkpoint) is one autocommitted statement ({@link BoardTips#PROOF_TIP_SQL}: the
  * board, its size, its latest checkpoint and the tiles on the paths of the proof's leaves and of the
  * tree's right edge). Proofs at another size and tlog-proof bundles are two statements in one
- * snapshot: the board with its size and a checkpoint ({@link Boards#TIP_SQL}), then every hash the
+ * snapshot: the board with its size and a checkpoint ({@link BoardTips#TIP_SQL}), then every hash the
  * proof needs, the leaf's own included (a leaf hash is a level-0 tile entry, C2SP tlog-tiles), in
  * one tile query ({@link Tiles#BY_KEYS_SQL}).
  */
@@ -50,7 +42,7 @@ final class ProofService {
     /**
      * Inclusion proof of record {@code id} at {@code size} (null = the latest checkpoint). At the
      * latest checkpoint, the proof a voter asks for, it is one autocommitted statement: the tip and
-     * the tiles of the record's path and the tree's right edge ({@link Boards#PROOF_TIP_SQL}),
+     * the tiles of the record's path and the tree's right edge ({@link BoardTips#PROOF_TIP_SQL}),
      * with the checkpoint's signed root (decision 71).
      */
     Responses.InclusionProof inclusion(String name, long id, Long requestedSize) {
@@ -110,7 +102,7 @@ final class ProofService {
      * Consistency proof between two sizes; {@code to} null = the latest checkpoint. To the latest
      * checkpoint, what an observer asks for each new checkpoint, it is one autocommitted statement:
      * the tip and the tiles on the paths of leaf {@code from - 1} and of the tree's right edge
-     * ({@link Boards#PROOF_TIP_SQL}, {@link org.electorallog.core.TileLayout#consistencyTiles}).
+     * ({@link BoardTips#PROOF_TIP_SQL}, {@link org.electorallog.core.TileLayout#consistencyTiles}).
      */
     Responses.ConsistencyProof consistency(String name, long from, Long requestedTo) {
         if (requestedTo == null) {
@@ -151,7 +143,7 @@ final class ProofService {
      * inclusion at the trusted size, or inclusion at the latest checkpoint plus consistency from the
      * trusted size. A checkpoint of another board, or whose root is not this board's root at its size,
      * is a 409 (divergence). One autocommitted statement: the tip and the tiles on the paths of the
-     * record, of the trusted tree's last leaf and of the tree's right edge ({@link Boards#PROOF_TIP_SQL}).
+     * record, of the trusted tree's last leaf and of the tree's right edge ({@link BoardTips#PROOF_TIP_SQL}).
      */
     Responses.TrustedProof fromTrusted(String name, long id, String trustedNote) {
         Checkpoint trusted;
@@ -260,71 +252,6 @@ final class ProofService {
     }
 
     /**
-     * The ballot locator: a voter's cast votes in an election, newest first, {@code limit}
-     * per page before {@code beforeId} (null = from the newest), a ballot ID narrowing them further;
-     * each vote already in a checkpoint with its C2SP tlog-proof bundle, built on the latest
-     * witnessed checkpoint that covers it, else on the latest checkpoint. One snapshot: the listing
-     * and its bundles belong to one tree; the witnessed tip names the board, so the locator is the tip,
-     * the ballots, the latest tip only when a vote is past the witnessed one, and one tile query for
-     * every bundle of the page (the paths of the votes and the checkpoints' right edges,
-     * {@link TileLayout#pathTiles}). It runs on the proof pool, with cached plans: the ballots'
-     * statement is one voter's rows by the user index whatever the values (decision 73).
-     */
-    List<Responses.Ballot> ballots(
-            String name, String userId, String electionId, String ballotId, Long beforeId, int limit) {
-        return reads.proofRead(c -> {
-            BoardTip witnessed = SnapshotReads.witnessedTip(c, name);
-            List<Records.Ballot> votes = Records.ballots(
-                    c,
-                    witnessed.board().id(),
-                    StatementKinds.CAST_VOTE,
-                    userId,
-                    electionId,
-                    ballotId,
-                    beforeId == null ? Long.MAX_VALUE : beforeId,
-                    limit);
-            BoardTip latest = null;
-            List<BoardTip> tips = new ArrayList<>(votes.size());
-            Set<TileKey> keys = new LinkedHashSet<>();
-            for (Records.Ballot v : votes) {
-                BoardTip tip = witnessed;
-                if (!covers(witnessed, v.id())) {
-                    latest = latest == null ? SnapshotReads.tip(c, name) : latest;
-                    tip = latest;
-                }
-                tips.add(tip);
-                if (covers(tip, v.id())) {
-                    keys.addAll(
-                            TileLayout.inclusionTiles(v.id(), tip.checkpoint().size()));
-                }
-            }
-            Map<TileKey, byte[]> tiles =
-                    keys.isEmpty() ? Map.of() : Tiles.read(c, witnessed.board().id(), keys);
-            List<Responses.Ballot> out = new ArrayList<>(votes.size());
-            for (int i = 0; i < votes.size(); i++) {
-                Records.Ballot v = votes.get(i);
-                BoardTip tip = tips.get(i);
-                String bundle = !covers(tip, v.id())
-                        ? null
-                        : new TlogProof(
-                                        null,
-                                        v.id(),
-                                        ProofBuilder.inclusion(
-                                                v.id(), tip.checkpoint().size(), k -> tiles),
-                                        tip.cosignedNote())
-                                .format();
-                out.add(new Responses.Ballot(
-                        v.id(),
-                        Timestamps.rfc3339(v.statementTime()),
-                        StatementKinds.name(StatementKinds.CAST_VOTE),
-                        v.ballotId(),
-                        bundle));
-            }
-            return out;
-        });
-    }
-
-    /**
      * The board with the checkpoint a tlog-proof bundle of record {@code id} is built on: the latest
      * one a witness quorum cosigned when it covers the record (so the bundle verifies with the quorum
      * offline), else the latest one (docs/witnesses.md).
@@ -334,7 +261,8 @@ final class ProofService {
         return covers(witnessed, id) ? witnessed : SnapshotReads.tip(c, name);
     }
 
-    private static boolean covers(BoardTip tip, long id) {
+    /** Whether the tip's checkpoint covers record {@code id}. */
+    static boolean covers(BoardTip tip, long id) {
         return tip.checkpoint() != null && id < tip.checkpoint().size();
     }
 

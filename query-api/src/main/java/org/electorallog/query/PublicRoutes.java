@@ -13,12 +13,14 @@ import org.electorallog.core.TilePath;
 final class PublicRoutes {
     private final LogReader reader;
     private final ProofService proofs;
+    private final BallotLocator ballots;
     private final Cursor cursors;
     private final AccessSettings access;
 
-    PublicRoutes(LogReader reader, ProofService proofs, Cursor cursors, AccessSettings access) {
+    PublicRoutes(LogReader reader, ProofService proofs, BallotLocator ballots, Cursor cursors, AccessSettings access) {
         this.reader = reader;
         this.proofs = proofs;
+        this.ballots = ballots;
         this.cursors = cursors;
         this.access = access;
     }
@@ -244,7 +246,7 @@ final class PublicRoutes {
         String query = "ballots\u0000" + board + "\u0000" + user + "\u0000" + election + "\u0000" + ballot;
         String cursor = ctx.queryParam("cursor");
         Long before = cursor == null ? null : cursors.decode(query, cursor);
-        List<Responses.Ballot> page = proofs.ballots(board, user, election, ballot, before, limit);
+        List<Responses.Ballot> page = ballots.ballots(board, user, election, ballot, before, limit);
         ctx.json(new Responses.BallotPage(
                 page,
                 page.size() < limit

@@ -72,7 +72,7 @@ public final class QueryApi implements AutoCloseable {
         AccessSettings access = settings.effectiveAccess();
         ProofService proofs = new ProofService(reads);
         routes.addAll(operationsRoutes());
-        routes.addAll(new PublicRoutes(reader, proofs, cursors, access).routes());
+        routes.addAll(new PublicRoutes(reader, proofs, new BallotLocator(reads), cursors, access).routes());
         RatePolicy limits = settings.http().limits();
         routes.addAll(new AnalystRoutes(
                         reader,

@@ -72,7 +72,7 @@ final class SnapshotReads {
         return Boards.find(c, name).orElseThrow(() -> noBoard(name));
     }
 
-    /** The board with its size and latest checkpoint, in one statement ({@link Boards#TIP_SQL}). */
+    /** The board with its size and latest checkpoint, in one statement ({@link BoardTips#TIP_SQL}). */
     static BoardTip tip(Connection c, String name) throws SQLException {
         return BoardTips.tip(c, name).orElseThrow(() -> noBoard(name));
     }
@@ -80,7 +80,7 @@ final class SnapshotReads {
     /**
      * The board with its size and latest checkpoint, and the tiles on the paths of {@code leaves}
      * and of that checkpoint's right edge: what a proof at the checkpoint reads, in one statement
-     * ({@link Boards#PROOF_TIP_SQL}).
+     * ({@link BoardTips#PROOF_TIP_SQL}).
      */
     static ProofTip proofTip(Connection c, String name, long... leaves) throws SQLException {
         return BoardTips.proofTip(c, name, leaves).orElseThrow(() -> noBoard(name));

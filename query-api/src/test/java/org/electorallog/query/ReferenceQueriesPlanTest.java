@@ -51,7 +51,6 @@ import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
 import org.electorallog.store.BoardTip;
 import org.electorallog.store.BoardTips;
-import org.electorallog.store.Boards;
 import org.electorallog.store.BoundStatement;
 import org.electorallog.store.Checkpoints;
 import org.electorallog.store.Cosignatures;
@@ -799,7 +798,7 @@ class ReferenceQueriesPlanTest {
     }
 
     /**
-     * Fails unless {@link Boards#PROOF_TIP_SQL} for {@code leaf} (and {@code otherLeaf}) is one statement
+     * Fails unless {@link BoardTips#PROOF_TIP_SQL} for {@code leaf} (and {@code otherLeaf}) is one statement
      * of at most two tiles_pkey probes a level (of three), no record, and returns exactly the stored
      * tiles among {@code bound}, as stored.
      */

@@ -1,7 +1,7 @@
 package org.electorallog.store;
 
 /**
- * A board as one request sees it in one statement ({@link Boards#TIP_SQL}): the board, its tree
+ * A board as one request sees it in one statement ({@link BoardTips#TIP_SQL}): the board, its tree
  * size, and its latest checkpoint (or latest witnessed one) with that checkpoint's witness
  * cosignature lines. A proof or a checkpoint request reads it in one round trip instead of three or
  * four (issue 17).

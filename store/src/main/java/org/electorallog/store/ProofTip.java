@@ -8,7 +8,7 @@ import org.electorallog.core.TileLayout;
 import org.electorallog.core.TileSource;
 
 /**
- * A board as one proof sees it in one statement ({@link Boards#PROOF_TIP_SQL}): its tip, and the
+ * A board as one proof sees it in one statement ({@link BoardTips#PROOF_TIP_SQL}): its tip, and the
  * stored tiles on the paths of the proof's leaves and of the latest checkpoint's right edge (empty
  * when there are no such tiles: no checkpoint and no leaf in the tree).
  *
