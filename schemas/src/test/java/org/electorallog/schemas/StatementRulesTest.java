@@ -183,7 +183,7 @@ class StatementRulesTest {
             }
             assertEquals(
                     strict,
-                    StatementRules.wellFormedUtf8(b, b.length),
+                    TextRules.wellFormedUtf8(b, b.length),
                     java.util.HexFormat.of().formatHex(b));
         }
     }
