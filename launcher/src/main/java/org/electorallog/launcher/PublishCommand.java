@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.electorallog.core.SigningKey;
 import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.producer.ProducerBuilder;
 import org.electorallog.producer.PublishResult;
 import org.electorallog.schemas.StatementJson;
 import org.electorallog.schemas.Topics;
@@ -82,7 +83,7 @@ public final class PublishCommand implements Callable<Integer> {
                     "publish: give statements as JSON arguments or --file FILE (or --file - for standard input), not both");
             return 2;
         }
-        ElectoralLogProducer.Builder b;
+        ProducerBuilder b;
         try {
             // the shared configuration (docs/configuration.md): servers and SASL/TLS settings
             org.electorallog.config.Configuration conf = org.electorallog.config.Configuration.fromEnvironment();

@@ -31,8 +31,8 @@ import org.electorallog.schemas.avro.Statement;
  *
  * <p>{@code publish} never blocks its caller (a voting thread) longer than {@link #DEFAULT_MAX_WAIT}
  * by default: when the send buffer is full or Kafka's metadata cannot be had in that time, the
- * future fails with a {@code TimeoutException} ({@link Builder#blockWhenFull} sets another bound).
- * With {@link Builder#failFast()} it never blocks: a full buffer fails at once; the topic's metadata
+ * future fails with a {@code TimeoutException} ({@link ProducerBuilder#blockWhenFull} sets another bound).
+ * With {@link ProducerBuilder#failFast()} it never blocks: a full buffer fails at once; the topic's metadata
  * is fetched when the producer is built (which waits up to {@link #FAIL_FAST_WARM_UP}), so the first
  * send does not fail for want of it.
  *
@@ -55,7 +55,7 @@ public final class ElectoralLogProducer implements AutoCloseable {
     private final SigningKey senderKey;
     private final SigningKey systemKey;
 
-    private ElectoralLogProducer(
+    ElectoralLogProducer(
             Properties config, StatementCodec codec, String topic, SigningKey senderKey, SigningKey systemKey) {
         this.kafka = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
         this.codec = codec;
@@ -65,104 +65,8 @@ public final class ElectoralLogProducer implements AutoCloseable {
     }
 
     /** Builds a producer: servers, topic, keys, back-pressure and any Kafka setting. */
-    public static Builder builder(String bootstrap) {
-        return new Builder(bootstrap);
-    }
-
-    /** Options of a producer. */
-    public static final class Builder {
-        private final Properties kafka;
-        private String topic = Topics.EVENTS;
-        private SigningKey senderKey;
-        private SigningKey systemKey;
-        private boolean failFast;
-        private StatementCodec codec = StatementCodec.embedded();
-
-        private Builder(String bootstrap) {
-            this.kafka = defaults(bootstrap);
-        }
-
-        public Builder topic(String topic) {
-            this.topic = topic;
-            return this;
-        }
-
-        /** Signs every statement as this sender (and sets its public key on the statement). */
-        public Builder senderKey(SigningKey key) {
-            this.senderKey = key;
-            return this;
-        }
-
-        /** Adds the voting system's signature to every statement. */
-        public Builder systemKey(SigningKey key) {
-            this.systemKey = key;
-            return this;
-        }
-
-        /** Back-pressure by blocking: a full buffer makes {@code publish} wait up to {@code maxWait}, then fail. */
-        public Builder blockWhenFull(Duration maxWait) {
-            kafka.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, String.valueOf(maxWait.toMillis()));
-            return this;
-        }
-
-        /**
-         * Back-pressure by failing: a full buffer fails the publish at once. {@link #build} fetches
-         * the topic's metadata first (up to {@link #FAIL_FAST_WARM_UP}) and keeps it however long
-         * the topic is idle, so no send fails for want of it.
-         */
-        public Builder failFast() {
-            kafka.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "0");
-            kafka.put(
-                    ProducerConfig.METADATA_MAX_IDLE_CONFIG,
-                    String.valueOf(Duration.ofDays(1).toMillis()));
-            failFast = true;
-            return this;
-        }
-
-        /**
-         * Writer schemas from a Confluent-compatible schema registry at {@code url} (REST API)
-         * instead of the embedded manifest: the envelope's schema is registered under the events
-         * subject when the registry does not have it (the registry's compatibility rules decide),
-         * and its ID goes into every event. Producers in other languages use the same registry.
-         */
-        public Builder schemaRegistry(String url) {
-            this.codec = url == null
-                    ? StatementCodec.embedded()
-                    : new StatementCodec(
-                            new org.electorallog.schemas.ConfluentSchemaRegistryClient(
-                                    url, Duration.ofSeconds(10), 3, true),
-                            Topics.EVENTS_SUBJECT);
-            return this;
-        }
-
-        /** Bytes of statements the producer may hold unacknowledged (default 64 MiB). */
-        public Builder bufferBytes(long bytes) {
-            kafka.put(ProducerConfig.BUFFER_MEMORY_CONFIG, String.valueOf(bytes));
-            return this;
-        }
-
-        /** Any other Kafka producer setting (idempotence and acks=all cannot be turned off). */
-        public Builder kafka(String key, String value) {
-            if ((key.equals(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG) && !value.equals("true"))
-                    || (key.equals(ProducerConfig.ACKS_CONFIG) && !value.equals("all") && !value.equals("-1"))) {
-                throw new IllegalArgumentException(key + "=" + value + " could lose or double statements; refused");
-            }
-            kafka.put(key, value);
-            return this;
-        }
-
-        public ElectoralLogProducer build() {
-            return buildWithin(FAIL_FAST_WARM_UP);
-        }
-
-        /** Builds, a fail-fast producer waiting at most {@code warmUp} for the topic's metadata. */
-        public ElectoralLogProducer buildWithin(Duration warmUp) {
-            ElectoralLogProducer p = new ElectoralLogProducer(kafka, codec, topic, senderKey, systemKey);
-            if (failFast) {
-                p.warmUp(warmUp);
-            }
-            return p;
-        }
+    public static ProducerBuilder builder(String bootstrap) {
+        return new ProducerBuilder(bootstrap);
     }
 
     /** Default producer settings: durable, idempotent, batched for throughput. */
@@ -194,7 +98,7 @@ public final class ElectoralLogProducer implements AutoCloseable {
      * Asks for the topic's metadata until Kafka has it (with {@code max.block.ms=0} each ask returns
      * at once, and the answer arrives in the background); throws when it does not come in time.
      */
-    private void warmUp(Duration within) {
+    void warmUp(Duration within) {
         long deadline = System.nanoTime() + within.toNanos();
         while (true) {
             try {
