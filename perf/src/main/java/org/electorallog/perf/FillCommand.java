@@ -1,0 +1,65 @@
+package org.electorallog.perf;
+
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(
+        name = "fill",
+        description =
+                "Fill boards through producer, Kafka and projector to --target records (resumes), and measure the COPY ceiling")
+final class FillCommand implements Callable<Integer> {
+    @CommandLine.Mixin
+    PerfCommand.Dirs dirs;
+
+    @Option(names = "--target", required = true, description = "records on the perf boards when done")
+    long target;
+
+    @Option(
+            names = "--boards",
+            defaultValue = "1",
+            description = "boards to spread them over; default ${DEFAULT-VALUE}")
+    int boards;
+
+    @Option(
+            names = "--signed",
+            description = "sign every statement (sender Ed25519) on boards perf-signed-N, which the projector verifies")
+    boolean signed;
+
+    @Option(
+            names = "--ceiling-every",
+            defaultValue = "1000000",
+            description = "records per fill window; the COPY ceiling is measured at every window's edge "
+                    + "(0: no ceiling); default ${DEFAULT-VALUE}")
+    long ceilingEvery;
+
+    @Option(
+            names = "--ceiling-rows",
+            defaultValue = "50000",
+            description = "rows a COPY ceiling window writes (and rolls back); default ${DEFAULT-VALUE}")
+    int ceilingRows;
+
+    @Option(
+            names = "--batch-records",
+            defaultValue = "" + org.electorallog.projector.ProjectorSettings.DEFAULT_BATCH_MAX_RECORDS,
+            description = "events a projector batch (one PostgreSQL transaction) holds at most; "
+                    + "default ${DEFAULT-VALUE}, the projector's own default")
+    int batchRecords;
+
+    @Override
+    public Integer call() throws Exception {
+        try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
+            env.batchRecords(batchRecords);
+            Map<String, Object> r = FillRun.run(env, target, boards, signed, ceilingEvery, ceilingRows);
+            if (r.containsKey("published")) {
+                dirs.write("fill-" + (signed ? "signed-" : "") + PerfCommand.label(target), r);
+            } else {
+                // nothing was measured: keep the result of the fill that got there
+                System.out.println("fill: " + r.get("note"));
+            }
+        }
+        return 0;
+    }
+}
