@@ -32,10 +32,10 @@ class ProbeScheduleTest {
 
     @Test
     void aRowsActivityIsTheSumOfItsRunsAndStealIsLeftOutWhereUnknown() {
-        ProbeRun.JvmActivity before = new ProbeRun.JvmActivity(100, 3, 40, 7);
-        ProbeRun.JvmActivity after = new ProbeRun.JvmActivity(130, 5, 52, 9);
-        ProbeRun.JvmActivity run = after.since(before);
-        ProbeRun.JvmActivity total = ProbeRun.JvmActivity.NONE.plus(run).plus(run);
+        JvmActivity before = new JvmActivity(100, 3, 40, 7);
+        JvmActivity after = new JvmActivity(130, 5, 52, 9);
+        JvmActivity run = after.since(before);
+        JvmActivity total = JvmActivity.NONE.plus(run).plus(run);
         assertEquals(
                 Map.of(
                         "jit_ms_during",
@@ -47,7 +47,7 @@ class ProbeScheduleTest {
                         "cpu_steal_ms_during",
                         40L),
                 total.during());
-        ProbeRun.JvmActivity noSteal = new ProbeRun.JvmActivity(130, 5, 52, -1).since(before);
+        JvmActivity noSteal = new JvmActivity(130, 5, 52, -1).since(before);
         assertFalse(total.plus(noSteal).during().containsKey("cpu_steal_ms_during"), "unknown steal is not 0");
     }
 
