@@ -8,14 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-import org.electorallog.producer.ElectoralLogProducer;
-import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.ElectionStatements;
-import org.electorallog.schemas.StatementKinds;
-import org.electorallog.store.Boards;
-import org.electorallog.store.RecordInserter;
-import org.electorallog.store.RecordPartitions;
-import org.electorallog.store.RecordRow;
 import org.electorallog.store.ServerStatistics;
 
 /**
@@ -36,7 +29,7 @@ final class FillRun {
     private FillRun() {}
 
     /** Rows a projector batch holds at most, and so rows per COPY of the ceiling. */
-    private static final int COPY_BATCH = 5000;
+    static final int COPY_BATCH = 5000;
 
     static Map<String, Object> run(
             PerfEnvironment env, long target, int boards, boolean signed, long ceilingEvery, int ceilingRows)
@@ -87,7 +80,7 @@ final class FillRun {
                         : "");
         List<Map<String, Object>> samples = new ArrayList<>();
         List<Map<String, Object>> windowList = new ArrayList<>();
-        Gate gate = new Gate();
+        FillPublisher.Gate gate = new FillPublisher.Gate();
         AtomicReference<String> filling =
                 new AtomicReference<>(voters.keySet().iterator().next());
         long expectedTotal = startTotal + toPublish;
@@ -95,14 +88,14 @@ final class FillRun {
                 windows ? Math.min(expectedTotal, (startTotal / ceilingEvery + 1) * ceilingEvery) : expectedTotal;
         Map<String, Object> edge = null; // the ceiling at the current window's start
         if (windows) {
-            edge = ceilingWindow(env, filling.get(), ceilingRows);
+            edge = CopyCeiling.window(env, filling.get(), ceilingRows);
         }
         gate.allow(boundary - startTotal);
         List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> presigned = null;
         if (signed) {
             // producers sign on their own machines: signing is done before the timed window
             long s0 = System.nanoTime();
-            presigned = presign(voters);
+            presigned = FillPublisher.presign(voters);
             out.put("signing_seconds_before_the_window", Latencies.round((System.nanoTime() - s0) / 1e9));
         }
         List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> ready = presigned;
@@ -115,9 +108,9 @@ final class FillRun {
                 () -> {
                     try {
                         if (ready != null) {
-                            publishSigned(env, ready, gate);
+                            FillPublisher.publishSigned(env, ready, gate);
                         } else {
-                            publish(env, voters, gate, filling);
+                            FillPublisher.publish(env, voters, gate, filling);
                         }
                     } catch (RuntimeException | Error e) {
                         publishFailure.set(e);
@@ -175,7 +168,7 @@ final class FillRun {
                 putWal(w, windowWal, env.wal(), size - windowSize);
                 windowBatches = batchesNow;
                 if (windows) {
-                    Map<String, Object> end = ceilingWindow(env, filling.get(), ceilingRows);
+                    Map<String, Object> end = CopyCeiling.window(env, filling.get(), ceilingRows);
                     double ceiling = meanCeiling(edge, end);
                     w.put("ceiling_at_from", edge);
                     w.put("ceiling_at_to", end);
@@ -260,29 +253,6 @@ final class FillRun {
         return out;
     }
 
-    /** The publisher's allowance: it waits once it has published what the current window allows. */
-    static final class Gate {
-        private long allowed;
-        private long published;
-
-        synchronized void pass() {
-            while (published >= allowed) {
-                try {
-                    wait();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("the publisher was interrupted", e);
-                }
-            }
-            published++;
-        }
-
-        synchronized void allow(long statements) {
-            allowed = statements;
-            notifyAll();
-        }
-    }
-
     private static double rowsPerSecond(Map<String, Object> ceiling) {
         Object r = ceiling.get("rows_per_second");
         return r == null ? Double.NaN : ((Number) r).doubleValue();
@@ -293,61 +263,6 @@ final class FillRun {
         double a = rowsPerSecond(from);
         double b = rowsPerSecond(to);
         return Double.isNaN(a) ? b : (a + b) / 2;
-    }
-
-    private static void publish(
-            PerfEnvironment env, Map<String, long[]> voters, Gate gate, AtomicReference<String> filling) {
-        try (ElectoralLogProducer producer =
-                ElectoralLogProducer.builder(env.stack.kafkaBootstrap()).build()) {
-            // boards one after the other; within a board 20,000 voters interleaved (ElectionStatements.interleaved)
-            voters.forEach((board, range) -> new ElectionStatements(board, seed(board, range[0]))
-                    .interleaved(range[0], range[1], s -> {
-                        gate.pass();
-                        filling.set(board);
-                        producer.publish(s);
-                    }));
-            producer.flush();
-        }
-    }
-
-    /**
-     * The statements signed by one sender key (Ed25519 over the canonical bytes, the statement naming
-     * its key) and encoded as the producer library would send them (Confluent wire format, key = board).
-     */
-    private static List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> presign(
-            Map<String, long[]> voters) {
-        org.electorallog.core.SigningKey key = org.electorallog.core.SigningKey.generate();
-        org.electorallog.schemas.StatementCodec codec = org.electorallog.schemas.StatementCodec.embedded();
-        List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> out = new ArrayList<>();
-        voters.forEach((board, range) -> new ElectionStatements(board, seed(board, range[0]))
-                .interleaved(range[0], range[1], s -> {
-                    s.setSenderPublicKey(java.nio.ByteBuffer.wrap(key.publicKey()));
-                    byte[] canonical = CanonicalStatement.encode(s);
-                    org.electorallog.schemas.avro.Envelope e = org.electorallog.schemas.avro.Envelope.newBuilder()
-                            .setStatement(s)
-                            .setSenderSignature(java.nio.ByteBuffer.wrap(key.sign(canonical)))
-                            .build();
-                    out.add(new org.apache.kafka.clients.producer.ProducerRecord<>(
-                            org.electorallog.schemas.Topics.EVENTS, board, codec.encode(e)));
-                }));
-        return out;
-    }
-
-    private static void publishSigned(
-            PerfEnvironment env,
-            List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> records,
-            Gate gate) {
-        try (org.apache.kafka.clients.producer.KafkaProducer<String, byte[]> kafka =
-                new org.apache.kafka.clients.producer.KafkaProducer<>(
-                        ElectoralLogProducer.defaults(env.stack.kafkaBootstrap()),
-                        new org.apache.kafka.common.serialization.StringSerializer(),
-                        new org.apache.kafka.common.serialization.ByteArraySerializer())) {
-            for (org.apache.kafka.clients.producer.ProducerRecord<String, byte[]> r : records) {
-                gate.pass();
-                var unused = kafka.send(r);
-            }
-            kafka.flush();
-        }
     }
 
     /**
@@ -409,84 +324,6 @@ final class FillRun {
     /** A seed per board and starting voter: a resumed fill must not repeat earlier delivery IDs. */
     static long seed(String board, long firstVoter) {
         return board.hashCode() * 1_000_003L + firstVoter;
-    }
-
-    /**
-     * One COPY window at the board's current size: {@code rows} rows (generated first, untimed) by binary
-     * COPY into records in one transaction, {@link #COPY_BATCH} per COPY, then rolled back.
-     */
-    private static Map<String, Object> ceilingWindow(PerfEnvironment env, String board, int rows) throws Exception {
-        long size = env.sizes().getOrDefault(board, 0L);
-        short boardId;
-        try (Connection c = env.db.getConnection()) {
-            java.util.Optional<org.electorallog.store.BoardRow> row = Boards.find(c, board);
-            if (row.isEmpty()) {
-                // the first window of a new board: nothing projected yet, so no board row to write under
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("at", size);
-                m.put("rows", 0);
-                m.put("rows_per_second", null);
-                m.put("note", "the board has no row yet: nothing to write under");
-                return m;
-            }
-            boardId = row.get().id();
-        }
-        // voters far beyond the fill's (one range per size), with a seed of their own: fresh delivery IDs,
-        // users and ballots, so they land at random places in the indexes as new voters do
-        long firstVoter = 1_000_000_000L + size;
-        List<RecordRow> all = new ArrayList<>(rows);
-        long[] next = {size};
-        new ElectionStatements(board, ~seed(board, firstVoter)).interleaved(firstVoter, firstVoter + rows / 5, s -> {
-            long id = next[0]++;
-            all.add(new RecordRow(
-                    boardId,
-                    id,
-                    System.currentTimeMillis(),
-                    s.getStatementTimestamp(),
-                    (short) StatementKinds.code(s.getKind().name()),
-                    1,
-                    new org.electorallog.store.IndexedFields(
-                            str(s.getUserId()),
-                            str(s.getUsername()),
-                            str(s.getElectionId()),
-                            str(s.getAreaId()),
-                            str(s.getBallotId())),
-                    s.getDeliveryId().toString(),
-                    CanonicalStatement.encode(s),
-                    1,
-                    0,
-                    id,
-                    null,
-                    null));
-        });
-        long spent = 0;
-        try (Connection c = env.db.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                // the partitions these IDs need (rolled back with the rows; untimed, as the projector
-                // attaches a partition once per million records)
-                RecordPartitions.cover(c, boardId, size + all.size() - 1);
-                for (int i = 0; i < all.size(); i += COPY_BATCH) {
-                    List<RecordRow> batch = all.subList(i, Math.min(all.size(), i + COPY_BATCH));
-                    long t = System.nanoTime();
-                    RecordInserter.BINARY_COPY.insert(c, batch);
-                    spent += System.nanoTime() - t;
-                }
-            } finally {
-                c.rollback();
-            }
-        }
-        double seconds = spent / 1e9;
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("at", size);
-        m.put("rows", all.size());
-        m.put("seconds", Latencies.round(seconds));
-        m.put("rows_per_second", Math.round(all.size() / seconds));
-        return m;
-    }
-
-    private static String str(CharSequence s) {
-        return s == null ? null : s.toString();
     }
 
     static String bar(long done, long total) {

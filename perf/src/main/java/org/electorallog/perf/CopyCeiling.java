@@ -1,0 +1,101 @@
+package org.electorallog.perf;
+
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.electorallog.schemas.CanonicalStatement;
+import org.electorallog.schemas.ElectionStatements;
+import org.electorallog.schemas.StatementKinds;
+import org.electorallog.store.Boards;
+import org.electorallog.store.RecordInserter;
+import org.electorallog.store.RecordPartitions;
+import org.electorallog.store.RecordRow;
+
+/**
+ * The COPY ceiling of {@code perf fill} (issue 17): at a window's edge, rows of the same generator
+ * COPYed into the records table under the IDs that follow the board's end, timed, then rolled back.
+ */
+final class CopyCeiling {
+    private CopyCeiling() {}
+
+    /**
+     * One COPY window at the board's current size: {@code rows} rows (generated first, untimed) by binary
+     * COPY into records in one transaction, {@link FillRun#COPY_BATCH} per COPY, then rolled back.
+     */
+    static Map<String, Object> window(PerfEnvironment env, String board, int rows) throws Exception {
+        long size = env.sizes().getOrDefault(board, 0L);
+        short boardId;
+        try (Connection c = env.db.getConnection()) {
+            java.util.Optional<org.electorallog.store.BoardRow> row = Boards.find(c, board);
+            if (row.isEmpty()) {
+                // the first window of a new board: nothing projected yet, so no board row to write under
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("at", size);
+                m.put("rows", 0);
+                m.put("rows_per_second", null);
+                m.put("note", "the board has no row yet: nothing to write under");
+                return m;
+            }
+            boardId = row.get().id();
+        }
+        // voters far beyond the fill's (one range per size), with a seed of their own: fresh delivery IDs,
+        // users and ballots, so they land at random places in the indexes as new voters do
+        long firstVoter = 1_000_000_000L + size;
+        List<RecordRow> all = new ArrayList<>(rows);
+        long[] next = {size};
+        new ElectionStatements(board, ~FillRun.seed(board, firstVoter))
+                .interleaved(firstVoter, firstVoter + rows / 5, s -> {
+                    long id = next[0]++;
+                    all.add(new RecordRow(
+                            boardId,
+                            id,
+                            System.currentTimeMillis(),
+                            s.getStatementTimestamp(),
+                            (short) StatementKinds.code(s.getKind().name()),
+                            1,
+                            new org.electorallog.store.IndexedFields(
+                                    str(s.getUserId()),
+                                    str(s.getUsername()),
+                                    str(s.getElectionId()),
+                                    str(s.getAreaId()),
+                                    str(s.getBallotId())),
+                            s.getDeliveryId().toString(),
+                            CanonicalStatement.encode(s),
+                            1,
+                            0,
+                            id,
+                            null,
+                            null));
+                });
+        long spent = 0;
+        try (Connection c = env.db.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                // the partitions these IDs need (rolled back with the rows; untimed, as the projector
+                // attaches a partition once per million records)
+                RecordPartitions.cover(c, boardId, size + all.size() - 1);
+                for (int i = 0; i < all.size(); i += FillRun.COPY_BATCH) {
+                    List<RecordRow> batch = all.subList(i, Math.min(all.size(), i + FillRun.COPY_BATCH));
+                    long t = System.nanoTime();
+                    RecordInserter.BINARY_COPY.insert(c, batch);
+                    spent += System.nanoTime() - t;
+                }
+            } finally {
+                c.rollback();
+            }
+        }
+        double seconds = spent / 1e9;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("at", size);
+        m.put("rows", all.size());
+        m.put("seconds", Latencies.round(seconds));
+        m.put("rows_per_second", Math.round(all.size() / seconds));
+        return m;
+    }
+
+    private static String str(CharSequence s) {
+        return s == null ? null : s.toString();
+    }
+}

@@ -1,0 +1,95 @@
+package org.electorallog.perf;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.schemas.CanonicalStatement;
+import org.electorallog.schemas.ElectionStatements;
+
+/**
+ * The publisher of {@code perf fill}: reference-shaped statements through the producer library, or
+ * signed ahead and sent as encoded bytes ({@code --signed}), each passing the window's {@link Gate}.
+ */
+final class FillPublisher {
+    private FillPublisher() {}
+
+    /** The publisher's allowance: it waits once it has published what the current window allows. */
+    static final class Gate {
+        private long allowed;
+        private long published;
+
+        synchronized void pass() {
+            while (published >= allowed) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("the publisher was interrupted", e);
+                }
+            }
+            published++;
+        }
+
+        synchronized void allow(long statements) {
+            allowed = statements;
+            notifyAll();
+        }
+    }
+
+    /** The reference-shaped statements of {@code voters} (board to voter range) through the producer library. */
+    static void publish(PerfEnvironment env, Map<String, long[]> voters, Gate gate, AtomicReference<String> filling) {
+        try (ElectoralLogProducer producer =
+                ElectoralLogProducer.builder(env.stack.kafkaBootstrap()).build()) {
+            // boards one after the other; within a board 20,000 voters interleaved (ElectionStatements.interleaved)
+            voters.forEach((board, range) -> new ElectionStatements(board, FillRun.seed(board, range[0]))
+                    .interleaved(range[0], range[1], s -> {
+                        gate.pass();
+                        filling.set(board);
+                        producer.publish(s);
+                    }));
+            producer.flush();
+        }
+    }
+
+    /**
+     * The statements signed by one sender key (Ed25519 over the canonical bytes, the statement naming
+     * its key) and encoded as the producer library would send them (Confluent wire format, key = board).
+     */
+    static List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> presign(Map<String, long[]> voters) {
+        org.electorallog.core.SigningKey key = org.electorallog.core.SigningKey.generate();
+        org.electorallog.schemas.StatementCodec codec = org.electorallog.schemas.StatementCodec.embedded();
+        List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> out = new ArrayList<>();
+        voters.forEach((board, range) -> new ElectionStatements(board, FillRun.seed(board, range[0]))
+                .interleaved(range[0], range[1], s -> {
+                    s.setSenderPublicKey(java.nio.ByteBuffer.wrap(key.publicKey()));
+                    byte[] canonical = CanonicalStatement.encode(s);
+                    org.electorallog.schemas.avro.Envelope e = org.electorallog.schemas.avro.Envelope.newBuilder()
+                            .setStatement(s)
+                            .setSenderSignature(java.nio.ByteBuffer.wrap(key.sign(canonical)))
+                            .build();
+                    out.add(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                            org.electorallog.schemas.Topics.EVENTS, board, codec.encode(e)));
+                }));
+        return out;
+    }
+
+    /** The presigned records through a plain Kafka producer with the library's settings. */
+    static void publishSigned(
+            PerfEnvironment env,
+            List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> records,
+            Gate gate) {
+        try (org.apache.kafka.clients.producer.KafkaProducer<String, byte[]> kafka =
+                new org.apache.kafka.clients.producer.KafkaProducer<>(
+                        ElectoralLogProducer.defaults(env.stack.kafkaBootstrap()),
+                        new org.apache.kafka.common.serialization.StringSerializer(),
+                        new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            for (org.apache.kafka.clients.producer.ProducerRecord<String, byte[]> r : records) {
+                gate.pass();
+                var unused = kafka.send(r);
+            }
+            kafka.flush();
+        }
+    }
+}
