@@ -38,7 +38,7 @@ final class BurstCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
-            Map<String, Object> r = AppendsRun.burst(env, voters, batchWaitMs, warmUpVotes, restartProjector);
+            Map<String, Object> r = BurstRun.burst(env, voters, batchWaitMs, warmUpVotes, restartProjector);
             dirs.write(
                     "burst-" + PerfCommand.label(PerfCommand.roundDown(env.total())) + "-wait" + batchWaitMs
                             + (voters == 500 ? "" : "-" + voters + "votes")
