@@ -3,15 +3,20 @@ package org.electorallog.launcher;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code electoral-log} command line. */
+/**
+ * The operator's {@code electoral-log} command line: the projector and the query API, publishing,
+ * replay, audit, keys, the sender registry, dead letters, offline verification and a witness. The
+ * installable distribution runs this; the source tree's {@code ./electoral-log} adds {@code dev}
+ * and {@code demo} ({@code dev} module).
+ */
 @Command(
         name = "electoral-log",
         mixinStandardHelpOptions = true,
         version = "electoral-log 0.1.0",
         description = "An append-only, verifiable electoral log on Kafka and PostgreSQL.",
         subcommands = {
-            DemoCommand.class,
-            DevCommand.class,
+            ProjectorCommand.class,
+            ApiCommand.class,
             PublishCommand.class,
             RebuildCommand.class,
             AuditCommand.class,
@@ -21,7 +26,11 @@ import picocli.CommandLine.Command;
             VerifyCommand.class,
             WitnessCommand.class
         },
-        footer = {"", "The load-test harness is a program of its own: ./electoral-log perf --help"})
+        footer = {
+            "",
+            "From the source tree, ./electoral-log adds dev and demo (the embedded stack);",
+            "./electoral-log perf runs the load tests."
+        })
 public final class Main implements Runnable {
     public static void main(String[] args) {
         try {
@@ -43,13 +52,14 @@ public final class Main implements Runnable {
      * The command line, every subcommand with {@code --help} and {@code --version}: a subcommand's
      * {@code --help} exits 0 with its usage even when it has required options (issue 44).
      */
-    static CommandLine commandLine() {
+    public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
         withHelp(cl);
         return cl;
     }
 
-    private static void withHelp(CommandLine cl) {
+    /** Gives {@code cl} and every subcommand below it {@code --help} and {@code --version}. */
+    public static void withHelp(CommandLine cl) {
         cl.getCommandSpec().mixinStandardHelpOptions(true);
         cl.getSubcommands().values().forEach(Main::withHelp);
     }

@@ -26,21 +26,30 @@ import picocli.CommandLine.Option;
 @Command(
         name = "witness",
         mixinStandardHelpOptions = true,
+        subcommands = WitnessCommand.Init.class,
         description = "Run a witness (C2SP tlog-witness) that cosigns the log's checkpoints; until Ctrl-C.")
 public final class WitnessCommand implements Callable<Integer> {
-    /** {@code electoral-log witness init}: makes a new state directory, once, before the first start. */
+    /**
+     * {@code electoral-log witness init}: makes a new state directory, once, before the first start.
+     * A class, not a method: the help options every subcommand gets would not fit a method's
+     * parameters (picocli passed them to it: "argument type mismatch").
+     */
     @Command(name = "init", description = "Make the witness's state directory once, before its first start.")
-    int init(
-            @Option(names = "--state", defaultValue = "witness-state", description = "default ${DEFAULT-VALUE}")
-                    Path dir) {
-        try {
-            WitnessServer.initialise(dir);
-        } catch (IOException e) {
-            System.err.println("witness init: " + e.getMessage());
-            return 2;
+    static final class Init implements Callable<Integer> {
+        @Option(names = "--state", defaultValue = "witness-state", description = "default ${DEFAULT-VALUE}")
+        Path dir;
+
+        @Override
+        public Integer call() {
+            try {
+                WitnessServer.initialise(dir);
+            } catch (IOException e) {
+                System.err.println("witness init: " + e.getMessage());
+                return 2;
+            }
+            System.out.println("witness state directory ready: " + dir.toAbsolutePath());
+            return 0;
         }
-        System.out.println("witness state directory ready: " + dir.toAbsolutePath());
-        return 0;
     }
 
     @Option(

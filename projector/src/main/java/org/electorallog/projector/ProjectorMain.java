@@ -16,19 +16,34 @@ public final class ProjectorMain {
     private ProjectorMain() {}
 
     public static void main(String[] args) throws InterruptedException {
+        int code;
+        try {
+            code = run(Configuration.fromEnvironment());
+        } catch (IllegalArgumentException e) {
+            System.err.println("projector: " + e.getMessage());
+            code = 2;
+        }
+        if (code != 0) {
+            System.exit(code);
+        }
+    }
+
+    /**
+     * Runs the projector with {@code conf} until the process is stopped (SIGTERM or Ctrl-C); returns 2
+     * at once, with the reason on standard error, when a setting is missing or bad or the metrics port
+     * cannot be had. {@code electoral-log projector} and the image both start it this way.
+     */
+    public static int run(Configuration conf) throws InterruptedException {
         ProjectorSettings settings;
-        Configuration conf;
         String host;
         int port;
         try {
-            conf = Configuration.fromEnvironment();
             settings = ProjectorConfig.from(conf);
             host = conf.get(Setting.METRICS_HOST);
             port = conf.port(Setting.METRICS_PORT);
         } catch (IllegalArgumentException e) {
             System.err.println("projector: " + e.getMessage());
-            System.exit(2);
-            return;
+            return 2;
         }
         Projector projector = Projector.start(settings);
         Witnessing witnessing;
@@ -37,18 +52,19 @@ public final class ProjectorMain {
         } catch (IllegalArgumentException e) {
             projector.close();
             System.err.println("projector: " + e.getMessage());
-            System.exit(2);
-            return;
+            return 2;
         }
         ProjectorHttp http;
         try {
             http = ProjectorHttp.start(projector, host, port);
         } catch (java.io.IOException e) {
+            if (witnessing != null) {
+                witnessing.close();
+            }
             projector.close();
             System.err.println("projector: cannot serve metrics on " + host + ":" + port + " ("
                     + Setting.METRICS_PORT.env + "): " + e.getMessage());
-            System.exit(2);
-            return;
+            return 2;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
@@ -66,5 +82,6 @@ public final class ProjectorMain {
         System.out.println("projector running: " + settings.applicationId() + " on " + settings.topic());
         LOG.info("projector running");
         stopped.await();
+        return 0;
     }
 }

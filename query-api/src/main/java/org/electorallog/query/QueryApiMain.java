@@ -12,13 +12,30 @@ public final class QueryApiMain {
     private QueryApiMain() {}
 
     public static void main(String[] args) throws InterruptedException {
-        QueryApiSettings settings;
+        int code;
         try {
-            settings = QueryApiConfig.from(Configuration.fromEnvironment());
+            code = run(Configuration.fromEnvironment());
         } catch (IllegalArgumentException e) {
             System.err.println("query-api: " + e.getMessage());
-            System.exit(2);
-            return;
+            code = 2;
+        }
+        if (code != 0) {
+            System.exit(code);
+        }
+    }
+
+    /**
+     * Runs the query API with {@code conf} until the process is stopped (SIGTERM or Ctrl-C); returns
+     * 2 at once, with the reason on standard error, when a setting is missing or bad.
+     * {@code electoral-log api} and the image both start it this way.
+     */
+    public static int run(Configuration conf) throws InterruptedException {
+        QueryApiSettings settings;
+        try {
+            settings = QueryApiConfig.from(conf);
+        } catch (IllegalArgumentException e) {
+            System.err.println("query-api: " + e.getMessage());
+            return 2;
         }
         QueryApi api = QueryApi.start(settings);
         CountDownLatch stopped = new CountDownLatch(1);
@@ -32,5 +49,6 @@ public final class QueryApiMain {
         System.out.println(
                 "query API on " + api.baseUrl() + (settings.adminToken() == null ? " (admin endpoints off)" : ""));
         stopped.await();
+        return 0;
     }
 }

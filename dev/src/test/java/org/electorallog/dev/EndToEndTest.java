@@ -1,4 +1,4 @@
-package org.electorallog.launcher;
+package org.electorallog.dev;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

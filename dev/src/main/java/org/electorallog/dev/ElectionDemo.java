@@ -1,4 +1,4 @@
-package org.electorallog.launcher;
+package org.electorallog.dev;
 
 import java.io.IOException;
 import java.io.PrintStream;

@@ -1,4 +1,4 @@
-package org.electorallog.launcher;
+package org.electorallog.dev;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package org.electorallog.launcher;
+package org.electorallog.dev;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -62,7 +62,7 @@ class DevCycleTest {
                         System.getProperty("java.class.path"),
                         "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
                         "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=org.electorallog.schemas.avro",
-                        "org.electorallog.launcher.Main",
+                        "org.electorallog.dev.DevMain",
                         "dev",
                         "--port",
                         "0",
