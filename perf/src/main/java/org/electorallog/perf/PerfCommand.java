@@ -22,6 +22,7 @@ import picocli.CommandLine.Option;
             ProbeCommand.class,
             AppendsCommand.class,
             BurstCommand.class,
+            RecoveryCommand.class,
             AuditCommand.class,
             StorageCommand.class,
             RebuildCommand.class,

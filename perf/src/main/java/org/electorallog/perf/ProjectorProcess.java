@@ -40,13 +40,24 @@ final class ProjectorProcess implements AutoCloseable {
      * goes to {@code projector-process.log} in the work directory.
      */
     static ProjectorProcess start(PerfEnvironment env, int batchWaitMs) throws IOException, InterruptedException {
+        return start(env, batchWaitMs, "projector-process", Map.of(), true);
+    }
+
+    /**
+     * As {@link #start(PerfEnvironment, int)}, named {@code name} (its log {@code <name>.log}, its state
+     * directory {@code streams-<name>}), with {@code settings} added to its environment (an instance
+     * ID, a warm-up), and waiting for readiness only when {@code awaitReady}.
+     */
+    static ProjectorProcess start(
+            PerfEnvironment env, int batchWaitMs, String name, Map<String, String> settings, boolean awaitReady)
+            throws IOException, InterruptedException {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort(); // a free port for its metrics and health endpoints
         }
         DatabaseAddress db = env.stack.database();
-        Path tmp = Files.createDirectories(env.work.resolve("tmp-projector-process"));
-        Path log = env.work.resolve("projector-process.log");
+        Path tmp = Files.createDirectories(env.work.resolve("tmp-" + name));
+        Path log = env.work.resolve(name + ".log");
         String java = ProcessHandle.current()
                 .info()
                 .command()
@@ -73,7 +84,10 @@ final class ProjectorProcess implements AutoCloseable {
         environment.put(Setting.DB_PASSWORD.env, db.password());
         environment.put(Setting.SIGNING_KEY.env, env.signer.signerKey());
         environment.put(
-                Setting.STATE_DIR.env, env.work.resolve("streams-process").toString());
+                Setting.STATE_DIR.env,
+                env.work
+                        .resolve(name.equals("projector-process") ? "streams-process" : "streams-" + name)
+                        .toString());
         environment.put(Setting.BATCH_MAX_RECORDS.env, "5000");
         environment.put(Setting.BATCH_MAX_WAIT_MS.env, Integer.toString(batchWaitMs));
         environment.put(Setting.CHECKPOINT_EVERY_MS.env, "0");
@@ -81,7 +95,11 @@ final class ProjectorProcess implements AutoCloseable {
         environment.put(Setting.SIGNED_BOARDS.env, PerfEnvironment.SIGNED_BOARDS);
         environment.put(Setting.METRICS_HOST.env, "127.0.0.1");
         environment.put(Setting.METRICS_PORT.env, Integer.toString(port));
+        environment.putAll(settings);
         ProjectorProcess p = new ProjectorProcess(pb.start(), port, log);
+        if (!awaitReady) {
+            return p;
+        }
         try {
             p.awaitReady(Duration.ofMinutes(2));
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -117,6 +135,11 @@ final class ProjectorProcess implements AutoCloseable {
             }
             Thread.sleep(50); // poll interval; its readiness endpoint is the condition
         }
+    }
+
+    /** Kills it with SIGKILL, as a machine or a JVM crash would, and waits until it is gone. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor();
     }
 
     /** Stops it as an operator would (SIGTERM: its shutdown hook closes the projector), then for good after 60 s. */
