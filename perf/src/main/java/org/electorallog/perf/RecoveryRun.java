@@ -104,14 +104,16 @@ final class RecoveryRun {
 
             long kill1 = System.nanoTime();
             first.kill();
+            System.err.println("recovery: recovery-1 killed at " + java.time.Instant.now());
             awaitRecovered(boards, kill1);
             Thread.sleep(settleSeconds * 1000L); // steady again: the survivor has both partitions
             out.put("handover", phase(boards, kill1, kill1));
 
             long kill2 = System.nanoTime();
             second.kill();
+            System.err.println("recovery: recovery-2 killed and restarted at " + java.time.Instant.now());
             long start2 = System.nanoTime();
-            second = ProjectorProcess.start(env, 100, "recovery-2", instance("recovery-2"), false);
+            second = ProjectorProcess.start(env, 100, "recovery-2-restarted", instance("recovery-2"), false);
             awaitRecovered(boards, kill2);
             Map<String, Object> restart = phase(boards, kill2, start2);
             out.put("restart", restart);

@@ -30,6 +30,9 @@ import org.slf4j.LoggerFactory;
  * migrations before it starts.
  */
 public final class Projector implements AutoCloseable {
+    /** How long the group waits for a silent instance before its partitions go to another (decision 104). */
+    static final int SESSION_TIMEOUT_MS = 6_000;
+
     private static final Logger LOG = LoggerFactory.getLogger(Projector.class);
 
     private final ProjectorSettings settings;
@@ -187,7 +190,11 @@ public final class Projector implements AutoCloseable {
         p.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
         p.put(StreamsConfig.consumerPrefix("max.poll.records"), Math.max(500, settings.batchMaxRecords()));
         p.put(StreamsConfig.producerPrefix("linger.ms"), 5);
-        p.put(StreamsConfig.consumerPrefix("session.timeout.ms"), 10_000);
+        // a dead instance's partitions move to a live one after the session timeout (decision 104): the
+        // brokers' least (group.min.session.timeout.ms, 6 s by default); heartbeats come from the
+        // consumer's own thread every 1.5 s, so a long batch does not end the session
+        p.put(StreamsConfig.consumerPrefix("session.timeout.ms"), SESSION_TIMEOUT_MS);
+        p.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), SESSION_TIMEOUT_MS / 4);
         if (settings.instanceId() != null) {
             // static membership: a restarted instance takes its partitions back without a rebalance wait
             p.put(StreamsConfig.consumerPrefix("group.instance.id"), settings.instanceId());
