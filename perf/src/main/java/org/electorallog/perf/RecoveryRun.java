@@ -91,8 +91,8 @@ final class RecoveryRun {
         ProjectorProcess first = null;
         ProjectorProcess second = null;
         try (ElectoralLogProducer producer = ElectoralLogProducer.create(env.stack.kafkaBootstrap())) {
-            first = ProjectorProcess.start(env, 100, "recovery-1", instance("recovery-1"), true);
-            second = ProjectorProcess.start(env, 100, "recovery-2", instance("recovery-2"), true);
+            first = ProjectorProcess.start(env, 100, "recovery-1", instance(env, "recovery-1"), true);
+            second = ProjectorProcess.start(env, 100, "recovery-2", instance(env, "recovery-2"), true);
             Thread watcher = new Thread(() -> watch(api, boards, watching), "recovery-watcher");
             watcher.setDaemon(true);
             watcher.start();
@@ -113,7 +113,7 @@ final class RecoveryRun {
             second.kill();
             System.err.println("recovery: recovery-2 killed and restarted at " + java.time.Instant.now());
             long start2 = System.nanoTime();
-            second = ProjectorProcess.start(env, 100, "recovery-2-restarted", instance("recovery-2"), false);
+            second = ProjectorProcess.start(env, 100, "recovery-2-restarted", instance(env, "recovery-2"), false);
             awaitRecovered(boards, kill2);
             Map<String, Object> restart = phase(boards, kill2, start2);
             out.put("restart", restart);
@@ -153,8 +153,17 @@ final class RecoveryRun {
     }
 
     /** Each instance's static membership ID and the default warm-up, as a deployment sets them. */
-    private static Map<String, String> instance(String id) {
-        return Map.of(Setting.INSTANCE_ID.env, id, Setting.APPLICATION_ID.env, "perf-recovery");
+    private static Map<String, String> instance(PerfEnvironment env, String id) {
+        // its own state directory, kept across a restart as a deployment keeps it: Kafka Streams keeps
+        // the process ID there, so a restarted instance has the same transactional IDs and fences
+        // the dead one's open transaction at once instead of waiting for its timeout
+        return Map.of(
+                Setting.INSTANCE_ID.env,
+                id,
+                Setting.APPLICATION_ID.env,
+                "perf-recovery",
+                Setting.STATE_DIR.env,
+                env.work.resolve("streams-" + id).toString());
     }
 
     private static Map<String, Object> settingsInForce() {
