@@ -1,6 +1,5 @@
 package org.electorallog.dev;
 
-import org.electorallog.config.Configuration;
 import org.electorallog.launcher.Main;
 import picocli.CommandLine;
 
@@ -13,14 +12,7 @@ public final class DevMain {
     private DevMain() {}
 
     public static void main(String[] args) {
-        try {
-            // the shared configuration (docs/configuration.md): a misspelt ELECTORAL_LOG_* name stops here
-            Configuration.fromEnvironment();
-        } catch (IllegalArgumentException e) {
-            System.err.println("electoral-log: " + e.getMessage());
-            System.exit(2);
-        }
-        System.exit(run(args));
+        Main.exit(commandLine(), args);
     }
 
     /** Runs a command line and returns its exit code (for tests). */

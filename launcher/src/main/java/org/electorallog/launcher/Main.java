@@ -33,14 +33,21 @@ import picocli.CommandLine.Command;
         })
 public final class Main implements Runnable {
     public static void main(String[] args) {
+        exit(commandLine(), args);
+    }
+
+    /**
+     * Checks the shared configuration (docs/configuration.md: a misspelt {@code ELECTORAL_LOG_*} name
+     * stops here, exit 2), then runs {@code cl} with {@code args} and exits with its code.
+     */
+    public static void exit(CommandLine cl, String[] args) {
         try {
-            // the shared configuration (docs/configuration.md): a misspelt ELECTORAL_LOG_* name stops here
             org.electorallog.config.Configuration.fromEnvironment();
         } catch (IllegalArgumentException e) {
             System.err.println("electoral-log: " + e.getMessage());
             System.exit(2);
         }
-        System.exit(run(args));
+        System.exit(cl.execute(args));
     }
 
     /** Runs a command line and returns its exit code (for tests). */
