@@ -33,9 +33,6 @@ public final class Projector implements AutoCloseable {
     /** How long the group waits for a silent instance before its partitions go to another (decision 104). */
     static final int SESSION_TIMEOUT_MS = 6_000;
 
-    /** How long a dead instance's open Kafka transaction may hold its partitions' offsets (decision 104). */
-    static final int TRANSACTION_TIMEOUT_MS = 5_000;
-
     private static final Logger LOG = LoggerFactory.getLogger(Projector.class);
 
     private final ProjectorSettings settings;
@@ -198,11 +195,6 @@ public final class Projector implements AutoCloseable {
         // consumer's own thread every 1.5 s, so a long batch does not end the session
         p.put(StreamsConfig.consumerPrefix("session.timeout.ms"), SESSION_TIMEOUT_MS);
         p.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), SESSION_TIMEOUT_MS / 4);
-        // the instance that takes a dead one's partitions reads their committed offsets only once the
-        // dead one's open transaction is aborted, at its timeout (Kafka Streams' 10 s by default): 5 s,
-        // far above a transaction's usual length (a commit every 100 ms); a transaction held open
-        // longer (a PostgreSQL stall) is aborted and the task taken again, PostgreSQL owning the offsets
-        p.put(StreamsConfig.producerPrefix("transaction.timeout.ms"), TRANSACTION_TIMEOUT_MS);
         if (settings.instanceId() != null) {
             // static membership: a restarted instance takes its partitions back without a rebalance wait
             p.put(StreamsConfig.consumerPrefix("group.instance.id"), settings.instanceId());
