@@ -32,6 +32,7 @@ import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The installable distribution as an operator uses it (issue 43 item 1): the archive this module
@@ -39,8 +40,10 @@ import org.junit.jupiter.api.Test;
  * carries no development or benchmark library; {@code bin/electoral-log projector} and {@code api}
  * start from environment settings and a {@code _FILE} secret, project a statement published with
  * {@code bin/electoral-log publish} and serve its checkpoint, and stop on SIGTERM; a bad setting
- * exits 2; {@code witness} starts from {@code keygen witness} and {@code witness init}.
+ * exits 2; {@code witness} starts from {@code keygen witness} and {@code witness init}. Each test
+ * is cut off after 5 minutes: a child that never says where it listens must not hang the build.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class DistributionIT {
     private static final Path ARCHIVE = Path.of("target/electoral-log-0.1.0-SNAPSHOT.tar.gz");
     private static final Path ROOT = Path.of("target/dist-it").toAbsolutePath();
