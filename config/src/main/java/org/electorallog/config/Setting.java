@@ -68,6 +68,11 @@ public enum Setting {
             of(PROJECTOR, QUERY_API, LAUNCHER),
             null,
             "PostgreSQL JDBC URL (required by the projector and the query API; selects the external stack in the launcher)"),
+    READ_JDBC_URL(
+            TEXT,
+            of(QUERY_API),
+            null,
+            "PostgreSQL JDBC URL the query API reads from, such as a streaming standby (docs/operations.md \"The reference topology\"); unset = JDBC_URL, which the registrar always writes to"),
     DB_USER(
             TEXT,
             of(PROJECTOR, QUERY_API, LAUNCHER),

@@ -129,6 +129,25 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         }
     }
 
+    /** Its data directory ({@code baseDir/data}). */
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /**
+     * Kills the postmaster with SIGKILL, as a machine or process crash would: no checkpoint, no
+     * goodbye to clients or standbys; its backends exit when they notice the postmaster gone. Waits
+     * until it has exited; the data stays (a restart runs crash recovery).
+     */
+    public synchronized void kill() {
+        Optional<ProcessHandle> postmaster = process();
+        pg = null; // the zonky handle is dropped: its stop would run pg_ctl against a dead server
+        postmaster.ifPresent(p -> {
+            p.destroyForcibly();
+            awaitExit(p);
+        });
+    }
+
     /** Stops the server (fast shutdown) and waits for its processes to exit; the data stays. */
     public synchronized void stop() {
         if (pg != null) {

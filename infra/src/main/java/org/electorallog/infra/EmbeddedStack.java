@@ -131,7 +131,8 @@ public final class EmbeddedStack implements Stack {
         }
     }
 
-    static void deleteTree(Path dir) {
+    /** Deletes {@code dir} and everything under it, if it exists. */
+    public static void deleteTree(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }

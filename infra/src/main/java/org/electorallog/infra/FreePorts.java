@@ -6,10 +6,11 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 
 /** Picks free TCP ports on the loopback interface. */
-final class FreePorts {
+public final class FreePorts {
     private FreePorts() {}
 
-    static int pick() {
+    /** A port free on the loopback interface now (another process may still take it before its user binds it). */
+    public static int pick() {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             s.setReuseAddress(true);
             return s.getLocalPort();

@@ -23,6 +23,7 @@ import picocli.CommandLine.Option;
             AppendsCommand.class,
             BurstCommand.class,
             RecoveryCommand.class,
+            RehearseCommand.class,
             AuditCommand.class,
             StorageCommand.class,
             RebuildCommand.class,

@@ -57,8 +57,10 @@ public final class QueryApiConfig {
         if (http.adminPort() != 0 && http.adminPort() == conf.port(Setting.HTTP_PORT)) {
             throw new IllegalArgumentException(Setting.ADMIN_PORT.env + " must differ from " + Setting.HTTP_PORT.env);
         }
+        // reads may come from a standby; the registrar's writes go to JDBC_URL (the primary)
+        String reads = conf.isSet(Setting.READ_JDBC_URL) ? conf.get(Setting.READ_JDBC_URL) : jdbc;
         return new QueryApiSettings(
-                jdbc,
+                reads,
                 conf.get(Setting.DB_USER),
                 password == null ? "" : password,
                 conf.port(Setting.HTTP_PORT),

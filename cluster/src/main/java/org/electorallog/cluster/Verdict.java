@@ -1,0 +1,167 @@
+package org.electorallog.cluster;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.electorallog.core.Hashes;
+import org.electorallog.schemas.Topics;
+
+/**
+ * What the rehearsal found at its end (issue 43 item 3): every acknowledged statement on its board
+ * exactly once, nothing dead-lettered, every checkpoint served during the run a prefix of the final
+ * tree (the root of the final projection's first {@code size} leaves, computed here from its leaf
+ * hashes, RFC 9162 section 2.1.1), and the projection equal to a fresh replay of the topic
+ * ({@code electoral-log rebuild}).
+ */
+final class Verdict {
+    private Verdict() {}
+
+    /** Per board: acknowledged, projected, lost, doubled, and projected though never acknowledged. */
+    static Map<String, Object> statements(Cluster c, Workload w, Duration wait) throws SQLException {
+        Map<String, Object> out = new LinkedHashMap<>();
+        long lost = 0;
+        long doubled = 0;
+        long deadline = System.nanoTime() + wait.toNanos();
+        try (Connection db = DatabasePair.connect(c.databases().current().address())) {
+            for (BoardTraffic b : w.boards) {
+                List<String> rows = deliveryIds(db, b.name);
+                while (!new HashSet<>(rows).containsAll(b.acknowledged) && System.nanoTime() < deadline) {
+                    JavaProcess.pause(500); // the projection catching up is the condition
+                    rows = deliveryIds(db, b.name);
+                }
+                Set<String> present = new HashSet<>(rows);
+                Set<String> missing = new HashSet<>(b.acknowledged);
+                missing.removeAll(present);
+                Set<String> unacknowledged = new HashSet<>(present);
+                unacknowledged.removeAll(b.acknowledged);
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("published", b.publishedCount());
+                m.put("acknowledged", b.acknowledged.size());
+                m.put("failed_to_publish", b.failed.get());
+                m.put("projected", rows.size());
+                m.put("lost", missing.size());
+                m.put("doubled", rows.size() - present.size());
+                m.put("projected_unacknowledged", unacknowledged.size());
+                lost += missing.size();
+                doubled += rows.size() - present.size();
+                out.put(b.name, m);
+            }
+        }
+        out.put("lost", lost);
+        out.put("doubled", doubled);
+        return out;
+    }
+
+    private static List<String> deliveryIds(Connection db, String board) throws SQLException {
+        List<String> ids = new ArrayList<>();
+        try (PreparedStatement ps = db.prepareStatement(
+                "SELECT r.delivery_id FROM records r JOIN boards b ON b.board_id = r.board_id WHERE b.name = ?")) {
+            ps.setString(1, board);
+            try (ResultSet r = ps.executeQuery()) {
+                while (r.next()) {
+                    ids.add(r.getString(1));
+                }
+            }
+        }
+        return ids;
+    }
+
+    /** The committed records on the dead-letter topic (transaction markers are not records). */
+    static long deadLetters(Cluster c) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, c.kafka().bootstrap());
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            TopicPartition tp = new TopicPartition(Topics.DEAD_LETTERS, 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long end = consumer.endOffsets(List.of(tp)).get(tp);
+            long count = 0;
+            long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+            while (consumer.position(tp) < end && System.nanoTime() < deadline) {
+                count += consumer.poll(Duration.ofMillis(500)).count();
+            }
+            return count;
+        }
+    }
+
+    /**
+     * Checks every checkpoint served during the run against the final projection: its root must be
+     * the root of the board's first {@code size} leaves. Returns one sentence per mismatch.
+     */
+    static List<String> servedCheckpoints(Cluster c, Workload w) throws SQLException {
+        List<String> problems = new ArrayList<>();
+        try (Connection db = DatabasePair.connect(c.databases().current().address())) {
+            for (BoardTraffic b : w.boards) {
+                problems.addAll(b.forks);
+                Map<Long, String> roots = rootsAtServedSizes(db, b.name, b.roots.keySet());
+                b.roots.forEach((size, root) -> {
+                    String actual =
+                            size == 0 ? Base64.getEncoder().encodeToString(Hashes.emptyRoot()) : roots.get(size);
+                    if (!root.equals(actual)) {
+                        problems.add("board " + b.name + " size " + size + ": served root " + root
+                                + ", final tree's root at that size " + actual);
+                    }
+                });
+            }
+        }
+        return problems;
+    }
+
+    /** RFC 9162 2.1.1 roots of the board's first n leaves, for each n in {@code sizes}, in one pass. */
+    private static Map<Long, String> rootsAtServedSizes(Connection db, String board, Set<Long> sizes)
+            throws SQLException {
+        Map<Long, String> out = new LinkedHashMap<>();
+        List<byte[]> stack = new ArrayList<>(); // compact range: perfect subtrees, largest first
+        List<Long> heights = new ArrayList<>();
+        long n = 0;
+        try (PreparedStatement ps = db.prepareStatement(
+                "SELECT r.statement FROM records r JOIN boards b ON b.board_id = r.board_id WHERE b.name = ?"
+                        + " ORDER BY r.id")) {
+            ps.setString(1, board);
+            ps.setFetchSize(10_000);
+            db.setAutoCommit(false); // a cursor, not the whole board in memory
+            try (ResultSet r = ps.executeQuery()) {
+                while (r.next()) {
+                    byte[] h = Hashes.leafHash(r.getBytes(1));
+                    long height = 0;
+                    while (!heights.isEmpty() && heights.get(heights.size() - 1) == height) {
+                        h = Hashes.nodeHash(stack.remove(stack.size() - 1), h);
+                        heights.remove(heights.size() - 1);
+                        height++;
+                    }
+                    stack.add(h);
+                    heights.add(height);
+                    n++;
+                    if (sizes.contains(n)) {
+                        byte[] root = stack.get(stack.size() - 1);
+                        for (int i = stack.size() - 2; i >= 0; i--) {
+                            root = Hashes.nodeHash(stack.get(i), root);
+                        }
+                        out.put(n, Base64.getEncoder().encodeToString(root));
+                    }
+                }
+            } finally {
+                db.commit();
+                db.setAutoCommit(true);
+            }
+        }
+        return out;
+    }
+}
