@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.electorallog.config.Setting;
+import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.infra.EmbeddedStack;
 import org.electorallog.infra.FreePorts;
@@ -21,9 +22,9 @@ import org.electorallog.schemas.Topics;
  * The reference topology of an election (docs/operations.md "The reference topology"), every part a
  * real process on this machine: three Kafka nodes ({@link KafkaCluster}), a PostgreSQL primary with a
  * streaming standby ({@link DatabasePair}), two projector instances of one application and two query
- * API instances behind haproxy ({@link LoadBalancer}), each started with the operator's command
- * ({@code electoral-log projector}, {@code electoral-log api}) and configured through its
- * environment as a deployment is.
+ * API instances behind haproxy ({@link LoadBalancer}) and a witness, each started with the
+ * operator's command ({@code electoral-log projector}, {@code api}, {@code witness}) and configured
+ * through its environment as a deployment is.
  *
  * <p>How the parts find PostgreSQL: the projectors (and the APIs' registrar) name both servers with
  * {@code targetServerType=primary}, so after a promotion a new connection finds the new primary; the
@@ -47,6 +48,8 @@ public final class Cluster implements AutoCloseable {
     private final List<JavaProcess> projectors = new ArrayList<>();
     private final List<JavaProcess> apis = new ArrayList<>();
     private LoadBalancer loadBalancer;
+    private JavaProcess witness;
+    private String witnesses; // ELECTORAL_LOG_WITNESSES: '<cosigner vkey> <URL>'
 
     private Cluster(Path work) {
         this.work = work;
@@ -62,6 +65,7 @@ public final class Cluster implements AutoCloseable {
             EventsTopic.ensure(c.kafka.bootstrap(), Topics.EVENTS, PARTITIONS, (short) 3);
             EventsTopic.ensure(c.kafka.bootstrap(), Topics.DEAD_LETTERS, 1, (short) 3);
             c.databases = c.add(DatabasePair.start(work));
+            c.witness = c.add(c.startWitness());
             for (int port : c.databases.ports()) {
                 c.databasePaths.add(c.add(TcpRelay.start("projectors-to-" + port, port)));
             }
@@ -71,6 +75,7 @@ public final class Cluster implements AutoCloseable {
             for (int i = 1; i <= 2; i++) {
                 c.apis.add(c.add(c.startApi(i)));
             }
+            c.witness.awaitReady(Duration.ofMinutes(2));
             for (JavaProcess p : c.projectors) {
                 p.awaitReady(Duration.ofMinutes(3));
             }
@@ -101,6 +106,39 @@ public final class Cluster implements AutoCloseable {
                 + databasePaths.get(1).port() + "/postgres?targetServerType=primary&connectTimeout=5";
     }
 
+    /**
+     * A witness (C2SP tlog-witness, {@code electoral-log witness}) following every board of the log,
+     * as an observer would run one; the projectors send it each new checkpoint and the APIs name it.
+     */
+    private JavaProcess startWitness() throws IOException {
+        NoteSigner key = NoteSigner.generate("witness.rehearsal.local");
+        Path keyFile = work.resolve("witness.key");
+        Files.writeString(keyFile, key.signerKey() + "\n");
+        int port = FreePorts.pick();
+        witnesses = Cosigner.Key.parse(key.signerKey()).verifierKey() + " http://127.0.0.1:" + port;
+        return JavaProcess.start(
+                work,
+                "witness",
+                256,
+                JavaProcess.LAUNCHER,
+                List.of(
+                        "witness",
+                        "--key",
+                        keyFile.toString(),
+                        "--log",
+                        "electoral-log.local/* " + signer.verifierKey(),
+                        "--state",
+                        work.resolve("witness-state").toString(),
+                        "--init",
+                        "--port",
+                        Integer.toString(port),
+                        // a checkpoint per batch per board: more than the default 10 a second per log
+                        "--rate-per-log",
+                        "100"),
+                Map.of(),
+                URI.create("http://127.0.0.1:" + port + "/"));
+    }
+
     private JavaProcess startProjector(int i) {
         int metrics = FreePorts.pick();
         Map<String, String> env = new HashMap<>();
@@ -112,6 +150,7 @@ public final class Cluster implements AutoCloseable {
         env.put(Setting.INSTANCE_ID.env, "projector-" + i);
         env.put(Setting.STATE_DIR.env, work.resolve("streams-projector-" + i).toString());
         env.put(Setting.CHECKPOINT_EVERY_MS.env, "0");
+        env.put(Setting.WITNESSES.env, witnesses);
         env.put(Setting.METRICS_PORT.env, Integer.toString(metrics));
         return JavaProcess.start(
                 work,
@@ -139,6 +178,7 @@ public final class Cluster implements AutoCloseable {
         env.put(Setting.HTTP_PORT.env, Integer.toString(port));
         env.put(Setting.LOG_KEYS.env, signer.verifierKey());
         env.put(Setting.TRUSTED_PROXIES.env, "127.0.0.1");
+        env.put(Setting.WITNESSES.env, witnesses);
         env.put(
                 Setting.VERIFIER_MEMORY.env,
                 work.resolve("verifier-memory-" + i + ".json").toString());
@@ -181,6 +221,10 @@ public final class Cluster implements AutoCloseable {
         return List.copyOf(apis);
     }
 
+    public JavaProcess witness() {
+        return witness;
+    }
+
     public LoadBalancer loadBalancer() {
         return loadBalancer;
     }
@@ -198,6 +242,7 @@ public final class Cluster implements AutoCloseable {
         env.put(Setting.DB_USER.env, "postgres");
         env.put(Setting.SIGNING_KEY.env, signer.signerKey());
         env.put(Setting.APPLICATION_ID.env, APPLICATION);
+        env.put(Setting.WITNESSES.env, witnesses);
         return env;
     }
 

@@ -64,6 +64,7 @@ public record Rehearsal(int boards, int votesPerBoard, int voters, Duration faul
                         w.boards.stream().mapToInt(b -> b.roots.size()).sum());
                 out.put("checkpoints_inconsistent", inconsistent);
                 out.put("voter_errors_by_kind", w.errors());
+                out.put("witnessed", Verdict.witnessed(c, w, Duration.ofMinutes(1)));
                 out.put("rebuild", Rebuild.run(c));
             }
         } finally {

@@ -80,6 +80,37 @@ final class Verdict {
         return ids;
     }
 
+    /**
+     * Per board: its final size and the largest size the witness cosigned, once the witness has
+     * cosigned every board's final checkpoint or {@code wait} has passed (the witnessing loop sends
+     * each new checkpoint after the batch that made it).
+     */
+    static Map<String, Object> witnessed(Cluster c, Workload w, Duration wait) throws SQLException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        try (Connection db = DatabasePair.connect(c.databases().current().address());
+                PreparedStatement ps = db.prepareStatement("SELECT s.size, coalesce((SELECT max(x.size) FROM"
+                        + " checkpoint_cosignatures x WHERE x.board_id = b.board_id), 0) FROM boards b JOIN"
+                        + " board_state s ON s.board_id = b.board_id WHERE b.name = ?")) {
+            while (true) {
+                Map<String, Object> out = new LinkedHashMap<>();
+                boolean all = true;
+                for (BoardTraffic b : w.boards) {
+                    ps.setString(1, b.name);
+                    try (ResultSet r = ps.executeQuery()) {
+                        long size = r.next() ? r.getLong(1) : 0;
+                        long cosigned = size == 0 ? 0 : r.getLong(2);
+                        out.put(b.name, Map.of("size", size, "largest_cosigned", cosigned));
+                        all &= size > 0 && cosigned == size;
+                    }
+                }
+                if (all || System.nanoTime() > deadline) {
+                    return out;
+                }
+                JavaProcess.pause(200); // the witness's cosignatures arriving are the condition
+            }
+        }
+    }
+
     /** The committed records on the dead-letter topic (transaction markers are not records). */
     static long deadLetters(Cluster c) {
         Properties p = new Properties();

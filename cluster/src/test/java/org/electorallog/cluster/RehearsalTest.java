@@ -35,6 +35,12 @@ class RehearsalTest {
         Map<String, Object> rebuild = (Map<String, Object>) out.get("rebuild");
         assertEquals(0, ((Number) rebuild.get("exit")).intValue(), () -> "rebuild: " + rebuild);
 
+        // the witness cosigned every board's final checkpoint, also after the failover rolled the
+        // projection back behind what it had cosigned
+        Map<String, Map<String, Object>> witnessed = (Map<String, Map<String, Object>>) out.get("witnessed");
+        assertEquals(size.boards(), witnessed.size());
+        witnessed.forEach((board, w) -> assertEquals(w.get("size"), w.get("largest_cosigned"), board));
+
         List<Map<String, Object>> faults = (List<Map<String, Object>>) out.get("faults");
         assertEquals(
                 List.of("broker-leader-kill", "projector-kill", "api-kill", "database-path-cut", "primary-failover"),
