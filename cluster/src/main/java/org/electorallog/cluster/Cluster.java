@@ -51,6 +51,9 @@ public final class Cluster implements AutoCloseable {
     private JavaProcess witness;
     private String witnesses; // ELECTORAL_LOG_WITNESSES: '<cosigner vkey> <URL>'
 
+    /** Stops the cluster's processes when this JVM is stopped (Ctrl-C on perf rehearse) before its close. */
+    private final Thread stopOnExit = new Thread(this::close, "cluster-stop-on-exit");
+
     private Cluster(Path work) {
         this.work = work;
     }
@@ -59,6 +62,7 @@ public final class Cluster implements AutoCloseable {
     public static Cluster start(Path work) {
         EmbeddedStack.deleteTree(work);
         Cluster c = new Cluster(work);
+        Runtime.getRuntime().addShutdownHook(c.stopOnExit);
         try {
             Files.createDirectories(work);
             c.kafka = c.add(KafkaCluster.start(work));
@@ -248,11 +252,18 @@ public final class Cluster implements AutoCloseable {
 
     /** Stops everything it started, the last started first. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (Thread.currentThread() != stopOnExit) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopOnExit);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs (or ran) this close already
+            }
+        }
         RuntimeException failure = null;
         for (int i = parts.size() - 1; i >= 0; i--) {
             try {
-                parts.get(i).close();
+                parts.remove(i).close();
             } catch (Exception e) {
                 if (failure == null) {
                     failure = new IllegalStateException("cannot stop part of the cluster: " + e.getMessage(), e);

@@ -200,6 +200,18 @@ public final class DatabasePair implements AutoCloseable {
         }
     }
 
+    /**
+     * Events the primary has projected that the standby has not: the difference of their stored
+     * next offsets (partition_offsets) summed over partitions; 0 when neither has projected any.
+     */
+    public long eventsStandbyMissed() throws SQLException {
+        String sql = "SELECT coalesce(sum(next_offset), 0)::text FROM partition_offsets";
+        try (Connection p = connect(primary.address());
+                Connection s = connect(standby.address())) {
+            return Long.parseLong(one(p, sql)) - Long.parseLong(one(s, sql));
+        }
+    }
+
     /** Holds the standby's replication back (its WAL stream stops at the relay): it starts to lag. */
     public void holdReplication() {
         replication.cut();

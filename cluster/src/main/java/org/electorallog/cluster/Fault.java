@@ -2,6 +2,7 @@ package org.electorallog.cluster;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.electorallog.schemas.Topics;
 
 /**
@@ -117,26 +118,34 @@ abstract class Fault {
         return new Fault(
                 "primary-failover",
                 "PostgreSQL primary killed while the standby lags (replication held back), standby promoted") {
-            long lag;
+            long missed;
 
             @Override
             void prepare(Cluster c) throws Exception {
                 DatabasePair db = c.databases();
                 db.holdReplication();
-                // the projectors commit a batch about every 100 ms: give them a few the standby misses
-                JavaProcess.pause(3_000);
+                // until the primary has committed batches the standby has not received
                 long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-                while ((lag = db.standbyLagBytes()) <= 0 && System.nanoTime() < deadline) {
-                    JavaProcess.pause(100); // the standby's lag is the condition
+                while ((missed = db.eventsStandbyMissed()) < 50) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("the standby missed only " + missed
+                                + " projected events after 60 s of held replication");
+                    }
+                    JavaProcess.pause(100); // the primary's stored offsets moving on are the condition
                 }
+            }
+
+            @Override
+            Map<String, Object> facts() {
+                return Map.of("events_standby_missed", missed);
             }
 
             @Override
             String inject(Cluster c) {
                 c.databases().killPrimary();
                 c.databases().promoteStandby();
-                return "primary killed " + lag + " bytes of WAL ahead of the standby (replication held for 3 s); "
-                        + "standby promoted";
+                return "primary killed with " + missed + " projected events the standby had not received;"
+                        + " standby promoted";
             }
 
             @Override
@@ -149,6 +158,11 @@ abstract class Fault {
                 // a failover is not undone: the promoted standby is the primary from now on
             }
         };
+    }
+
+    /** Figures of the fault itself, for the results (how far behind a promoted standby was). */
+    Map<String, Object> facts() {
+        return Map.of();
     }
 
     /** How long the fault stays before {@link #heal}; most last the standard time. */

@@ -97,6 +97,7 @@ public record Rehearsal(int boards, int votesPerBoard, int voters, Duration faul
         long injected = System.nanoTime();
         m.put("at_s", seconds(injected - runStart));
         m.put("detail", f.inject(c));
+        m.putAll(f.facts());
         JavaProcess.pause(f.lasts(faultLasts).toMillis());
         long healing = System.nanoTime();
         f.heal(c);
