@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes the secrets compose.yaml mounts (./secrets/, mode 0600, never overwritten) and the .env file
-# compose reads ELECTORAL_LOG_LOG_KEYS from (the log's verifier key, public):
+# compose reads ELECTORAL_LOG_LOG_KEYS (the log's verifier key, public) and ELECTORAL_LOG_WITNESSES
+# (compose's witness: its cosigner key and URL) from:
 #   infra/deploy/make-secrets.sh <log origin host, e.g. log.election.example>
 # The log's signing key is made by `electoral-log keygen log` (built on first use). Keep a copy of
 # ./secrets/ somewhere safe and apart from the database (docs/operations.md "Keys").
@@ -39,11 +40,25 @@ else
   echo "make-secrets: wrote $SECRETS/signing-key (the projector signs checkpoints with it)"
 fi
 
+if [[ -e "$SECRETS/witness-key" ]]; then
+  echo "make-secrets: $SECRETS/witness-key exists; left as it is"
+else
+  tmp="$(mktemp -d)"
+  "$ROOT/electoral-log" keygen witness --name "witness.$ORIGIN" --out "$tmp" > /dev/null
+  mv "$tmp/witness.$ORIGIN.key" "$SECRETS/witness-key"
+  mv "$tmp/witness.$ORIGIN.vkey" "$SECRETS/witness-verifier-key"
+  rmdir "$tmp"
+  echo "make-secrets: wrote $SECRETS/witness-key (compose's witness cosigns with it)"
+fi
+
 if [[ -e "$HERE/.env" ]]; then
   echo "make-secrets: $HERE/.env exists; left as it is"
 else
-  echo "ELECTORAL_LOG_LOG_KEYS=$(cat "$SECRETS/log-verifier-key")" > "$HERE/.env"
+  {
+    echo "ELECTORAL_LOG_LOG_KEYS=$(cat "$SECRETS/log-verifier-key")"
+    echo "ELECTORAL_LOG_WITNESSES=$(cat "$SECRETS/witness-verifier-key") http://witness:7380"
+  } > "$HERE/.env"
   chmod 0644 "$HERE/.env"
-  echo "make-secrets: wrote $HERE/.env (the log's verifier key: publish it too)"
+  echo "make-secrets: wrote $HERE/.env (the log's verifier key, publish it too; the witness's key and URL)"
 fi
 echo "make-secrets: done; start with: docker compose -f infra/deploy/compose.yaml up -d"

