@@ -145,16 +145,10 @@ public final class Cluster implements AutoCloseable {
 
     private JavaProcess startProjector(int i) {
         int metrics = FreePorts.pick();
-        Map<String, String> env = new HashMap<>();
-        env.put(Setting.KAFKA_BOOTSTRAP.env, kafka.bootstrap());
-        env.put(Setting.JDBC_URL.env, projectorJdbcUrl());
-        env.put(Setting.DB_USER.env, "postgres");
-        env.put(Setting.SIGNING_KEY.env, signer.signerKey());
-        env.put(Setting.APPLICATION_ID.env, APPLICATION);
+        Map<String, String> env = projectorEnvironment();
         env.put(Setting.INSTANCE_ID.env, "projector-" + i);
         env.put(Setting.STATE_DIR.env, work.resolve("streams-projector-" + i).toString());
         env.put(Setting.CHECKPOINT_EVERY_MS.env, "0");
-        env.put(Setting.WITNESSES.env, witnesses);
         env.put(Setting.METRICS_PORT.env, Integer.toString(metrics));
         return JavaProcess.start(
                 work,
@@ -238,7 +232,7 @@ public final class Cluster implements AutoCloseable {
         return signer;
     }
 
-    /** Environment for {@code electoral-log rebuild}: the projectors' configuration. */
+    /** The projectors' shared configuration (also {@code electoral-log rebuild}'s); a new map each call. */
     public Map<String, String> projectorEnvironment() {
         Map<String, String> env = new HashMap<>();
         env.put(Setting.KAFKA_BOOTSTRAP.env, kafka.bootstrap());

@@ -51,26 +51,6 @@ public final class KafkaCluster implements AutoCloseable {
             this.controllerPort = FreePorts.pick();
             this.dir = dir;
         }
-
-        int id() {
-            return id;
-        }
-
-        int port() {
-            return port;
-        }
-
-        int controllerPort() {
-            return controllerPort;
-        }
-
-        Path dir() {
-            return dir;
-        }
-
-        JavaProcess process() {
-            return process;
-        }
     }
 
     private KafkaCluster() {}
@@ -85,20 +65,20 @@ public final class KafkaCluster implements AutoCloseable {
         StringBuilder voters = new StringBuilder();
         for (Node n : c.nodes) {
             voters.append(voters.length() == 0 ? "" : ",")
-                    .append(n.id())
+                    .append(n.id)
                     .append("@127.0.0.1:")
-                    .append(n.controllerPort());
+                    .append(n.controllerPort);
         }
         try {
             for (Node n : c.nodes) {
-                Path props = n.dir().resolve("server.properties");
-                Files.createDirectories(n.dir().resolve("log"));
+                Path props = n.dir.resolve("server.properties");
+                Files.createDirectories(n.dir.resolve("log"));
                 try (Writer w = Files.newBufferedWriter(props, StandardCharsets.UTF_8)) {
-                    properties(n, voters.toString()).store(w, "electoral-log cluster node " + n.id());
+                    properties(n, voters.toString()).store(w, "electoral-log cluster node " + n.id);
                 }
                 format(n, clusterId);
                 n.process = JavaProcess.start(
-                        work, "kafka-" + n.id(), 512, "kafka.Kafka", List.of(props.toString()), Map.of(), null);
+                        work, "kafka-" + n.id, 512, "kafka.Kafka", List.of(props.toString()), Map.of(), null);
             }
             c.awaitBrokers(NODES, Duration.ofMinutes(2));
             return c;
@@ -114,14 +94,14 @@ public final class KafkaCluster implements AutoCloseable {
     private static Properties properties(Node n, String voters) {
         Properties p = new Properties();
         p.put("process.roles", "broker,controller");
-        p.put("node.id", String.valueOf(n.id()));
+        p.put("node.id", String.valueOf(n.id));
         p.put("controller.quorum.voters", voters);
-        p.put("listeners", "PLAINTEXT://127.0.0.1:" + n.port() + ",CONTROLLER://127.0.0.1:" + n.controllerPort());
-        p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + n.port());
+        p.put("listeners", "PLAINTEXT://127.0.0.1:" + n.port + ",CONTROLLER://127.0.0.1:" + n.controllerPort);
+        p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + n.port);
         p.put("controller.listener.names", "CONTROLLER");
         p.put("inter.broker.listener.name", "PLAINTEXT");
         p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-        p.put("log.dirs", n.dir().resolve("log").toAbsolutePath().toString());
+        p.put("log.dirs", n.dir.resolve("log").toAbsolutePath().toString());
         p.put("default.replication.factor", "3");
         p.put("min.insync.replicas", "2");
         p.put("offsets.topic.replication.factor", "3");
@@ -135,6 +115,9 @@ public final class KafkaCluster implements AutoCloseable {
         // the broker's time on every event (the sender registry compares it with its grants)
         p.put("log.message.timestamp.type", "LogAppendTime");
         p.put("group.initial.rebalance.delay.ms", "0");
+        // a dead projector's open transaction is aborted within a second of its timeout, not ten: the
+        // surviving instance waits for that abort before it reads the partition's offsets (decision 104)
+        p.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
         p.put("auto.create.topics.enable", "false");
         p.put("log.retention.ms", "-1");
         p.put("log.retention.bytes", "-1");
@@ -148,18 +131,18 @@ public final class KafkaCluster implements AutoCloseable {
         try {
             new Formatter()
                     .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
-                    .setNodeId(n.id())
+                    .setNodeId(n.id)
                     .setClusterId(clusterId)
                     .setDirectories(
-                            List.of(n.dir().resolve("log").toAbsolutePath().toString()))
+                            List.of(n.dir.resolve("log").toAbsolutePath().toString()))
                     .setMetadataLogDirectory(
-                            n.dir().resolve("log").toAbsolutePath().toString())
+                            n.dir.resolve("log").toAbsolutePath().toString())
                     .setReleaseVersion(MetadataVersion.LATEST_PRODUCTION)
                     .setControllerListenerName("CONTROLLER")
                     .setIgnoreFormatted(true)
                     .run();
         } catch (Exception e) {
-            throw new IllegalStateException("cannot format Kafka node " + n.id() + ": " + e.getMessage(), e);
+            throw new IllegalStateException("cannot format Kafka node " + n.id + ": " + e.getMessage(), e);
         }
     }
 
@@ -167,7 +150,7 @@ public final class KafkaCluster implements AutoCloseable {
     public String bootstrap() {
         StringBuilder b = new StringBuilder();
         for (Node n : nodes) {
-            b.append(b.length() == 0 ? "" : ",").append("127.0.0.1:").append(n.port());
+            b.append(b.length() == 0 ? "" : ",").append("127.0.0.1:").append(n.port);
         }
         return b.toString();
     }
@@ -187,9 +170,9 @@ public final class KafkaCluster implements AutoCloseable {
         try (Admin admin = admin()) {
             while (System.nanoTime() < deadline) {
                 for (Node n : nodes) {
-                    JavaProcess p = n.process();
+                    JavaProcess p = n.process;
                     if (count == NODES && p != null && !p.isAlive()) { // all are meant to run
-                        throw new IllegalStateException("Kafka node " + n.id() + " exited; its output: " + p.log());
+                        throw new IllegalStateException("Kafka node " + n.id + " exited; its output: " + p.log());
                     }
                 }
                 try {
@@ -271,18 +254,18 @@ public final class KafkaCluster implements AutoCloseable {
 
     /** SIGKILL of node {@code id}. */
     public void kill(int id) throws InterruptedException {
-        node(id).process().kill();
+        node(id).process.kill();
     }
 
     /** Starts node {@code id} again on its data and waits until the cluster has three brokers. */
     public void restart(int id) {
-        node(id).process().restart();
+        node(id).process.restart();
         awaitBrokers(NODES, Duration.ofMinutes(2));
     }
 
     private Node node(int id) {
         return nodes.stream()
-                .filter(n -> n.id() == id)
+                .filter(n -> n.id == id)
                 .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no Kafka node " + id));
     }
@@ -290,8 +273,8 @@ public final class KafkaCluster implements AutoCloseable {
     @Override
     public void close() {
         for (Node n : nodes) {
-            if (n.process() != null) {
-                n.process().close();
+            if (n.process != null) {
+                n.process.close();
             }
         }
     }
