@@ -37,10 +37,14 @@ public record Rehearsal(int boards, int votesPerBoard, int voters, Duration faul
         return new Rehearsal(8, 25, 8, Duration.ofSeconds(20), Duration.ofSeconds(30), Duration.ofSeconds(10));
     }
 
-    /** Runs the rehearsal in {@code work} (emptied first) and writes {@code results}; returns what it wrote. */
-    public Map<String, Object> run(Path work, Path results) throws Exception {
+    /**
+     * Runs the rehearsal in {@code work} (emptied first) and writes {@code results}, with {@code
+     * machine} (what it ran on, the commit) first; returns what it wrote.
+     */
+    public Map<String, Object> run(Path work, Path results, Map<String, Object> machine) throws Exception {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("started", Instant.now().toString());
+        out.put("machine", machine);
         out.put("settings", settings());
         long t0 = System.nanoTime();
         try (Cluster c = Cluster.start(work)) {

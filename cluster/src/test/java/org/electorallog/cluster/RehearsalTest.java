@@ -20,7 +20,7 @@ class RehearsalTest {
     void everyFaultLeavesNothingLostDoubledOrForked() throws Exception {
         Path work = Path.of(System.getProperty("electoral-log.work-dir"), "rehearsal");
         Rehearsal size = Boolean.getBoolean("electoral-log.rehearsal.full") ? Rehearsal.full() : Rehearsal.small();
-        Map<String, Object> out = size.run(work, work.resolveSibling("rehearsal.json"));
+        Map<String, Object> out = size.run(work, work.resolveSibling("rehearsal.json"), Map.of());
 
         Map<String, Object> statements = (Map<String, Object>) out.get("statements");
         // a broker-leader kill, a projector kill, a cut and a failover lose and double nothing acknowledged

@@ -41,7 +41,7 @@ final class RehearseCommand implements Callable<Integer> {
         Rehearsal size = small ? Rehearsal.small() : Rehearsal.full();
         Path file = results.resolve(
                 "rehearsal-" + (small ? "small" : "full") + "-" + System.currentTimeMillis() / 1000 + ".json");
-        Map<String, Object> out = size.run(cluster, file);
+        Map<String, Object> out = size.run(cluster, file, Machine.describe());
         System.out.println("written " + file);
         Map<String, Object> statements = (Map<String, Object>) out.get("statements");
         Map<String, Object> rebuild = (Map<String, Object>) out.get("rebuild");
