@@ -87,7 +87,7 @@ final class Workload implements AutoCloseable {
                 String id = s.getDeliveryId();
                 b.published(System.nanoTime(), id);
                 try {
-                    producer.publish(s).whenComplete((r, e) -> {
+                    var unused = producer.publish(s).whenComplete((r, e) -> {
                         if (e == null) {
                             b.acknowledged.add(id);
                         } else {
@@ -193,12 +193,17 @@ final class Workload implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         publishing.set(false);
         running.set(false);
-        for (Thread t : threads) {
-            t.join(15_000);
+        try {
+            for (Thread t : threads) {
+                t.join(15_000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            producer.close();
         }
-        producer.close();
     }
 }
