@@ -60,22 +60,7 @@ final class BoardTraffic {
      * not yet.
      */
     synchronized long provableAfter(long event) {
-        int first = -1;
-        for (int i = 0; i < published.size(); i++) {
-            if (published.get(i) >= event) {
-                first = i;
-                break;
-            }
-        }
-        if (first < 0) {
-            return -1;
-        }
-        for (long[] s : sizes) {
-            if (s[1] >= first + 1) {
-                return Math.max(0, s[0] - event);
-            }
-        }
-        return -1;
+        return ProvableTime.after(published, sizes, 0, event);
     }
 
     /** The largest size served so far. */

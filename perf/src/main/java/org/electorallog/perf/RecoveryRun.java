@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.utils.Utils;
+import org.electorallog.cluster.ProvableTime;
 import org.electorallog.config.Setting;
 import org.electorallog.producer.ElectoralLogProducer;
 
@@ -56,23 +57,7 @@ final class RecoveryRun {
 
         /** Nanos from {@code event} until the first vote published at or after it was provable; -1 if never. */
         long recoveryNanos(long event) {
-            int first = -1;
-            for (int i = 0; i < published.size(); i++) {
-                if (published.get(i) >= event) {
-                    first = i;
-                    break;
-                }
-            }
-            if (first < 0) {
-                return -1;
-            }
-            long needed = startSize + first + 1;
-            for (long[] s : sizes) {
-                if (s[1] >= needed) {
-                    return s[0] - event;
-                }
-            }
-            return -1;
+            return ProvableTime.after(published, sizes, startSize, event);
         }
     }
 
