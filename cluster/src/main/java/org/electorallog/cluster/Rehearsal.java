@@ -61,7 +61,6 @@ public record Rehearsal(int boards, int votesPerBoard, int voters, Duration faul
                 Map<String, Object> statements = Verdict.statements(c, w, Duration.ofMinutes(3));
                 out.put("statements", statements);
                 out.put("dead_lettered", Verdict.deadLetters(c));
-                awaitProvable(w, System.nanoTime() - Duration.ofSeconds(30).toNanos(), Duration.ofMinutes(1));
                 List<String> inconsistent = Verdict.servedCheckpoints(c, w);
                 out.put(
                         "checkpoints_served",

@@ -125,7 +125,12 @@ final class Verdict {
             long end = consumer.endOffsets(List.of(tp)).get(tp);
             long count = 0;
             long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-            while (consumer.position(tp) < end && System.nanoTime() < deadline) {
+            while (consumer.position(tp) < end) {
+                if (System.nanoTime() > deadline) {
+                    // a partial count could hide a dead letter: no count rather than a wrong one
+                    throw new IllegalStateException("the dead-letter topic was not read to its end offset " + end
+                            + " within a minute (at " + consumer.position(tp) + ", " + count + " records)");
+                }
                 count += consumer.poll(Duration.ofMillis(500)).count();
             }
             return count;
