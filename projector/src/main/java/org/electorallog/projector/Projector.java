@@ -14,7 +14,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.electorallog.schemas.StatementCodec;
@@ -30,9 +29,6 @@ import org.slf4j.LoggerFactory;
  * migrations before it starts.
  */
 public final class Projector implements AutoCloseable {
-    /** How long the group waits for a silent instance before its partitions go to another (decision 104). */
-    static final int SESSION_TIMEOUT_MS = 6_000;
-
     private static final Logger LOG = LoggerFactory.getLogger(Projector.class);
 
     private final ProjectorSettings settings;
@@ -64,7 +60,7 @@ public final class Projector implements AutoCloseable {
         try {
             Migrations.apply(db);
             layout.requireUnchanged(new Transactions(db), settings.topic());
-            this.streams = new KafkaStreams(topology(), streamsConfig());
+            this.streams = new KafkaStreams(topology(), StreamsProperties.of(settings));
         } catch (RuntimeException e) {
             db.close();
             throw e;
@@ -172,34 +168,6 @@ public final class Projector implements AutoCloseable {
                 Serdes.ByteArray().serializer(),
                 "project");
         return t;
-    }
-
-    private Properties streamsConfig() {
-        Properties p = settings.kafkaClient();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
-        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        p.put(
-                StreamsConfig.STATE_DIR_CONFIG,
-                settings.stateDir().toAbsolutePath().toString());
-        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, settings.streamThreads());
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-        // the batch-wait punctuator runs between polls: an idle poll must not outlast the batch wait
-        p.put(
-                StreamsConfig.POLL_MS_CONFIG,
-                Math.max(1, Math.min(100, settings.batchMaxWait().toMillis())));
-        p.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
-        p.put(StreamsConfig.consumerPrefix("max.poll.records"), Math.max(500, settings.batchMaxRecords()));
-        p.put(StreamsConfig.producerPrefix("linger.ms"), 5);
-        // a dead instance's partitions move to a live one after the session timeout (decision 104): the
-        // brokers' least (group.min.session.timeout.ms, 6 s by default); heartbeats come from the
-        // consumer's own thread every 1.5 s, so a long batch does not end the session
-        p.put(StreamsConfig.consumerPrefix("session.timeout.ms"), SESSION_TIMEOUT_MS);
-        p.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), SESSION_TIMEOUT_MS / 4);
-        if (settings.instanceId() != null) {
-            // static membership: a restarted instance takes its partitions back without a rebalance wait
-            p.put(StreamsConfig.consumerPrefix("group.instance.id"), settings.instanceId());
-        }
-        return p;
     }
 
     public ProjectorMetrics metrics() {
