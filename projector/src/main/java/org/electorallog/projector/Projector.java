@@ -97,19 +97,29 @@ public final class Projector implements AutoCloseable {
      * events topic's partition count against the projection, and starts projecting.
      */
     public static Projector start(ProjectorSettings settings) {
+        long t0 = System.nanoTime();
         TopicLayout layout = TopicLayout.read(settings);
+        long t1 = System.nanoTime();
         Projector p = new Projector(settings, layout);
+        long t2 = System.nanoTime();
         if (settings.warmUpStatements() > 0) {
             WarmUpAtStart.run(settings, p.codec, new Transactions(p.db));
         }
+        long t3 = System.nanoTime();
         p.streams.start();
+        // where a start's time goes (a restarted instance's boards wait for all of it: decision 104)
         LOG.info(
-                "projector {} started on {} ({} partitions) -> {} (PostgreSQL's shared memory in huge pages: {})",
+                "projector {} started on {} ({} partitions) -> {} (PostgreSQL's shared memory in huge pages: {}); "
+                        + "{} ms after the JVM started: topics {} ms, database {} ms, warm-up {} ms",
                 settings.applicationId(),
                 settings.topic(),
                 layout.partitions(),
                 settings.jdbcUrl(),
-                p.hugePages());
+                p.hugePages(),
+                java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime(),
+                (t1 - t0) / 1_000_000,
+                (t2 - t1) / 1_000_000,
+                (t3 - t2) / 1_000_000);
         return p;
     }
 
