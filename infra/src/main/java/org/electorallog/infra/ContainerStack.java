@@ -12,7 +12,8 @@ import org.testcontainers.utility.DockerImageName;
  */
 public final class ContainerStack implements Stack {
     public static final String KAFKA_IMAGE = "apache/kafka:4.1.1";
-    public static final String POSTGRES_IMAGE = "postgres:18";
+    /** The official image of the major the build asked for ({@code electoral-log.postgres.major}), else 18. */
+    public static final String POSTGRES_IMAGE = "postgres:" + askedMajor();
 
     private final KafkaContainer kafka;
     private final PostgreSQLContainer postgres;
@@ -20,6 +21,12 @@ public final class ContainerStack implements Stack {
     private ContainerStack(KafkaContainer kafka, PostgreSQLContainer postgres) {
         this.kafka = kafka;
         this.postgres = postgres;
+    }
+
+    private static String askedMajor() {
+        String asked = System.getProperty(EmbeddedPostgresServer.EXPECTED_MAJOR_PROPERTY, "")
+                .strip();
+        return asked.isEmpty() ? "18" : asked;
     }
 
     /** Whether a Docker engine answers (cheap when none is configured). */

@@ -11,13 +11,17 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A real PostgreSQL server (zonky's embedded binaries, PostgreSQL 18) run as a child process. When
+ * A real PostgreSQL server (zonky's embedded binaries: PostgreSQL 18 unless the build puts another
+ * supported major's on the class path, see docs/testing.md) run as a child process. When
  * this JVM runs as root, zonky starts it inside a user namespace ({@code unshare -U}), because
  * PostgreSQL refuses to run as root. Data and the extracted binaries live under the given directory.
  */
 public final class EmbeddedPostgresServer implements AutoCloseable {
     /** Settings for a 2-core, 24 GB development machine; see docs/operations.md for production. */
     public static final Map<String, String> DEFAULT_SETTINGS = defaults();
+
+    /** The system property naming the major the build means to run (unset: any). */
+    public static final String EXPECTED_MAJOR_PROPERTY = "electoral-log.postgres.major";
 
     private final Path dataDir;
     private final Path workDir;
@@ -104,6 +108,35 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             pg = b.start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start embedded PostgreSQL in " + dataDir + ": " + e.getMessage(), e);
+        }
+        requireExpectedMajor();
+    }
+
+    /**
+     * The build names the major it meant to test ({@code electoral-log.postgres.major}, from the POM's
+     * {@code postgres-binaries.major} or {@code postgres-oldest.major}): a class path that still held
+     * another major's binaries would otherwise pass for a run on the asked one.
+     */
+    private void requireExpectedMajor() {
+        String expected = System.getProperty(EXPECTED_MAJOR_PROPERTY, "").strip();
+        if (expected.isEmpty()) {
+            return;
+        }
+        String actual = major();
+        if (!actual.equals(expected)) {
+            close();
+            throw new IllegalStateException("embedded PostgreSQL is " + actual + ", but the build asked for " + expected
+                    + " (" + EXPECTED_MAJOR_PROPERTY + "): the binaries on the class path are another major's");
+        }
+    }
+
+    /** The server's major version, from its data directory's {@code PG_VERSION} (e.g. {@code 18}). */
+    public String major() {
+        try {
+            return Files.readString(dataDir.resolve("PG_VERSION")).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot read the PostgreSQL version of " + dataDir + ": " + e.getMessage(), e);
         }
     }
 

@@ -35,6 +35,11 @@ public final class Migrations {
 
     /** Brings the schema up to date; returns the version it is at. Flyway holds two connections of {@code ds} while it runs. */
     public static int apply(DataSource ds) {
+        try (Connection c = ds.getConnection()) {
+            ServerVersion.requireSupported(c);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the PostgreSQL server's version: " + e.getMessage(), e);
+        }
         Integer legacy = legacyVersion(ds);
         var config = Flyway.configure()
                 .dataSource(ds)
