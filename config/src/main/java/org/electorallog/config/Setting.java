@@ -205,6 +205,11 @@ public enum Setting {
             "realm_access.roles",
             "the claim holding the caller's roles (voter, observer, analyst, admin), dotted for nested claims"),
     OIDC_USER_CLAIM(TEXT, of(QUERY_API), "sub", "the claim holding a voter's user ID"),
+    OIDC_CLOCK_SKEW_SECONDS(
+            whole(0, 300),
+            of(QUERY_API),
+            "30",
+            "how long after its exp (and before its nbf) a token is still accepted, for clocks that differ"),
     PUBLIC_KINDS(
             LIST,
             of(QUERY_API),

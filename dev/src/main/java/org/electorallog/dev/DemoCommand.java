@@ -52,7 +52,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         long t0 = System.nanoTime();
         System.out.println("starting the stack, projector and query API ...");
-        try (DevEnvironment env = DevEnvironment.start(workDir, 0)) {
+        try (DevEnvironment env = DevEnvironment.start(workDir, 0, null)) {
             System.out.println("stack: " + env.stack().describe());
             System.out.println("log verifier key (throwaway, generated for this run): "
                     + env.signer().verifierKey());

@@ -21,11 +21,22 @@ public final class DevCommand implements Callable<Integer> {
             description = "where embedded data goes; default ${DEFAULT-VALUE}")
     Path workDir;
 
+    @Option(
+            names = "--oidc",
+            description = "also start Keycloak with the election realm (docs/security.md) and accept its tokens")
+    boolean oidc;
+
+    @Option(
+            names = "--keycloak-home",
+            defaultValue = "dev/target/keycloak",
+            description = "the unpacked Keycloak distribution (the build puts it here); default ${DEFAULT-VALUE}")
+    Path keycloakHome;
+
     @Override
     public Integer call() throws InterruptedException {
         DevEnvironment env;
         try {
-            env = DevEnvironment.start(workDir, port);
+            env = DevEnvironment.start(workDir, port, oidc ? keycloakHome : null);
         } catch (RuntimeException e) {
             System.err.println("dev: cannot start: " + e.getMessage());
             return 1;
@@ -58,8 +69,30 @@ public final class DevCommand implements Callable<Integer> {
                         role == org.electorallog.query.Role.VOTER ? " (user " + DevEnvironment.DEV_VOTER + ")" : "")));
         System.out.println("  (throwaway tokens: 'Authorization: Bearer <token>', e.g. GET "
                 + env.api().baseUrl() + "/admin/verifier with the admin token; docs/security.md)");
+        env.identityProvider().ifPresent(DevCommand::printIdentityProvider);
         System.out.println("press Ctrl-C to stop");
         stopped.await();
         return 0;
+    }
+
+    /** The Keycloak part of the banner: where it is, who can sign in, and a token of each person. */
+    private static void printIdentityProvider(DevIdentityProvider idp) {
+        var kc = idp.keycloak();
+        System.out.println(
+                "  Keycloak:       " + kc.baseUrl() + "/admin (user " + org.electorallog.infra.KeycloakServer.ADMIN_USER
+                        + ", password " + kc.adminPassword() + "); realm " + DevIdentityProvider.REALM + ", issuer "
+                        + kc.issuer(DevIdentityProvider.REALM));
+        System.out.println("  people:         voter-1 (user ID " + idp.voterId() + "), observer-1, analyst-1, admin-1;"
+                + " password " + idp.password() + " (client " + org.electorallog.infra.KeycloakRealm.PORTAL_CLIENT
+                + ", authorization code with PKCE)");
+        System.out.println("  reports job:    client " + org.electorallog.infra.KeycloakRealm.REPORTS_CLIENT
+                + ", secret "
+                + idp.reportsSecret() + ": curl -d grant_type=client_credentials -d client_id="
+                + org.electorallog.infra.KeycloakRealm.REPORTS_CLIENT + " -d client_secret=" + idp.reportsSecret()
+                + " " + kc.tokenEndpoint(DevIdentityProvider.REALM));
+        idp.tokens()
+                .forEach((role, token) -> System.out.println(
+                        String.format("  %-15s %s", DevIdentityProvider.username(role) + ":", token)));
+        System.out.println("  (Keycloak access tokens live 5 minutes; the static tokens above stay valid too)");
     }
 }

@@ -42,6 +42,9 @@ public final class DevEnvironment implements AutoCloseable {
     public static final String DEV_VOTER = "dev-voter-1";
 
     private final java.util.Map<Role, String> tokens;
+    /** Keycloak, when dev runs with {@code --oidc}; null otherwise. */
+    private final DevIdentityProvider identityProvider;
+
     private boolean closed;
 
     private DevEnvironment(
@@ -53,8 +56,10 @@ public final class DevEnvironment implements AutoCloseable {
             Witnessing witnessing,
             Path witnessState,
             QueryApi api,
-            java.util.Map<Role, String> tokens) {
+            java.util.Map<Role, String> tokens,
+            DevIdentityProvider identityProvider) {
         this.stack = stack;
+        this.identityProvider = identityProvider;
         this.ownsStack = ownsStack;
         this.tokens = java.util.Map.copyOf(tokens);
         this.signer = signer;
@@ -67,21 +72,40 @@ public final class DevEnvironment implements AutoCloseable {
         org.electorallog.infra.ExitOrder.register(this);
     }
 
-    /** Starts the stack the environment selects, with data under {@code workDir}. */
-    public static DevEnvironment start(Path workDir, int apiPort) {
-        return start(Stacks.start(workDir), true, workDir, apiPort, NoteSigner.generate("electoral-log.local"));
+    /**
+     * Starts the stack the environment selects, with data under {@code workDir}; with Keycloak from
+     * the distribution under {@code keycloakHome} as the identity provider unless that is null.
+     */
+    public static DevEnvironment start(Path workDir, int apiPort, Path keycloakHome) {
+        return start(
+                Stacks.start(workDir),
+                true,
+                workDir,
+                apiPort,
+                NoteSigner.generate("electoral-log.local"),
+                keycloakHome);
+    }
+
+    /** {@link #start(Stack, boolean, Path, int, NoteSigner, Path)} without an identity provider. */
+    public static DevEnvironment start(Stack stack, boolean ownsStack, Path workDir, int apiPort, NoteSigner signer) {
+        return start(stack, ownsStack, workDir, apiPort, signer, null);
     }
 
     /**
      * Starts the topics, projector and query API on a running stack; {@code ownsStack} says whether
-     * {@link #close()} stops the stack too.
+     * {@link #close()} stops the stack too; {@code keycloakHome} (or null) as in {@link #start(Path, int, Path)}.
      */
-    public static DevEnvironment start(Stack stack, boolean ownsStack, Path workDir, int apiPort, NoteSigner signer) {
+    public static DevEnvironment start(
+            Stack stack, boolean ownsStack, Path workDir, int apiPort, NoteSigner signer, Path keycloakHome) {
+        DevIdentityProvider identityProvider = null;
         Projector projector = null;
         WitnessServer witness = null;
         Witnessing witnessing = null;
         Path witnessState = workDir.resolve("witness-state-" + System.nanoTime());
         try {
+            if (keycloakHome != null) {
+                identityProvider = DevIdentityProvider.start(keycloakHome, workDir);
+            }
             EventsTopic.ensure(stack.kafkaBootstrap(), Topics.EVENTS, PARTITIONS, (short) 1);
             EventsTopic.ensure(stack.kafkaBootstrap(), Topics.DEAD_LETTERS, 1, (short) 1);
             var db = stack.database();
@@ -130,14 +154,28 @@ public final class DevEnvironment implements AutoCloseable {
                             null,
                             org.electorallog.query.HttpSettings.defaults(),
                             new AccessSettings(
-                                    tokens, DEV_VOTER, null, java.util.Set.of(), java.util.Set.of(), List.of()),
+                                    tokens,
+                                    DEV_VOTER,
+                                    identityProvider == null ? null : identityProvider.oidc(),
+                                    java.util.Set.of(),
+                                    java.util.Set.of(),
+                                    List.of()),
                             workDir.resolve("verifier-memory.json"))
                     // the embedded login owns the database; a deployment uses electoral_log_registrar (store V9)
                     .withRegistrar(new org.electorallog.query.QueryApiSettings.RegistrarLogin(
                             db.jdbcUrl(), db.user(), db.password()))
                     .withWitnesses(witnesses));
             return new DevEnvironment(
-                    stack, ownsStack, signer, projector, witness, witnessing, witnessState, api, tokens);
+                    stack,
+                    ownsStack,
+                    signer,
+                    projector,
+                    witness,
+                    witnessing,
+                    witnessState,
+                    api,
+                    tokens,
+                    identityProvider);
         } catch (RuntimeException | java.io.IOException e) {
             if (witnessing != null) {
                 witnessing.close();
@@ -148,6 +186,9 @@ public final class DevEnvironment implements AutoCloseable {
             deleteTree(witnessState);
             if (projector != null) {
                 projector.close();
+            }
+            if (identityProvider != null) {
+                identityProvider.close();
             }
             if (ownsStack) {
                 stack.close();
@@ -187,7 +228,15 @@ public final class DevEnvironment implements AutoCloseable {
         return tokens;
     }
 
-    /** Stops the query API, then the projector, then (when it owns it) the stack; a second call does nothing. */
+    /** Keycloak and its realm, when started with one; empty otherwise. */
+    public java.util.Optional<DevIdentityProvider> identityProvider() {
+        return java.util.Optional.ofNullable(identityProvider);
+    }
+
+    /**
+     * Stops the query API, then the projector, then Keycloak (if any), then (when it owns it) the
+     * stack; a second call does nothing.
+     */
     @Override
     public synchronized void close() {
         if (closed) {
@@ -204,6 +253,9 @@ public final class DevEnvironment implements AutoCloseable {
             try {
                 projector.close();
             } finally {
+                if (identityProvider != null) {
+                    identityProvider.close();
+                }
                 if (ownsStack) {
                     stack.close();
                 }

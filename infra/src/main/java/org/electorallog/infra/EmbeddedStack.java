@@ -96,8 +96,8 @@ public final class EmbeddedStack implements Stack {
 
     @Override
     public String describe() {
-        return "embedded (Kafka KRaft broker at " + kafkaBootstrap() + ", PostgreSQL 18 at 127.0.0.1:" + postgres.port()
-                + ", data in " + workDir + ")";
+        return "embedded (Kafka KRaft broker at " + kafkaBootstrap() + ", PostgreSQL " + postgres.major()
+                + " at 127.0.0.1:" + postgres.port() + ", data in " + workDir + ")";
     }
 
     /** Stops both servers (Kafka first) and deletes the data when asked to; a second call does nothing. */

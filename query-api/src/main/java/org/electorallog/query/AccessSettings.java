@@ -75,9 +75,23 @@ public record AccessSettings(
      * @param rolesClaim  the claim holding the caller's roles, dotted for nested claims (Keycloak:
      *                    {@code realm_access.roles}); values are role names (voter, observer, ...)
      * @param userClaim   the claim holding a voter's user ID (default {@code sub})
+     * @param clockSkewSeconds how long after its {@code exp} (and before its {@code nbf}) a token is
+     *                    still accepted: the identity provider's clock and ours may differ
      */
-    public record Oidc(String issuer, String jwksUrl, String audience, String rolesClaim, String userClaim) {
+    public record Oidc(
+            String issuer, String jwksUrl, String audience, String rolesClaim, String userClaim, int clockSkewSeconds) {
+        /** The default tolerance of {@code OIDC_CLOCK_SKEW_SECONDS}. */
+        public static final int DEFAULT_CLOCK_SKEW_SECONDS = 30;
+
+        /** With the default clock skew. */
+        public Oidc(String issuer, String jwksUrl, String audience, String rolesClaim, String userClaim) {
+            this(issuer, jwksUrl, audience, rolesClaim, userClaim, DEFAULT_CLOCK_SKEW_SECONDS);
+        }
+
         public Oidc {
+            if (clockSkewSeconds < 0) {
+                throw new IllegalArgumentException("the OIDC clock skew cannot be negative");
+            }
             java.net.URI uri;
             try {
                 uri = java.net.URI.create(jwksUrl);

@@ -46,11 +46,13 @@ final class Authenticator {
         DefaultJWTProcessor<SecurityContext> p = new DefaultJWTProcessor<>();
         p.setJWSKeySelector(new JWSVerificationKeySelector<>(
                 Set.of(JWSAlgorithm.RS256, JWSAlgorithm.PS256, JWSAlgorithm.ES256), keys));
-        p.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(
+        DefaultJWTClaimsVerifier<SecurityContext> claims = new DefaultJWTClaimsVerifier<>(
                 Set.of(oidc.audience()),
                 new JWTClaimsSet.Builder().issuer(oidc.issuer()).build(),
                 Set.of("exp", "iss", "aud"),
-                null));
+                null);
+        claims.setMaxClockSkew(oidc.clockSkewSeconds());
+        p.setJWTClaimsSetVerifier(claims);
         return p;
     }
 

@@ -118,7 +118,8 @@ public final class QueryApiConfig {
                     conf.required(Setting.OIDC_JWKS_URL),
                     conf.required(Setting.OIDC_AUDIENCE),
                     conf.get(Setting.OIDC_ROLES_CLAIM),
-                    conf.get(Setting.OIDC_USER_CLAIM));
+                    conf.get(Setting.OIDC_USER_CLAIM),
+                    Math.toIntExact(conf.number(Setting.OIDC_CLOCK_SKEW_SECONDS)));
         }
         java.util.Set<String> kinds = new java.util.TreeSet<>(conf.list(Setting.PUBLIC_KINDS));
         for (String k : kinds) {

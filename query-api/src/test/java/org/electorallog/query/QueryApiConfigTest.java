@@ -91,6 +91,7 @@ class QueryApiConfigTest {
         assertEquals("analyst-token-0123456789", a.tokens().get(Role.ANALYST));
         assertEquals("realm_access.roles", a.oidc().rolesClaim());
         assertEquals("sub", a.oidc().userClaim());
+        assertEquals(AccessSettings.Oidc.DEFAULT_CLOCK_SKEW_SECONDS, a.oidc().clockSkewSeconds());
         assertEquals(java.util.Set.of("ELECTION_PUBLISHED", "TALLY_CLOSED"), a.publicKinds());
         assertEquals(List.of("10.0.0.1", "10.0.0.2"), a.trustedProxies());
         assertTrue(
