@@ -318,6 +318,13 @@ async function check(event) {
       : cos.valid.length + ' of ' + witnessKeys.length + ' witnesses cosigned it (quorum ' + quorum + '): ' +
         cos.valid.map((w) => w.name + ' at ' + w.time.toISOString()).join(', ') + '.');
 
+    // the board's state, as the server states it: a sealed board says where voting ended (issue 42)
+    const state = await (await fetchOk('/boards/' + encodeURIComponent(board))).json();
+    if (state.sealed) {
+      step(true, 'Voting closed at ' + state.sealed.size + ' records: this board was sealed at ' + state.sealed.at +
+        ' and can no longer change' + (BigInt(state.sealed.size) === cp.size ? '; the checkpoint above is its last.' : '.'));
+    }
+
     const receipts = [];
     if (receipt) {
       receipts.push(receipt);

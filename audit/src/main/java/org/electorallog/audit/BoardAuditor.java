@@ -123,6 +123,7 @@ public final class BoardAuditor {
         DerivedTableChecks.counters(c, boardId, n.counters, result);
         DerivedTableChecks.hourlyCounts(c, boardId, n.hourly, result);
         DerivedTableChecks.deliveryIds(c, boardId, n, result);
+        DerivedTableChecks.seal(state, n.firstSeal, result);
         result.finish(size, n.records, checkpoints.size(), (System.nanoTime() - t0) / 1e9);
     }
 
@@ -142,6 +143,9 @@ public final class BoardAuditor {
                 n.append(stored != null ? stored : new byte[Hashes.HASH_SIZE]);
             }
             recordChecks.check(row, boardName, result, n.counters);
+            if (row.kind() == org.electorallog.schemas.StatementKinds.BOARD_SEALED && n.firstSeal < 0) {
+                n.firstSeal = id;
+            }
             if (row.statementMillis() != null) {
                 n.hourly.merge(HourlyCounts.keyOf(row.statementMillis(), row.kind()), 1L, Long::sum);
             }

@@ -46,6 +46,33 @@ final class DerivedTableChecks {
         }
     }
 
+    /**
+     * The board state's seal (store V17) against the records: a board is sealed exactly when its
+     * first BOARD_SEALED record is its last record ({@code firstSeal}: that record's ID, or -1).
+     */
+    static void seal(org.electorallog.store.BoardState state, long firstSeal, AuditResult result) {
+        long last = state.size() - 1;
+        if (firstSeal >= 0 && firstSeal != last) {
+            result.add(
+                    Finding.Kind.SEAL_MISMATCH,
+                    firstSeal,
+                    "record " + firstSeal + " seals the board but " + (last - firstSeal)
+                            + " record(s) follow it; the projector keeps none after a seal");
+        }
+        if (state.sealed() && firstSeal != last) {
+            result.add(
+                    Finding.Kind.SEAL_MISMATCH,
+                    null,
+                    "the board state says sealed, but its last record " + last + " is not its first seal");
+        }
+        if (!state.sealed() && firstSeal >= 0) {
+            result.add(
+                    Finding.Kind.SEAL_MISMATCH,
+                    firstSeal,
+                    "record " + firstSeal + " seals the board but the board state says it is open");
+        }
+    }
+
     /** The hourly counts (store V11) against the records' statement times and kinds. */
     static void hourlyCounts(Connection c, short boardId, Map<HourlyCounts.Key, Long> counted, AuditResult result)
             throws SQLException {

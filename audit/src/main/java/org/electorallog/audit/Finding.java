@@ -25,6 +25,11 @@ public record Finding(Kind kind, Long recordId, String detail) {
         CHECKPOINT_MISMATCH,
         /** No log verifier key was given, so no checkpoint signature was checked: never a clean audit. */
         SIGNATURES_NOT_CHECKED,
+        /**
+         * The board's seal (issue 42) is not what its records say: sealed without a BOARD_SEALED last
+         * record, a BOARD_SEALED record with records after it, or one on a board stored as open.
+         */
+        SEAL_MISMATCH,
         /** A counter differs from the count of the rows. */
         COUNTER_MISMATCH,
         /** Two records of the board share a delivery ID, or the unique index that prevents it is gone. */

@@ -26,6 +26,9 @@ final class Recount {
     /** The audited board (its delivery keys begin with its ID). */
     short boardId;
 
+    /** The ID of the board's first BOARD_SEALED record, or -1 (issue 42). */
+    long firstSeal = -1;
+
     void delivery(AuditRow row) {
         deliveryRows++;
         deliverySum = deliverySum.add(java.math.BigInteger.valueOf(

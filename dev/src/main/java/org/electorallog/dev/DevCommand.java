@@ -28,7 +28,7 @@ public final class DevCommand implements Callable<Integer> {
 
     @Option(
             names = "--keycloak-home",
-            defaultValue = "dev/target/keycloak",
+            defaultValue = "target/keycloak",
             description = "the unpacked Keycloak distribution (the build puts it here); default ${DEFAULT-VALUE}")
     Path keycloakHome;
 

@@ -15,7 +15,7 @@ import org.electorallog.query.Role;
 
 /**
  * {@code electoral-log dev --oidc}'s identity provider: a real Keycloak (the distribution the build
- * unpacks into {@code dev/target/keycloak}) with the election realm of docs/security.md, one person
+ * unpacks into the project root's {@code target/keycloak}) with the election realm of docs/security.md, one person
  * per role ({@code voter-1}, {@code observer-1}, {@code analyst-1}, {@code admin-1}) sharing one
  * throwaway password, and a throwaway secret for the reports client. The query API accepts its
  * tokens ({@link #oidc()}).

@@ -24,9 +24,11 @@ import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Statement;
 
 /**
- * The demo's work on a running environment: publish an election on several boards, wait until every
- * statement is projected, then act as an observer: fetch each board's signed checkpoint and a sample
- * of inclusion proofs over HTTP and verify them against roots recomputed from what was published.
+ * The demo's work on a running environment: publish an election on several boards, each ending with
+ * its seal (the back office's BOARD_SEALED statement, as {@code electoral-log seal} sends it), wait
+ * until every statement is projected and each board reports itself sealed at the published size,
+ * then act as an observer: fetch each board's signed checkpoint and a sample of inclusion proofs over
+ * HTTP and verify them against roots recomputed from what was published.
  */
 public final class ElectionDemo {
     private final DevEnvironment env;
@@ -45,7 +47,12 @@ public final class ElectionDemo {
             throws IOException, ProofException {
         Map<String, List<Statement>> published = new LinkedHashMap<>();
         for (int i = 0; i < boards.size(); i++) {
-            published.put(boards.get(i), new ElectionStatements(boards.get(i), 1000 + i).election(voters));
+            List<Statement> election =
+                    new ArrayList<>(new ElectionStatements(boards.get(i), 1000 + i).election(voters));
+            // the election is over: the board's last record is its seal (issue 42)
+            election.add(org.electorallog.launcher.SealCommand.statement(
+                    boards.get(i), "back-office", null, System.currentTimeMillis()));
+            published.put(boards.get(i), election);
         }
         publish(published);
         LogClient client = new LogClient(env.api().baseUrl());
@@ -99,6 +106,14 @@ public final class ElectionDemo {
                 done &= size == e.getValue().size();
             }
             if (done) {
+                for (Map.Entry<String, List<Statement>> e : published.entrySet()) {
+                    long sealed = client.sealedSize(e.getKey());
+                    if (sealed != e.getValue().size()) {
+                        throw new IllegalStateException("board " + e.getKey() + " reports its seal at " + sealed
+                                + ", not at the " + e.getValue().size() + " records published with the seal last");
+                    }
+                }
+                out.printf("every board sealed at the size published%n");
                 return;
             }
             if (System.nanoTime() > deadline) {

@@ -84,6 +84,14 @@ public final class LogClient {
         return out;
     }
 
+    /** The size a board was sealed at (GET /boards/{board}), or -1 while it is open. */
+    public long sealedSize(String board) throws IOException {
+        JsonNode sealed = JSON.readTree(get("/boards/" + board)).path("sealed");
+        return sealed.isMissingNode() || sealed.isNull()
+                ? -1
+                : sealed.get("size").asLong();
+    }
+
     public String checkpoint(String board) throws IOException {
         return get("/boards/" + board + "/checkpoint");
     }

@@ -184,7 +184,7 @@ public final class OidcLogin {
         if (q < 0) {
             return params;
         }
-        for (String pair : location.substring(q + 1).split("&")) {
+        for (String pair : location.substring(q + 1).split("&", -1)) {
             int eq = pair.indexOf('=');
             if (eq > 0) {
                 params.put(

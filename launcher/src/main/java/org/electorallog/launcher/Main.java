@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
             ProjectorCommand.class,
             ApiCommand.class,
             PublishCommand.class,
+            SealCommand.class,
             RebuildCommand.class,
             AuditCommand.class,
             KeygenCommand.class,

@@ -13,12 +13,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
-import org.electorallog.core.SigningKey;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.ProducerBuilder;
 import org.electorallog.producer.PublishResult;
 import org.electorallog.schemas.StatementJson;
-import org.electorallog.schemas.Topics;
 import org.electorallog.schemas.avro.Statement;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -44,23 +42,8 @@ public final class PublishCommand implements Callable<Integer> {
             description = "JSONL file, one statement per line; '-' for standard input")
     String file;
 
-    @Option(
-            names = "--bootstrap",
-            paramLabel = "HOST:PORT",
-            description = "Kafka bootstrap servers; default $ELECTORAL_LOG_KAFKA_BOOTSTRAP or 127.0.0.1:9092")
-    String bootstrap;
-
-    @Option(names = "--topic", description = "events topic; default $ELECTORAL_LOG_TOPIC or " + Topics.EVENTS)
-    String topic;
-
-    @Option(names = "--sender-key-file", paramLabel = "FILE", description = "base64 Ed25519 seed: sign as this sender")
-    Path senderKeyFile;
-
-    @Option(
-            names = "--system-key-file",
-            paramLabel = "FILE",
-            description = "base64 Ed25519 seed: add the system signature")
-    Path systemKeyFile;
+    @picocli.CommandLine.Mixin
+    ProducerOptions producer = new ProducerOptions();
 
     private final PrintStream out;
     private final PrintStream err;
@@ -85,34 +68,9 @@ public final class PublishCommand implements Callable<Integer> {
         }
         ProducerBuilder b;
         try {
-            // the shared configuration (docs/configuration.md): servers and SASL/TLS settings
-            org.electorallog.config.Configuration conf = org.electorallog.config.Configuration.fromEnvironment();
-            String servers = bootstrap != null
-                    ? bootstrap
-                    : conf.isSet(org.electorallog.config.Setting.KAFKA_BOOTSTRAP)
-                            ? conf.get(org.electorallog.config.Setting.KAFKA_BOOTSTRAP)
-                            : "127.0.0.1:9092";
-            b = ElectoralLogProducer.builder(servers)
-                    .topic(topic != null ? topic : conf.get(org.electorallog.config.Setting.TOPIC));
-            for (java.util.Map.Entry<String, Object> e : conf.kafkaSecurity().entrySet()) {
-                b.kafka(e.getKey(), String.valueOf(e.getValue()));
-            }
-            if (conf.isSet(org.electorallog.config.Setting.SCHEMA_REGISTRY_URL)) {
-                b.schemaRegistry(conf.get(org.electorallog.config.Setting.SCHEMA_REGISTRY_URL));
-            }
+            b = producer.builder();
         } catch (IllegalArgumentException e) {
             err.println("publish: " + e.getMessage());
-            return 2;
-        }
-        try {
-            if (senderKeyFile != null) {
-                b.senderKey(SigningKey.parse(Files.readString(senderKeyFile)));
-            }
-            if (systemKeyFile != null) {
-                b.systemKey(SigningKey.parse(Files.readString(systemKeyFile)));
-            }
-        } catch (IllegalArgumentException e) {
-            err.println("publish: bad key file: " + e.getMessage());
             return 2;
         }
         long total = file == null || file.equals("-") ? -1 : Files.size(Path.of(file));
@@ -122,7 +80,7 @@ public final class PublishCommand implements Callable<Integer> {
         long bytesRead = 0;
         long lastProgress = 0;
         List<CompletableFuture<PublishResult>> pending = new ArrayList<>();
-        try (ElectoralLogProducer producer = b.build();
+        try (ElectoralLogProducer publisher = b.build();
                 BufferedReader reader = reader()) {
             String line;
             while ((line = reader.readLine()) != null) {
@@ -134,7 +92,7 @@ public final class PublishCommand implements Callable<Integer> {
                 long lineNo = lines;
                 try {
                     Statement st = StatementJson.parse(line);
-                    CompletableFuture<PublishResult> f = producer.publish(st);
+                    CompletableFuture<PublishResult> f = publisher.publish(st);
                     f.whenComplete((r, e) -> {
                         if (e == null) {
                             acknowledged.incrementAndGet();
@@ -154,7 +112,7 @@ public final class PublishCommand implements Callable<Integer> {
                     lastProgress = now;
                 }
             }
-            producer.flush();
+            publisher.flush();
         }
         for (CompletableFuture<PublishResult> f : pending) {
             f.handle((r, e) -> null).join();

@@ -70,20 +70,7 @@ class DeadLettersCommandTest {
         String board = "dl-board-" + suffix;
         EventsTopic.ensure(stack.kafkaBootstrap(), topic, 1, (short) 1);
         EventsTopic.ensure(stack.kafkaBootstrap(), dlq, 1, (short) 1);
-        ProjectorSettings settings = new ProjectorSettings(
-                        stack.kafkaBootstrap(),
-                        topic,
-                        dlq,
-                        "app-" + topic,
-                        Path.of("target/stack/streams-" + topic),
-                        db.jdbcUrl(),
-                        db.user(),
-                        db.password(),
-                        500,
-                        Duration.ofMillis(50),
-                        NoteSigner.generate("dl-test.electoral-log.local"),
-                        "dl-test.electoral-log.local/",
-                        1)
+        ProjectorSettings settings = projectorSettings(stack, topic, "dl-test.electoral-log.local")
                 .withSignatures(SignaturePolicy.parse("SENDER", "dl-.*", null, "ENFORCE"));
         Map<String, String> env = new HashMap<>();
         env.put("ELECTORAL_LOG_KAFKA_BOOTSTRAP", stack.kafkaBootstrap());
@@ -170,7 +157,26 @@ class DeadLettersCommandTest {
                 .build();
     }
 
-    private static void awaitProjected(DatabaseAddress db, String topic, long offset) throws Exception {
+    /** A projector of {@code topic} (dead letters on {@code <topic>.dlq}) into the stack's database. */
+    static ProjectorSettings projectorSettings(Stack stack, String topic, String host) {
+        DatabaseAddress db = stack.database();
+        return new ProjectorSettings(
+                stack.kafkaBootstrap(),
+                topic,
+                topic + ".dlq",
+                "app-" + topic,
+                Path.of("target/stack/streams-" + topic),
+                db.jdbcUrl(),
+                db.user(),
+                db.password(),
+                500,
+                Duration.ofMillis(50),
+                NoteSigner.generate(host),
+                host + "/",
+                1);
+    }
+
+    static void awaitProjected(DatabaseAddress db, String topic, long offset) throws Exception {
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
                 PreparedStatement ps = c.prepareStatement(
                         "SELECT coalesce(max(next_offset), 0) FROM partition_offsets WHERE topic = ?")) {
@@ -183,7 +189,7 @@ class DeadLettersCommandTest {
         }
     }
 
-    private static long boardSize(DatabaseAddress db, String board) throws Exception {
+    static long boardSize(DatabaseAddress db, String board) throws Exception {
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
                 PreparedStatement ps = c.prepareStatement(
                         "SELECT s.size FROM board_state s JOIN boards b USING (board_id) WHERE b.name = ?")) {

@@ -91,6 +91,9 @@ final class BatchWriter {
             if (w.written() > 0) {
                 checkpoints.written(entry.getKey(), now);
             }
+            if (w.sealedNow()) {
+                checkpoints.sealed(entry.getKey());
+            }
         }
         checkpoints.signDue(c, now);
         if (!lease.advance(c, expectedOffset, nextOffset)) {

@@ -15,6 +15,8 @@ final class BoardProjection {
     long lastCreatedMillis;
     /** The first record ID without a records partition, as far as known (0 until read; decision 86). */
     long partitionsEnd;
+    /** When the board was sealed (its BOARD_SEALED record's created time), or null while it is open. */
+    Long sealedMillis;
 
     BoardProjection(short boardId, String name, String origin, TileTree tree, long lastCreatedMillis) {
         this.boardId = boardId;

@@ -63,8 +63,11 @@ final class BoardWriter {
      */
     record Refused(PendingEvent event, BadEventException.Reason reason, String message) {}
 
-    /** What one board's share did, and the board (null when it neither existed nor was created). */
-    record Written(BoardProjection board, int written, int duplicates, List<Refused> refused) {}
+    /**
+     * What one board's share did, and the board (null when it neither existed nor was created);
+     * {@code sealedNow} when this share sealed it.
+     */
+    record Written(BoardProjection board, int written, int duplicates, List<Refused> refused, boolean sealedNow) {}
 
     /**
      * The board as stored (its tree's right edge restored from the stored tiles and checked against
@@ -89,12 +92,14 @@ final class BoardWriter {
                     + s.size() + " differs from the stored root; the projection is damaged: run "
                     + "`electoral-log audit` and rebuild the projection from the topic (`electoral-log rebuild`)");
         }
-        return Optional.of(new BoardProjection(
+        BoardProjection board = new BoardProjection(
                 id,
                 name,
                 s.board().origin(),
                 tree,
-                s.lastCreatedMillis() == null ? Long.MIN_VALUE : s.lastCreatedMillis()));
+                s.lastCreatedMillis() == null ? Long.MIN_VALUE : s.lastCreatedMillis());
+        board.sealedMillis = s.sealedMillis();
+        return Optional.of(board);
     }
 
     /** A batch begins: it looks stored delivery IDs up first while a recent batch met one (decision 83). */
@@ -138,26 +143,32 @@ final class BoardWriter {
         List<PendingEvent> permitted =
                 policy.registryCovers(name) ? SenderRegistry.allowed(c, name, events, refused) : events;
         if (stored == null && permitted.isEmpty()) {
-            return new Written(null, 0, 0, refused);
+            return new Written(null, 0, 0, refused, false);
         }
         BoardProjection board =
                 stored != null ? stored : create(c, name, permitted.get(0).kafkaTimestamp());
-        List<PendingEvent> fresh = dropRepeated(c, board, permitted, refused, lookingUp);
-        int dropped = events.size() - fresh.size() - refused.size();
+        // on a sealed board stored delivery IDs are looked up first: a redelivered statement of
+        // before the seal (the seal itself among them) is a duplicate, not a refused append
+        List<PendingEvent> unique = dropRepeated(c, board, permitted, refused, lookingUp || board.sealedMillis != null);
+        int dropped = events.size() - unique.size() - refused.size();
+        boolean wasSealed = board.sealedMillis != null;
+        List<PendingEvent> fresh = BoardSeal.keepUntilSealed(board, unique, refused);
         if (!fresh.isEmpty()) {
             List<RecordRow> rows = insertRecords(c, board, fresh);
             Tiles.write(c, board.boardId, board.tree.drainChangedTiles());
             Counters.add(c, board.boardId, counterDeltas(fresh));
             HourlyCounts.add(c, board.boardId, hourlyDeltas(rows));
         }
+        boolean sealedNow = !wasSealed && BoardSeal.sealedBy(board, fresh);
         Boards.update(
                 c,
                 board.boardId,
                 board.tree.size(),
                 board.tree.root(),
                 board.lastCreatedMillis == Long.MIN_VALUE ? null : board.lastCreatedMillis,
-                dropped);
-        return new Written(board, fresh.size(), dropped, refused);
+                dropped,
+                board.sealedMillis);
+        return new Written(board, fresh.size(), dropped, refused, sealedNow);
     }
 
     /** A new board with an empty tree, created at the time of its first kept statement. */

@@ -179,9 +179,9 @@ class HostileSchemasTest {
     /** The envelope schema of a newer producer: one more statement kind at the end of the enum. */
     private static Schema newerEnvelope() {
         String current = Envelope.getClassSchema().toString();
-        String last = "\"LOG_CONTINUATION\"]";
-        assertTrue(current.contains(last), "the enum ends with LOG_CONTINUATION");
-        return new Schema.Parser().parse(current.replace(last, "\"LOG_CONTINUATION\",\"FUTURE_KIND\"]"));
+        String last = "\"BOARD_SEALED\"]";
+        assertTrue(current.contains(last), "the enum ends with BOARD_SEALED");
+        return new Schema.Parser().parse(current.replace(last, "\"BOARD_SEALED\",\"FUTURE_KIND\"]"));
     }
 
     /** A statement of the newer kind, written with the newer schema. */

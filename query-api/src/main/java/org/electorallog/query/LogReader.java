@@ -32,11 +32,17 @@ final class LogReader {
         return reads.read(c -> {
             List<Responses.BoardSummary> out = new ArrayList<>();
             for (BoardState s : Boards.all(c)) {
-                out.add(new Responses.BoardSummary(
-                        s.board().name(), s.board().origin(), s.size(), Responses.b64(s.root())));
+                out.add(Responses.BoardSummary.of(s));
             }
             return new Responses.BoardList(out);
         });
+    }
+
+    /** One board's state: size, root, and its seal once sealed. */
+    Responses.BoardSummary board(String name) {
+        return reads.read(c -> Responses.BoardSummary.of(Boards.state(c, name)
+                .orElseThrow(() ->
+                        ApiException.notFound("there is no board named '" + name + "'; GET /boards lists them"))));
     }
 
     /** The latest signed checkpoint note of a board, with the witness cosignatures it has so far. */

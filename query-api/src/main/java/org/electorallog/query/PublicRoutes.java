@@ -33,6 +33,12 @@ final class PublicRoutes {
                         List.of(),
                         List.of(200),
                         ctx -> ctx.json(reader.boards())),
+                Route.get(
+                        "/boards/{board}",
+                        Responses.BoardSummary.class,
+                        List.of(),
+                        List.of(200, 400, 404),
+                        ctx -> ctx.json(reader.board(RequestValues.board(ctx)))),
                 new Route(
                         HandlerType.GET,
                         "/boards/{board}/checkpoint",

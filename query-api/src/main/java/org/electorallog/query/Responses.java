@@ -40,8 +40,34 @@ final class Responses {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Health(String status, String database, String detail) {}
 
-    /** One board in GET /boards. */
-    record BoardSummary(String board, String origin, long size, String root) {}
+    /**
+     * One board in GET /boards and GET /boards/{board}; {@code sealed} is null while the board is
+     * open.
+     */
+    record BoardSummary(String board, String origin, long size, String root, Seal sealed) {
+        static BoardSummary of(org.electorallog.store.BoardState s) {
+            return new BoardSummary(
+                    s.board().name(),
+                    s.board().origin(),
+                    s.size(),
+                    b64(s.root()),
+                    s.sealed()
+                            ? new Seal(
+                                    s.size(),
+                                    b64(s.root()),
+                                    s.size() - 1,
+                                    org.electorallog.core.Timestamps.rfc3339(
+                                            java.time.Instant.ofEpochMilli(s.sealedMillis())))
+                            : null);
+        }
+    }
+
+    /**
+     * A sealed board's end (issue 42): the size and root it was sealed at, for good; its
+     * BOARD_SEALED record; when. Its checkpoint at {@code size} is the board's last
+     * (GET /boards/{board}/checkpoint).
+     */
+    record Seal(long size, String root, long record, String at) {}
 
     /** GET /boards. */
     record BoardList(List<BoardSummary> boards) {}

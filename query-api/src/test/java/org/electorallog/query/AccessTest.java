@@ -56,6 +56,7 @@ class AccessTest {
             Map.entry("GET /voter/voter.css", Role.ANONYMOUS),
             Map.entry("GET /voter/trust.json", Role.ANONYMOUS),
             Map.entry("GET /boards", Role.ANONYMOUS),
+            Map.entry("GET /boards/{board}", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/checkpoint", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/tile/{path}", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/tile/entries/{path}", Role.OBSERVER),

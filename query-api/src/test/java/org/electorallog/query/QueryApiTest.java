@@ -106,6 +106,9 @@ class QueryApiTest {
             for (Statement s : KeycloakOidcTest.ballots()) {
                 last = producer.publish(s).get().offset();
             }
+            for (Statement s : SealedBoardTest.statements()) {
+                last = producer.publish(s).get().offset();
+            }
             // a board whose export is larger than any socket buffer (HostileCallersTest's stalled client)
             java.util.Random random = new java.util.Random(41);
             for (int i = 0; i < BIG_RECORDS; i++) {

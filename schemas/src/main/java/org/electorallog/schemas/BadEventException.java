@@ -29,7 +29,9 @@ public final class BadEventException extends Exception {
         /** The sender key is registered, but not for this kind on this board at this time. */
         SENDER_NOT_PERMITTED,
         /** The grant that would cover the statement was revoked before the statement's time. */
-        SENDER_REVOKED
+        SENDER_REVOKED,
+        /** The board was sealed (a BOARD_SEALED record) before this statement: a sealed board never grows. */
+        BOARD_SEALED
     }
 
     private final Reason reason;

@@ -26,13 +26,20 @@ public final class StatementKinds {
             "VOTER_PUBLIC_KEY",
             "ADMIN_PUBLIC_KEY",
             "LOG_CHECKPOINT",
-            "LOG_CONTINUATION");
+            "LOG_CONTINUATION",
+            "BOARD_SEALED");
 
     /** The code of UNKNOWN, the Avro enum's default: never projected (StatementRules). */
     public static final short UNKNOWN = 0;
 
     /** The code of CAST_VOTE, the kind the ballot locator and the cast-vote export read. */
     public static final short CAST_VOTE = 1;
+
+    /**
+     * The code of BOARD_SEALED: the board's last record; the projector refuses every later
+     * statement for the board (issue 42, docs/operations.md "Closing an election").
+     */
+    public static final short BOARD_SEALED = 18;
 
     private StatementKinds() {}
 

@@ -37,7 +37,7 @@ class StatementCodecTest {
         StatementCodec codec = StatementCodec.embedded();
         byte[] wire = codec.encode(vote("u1"));
         assertEquals(0, wire[0]);
-        assertEquals(1, WireFormat.schemaId(wire));
+        assertEquals(2, WireFormat.schemaId(wire), "the embedded registry's newest envelope (manifest)");
         DecodedStatement d = codec.decode(wire);
         assertEquals("board-1", d.board());
         assertEquals("CAST_VOTE", d.kind());
@@ -93,11 +93,12 @@ class StatementCodecTest {
         assertEquals(StatementKinds.CAST_VOTE, StatementKinds.code("CAST_VOTE"));
         assertEquals(3, StatementKinds.code("IDP_USER_EVENT"));
         assertEquals(17, StatementKinds.code("LOG_CONTINUATION"));
+        assertEquals(StatementKinds.BOARD_SEALED, StatementKinds.code("BOARD_SEALED"));
     }
 
     @Test
     void theCurrentSchemaIsInTheManifest() {
-        assertEquals(1, EmbeddedSchemaRegistry.instance().idOf(Topics.EVENTS_SUBJECT, Envelope.getClassSchema()));
+        assertEquals(2, EmbeddedSchemaRegistry.instance().idOf(Topics.EVENTS_SUBJECT, Envelope.getClassSchema()));
     }
 
     @Test

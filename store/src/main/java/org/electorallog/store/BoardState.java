@@ -8,6 +8,14 @@ package org.electorallog.store;
  * @param root              the RFC 9162 root hash at {@code size} (32 bytes; never compared by equals)
  * @param lastCreatedMillis the latest created time of its records, or null when it has none
  * @param duplicatesDropped repeated delivery IDs the projector dropped
+ * @param sealedMillis      when the board was sealed (its BOARD_SEALED record's created time, V17),
+ *                          or null while it is open; a sealed board's size and root never change
  */
 @SuppressWarnings("ArrayRecordComponent") // a row read and written, never compared as a value
-public record BoardState(BoardRow board, long size, byte[] root, Long lastCreatedMillis, long duplicatesDropped) {}
+public record BoardState(
+        BoardRow board, long size, byte[] root, Long lastCreatedMillis, long duplicatesDropped, Long sealedMillis) {
+    /** Whether the board is sealed. */
+    public boolean sealed() {
+        return sealedMillis != null;
+    }
+}

@@ -23,7 +23,8 @@ public final class ProjectionComparison {
     private ProjectionComparison() {}
 
     /** One board's digest in one database. */
-    record BoardDigest(long size, String root, long duplicates, String records, String tiles, String counters) {}
+    record BoardDigest(
+            long size, String root, long duplicates, String records, String tiles, String counters, Long sealed) {}
 
     /** The differences found (empty when equal), each a sentence naming the board and what differs. */
     public static List<String> compare(DataSource a, DataSource b) throws SQLException {
@@ -79,6 +80,9 @@ public final class ProjectionComparison {
             if (l.counters() != null && !Objects.equals(l.counters(), r.counters())) {
                 out.add("board " + board + ": counters differ");
             }
+            if (l.tiles() != null && !Objects.equals(l.sealed(), r.sealed())) {
+                out.add("board " + board + ": sealed " + l.sealed() + " vs " + r.sealed());
+            }
         }
         return out;
     }
@@ -110,7 +114,8 @@ public final class ProjectionComparison {
                                     b.duplicatesDropped(),
                                     records,
                                     null,
-                                    null));
+                                    null,
+                                    null)); // a seal is a board's last record: never within a shorter prefix
                     continue;
                 }
                 // a board's delivery keys are part of its records: without them a repeat would be stored
@@ -133,7 +138,8 @@ public final class ProjectionComparison {
                                 b.duplicatesDropped(),
                                 records,
                                 tiles,
-                                counters));
+                                counters,
+                                b.sealedMillis()));
             }
             c.rollback();
         }

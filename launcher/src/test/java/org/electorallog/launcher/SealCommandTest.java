@@ -1,0 +1,84 @@
+package org.electorallog.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.infra.SharedStack;
+import org.electorallog.infra.Stack;
+import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.producer.EventsTopic;
+import org.electorallog.projector.Projector;
+import org.electorallog.projector.ProjectorSettings;
+import org.electorallog.query.AccessSettings;
+import org.electorallog.query.QueryApi;
+import org.electorallog.query.QueryApiSettings;
+import org.electorallog.schemas.ElectionStatements;
+import org.electorallog.schemas.avro.Statement;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * {@code electoral-log seal} against a real projector and query API (issue 42): the seal is
+ * acknowledged, the command waits until the API reports the board sealed at the size that includes
+ * the seal, a second run sends the same statement and the board keeps it once, and a statement
+ * published afterwards leaves the board as it was.
+ */
+class SealCommandTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int seal(String... args) {
+        out.reset();
+        err.reset();
+        SealCommand c = new SealCommand(
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new CommandLine(c).execute(args);
+    }
+
+    @Test
+    void aBoardIsSealedOnceAndStaysSealed() throws Exception {
+        Stack stack = SharedStack.get();
+        DatabaseAddress db = stack.database();
+        String suffix = Long.toString(System.nanoTime(), 36);
+        String topic = "seal-events-" + suffix;
+        String board = "seal-board-" + suffix;
+        EventsTopic.ensure(stack.kafkaBootstrap(), topic, 1, (short) 1);
+        EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
+        ProjectorSettings settings =
+                DeadLettersCommandTest.projectorSettings(stack, topic, "seal-test.electoral-log.local");
+        ElectionStatements made = new ElectionStatements(board, 3);
+        List<Statement> votes = List.of(made.vote("voter-1", 1_000), made.vote("voter-2", 2_000));
+        try (Projector p = Projector.start(settings);
+                QueryApi api = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0)
+                        .withAccess(
+                                new AccessSettings(java.util.Map.of(), null, null, Set.of(), Set.of(), List.of())));
+                ElectoralLogProducer producer =
+                        ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic)) {
+            for (Statement s : votes) {
+                producer.publish(s).get();
+            }
+            String[] args = {
+                "--board", board, "--bootstrap", stack.kafkaBootstrap(), "--topic", topic, "--api", api.baseUrl()
+            };
+            assertEquals(0, seal(args), err.toString());
+            String sealedAt = "board " + board + " sealed at size " + (votes.size() + 1) + ",";
+            assertTrue(out.toString().contains(sealedAt), out.toString());
+
+            assertEquals(0, seal(args), "sealing again is harmless: " + err);
+            assertTrue(out.toString().contains(sealedAt), "the same seal, kept once: " + out);
+
+            // two votes, two seals, one late vote: five events, all of them behind the projector
+            producer.publish(made.vote("voter-3", 3_000)).get();
+            DeadLettersCommandTest.awaitProjected(db, topic, 5);
+            assertEquals(votes.size() + 1, DeadLettersCommandTest.boardSize(db, board), "the late vote is not on it");
+        }
+        assertEquals(2, seal("--board", "Not A Board"), "a bad board name is refused before anything is sent");
+        assertTrue(err.toString().contains("is not a board name"), err.toString());
+    }
+}

@@ -1,0 +1,183 @@
+package org.electorallog.projector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.schemas.StatementCodec;
+import org.electorallog.schemas.StatementKinds;
+import org.electorallog.schemas.avro.Statement;
+import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.store.BoardState;
+import org.electorallog.store.Boards;
+import org.electorallog.store.ProjectionComparison;
+import org.electorallog.store.ProjectionDatabase;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Sealing a board (issue 42): the first BOARD_SEALED statement is the board's last record, its
+ * checkpoint is signed at once (the interval here is an hour), every later statement for the board
+ * is dead-lettered {@code BOARD_SEALED} (in the sealing batch, in later ones, after a restart that
+ * loads the sealed board from the database), a redelivered seal or earlier statement is a
+ * duplicate, another board of the same partition goes on, a replay seals at the same size, and the
+ * database refuses to grow a sealed board behind the projector's back.
+ */
+class BoardSealTest {
+    static final int BEFORE = 5;
+
+    @Test
+    void aSealedBoardNeverGrowsAndItsPartitionGoesOn() throws Exception {
+        ProjectorHarness h = new ProjectorHarness("seal", 1); // one partition: both boards share it
+        String suffix = Long.toString(System.nanoTime(), 36);
+        String sealed = "sealed-" + suffix;
+        String open = "open-" + suffix;
+        DatabaseAddress db = h.stack.database();
+        String url = h.createDatabase("seal_" + suffix);
+        ProjectorSettings settings =
+                h.settings.withDatabase(url, db.user(), db.password()).withCheckpointEvery(Duration.ofHours(1));
+        List<String> refusedIds = new ArrayList<>();
+        int openCount = 0;
+        try (ElectoralLogProducer producer =
+                ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
+            try (Projector p = Projector.start(settings)) {
+                for (int i = 0; i < BEFORE; i++) {
+                    producer.publish(ProjectorHarness.statement(sealed, "before-" + i, 1_000 + i));
+                    producer.publish(ProjectorHarness.statement(open, "open-" + openCount++, 1_000 + i));
+                }
+                producer.flush();
+                h.awaitProjected(url, h.endOffsets(), Duration.ofMinutes(1));
+
+                // the seal, a second seal and statements after it, with the open board between them:
+                // published at once, so that some share the sealing batch
+                producer.publish(seal(sealed, "seal:" + sealed));
+                producer.publish(ProjectorHarness.statement(open, "open-" + openCount++, 2_000));
+                producer.publish(seal(sealed, "second-seal"));
+                refusedIds.add("second-seal");
+                for (int i = 0; i < 3; i++) {
+                    producer.publish(ProjectorHarness.statement(sealed, "after-" + i, 2_000 + i));
+                    refusedIds.add("after-" + i);
+                    producer.publish(ProjectorHarness.statement(open, "open-" + openCount++, 2_000 + i));
+                }
+                producer.flush();
+                h.awaitProjected(url, h.endOffsets(), Duration.ofMinutes(1));
+                // signed in the sealing batch although the interval is an hour
+                assertTrue(
+                        checkpointSizes(url, sealed).contains(BEFORE + 1L),
+                        checkpointSizes(url, sealed).toString());
+            }
+            // a new projector loads the sealed board from the database
+            try (Projector p = Projector.start(settings)) {
+                producer.publish(seal(sealed, "seal:" + sealed)); // redelivered: a duplicate
+                producer.publish(ProjectorHarness.statement(sealed, "before-1", 1_001)); // redelivered too
+                producer.publish(ProjectorHarness.statement(sealed, "late", 3_000));
+                refusedIds.add("late");
+                producer.publish(ProjectorHarness.statement(open, "open-" + openCount++, 3_000));
+                producer.flush();
+                h.awaitProjected(url, h.endOffsets(), Duration.ofMinutes(1));
+                assertEquals(1, p.metrics().deadLetters(), "this instance refused the late statement only");
+            }
+        }
+
+        try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
+            BoardState s = Boards.state(c, sealed).orElseThrow();
+            assertEquals(BEFORE + 1L, s.size(), "the seal is the last record");
+            assertNotNull(s.sealedMillis());
+            assertEquals(2, s.duplicatesDropped(), "the redelivered seal and statement are duplicates");
+            assertEquals(StatementKinds.BOARD_SEALED, kindOf(c, s, BEFORE));
+            BoardState o = Boards.state(c, open).orElseThrow();
+            assertEquals(openCount, o.size(), "the open board of the same partition got everything");
+            assertNull(o.sealedMillis());
+            List<Long> sizes = checkpointSizes(url, sealed);
+            assertEquals(BEFORE + 1L, sizes.get(sizes.size() - 1), "no checkpoint after the seal: " + sizes);
+
+            // below the projector: the database refuses to change a sealed board (V17)
+            SQLException e = assertThrows(SQLException.class, () -> {
+                try (PreparedStatement ps =
+                        c.prepareStatement("UPDATE board_state SET size = size + 1 WHERE board_id = ?")) {
+                    ps.setShort(1, s.board().id());
+                    ps.executeUpdate();
+                }
+            });
+            assertEquals("XX000", e.getSQLState(), e.getMessage());
+        }
+
+        StatementCodec codec = StatementCodec.embedded();
+        Map<String, String> reasons = new TreeMap<>();
+        for (ConsumerRecord<String, byte[]> r : DeadLetters.read(h)) {
+            reasons.put(
+                    codec.decode(r.value()).deliveryId(),
+                    new String(r.headers().lastHeader("dlq.reason").value(), StandardCharsets.UTF_8));
+        }
+        Map<String, String> expected = new TreeMap<>();
+        refusedIds.forEach(id -> expected.put(id, "BOARD_SEALED"));
+        assertEquals(expected, reasons);
+
+        // a replay of the topic into a new database seals at the same size
+        String replay = h.createDatabase("seal_replay_" + suffix);
+        try (Projector p = Projector.start(settings.withApplicationId("replay-" + h.topic)
+                .withDatabase(replay, db.user(), db.password())
+                .withStateDir(h.settings.stateDir().resolveSibling("replay-" + h.topic)))) {
+            h.awaitProjected(replay, h.endOffsets(), Duration.ofMinutes(1));
+        }
+        try (HikariDataSource a = ProjectionDatabase.pool(url, db.user(), db.password(), 2, "seal-live");
+                HikariDataSource b = ProjectionDatabase.pool(replay, db.user(), db.password(), 2, "seal-replay")) {
+            assertEquals(List.of(), ProjectionComparison.compare(a, b), "the replay equals the live projection");
+        }
+    }
+
+    static Statement seal(String board, String deliveryId) {
+        return Statement.newBuilder()
+                .setBoard(board)
+                .setDeliveryId(deliveryId)
+                .setKind(StatementKind.BOARD_SEALED)
+                .setStatementTimestamp(2_000)
+                .setSenderName("back-office")
+                .setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
+                .build();
+    }
+
+    static List<Long> checkpointSizes(String url, String board) throws Exception {
+        DatabaseAddress db = org.electorallog.infra.SharedStack.get().database();
+        List<Long> out = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection(url, db.user(), db.password());
+                PreparedStatement ps = c.prepareStatement("SELECT k.size FROM checkpoints k JOIN boards b "
+                        + "USING (board_id) WHERE b.name = ? ORDER BY k.size")) {
+            ps.setString(1, board);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getLong(1));
+                }
+            }
+        }
+        return out;
+    }
+
+    static short kindOf(Connection c, BoardState s, long id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT kind FROM records WHERE board_id = ? AND id = ?")) {
+            ps.setShort(1, s.board().id());
+            ps.setLong(2, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next(), "record " + id);
+                return rs.getShort(1);
+            }
+        }
+    }
+}
