@@ -54,6 +54,9 @@ class VoterPageTest {
     static final Path SHOTS = Path.of("target/voter-page");
     static final String BOARD = "voter-page-" + Long.toString(System.nanoTime(), 36);
     static final String ELECTION = "election-0";
+    /** A board of three votes and its seal (issue 42): the page says voting closed on it. */
+    static final String SEALED = BOARD + "-sealed";
+
     static DevEnvironment env;
     static WebDriver browser;
     static PublishResult receipt;
@@ -101,7 +104,17 @@ class VoterPageTest {
             }
         }
         size = election.size();
-        awaitWitnessed(size);
+        try (ElectoralLogProducer producer =
+                ElectoralLogProducer.create(SharedStack.get().kafkaBootstrap())) {
+            ElectionStatements sealed = new ElectionStatements(SEALED, 9);
+            for (int i = 0; i < 3; i++) {
+                producer.publish(sealed.vote("sealed-voter-" + i, 1_000 + i)).get();
+            }
+            producer.publish(org.electorallog.launcher.SealCommand.statement(SEALED, "back-office", null, 2_000))
+                    .get();
+        }
+        awaitWitnessed(BOARD, size);
+        awaitWitnessed(SEALED, 4);
         ChromeOptions options = new ChromeOptions()
                 .setBinary(chromium.toString())
                 .addArguments(
@@ -129,15 +142,15 @@ class VoterPageTest {
         }
     }
 
-    /** Waits (polling the public API) until a checkpoint of {@code records} records is witnessed. */
-    static void awaitWitnessed(long records) throws Exception {
+    /** Waits (polling the public API) until a checkpoint of {@code records} records of {@code board} is witnessed. */
+    static void awaitWitnessed(String board, long records) throws Exception {
         LogClient client = new LogClient(env.api().baseUrl());
         Poll.until(
                 Duration.ofMinutes(1),
                 Duration.ofMillis(100),
                 "checkpoint " + records + " witnessed",
                 () -> {
-                    var r = client.send("/boards/" + BOARD + "/checkpoint?witnessed=true");
+                    var r = client.send("/boards/" + board + "/checkpoint?witnessed=true");
                     return r.statusCode() == 200
                             ? Checkpoint.parse(SignedNote.parse(r.body()).text())
                                     .size()
@@ -221,6 +234,14 @@ class VoterPageTest {
         assertTrue(alone[1].contains("no witness vouched for it"), alone[1]);
         assertFalse(alone[1].contains("witnesses cosigned"), alone[1]);
         assertFalse(alone[1].toLowerCase(java.util.Locale.ROOT).contains("verified:"), alone[1]);
+    }
+
+    @Test
+    void aSealedBoardSaysVotingClosed() throws Exception {
+        String[] r = check("board=" + SEALED + "&record=1", "verified-sealed-board", null);
+        assertEquals("verified", r[0], r[1]);
+        assertTrue(r[1].contains("Voting closed at 4 records"), r[1]);
+        assertTrue(r[1].contains("the checkpoint above is its last"), r[1]);
     }
 
     @Test

@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
             ApiCommand.class,
             PublishCommand.class,
             SealCommand.class,
+            MonitorCommand.class,
             RebuildCommand.class,
             AuditCommand.class,
             KeygenCommand.class,

@@ -7,17 +7,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Set;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
-import org.electorallog.infra.Stack;
 import org.electorallog.producer.ElectoralLogProducer;
-import org.electorallog.producer.EventsTopic;
-import org.electorallog.projector.Projector;
-import org.electorallog.projector.ProjectorSettings;
-import org.electorallog.query.AccessSettings;
-import org.electorallog.query.QueryApi;
-import org.electorallog.query.QueryApiSettings;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.avro.Statement;
 import org.junit.jupiter.api.Test;
@@ -43,28 +35,25 @@ class SealCommandTest {
 
     @Test
     void aBoardIsSealedOnceAndStaysSealed() throws Exception {
-        Stack stack = SharedStack.get();
-        DatabaseAddress db = stack.database();
-        String suffix = Long.toString(System.nanoTime(), 36);
-        String topic = "seal-events-" + suffix;
-        String board = "seal-board-" + suffix;
-        EventsTopic.ensure(stack.kafkaBootstrap(), topic, 1, (short) 1);
-        EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
-        ProjectorSettings settings =
-                DeadLettersCommandTest.projectorSettings(stack, topic, "seal-test.electoral-log.local");
+        String board = "seal-board-" + Long.toString(System.nanoTime(), 36);
         ElectionStatements made = new ElectionStatements(board, 3);
         List<Statement> votes = List.of(made.vote("voter-1", 1_000), made.vote("voter-2", 2_000));
-        try (Projector p = Projector.start(settings);
-                QueryApi api = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0)
-                        .withAccess(
-                                new AccessSettings(java.util.Map.of(), null, null, Set.of(), Set.of(), List.of())));
-                ElectoralLogProducer producer =
-                        ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic)) {
+        DatabaseAddress db = SharedStack.get().database();
+        try (RunningLog log = new RunningLog("seal")) {
+            String topic = log.topic;
+            ElectoralLogProducer producer = log.producer;
             for (Statement s : votes) {
                 producer.publish(s).get();
             }
             String[] args = {
-                "--board", board, "--bootstrap", stack.kafkaBootstrap(), "--topic", topic, "--api", api.baseUrl()
+                "--board",
+                board,
+                "--bootstrap",
+                log.stack.kafkaBootstrap(),
+                "--topic",
+                topic,
+                "--api",
+                log.api.baseUrl()
             };
             assertEquals(0, seal(args), err.toString());
             String sealedAt = "board " + board + " sealed at size " + (votes.size() + 1) + ",";

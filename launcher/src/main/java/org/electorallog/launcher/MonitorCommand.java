@@ -1,0 +1,111 @@
+package org.electorallog.launcher;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.electorallog.core.Cosigner;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.monitor.Finding;
+import org.electorallog.monitor.LogEndpoint;
+import org.electorallog.monitor.Monitor;
+import org.electorallog.monitor.MonitorMetrics;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code electoral-log monitor}: an observer follows the log from the outside (issue 42 item 2,
+ * docs/witnesses.md "Monitoring a log"). Every {@code --interval} seconds it looks at each board
+ * through each API and reports forks, sealed boards that grow and bad signatures with their
+ * evidence; {@code --once} looks once and exits 0 when nothing was found, 1 when something was, 2
+ * on bad options.
+ */
+@Command(
+        name = "monitor",
+        mixinStandardHelpOptions = true,
+        description = "Follow the log's boards over HTTP and report forks, sealed boards that grow and bad signatures.")
+public final class MonitorCommand implements Callable<Integer> {
+    @Option(names = "--url", required = true, description = "a query API of the log (repeatable: replicas, mirrors)")
+    List<String> urls = new ArrayList<>();
+
+    @Option(names = "--log-key", required = true, description = "the log's verifier key (repeatable)")
+    List<String> logKeys = new ArrayList<>();
+
+    @Option(
+            names = "--origin-prefix",
+            defaultValue = "electoral-log.local/",
+            description = "the log's origin prefix, the board name follows it; default ${DEFAULT-VALUE}")
+    String originPrefix;
+
+    @Option(names = "--witness-key", description = "a witness's cosignature verifier key (repeatable)")
+    List<String> witnessKeys = new ArrayList<>();
+
+    @Option(names = "--board", description = "a board to follow (repeatable); default every board the first API lists")
+    List<String> boards = new ArrayList<>();
+
+    @Option(names = "--token", description = "a bearer token to send (entry bundles need an observer's)")
+    String token;
+
+    @Option(names = "--state", defaultValue = "monitor-state", description = "default ${DEFAULT-VALUE}")
+    Path state;
+
+    @Option(names = "--once", description = "look once; exit 0 when nothing was found, 1 otherwise")
+    boolean once;
+
+    @Option(names = "--interval", defaultValue = "10", description = "seconds between looks; default ${DEFAULT-VALUE}")
+    int interval;
+
+    @Option(names = "--metrics-port", description = "serve Prometheus metrics on this port (127.0.0.1)")
+    Integer metricsPort;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public MonitorCommand() {
+        this(System.out, System.err);
+    }
+
+    MonitorCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Monitor.Settings settings;
+        try {
+            List<LogEndpoint> endpoints = new ArrayList<>();
+            urls.forEach(u -> endpoints.add(new LogEndpoint(u, token)));
+            List<NoteVerifier> keys = new ArrayList<>();
+            logKeys.forEach(k -> keys.add(NoteVerifier.parse(k)));
+            List<Cosigner.Verifier> witnesses = new ArrayList<>();
+            witnessKeys.forEach(k -> witnesses.add(Cosigner.Verifier.parse(k)));
+            if (interval < 1) {
+                throw new IllegalArgumentException("--interval must be at least 1 second");
+            }
+            settings = new Monitor.Settings(endpoints, keys, witnesses, originPrefix, boards, state);
+        } catch (IllegalArgumentException e) {
+            err.println("monitor: " + e.getMessage());
+            return 2;
+        }
+        try (MonitorMetrics metrics = new MonitorMetrics()) {
+            if (metricsPort != null) {
+                out.println(
+                        "monitor: metrics on http://127.0.0.1:" + metrics.serve("127.0.0.1", metricsPort) + "/metrics");
+            }
+            Monitor monitor = new Monitor(settings, metrics, out::println);
+            if (once) {
+                List<Finding> found = monitor.pass();
+                out.println("monitor: " + found.size() + " finding(s); state in " + state.toAbsolutePath());
+                return found.isEmpty() ? 0 : 1;
+            }
+            out.println("monitor: following " + String.join(", ", urls) + " every " + interval + " s; state in "
+                    + state.toAbsolutePath());
+            while (true) {
+                monitor.pass();
+                Thread.sleep(interval * 1000L); // the interval between looks, not a synchronisation
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package org.electorallog.monitor;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.electorallog.core.TileKey;
+import org.electorallog.core.TileLayout;
+import org.electorallog.core.TileSource;
+
+/**
+ * One query API as a plain C2SP client reads it: a board's checkpoint (C2SP tlog-checkpoint), its
+ * hash tiles (C2SP tlog-tiles, full or partial for a given tree size) and its state
+ * ({@code GET /boards/{board}}, for the seal). A bearer token is sent when given; nothing else of
+ * the API is used.
+ */
+public final class LogEndpoint {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final String baseUrl;
+    private final String token;
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    public LogEndpoint(String baseUrl, String token) {
+        this.baseUrl = baseUrl.replaceAll("/+$", "");
+        this.token = token;
+    }
+
+    public String baseUrl() {
+        return baseUrl;
+    }
+
+    /** The board names the API lists. */
+    public List<String> boards() throws IOException {
+        List<String> out = new ArrayList<>();
+        for (JsonNode b : JSON.readTree(text("/boards")).path("boards")) {
+            out.add(b.get("board").asText());
+        }
+        return out;
+    }
+
+    /** The board's latest signed checkpoint note, or null when it has none yet. */
+    public String checkpoint(String board) throws IOException {
+        HttpResponse<byte[]> r = get("/boards/" + enc(board) + "/checkpoint");
+        return r.statusCode() == 404 ? null : body(r, "the checkpoint of " + board);
+    }
+
+    /** The size the API says the board was sealed at, or -1 while it says the board is open. */
+    public long sealedSize(String board) throws IOException {
+        JsonNode sealed = JSON.readTree(text("/boards/" + enc(board))).path("sealed");
+        return sealed.isMissingNode() || sealed.isNull()
+                ? -1
+                : sealed.get("size").asLong();
+    }
+
+    /**
+     * The board's hash tiles as of tree size {@code size}: each asked tile at the width that size
+     * gives it (C2SP tlog-tiles); a tile the API does not have is left out.
+     */
+    public TileSource tiles(String board, long size) {
+        return keys -> {
+            Map<TileKey, byte[]> out = new HashMap<>();
+            for (TileKey k : Set.copyOf(keys)) {
+                int width = TileLayout.width(k.level(), k.index(), size);
+                try {
+                    HttpResponse<byte[]> r =
+                            get("/boards/" + enc(board) + "/" + TileLayout.tilePath(k.level(), k.index(), width));
+                    if (r.statusCode() == 200) {
+                        out.put(k, r.body());
+                    }
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException("tile " + k + " of " + board + " from " + baseUrl, e);
+                }
+            }
+            return out;
+        };
+    }
+
+    private String text(String path) throws IOException {
+        return body(get(path), path);
+    }
+
+    private static String body(HttpResponse<byte[]> r, String what) throws IOException {
+        if (r.statusCode() != 200) {
+            throw new IOException(what + ": HTTP " + r.statusCode());
+        }
+        return new String(r.body(), StandardCharsets.UTF_8);
+    }
+
+    private HttpResponse<byte[]> get(String path) throws IOException {
+        HttpRequest.Builder b =
+                HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        try {
+            return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted: GET " + baseUrl + path, e);
+        }
+    }
+
+    private static String enc(String board) {
+        return URLEncoder.encode(board, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,118 @@
+package org.electorallog.monitor;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.electorallog.core.Cosigner;
+import org.electorallog.core.NoteVerifier;
+
+/**
+ * {@code electoral-log monitor}: what an observer runs on their own machine to follow an electoral
+ * log from the outside (issue 42). Each pass looks at every board of every API given (replicas, or
+ * the same log as served to different people) through {@link BoardCheck}, keeps the verified state
+ * on disk ({@link MonitorState}) and reports each finding with its evidence: printed, appended to
+ * {@code findings.jsonl}, counted in {@link MonitorMetrics}. It needs no database and no Kafka.
+ */
+public final class Monitor {
+    /**
+     * @param endpoints    the APIs to follow (one log)
+     * @param logKeys      the log's verifier keys
+     * @param witnesses    the witnesses whose cosignatures are checked where present
+     * @param originPrefix the log's origin prefix (the board name follows it)
+     * @param boards       the boards to follow; empty: every board the first API lists
+     * @param stateDir     where the verified state and the findings are kept
+     */
+    public record Settings(
+            List<LogEndpoint> endpoints,
+            List<NoteVerifier> logKeys,
+            List<Cosigner.Verifier> witnesses,
+            String originPrefix,
+            List<String> boards,
+            Path stateDir) {
+        public Settings {
+            endpoints = List.copyOf(endpoints);
+            logKeys = List.copyOf(logKeys);
+            witnesses = List.copyOf(witnesses);
+            boards = List.copyOf(boards);
+            if (endpoints.isEmpty() || logKeys.isEmpty()) {
+                throw new IllegalArgumentException("a monitor needs at least one API URL and the log's verifier key");
+            }
+        }
+    }
+
+    private final Settings settings;
+    private final MonitorState state;
+    private final MonitorMetrics metrics;
+    private final Consumer<String> report;
+    private final Map<String, LogEndpoint> byUrl = new LinkedHashMap<>();
+    /** Findings already reported by this process: a contradiction that persists is reported once per run. */
+    private final java.util.Set<String> reported = new java.util.HashSet<>();
+
+    /** {@code report} receives each finding as a JSON line and each unreachable API as a sentence. */
+    public Monitor(Settings settings, MonitorMetrics metrics, Consumer<String> report) {
+        this.settings = settings;
+        this.state = new MonitorState(settings.stateDir());
+        this.metrics = metrics;
+        this.report = report;
+        settings.endpoints().forEach(e -> byUrl.put(e.baseUrl(), e));
+    }
+
+    /** One look at every board through every API; the findings of this pass not reported before by this process. */
+    public List<Finding> pass() {
+        List<Finding> found = new ArrayList<>();
+        BoardCheck.Trust trust =
+                new BoardCheck.Trust(settings.logKeys(), settings.witnesses(), settings.originPrefix());
+        for (LogEndpoint api : settings.endpoints()) {
+            List<String> boards;
+            try {
+                boards = settings.boards().isEmpty() ? api.boards() : settings.boards();
+            } catch (IOException e) {
+                unreachable(api, e);
+                continue;
+            }
+            for (String board : boards) {
+                try {
+                    String note = api.checkpoint(board);
+                    if (note == null) {
+                        continue; // no checkpoint yet
+                    }
+                    long sealed = api.sealedSize(board);
+                    MonitorState.Board before = state.read(board).orElse(null);
+                    BoardCheck.Result r = BoardCheck.check(
+                            board,
+                            api,
+                            before,
+                            note,
+                            sealed,
+                            trust,
+                            url -> byUrl.getOrDefault(url, new LogEndpoint(url, null)));
+                    if (!java.util.Objects.equals(r.state(), before)) {
+                        state.write(board, r.state());
+                    }
+                    metrics.verified(board, r.state());
+                    for (Finding f : r.findings()) {
+                        if (!reported.add(f.kind() + " " + board + " " + api.baseUrl() + " " + f.current())) {
+                            continue;
+                        }
+                        state.append(f);
+                        metrics.found(f);
+                        report.accept(f.toJson());
+                        found.add(f);
+                    }
+                } catch (IOException e) {
+                    unreachable(api, e);
+                }
+            }
+        }
+        return found;
+    }
+
+    private void unreachable(LogEndpoint api, IOException e) {
+        metrics.unreachable();
+        report.accept("monitor: " + api.baseUrl() + " did not answer: " + e.getMessage());
+    }
+}

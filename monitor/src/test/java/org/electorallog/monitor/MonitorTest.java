@@ -1,0 +1,243 @@
+package org.electorallog.monitor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.NoteSigner;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.SignedNote;
+import org.electorallog.core.TileTree;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.infra.SharedStack;
+import org.electorallog.infra.Stack;
+import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.producer.EventsTopic;
+import org.electorallog.projector.Projector;
+import org.electorallog.projector.ProjectorSettings;
+import org.electorallog.query.AccessSettings;
+import org.electorallog.query.QueryApi;
+import org.electorallog.query.QueryApiSettings;
+import org.electorallog.schemas.avro.Statement;
+import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.store.BoardState;
+import org.electorallog.store.Boards;
+import org.electorallog.store.CheckpointRow;
+import org.electorallog.store.Checkpoints;
+import org.electorallog.store.Tiles;
+import org.electorallog.testkit.Poll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The monitor against real projections served by real query APIs (issue 42 item 2): two
+ * projections of one board that agree on the first records and differ after them (one log key,
+ * two views) are reported as a fork with both checkpoints and the failing consistency proof; a
+ * sealed board whose operator grows it anyway (the seal trigger disabled, a leaf appended and a
+ * checkpoint signed by hand) is reported as a sealed board that grew, and its API's moved seal too. Each second look is made by a
+ * new monitor on the same state directory, as after a restart.
+ */
+class MonitorTest {
+    static final NoteSigner SIGNER = NoteSigner.generate("monitor-test.electoral-log.local");
+    static final String PREFIX = "monitor-test.electoral-log.local/";
+    static final Stack STACK = SharedStack.get();
+
+    /** A projection of its own topic into its own database, and a query API over it. */
+    record View(String topic, String jdbcUrl, Projector projector, QueryApi api) implements AutoCloseable {
+        static View start(String name) throws Exception {
+            String topic = "monitor-" + name + "-" + System.nanoTime();
+            EventsTopic.ensure(STACK.kafkaBootstrap(), topic, 1, (short) 1);
+            EventsTopic.ensure(STACK.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
+            DatabaseAddress db = STACK.database();
+            String database = "monitor_" + name + "_" + System.nanoTime();
+            try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
+                c.createStatement().execute("CREATE DATABASE " + database);
+            }
+            String url = db.onDatabase(database).jdbcUrl();
+            Projector p = Projector.start(new ProjectorSettings(
+                            STACK.kafkaBootstrap(),
+                            topic,
+                            topic + ".dlq",
+                            "app-" + topic,
+                            Path.of("target/stack/streams-" + topic),
+                            url,
+                            db.user(),
+                            db.password(),
+                            500,
+                            Duration.ofMillis(50),
+                            SIGNER,
+                            PREFIX,
+                            1)
+                    .withCheckpointEvery(Duration.ZERO));
+            QueryApi api = QueryApi.start(QueryApiSettings.publicOnly(url, db.user(), db.password(), 0)
+                    .withAccess(new AccessSettings(java.util.Map.of(), null, null, Set.of(), Set.of(), List.of())));
+            return new View(topic, url, p, api);
+        }
+
+        void publish(List<Statement> statements) throws Exception {
+            try (ElectoralLogProducer producer =
+                    ElectoralLogProducer.create(ElectoralLogProducer.defaults(STACK.kafkaBootstrap()), topic)) {
+                for (Statement s : statements) {
+                    producer.publish(s).get();
+                }
+            }
+        }
+
+        /** Waits until the board's latest checkpoint is at {@code size}. */
+        void awaitCheckpoint(String board, long size) throws Exception {
+            LogEndpoint e = new LogEndpoint(api.baseUrl(), null);
+            Poll.until(Duration.ofMinutes(1), board + " checkpointed at " + size, () -> {
+                String note = e.checkpoint(board);
+                return note != null
+                        && Checkpoint.parse(SignedNote.parse(note).text()).size() == size;
+            });
+        }
+
+        @Override
+        public void close() {
+            api.close();
+            projector.close();
+        }
+    }
+
+    static List<Statement> statements(String board, String prefix, int from, int to) {
+        List<Statement> out = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            out.add(Statement.newBuilder()
+                    .setBoard(board)
+                    .setDeliveryId(prefix + i)
+                    .setKind(i < 0 ? StatementKind.BOARD_SEALED : StatementKind.IDP_USER_EVENT)
+                    .setStatementTimestamp(1_000 + i)
+                    .setSenderName("test")
+                    .setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
+                    .setUserId(prefix + i)
+                    .build());
+        }
+        return out;
+    }
+
+    static Monitor monitor(Path state, MonitorMetrics metrics, List<String> reported, View... views) {
+        List<LogEndpoint> endpoints = new ArrayList<>();
+        for (View v : views) {
+            endpoints.add(new LogEndpoint(v.api().baseUrl(), null));
+        }
+        return new Monitor(
+                new Monitor.Settings(
+                        endpoints,
+                        List.of(NoteVerifier.parse(SIGNER.verifierKey())),
+                        List.of(),
+                        PREFIX,
+                        List.of(),
+                        state),
+                metrics,
+                reported::add);
+    }
+
+    @Test
+    void twoViewsThatDifferAfterTheFirstRecordsAreAFork() throws Exception {
+        String board = "forked-" + Long.toString(System.nanoTime(), 36);
+        Path state = Files.createTempDirectory(Files.createDirectories(Path.of("target/tmp")), "monitor-fork-");
+        try (View a = View.start("a");
+                View b = View.start("b")) {
+            a.publish(statements(board, "same-", 0, 5));
+            a.publish(statements(board, "a-", 5, 10));
+            b.publish(statements(board, "same-", 0, 5));
+            b.publish(statements(board, "b-", 5, 15));
+            a.awaitCheckpoint(board, 10);
+            b.awaitCheckpoint(board, 15);
+
+            List<String> reported = new ArrayList<>();
+            assertEquals(
+                    List.of(), monitor(state, new MonitorMetrics(), reported, a).pass(), "view A alone is consistent");
+            assertTrue(Files.exists(state.resolve(board + ".json")), "the verified checkpoint is kept on disk");
+
+            MonitorMetrics metrics = new MonitorMetrics();
+            Monitor restarted = monitor(state, metrics, reported, a, b);
+            List<Finding> found = restarted.pass();
+            assertEquals(1, found.size(), found.toString());
+            Finding fork = found.get(0);
+            assertEquals(Finding.Kind.FORK, fork.kind());
+            assertEquals(b.api().baseUrl(), fork.source());
+            assertEquals(
+                    10,
+                    Checkpoint.parse(SignedNote.parse(fork.previous()).text()).size(),
+                    "view A's checkpoint");
+            assertEquals(
+                    15,
+                    Checkpoint.parse(SignedNote.parse(fork.current()).text()).size(),
+                    "view B's checkpoint");
+            assertFalse(fork.proof().isEmpty(), "the consistency proof that fails is part of the evidence");
+            assertTrue(Files.readString(state.resolve("findings.jsonl")).contains("\"kind\":\"FORK\""));
+            assertTrue(
+                    metrics.text().contains("electoral_log_monitor_findings_total{kind=\"FORK\"} 1"), metrics.text());
+            assertEquals(List.of(), restarted.pass(), "a fork that persists is reported once per run");
+        }
+    }
+
+    @Test
+    void aSealedBoardThatGrowsIsReported() throws Exception {
+        String board = "sealed-" + Long.toString(System.nanoTime(), 36);
+        Path state = Files.createTempDirectory(Files.createDirectories(Path.of("target/tmp")), "monitor-seal-");
+        try (View v = View.start("sealed")) {
+            List<Statement> election = statements(board, "vote-", 0, 4);
+            election.addAll(statements(board, "seal-", -1, 0)); // the seal, record 4
+            v.publish(election);
+            v.awaitCheckpoint(board, 5);
+            List<String> reported = new ArrayList<>();
+            MonitorMetrics metrics = new MonitorMetrics();
+            assertEquals(List.of(), monitor(state, metrics, reported, v).pass());
+            assertTrue(
+                    metrics.text().contains("electoral_log_monitor_sealed_size{board=\"" + board + "\"} 5"),
+                    metrics.text());
+
+            growBehindTheSeal(v, board);
+            List<Finding> found =
+                    monitor(state, new MonitorMetrics(), reported, v).pass();
+            // the API's seal moved with the board's size, which is a finding of its own
+            assertEquals(
+                    List.of(Finding.Kind.SEALED_BOARD_GREW, Finding.Kind.SEAL_MISMATCH),
+                    found.stream().map(Finding::kind).toList(),
+                    found.toString());
+            Finding grew = found.get(0);
+            assertEquals(
+                    5,
+                    Checkpoint.parse(SignedNote.parse(grew.previous()).text()).size());
+            assertEquals(
+                    6, Checkpoint.parse(SignedNote.parse(grew.current()).text()).size());
+            assertFalse(
+                    grew.proof().isEmpty(), "the consistency proof shows the sealed tree is a prefix of the grown one");
+        }
+    }
+
+    /** What a dishonest operator would do: disable the seal trigger, append a leaf, sign a checkpoint. */
+    static void growBehindTheSeal(View v, String board) throws Exception {
+        DatabaseAddress db = STACK.database();
+        try (Connection c = DriverManager.getConnection(v.jdbcUrl(), db.user(), db.password())) {
+            c.createStatement().execute("ALTER TABLE board_state DISABLE TRIGGER board_state_sealed");
+            BoardState s = Boards.state(c, board).orElseThrow();
+            short id = s.board().id();
+            TileTree tree = TileTree.restore(
+                    s.size(),
+                    Tiles.read(
+                            c,
+                            id,
+                            TileTree.edgeTiles(s.size()).stream()
+                                    .map(TileTree.EdgeTile::key)
+                                    .toList()));
+            tree.appendLeafHash(new byte[32]);
+            Tiles.write(c, id, tree.drainChangedTiles());
+            String note = new Checkpoint(s.board().origin(), tree.size(), tree.root()).sign(SIGNER);
+            Checkpoints.add(c, id, new CheckpointRow(tree.size(), tree.root(), note));
+            Boards.update(c, id, tree.size(), tree.root(), s.lastCreatedMillis(), 0, s.sealedMillis());
+        }
+    }
+}
