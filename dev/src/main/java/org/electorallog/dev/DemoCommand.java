@@ -77,6 +77,24 @@ public final class DemoCommand implements Callable<Integer> {
             System.out.printf(
                     "  record 0 of %s: its tlog-proof bundle verifies offline at size %,d, cosigned by %s (quorum 1)%n",
                     results.get(0).board(), witnessed.checkpoint().size(), String.join(", ", witnessed.cosigners()));
+            String sealed = results.get(0).board();
+            awaitWitnessedClose(env, sealed, results.get(0).records(), Duration.ofSeconds(30));
+            org.electorallog.monitor.BoardVerifier.Result whole = org.electorallog.monitor.BoardVerifier.verify(
+                    org.electorallog.monitor.TlogFiles.api(
+                            env.api().baseUrl(), sealed, env.tokens().get(org.electorallog.query.Role.OBSERVER)),
+                    new org.electorallog.monitor.BoardVerifier.Options(
+                            List.of(NoteVerifier.parse(env.signer().verifierKey())),
+                            ProjectorSettings.DEFAULT_ORIGIN_PREFIX + sealed,
+                            List.of(Cosigner.Verifier.parse(env.witness().verifierKey())),
+                            1,
+                            List.of()),
+                    (leaves, of, seconds) -> {});
+            if (!whole.verified()) {
+                throw new ProofException("verify-board refused the sealed board " + sealed + ": " + whole.problems());
+            }
+            System.out.printf(
+                    "  verify-board: %s verified whole after its seal: %,d entries hashed, every tile rebuilt, root %s%n",
+                    sealed, whole.entries(), whole.root());
             System.out.printf(
                     "  %,d records on %d boards, %d inclusion proofs verified against signed checkpoints, %.1f s%n",
                     total, results.size(), verified, (System.nanoTime() - t0) / 1e9);
@@ -91,6 +109,26 @@ public final class DemoCommand implements Callable<Integer> {
             System.err.println("demo: FAILED: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
             e.printStackTrace(System.err);
             return 1;
+        }
+    }
+
+    /** Waits (polling) until the witness cosigned the board's checkpoint at its sealed size: the witnessed close. */
+    static void awaitWitnessedClose(DevEnvironment env, String board, long sealedSize, Duration timeout)
+            throws IOException, InterruptedException, ProofException {
+        LogClient client = new LogClient(env.api().baseUrl());
+        List<NoteVerifier> logKeys = List.of(NoteVerifier.parse(env.signer().verifierKey()));
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            var r = client.send("/boards/" + board + "/checkpoint?witnessed=true");
+            if (r.statusCode() == 200
+                    && org.electorallog.core.Checkpoint.open(r.body(), logKeys).size() == sealedSize) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new ProofException("the sealed checkpoint of " + board + " at " + sealedSize
+                        + " was not witnessed within " + timeout.toSeconds() + " s");
+            }
+            Thread.sleep(100); // poll interval; the witnessed sealed checkpoint is the condition
         }
     }
 

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
             PublishCommand.class,
             SealCommand.class,
             MonitorCommand.class,
+            VerifyBoardCommand.class,
             RebuildCommand.class,
             AuditCommand.class,
             KeygenCommand.class,

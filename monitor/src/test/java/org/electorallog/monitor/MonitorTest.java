@@ -9,25 +9,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.SignedNote;
 import org.electorallog.core.TileTree;
 import org.electorallog.infra.DatabaseAddress;
-import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
-import org.electorallog.producer.ElectoralLogProducer;
-import org.electorallog.producer.EventsTopic;
-import org.electorallog.projector.Projector;
-import org.electorallog.projector.ProjectorSettings;
-import org.electorallog.query.AccessSettings;
-import org.electorallog.query.QueryApi;
-import org.electorallog.query.QueryApiSettings;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
 import org.electorallog.store.BoardState;
@@ -35,7 +25,6 @@ import org.electorallog.store.Boards;
 import org.electorallog.store.CheckpointRow;
 import org.electorallog.store.Checkpoints;
 import org.electorallog.store.Tiles;
-import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,67 +36,9 @@ import org.junit.jupiter.api.Test;
  * new monitor on the same state directory, as after a restart.
  */
 class MonitorTest {
-    static final NoteSigner SIGNER = NoteSigner.generate("monitor-test.electoral-log.local");
-    static final String PREFIX = "monitor-test.electoral-log.local/";
-    static final Stack STACK = SharedStack.get();
-
-    /** A projection of its own topic into its own database, and a query API over it. */
-    record View(String topic, String jdbcUrl, Projector projector, QueryApi api) implements AutoCloseable {
-        static View start(String name) throws Exception {
-            String topic = "monitor-" + name + "-" + System.nanoTime();
-            EventsTopic.ensure(STACK.kafkaBootstrap(), topic, 1, (short) 1);
-            EventsTopic.ensure(STACK.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
-            DatabaseAddress db = STACK.database();
-            String database = "monitor_" + name + "_" + System.nanoTime();
-            try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
-                c.createStatement().execute("CREATE DATABASE " + database);
-            }
-            String url = db.onDatabase(database).jdbcUrl();
-            Projector p = Projector.start(new ProjectorSettings(
-                            STACK.kafkaBootstrap(),
-                            topic,
-                            topic + ".dlq",
-                            "app-" + topic,
-                            Path.of("target/stack/streams-" + topic),
-                            url,
-                            db.user(),
-                            db.password(),
-                            500,
-                            Duration.ofMillis(50),
-                            SIGNER,
-                            PREFIX,
-                            1)
-                    .withCheckpointEvery(Duration.ZERO));
-            QueryApi api = QueryApi.start(QueryApiSettings.publicOnly(url, db.user(), db.password(), 0)
-                    .withAccess(new AccessSettings(java.util.Map.of(), null, null, Set.of(), Set.of(), List.of())));
-            return new View(topic, url, p, api);
-        }
-
-        void publish(List<Statement> statements) throws Exception {
-            try (ElectoralLogProducer producer =
-                    ElectoralLogProducer.create(ElectoralLogProducer.defaults(STACK.kafkaBootstrap()), topic)) {
-                for (Statement s : statements) {
-                    producer.publish(s).get();
-                }
-            }
-        }
-
-        /** Waits until the board's latest checkpoint is at {@code size}. */
-        void awaitCheckpoint(String board, long size) throws Exception {
-            LogEndpoint e = new LogEndpoint(api.baseUrl(), null);
-            Poll.until(Duration.ofMinutes(1), board + " checkpointed at " + size, () -> {
-                String note = e.checkpoint(board);
-                return note != null
-                        && Checkpoint.parse(SignedNote.parse(note).text()).size() == size;
-            });
-        }
-
-        @Override
-        public void close() {
-            api.close();
-            projector.close();
-        }
-    }
+    static final NoteSigner SIGNER = View.SIGNER;
+    static final String PREFIX = View.PREFIX;
+    static final Stack STACK = View.STACK;
 
     static List<Statement> statements(String board, String prefix, int from, int to) {
         List<Statement> out = new ArrayList<>();

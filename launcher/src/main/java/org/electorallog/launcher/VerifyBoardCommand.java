@@ -1,0 +1,112 @@
+package org.electorallog.launcher;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.electorallog.core.Cosigner;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.monitor.BoardVerifier;
+import org.electorallog.monitor.TlogFiles;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code electoral-log verify-board}: a whole board checked from the outside (issue 42 item 3,
+ * {@link BoardVerifier}), from a query API or a directory in the C2SP tlog-tiles layout, with a
+ * progress line (rate and ETA). Exit 0 when everything verified, 1 with each problem, 2 on bad
+ * options or a source that cannot be read.
+ */
+@Command(
+        name = "verify-board",
+        mixinStandardHelpOptions = true,
+        description = "Verify a whole board from outside: signatures, quorum, every entry and tile, the root.")
+public final class VerifyBoardCommand implements Callable<Integer> {
+    @Option(names = "--url", description = "a query API of the log (with --board)")
+    String url;
+
+    @Option(names = "--board", description = "the board, with --url")
+    String board;
+
+    @Option(names = "--token", description = "a bearer token (an observer's reads the entries)")
+    String token;
+
+    @Option(names = "--dir", description = "a directory in the C2SP tlog-tiles layout (checkpoint, tile/...)")
+    Path dir;
+
+    @Option(names = "--log-key", required = true, description = "the log's verifier key (repeatable)")
+    List<String> logKeys = new ArrayList<>();
+
+    @Option(names = "--origin", description = "the checkpoint origin expected")
+    String origin;
+
+    @Option(names = "--witness-key", description = "a witness's cosignature verifier key (repeatable)")
+    List<String> witnessKeys = new ArrayList<>();
+
+    @Option(names = "--quorum", defaultValue = "0", description = "witnesses that must have cosigned; default 0")
+    int quorum;
+
+    @Option(names = "--older", description = "a file with an older signed checkpoint of the board (repeatable)")
+    List<Path> older = new ArrayList<>();
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public VerifyBoardCommand() {
+        this(System.out, System.err);
+    }
+
+    VerifyBoardCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public Integer call() {
+        TlogFiles files;
+        BoardVerifier.Options options;
+        try {
+            if ((url == null) == (dir == null) || (url != null && board == null)) {
+                throw new IllegalArgumentException("give --url with --board, or --dir");
+            }
+            files = url != null ? TlogFiles.api(url, board, token) : TlogFiles.directory(dir);
+            List<NoteVerifier> keys = new ArrayList<>();
+            logKeys.forEach(k -> keys.add(NoteVerifier.parse(k)));
+            List<Cosigner.Verifier> witnesses = new ArrayList<>();
+            witnessKeys.forEach(k -> witnesses.add(Cosigner.Verifier.parse(k)));
+            List<String> notes = new ArrayList<>();
+            for (Path p : older) {
+                notes.add(Files.readString(p));
+            }
+            options = new BoardVerifier.Options(keys, origin, witnesses, quorum, notes);
+        } catch (IllegalArgumentException | IOException e) {
+            err.println("verify-board: " + e.getMessage());
+            return 2;
+        }
+        BoardVerifier.Result r;
+        try {
+            r = BoardVerifier.verify(files, options, (done, total, seconds) -> {
+                double rate = done / Math.max(seconds, 1e-9);
+                err.printf(
+                        "\rverify-board: %,d of %,d leaves, %,.0f a second, ETA %.0f s",
+                        done, total, rate, rate > 0 ? (total - done) / rate : 0.0);
+            });
+        } catch (IOException e) {
+            err.println("\nverify-board: cannot read the board: " + e.getMessage());
+            return 2;
+        }
+        err.println();
+        if (r.verified()) {
+            out.printf(
+                    "verified: %,d leaves (%,d entries hashed), root %s, in %.1f s%n",
+                    r.leaves(), r.entries(), r.root(), r.seconds());
+            return 0;
+        }
+        r.problems().forEach(p -> out.println("problem: " + p));
+        out.printf("NOT verified: %d problem(s)%n", r.problems().size());
+        return 1;
+    }
+}

@@ -1,0 +1,58 @@
+package org.electorallog.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.electorallog.monitor.LogEndpoint;
+import org.electorallog.schemas.ElectionStatements;
+import org.electorallog.testkit.Poll;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * {@code electoral-log verify-board --url} against a real projector and query API: exit 0 with the
+ * leaves verified, 1 under a key that is not the log's, 2 for options that cannot work.
+ */
+class VerifyBoardCommandTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int verifyBoard(String... args) {
+        out.reset();
+        err.reset();
+        return new CommandLine(new VerifyBoardCommand(
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8)))
+                .execute(args);
+    }
+
+    @Test
+    void aBoardVerifiesUnderTheLogsKeyOnly() throws Exception {
+        String board = "verify-board-" + Long.toString(System.nanoTime(), 36);
+        ElectionStatements made = new ElectionStatements(board, 7);
+        try (RunningLog log = new RunningLog("verify-board")) {
+            for (int i = 0; i < 3; i++) {
+                log.producer.publish(made.vote("voter-" + i, 1_000 + i)).get();
+            }
+            LogEndpoint api = new LogEndpoint(log.api.baseUrl(), null);
+            Poll.until(Duration.ofMinutes(1), board + " checkpointed at 3", () -> {
+                String note = api.checkpoint(board);
+                return note != null && note.contains("\n3\n");
+            });
+            String key = log.settings.signer().verifierKey();
+            assertEquals(
+                    0, verifyBoard("--url", log.api.baseUrl(), "--board", board, "--log-key", key), out + " " + err);
+            assertTrue(out.toString().startsWith("verified: 3 leaves"), out.toString());
+            String stranger = org.electorallog.core.NoteSigner.generate("x.electoral-log.local")
+                    .verifierKey();
+            assertEquals(1, verifyBoard("--url", log.api.baseUrl(), "--board", board, "--log-key", stranger));
+            assertTrue(out.toString().contains("problem: the checkpoint does not verify"), out.toString());
+        }
+        assertEquals(2, verifyBoard("--url", "http://127.0.0.1:9", "--log-key", "k"), "--url without --board");
+        assertTrue(err.toString().contains("give --url with --board, or --dir"), err.toString());
+    }
+}
