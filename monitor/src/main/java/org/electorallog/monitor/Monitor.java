@@ -105,6 +105,11 @@ public final class Monitor {
                     }
                 } catch (IOException e) {
                     unreachable(api, e);
+                } catch (java.io.UncheckedIOException e) {
+                    unreachable(api, e.getCause());
+                } catch (IllegalArgumentException | IllegalStateException e) {
+                    // a name that is no board name, or a state file that cannot be read: the other boards go on
+                    report.accept("monitor: board '" + board + "' of " + api.baseUrl() + " skipped: " + e.getMessage());
                 }
             }
         }
