@@ -111,6 +111,7 @@ public final class BoardVerifier {
         long entries = 0;
         long lastReport = System.nanoTime();
         long tiles = (cp.size() + TileLayout.TILE_WIDTH - 1) / TileLayout.TILE_WIDTH;
+        byte[] lastLevel0 = null; // the only level-0 tile that can be partial, compared at the end
         for (long t = 0; t < tiles && problems.size() < MAX_PROBLEMS; t++) {
             int width = TileLayout.width(0, t, cp.size());
             byte[] served = files.get(TileLayout.tilePath(0, t, width));
@@ -119,6 +120,7 @@ public final class BoardVerifier {
                         + (served == null ? "missing" : served.length + " bytes, not " + width * Hashes.HASH_SIZE));
                 return result(cp, tree.size(), entries, t0);
             }
+            lastLevel0 = served;
             List<byte[]> leaves = leaves(t, width, served);
             entries += leaves == null ? 0 : width;
             for (int i = 0; i < width; i++) {
@@ -143,7 +145,7 @@ public final class BoardVerifier {
             }
         }
         for (Tile rebuilt : partial.values()) {
-            compare(rebuilt, null);
+            compare(rebuilt, rebuilt.key().level() == 0 ? lastLevel0 : null);
         }
         if (tree.size() == cp.size() && !MessageDigest.isEqual(tree.root(), cp.root())) {
             problems.add("the tree rebuilt from the leaves has root "

@@ -87,6 +87,22 @@ public final class LogEndpoint {
         };
     }
 
+    /**
+     * A file of the board in the tlog-tiles layout ({@code checkpoint}, {@code tile/...}), or null
+     * when the API has none or will not show it to this caller (401, 403: entry bundles without an
+     * observer's token).
+     */
+    public byte[] file(String board, String path) throws IOException {
+        HttpResponse<byte[]> r = get("/boards/" + enc(board) + "/" + path);
+        if (r.statusCode() == 404 || r.statusCode() == 401 || r.statusCode() == 403) {
+            return null;
+        }
+        if (r.statusCode() != 200) {
+            throw new IOException("GET " + baseUrl + "/boards/" + board + "/" + path + ": HTTP " + r.statusCode());
+        }
+        return r.body();
+    }
+
     private String text(String path) throws IOException {
         return body(get(path), path);
     }

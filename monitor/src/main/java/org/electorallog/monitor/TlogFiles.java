@@ -1,15 +1,8 @@
 package org.electorallog.monitor;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 
 /**
  * A board's files in the C2SP tlog-tiles layout, by path relative to the log's prefix:
@@ -21,32 +14,10 @@ public interface TlogFiles {
     /** The file's bytes, or null when there is none. */
     byte[] get(String path) throws IOException;
 
-    /** A board of a query API. */
+    /** A board of a query API ({@link LogEndpoint#file}). */
     static TlogFiles api(String baseUrl, String board, String token) {
-        HttpClient http =
-                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        String prefix =
-                baseUrl.replaceAll("/+$", "") + "/boards/" + URLEncoder.encode(board, StandardCharsets.UTF_8) + "/";
-        return path -> {
-            HttpRequest.Builder b =
-                    HttpRequest.newBuilder(URI.create(prefix + path)).timeout(Duration.ofSeconds(60));
-            if (token != null) {
-                b.header("Authorization", "Bearer " + token);
-            }
-            try {
-                HttpResponse<byte[]> r = http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
-                if (r.statusCode() == 404 || r.statusCode() == 401 || r.statusCode() == 403) {
-                    return null;
-                }
-                if (r.statusCode() != 200) {
-                    throw new IOException("GET " + prefix + path + ": HTTP " + r.statusCode());
-                }
-                return r.body();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted: GET " + prefix + path, e);
-            }
-        };
+        LogEndpoint api = new LogEndpoint(baseUrl, token);
+        return path -> api.file(board, path);
     }
 
     /** A directory in the tlog-tiles layout. */

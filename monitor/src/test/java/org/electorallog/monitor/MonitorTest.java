@@ -46,7 +46,7 @@ class MonitorTest {
             out.add(Statement.newBuilder()
                     .setBoard(board)
                     .setDeliveryId(prefix + i)
-                    .setKind(i < 0 ? StatementKind.BOARD_SEALED : StatementKind.IDP_USER_EVENT)
+                    .setKind(StatementKind.IDP_USER_EVENT)
                     .setStatementTimestamp(1_000 + i)
                     .setSenderName("test")
                     .setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
@@ -120,7 +120,9 @@ class MonitorTest {
         Path state = Files.createTempDirectory(Files.createDirectories(Path.of("target/tmp")), "monitor-seal-");
         try (View v = View.start("sealed")) {
             List<Statement> election = statements(board, "vote-", 0, 4);
-            election.addAll(statements(board, "seal-", -1, 0)); // the seal, record 4
+            election.add(Statement.newBuilder(statements(board, "seal", 0, 1).get(0))
+                    .setKind(StatementKind.BOARD_SEALED)
+                    .build()); // the seal, record 4
             v.publish(election);
             v.awaitCheckpoint(board, 5);
             List<String> reported = new ArrayList<>();

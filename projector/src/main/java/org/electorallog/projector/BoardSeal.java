@@ -21,6 +21,10 @@ final class BoardSeal {
      */
     static List<PendingEvent> keepUntilSealed(
             BoardProjection board, List<PendingEvent> events, List<BoardWriter.Refused> refused) {
+        if (board.sealedMillis == null
+                && events.stream().noneMatch(e -> e.content().kind() == StatementKinds.BOARD_SEALED)) {
+            return events; // the common case: an open board, no seal in the batch
+        }
         long sealedSize = board.sealedMillis != null ? board.tree.size() : -1;
         List<PendingEvent> kept = new ArrayList<>(events.size());
         for (PendingEvent e : events) {
