@@ -146,6 +146,12 @@ public final class BoardAuditor {
             if (row.kind() == org.electorallog.schemas.StatementKinds.BOARD_SEALED && n.firstSeal < 0) {
                 n.firstSeal = id;
             }
+            if (row.kind() == org.electorallog.schemas.StatementKinds.LOG_CONTINUATION && id != 0) {
+                result.add(
+                        Finding.Kind.CONTINUATION_NOT_FIRST,
+                        id,
+                        "record " + id + " is a LOG_CONTINUATION, which only a board's record 0 may be");
+            }
             if (row.statementMillis() != null) {
                 n.hourly.merge(HourlyCounts.keyOf(row.statementMillis(), row.kind()), 1L, Long::sum);
             }

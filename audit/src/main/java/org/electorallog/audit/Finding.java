@@ -30,6 +30,8 @@ public record Finding(Kind kind, Long recordId, String detail) {
          * record, a BOARD_SEALED record with records after it, or one on a board stored as open.
          */
         SEAL_MISMATCH,
+        /** A LOG_CONTINUATION record that is not its board's record 0 (issue 42: the projector keeps none elsewhere). */
+        CONTINUATION_NOT_FIRST,
         /** A counter differs from the count of the rows. */
         COUNTER_MISMATCH,
         /** Two records of the board share a delivery ID, or the unique index that prevents it is gone. */

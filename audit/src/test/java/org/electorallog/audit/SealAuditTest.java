@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The audit's check of a board's seal (issue 42) on copies of {@link AuditTest}'s projected board,
  * which is open: marked sealed without a seal record, and given a seal record with records after
- * it, each is a {@code SEAL_MISMATCH}; the untouched board has none.
+ * it, each is a {@code SEAL_MISMATCH}; a continuation record after record 0 is a
+ * {@code CONTINUATION_NOT_FIRST}; the untouched board has none.
  */
 class SealAuditTest {
     @BeforeAll
@@ -41,5 +42,15 @@ class SealAuditTest {
                 r.findings(Finding.Kind.SEAL_MISMATCH).stream()
                         .anyMatch(f -> f.detail().contains("record(s) follow it")),
                 r.toJson());
+    }
+
+    @Test
+    void aContinuationThatIsNotTheFirstRecordIsReported() throws Exception {
+        AuditResult r =
+                AuditTest.auditCopy("UPDATE records SET kind = 17 WHERE id = 10 AND board_id = " + AuditTest.BOARD_ID);
+        AuditTest.assertFinding(r, Finding.Kind.CONTINUATION_NOT_FIRST, 10L);
+        assertTrue(AuditTest.auditCopy(null)
+                .findings(Finding.Kind.CONTINUATION_NOT_FIRST)
+                .isEmpty());
     }
 }

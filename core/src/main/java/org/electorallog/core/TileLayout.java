@@ -120,6 +120,14 @@ public final class TileLayout {
     }
 
     /**
+     * The path of the signature bundle beside entry bundle {@code tile/entries/<N>[.p/<W>]}:
+     * {@code signatures/<N>[.p/<W>]} ({@link SignatureBundle}; the log's own, not C2SP).
+     */
+    public static String signaturesPath(long index, int width) {
+        return "signatures/" + entriesPath(index, width).substring("tile/entries/".length());
+    }
+
+    /**
      * Encodes a tile index as C2SP tlog-tiles path elements: 1234067 becomes {@code x001/x234/067},
      * 5 becomes {@code 005}.
      */

@@ -31,6 +31,30 @@ class FormatsTest {
     }
 
     @Test
+    void signatureBundlesRoundTripAndRefuseUnknownFlagsOrTruncatedItems() throws Exception {
+        byte[] a = new byte[64];
+        byte[] b = new byte[64];
+        b[63] = 9;
+        List<SignatureBundle.Signatures> items = List.of(
+                new SignatureBundle.Signatures(1L, null, null),
+                new SignatureBundle.Signatures(2L, a, null),
+                new SignatureBundle.Signatures(-3L, a, b));
+        byte[] bundle = SignatureBundle.encode(items);
+        assertEquals(9 + 73 + 137, bundle.length);
+        List<SignatureBundle.Signatures> back = SignatureBundle.decode(bundle);
+        assertEquals(3, back.size());
+        assertEquals(-3L, back.get(2).createdMillis());
+        assertArrayEquals(b, back.get(2).system());
+        assertEquals(null, back.get(0).sender());
+        assertThrows(
+                ProofException.class, () -> SignatureBundle.decode(java.util.Arrays.copyOf(bundle, bundle.length - 1)));
+        assertThrows(ProofException.class, () -> SignatureBundle.decode(new byte[] {4, 0, 0, 0, 0, 0, 0, 0, 0}));
+        assertThrows(IllegalArgumentException.class, () -> new SignatureBundle.Signatures(0, new byte[63], null));
+        assertEquals("signatures/x001/x234/067.p/7", TileLayout.signaturesPath(1_234_067, 7));
+        assertEquals("signatures/005", TileLayout.signaturesPath(5, 256));
+    }
+
+    @Test
     void tilePathsParseStrictly() {
         assertEquals(new TilePath(false, 0, 0, 256), TilePath.parse("tile/0/000"));
         assertEquals(new TilePath(false, 2, 1_234_067, 7), TilePath.parse("tile/2/x001/x234/067.p/7"));

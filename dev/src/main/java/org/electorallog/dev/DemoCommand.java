@@ -79,22 +79,24 @@ public final class DemoCommand implements Callable<Integer> {
                     results.get(0).board(), witnessed.checkpoint().size(), String.join(", ", witnessed.cosigners()));
             String sealed = results.get(0).board();
             awaitWitnessedClose(env, sealed, results.get(0).records(), Duration.ofSeconds(30));
-            org.electorallog.monitor.BoardVerifier.Result whole = org.electorallog.monitor.BoardVerifier.verify(
+            org.electorallog.monitor.Verification whole = org.electorallog.monitor.BoardVerifier.verify(
                     org.electorallog.monitor.TlogFiles.api(
                             env.api().baseUrl(), sealed, env.tokens().get(org.electorallog.query.Role.OBSERVER)),
-                    new org.electorallog.monitor.BoardVerifier.Options(
+                    new org.electorallog.monitor.VerifyOptions(
                             List.of(NoteVerifier.parse(env.signer().verifierKey())),
                             ProjectorSettings.DEFAULT_ORIGIN_PREFIX + sealed,
                             List.of(Cosigner.Verifier.parse(env.witness().verifierKey())),
                             1,
                             List.of()),
                     (leaves, of, seconds) -> {});
-            if (!whole.verified()) {
-                throw new ProofException("verify-board refused the sealed board " + sealed + ": " + whole.problems());
+            if (!whole.verified() || whole.sealedSize() != results.get(0).records()) {
+                throw new ProofException("verify-board refused the sealed board " + sealed + " (sealed at "
+                        + whole.sealedSize() + "): " + whole.problems());
             }
             System.out.printf(
-                    "  verify-board: %s verified whole after its seal: %,d entries hashed, every tile rebuilt, root %s%n",
-                    sealed, whole.entries(), whole.root());
+                    "  verify-board: %s verified whole after its seal: %,d entries hashed, every tile rebuilt, root %s,"
+                            + " sealed at %,d by its last record; statement signatures: %,d verified, %,d unsigned%n",
+                    sealed, whole.entries(), whole.root(), whole.sealedSize(), whole.signed(), whole.unsigned());
             System.out.printf(
                     "  %,d records on %d boards, %d inclusion proofs verified against signed checkpoints, %.1f s%n",
                     total, results.size(), verified, (System.nanoTime() - t0) / 1e9);

@@ -10,14 +10,19 @@ import java.util.concurrent.Callable;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.monitor.BoardVerifier;
+import org.electorallog.monitor.RegistryExport;
 import org.electorallog.monitor.TlogFiles;
+import org.electorallog.monitor.Verification;
+import org.electorallog.monitor.VerifyOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * {@code electoral-log verify-board}: a whole board checked from the outside (issue 42 item 3,
  * {@link BoardVerifier}), from a query API or a directory in the C2SP tlog-tiles layout, with a
- * progress line (rate and ETA). Exit 0 when everything verified, 1 with each problem, 2 on bad
+ * progress line (rate and ETA): signatures, quorum, every entry and tile, the root, the statement
+ * signatures (sender registry export and system keys when given), the seal and a continuation
+ * link. Exit 0 when everything verified, 1 with each problem, 2 on bad
  * options or a source that cannot be read.
  */
 @Command(
@@ -28,7 +33,7 @@ public final class VerifyBoardCommand implements Callable<Integer> {
     @Option(names = "--url", description = "a query API of the log (with --board)")
     String url;
 
-    @Option(names = "--board", description = "the board, with --url")
+    @Option(names = "--board", description = "the board (with --url; with --dir, the board its entries must be of)")
     String board;
 
     @Option(names = "--token", description = "a bearer token (an observer's reads the entries)")
@@ -52,6 +57,23 @@ public final class VerifyBoardCommand implements Callable<Integer> {
     @Option(names = "--older", description = "a file with an older signed checkpoint of the board (repeatable)")
     List<Path> older = new ArrayList<>();
 
+    @Option(
+            names = "--previous",
+            description = "with --dir: the directory of the board a LOG_CONTINUATION names (from --url it is read "
+                    + "from the same API)")
+    Path previous;
+
+    @Option(
+            names = "--senders",
+            description = "the sender registry (electoral-log senders export): every record must be signed by a key "
+                    + "a grant allowed its kind and board at its time")
+    Path senders;
+
+    @Option(
+            names = "--system-key",
+            description = "a voting system public key, base64 (repeatable): system signatures must verify with one")
+    List<String> systemKeys = new ArrayList<>();
+
     private final PrintStream out;
     private final PrintStream err;
 
@@ -67,10 +89,14 @@ public final class VerifyBoardCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         TlogFiles files;
-        BoardVerifier.Options options;
+        VerifyOptions options;
         try {
             if ((url == null) == (dir == null) || (url != null && board == null)) {
                 throw new IllegalArgumentException("give --url with --board, or --dir");
+            }
+            if (previous != null && dir == null) {
+                throw new IllegalArgumentException(
+                        "--previous goes with --dir (an API serves the previous board itself)");
             }
             files = url != null ? TlogFiles.api(url, board, token) : TlogFiles.directory(dir);
             List<NoteVerifier> keys = new ArrayList<>();
@@ -81,12 +107,26 @@ public final class VerifyBoardCommand implements Callable<Integer> {
             for (Path p : older) {
                 notes.add(Files.readString(p));
             }
-            options = new BoardVerifier.Options(keys, origin, witnesses, quorum, notes);
+            List<byte[]> system = new ArrayList<>();
+            systemKeys.forEach(k -> system.add(java.util.Base64.getDecoder().decode(k.trim())));
+            java.util.function.Function<String, TlogFiles> boards = url != null
+                    ? name -> TlogFiles.api(url, name, token)
+                    : previous == null ? null : name -> TlogFiles.directory(previous);
+            options = new VerifyOptions(
+                    keys,
+                    origin,
+                    witnesses,
+                    quorum,
+                    notes,
+                    board,
+                    system,
+                    senders == null ? null : RegistryExport.read(senders),
+                    boards);
         } catch (IllegalArgumentException | IOException e) {
             err.println("verify-board: " + e.getMessage());
             return 2;
         }
-        BoardVerifier.Result r;
+        Verification r;
         try {
             r = BoardVerifier.verify(files, options, (done, total, seconds) -> {
                 double rate = done / Math.max(seconds, 1e-9);
@@ -103,6 +143,20 @@ public final class VerifyBoardCommand implements Callable<Integer> {
             out.printf(
                     "verified: %,d leaves (%,d entries hashed), root %s, in %.1f s%n",
                     r.leaves(), r.entries(), r.root(), r.seconds());
+            out.println(
+                    r.signed() < 0
+                            ? "statement signatures: not read (the entries' signature bundles need an observer's token)"
+                            : String.format(
+                                    "statement signatures: %,d verified, %,d entries without one%s",
+                                    r.signed(),
+                                    r.unsigned(),
+                                    senders == null ? "" : "; every sender allowed by the registry"));
+            if (r.sealedSize() >= 0) {
+                out.printf("sealed at size %,d: the seal is the board's last record%n", r.sealedSize());
+            }
+            if (r.continues() != null) {
+                out.printf("continues board %s: the link verified against that board, verified whole%n", r.continues());
+            }
             return 0;
         }
         r.problems().forEach(p -> out.println("problem: " + p));

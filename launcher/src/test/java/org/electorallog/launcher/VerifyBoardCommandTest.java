@@ -15,7 +15,8 @@ import picocli.CommandLine;
 
 /**
  * {@code electoral-log verify-board --url} against a real projector and query API: exit 0 with the
- * leaves verified, 1 under a key that is not the log's, 2 for options that cannot work.
+ * leaves verified, 1 under a key that is not the log's, 2 for options that cannot work (no board,
+ * --previous without --dir, a registry export that is not one).
  */
 class VerifyBoardCommandTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -54,5 +55,15 @@ class VerifyBoardCommandTest {
         }
         assertEquals(2, verifyBoard("--url", "http://127.0.0.1:9", "--log-key", "k"), "--url without --board");
         assertTrue(err.toString().contains("give --url with --board, or --dir"), err.toString());
+        assertEquals(
+                2, verifyBoard("--url", "http://127.0.0.1:9", "--board", "b", "--log-key", "k", "--previous", "."));
+        assertTrue(err.toString().contains("--previous goes with --dir"), err.toString());
+        java.nio.file.Path senders = java.nio.file.Files.createTempFile(
+                java.nio.file.Files.createDirectories(java.nio.file.Path.of("target/tmp")), "senders", ".jsonl");
+        java.nio.file.Files.writeString(senders, "{\"public_key\": 5}\n");
+        String key = org.electorallog.core.NoteSigner.generate("x.electoral-log.local")
+                .verifierKey();
+        assertEquals(2, verifyBoard("--dir", ".", "--log-key", key, "--senders", senders.toString()));
+        assertTrue(err.toString().contains("line 1 is not a sender grant"), err.toString());
     }
 }

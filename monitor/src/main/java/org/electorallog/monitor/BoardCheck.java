@@ -19,7 +19,8 @@ import org.electorallog.core.TileSource;
  * checkpoint's log signature and origin (C2SP signed-note, tlog-checkpoint), the cosignatures of the
  * configured witnesses it carries (tlog-cosignature), the hash tiles against its root (tlog-tiles),
  * its consistency with the verified checkpoint (RFC 9162 section 2.1.4, the proof built from the
- * tiles), and the board's seal as the API states it. The first checkpoint of a board is trusted on
+ * tiles), the entries the board grew by where the caller may read them ({@link EntryLook}), and the
+ * board's seal as the API states it. The first checkpoint of a board is trusted on
  * first use; after that the verified state only moves forward along consistent checkpoints.
  */
 final class BoardCheck {
@@ -143,6 +144,12 @@ final class BoardCheck {
                             b64(proof)));
                     return new Result(previous, out);
                 }
+                String entries = EntryLook.problem(source, board, old.size(), cp.size());
+                if (entries != null) {
+                    out.add(finding(
+                            Finding.Kind.ENTRIES_DO_NOT_MATCH, board, source, entries, before, note, List.of()));
+                    return new Result(previous, out);
+                }
                 if (previous.sealed() && cp.size() > previous.sealedSize()) {
                     out.add(finding(
                             Finding.Kind.SEALED_BOARD_GREW,
@@ -198,6 +205,19 @@ final class BoardCheck {
             return state;
         }
         if (statedSealed >= 0 && statedSealed <= verified(state).size()) {
+            String kind = statedSealed == 0 ? "none" : EntryLook.kind(source, board, statedSealed - 1, statedSealed);
+            if (kind != null && !kind.equals(EntryChecks.SEALED)) {
+                out.add(finding(
+                        Finding.Kind.SEAL_MISMATCH,
+                        board,
+                        source,
+                        "the API says the board was sealed at size " + statedSealed + ", and record "
+                                + (statedSealed - 1) + " is " + kind + ", not a BOARD_SEALED statement",
+                        state.checkpoint(),
+                        null,
+                        List.of()));
+                return state;
+            }
             return new MonitorState.Board(state.checkpoint(), state.source(), statedSealed);
         }
         return state; // open, or sealed beyond what was verified so far: taken at a later look

@@ -39,7 +39,12 @@ public record Finding(
         /** A sealed board has a checkpoint beyond its sealed size. */
         SEALED_BOARD_GREW,
         /** A board's seal as the API states it is not in the log the monitor verified, or was withdrawn. */
-        SEAL_MISMATCH
+        SEAL_MISMATCH,
+        /**
+         * An entry the board grew by (read with an observer's token) does not hash to its leaf, or is
+         * not a statement of the board, follows a seal, or is a continuation after record 0.
+         */
+        ENTRIES_DO_NOT_MATCH
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();

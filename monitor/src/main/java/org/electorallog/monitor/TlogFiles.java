@@ -11,13 +11,31 @@ import java.nio.file.Path;
  * need an observer's) or a directory holding the same paths (a static publication or a copy).
  */
 public interface TlogFiles {
+    /** {@link #sealedSize}: the source does not say (a directory holds no board state). */
+    long NOT_SAID = -2;
+
     /** The file's bytes, or null when there is none. */
     byte[] get(String path) throws IOException;
 
-    /** A board of a query API ({@link LogEndpoint#file}). */
+    /** The size the board was sealed at, -1 while it is open, or {@link #NOT_SAID}. */
+    default long sealedSize() throws IOException {
+        return NOT_SAID;
+    }
+
+    /** A board of a query API ({@link LogEndpoint#file}, its seal from {@code GET /boards/{board}}). */
     static TlogFiles api(String baseUrl, String board, String token) {
         LogEndpoint api = new LogEndpoint(baseUrl, token);
-        return path -> api.file(board, path);
+        return new TlogFiles() {
+            @Override
+            public byte[] get(String path) throws IOException {
+                return api.file(board, path);
+            }
+
+            @Override
+            public long sealedSize() throws IOException {
+                return api.sealedSize(board);
+            }
+        };
     }
 
     /** A directory in the tlog-tiles layout. */

@@ -57,9 +57,14 @@ class MonitorTest {
     }
 
     static Monitor monitor(Path state, MonitorMetrics metrics, List<String> reported, View... views) {
+        return monitor(null, state, metrics, reported, views);
+    }
+
+    /** A monitor that sends {@code token} (an observer's reads the entries). */
+    static Monitor monitor(String token, Path state, MonitorMetrics metrics, List<String> reported, View... views) {
         List<LogEndpoint> endpoints = new ArrayList<>();
         for (View v : views) {
-            endpoints.add(new LogEndpoint(v.api().baseUrl(), null));
+            endpoints.add(new LogEndpoint(v.api().baseUrl(), token));
         }
         return new Monitor(
                 new Monitor.Settings(
@@ -148,6 +153,68 @@ class MonitorTest {
                     6, Checkpoint.parse(SignedNote.parse(grew.current()).text()).size());
             assertFalse(
                     grew.proof().isEmpty(), "the consistency proof shows the sealed tree is a prefix of the grown one");
+        }
+    }
+
+    /**
+     * With an observer's token the monitor reads the entries a board grew by: a statement changed in
+     * the database after it was logged is reported with its record, and the verified checkpoint
+     * stays where it was; a board the API calls sealed whose last record is no seal is a mismatch.
+     */
+    @Test
+    void anObserversMonitorReadsTheEntriesTheBoardGrewBy() throws Exception {
+        String board = "entries-" + Long.toString(System.nanoTime(), 36);
+        Path state = Files.createTempDirectory(Files.createDirectories(Path.of("target/tmp")), "monitor-entries-");
+        try (View v = View.start("entries")) {
+            v.publish(statements(board, "vote-", 0, 5));
+            v.awaitCheckpoint(board, 5);
+            List<String> reported = new ArrayList<>();
+            assertEquals(
+                    List.of(),
+                    monitor(View.OBSERVER, state, new MonitorMetrics(), reported, v)
+                            .pass());
+            v.publish(statements(board, "vote-", 5, 10));
+            v.awaitCheckpoint(board, 10);
+            DatabaseAddress db = STACK.database();
+            try (Connection c = DriverManager.getConnection(v.jdbcUrl(), db.user(), db.password());
+                    java.sql.PreparedStatement ps = c.prepareStatement("UPDATE records SET statement = ? "
+                            + "WHERE id = 7 AND board_id = (SELECT board_id FROM boards WHERE name = ?)")) {
+                ps.setBytes(
+                        1,
+                        org.electorallog.schemas.CanonicalStatement.encode(
+                                statements(board, "changed-", 7, 8).get(0)));
+                ps.setString(2, board);
+                assertEquals(1, ps.executeUpdate());
+            }
+            List<Finding> found = monitor(View.OBSERVER, state, new MonitorMetrics(), reported, v)
+                    .pass();
+            assertEquals(
+                    List.of(Finding.Kind.ENTRIES_DO_NOT_MATCH),
+                    found.stream().map(Finding::kind).toList());
+            assertTrue(found.get(0).detail().startsWith("entry 7 does not hash to its leaf"), found.toString());
+            assertEquals(
+                    5,
+                    Checkpoint.parse(SignedNote.parse(new MonitorState(state)
+                                            .read(board)
+                                            .orElseThrow()
+                                            .checkpoint())
+                                    .text())
+                            .size(),
+                    "the verified checkpoint did not move past the changed entry");
+            assertEquals(
+                    List.of(), monitor(state, new MonitorMetrics(), reported, v).pass(), "without a token: tiles only");
+
+            try (Connection c = DriverManager.getConnection(v.jdbcUrl(), db.user(), db.password())) {
+                c.createStatement().execute("UPDATE board_state SET sealed = now()");
+            }
+            found = monitor(View.OBSERVER, state, new MonitorMetrics(), reported, v)
+                    .pass();
+            assertEquals(
+                    List.of(Finding.Kind.SEAL_MISMATCH),
+                    found.stream().map(Finding::kind).toList());
+            assertTrue(
+                    found.get(0).detail().contains("record 9 is IDP_USER_EVENT, not a BOARD_SEALED statement"),
+                    found.toString());
         }
     }
 

@@ -71,6 +71,24 @@ record View(String topic, String jdbcUrl, Projector projector, QueryApi api) imp
         }
     }
 
+    /** Publishes each statement signed by {@code sender} (its sender signature over the canonical bytes). */
+    void publishSigned(List<Statement> statements, org.electorallog.core.SigningKey sender) throws Exception {
+        try (ElectoralLogProducer producer =
+                ElectoralLogProducer.create(ElectoralLogProducer.defaults(STACK.kafkaBootstrap()), topic)) {
+            for (Statement s : statements) {
+                Statement st = Statement.newBuilder(s)
+                        .setSenderPublicKey(java.nio.ByteBuffer.wrap(sender.publicKey()))
+                        .build();
+                byte[] signature = sender.sign(org.electorallog.schemas.CanonicalStatement.encode(st));
+                producer.publish(org.electorallog.schemas.avro.Envelope.newBuilder()
+                                .setStatement(st)
+                                .setSenderSignature(java.nio.ByteBuffer.wrap(signature))
+                                .build())
+                        .get();
+            }
+        }
+    }
+
     /** Waits until the board's latest checkpoint is at {@code size}. */
     void awaitCheckpoint(String board, long size) throws Exception {
         LogEndpoint e = new LogEndpoint(api.baseUrl(), null);

@@ -19,11 +19,7 @@ final class AuditCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
-            String board = env.sizes().entrySet().stream()
-                    .filter(e -> e.getKey().matches("perf-[0-9]+"))
-                    .max(Map.Entry.comparingByValue())
-                    .orElseThrow()
-                    .getKey();
+            String board = env.largestBoard();
             AuditOptions options = AuditOptions.of(List.of(NoteVerifier.parse(env.signer.verifierKey())));
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("board", board);

@@ -27,6 +27,7 @@ import picocli.CommandLine.Option;
             AuditCommand.class,
             StorageCommand.class,
             RebuildCommand.class,
+            VerifyBoardCommand.class,
             ReportCommand.class
         },
         description =

@@ -176,6 +176,15 @@ final class PerfEnvironment implements AutoCloseable {
         return api;
     }
 
+    /** The largest of the fill's boards ({@code perf-N}). */
+    String largestBoard() {
+        return sizes().entrySet().stream()
+                .filter(e -> e.getKey().matches("perf-[0-9]+"))
+                .max(Map.Entry.comparingByValue())
+                .orElseThrow(() -> new IllegalStateException("no perf-N board: run fill first"))
+                .getKey();
+    }
+
     /** Board name -> size, of the perf boards. */
     Map<String, Long> sizes() {
         Map<String, Long> out = new LinkedHashMap<>();

@@ -152,7 +152,8 @@ final class BoardWriter {
         List<PendingEvent> unique = dropRepeated(c, board, permitted, refused, lookingUp || board.sealedMillis != null);
         int dropped = events.size() - unique.size() - refused.size();
         boolean wasSealed = board.sealedMillis != null;
-        List<PendingEvent> fresh = BoardSeal.keepUntilSealed(board, unique, refused);
+        List<PendingEvent> fresh =
+                BoardSeal.keepUntilSealed(board, BoardContinuation.keepFirstOnly(board, unique, refused), refused);
         if (!fresh.isEmpty()) {
             List<RecordRow> rows = insertRecords(c, board, fresh);
             Tiles.write(c, board.boardId, board.tree.drainChangedTiles());

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -19,10 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
-import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
@@ -119,13 +116,7 @@ class BoardSealTest {
             assertEquals("XX000", e.getSQLState(), e.getMessage());
         }
 
-        StatementCodec codec = StatementCodec.embedded();
-        Map<String, String> reasons = new TreeMap<>();
-        for (ConsumerRecord<String, byte[]> r : DeadLetters.read(h)) {
-            reasons.put(
-                    codec.decode(r.value()).deliveryId(),
-                    new String(r.headers().lastHeader("dlq.reason").value(), StandardCharsets.UTF_8));
-        }
+        Map<String, String> reasons = DeadLetters.reasons(h);
         Map<String, String> expected = new TreeMap<>();
         refusedIds.forEach(id -> expected.put(id, "BOARD_SEALED"));
         assertEquals(expected, reasons);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -18,10 +19,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.electorallog.config.Setting;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.schemas.StatementCodec;
+import org.electorallog.schemas.StatementKinds;
+import org.electorallog.schemas.avro.Statement;
+import org.electorallog.store.BoardState;
+import org.electorallog.store.Boards;
 import org.electorallog.store.ProjectionComparison;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.testkit.Poll;
@@ -31,13 +38,21 @@ import org.junit.jupiter.api.Test;
  * BRIEF invariant 1 under crashes: the projector runs as a child JVM and is killed with SIGKILL at
  * random moments while statements are being published; afterwards every statement is projected
  * exactly once, in publish order per board, and the database equals a fresh replay of the topic
- * (same IDs, tiles, roots and counters). CI: 200,000 statements and 10 kills; {@code -Pfull}: 50 kills.
+ * (same IDs, tiles, roots and counters). One board is sealed nine tenths in and its seal sent again later
+ * (issue 42: a seal lost in a crash and redelivered seals once): it ends at the seal, and every
+ * statement after it is dead-lettered {@code BOARD_SEALED} exactly once. CI: 200,000 statements
+ * and 10 kills; {@code -Pfull}: 50 kills.
  */
 class CrashTest {
     static final int STATEMENTS = Integer.getInteger("electoral-log.crash.statements", 200_000);
     static final int KILLS = Integer.getInteger("electoral-log.crash.kills", 10);
     static final int BOARDS = 8;
     static final long PARTITION_WIDTH = 4096;
+    /** The board sealed nine tenths in (its statement number SEAL_AT is the seal), and the seal's redelivery. */
+    static final String SEALED = "crash-board-3";
+
+    static final int SEAL_AT = STATEMENTS / BOARDS * 9 / 10;
+    static final int SEAL_AGAIN = STATEMENTS / BOARDS * 19 / 20;
 
     @Test
     void sigkillAtRandomMomentsLosesAndDoublesNothingAndEqualsAReplay() throws Exception {
@@ -55,6 +70,7 @@ class CrashTest {
         for (int b = 0; b < BOARDS; b++) {
             published.put("crash-board-" + b, new ArrayList<>());
         }
+        List<String> afterSeal = new ArrayList<>();
         AtomicReference<Throwable> publishFailure = new AtomicReference<>();
         Thread publisher = new Thread(
                 () -> {
@@ -65,13 +81,24 @@ class CrashTest {
                         for (int i = 0; i < STATEMENTS; i++) {
                             String board = boards.get(i % BOARDS);
                             String id = board + "/" + i;
-                            published.get(board).add(id);
-                            p.publish(ProjectorHarness.statement(board, id, 1_767_225_600_000L + i))
-                                    .whenComplete((r, e) -> {
-                                        if (e != null) {
-                                            publishFailure.compareAndSet(null, e);
-                                        }
-                                    });
+                            Statement st = ProjectorHarness.statement(board, id, 1_767_225_600_000L + i);
+                            if (board.equals(SEALED) && (i / BOARDS == SEAL_AT || i / BOARDS == SEAL_AGAIN)) {
+                                // the seal, and later the same seal again (a redelivery): sealed once
+                                id = "seal:" + SEALED;
+                                st = BoardSealTest.seal(SEALED, id);
+                            }
+                            if (board.equals(SEALED) && i / BOARDS > SEAL_AT) {
+                                if (i / BOARDS != SEAL_AGAIN) {
+                                    afterSeal.add(id); // dead-lettered BOARD_SEALED
+                                }
+                            } else {
+                                published.get(board).add(id);
+                            }
+                            p.publish(st).whenComplete((r, e) -> {
+                                if (e != null) {
+                                    publishFailure.compareAndSet(null, e);
+                                }
+                            });
                             if (i % 1000 == 999) {
                                 Thread.sleep(pace); // spreads the publishing over the kill loop
                             }
@@ -123,8 +150,27 @@ class CrashTest {
                         e.getValue(), ids, "board " + e.getKey() + " holds every statement once, in publish order");
                 total += ids.size();
             }
-            assertEquals(STATEMENTS, total);
+            assertEquals(
+                    STATEMENTS - afterSeal.size() - 1, total, "the statements after the seal, the redelivered seal");
+            BoardState sealed = Boards.state(c, SEALED).orElseThrow();
+            assertEquals(SEAL_AT + 1L, sealed.size(), "sealed once, at the first seal");
+            assertTrue(sealed.sealedMillis() != null);
+            assertEquals(StatementKinds.BOARD_SEALED, BoardSealTest.kindOf(c, sealed, SEAL_AT));
         }
+        // a crash between a dead letter and its batch's commit repeats the dead letter with the same
+        // source (DeadLetterPublisher): counted once per source event
+        StatementCodec codec = StatementCodec.embedded();
+        Map<String, String> refused = new LinkedHashMap<>();
+        for (ConsumerRecord<String, byte[]> r : DeadLetters.read(h)) {
+            assertEquals("BOARD_SEALED", header(r, "dlq.reason"));
+            refused.putIfAbsent(
+                    header(r, "dlq.source.partition") + "@" + header(r, "dlq.source.offset"),
+                    codec.decode(r.value()).deliveryId());
+        }
+        assertEquals(
+                afterSeal,
+                new ArrayList<>(refused.values()),
+                "every statement after the seal dead-lettered, in order, none twice from one event");
 
         String replay = h.createDatabase("crash_replay_" + System.nanoTime(), PARTITION_WIDTH);
         ProjectorSettings replaySettings = h.settings
@@ -188,6 +234,10 @@ class CrashTest {
         pb.redirectErrorStream(true)
                 .redirectOutput(work.resolve("child-" + k + ".log").toFile());
         return pb.start();
+    }
+
+    static String header(ConsumerRecord<String, byte[]> r, String name) {
+        return new String(r.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
     }
 
     static void awaitLine(Process child, Path log, String line) throws Exception {

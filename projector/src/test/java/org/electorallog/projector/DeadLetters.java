@@ -32,4 +32,16 @@ final class DeadLetters {
         }
         return out;
     }
+
+    /** Delivery ID to {@code dlq.reason} of every dead letter of the test's topic. */
+    static java.util.Map<String, String> reasons(ProjectorHarness h) throws org.electorallog.schemas.BadEventException {
+        org.electorallog.schemas.StatementCodec codec = org.electorallog.schemas.StatementCodec.embedded();
+        java.util.Map<String, String> out = new java.util.TreeMap<>();
+        for (ConsumerRecord<String, byte[]> r : read(h)) {
+            out.put(
+                    codec.decode(r.value()).deliveryId(),
+                    new String(r.headers().lastHeader("dlq.reason").value(), java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return out;
+    }
 }

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.electorallog.core.EntryBundle;
 import org.electorallog.core.Hashes;
+import org.electorallog.core.SignatureBundle;
 import org.electorallog.core.TileLayout;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.BoardRow;
@@ -13,6 +14,7 @@ import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
 import org.electorallog.store.CounterKey;
 import org.electorallog.store.Counters;
+import org.electorallog.store.RecordSignatures;
 import org.electorallog.store.Records;
 import org.electorallog.store.Tiles;
 
@@ -133,12 +135,7 @@ final class LogReader {
     /** A C2SP tlog-tiles entry bundle: the canonical statements of records [256N, 256N + width). */
     byte[] entries(String name, long index, int width) {
         return reads.read(c -> {
-            BoardRow b = SnapshotReads.board(c, name);
-            long size = Boards.size(c, b.id());
-            if (TileLayout.width(0, index, size) < width) {
-                throw ApiException.notFound("entry bundle " + TileLayout.entriesPath(index, width)
-                        + " does not exist yet: the board has " + size + " records");
-            }
+            BoardRow b = bundleBoard(c, name, index, width, TileLayout.entriesPath(index, width));
             List<byte[]> entries = new ArrayList<>(width);
             Records.statements(c, b.id(), index * 256, index * 256 + width, (id, statement) -> entries.add(statement));
             if (entries.size() != width) {
@@ -146,5 +143,28 @@ final class LogReader {
             }
             return EntryBundle.encode(entries);
         });
+    }
+
+    /** The signature bundle beside entry bundle N of width W (core SignatureBundle). */
+    byte[] signatures(String name, long index, int width) {
+        return reads.read(c -> {
+            BoardRow b = bundleBoard(c, name, index, width, TileLayout.signaturesPath(index, width));
+            List<SignatureBundle.Signatures> items = RecordSignatures.of(c, b.id(), index * 256, index * 256 + width);
+            if (items.size() != width) {
+                throw new IllegalStateException("board " + name + " is missing records in bundle " + index);
+            }
+            return SignatureBundle.encode(items);
+        });
+    }
+
+    /** The board of a bundle of records [256N, 256N + W), which must all exist; 404 otherwise. */
+    private static BoardRow bundleBoard(java.sql.Connection c, String name, long index, int width, String path)
+            throws java.sql.SQLException {
+        BoardRow b = SnapshotReads.board(c, name);
+        long size = Boards.size(c, b.id());
+        if (TileLayout.width(0, index, size) < width) {
+            throw ApiException.notFound(path + " does not exist yet: the board has " + size + " records");
+        }
+        return b;
     }
 }

@@ -61,6 +61,17 @@ final class PublicRoutes {
                                 Role.ANONYMOUS)
                         .forRole(Role.OBSERVER),
                 new Route(
+                                HandlerType.GET,
+                                "/boards/{board}/signatures/<path>",
+                                List.of(),
+                                List.of(200, 400, 401, 403, 404),
+                                null,
+                                "application/octet-stream",
+                                this::signatures,
+                                null,
+                                Role.ANONYMOUS)
+                        .forRole(Role.OBSERVER),
+                new Route(
                         HandlerType.GET,
                         "/boards/{board}/tile/<path>",
                         List.of(),
@@ -162,14 +173,27 @@ final class PublicRoutes {
 
     /** A C2SP tlog-tiles entry bundle: whole statements, so observers only. */
     private void entries(Context ctx) {
-        String board = RequestValues.board(ctx);
-        TilePath t;
+        TilePath t = bundlePath(ctx);
+        immutable(ctx, reader.entries(RequestValues.board(ctx), t.index(), t.width()));
+    }
+
+    /** The {@code N[.p/W]} of an entry bundle (C2SP tlog-tiles), which its signature bundle shares. */
+    private static TilePath bundlePath(Context ctx) {
         try {
-            t = TilePath.parse("tile/entries/" + ctx.pathParam("path"));
+            return TilePath.parse("tile/entries/" + ctx.pathParam("path"));
         } catch (IllegalArgumentException e) {
-            throw ApiException.badRequest("not a C2SP tlog-tiles entries path: " + e.getMessage());
+            throw ApiException.badRequest(
+                    "not an entry bundle path (N[.p/W], C2SP tlog-tiles tile/entries/): " + e.getMessage());
         }
-        immutable(ctx, reader.entries(board, t.index(), t.width()));
+    }
+
+    /**
+     * The signatures of an entry bundle's records (core SignatureBundle), at the entry bundle's
+     * N and W: observers only, like the entries they sign.
+     */
+    private void signatures(Context ctx) {
+        TilePath t = bundlePath(ctx);
+        immutable(ctx, reader.signatures(RequestValues.board(ctx), t.index(), t.width()));
     }
 
     /** A tile or bundle (full, or partial at an exact width) never changes once it exists. */

@@ -60,6 +60,7 @@ class AccessTest {
             Map.entry("GET /boards/{board}/checkpoint", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/tile/{path}", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/tile/entries/{path}", Role.OBSERVER),
+            Map.entry("GET /boards/{board}/signatures/{path}", Role.OBSERVER),
             Map.entry("GET /boards/{board}/records/{id}", Role.OBSERVER),
             Map.entry("GET /boards/{board}/records/{id}/proof", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/proof", Role.ANONYMOUS),
@@ -289,6 +290,7 @@ class AccessTest {
                 .substring(operation.indexOf(' ') + 1)
                 .replace("{board}", QueryApiTest.BOARD)
                 .replace("tile/entries/{path}", "tile/entries/" + tileIndex(operation))
+                .replace("signatures/{path}", "signatures/" + tileIndex(operation))
                 .replace("tile/{path}", "tile/0/" + tileIndex(operation))
                 .replace("audits/{id}", "audits/no-such-audit")
                 .replace("{grant}", "999999999")

@@ -31,7 +31,9 @@ public final class BadEventException extends Exception {
         /** The grant that would cover the statement was revoked before the statement's time. */
         SENDER_REVOKED,
         /** The board was sealed (a BOARD_SEALED record) before this statement: a sealed board never grows. */
-        BOARD_SEALED
+        BOARD_SEALED,
+        /** A LOG_CONTINUATION that would not be its board's first record: only a board's start names its predecessor. */
+        CONTINUATION_NOT_FIRST
     }
 
     private final Reason reason;

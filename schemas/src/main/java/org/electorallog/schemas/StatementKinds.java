@@ -41,6 +41,12 @@ public final class StatementKinds {
      */
     public static final short BOARD_SEALED = 18;
 
+    /**
+     * The code of LOG_CONTINUATION: a board's first record, naming the sealed board it continues;
+     * the projector refuses one anywhere else (issue 42).
+     */
+    public static final short LOG_CONTINUATION = 17;
+
     private StatementKinds() {}
 
     /** The code of a kind name, or -1 when this version does not know it. */

@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.schemas.avro.CastVote;
 import org.electorallog.schemas.avro.ElectionPublished;
 import org.electorallog.schemas.avro.Statement;
@@ -143,10 +144,11 @@ class CanonicalStatementTest {
                         .setCastVoteHash(ByteBuffer.wrap(new byte[1]))
                         .build())
                 .build();
-        assertEquals(
-                7,
-                CanonicalStatementReader.fields(CanonicalStatement.encode(withBody))
-                        .size());
+        java.util.Map<String, Object> top = CanonicalStatementReader.fields(CanonicalStatement.encode(withBody));
+        assertEquals(7, top.size());
+        java.util.Map<String, Object> body = CanonicalStatementReader.record((byte[]) top.get("body"));
+        assertEquals("e", body.get("election_id"));
+        assertArrayEquals(new byte[1], (byte[]) body.get("cast_vote_hash"));
         byte[] bad = CanonicalStatement.encode(minimal());
         org.junit.jupiter.api.Assertions.assertThrows(
                 IllegalArgumentException.class,

@@ -92,7 +92,8 @@ class StatementCodecTest {
         assertEquals(1, StatementKinds.code("CAST_VOTE"));
         assertEquals(StatementKinds.CAST_VOTE, StatementKinds.code("CAST_VOTE"));
         assertEquals(3, StatementKinds.code("IDP_USER_EVENT"));
-        assertEquals(17, StatementKinds.code("LOG_CONTINUATION"));
+        assertEquals(StatementKinds.LOG_CONTINUATION, StatementKinds.code("LOG_CONTINUATION"));
+        assertEquals(17, StatementKinds.LOG_CONTINUATION);
         assertEquals(StatementKinds.BOARD_SEALED, StatementKinds.code("BOARD_SEALED"));
     }
 

@@ -1,34 +1,53 @@
-package org.electorallog.schemas;
+package org.electorallog.core;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
- * Reads canonical statement bytes ({@link CanonicalStatement}, schemas/README.md "Canonical
- * statement bytes") back into their top-level fields, without any Avro schema.
+ * Reads canonical statement bytes (the log's entries: schemas {@code CanonicalStatement},
+ * schemas/README.md "Canonical statement bytes") back into their fields, without any Avro schema:
+ * what the audit checks stored columns against and what a verifier outside the operator
+ * ({@code monitor}) reads of an entry.
  */
 public final class CanonicalStatementReader {
+    /** Format tag and version at the start of every canonical statement (schemas/README.md). */
+    private static final byte[] MAGIC = "ELS1".getBytes(StandardCharsets.US_ASCII);
+
     private CanonicalStatementReader() {}
 
     /**
      * Reads the top-level fields of canonical statement bytes back: field name to value, where a
      * string, enum symbol or bytes value is returned as a String, String or byte[], a number as a
-     * Long, and a nested record, array or map as its raw canonical bytes. Used by the audit to check
-     * a record's stored columns against the bytes its leaf commits to. Malformed bytes throw
-     * IllegalArgumentException naming the offset.
+     * Long, and a nested record, array or map as its raw canonical value bytes ({@link #record}
+     * reads a record's). Malformed bytes throw IllegalArgumentException naming the offset.
      */
-    public static java.util.Map<String, Object> fields(byte[] canonical) {
+    public static Map<String, Object> fields(byte[] canonical) {
         Cursor r = new Cursor(canonical);
-        for (byte b : CanonicalStatement.MAGIC) {
+        for (byte b : MAGIC) {
             if (r.u8() != (b & 0xFF)) {
                 throw new IllegalArgumentException("canonical statement does not start with ELS1");
             }
         }
+        return recordToEnd(r, canonical);
+    }
+
+    /**
+     * The fields of a nested record as {@link #fields} returns them, from its canonical value bytes
+     * (tag 0x07, as {@link #fields} hands out a record-valued field).
+     */
+    public static Map<String, Object> record(byte[] value) {
+        return recordToEnd(new Cursor(value), value);
+    }
+
+    private static Map<String, Object> recordToEnd(Cursor r, byte[] canonical) {
         if (r.u8() != 0x07) {
-            throw new IllegalArgumentException("canonical statement is not a record");
+            throw new IllegalArgumentException("canonical value is not a record");
         }
         r.str();
         long n = r.uvarint();
-        java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+        Map<String, Object> out = new LinkedHashMap<>();
         for (long i = 0; i < n; i++) {
             String name = r.str();
             int start = r.pos;
@@ -42,14 +61,13 @@ public final class CanonicalStatementReader {
                 case 0x07, 0x08, 0x09 -> {
                     r.pos = start;
                     r.skipValue();
-                    out.put(name, java.util.Arrays.copyOfRange(canonical, start, r.pos));
+                    out.put(name, Arrays.copyOfRange(canonical, start, r.pos));
                 }
                 default -> throw new IllegalArgumentException("unknown canonical tag " + tag + " at byte " + start);
             }
         }
         if (r.pos != canonical.length) {
-            throw new IllegalArgumentException(
-                    "canonical statement has " + (canonical.length - r.pos) + " trailing bytes");
+            throw new IllegalArgumentException("canonical value has " + (canonical.length - r.pos) + " trailing bytes");
         }
         return out;
     }
@@ -95,7 +113,7 @@ public final class CanonicalStatementReader {
             if (len > b.length - pos) {
                 throw new IllegalArgumentException("canonical length " + len + " runs past the end at byte " + pos);
             }
-            byte[] out = java.util.Arrays.copyOfRange(b, pos, pos + (int) len);
+            byte[] out = Arrays.copyOfRange(b, pos, pos + (int) len);
             pos += (int) len;
             return out;
         }

@@ -1,0 +1,152 @@
+package org.electorallog.monitor;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.electorallog.core.CanonicalStatementReader;
+import org.electorallog.core.SignatureBundle;
+import org.electorallog.core.SigningKey;
+
+/**
+ * What {@code verify-board} checks of each entry beyond its leaf hash (issue 42 item 3), reading
+ * the canonical statement bytes with core alone ({@link CanonicalStatementReader}): that it is a
+ * canonical statement of this board; its sender signature with the sender key it names and its
+ * system signature with the system keys given (the signature bundle beside the entry bundle, core
+ * {@link SignatureBundle}); its sender's grant in a registry export at its Kafka time; that no
+ * record follows a {@code BOARD_SEALED} one; and that a {@code LOG_CONTINUATION} is the board's
+ * first record ({@link BoardVerifier} checks the link it names).
+ */
+final class EntryChecks {
+    static final String SEALED = "BOARD_SEALED";
+    static final String CONTINUATION = "LOG_CONTINUATION";
+
+    /** A board's first record: the sealed board it continues, at that board's size and root. */
+    @SuppressWarnings("ArrayRecordComponent") // compared by its parts
+    record Continuation(String previousBoard, long previousSize, byte[] previousRoot) {}
+
+    private final List<byte[]> systemKeys;
+    private final RegistryExport registry;
+    private final Consumer<String> problems;
+    private final Map<ByteBuffer, SigningKey.PublicKey> keys = new HashMap<>();
+    private String board;
+    /** Entries whose sender signature verified, and entries that carried none. */
+    long signed;
+
+    long unsigned;
+    /** Entry bundles whose signature bundle could not be read (an anonymous caller, a copy without them). */
+    long bundlesWithoutSignatures;
+    /** The index of the BOARD_SEALED record, or -1. */
+    long sealIndex = -1;
+
+    Continuation continuation;
+
+    /**
+     * @param board      the board the entries must be of, or null: the first entry's
+     * @param systemKeys the voting system's keys; empty: system signatures are not checked
+     * @param registry   the sender registry export, or null: grants are not checked
+     */
+    EntryChecks(String board, List<byte[]> systemKeys, RegistryExport registry, Consumer<String> problems) {
+        this.board = board;
+        this.systemKeys = List.copyOf(systemKeys);
+        this.registry = registry;
+        this.problems = problems;
+    }
+
+    /** The board the entries are of (the first entry's when none was given). */
+    String board() {
+        return board;
+    }
+
+    /** Checks the entries of one bundle from index {@code first}; {@code signatures} null when unread. */
+    void bundle(long first, List<byte[]> entries, List<SignatureBundle.Signatures> signatures) {
+        if (signatures == null) {
+            bundlesWithoutSignatures++;
+        }
+        for (int i = 0; i < entries.size(); i++) {
+            entry(first + i, entries.get(i), signatures == null ? null : signatures.get(i));
+        }
+    }
+
+    private void entry(long index, byte[] entry, SignatureBundle.Signatures signatures) {
+        Map<String, Object> fields;
+        try {
+            fields = CanonicalStatementReader.fields(entry);
+        } catch (IllegalArgumentException e) {
+            problems.accept("entry " + index + " is not a canonical statement: " + e.getMessage());
+            return;
+        }
+        String of = String.valueOf(fields.get("board"));
+        String kind = String.valueOf(fields.get("kind"));
+        if (board == null) {
+            board = of;
+        } else if (!board.equals(of)) {
+            problems.accept("entry " + index + " is a statement of board '" + of + "', not of '" + board + "'");
+        }
+        if (sealIndex >= 0) {
+            problems.accept("entry " + index + " follows the seal at entry " + sealIndex + ": the sealed board grew");
+        } else if (kind.equals(SEALED)) {
+            sealIndex = index;
+        }
+        if (kind.equals(CONTINUATION)) {
+            continuation(index, fields);
+        }
+        if (signatures != null) {
+            signatures(index, entry, kind, fields, signatures);
+        }
+    }
+
+    private void continuation(long index, Map<String, Object> fields) {
+        if (index != 0) {
+            problems.accept("entry " + index + " is a LOG_CONTINUATION, which only a board's first record may be");
+            return;
+        }
+        try {
+            Map<String, Object> body = CanonicalStatementReader.record((byte[]) fields.get("body"));
+            continuation =
+                    new Continuation((String) body.get("previous_board"), (Long) body.get("previous_size"), (byte[])
+                            body.get("previous_root"));
+            if (continuation.previousBoard() == null
+                    || continuation.previousRoot() == null
+                    || continuation.previousRoot().length != 32) {
+                throw new IllegalArgumentException("it lacks the previous board, size or a 32-byte root");
+            }
+        } catch (RuntimeException e) {
+            continuation = null;
+            problems.accept("entry 0 is a LOG_CONTINUATION whose body cannot be read: " + e.getMessage());
+        }
+    }
+
+    private void signatures(
+            long index, byte[] entry, String kind, Map<String, Object> fields, SignatureBundle.Signatures s) {
+        byte[] key = fields.get("sender_public_key") instanceof byte[] b ? b : null;
+        if (s.sender() == null) {
+            unsigned++;
+        } else if (key != null
+                && keys.computeIfAbsent(ByteBuffer.wrap(key), k -> SigningKey.PublicKey.decode(key))
+                        .verify(entry, s.sender())) {
+            signed++;
+        } else {
+            problems.accept("entry " + index + "'s sender signature does not verify with the sender key it names");
+        }
+        if (s.system() != null && !systemKeys.isEmpty()) {
+            boolean any = false;
+            for (byte[] k : systemKeys) {
+                any |= SigningKey.verify(k, entry, s.system());
+            }
+            if (!any) {
+                problems.accept("entry " + index + "'s system signature verifies with none of the system keys given");
+            }
+        }
+        if (registry != null) {
+            String refusal = s.sender() == null || key == null
+                    ? "it has no sender signature"
+                    : registry.refusal(key, board, kind, s.createdMillis());
+            if (refusal != null) {
+                problems.accept(
+                        "entry " + index + " (" + kind + ") is not allowed by the sender registry given: " + refusal);
+            }
+        }
+    }
+}

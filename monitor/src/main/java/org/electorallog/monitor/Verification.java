@@ -1,0 +1,25 @@
+package org.electorallog.monitor;
+
+import java.util.List;
+
+/**
+ * What {@link BoardVerifier} found: the checkpoint's size and root, leaves and entries checked, sender
+ * signatures verified and entries without one (-1 each when no signature bundle was read), the
+ * size the board is sealed at (-1: open or not known), the board it continues (or null), and the
+ * problems found.
+ */
+public record Verification(
+        long size,
+        String root,
+        long leaves,
+        long entries,
+        long signed,
+        long unsigned,
+        long sealedSize,
+        String continues,
+        List<String> problems,
+        double seconds) {
+    public boolean verified() {
+        return problems.isEmpty();
+    }
+}

@@ -1,0 +1,73 @@
+package org.electorallog.monitor;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.electorallog.core.SignatureBundle;
+import org.electorallog.core.SigningKey;
+import org.electorallog.schemas.CanonicalStatement;
+import org.electorallog.schemas.avro.Statement;
+import org.junit.jupiter.api.Test;
+
+/**
+ * verify-board's checks of entries that a projector would never have logged, on canonical bytes
+ * made by the schemas encoder and read back with core alone: a record after the seal, a
+ * continuation that is not first, a statement of another board, bytes that are no statement, a
+ * system signature under no key given.
+ */
+class EntryChecksTest {
+    @Test
+    void whatAnHonestProjectorNeverLogsIsReported() {
+        List<String> problems = new ArrayList<>();
+        EntryChecks c = new EntryChecks("b", List.of(), null, problems::add);
+        byte[] root = new byte[32];
+        root[31] = 7;
+        c.bundle(
+                0,
+                List.of(
+                        entry(BoardVerifierTest.continuation("b", "a", 9, root)),
+                        entry(MonitorTest.statements("b", "v-", 0, 1).get(0)),
+                        entry(BoardVerifierTest.continuation("b", "a", 9, root)),
+                        entry(MonitorTest.statements("other", "v-", 1, 2).get(0)),
+                        entry(BoardVerifierTest.seal("b")),
+                        entry(MonitorTest.statements("b", "v-", 2, 3).get(0)),
+                        "ELS1 no statement".getBytes(java.nio.charset.StandardCharsets.US_ASCII)),
+                null);
+        assertEquals(
+                List.of(
+                        "entry 2 is a LOG_CONTINUATION, which only a board's first record may be",
+                        "entry 3 is a statement of board 'other', not of 'b'",
+                        "entry 5 follows the seal at entry 4: the sealed board grew",
+                        "entry 6 is not a canonical statement: canonical value is not a record"),
+                problems);
+        assertEquals("a", c.continuation.previousBoard());
+        assertEquals(9, c.continuation.previousSize());
+        assertArrayEquals(root, c.continuation.previousRoot());
+        assertEquals(4, c.sealIndex);
+        assertEquals(1, c.bundlesWithoutSignatures);
+    }
+
+    @Test
+    void systemSignaturesAreCheckedWithTheKeysGiven() {
+        SigningKey system = SigningKey.generate();
+        SigningKey other = SigningKey.generate();
+        byte[] e = entry(MonitorTest.statements("b", "v-", 0, 1).get(0));
+        List<String> problems = new ArrayList<>();
+        EntryChecks c = new EntryChecks(null, List.of(system.publicKey()), null, problems::add);
+        c.bundle(
+                0,
+                List.of(e, e),
+                List.of(
+                        new SignatureBundle.Signatures(0, null, system.sign(e)),
+                        new SignatureBundle.Signatures(0, null, other.sign(e))));
+        assertEquals(List.of("entry 1's system signature verifies with none of the system keys given"), problems);
+        assertEquals("b", c.board(), "the first entry's board");
+        assertEquals(2, c.unsigned);
+    }
+
+    static byte[] entry(Statement s) {
+        return CanonicalStatement.encode(s);
+    }
+}
