@@ -294,7 +294,12 @@ public enum Setting {
             "30",
             "seconds an export's client may accept no bytes before the export is cut off and its connection freed"),
     MAX_BODY_BYTES(
-            whole(1024, 16 * 1024 * 1024), of(QUERY_API), "65536", "largest request body accepted; larger get 413");
+            whole(1024, 16 * 1024 * 1024), of(QUERY_API), "65536", "largest request body accepted; larger get 413"),
+    FULL_TILES(
+            whole(0, 1_000_000),
+            of(QUERY_API),
+            "8192",
+            "full hash tiles (8 KiB each, immutable) kept in memory and served without the database, least recently used dropped first; 0 = none");
 
     /** The processes that read settings. */
     public enum Process {

@@ -60,6 +60,21 @@ final class HttpMetrics implements AutoCloseable {
         }
     }
 
+    /** The full tile cache's hits, misses (tiles the database gave) and size. */
+    void fullTiles(FullTiles tiles) {
+        io.micrometer.core.instrument.FunctionCounter.builder(
+                        "electoral_log_full_tiles_hits", tiles, t -> t.hits.doubleValue())
+                .description("tile reads answered from memory (full tiles, issue 45)")
+                .register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder(
+                        "electoral_log_full_tiles_misses", tiles, t -> t.misses.doubleValue())
+                .description("tile reads the memory could not answer (not read yet, evicted, or partial)")
+                .register(registry);
+        Gauge.builder("electoral_log_full_tiles_held", tiles, FullTiles::size)
+                .description("full tiles held in memory")
+                .register(registry);
+    }
+
     /** Bucket boundaries of request durations, 1 ms to 10 s: p95 by route from Prometheus ({@code histogram_quantile}). */
     static final java.time.Duration[] BUCKETS = java.util.stream.LongStream.of(
                     1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)

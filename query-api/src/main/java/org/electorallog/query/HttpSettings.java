@@ -15,6 +15,7 @@ import java.util.List;
  * @param dbPoolSize         PostgreSQL connections
  * @param adminPort          a second port for the admin endpoints and /metrics, which the public port then
  *                           answers 404 for; 0 = everything on the public port
+ * @param fullTiles          full hash tiles kept in memory ({@link FullTiles}); 0 = none
  */
 public record HttpSettings(
         String host,
@@ -24,7 +25,8 @@ public record HttpSettings(
         RatePolicy limits,
         int maxBodyBytes,
         int dbPoolSize,
-        int adminPort) {
+        int adminPort,
+        int fullTiles) {
     /** Settings with everything on one port. */
     public HttpSettings(
             String host,
@@ -34,13 +36,23 @@ public record HttpSettings(
             RatePolicy limits,
             int maxBodyBytes,
             int dbPoolSize) {
-        this(host, tlsKeystore, tlsPassword, corsOrigins, limits, maxBodyBytes, dbPoolSize, 0);
+        this(
+                host,
+                tlsKeystore,
+                tlsPassword,
+                corsOrigins,
+                limits,
+                maxBodyBytes,
+                dbPoolSize,
+                0,
+                FullTiles.DEFAULT_CAPACITY);
     }
 
     public HttpSettings {
         corsOrigins = List.copyOf(corsOrigins);
-        if (limits == null || maxBodyBytes < 1 || dbPoolSize < 1) {
-            throw new IllegalArgumentException("rate limits are needed, and body size and pool size must be positive");
+        if (limits == null || maxBodyBytes < 1 || dbPoolSize < 1 || fullTiles < 0) {
+            throw new IllegalArgumentException("rate limits are needed, body size and pool size must be positive, "
+                    + "and the full tiles kept 0 or more");
         }
     }
 
@@ -54,24 +66,35 @@ public record HttpSettings(
     }
 
     public HttpSettings withLimits(RatePolicy l) {
-        return new HttpSettings(host, tlsKeystore, tlsPassword, corsOrigins, l, maxBodyBytes, dbPoolSize, adminPort);
+        return new HttpSettings(
+                host, tlsKeystore, tlsPassword, corsOrigins, l, maxBodyBytes, dbPoolSize, adminPort, fullTiles);
     }
 
     public HttpSettings withCors(List<String> origins) {
-        return new HttpSettings(host, tlsKeystore, tlsPassword, origins, limits, maxBodyBytes, dbPoolSize, adminPort);
+        return new HttpSettings(
+                host, tlsKeystore, tlsPassword, origins, limits, maxBodyBytes, dbPoolSize, adminPort, fullTiles);
     }
 
     public HttpSettings withTls(Path keystore, String password) {
-        return new HttpSettings(host, keystore, password, corsOrigins, limits, maxBodyBytes, dbPoolSize, adminPort);
+        return new HttpSettings(
+                host, keystore, password, corsOrigins, limits, maxBodyBytes, dbPoolSize, adminPort, fullTiles);
     }
 
     public HttpSettings withMaxBodyBytes(int bytes) {
-        return new HttpSettings(host, tlsKeystore, tlsPassword, corsOrigins, limits, bytes, dbPoolSize, adminPort);
+        return new HttpSettings(
+                host, tlsKeystore, tlsPassword, corsOrigins, limits, bytes, dbPoolSize, adminPort, fullTiles);
     }
 
     /** Admin endpoints and /metrics on {@code port} only (0: on the public port). */
     public HttpSettings withAdminPort(int port) {
-        return new HttpSettings(host, tlsKeystore, tlsPassword, corsOrigins, limits, maxBodyBytes, dbPoolSize, port);
+        return new HttpSettings(
+                host, tlsKeystore, tlsPassword, corsOrigins, limits, maxBodyBytes, dbPoolSize, port, fullTiles);
+    }
+
+    /** {@code tiles} full hash tiles kept in memory (0: none). */
+    public HttpSettings withFullTiles(int tiles) {
+        return new HttpSettings(
+                host, tlsKeystore, tlsPassword, corsOrigins, limits, maxBodyBytes, dbPoolSize, adminPort, tiles);
     }
 
     /** Whether a path is served on the admin port when there is one: the admin endpoints and the metrics. */

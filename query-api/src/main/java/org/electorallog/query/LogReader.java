@@ -25,9 +25,11 @@ import org.electorallog.store.Tiles;
  */
 final class LogReader {
     private final SnapshotReads reads;
+    private final FullTiles fullTiles;
 
-    LogReader(SnapshotReads reads) {
+    LogReader(SnapshotReads reads, FullTiles fullTiles) {
         this.reads = reads;
+        this.fullTiles = fullTiles;
     }
 
     Responses.BoardList boards() {
@@ -114,6 +116,11 @@ final class LogReader {
      * one); 404 when the tree is not that wide yet.
      */
     byte[] tile(String name, int level, long index, int width) {
+        byte[] full = fullTiles.get(name, level, index);
+        if (full != null) {
+            // a full tile never changes, and a partial one is a prefix of it: no database read
+            return width == TileLayout.TILE_WIDTH ? full : java.util.Arrays.copyOf(full, width * Hashes.HASH_SIZE);
+        }
         return reads.proofRead(c -> {
             BoardRow b = SnapshotReads.board(c, name);
             long size = Boards.size(c, b.id());
@@ -128,7 +135,8 @@ final class LogReader {
                 throw new IllegalStateException("tile " + level + "/" + index + " of board " + name + " holds "
                         + hashes.length / 32 + " hashes, fewer than its size requires (" + width + "): run the audit");
             }
-            return java.util.Arrays.copyOf(hashes, width * Hashes.HASH_SIZE);
+            fullTiles.offer(name, level, index, hashes);
+            return width == TileLayout.TILE_WIDTH ? hashes : java.util.Arrays.copyOf(hashes, width * Hashes.HASH_SIZE);
         });
     }
 

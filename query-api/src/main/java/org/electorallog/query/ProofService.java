@@ -34,9 +34,11 @@ import org.electorallog.store.Tiles;
  */
 final class ProofService {
     private final SnapshotReads reads;
+    private final FullTiles fullTiles;
 
-    ProofService(SnapshotReads reads) {
+    ProofService(SnapshotReads reads, FullTiles fullTiles) {
         this.reads = reads;
+        this.fullTiles = fullTiles;
     }
 
     /**
@@ -59,7 +61,11 @@ final class ProofService {
             CheckpointRow cp = tip.checkpoint();
             long size = sizeOrLatest(name, "size", requestedSize, cp, tip.size());
             return inclusionProof(
-                    name, id, size, cp, Tiles.source(c, tip.board().id()));
+                    name,
+                    id,
+                    size,
+                    cp,
+                    fullTiles.over(name, Tiles.source(c, tip.board().id())));
         });
     }
 
@@ -115,7 +121,11 @@ final class ProofService {
         return reads.proofRead(c -> {
             BoardTip tip = SnapshotReads.tip(c, name);
             return consistencyProof(
-                    name, from, requestedTo, tip, Tiles.source(c, tip.board().id()));
+                    name,
+                    from,
+                    requestedTo,
+                    tip,
+                    fullTiles.over(name, Tiles.source(c, tip.board().id())));
         });
     }
 
@@ -204,7 +214,9 @@ final class ProofService {
                         "record " + id + " is not yet in a checkpoint of board '" + name + "'; retry shortly");
             }
             List<byte[]> proof = ProofBuilder.inclusion(
-                    id, cp.size(), Tiles.source(c, tip.board().id()));
+                    id,
+                    cp.size(),
+                    fullTiles.over(name, Tiles.source(c, tip.board().id())));
             return new TlogProof(null, id, proof, tip.cosignedNote()).format();
         });
     }

@@ -61,10 +61,12 @@ public final class QueryApi implements AutoCloseable {
             LOG.warn("not ready: {}", behind);
         }
         SnapshotReads reads = new SnapshotReads(db, pools.proofs(), pools.exports());
-        LogReader reader = new LogReader(reads);
+        FullTiles fullTiles = new FullTiles(settings.http().fullTiles());
+        metrics.fullTiles(fullTiles);
+        LogReader reader = new LogReader(reads, fullTiles);
         Cursor cursors = new Cursor(settings.cursorKey());
         AccessSettings access = settings.effectiveAccess();
-        ProofService proofs = new ProofService(reads);
+        ProofService proofs = new ProofService(reads, fullTiles);
         routes.addAll(new OperationsRoutes(db, settings, metrics, schema).routes());
         routes.addAll(new PublicRoutes(reader, proofs, new BallotLocator(reads), cursors, access).routes());
         RatePolicy limits = settings.http().limits();

@@ -120,6 +120,42 @@ class TilesAndProofsTest {
         assertTrue(!fetched.isEmpty());
     }
 
+    /**
+     * Issue 45 item 2: a full tile, once read, is served from memory. The stored tile is then
+     * overwritten behind the API's back: the API still serves the tile it read (full, and any
+     * partial width as its prefix), which only memory can do, and counts the hits in /metrics.
+     */
+    @Test
+    void aFullTileOnceReadIsServedFromMemory() throws Exception {
+        byte[] tile = getBytes("/boards/" + BOARD + "/tile/0/000").body();
+        assertEquals(8192, tile.length);
+        org.electorallog.infra.DatabaseAddress db =
+                org.electorallog.infra.SharedStack.get().database();
+        String update = "UPDATE tiles SET hashes = ? WHERE level = 0 AND idx = 0 "
+                + "AND board_id = (SELECT board_id FROM boards WHERE name = ?)";
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+                java.sql.PreparedStatement ps = c.prepareStatement(update)) {
+            ps.setBytes(1, new byte[8192]);
+            ps.setString(2, BOARD);
+            assertEquals(1, ps.executeUpdate());
+            try {
+                assertArrayEquals(
+                        tile, getBytes("/boards/" + BOARD + "/tile/0/000").body());
+                assertArrayEquals(
+                        java.util.Arrays.copyOf(tile, 5 * 32),
+                        getBytes("/boards/" + BOARD + "/tile/0/000.p/5").body());
+            } finally {
+                ps.setBytes(1, tile);
+                assertEquals(1, ps.executeUpdate());
+            }
+        }
+        String metrics = QueryApiTest.get("/metrics", Role.ADMIN).body();
+        java.util.regex.Matcher hits = java.util.regex.Pattern.compile(
+                        "(?m)^electoral_log_full_tiles_hits_total (\\S+)$")
+                .matcher(metrics);
+        assertTrue(hits.find() && Double.parseDouble(hits.group(1)) >= 2, metrics);
+    }
+
     @Test
     void consistencyProofsVerify() throws Exception {
         JsonNode c = QueryApiTest.JSON.readTree(
