@@ -150,7 +150,7 @@ public final class BoardVerifier {
                     + (served == null ? "missing" : served.length + " bytes, not " + width * Hashes.HASH_SIZE));
             return -1;
         }
-        List<byte[]> leaves = leaves(t, width, served, f.entries(), f.signatures());
+        List<byte[]> leaves = leaves(t, width, served, f);
         for (int i = 0; i < width; i++) {
             tree.appendLeafHash(leaves != null ? leaves.get(i) : Arrays.copyOfRange(served, i * 32, i * 32 + 32));
             byte[] old = older.get(tree.size());
@@ -175,7 +175,8 @@ public final class BoardVerifier {
      * tile; null when the bundle cannot be read (anonymous callers may not), and the tile's own
      * hashes are used.
      */
-    private List<byte[]> leaves(long t, int width, byte[] tile, byte[] bundle, byte[] signatureBundle) {
+    private List<byte[]> leaves(long t, int width, byte[] tile, Level0Prefetch.Files f) {
+        byte[] bundle = f.entries();
         if (bundle == null) {
             return null;
         }
@@ -191,7 +192,8 @@ public final class BoardVerifier {
                     + width);
             return null;
         }
-        entryChecks.bundle(t * TileLayout.TILE_WIDTH, entries, signatures(t, width, signatureBundle));
+        entryChecks.bundle(
+                t * TileLayout.TILE_WIDTH, entries, signatures(t, width, f.signatures()), f.senderVerified());
         List<byte[]> leaves = new ArrayList<>(width);
         for (int i = 0; i < width; i++) {
             byte[] leaf = Hashes.leafHash(entries.get(i));

@@ -61,15 +61,44 @@ final class EntryChecks {
 
     /** Checks the entries of one bundle from index {@code first}; {@code signatures} null when unread. */
     void bundle(long first, List<byte[]> entries, List<SignatureBundle.Signatures> signatures) {
+        bundle(first, entries, signatures, null);
+    }
+
+    /**
+     * As {@link #bundle(long, List, List)}, with each sender signature's verification done already
+     * ({@link #senderSignatures}, on another thread), or null to verify them here.
+     */
+    void bundle(long first, List<byte[]> entries, List<SignatureBundle.Signatures> signatures, boolean[] verified) {
         if (signatures == null) {
             bundlesWithoutSignatures++;
         }
         for (int i = 0; i < entries.size(); i++) {
-            entry(first + i, entries.get(i), signatures == null ? null : signatures.get(i));
+            entry(first + i, entries.get(i), signatures == null ? null : signatures.get(i), verified, i);
         }
     }
 
-    private void entry(long index, byte[] entry, SignatureBundle.Signatures signatures) {
+    /**
+     * Whether each entry's sender signature verifies with the sender key the entry names (false
+     * for an entry without one, or that is no statement): the costly part of the checks, done where
+     * the bundles are fetched so that it runs on several threads (Ed25519, RFC 8032 section 5.1.7).
+     */
+    static boolean[] senderSignatures(List<byte[]> entries, List<SignatureBundle.Signatures> signatures) {
+        boolean[] out = new boolean[entries.size()];
+        for (int i = 0; i < out.length; i++) {
+            byte[] sig = signatures.get(i).sender();
+            if (sig != null) {
+                try {
+                    Object key = CanonicalStatementReader.fields(entries.get(i)).get("sender_public_key");
+                    out[i] = key instanceof byte[] k && SigningKey.verify(k, entries.get(i), sig);
+                } catch (IllegalArgumentException e) {
+                    out[i] = false; // not a statement: reported by the entry's own check
+                }
+            }
+        }
+        return out;
+    }
+
+    private void entry(long index, byte[] entry, SignatureBundle.Signatures signatures, boolean[] verified, int i) {
         Map<String, Object> fields;
         try {
             fields = CanonicalStatementReader.fields(entry);
@@ -93,7 +122,7 @@ final class EntryChecks {
             continuation(index, fields);
         }
         if (signatures != null) {
-            signatures(index, entry, kind, fields, signatures);
+            signatures(index, entry, kind, fields, signatures, verified == null ? null : verified[i]);
         }
     }
 
@@ -119,13 +148,20 @@ final class EntryChecks {
     }
 
     private void signatures(
-            long index, byte[] entry, String kind, Map<String, Object> fields, SignatureBundle.Signatures s) {
+            long index,
+            byte[] entry,
+            String kind,
+            Map<String, Object> fields,
+            SignatureBundle.Signatures s,
+            Boolean verified) {
         byte[] key = fields.get("sender_public_key") instanceof byte[] b ? b : null;
         if (s.sender() == null) {
             unsigned++;
-        } else if (key != null
-                && keys.computeIfAbsent(ByteBuffer.wrap(key), k -> SigningKey.PublicKey.decode(key))
-                        .verify(entry, s.sender())) {
+        } else if (verified != null
+                ? verified
+                : key != null
+                        && keys.computeIfAbsent(ByteBuffer.wrap(key), k -> SigningKey.PublicKey.decode(key))
+                                .verify(entry, s.sender())) {
             signed++;
         } else {
             problems.accept("entry " + index + "'s sender signature does not verify with the sender key it names");
