@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
             SealCommand.class,
             MonitorCommand.class,
             VerifyBoardCommand.class,
+            PublishTilesCommand.class,
             RebuildCommand.class,
             AuditCommand.class,
             KeygenCommand.class,

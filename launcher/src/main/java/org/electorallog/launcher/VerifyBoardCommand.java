@@ -42,6 +42,12 @@ public final class VerifyBoardCommand implements Callable<Integer> {
     @Option(names = "--dir", description = "a directory in the C2SP tlog-tiles layout (checkpoint, tile/...)")
     Path dir;
 
+    @Option(
+            names = "--tiles-url",
+            description = "a board published as static files (publish-tiles behind a web server): its URL prefix, "
+                    + "e.g. https://tiles.example/<board>")
+    String tilesUrl;
+
     @Option(names = "--log-key", required = true, description = "the log's verifier key (repeatable)")
     List<String> logKeys = new ArrayList<>();
 
@@ -91,14 +97,17 @@ public final class VerifyBoardCommand implements Callable<Integer> {
         TlogFiles files;
         VerifyOptions options;
         try {
-            if ((url == null) == (dir == null) || (url != null && board == null)) {
-                throw new IllegalArgumentException("give --url with --board, or --dir");
+            int sources = (url != null ? 1 : 0) + (dir != null ? 1 : 0) + (tilesUrl != null ? 1 : 0);
+            if (sources != 1 || (url != null && board == null)) {
+                throw new IllegalArgumentException("give --url with --board, or --dir, or --tiles-url");
             }
             if (previous != null && dir == null) {
                 throw new IllegalArgumentException(
                         "--previous goes with --dir (an API serves the previous board itself)");
             }
-            files = url != null ? TlogFiles.api(url, board, token) : TlogFiles.directory(dir);
+            files = url != null
+                    ? TlogFiles.api(url, board, token)
+                    : dir != null ? TlogFiles.directory(dir) : TlogFiles.url(tilesUrl);
             List<NoteVerifier> keys = new ArrayList<>();
             logKeys.forEach(k -> keys.add(NoteVerifier.parse(k)));
             List<Cosigner.Verifier> witnesses = new ArrayList<>();

@@ -54,7 +54,7 @@ class VerifyBoardCommandTest {
             assertTrue(out.toString().contains("problem: the checkpoint does not verify"), out.toString());
         }
         assertEquals(2, verifyBoard("--url", "http://127.0.0.1:9", "--log-key", "k"), "--url without --board");
-        assertTrue(err.toString().contains("give --url with --board, or --dir"), err.toString());
+        assertTrue(err.toString().contains("give --url with --board, or --dir, or --tiles-url"), err.toString());
         assertEquals(
                 2, verifyBoard("--url", "http://127.0.0.1:9", "--board", "b", "--log-key", "k", "--previous", "."));
         assertTrue(err.toString().contains("--previous goes with --dir"), err.toString());

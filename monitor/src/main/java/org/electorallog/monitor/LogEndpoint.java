@@ -93,12 +93,20 @@ public final class LogEndpoint {
      * observer's token).
      */
     public byte[] file(String board, String path) throws IOException {
-        HttpResponse<byte[]> r = get("/boards/" + enc(board) + "/" + path);
+        return at("/boards/" + enc(board) + "/" + path);
+    }
+
+    /**
+     * The bytes at {@code path} under this endpoint's URL (a static publication's board prefix
+     * serves the tlog-tiles paths there), or null on 404, 401 or 403.
+     */
+    public byte[] at(String path) throws IOException {
+        HttpResponse<byte[]> r = get(path);
         if (r.statusCode() == 404 || r.statusCode() == 401 || r.statusCode() == 403) {
             return null;
         }
         if (r.statusCode() != 200) {
-            throw new IOException("GET " + baseUrl + "/boards/" + board + "/" + path + ": HTTP " + r.statusCode());
+            throw new IOException("GET " + baseUrl + path + ": HTTP " + r.statusCode());
         }
         return r.body();
     }

@@ -38,6 +38,16 @@ public interface TlogFiles {
         };
     }
 
+    /**
+     * A board published as static files (the publisher's directory behind a web server):
+     * {@code <prefix>/checkpoint}, {@code <prefix>/tile/...}; a tlog-tiles client's view, with no
+     * board state (a seal is then read from the records).
+     */
+    static TlogFiles url(String prefix) {
+        LogEndpoint files = new LogEndpoint(prefix, null);
+        return path -> files.at("/" + path);
+    }
+
     /** A directory in the tlog-tiles layout. */
     static TlogFiles directory(Path dir) {
         return path -> {

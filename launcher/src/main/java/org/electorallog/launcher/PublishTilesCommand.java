@@ -1,0 +1,75 @@
+package org.electorallog.launcher;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.electorallog.config.Configuration;
+import org.electorallog.config.Setting;
+import org.electorallog.publisher.BoardPublication;
+import org.electorallog.publisher.Publisher;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code electoral-log publish-tiles}: the static publication (issue 45 item 1). Copies every board
+ * of the projection (the shared configuration's database) into a directory in the C2SP tlog-tiles
+ * layout, tiles before the checkpoint that needs them, for nginx ({@code infra/deploy/nginx-tiles.conf})
+ * or any web server to serve; every {@code --interval-ms} until stopped, or {@code --once}.
+ */
+@Command(
+        name = "publish-tiles",
+        mixinStandardHelpOptions = true,
+        description = "Publish every board's checkpoint and tiles into a directory for a web server to serve.")
+public final class PublishTilesCommand implements Callable<Integer> {
+    @Option(names = "--dir", required = true, description = "the directory a web server serves")
+    Path dir;
+
+    @Option(names = "--interval-ms", defaultValue = "1000", description = "between rounds; default ${DEFAULT-VALUE}")
+    long intervalMs;
+
+    @Option(
+            names = "--entries",
+            description = "also the entry bundles (whole statements) and signature bundles: only where every "
+                    + "statement kind is public (docs/security.md)")
+    boolean entries;
+
+    @Option(names = "--once", description = "one round, then exit (0: every board published, 1: some failed)")
+    boolean once;
+
+    Map<String, String> environment = System.getenv();
+    PrintStream out = System.out;
+
+    @Override
+    public Integer call() throws Exception {
+        Configuration conf = Configuration.load(environment);
+        String password = conf.secret(Setting.DB_PASSWORD);
+        Publisher.Settings settings = new Publisher.Settings(
+                conf.required(Setting.JDBC_URL),
+                conf.get(Setting.DB_USER),
+                password == null ? "" : password,
+                dir,
+                Duration.ofMillis(Math.max(50, intervalMs)),
+                entries);
+        if (!once) {
+            try (Publisher p = Publisher.start(settings)) {
+                out.println("publish-tiles: publishing every " + intervalMs + " ms into " + dir + " (Ctrl-C stops)");
+                Thread.currentThread().join();
+            }
+            return 0;
+        }
+        try (Publisher p = Publisher.open(settings)) {
+            if (!p.holdsLock()) {
+                out.println("publish-tiles: another publisher holds the lock; nothing done");
+                return 1;
+            }
+            int boards = p.boards();
+            Map<String, BoardPublication.Outcome> done = p.round();
+            done.forEach((board, o) -> out.printf(
+                    "%s: checkpoint %,d (published before: %,d), %d file(s) written%n",
+                    board, o.size(), o.previous(), o.files()));
+            return done.size() == boards ? 0 : 1;
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package org.electorallog.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.electorallog.config.Setting;
+import org.electorallog.monitor.LogEndpoint;
+import org.electorallog.schemas.ElectionStatements;
+import org.electorallog.testkit.Poll;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * {@code electoral-log publish-tiles --once} against a real projection: the board is written into
+ * the directory and {@code verify-board --dir} verifies it from there.
+ */
+class PublishTilesCommandTest {
+    @Test
+    void oneRoundPublishesABoardThatVerifiesFromTheDirectory() throws Exception {
+        String board = "tiles-" + Long.toString(System.nanoTime(), 36);
+        ElectionStatements made = new ElectionStatements(board, 7);
+        Path dir = Files.createTempDirectory(Files.createDirectories(Path.of("target/tmp")), "tiles-");
+        try (RunningLog log = new RunningLog("publish-tiles")) {
+            for (int i = 0; i < 5; i++) {
+                log.producer.publish(made.vote("voter-" + i, 1_000 + i)).get();
+            }
+            LogEndpoint api = new LogEndpoint(log.api.baseUrl(), null);
+            Poll.until(Duration.ofMinutes(1), board + " checkpointed at 5", () -> {
+                String note = api.checkpoint(board);
+                return note != null && note.contains("\n5\n");
+            });
+            PublishTilesCommand publish = new PublishTilesCommand();
+            publish.environment = Map.of(
+                    Setting.JDBC_URL.env, log.settings.jdbcUrl(),
+                    Setting.DB_USER.env, log.settings.dbUser(),
+                    Setting.DB_PASSWORD.env, log.settings.dbPassword());
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            publish.out = new PrintStream(out, true, StandardCharsets.UTF_8);
+            assertEquals(0, new CommandLine(publish).execute("--dir", dir.toString(), "--once"), out.toString());
+            assertTrue(out.toString().contains(board + ": checkpoint 5 (published before: 0)"), out.toString());
+
+            ByteArrayOutputStream verified = new ByteArrayOutputStream();
+            int exit = new CommandLine(new VerifyBoardCommand(
+                            new PrintStream(verified, true, StandardCharsets.UTF_8),
+                            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
+                    .execute(
+                            "--dir",
+                            dir.resolve(board).toString(),
+                            "--log-key",
+                            log.settings.signer().verifierKey());
+            assertEquals(0, exit, verified.toString());
+            assertTrue(verified.toString().startsWith("verified: 5 leaves"), verified.toString());
+        }
+    }
+}

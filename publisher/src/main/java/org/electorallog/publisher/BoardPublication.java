@@ -1,0 +1,170 @@
+package org.electorallog.publisher;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.EntryBundle;
+import org.electorallog.core.ProofException;
+import org.electorallog.core.SignatureBundle;
+import org.electorallog.core.SignedNote;
+import org.electorallog.core.TileKey;
+import org.electorallog.core.TileLayout;
+import org.electorallog.store.BoardTip;
+import org.electorallog.store.BoardTips;
+import org.electorallog.store.RecordSignatures;
+import org.electorallog.store.Records;
+import org.electorallog.store.Tiles;
+
+/**
+ * One board copied into a {@link TlogDirectory} (issue 45 item 1, docs/architecture.md "Static
+ * publication"), from the snapshot of {@code c}: the latest signed checkpoint with its witness
+ * cosignatures (C2SP tlog-checkpoint, signed-note) and every hash tile it needs that the directory
+ * lacks, level 0 up (C2SP tlog-tiles), then the entry bundles and the signature bundles beside them
+ * when the deployment publishes entries, and the {@code checkpoint} file last: a reader never sees a
+ * checkpoint whose tiles are missing. Partial tiles that neither this checkpoint nor the one before
+ * it needs are then removed (a client holding an older checkpoint reads the full tile's prefix, as
+ * tlog-tiles allows); the size before the one before is kept in {@code .publisher}.
+ */
+public final class BoardPublication {
+    /** The file holding the size of the checkpoint published before the current one. */
+    static final String STATE = ".publisher";
+
+    private static final int BATCH = 1_000;
+
+    private BoardPublication() {}
+
+    /** What one publication did: the checkpoint's size, the size published before, files written. */
+    public record Outcome(long size, long previous, int files) {}
+
+    static Outcome publish(Connection c, TlogDirectory dir, String board, boolean entries)
+            throws SQLException, IOException {
+        BoardTip tip = BoardTips.tip(c, board).orElse(null);
+        if (tip == null || tip.checkpoint() == null) {
+            return new Outcome(0, 0, 0);
+        }
+        String note = tip.cosignedNote();
+        long n = tip.checkpoint().size();
+        byte[] current = dir.read(board, "checkpoint");
+        long p = current == null ? 0 : size(board, current);
+        if (p > n) {
+            throw new IllegalStateException("the directory holds a checkpoint of board " + board + " at size " + p
+                    + ", beyond the database's " + n + ": another or a restored projection; publish into an empty "
+                    + "directory");
+        }
+        if (current != null && note.equals(new String(current, StandardCharsets.UTF_8))) {
+            return new Outcome(n, p, 0);
+        }
+        int files = 0;
+        short id = tip.board().id();
+        for (int level = 0; TileLayout.width(level, 0, n) > 0; level++) {
+            List<TileKey> need = new ArrayList<>();
+            for (long i = first(level, p); TileLayout.width(level, i, n) > 0; i++) {
+                if (!dir.exists(board, TileLayout.tilePath(level, i, TileLayout.width(level, i, n)))) {
+                    need.add(new TileKey(level, i));
+                }
+            }
+            for (int from = 0; from < need.size(); from += BATCH) {
+                List<TileKey> batch = need.subList(from, Math.min(need.size(), from + BATCH));
+                Map<TileKey, byte[]> stored = Tiles.read(c, id, batch);
+                for (TileKey k : batch) {
+                    int width = TileLayout.width(k.level(), k.index(), n);
+                    byte[] hashes = stored.get(k);
+                    if (hashes == null || hashes.length < width * 32) {
+                        throw new IllegalStateException("tile " + TileLayout.tilePath(k.level(), k.index(), width)
+                                + " of board " + board + " is missing or short in the database: run the audit");
+                    }
+                    dir.write(
+                            board, TileLayout.tilePath(k.level(), k.index(), width), Arrays.copyOf(hashes, width * 32));
+                    files++;
+                }
+            }
+        }
+        if (entries) {
+            files += bundles(c, dir, board, id, p, n);
+        }
+        long before = before(dir, board);
+        dir.write(board, "checkpoint", note.getBytes(StandardCharsets.UTF_8));
+        files++;
+        if (before >= 0) {
+            prune(dir, board, before, p, n);
+        }
+        dir.write(board, STATE, Long.toString(p).getBytes(StandardCharsets.US_ASCII));
+        return new Outcome(n, p, files);
+    }
+
+    /** The entry bundles of the records of [p, n) and the signature bundles beside them. */
+    private static int bundles(Connection c, TlogDirectory dir, String board, short id, long p, long n)
+            throws SQLException, IOException {
+        int files = 0;
+        for (long i = p / TileLayout.TILE_WIDTH; TileLayout.width(0, i, n) > 0; i++) {
+            int width = TileLayout.width(0, i, n);
+            long start = i * TileLayout.TILE_WIDTH;
+            if (!dir.exists(board, TileLayout.entriesPath(i, width))) {
+                List<byte[]> statements = new ArrayList<>(width);
+                Records.statements(c, id, start, start + width, (rid, s) -> statements.add(s));
+                List<SignatureBundle.Signatures> signatures = RecordSignatures.of(c, id, start, start + width);
+                if (statements.size() != width || signatures.size() != width) {
+                    throw new IllegalStateException(
+                            "board " + board + " is missing records in bundle " + i + ": run the audit");
+                }
+                // the signatures first: an entry bundle is never there without them
+                dir.write(board, TileLayout.signaturesPath(i, width), SignatureBundle.encode(signatures));
+                dir.write(board, TileLayout.entriesPath(i, width), EntryBundle.encode(statements));
+                files += 2;
+            }
+        }
+        return files;
+    }
+
+    /**
+     * Removes the right-edge partial tiles and bundles of size {@code old} that neither {@code p}
+     * nor {@code n} needs at the same width.
+     */
+    private static void prune(TlogDirectory dir, String board, long old, long p, long n) throws IOException {
+        for (int level = 0; TileLayout.width(level, 0, old) > 0; level++) {
+            long i = first(level, old);
+            int width = TileLayout.width(level, i, old);
+            if (width > 0
+                    && width < TileLayout.TILE_WIDTH
+                    && width != TileLayout.width(level, i, p)
+                    && width != TileLayout.width(level, i, n)) {
+                dir.delete(board, TileLayout.tilePath(level, i, width));
+                if (level == 0) {
+                    dir.delete(board, TileLayout.entriesPath(i, width));
+                    dir.delete(board, TileLayout.signaturesPath(i, width));
+                }
+            }
+        }
+    }
+
+    /** The index of the tile at {@code level} holding the first hash a tree of {@code size} has not completed. */
+    private static long first(int level, long size) {
+        return size >>> (8 * (level + 1));
+    }
+
+    private static long before(TlogDirectory dir, String board) throws IOException {
+        byte[] s = dir.read(board, STATE);
+        try {
+            return s == null ? -1 : Long.parseLong(new String(s, StandardCharsets.US_ASCII).strip());
+        } catch (NumberFormatException e) {
+            return -1; // a damaged state file costs a few superseded partial tiles kept, nothing else
+        }
+    }
+
+    private static long size(String board, byte[] note) {
+        try {
+            return Checkpoint.parse(SignedNote.parse(new String(note, StandardCharsets.UTF_8))
+                            .text())
+                    .size();
+        } catch (ProofException e) {
+            throw new IllegalStateException(
+                    "the published checkpoint of board " + board + " cannot be read: " + e.getMessage(), e);
+        }
+    }
+}

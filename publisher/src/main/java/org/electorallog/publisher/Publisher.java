@@ -1,0 +1,136 @@
+package org.electorallog.publisher;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.electorallog.store.Boards;
+import org.electorallog.store.ProjectionDatabase;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The static publisher (issue 45 item 1): every interval, each board of the projection copied into
+ * a directory in the C2SP tlog-tiles layout ({@link BoardPublication}), one read-only REPEATABLE
+ * READ snapshot per board, so that any web server or CDN origin can serve the log without the
+ * database. One publisher writes a directory at a time: it holds a PostgreSQL advisory lock, and a
+ * second one waits for it. A board that fails is reported and tried again next round; the others
+ * go on.
+ */
+public final class Publisher implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Publisher.class);
+    /** The advisory lock key of the publisher ('elpb'). */
+    static final long LOCK = 0x656c7062L;
+
+    /**
+     * @param every   how often a round runs
+     * @param entries whether entry bundles (whole statements) and signature bundles are published:
+     *                only where every statement kind is public (docs/security.md)
+     */
+    public record Settings(String jdbcUrl, String user, String password, Path dir, Duration every, boolean entries) {}
+
+    private final Settings settings;
+    private final HikariDataSource db;
+    private final TlogDirectory dir;
+    private final Connection lock;
+    private volatile boolean running = true;
+    private Thread loop;
+
+    private Publisher(Settings settings) throws IOException, SQLException {
+        this.settings = settings;
+        this.dir = new TlogDirectory(settings.dir());
+        this.db = ProjectionDatabase.pool(settings.jdbcUrl(), settings.user(), settings.password(), 2, "publisher");
+        this.lock = db.getConnection();
+    }
+
+    /** A publisher that has not started its loop: {@link #round} publishes once. */
+    public static Publisher open(Settings settings) throws IOException, SQLException {
+        return new Publisher(settings);
+    }
+
+    /** Opens a publisher and starts its loop on a thread of its own. */
+    public static Publisher start(Settings settings) throws IOException, SQLException {
+        Publisher p = open(settings);
+        p.loop = new Thread(p::run, "publisher");
+        p.loop.start();
+        return p;
+    }
+
+    private void run() {
+        while (running) {
+            try {
+                if (holdsLock()) {
+                    round();
+                }
+            } catch (SQLException | RuntimeException e) {
+                LOG.warn("publication round failed (next round in {}): {}", settings.every(), e.toString());
+            }
+            try {
+                Thread.sleep(settings.every().toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** How many boards the projection has now. */
+    public int boards() throws SQLException {
+        return Boards.names(db).size();
+    }
+
+    /** Whether this publisher holds the directory's lock (taken on first call, kept while the session lives). */
+    public boolean holdsLock() throws SQLException {
+        try (PreparedStatement ps = lock.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
+            ps.setLong(1, LOCK);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
+    }
+
+    /** One round: every board published from a snapshot of its own; board name to what was done. */
+    public Map<String, BoardPublication.Outcome> round() throws SQLException {
+        Map<String, BoardPublication.Outcome> out = new LinkedHashMap<>();
+        for (String board : Boards.names(db)) {
+            try (Connection c = db.getConnection()) {
+                c.setReadOnly(true);
+                c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+                c.setAutoCommit(false);
+                try {
+                    out.put(board, BoardPublication.publish(c, dir, board, settings.entries()));
+                } catch (IOException | RuntimeException e) {
+                    LOG.warn("board {} not published this round: {}", board, e.toString());
+                } finally {
+                    c.rollback();
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        if (loop != null) {
+            loop.interrupt();
+            try {
+                loop.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        try {
+            lock.close();
+        } catch (SQLException e) {
+            LOG.warn("closing the publisher's lock session: {}", e.toString());
+        }
+        db.close();
+    }
+}

@@ -1,0 +1,91 @@
+package org.electorallog.publisher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.monitor.BoardVerifier;
+import org.electorallog.monitor.TlogFiles;
+import org.electorallog.monitor.Verification;
+import org.electorallog.monitor.VerifyOptions;
+import org.electorallog.schemas.ElectionStatements;
+import org.electorallog.schemas.avro.Statement;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The static publication of a real projection (issue 45 item 1): a round writes each board in the
+ * tlog-tiles layout, which {@code verify-board --dir} verifies whole (entries and signatures
+ * included); later rounds add only what the new checkpoint needs, keep the partial tiles the
+ * previous checkpoint needs and remove older ones; a second publisher does not get the lock.
+ */
+class PublisherTest {
+    /** Votes {@code from} to {@code to} of a board (users {@code prefix + i}, a generator seeded by the range). */
+    static List<Statement> statements(String board, String prefix, int from, int to) {
+        ElectionStatements made = new ElectionStatements(board, from);
+        List<Statement> out = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            out.add(made.vote(prefix + i, 1_000 + i));
+        }
+        return out;
+    }
+
+    static Verification verify(Path dir, String board) throws Exception {
+        return BoardVerifier.verify(
+                TlogFiles.directory(dir.resolve(board)),
+                new VerifyOptions(
+                        List.of(NoteVerifier.parse(Projection.SIGNER.verifierKey())), null, List.of(), 0, List.of()),
+                (d, t, s) -> {});
+    }
+
+    @Test
+    void roundsPublishWhatEachCheckpointNeedsAndPruneOldPartialTiles() throws Exception {
+        String board = "published-" + Long.toString(System.nanoTime(), 36);
+        String small = "small-" + Long.toString(System.nanoTime(), 36);
+        Path dir = Files.createTempDirectory(Files.createDirectories(Path.of("target/tmp")), "published-");
+        try (Projection p = Projection.start("rounds");
+                Publisher publisher = Publisher.open(p.publishing(dir, true));
+                Publisher second = Publisher.open(p.publishing(dir, true))) {
+            assertTrue(publisher.holdsLock());
+            assertFalse(second.holdsLock(), "one publisher writes a directory at a time");
+
+            p.publish(statements(board, "v-", 0, 700));
+            p.publish(statements(small, "s-", 0, 3));
+            p.awaitCheckpoint(board, 700);
+            p.awaitCheckpoint(small, 3);
+            assertEquals(700, publisher.round().get(board).size());
+            Verification first = verify(dir, board);
+            assertTrue(first.verified(), first.problems().toString());
+            assertEquals(700, first.entries(), "every entry published and hashed");
+            assertEquals(700, first.unsigned(), "and its signature bundle read");
+            assertTrue(verify(dir, small).verified());
+            assertTrue(Files.exists(dir.resolve(board).resolve("tile/0/002.p/188")));
+            assertEquals(0, publisher.round().get(board).files(), "nothing new: nothing written");
+
+            p.publish(statements(board, "v-", 700, 1000));
+            p.awaitCheckpoint(board, 1000);
+            BoardPublication.Outcome second1000 = publisher.round().get(board);
+            assertEquals(700, second1000.previous());
+            assertTrue(verify(dir, board).verified());
+            assertTrue(
+                    Files.exists(dir.resolve(board).resolve("tile/0/002.p/188")),
+                    "the previous checkpoint's partial tile stays one round");
+
+            p.publish(statements(board, "v-", 1000, 1100));
+            p.awaitCheckpoint(board, 1100);
+            publisher.round();
+            Verification third = verify(dir, board);
+            assertTrue(third.verified(), third.problems().toString());
+            assertEquals(1100, third.size());
+            assertFalse(Files.exists(dir.resolve(board).resolve("tile/0/002.p/188")), "two checkpoints old: removed");
+            assertFalse(Files.exists(dir.resolve(board).resolve("tile/entries/002.p/188")));
+            assertTrue(
+                    Files.exists(dir.resolve(board).resolve("tile/0/003.p/232")), "the previous checkpoint's is kept");
+            assertTrue(Files.exists(dir.resolve(board).resolve("tile/0/004.p/76")));
+        }
+    }
+}
