@@ -28,6 +28,7 @@ import picocli.CommandLine.Option;
             StorageCommand.class,
             RebuildCommand.class,
             VerifyBoardCommand.class,
+            TilesCommand.class,
             ReportCommand.class
         },
         description =

@@ -99,20 +99,27 @@ public final class Publisher implements AutoCloseable {
     public Map<String, BoardPublication.Outcome> round() throws SQLException {
         Map<String, BoardPublication.Outcome> out = new LinkedHashMap<>();
         for (String board : Boards.names(db)) {
-            try (Connection c = db.getConnection()) {
-                c.setReadOnly(true);
-                c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-                c.setAutoCommit(false);
-                try {
-                    out.put(board, BoardPublication.publish(c, dir, board, settings.entries()));
-                } catch (IOException | RuntimeException e) {
-                    LOG.warn("board {} not published this round: {}", board, e.toString());
-                } finally {
-                    c.rollback();
-                }
+            try {
+                out.put(board, publish(board));
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("board {} not published this round: {}", board, e.toString());
             }
         }
         return out;
+    }
+
+    /** One board published from a snapshot of its own. */
+    public BoardPublication.Outcome publish(String board) throws SQLException, IOException {
+        try (Connection c = db.getConnection()) {
+            c.setReadOnly(true);
+            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            c.setAutoCommit(false);
+            try {
+                return BoardPublication.publish(c, dir, board, settings.entries());
+            } finally {
+                c.rollback();
+            }
+        }
     }
 
     @Override
