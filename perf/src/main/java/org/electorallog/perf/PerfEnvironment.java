@@ -50,6 +50,8 @@ final class PerfEnvironment implements AutoCloseable {
     private QueryApi api;
     /** Events a projector batch holds at most (the projector's default unless a command sets it). */
     private int batchRecords = ProjectorSettings.DEFAULT_BATCH_MAX_RECORDS;
+    /** Full tiles the query API keeps in memory. */
+    private int fullTiles = org.electorallog.query.FullTiles.DEFAULT_CAPACITY;
 
     private PerfEnvironment(Path work, EmbeddedStack stack, NoteSigner signer, HikariDataSource db) {
         this.work = work;
@@ -106,6 +108,11 @@ final class PerfEnvironment implements AutoCloseable {
      * Sets the projector's largest batch (events) for the projector this environment starts next;
      * {@code perf fill --batch-records}.
      */
+    /** Full tiles the query API keeps in memory (its default unless a command sets it before {@link #api}). */
+    void fullTiles(int tiles) {
+        this.fullTiles = tiles;
+    }
+
     void batchRecords(int records) {
         if (records < 1) {
             throw new IllegalArgumentException("a batch holds at least 1 event, got " + records);
@@ -169,7 +176,9 @@ final class PerfEnvironment implements AutoCloseable {
                     Duration.ofHours(1),
                     new byte[32],
                     // the harness is the only client: no rate limit (issue 41's per-class limits)
-                    HttpSettings.defaults().withLimits(org.electorallog.query.RatePolicy.unlimited()),
+                    HttpSettings.defaults()
+                            .withLimits(org.electorallog.query.RatePolicy.unlimited())
+                            .withFullTiles(fullTiles),
                     null,
                     null));
         }

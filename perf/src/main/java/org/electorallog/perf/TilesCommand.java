@@ -43,9 +43,17 @@ final class TilesCommand implements Callable<Integer> {
     @Option(names = "--seconds", defaultValue = "10", description = "per run; default ${DEFAULT-VALUE}")
     int seconds;
 
+    @Option(
+            names = "--api-full-tiles",
+            defaultValue = "" + org.electorallog.query.FullTiles.DEFAULT_CAPACITY,
+            description = "full tiles the query API keeps in memory (0: every tile from PostgreSQL, as before "
+                    + "decision 113); default ${DEFAULT-VALUE}")
+    int apiFullTiles;
+
     @Override
     public Integer call() throws Exception {
         try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
+            env.fullTiles(apiFullTiles);
             String name = board != null ? board : env.largestBoard();
             long size = env.sizes().get(name);
             int n = (int) Math.min(tiles, TileLayout.width(0, 0, size) == 256 ? size / 256 : 0);
@@ -69,6 +77,7 @@ final class TilesCommand implements Callable<Integer> {
             r.put("board", name);
             r.put("board_size", size);
             r.put("distinct_tiles", n);
+            r.put("api_full_tiles", apiFullTiles);
             r.put("publish_seconds", Latencies.round(publishSeconds));
             try (NginxServer nginx = NginxServer.start(
                     Path.of("infra/deploy/nginx-tiles.conf"), published, dirs.work.resolve("nginx"))) {
@@ -92,7 +101,9 @@ final class TilesCommand implements Callable<Integer> {
                 r.put("runs", runs);
             }
             r.putAll(env.describe());
-            dirs.write("tiles-" + name + "-" + PerfCommand.label(size), r);
+            dirs.write(
+                    "tiles-" + name + "-" + PerfCommand.label(size) + (apiFullTiles == 0 ? "-api-from-postgresql" : ""),
+                    r);
         }
         return 0;
     }

@@ -18,9 +18,9 @@ import org.electorallog.core.TileSource;
  * used go first beyond the capacity; a tile is 8 KiB, so 8,192 of them (the default) take 64 MiB
  * and cover the level-0 tiles of 2M records, or every tile above level 0 of a 500M-record board.
  */
-final class FullTiles {
+public final class FullTiles {
     /** Tiles kept by default (64 MiB of hashes). */
-    static final int DEFAULT_CAPACITY = 8_192;
+    public static final int DEFAULT_CAPACITY = 8_192;
 
     /** A board's tile by name: board names are unique and a board is never deleted. */
     record Key(String board, int level, long index) {}
