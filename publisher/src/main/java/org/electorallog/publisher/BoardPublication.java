@@ -27,14 +27,12 @@ import org.electorallog.store.Tiles;
  * cosignatures (C2SP tlog-checkpoint, signed-note) and every hash tile it needs that the directory
  * lacks, level 0 up (C2SP tlog-tiles), then the entry bundles and the signature bundles beside them
  * when the deployment publishes entries, and the {@code checkpoint} file last: a reader never sees a
- * checkpoint whose tiles are missing. Partial tiles that neither this checkpoint nor the one before
- * it needs are then removed (a client holding an older checkpoint reads the full tile's prefix, as
- * tlog-tiles allows); the size before the one before is kept in {@code .publisher}.
+ * checkpoint whose tiles are missing. Then the partial tiles of every tile that became full are
+ * removed (C2SP tlog-tiles: a client that does not find a partial tile reads the full tile, whose
+ * prefix it is); a crash between the checkpoint and that removal leaves a few partial tiles behind,
+ * which are harmless.
  */
 public final class BoardPublication {
-    /** The file holding the size of the checkpoint published before the current one. */
-    static final String STATE = ".publisher";
-
     private static final int BATCH = 1_000;
 
     private BoardPublication() {}
@@ -88,13 +86,9 @@ public final class BoardPublication {
         if (entries) {
             files += bundles(c, dir, board, id, p, n);
         }
-        long before = before(dir, board);
         dir.write(board, "checkpoint", note.getBytes(StandardCharsets.UTF_8));
         files++;
-        if (before >= 0) {
-            prune(dir, board, before, p, n);
-        }
-        dir.write(board, STATE, Long.toString(p).getBytes(StandardCharsets.US_ASCII));
+        prune(dir, board, p, n);
         return new Outcome(n, p, files);
     }
 
@@ -123,21 +117,16 @@ public final class BoardPublication {
     }
 
     /**
-     * Removes the right-edge partial tiles and bundles of size {@code old} that neither {@code p}
-     * nor {@code n} needs at the same width.
+     * Removes the partial tiles (every width) of the tiles that were partial at size {@code p} and
+     * are full at {@code n}, and at level 0 their partial entry and signature bundles.
      */
-    private static void prune(TlogDirectory dir, String board, long old, long p, long n) throws IOException {
-        for (int level = 0; TileLayout.width(level, 0, old) > 0; level++) {
-            long i = first(level, old);
-            int width = TileLayout.width(level, i, old);
-            if (width > 0
-                    && width < TileLayout.TILE_WIDTH
-                    && width != TileLayout.width(level, i, p)
-                    && width != TileLayout.width(level, i, n)) {
-                dir.delete(board, TileLayout.tilePath(level, i, width));
+    private static void prune(TlogDirectory dir, String board, long p, long n) throws IOException {
+        for (int level = 0; TileLayout.width(level, 0, n) > 0; level++) {
+            for (long i = first(level, p); TileLayout.width(level, i, n) == TileLayout.TILE_WIDTH; i++) {
+                dir.deletePartials(board, TileLayout.tilePath(level, i, TileLayout.TILE_WIDTH));
                 if (level == 0) {
-                    dir.delete(board, TileLayout.entriesPath(i, width));
-                    dir.delete(board, TileLayout.signaturesPath(i, width));
+                    dir.deletePartials(board, TileLayout.entriesPath(i, TileLayout.TILE_WIDTH));
+                    dir.deletePartials(board, TileLayout.signaturesPath(i, TileLayout.TILE_WIDTH));
                 }
             }
         }
@@ -146,15 +135,6 @@ public final class BoardPublication {
     /** The index of the tile at {@code level} holding the first hash a tree of {@code size} has not completed. */
     private static long first(int level, long size) {
         return size >>> (8 * (level + 1));
-    }
-
-    private static long before(TlogDirectory dir, String board) throws IOException {
-        byte[] s = dir.read(board, STATE);
-        try {
-            return s == null ? -1 : Long.parseLong(new String(s, StandardCharsets.US_ASCII).strip());
-        } catch (NumberFormatException e) {
-            return -1; // a damaged state file costs a few superseded partial tiles kept, nothing else
-        }
     }
 
     private static long size(String board, byte[] note) {

@@ -63,17 +63,20 @@ final class TlogDirectory {
         }
     }
 
-    /** Removes the file and, when it was the last one of a {@code <N>.p} directory, that directory. */
-    void delete(String board, String path) throws IOException {
-        Path f = file(board, path);
-        Files.deleteIfExists(f);
-        Path parent = f.getParent();
-        if (parent.getFileName().toString().endsWith(".p")) {
-            try (var rest = Files.list(parent)) {
-                if (rest.findAny().isEmpty()) {
-                    Files.deleteIfExists(parent);
-                }
+    /**
+     * Removes the partial forms {@code <path>.p/<W>} of the full tile or bundle at {@code path}
+     * (every width) and their directory.
+     */
+    void deletePartials(String board, String path) throws IOException {
+        Path partials = file(board, path + ".p");
+        if (!Files.isDirectory(partials)) {
+            return;
+        }
+        try (var widths = Files.list(partials)) {
+            for (Path w : (Iterable<Path>) widths::iterator) {
+                Files.deleteIfExists(w);
             }
         }
+        Files.deleteIfExists(partials);
     }
 }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * A board served only from the published directory through nginx (Debian's, with the shipped
  * {@code infra/deploy/nginx-tiles.conf} as it is, listen and root set) verifies in
  * {@code verify-board} as a plain tlog-tiles client reads it; the checkpoint is served
- * {@code no-cache}, tiles {@code immutable}, and the publisher's state file not at all.
+ * {@code no-cache}, tiles {@code immutable}, and the publisher's temporary files not at all.
  */
 class NginxTilesTest {
     static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -50,7 +50,8 @@ class NginxTilesTest {
             assertEquals(
                     "public, max-age=31536000, immutable",
                     tile.headers().firstValue("Cache-Control").orElse(""));
-            assertEquals(404, get(base + "/" + BoardPublication.STATE).statusCode(), "the state file is not served");
+            Files.writeString(dir.resolve(board).resolve(".publishing-1.tmp"), "half a tile");
+            assertEquals(404, get(base + "/.publishing-1.tmp").statusCode(), "a temporary file is never served");
 
             Verification v = BoardVerifier.verify(
                     TlogFiles.url(base),

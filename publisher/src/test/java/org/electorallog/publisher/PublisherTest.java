@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The static publication of a real projection (issue 45 item 1): a round writes each board in the
  * tlog-tiles layout, which {@code verify-board --dir} verifies whole (entries and signatures
- * included); later rounds add only what the new checkpoint needs, keep the partial tiles the
- * previous checkpoint needs and remove older ones; a second publisher does not get the lock.
+ * included); later rounds add only what the new checkpoint needs and remove the partial forms of
+ * the tiles that became full; a second publisher does not get the lock.
  */
 class PublisherTest {
     /** Votes {@code from} to {@code to} of a board (users {@code prefix + i}, a generator seeded by the range). */
@@ -71,9 +71,13 @@ class PublisherTest {
             BoardPublication.Outcome second1000 = publisher.round().get(board);
             assertEquals(700, second1000.previous());
             assertTrue(verify(dir, board).verified());
-            assertTrue(
-                    Files.exists(dir.resolve(board).resolve("tile/0/002.p/188")),
-                    "the previous checkpoint's partial tile stays one round");
+            Path published = dir.resolve(board);
+            assertTrue(Files.exists(published.resolve("tile/0/002")), "tile 2 is full now");
+            assertFalse(Files.exists(published.resolve("tile/0/002.p")), "so its partial forms are gone");
+            assertFalse(Files.exists(published.resolve("tile/entries/002.p")));
+            assertFalse(Files.exists(published.resolve("signatures/002.p")));
+            assertTrue(Files.exists(published.resolve("tile/0/003.p/232")));
+            assertTrue(Files.exists(published.resolve("tile/1/000.p/3")));
 
             p.publish(statements(board, "v-", 1000, 1100));
             p.awaitCheckpoint(board, 1100);
@@ -81,11 +85,12 @@ class PublisherTest {
             Verification third = verify(dir, board);
             assertTrue(third.verified(), third.problems().toString());
             assertEquals(1100, third.size());
-            assertFalse(Files.exists(dir.resolve(board).resolve("tile/0/002.p/188")), "two checkpoints old: removed");
-            assertFalse(Files.exists(dir.resolve(board).resolve("tile/entries/002.p/188")));
+            assertFalse(Files.exists(published.resolve("tile/0/003.p")));
+            assertTrue(Files.exists(published.resolve("tile/0/004.p/76")));
             assertTrue(
-                    Files.exists(dir.resolve(board).resolve("tile/0/003.p/232")), "the previous checkpoint's is kept");
-            assertTrue(Files.exists(dir.resolve(board).resolve("tile/0/004.p/76")));
+                    Files.exists(published.resolve("tile/1/000.p/2")),
+                    "a level-1 tile still partial keeps its older widths: a client holding the first checkpoint "
+                            + "has no full tile to fall back on");
         }
     }
 }
