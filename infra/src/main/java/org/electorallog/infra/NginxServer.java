@@ -83,7 +83,9 @@ public final class NginxServer implements AutoCloseable {
     public void close() {
         process.destroy();
         try {
-            process.waitFor();
+            if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

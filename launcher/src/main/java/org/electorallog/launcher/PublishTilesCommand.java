@@ -64,12 +64,19 @@ public final class PublishTilesCommand implements Callable<Integer> {
                 out.println("publish-tiles: another publisher holds the lock; nothing done");
                 return 1;
             }
-            int boards = p.boards();
-            Map<String, BoardPublication.Outcome> done = p.round();
-            done.forEach((board, o) -> out.printf(
-                    "%s: checkpoint %,d (published before: %,d), %d file(s) written%n",
-                    board, o.size(), o.previous(), o.files()));
-            return done.size() == boards ? 0 : 1;
+            int failed = 0;
+            for (String board : p.boards()) {
+                try {
+                    BoardPublication.Outcome o = p.publish(board);
+                    out.printf(
+                            "%s: checkpoint %,d (published before: %,d), %d file(s) written%n",
+                            board, o.size(), o.previous(), o.files());
+                } catch (java.io.IOException | RuntimeException e) {
+                    failed++;
+                    out.printf("%s: NOT published: %s%n", board, e);
+                }
+            }
+            return failed == 0 ? 0 : 1;
         }
     }
 }

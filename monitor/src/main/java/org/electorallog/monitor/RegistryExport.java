@@ -78,7 +78,7 @@ public final class RegistryExport {
      * Null when a grant of {@code key} allows {@code kind} on {@code board} at {@code millis} (the
      * record's Kafka time); otherwise why not.
      */
-    String refusal(byte[] key, String board, String kind, long millis) {
+    public String refusal(byte[] key, String board, String kind, long millis) {
         List<Grant> of = grants.get(ByteBuffer.wrap(key));
         if (of == null) {
             return "its sender key is not in the registry";

@@ -2,10 +2,12 @@ package org.electorallog.projector;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
@@ -15,12 +17,14 @@ import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
 import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
+import org.electorallog.store.ProjectionComparison;
+import org.electorallog.store.ProjectionDatabase;
 import org.junit.jupiter.api.Test;
 
 /**
  * A LOG_CONTINUATION is only ever a board's first record (issue 42): as record 0 it is kept; a
  * second one in the same batch, and one sent to a board that already has records, are
- * dead-lettered {@code CONTINUATION_NOT_FIRST}, and the boards go on.
+ * dead-lettered {@code CONTINUATION_NOT_FIRST}, and the boards go on; a replay refuses the same.
  */
 class BoardContinuationTest {
     @Test
@@ -52,6 +56,19 @@ class BoardContinuationTest {
         }
         Map<String, String> reasons = DeadLetters.reasons(h);
         assertEquals(Map.of("late", "CONTINUATION_NOT_FIRST", "second", "CONTINUATION_NOT_FIRST"), reasons);
+
+        // a replay of the topic into a new database refuses the same continuations (BRIEF invariant 2)
+        String replay = h.createDatabase("continuation_replay_" + suffix);
+        try (Projector p = Projector.start(settings.withApplicationId("replay-" + h.topic)
+                .withDatabase(replay, db.user(), db.password())
+                .withStateDir(h.settings.stateDir().resolveSibling("replay-" + h.topic)))) {
+            h.awaitProjected(replay, h.endOffsets(), Duration.ofMinutes(1));
+        }
+        try (HikariDataSource a = ProjectionDatabase.pool(url, db.user(), db.password(), 2, "continuation-live");
+                HikariDataSource b =
+                        ProjectionDatabase.pool(replay, db.user(), db.password(), 2, "continuation-replay")) {
+            assertEquals(List.of(), ProjectionComparison.compare(a, b), "the replay equals the live projection");
+        }
     }
 
     static Statement continuation(String board, String deliveryId) {

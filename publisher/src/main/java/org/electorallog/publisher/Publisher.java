@@ -9,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.electorallog.store.Boards;
 import org.electorallog.store.ProjectionDatabase;
@@ -80,9 +81,9 @@ public final class Publisher implements AutoCloseable {
         }
     }
 
-    /** How many boards the projection has now. */
-    public int boards() throws SQLException {
-        return Boards.names(db).size();
+    /** The projection's boards now. */
+    public List<String> boards() throws SQLException {
+        return Boards.names(db);
     }
 
     /** Whether this publisher holds the directory's lock (taken on first call, kept while the session lives). */
@@ -98,7 +99,7 @@ public final class Publisher implements AutoCloseable {
     /** One round: every board published from a snapshot of its own; board name to what was done. */
     public Map<String, BoardPublication.Outcome> round() throws SQLException {
         Map<String, BoardPublication.Outcome> out = new LinkedHashMap<>();
-        for (String board : Boards.names(db)) {
+        for (String board : boards()) {
             try {
                 out.put(board, publish(board));
             } catch (IOException | RuntimeException e) {
