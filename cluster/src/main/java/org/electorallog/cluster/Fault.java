@@ -32,6 +32,11 @@ abstract class Fault {
         return List.of(brokerLeaderKill(), projectorKill(), apiKill(), databasePathCut(cut), primaryFailover());
     }
 
+    /** The names of {@link #script}'s faults, in its order. */
+    static List<String> names() {
+        return script(Duration.ZERO).stream().map(f -> f.name).toList();
+    }
+
     /** SIGKILL of the broker leading partition 0 of the events topic; restarted, and caught up again. */
     static Fault brokerLeaderKill() {
         return new Fault("broker-leader-kill", "SIGKILL of the Kafka node leading events partition 0") {

@@ -118,6 +118,14 @@ public final class KafkaCluster implements AutoCloseable {
         // a dead projector's open transaction is aborted within a second of its timeout, not ten: the
         // surviving instance waits for that abort before it reads the partition's offsets (decision 104)
         p.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
+        // a dead node is fenced (and dropped from every ISR) within 4 s, before the projector's 5 s
+        // transaction timeout: a coordinator's transaction-log append, which waits for the whole ISR
+        // with that timeout, then completes instead of failing (Kafka's 9 s default made it fail)
+        p.put("broker.session.timeout.ms", "4000");
+        p.put("broker.heartbeat.interval.ms", "1000");
+        // a failed append is retried when the coordinator's marker thread next wakes, at the latest
+        // after request.timeout.ms (30 s by default): the 34-36 s broker-leader-kill recoveries
+        p.put("request.timeout.ms", "5000");
         p.put("auto.create.topics.enable", "false");
         p.put("log.retention.ms", "-1");
         p.put("log.retention.bytes", "-1");

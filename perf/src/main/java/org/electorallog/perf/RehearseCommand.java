@@ -35,10 +35,20 @@ final class RehearseCommand implements Callable<Integer> {
     @Option(names = "--small", description = "the size CI runs (4 boards, 10 s faults) instead of the full one")
     boolean small;
 
+    @Option(
+            names = "--fault",
+            paramLabel = "NAME",
+            description = "try only this fault (repeatable; still in the script's order): broker-leader-kill, "
+                    + "projector-kill, api-kill, database-path-cut, primary-failover")
+    List<String> only;
+
     @Override
     @SuppressWarnings("unchecked")
     public Integer call() throws Exception {
         Rehearsal size = small ? Rehearsal.small() : Rehearsal.full();
+        if (only != null && !only.isEmpty()) {
+            size = size.only(only);
+        }
         Path file = results.resolve(
                 "rehearsal-" + (small ? "small" : "full") + "-" + System.currentTimeMillis() / 1000 + ".json");
         Map<String, Object> out = size.run(cluster, file, Machine.describe());
