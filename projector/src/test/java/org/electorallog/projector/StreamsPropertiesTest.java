@@ -32,7 +32,7 @@ class StreamsPropertiesTest {
         Map<String, Object> consumer = config.getMainConsumerConfigs("group", "client", 0);
         assertEquals(StreamsProperties.SESSION_TIMEOUT_MS, consumer.get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG));
         assertEquals(
-                StreamsProperties.SESSION_TIMEOUT_MS / 4, consumer.get(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG));
+                StreamsProperties.HEARTBEAT_INTERVAL_MS, consumer.get(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG));
         assertEquals("projector-a-0", consumer.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
         assertEquals("read_committed", consumer.get(ConsumerConfig.ISOLATION_LEVEL_CONFIG));
     }
