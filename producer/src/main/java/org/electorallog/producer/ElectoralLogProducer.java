@@ -2,6 +2,7 @@ package org.electorallog.producer;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -12,13 +13,18 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.electorallog.core.DataKeys;
 import org.electorallog.core.Hashes;
+import org.electorallog.core.PersonalOpenings;
+import org.electorallog.core.PersonalOpenings.Opening;
 import org.electorallog.core.SigningKey;
 import org.electorallog.schemas.CanonicalStatement;
+import org.electorallog.schemas.CommittedForm;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.StatementRules;
 import org.electorallog.schemas.Topics;
 import org.electorallog.schemas.avro.Envelope;
+import org.electorallog.schemas.avro.PersonalData;
 import org.electorallog.schemas.avro.Statement;
 
 /**
@@ -54,14 +60,21 @@ public final class ElectoralLogProducer implements AutoCloseable {
     private final AtomicLong failed = new AtomicLong();
     private final SigningKey senderKey;
     private final SigningKey systemKey;
+    private final DataKeys dataKeys;
 
     ElectoralLogProducer(
-            Properties config, StatementCodec codec, String topic, SigningKey senderKey, SigningKey systemKey) {
+            Properties config,
+            StatementCodec codec,
+            String topic,
+            SigningKey senderKey,
+            SigningKey systemKey,
+            DataKeys dataKeys) {
         this.kafka = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
         this.codec = codec;
         this.topic = topic;
         this.senderKey = senderKey;
         this.systemKey = systemKey;
+        this.dataKeys = dataKeys;
     }
 
     /** Builds a producer: servers, topic, keys, back-pressure and any Kafka setting. */
@@ -91,7 +104,7 @@ public final class ElectoralLogProducer implements AutoCloseable {
 
     /** A producer with the given Kafka settings (start from {@link #defaults}) on {@code topic}. */
     public static ElectoralLogProducer create(Properties kafkaConfig, String topic) {
-        return new ElectoralLogProducer(kafkaConfig, StatementCodec.embedded(), topic, null, null);
+        return new ElectoralLogProducer(kafkaConfig, StatementCodec.embedded(), topic, null, null, null);
     }
 
     /**
@@ -145,6 +158,19 @@ public final class ElectoralLogProducer implements AutoCloseable {
             }
             st.setSenderPublicKey(mine);
         }
+        List<Opening> openings = List.of();
+        if (dataKeys != null && st.getFormatVersion() == null) {
+            if (senderKey == null && envelope.getSenderSignature() != null) {
+                throw new StatementRejectedException(
+                        "sender_signature",
+                        "covers the statement with its personal values; committing them would void it: sign the "
+                                + "committed form (CommittedForm.commit) or let this producer sign");
+            }
+            CommittedForm.Committed committed = CommittedForm.commit(st);
+            st = committed.statement();
+            envelope.setStatement(st);
+            openings = committed.openings();
+        }
         byte[] canonical = validate(st);
         if (senderKey != null) {
             envelope.setSenderSignature(ByteBuffer.wrap(senderKey.sign(canonical)));
@@ -154,8 +180,11 @@ public final class ElectoralLogProducer implements AutoCloseable {
         if (systemKey != null) {
             envelope.setSystemSignature(ByteBuffer.wrap(systemKey.sign(canonical)));
         }
-        byte[] value = codec.encode(envelope);
         byte[] leafHash = Hashes.leafHash(canonical);
+        if (!openings.isEmpty()) {
+            envelope.setPersonal(seal(st, leafHash, openings));
+        }
+        byte[] value = codec.encode(envelope);
         String board = st.getBoard();
         String deliveryId = st.getDeliveryId();
         CompletableFuture<PublishResult> result = new CompletableFuture<>();
@@ -175,6 +204,17 @@ public final class ElectoralLogProducer implements AutoCloseable {
             result.completeExceptionally(e);
         }
         return result;
+    }
+
+    /** The openings encrypted under the data key of the statement's board and UTC day (docs/personal-data.md). */
+    private PersonalData seal(Statement st, byte[] leafHash, List<Opening> openings) {
+        DataKeys.DataKey key = dataKeys.forDay(st.getBoard(), DataKeys.dayOf(st.getStatementTimestamp()));
+        PersonalOpenings.Sealed sealed = PersonalOpenings.seal(key.id(), key.key(), leafHash, openings);
+        return PersonalData.newBuilder()
+                .setKeyId(sealed.keyId())
+                .setNonce(ByteBuffer.wrap(sealed.nonce()))
+                .setCiphertext(ByteBuffer.wrap(sealed.ciphertext()))
+                .build();
     }
 
     private static void checkSignature(String field, ByteBuffer publicKey, byte[] canonical, ByteBuffer signature) {

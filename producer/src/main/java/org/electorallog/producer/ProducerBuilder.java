@@ -3,6 +3,7 @@ package org.electorallog.producer;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.electorallog.core.DataKeys;
 import org.electorallog.core.SigningKey;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.Topics;
@@ -14,6 +15,7 @@ public final class ProducerBuilder {
     private SigningKey senderKey;
     private SigningKey systemKey;
     private boolean failFast;
+    private DataKeys dataKeys;
     private StatementCodec codec = StatementCodec.embedded();
 
     ProducerBuilder(String bootstrap) {
@@ -34,6 +36,17 @@ public final class ProducerBuilder {
     /** Adds the voting system's signature to every statement. */
     public ProducerBuilder systemKey(SigningKey key) {
         this.systemKey = key;
+        return this;
+    }
+
+    /**
+     * Publishes statements in the committed form (format 2, docs/personal-data.md): each personal
+     * value replaced by a salted commitment before signing, the values and salts sent beside the
+     * statement encrypted under the day's data key from {@code keys}. Statements that arrive in
+     * format 2 already are sent as they are.
+     */
+    public ProducerBuilder committedForm(DataKeys keys) {
+        this.dataKeys = keys;
         return this;
     }
 
@@ -95,7 +108,7 @@ public final class ProducerBuilder {
 
     /** Builds, a fail-fast producer waiting at most {@code warmUp} for the topic's metadata. */
     public ElectoralLogProducer buildWithin(Duration warmUp) {
-        ElectoralLogProducer p = new ElectoralLogProducer(kafka, codec, topic, senderKey, systemKey);
+        ElectoralLogProducer p = new ElectoralLogProducer(kafka, codec, topic, senderKey, systemKey, dataKeys);
         if (failFast) {
             p.warmUp(warmUp);
         }

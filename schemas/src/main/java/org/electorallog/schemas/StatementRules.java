@@ -61,7 +61,8 @@ public final class StatementRules {
     /**
      * The first rule a statement record (generated {@code Statement} or a decoded generic record)
      * breaks, checked in a fixed order: board, delivery ID, kind, sender, statement time, every text
-     * field's cap, then every string anywhere in the statement (well-formed Unicode without U+0000),
+     * field's cap, the statement's format (format 2: commitments, never personal values; {@link
+     * CommittedForm}), then every string anywhere in the statement (well-formed Unicode without U+0000),
      * then the canonical size.
      */
     public static Optional<Violation> check(IndexedRecord statement) {
@@ -114,6 +115,10 @@ public final class StatementRules {
                     return invalid(name, "is " + bytes + " UTF-8 bytes, more than " + MAX_TEXT_BYTES);
                 }
             }
+        }
+        Optional<Violation> format = CommittedForm.check(statement);
+        if (format.isPresent()) {
+            return format;
         }
         return Optional.ofNullable(TextRules.fault(statement));
     }

@@ -1,0 +1,94 @@
+package org.electorallog.store;
+
+import java.sql.Connection;
+import java.sql.Date;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.LocalDate;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.sql.DataSource;
+import org.electorallog.core.DataKeys;
+import org.electorallog.core.PersonalOpenings;
+
+/**
+ * The data keys of the committed form in PostgreSQL ({@code personal_keys.data_keys}, store V18;
+ * docs/personal-data.md). Keys that exist are remembered in memory once read (a key never changes
+ * while it exists); an erased or unknown key is asked again each time, since erasure happens in
+ * another process and a key may be created after a first miss.
+ */
+public final class SqlDataKeys implements DataKeys {
+    private static final String CREATE = "INSERT INTO personal_keys.data_keys (key_id, board, day, key) "
+            + "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING";
+    private static final String FIND = "SELECT key, erased FROM personal_keys.data_keys WHERE key_id = ?";
+
+    private final DataSource db;
+    private final Map<String, DataKey> known = new ConcurrentHashMap<>();
+
+    public SqlDataKeys(DataSource db) {
+        this.db = db;
+    }
+
+    @Override
+    public DataKey forDay(String board, LocalDate day) {
+        String id = DataKeys.id(board, day);
+        DataKey k = known.get(id);
+        if (k != null) {
+            return k;
+        }
+        try (Connection c = db.getConnection()) {
+            try (PreparedStatement ps = c.prepareStatement(CREATE)) {
+                ps.setString(1, id);
+                ps.setString(2, board);
+                ps.setDate(3, Date.valueOf(day));
+                ps.setBytes(4, PersonalOpenings.newKey());
+                ps.executeUpdate(); // a concurrent creator wins: the key read below is the one kept
+            }
+            Lookup found = find(c, id);
+            if (found.state() != State.PRESENT) {
+                throw new IllegalStateException("the data key " + id + " was erased: no statement of " + board + " on "
+                        + day + " can be published in the committed form any more");
+            }
+            return found.key();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot reach the key store for " + id + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Lookup find(String keyId) {
+        DataKey k = known.get(keyId);
+        if (k != null) {
+            return new Lookup(State.PRESENT, k);
+        }
+        try (Connection c = db.getConnection()) {
+            return find(c, keyId);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot reach the key store for " + keyId + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Forgets the keys read so far (after an erasure in this process). */
+    public void forget() {
+        known.clear();
+    }
+
+    private Lookup find(Connection c, String keyId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(FIND)) {
+            ps.setString(1, keyId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return new Lookup(State.UNKNOWN, null);
+                }
+                byte[] key = rs.getBytes(1);
+                if (key == null) {
+                    return new Lookup(State.ERASED, null);
+                }
+                DataKey k = new DataKey(keyId, key);
+                known.put(keyId, k);
+                return new Lookup(State.PRESENT, k);
+            }
+        }
+    }
+}
