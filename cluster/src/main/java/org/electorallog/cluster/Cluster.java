@@ -149,6 +149,8 @@ public final class Cluster implements AutoCloseable {
         env.put(Setting.INSTANCE_ID.env, "projector-" + i);
         env.put(Setting.STATE_DIR.env, work.resolve("streams-projector-" + i).toString());
         env.put(Setting.CHECKPOINT_EVERY_MS.env, "0");
+        // a dead instance's boards go to the other after 4 s of silence, which the brokers allow (decision 116)
+        env.put(Setting.GROUP_SESSION_TIMEOUT_MS.env, "4000");
         env.put(Setting.METRICS_PORT.env, Integer.toString(metrics));
         return JavaProcess.start(
                 work,

@@ -126,6 +126,8 @@ public final class KafkaCluster implements AutoCloseable {
         // a failed append is retried when the coordinator's marker thread next wakes, at the latest
         // after request.timeout.ms (30 s by default): the 34-36 s broker-leader-kill recoveries
         p.put("request.timeout.ms", "5000");
+        // the projectors' group may wait less than Kafka's least 6 s for a dead instance (decision 116)
+        p.put("group.min.session.timeout.ms", "3000");
         p.put("auto.create.topics.enable", "false");
         p.put("log.retention.ms", "-1");
         p.put("log.retention.bytes", "-1");

@@ -102,6 +102,12 @@ public enum Setting {
             of(PROJECTOR, LAUNCHER),
             null,
             "static group membership ID, unique per instance (a pod name): a restarted instance gets its partitions back at once"),
+    GROUP_SESSION_TIMEOUT_MS(
+            whole(2000, 300_000),
+            of(PROJECTOR, LAUNCHER),
+            "6000",
+            "how long the projectors' group waits for a silent instance before another takes its boards; at least "
+                    + "the brokers' group.min.session.timeout.ms (Kafka's default: 6000)"),
     STATE_DIR(PATH, of(PROJECTOR, LAUNCHER), "target/streams-state", "Kafka Streams state directory"),
     SIGNING_KEY(
             SECRET,

@@ -125,6 +125,16 @@ class PersonalCommitmentTest {
         assertArrayEquals(openings.get(0).salt(), SALT_FF);
     }
 
+    @Test
+    void aDataKeyIsNamedByBoardAndUtcDay() {
+        assertEquals("election-2026/2026-11-30", DataKeys.id("election-2026", java.time.LocalDate.of(2026, 11, 30)));
+        // 2026-11-30T23:59:59.999Z and the next millisecond fall on two days
+        assertEquals(java.time.LocalDate.of(2026, 11, 30), DataKeys.dayOf(1_796_083_199_999L));
+        assertEquals(java.time.LocalDate.of(2026, 12, 1), DataKeys.dayOf(1_796_083_200_000L));
+        assertThrows(IllegalArgumentException.class, () -> new DataKeys.DataKey("k", new byte[16]));
+        assertFalse(new DataKeys.DataKey("k", new byte[32]).toString().contains("0, 0"), "never the key's bytes");
+    }
+
     private static byte[] concat(byte[]... parts) {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         for (byte[] p : parts) {

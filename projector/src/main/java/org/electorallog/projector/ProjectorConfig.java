@@ -44,6 +44,7 @@ public final class ProjectorConfig {
         if (conf.isSet(Setting.INSTANCE_ID)) {
             s = s.withInstanceId(conf.get(Setting.INSTANCE_ID));
         }
+        s = s.withSessionTimeout(Duration.ofMillis(conf.number(Setting.GROUP_SESSION_TIMEOUT_MS)));
         try {
             s = s.withSignatures(SignaturePolicy.parse(
                     conf.get(Setting.SIGNATURE_POLICY),

@@ -22,8 +22,8 @@ import org.electorallog.schemas.Topics;
  * @param signer           the log's checkpoint signing key
  * @param originPrefix     checkpoint origin of a board = prefix + board name
  * @param streamThreads    Kafka Streams threads in this instance
- * @param instanceId       static group membership ID ({@code group.instance.id}), or null: a restarted
- *                         instance with the same ID gets its partitions back at once
+ * @param group            how this instance belongs to the consumer group: its static ID, if any, and
+ *                         the session timeout ({@link GroupMembership})
  * @param signatures       which statements must carry valid signatures
  * @param checkpointEvery  how often a changed board gets a signed checkpoint; zero = after every batch
  * @param kafkaSecurity    Kafka client security properties (SASL/SCRAM, TLS) added to every client; empty = PLAINTEXT
@@ -48,7 +48,7 @@ public record ProjectorSettings(
         NoteSigner signer,
         String originPrefix,
         int streamThreads,
-        String instanceId,
+        GroupMembership group,
         SignaturePolicy signatures,
         Duration checkpointEvery,
         java.util.Map<String, Object> kafkaSecurity,
@@ -83,6 +83,9 @@ public record ProjectorSettings(
         }
         if (checkpointEvery.isNegative()) {
             throw new IllegalArgumentException("checkpointEvery must not be negative, got " + checkpointEvery);
+        }
+        if (group == null) {
+            throw new IllegalArgumentException("group must be given (GroupMembership.DYNAMIC for none)");
         }
         if (warmUpStatements < 0) {
             throw new IllegalArgumentException("warmUpStatements must not be negative, got " + warmUpStatements);
@@ -119,7 +122,7 @@ public record ProjectorSettings(
                 signer,
                 originPrefix,
                 streamThreads,
-                null,
+                GroupMembership.DYNAMIC,
                 SignaturePolicy.none(),
                 DEFAULT_CHECKPOINT_EVERY,
                 java.util.Map.of(),
@@ -165,7 +168,14 @@ public record ProjectorSettings(
 
     public ProjectorSettings withInstanceId(String id) {
         return copy(c -> {
-            c.instanceId = id;
+            c.group = c.group.withInstanceId(id);
+        });
+    }
+
+    /** Settings whose group waits {@code timeout} for a silent instance (at least the brokers' least session). */
+    public ProjectorSettings withSessionTimeout(Duration timeout) {
+        return copy(c -> {
+            c.group = c.group.withSessionTimeout(timeout);
         });
     }
 
@@ -182,7 +192,7 @@ public record ProjectorSettings(
         return copy(c -> {
             c.applicationId = appId;
             c.deadLetterTopic = deadLetters;
-            c.instanceId = null;
+            c.group = c.group.withInstanceId(null);
         });
     }
 
@@ -237,76 +247,8 @@ public record ProjectorSettings(
         });
     }
 
-    /** The settings' values, to change some and build new settings from (every wither goes through it). */
-    private static final class Values {
-        String bootstrap;
-        String topic;
-        String deadLetterTopic;
-        String applicationId;
-        Path stateDir;
-        String jdbcUrl;
-        String dbUser;
-        String dbPassword;
-        int batchMaxRecords;
-        Duration batchMaxWait;
-        NoteSigner signer;
-        String originPrefix;
-        int streamThreads;
-        String instanceId;
-        SignaturePolicy signatures;
-        Duration checkpointEvery;
-        java.util.Map<String, Object> kafkaSecurity;
-        String schemaRegistryUrl;
-        long warmUpStatements;
-
-        Values(ProjectorSettings s) {
-            bootstrap = s.bootstrap;
-            topic = s.topic;
-            deadLetterTopic = s.deadLetterTopic;
-            applicationId = s.applicationId;
-            stateDir = s.stateDir;
-            jdbcUrl = s.jdbcUrl;
-            dbUser = s.dbUser;
-            dbPassword = s.dbPassword;
-            batchMaxRecords = s.batchMaxRecords;
-            batchMaxWait = s.batchMaxWait;
-            signer = s.signer;
-            originPrefix = s.originPrefix;
-            streamThreads = s.streamThreads;
-            instanceId = s.instanceId;
-            signatures = s.signatures;
-            checkpointEvery = s.checkpointEvery;
-            kafkaSecurity = s.kafkaSecurity;
-            schemaRegistryUrl = s.schemaRegistryUrl;
-            warmUpStatements = s.warmUpStatements;
-        }
-
-        ProjectorSettings build() {
-            return new ProjectorSettings(
-                    bootstrap,
-                    topic,
-                    deadLetterTopic,
-                    applicationId,
-                    stateDir,
-                    jdbcUrl,
-                    dbUser,
-                    dbPassword,
-                    batchMaxRecords,
-                    batchMaxWait,
-                    signer,
-                    originPrefix,
-                    streamThreads,
-                    instanceId,
-                    signatures,
-                    checkpointEvery,
-                    kafkaSecurity,
-                    schemaRegistryUrl,
-                    warmUpStatements);
-        }
-    }
-
-    private ProjectorSettings copy(java.util.function.Consumer<Values> change) {
-        Values v = new Values(this);
+    private ProjectorSettings copy(java.util.function.Consumer<ProjectorSettingsValues> change) {
+        ProjectorSettingsValues v = new ProjectorSettingsValues(this);
         change.accept(v);
         return v.build();
     }

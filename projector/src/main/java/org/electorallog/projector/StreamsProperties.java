@@ -8,9 +8,6 @@ import org.apache.kafka.streams.StreamsConfig;
  * timeouts that decide how soon a dead instance's partitions are projected again (decision 104).
  */
 final class StreamsProperties {
-    /** How long the group waits for a silent instance before its partitions go to another (decision 104). */
-    static final int SESSION_TIMEOUT_MS = 6_000;
-
     /**
      * How often an instance's consumer heartbeats: also how soon a live instance hears that the group
      * is rebalancing after another's session ended (decision 116).
@@ -42,11 +39,12 @@ final class StreamsProperties {
         p.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
         p.put(StreamsConfig.consumerPrefix("max.poll.records"), Math.max(500, settings.batchMaxRecords()));
         p.put(StreamsConfig.producerPrefix("linger.ms"), 5);
-        // a dead instance's partitions move to a live one after the session timeout (decision 104): the
-        // brokers' least (group.min.session.timeout.ms, 6 s by default); heartbeats come from the
-        // consumer's own thread, so a long batch does not end the session. The survivor learns of the
-        // rebalance at its next heartbeat: every 0.5 s, not Kafka's 3 s or the session's quarter
-        p.put(StreamsConfig.consumerPrefix("session.timeout.ms"), SESSION_TIMEOUT_MS);
+        // a dead instance's partitions move to a live one after the session timeout (decisions 104,
+        // 116): 6 s by default, the brokers' least (group.min.session.timeout.ms) unless they allow
+        // less; heartbeats come from the consumer's own thread, so a long batch does not end the
+        // session. The survivor learns of the rebalance at its next heartbeat: every 0.5 s
+        p.put(StreamsConfig.consumerPrefix("session.timeout.ms"), (int)
+                settings.group().sessionTimeout().toMillis());
         p.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), HEARTBEAT_INTERVAL_MS);
         // the instance that takes a dead one's partitions (or a restarted one, which cannot fence its
         // former self: no persistent stores, so no kept process ID) reads their committed offsets only
@@ -57,9 +55,11 @@ final class StreamsProperties {
         // thread waiting on a stalled PostgreSQL after a dead letter) is aborted and its task taken
         // again, PostgreSQL owning the offsets
         p.put(StreamsConfig.producerPrefix("transaction.timeout.ms"), TRANSACTION_TIMEOUT_MS);
-        if (settings.instanceId() != null) {
+        if (settings.group().instanceId() != null) {
             // static membership: a restarted instance takes its partitions back without a rebalance wait
-            p.put(StreamsConfig.consumerPrefix("group.instance.id"), settings.instanceId());
+            p.put(
+                    StreamsConfig.consumerPrefix("group.instance.id"),
+                    settings.group().instanceId());
         }
         return p;
     }

@@ -30,10 +30,24 @@ class StreamsPropertiesTest {
     @Test
     void theConsumerLeavesTheGroupAfterTheSessionTimeoutAndKeepsItsStaticId() {
         Map<String, Object> consumer = config.getMainConsumerConfigs("group", "client", 0);
-        assertEquals(StreamsProperties.SESSION_TIMEOUT_MS, consumer.get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG));
+        assertEquals(6_000, consumer.get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), "Kafka's least by default");
         assertEquals(
                 StreamsProperties.HEARTBEAT_INTERVAL_MS, consumer.get(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG));
         assertEquals("projector-a-0", consumer.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
         assertEquals("read_committed", consumer.get(ConsumerConfig.ISOLATION_LEVEL_CONFIG));
+    }
+
+    @Test
+    void aShorterSessionReachesTheConsumerAndTooShortAOneIsRefused() {
+        Map<String, Object> consumer = new StreamsConfig(
+                        StreamsProperties.of(settings.withSessionTimeout(java.time.Duration.ofSeconds(3))))
+                .getMainConsumerConfigs("group", "client", 0);
+        assertEquals(3_000, consumer.get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG));
+        assertEquals("projector-a-0", consumer.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), "the ID stays");
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> settings.withSessionTimeout(java.time.Duration.ofMillis(1500)));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("at least 2000 ms"), e.getMessage());
+        org.junit.jupiter.api.Assertions.assertNull(
+                settings.forReplay("replay", "dead").group().instanceId(), "a replay has no static ID");
     }
 }

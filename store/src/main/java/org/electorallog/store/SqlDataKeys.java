@@ -16,7 +16,10 @@ import org.electorallog.core.PersonalOpenings;
  * The data keys of the committed form in PostgreSQL ({@code personal_keys.data_keys}, store V18;
  * docs/personal-data.md). Keys that exist are remembered in memory once read (a key never changes
  * while it exists); an erased or unknown key is asked again each time, since erasure happens in
- * another process and a key may be created after a first miss.
+ * another process and a key may be created after a first miss. A producer that read a day's key
+ * before it was erased keeps using it until it restarts or calls {@link #forget}: what it publishes
+ * then is projected with its commitments only. Erase a day after its board is sealed, as {@code
+ * electoral-log erase} will insist.
  */
 public final class SqlDataKeys implements DataKeys {
     private static final String CREATE = "INSERT INTO personal_keys.data_keys (key_id, board, day, key) "
