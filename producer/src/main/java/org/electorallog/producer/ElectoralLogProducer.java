@@ -166,6 +166,13 @@ public final class ElectoralLogProducer implements AutoCloseable {
                         "covers the statement with its personal values; committing them would void it: sign the "
                                 + "committed form (CommittedForm.commit) or let this producer sign");
             }
+            // the rules first on the values themselves: committed, a value's length is no longer in
+            // the statement, but the projection still stores it (the text caps of StatementRules)
+            Optional<StatementRules.Violation> broken = StatementRules.check(st);
+            if (broken.isPresent()) {
+                throw new StatementRejectedException(
+                        broken.get().field(), broken.get().rule());
+            }
             CommittedForm.Committed committed = CommittedForm.commit(st);
             st = committed.statement();
             envelope.setStatement(st);

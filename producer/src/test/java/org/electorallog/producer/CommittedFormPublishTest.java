@@ -59,6 +59,15 @@ class CommittedFormPublishTest {
                     .build()) {
                 result = p.publish(vote).get();
 
+                Statement longUser =
+                        new ElectionStatements("committed-board", 6).vote("u".repeat(300), 1_796_000_000_000L);
+                longUser.setSenderPublicKey(ByteBuffer.allocate(0));
+                StatementRejectedException tooLong =
+                        assertThrows(StatementRejectedException.class, () -> p.publish(longUser));
+                assertTrue(
+                        tooLong.getMessage().contains("user_id"),
+                        "checked before it is committed: " + tooLong.getMessage());
+
                 Envelope signedElsewhere = Envelope.newBuilder()
                         .setStatement(new ElectionStatements("committed-board", 4).vote("user-43", 1_796_000_000_000L))
                         .setSenderSignature(ByteBuffer.wrap(new byte[64]))
