@@ -2,10 +2,10 @@ package org.electorallog.schemas;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.IndexedRecord;
 import org.apache.avro.specific.SpecificData;
@@ -47,7 +47,7 @@ public final class CommittedForm {
         Statement copy = SpecificData.get().deepCopy(Statement.getClassSchema(), statement);
         String board = copy.getBoard().toString();
         String deliveryId = copy.getDeliveryId().toString();
-        Map<String, ByteBuffer> commitments = new TreeMap<>();
+        Map<String, ByteBuffer> commitments = new HashMap<>(); // the canonical bytes sort a map's keys
         List<Opening> openings = new ArrayList<>();
         for (String path : PATHS) {
             Slot slot = slot(copy, path);
@@ -61,7 +61,7 @@ public final class CommittedForm {
             slot.record().put(slot.pos(), null);
         }
         copy.setFormatVersion(FORMAT);
-        copy.setCommitments(new java.util.HashMap<>(commitments));
+        copy.setCommitments(commitments);
         return new Committed(copy, openings);
     }
 
