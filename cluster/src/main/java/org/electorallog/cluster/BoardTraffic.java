@@ -63,6 +63,11 @@ final class BoardTraffic {
         return ProvableTime.after(published, sizes, 0, event);
     }
 
+    /** Nanos since the first statement not yet in a served checkpoint was published (0: none waits). */
+    synchronized long lag(long now) {
+        return ProvableTime.lag(published, servedSize(), 0, now);
+    }
+
     /** The largest size served so far. */
     synchronized long servedSize() {
         return sizes.isEmpty() ? 0 : sizes.get(sizes.size() - 1)[1];

@@ -36,4 +36,18 @@ public final class ProvableTime {
         }
         return -1;
     }
+
+    /**
+     * How far behind a board is at {@code now}: nanos since the first statement not yet in a served
+     * checkpoint was published; 0 when every published statement is.
+     *
+     * @param servedSize the largest checkpoint size served so far
+     */
+    public static long lag(List<Long> published, long servedSize, long startSize, long now) {
+        long first = servedSize - startSize; // index of the first statement not yet served
+        if (first >= published.size()) {
+            return 0;
+        }
+        return Math.max(0, now - published.get((int) Math.max(0, first)));
+    }
 }

@@ -35,6 +35,13 @@ public record Rehearsal(
         Duration cut,
         Duration settle,
         List<String> faults) {
+    /** A board is keeping up when no statement has waited longer than this to be provable. */
+    static final Duration STEADY_LAG = Duration.ofSeconds(3);
+    /** ... for this long without a break, before a fault. */
+    static final Duration STEADY_FOR = Duration.ofSeconds(5);
+    /** The longest wait for a steady cluster; the fault comes then anyway, recorded as not steady. */
+    static final Duration STEADY_WITHIN = Duration.ofMinutes(2);
+
     public Rehearsal {
         faults = List.copyOf(faults);
         List<String> known = Fault.names();
@@ -114,6 +121,8 @@ public record Rehearsal(
         m.put("fault_lasts_s", faultLasts.toSeconds());
         m.put("database_cut_s", cut.toSeconds());
         m.put("settle_s", settle.toSeconds());
+        m.put("steady_lag_s", STEADY_LAG.toSeconds());
+        m.put("steady_for_s", STEADY_FOR.toSeconds());
         m.put("faults", faults);
         m.put("cores", Runtime.getRuntime().availableProcessors());
         return m;
@@ -124,8 +133,10 @@ public record Rehearsal(
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("fault", f.name);
         m.put("what", f.what);
+        m.put("steady_before", awaitSteady(w));
         f.prepare(c);
         long injected = System.nanoTime();
+        m.put("lag_before_s", seconds(lag(w, injected)));
         m.put("at_s", seconds(injected - runStart));
         m.put("detail", f.inject(c));
         m.putAll(f.facts());
@@ -159,6 +170,34 @@ public record Rehearsal(
         JavaProcess.pause(settle.toMillis());
         System.err.println("rehearsal: " + f.name + " " + m);
         return m;
+    }
+
+    /**
+     * Waits until the cluster keeps up (every board's {@link BoardTraffic#lag} at most {@link
+     * #STEADY_LAG} for {@link #STEADY_FOR}), at most {@link #STEADY_WITHIN}; false when it did not.
+     * A fault is measured from a steady cluster, not from one still warming up or catching up with
+     * the last fault: what a board then takes to be provable is the fault's, not a backlog's.
+     */
+    private static boolean awaitSteady(Workload w) {
+        long deadline = System.nanoTime() + STEADY_WITHIN.toNanos();
+        long steadySince = -1;
+        while (System.nanoTime() < deadline) {
+            long now = System.nanoTime();
+            if (lag(w, now) > STEADY_LAG.toNanos()) {
+                steadySince = -1;
+            } else if (steadySince < 0) {
+                steadySince = now;
+            } else if (now - steadySince >= STEADY_FOR.toNanos()) {
+                return true;
+            }
+            JavaProcess.pause(100); // the served checkpoints are the condition
+        }
+        return false;
+    }
+
+    /** The largest lag of any board at {@code now}. */
+    private static long lag(Workload w, long now) {
+        return w.boards.stream().mapToLong(b -> b.lag(now)).max().orElse(0);
     }
 
     /** Waits until on every board a statement published at or after {@code since} is provable. */

@@ -30,4 +30,14 @@ class ProvableTimeTest {
         // with one record before the first publication, the second statement is leaf 2: size 3 at 90
         assertEquals(72, ProvableTime.after(PUBLISHED, SIZES, 1, 18));
     }
+
+    @Test
+    void theLagCountsFromTheFirstStatementNotYetServed() {
+        // served size 2 at 55: the third statement (published at 30) waits, 25 so far
+        assertEquals(25, ProvableTime.lag(PUBLISHED, 2, 0, 55));
+        assertEquals(0, ProvableTime.lag(PUBLISHED, 4, 0, 95), "every statement served");
+        assertEquals(45, ProvableTime.lag(PUBLISHED, 0, 0, 55), "nothing served yet: from the first");
+        // one record before the first publication: size 2 holds only the first statement
+        assertEquals(35, ProvableTime.lag(PUBLISHED, 2, 1, 55));
+    }
 }

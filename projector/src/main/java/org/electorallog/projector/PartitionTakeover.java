@@ -3,16 +3,10 @@ package org.electorallog.projector;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -30,11 +24,13 @@ import org.electorallog.store.Transactions;
 final class PartitionTakeover {
     private final ProjectorSettings settings;
     private final Transactions transactions;
+    private final KafkaPositions positions;
     private final TopicPartition tp;
 
-    PartitionTakeover(ProjectorSettings settings, Transactions transactions, int partition) {
+    PartitionTakeover(ProjectorSettings settings, Transactions transactions, KafkaPositions positions, int partition) {
         this.settings = settings;
         this.transactions = transactions;
+        this.positions = positions;
         this.tp = new TopicPartition(settings.topic(), partition);
     }
 
@@ -58,37 +54,11 @@ final class PartitionTakeover {
      * before they were projected, projecting on from the log start would skip them silently.
      */
     long committedOffset(long storedOffset) {
-        try (Admin admin = Admin.create(settings.kafkaClient())) {
-            long logStart;
-            try {
-                logStart = admin.listOffsets(Map.of(tp, OffsetSpec.earliest()))
-                        .partitionResult(tp)
-                        .get(30, TimeUnit.SECONDS)
-                        .offset();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while reading the log start of " + tp, e);
-            } catch (Exception e) {
-                throw new IllegalStateException("cannot read the log start offset of " + tp + ": " + e.getMessage(), e);
-            }
-            if (logStart > storedOffset) {
-                throw deleted(storedOffset, logStart);
-            }
-            try {
-                Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(Map.of(
-                                settings.applicationId(),
-                                new ListConsumerGroupOffsetsSpec().topicPartitions(List.of(tp))))
-                        .partitionsToOffsetAndMetadata(settings.applicationId())
-                        .get(30, TimeUnit.SECONDS);
-                OffsetAndMetadata om = offsets.get(tp);
-                return om == null ? -1 : om.offset();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while reading the committed offset of " + tp, e);
-            } catch (Exception e) {
-                throw new IllegalStateException("cannot read the committed offset of " + tp + ": " + e.getMessage(), e);
-            }
+        long logStart = positions.logStart(tp);
+        if (logStart > storedOffset) {
+            throw deleted(storedOffset, logStart);
         }
+        return positions.committed(tp);
     }
 
     /** Where the events of a gap go, in offset order. */

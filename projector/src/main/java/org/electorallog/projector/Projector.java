@@ -41,6 +41,7 @@ public final class Projector implements AutoCloseable {
     private final TopicLayout layout;
     private final DeadLetterPublisher deadLetters;
     private final SignatureVerifier signatures;
+    private final KafkaPositions positions;
     private volatile Throwable stopped;
     private final java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
     private KafkaConsumer<byte[], byte[]> endOffsetReader;
@@ -57,6 +58,7 @@ public final class Projector implements AutoCloseable {
                 "projector");
         this.deadLetters = new DeadLetterPublisher(settings.kafkaClient(), settings.deadLetterTopic());
         this.signatures = SignatureVerifier.forThisMachine(settings.signatures());
+        this.positions = new KafkaPositions(settings);
         try {
             Migrations.apply(db);
             layout.requireUnchanged(new Transactions(db), settings.topic());
@@ -169,7 +171,7 @@ public final class Projector implements AutoCloseable {
         t.addProcessor(
                 "project",
                 () -> new ProjectorProcessor(
-                        settings, new Transactions(db), codec, metrics, layout, deadLetters, signatures),
+                        settings, new Transactions(db), codec, metrics, layout, deadLetters, signatures, positions),
                 "events");
         t.addSink(
                 ExactlyOnceDeadLetters.SINK,
@@ -277,6 +279,7 @@ public final class Projector implements AutoCloseable {
                 endOffsetReader.close();
             }
         }
+        positions.close();
         deadLetters.close();
         signatures.close();
         db.close();

@@ -42,6 +42,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     private final TopicLayout layout;
     private final DeadLetterPublisher publisher;
     private final SignatureVerifier signatures;
+    private final KafkaPositions positions;
     private final List<PendingEvent> pending = new ArrayList<>();
 
     private ProcessorContext<String, byte[]> context;
@@ -66,7 +67,8 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             ProjectorMetrics metrics,
             TopicLayout layout,
             DeadLetterPublisher publisher,
-            SignatureVerifier signatures) {
+            SignatureVerifier signatures,
+            KafkaPositions positions) {
         this.settings = settings;
         this.transactions = transactions;
         this.codec = codec;
@@ -74,6 +76,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         this.layout = layout;
         this.publisher = publisher;
         this.signatures = signatures;
+        this.positions = positions;
     }
 
     @Override
@@ -83,7 +86,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         this.checks = new EventChecks(codec, layout, partition);
         this.deadLetters =
                 new ExactlyOnceDeadLetters(context, settings.topic(), partition, layout.deadLetterMaxBytes());
-        this.takeover = new PartitionTakeover(settings, transactions, partition);
+        this.takeover = new PartitionTakeover(settings, transactions, positions, partition);
         this.pipeline = new BatchPipeline("electoral-log-batch-writer-" + context.taskId(), partition);
         context.schedule(settings.batchMaxWait(), PunctuationType.WALL_CLOCK_TIME, now -> {
             ensureReady();
