@@ -129,12 +129,12 @@ public record Rehearsal(
     }
 
     private Map<String, Object> rehearse(Cluster c, Workload w, Fault f, long runStart) throws Exception {
-        System.err.println("rehearsal: " + f.name + " at " + Instant.now());
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("fault", f.name);
         m.put("what", f.what);
         m.put("steady_before", awaitSteady(w));
         f.prepare(c);
+        System.err.println("rehearsal: " + f.name + " at " + Instant.now());
         long injected = System.nanoTime();
         m.put("lag_before_s", seconds(lag(w, injected)));
         m.put("at_s", seconds(injected - runStart));
