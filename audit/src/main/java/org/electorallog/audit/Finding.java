@@ -9,6 +9,12 @@ public record Finding(Kind kind, Long recordId, String detail) {
     public enum Kind {
         /** A stored column differs from the canonical statement bytes the leaf commits to. */
         RECORD_FIELD_MISMATCH,
+        /**
+         * A stored opening of a statement in the committed form (V19) does not open its commitment,
+         * opens a path the statement does not commit to, or belongs to a format 1 statement; or a
+         * stored value column differs from its opening.
+         */
+        OPENING_MISMATCH,
         /** A record's canonical bytes cannot be read. */
         UNDECODABLE_STATEMENT,
         /** A record's leaf hash differs from the stored level-0 tile hash at its position. */

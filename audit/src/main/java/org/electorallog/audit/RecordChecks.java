@@ -1,9 +1,11 @@
 package org.electorallog.audit;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.electorallog.core.CanonicalStatementReader;
+import org.electorallog.core.PersonalOpenings.Opening;
 import org.electorallog.core.SigningKey;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.AuditRow;
@@ -21,20 +23,20 @@ final class RecordChecks {
         this.options = options;
     }
 
-    void check(AuditRow row, String board, AuditResult result, Map<CounterKey, Long> counters) {
+    /** Checks {@code row}, a record of {@code board}, with its stored {@code openings} (V19). */
+    void check(AuditRow row, String board, AuditResult result, Map<CounterKey, Long> counters, List<Opening> openings) {
         long id = row.id();
-        for (CounterKey k : CounterKey.of(
-                row.kind(), row.fields().electionId(), row.fields().userId() != null)) {
-            counters.merge(k, 1L, Long::sum);
-        }
         byte[] statement = row.statement();
         Map<String, Object> f;
         try {
             f = CanonicalStatementReader.fields(statement);
         } catch (IllegalArgumentException e) {
             result.add(Finding.Kind.UNDECODABLE_STATEMENT, id, e.getMessage());
+            countAs(row, row.fields().userId() != null, counters);
             return;
         }
+        Map<String, Object> commitments = CommittedRecordChecks.commitments(f, id, result);
+        countAs(row, row.fields().userId() != null || commitments.containsKey("user_id"), counters);
         short kind = row.kind();
         byte[] senderKey = row.senderKey();
         field(result, id, "board", f.get("board"), board);
@@ -54,12 +56,26 @@ final class RecordChecks {
                             ? "sender_id does not resolve to a key in senders"
                             : "sender key differs from the canonical statement");
         }
-        field(result, id, "user_id", f.get("user_id"), row.fields().userId());
-        field(result, id, "username", f.get("username"), row.fields().username());
+        if (f.get("format_version") == null) {
+            field(result, id, "user_id", f.get("user_id"), row.fields().userId());
+            field(result, id, "username", f.get("username"), row.fields().username());
+            if (!openings.isEmpty()) {
+                result.add(Finding.Kind.OPENING_MISMATCH, id, "a statement in format 1 has stored openings");
+            }
+        } else {
+            CommittedRecordChecks.check(row, board, f, commitments, openings, result);
+        }
         field(result, id, "election_id", f.get("election_id"), row.fields().electionId());
         field(result, id, "area_id", f.get("area_id"), row.fields().areaId());
         field(result, id, "ballot_id", f.get("ballot_id"), row.fields().ballotId());
         signatures(row, senderKey, result);
+    }
+
+    /** The record's share of the counters, recounted as the projector counts (a user committed to counts). */
+    private static void countAs(AuditRow row, boolean hasUser, Map<CounterKey, Long> counters) {
+        for (CounterKey k : CounterKey.of(row.kind(), row.fields().electionId(), hasUser)) {
+            counters.merge(k, 1L, Long::sum);
+        }
     }
 
     private void signatures(AuditRow row, byte[] senderKey, AuditResult result) {

@@ -41,11 +41,29 @@ public final class CanonicalStatementReader {
         return recordToEnd(new Cursor(value), value);
     }
 
+    /**
+     * The entries of a map as {@link #fields} returns a record's fields, from its canonical value
+     * bytes (tag 0x09, as {@link #fields} hands out a map-valued field, for example a statement's
+     * {@code commitments}: path to 32 bytes).
+     */
+    public static Map<String, Object> map(byte[] value) {
+        Cursor r = new Cursor(value);
+        if (r.u8() != 0x09) {
+            throw new IllegalArgumentException("canonical value is not a map");
+        }
+        return entriesToEnd(r, value);
+    }
+
     private static Map<String, Object> recordToEnd(Cursor r, byte[] canonical) {
         if (r.u8() != 0x07) {
             throw new IllegalArgumentException("canonical value is not a record");
         }
         r.str();
+        return entriesToEnd(r, canonical);
+    }
+
+    /** {@code uvarint(n) { str(name) value }} to the end of {@code canonical}. */
+    private static Map<String, Object> entriesToEnd(Cursor r, byte[] canonical) {
         long n = r.uvarint();
         Map<String, Object> out = new LinkedHashMap<>();
         for (long i = 0; i < n; i++) {

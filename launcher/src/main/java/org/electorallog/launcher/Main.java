@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
             ApiCommand.class,
             PublishCommand.class,
             SealCommand.class,
+            EraseCommand.class,
             MonitorCommand.class,
             VerifyBoardCommand.class,
             PublishTilesCommand.class,

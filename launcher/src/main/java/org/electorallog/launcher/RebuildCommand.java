@@ -29,6 +29,7 @@ import org.electorallog.store.ProjectionComparison;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.SenderGrant;
 import org.electorallog.store.SenderGrants;
+import org.electorallog.store.SqlDataKeys;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -107,6 +108,16 @@ public final class RebuildCommand implements Callable<Integer> {
                 }
                 Migrations.apply(target);
                 applyRegistry(target, liveDb, live);
+                // the data keys of the committed form are not in the topic: the replay opens values with the live ones
+                if (liveDb == null) {
+                    out.println("rebuild: no data keys copied (the live projection does not answer): statements in "
+                            + "the committed form are dead-lettered UNKNOWN_DATA_KEY unless the key store is restored");
+                } else {
+                    int keys = SqlDataKeys.copy(liveDb, target);
+                    if (keys > 0) {
+                        out.printf("copied %,d data keys of the committed form into %s%n", keys, into);
+                    }
+                }
             }
             Map<String, Object> client = new HashMap<>();
             live.kafkaClient().forEach((k, v) -> client.put(String.valueOf(k), v));

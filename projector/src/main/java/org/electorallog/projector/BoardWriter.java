@@ -152,10 +152,11 @@ final class BoardWriter {
         List<PendingEvent> unique = dropRepeated(c, board, permitted, refused, lookingUp || board.sealedMillis != null);
         int dropped = events.size() - unique.size() - refused.size();
         boolean wasSealed = board.sealedMillis != null;
-        List<PendingEvent> fresh =
-                BoardSeal.keepUntilSealed(board, BoardContinuation.keepFirstOnly(board, unique, refused), refused);
+        List<PendingEvent> fresh = OpeningsWriter.withoutErased(
+                c, BoardSeal.keepUntilSealed(board, BoardContinuation.keepFirstOnly(board, unique, refused), refused));
         if (!fresh.isEmpty()) {
             List<RecordRow> rows = insertRecords(c, board, fresh);
+            OpeningsWriter.store(c, board.boardId, rows, fresh);
             Tiles.write(c, board.boardId, board.tree.drainChangedTiles());
             Counters.add(c, board.boardId, counterDeltas(fresh));
             HourlyCounts.add(c, board.boardId, hourlyDeltas(rows));
@@ -281,7 +282,7 @@ final class BoardWriter {
         Map<CounterKey, Long> deltas = new TreeMap<>();
         for (PendingEvent e : events) {
             DecodedStatement st = e.statement();
-            for (CounterKey k : CounterKey.of(e.content().kind(), st.electionId(), st.userId() != null)) {
+            for (CounterKey k : CounterKey.of(e.content().kind(), st.electionId(), st.hasUser())) {
                 deltas.merge(k, 1L, Long::sum);
             }
         }

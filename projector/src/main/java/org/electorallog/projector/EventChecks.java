@@ -1,6 +1,7 @@
 package org.electorallog.projector;
 
 import java.util.Optional;
+import org.electorallog.core.Hashes;
 import org.electorallog.schemas.BadEventException;
 import org.electorallog.schemas.DecodedStatement;
 import org.electorallog.schemas.StatementCodec;
@@ -9,22 +10,28 @@ import org.electorallog.schemas.StatementRules;
 /**
  * The checks of one event of one partition, on the stream thread: {@link StatementRules} (inside
  * decoding), then what only the projector knows: the Kafka key, the partition the board belongs to
- * and the record timestamp. Signatures are checked later, a whole batch at once ({@link
+ * and the record timestamp; last, a statement in the committed form has its personal values opened
+ * ({@link PersonalOpening}). Signatures are checked later, a whole batch at once ({@link
  * SignatureVerifier}); the sender registry when the batch is written ({@link BoardWriter}).
  */
 final class EventChecks {
     private final StatementCodec codec;
     private final TopicLayout layout;
     private final int partition;
+    private final PersonalOpening opening;
 
-    EventChecks(StatementCodec codec, TopicLayout layout, int partition) {
+    EventChecks(StatementCodec codec, TopicLayout layout, int partition, PersonalOpening opening) {
         this.codec = codec;
         this.layout = layout;
         this.partition = partition;
+        this.opening = opening;
     }
 
-    /** The decoded statement of a valid event; {@link BadEventException} with its reason otherwise. */
-    DecodedStatement validated(String key, byte[] value, long timestamp) throws BadEventException {
+    /**
+     * The decoded statement of a valid event, its personal values opened; {@link
+     * BadEventException} with its reason otherwise.
+     */
+    PersonalOpening.Opened validated(String key, byte[] value, long timestamp) throws BadEventException {
         if (value == null) {
             throw new BadEventException(BadEventException.Reason.UNDECODABLE, "event has no value");
         }
@@ -48,6 +55,6 @@ final class EventChecks {
         if (time.isPresent()) {
             throw time.get().exception();
         }
-        return st;
+        return opening.open(st, Hashes.leafHash(st.canonicalBytes()));
     }
 }

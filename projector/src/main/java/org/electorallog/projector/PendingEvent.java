@@ -1,7 +1,10 @@
 package org.electorallog.projector;
 
+import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.header.Headers;
 import org.electorallog.core.Hashes;
+import org.electorallog.core.PersonalOpenings.Opening;
 import org.electorallog.schemas.DecodedStatement;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.IndexedFields;
@@ -12,11 +15,14 @@ import org.electorallog.store.RecordContent;
  * Kafka record (key, value, headers), kept so that an event PostgreSQL refuses can be dead-lettered
  * with its original bytes. Its record's content (encoded for COPY, the delivery ID hashed) and its
  * RFC 6962 leaf hash are computed with it, on the thread that decodes, so that the batch writer only
- * frames and appends them (decision 87).
+ * frames and appends them (decision 87). A statement in the committed form carries its checked
+ * openings ({@link PersonalOpening}), stored beside its record; none when it has no personal value
+ * or its data key was erased.
  */
 @SuppressWarnings("ArrayRecordComponent") // an event in a batch, never compared as a value
 record PendingEvent(
         DecodedStatement statement,
+        List<Opening> openings,
         int partition,
         long offset,
         long kafkaTimestamp,
@@ -34,15 +40,55 @@ record PendingEvent(
             byte[] value,
             Headers headers) {
         this(
-                statement,
+                new PersonalOpening.Opened(statement, List.of(), Hashes.leafHash(statement.canonicalBytes())),
+                partition,
+                offset,
+                kafkaTimestamp,
+                key,
+                value,
+                headers);
+    }
+
+    PendingEvent(
+            PersonalOpening.Opened opened,
+            int partition,
+            long offset,
+            long kafkaTimestamp,
+            String key,
+            byte[] value,
+            Headers headers) {
+        this(
+                opened.statement(),
+                opened.openings(),
                 partition,
                 offset,
                 kafkaTimestamp,
                 key,
                 value,
                 headers,
-                content(statement, partition, offset),
-                Hashes.leafHash(statement.canonicalBytes()));
+                content(opened.statement(), partition, offset),
+                opened.leafHash());
+    }
+
+    /** The data key of its openings; null when it has none. */
+    String keyId() {
+        return openings.isEmpty() ? null : statement.committed().sealed().keyId();
+    }
+
+    /** This event as projected once its data key is erased: its commitments only, no value. */
+    PendingEvent withoutValues() {
+        DecodedStatement committedOnly = statement.opened(Map.of());
+        return new PendingEvent(
+                committedOnly,
+                List.of(),
+                partition,
+                offset,
+                kafkaTimestamp,
+                key,
+                value,
+                headers,
+                content(committedOnly, partition, offset),
+                leafHash);
     }
 
     /** What the event's row in records holds from the statement and its place in the topic. */

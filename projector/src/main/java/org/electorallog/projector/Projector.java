@@ -19,6 +19,7 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.SqlDataKeys;
 import org.electorallog.store.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +43,7 @@ public final class Projector implements AutoCloseable {
     private final DeadLetterPublisher deadLetters;
     private final SignatureVerifier signatures;
     private final KafkaPositions positions;
+    private final PersonalOpening opening;
     private volatile Throwable stopped;
     private final java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
     private KafkaConsumer<byte[], byte[]> endOffsetReader;
@@ -59,6 +61,7 @@ public final class Projector implements AutoCloseable {
         this.deadLetters = new DeadLetterPublisher(settings.kafkaClient(), settings.deadLetterTopic());
         this.signatures = SignatureVerifier.forThisMachine(settings.signatures());
         this.positions = new KafkaPositions(settings);
+        this.opening = new PersonalOpening(new SqlDataKeys(db));
         try {
             Migrations.apply(db);
             layout.requireUnchanged(new Transactions(db), settings.topic());
@@ -170,8 +173,16 @@ public final class Projector implements AutoCloseable {
         t.addSource("events", Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), settings.topic());
         t.addProcessor(
                 "project",
-                () -> new ProjectorProcessor(
-                        settings, new Transactions(db), codec, metrics, layout, deadLetters, signatures, positions),
+                () -> new ProjectorProcessor(new InstanceParts(
+                        settings,
+                        new Transactions(db),
+                        codec,
+                        metrics,
+                        layout,
+                        deadLetters,
+                        signatures,
+                        positions,
+                        opening)),
                 "events");
         t.addSink(
                 ExactlyOnceDeadLetters.SINK,

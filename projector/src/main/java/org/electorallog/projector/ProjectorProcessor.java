@@ -11,7 +11,6 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.electorallog.schemas.BadEventException;
-import org.electorallog.schemas.DecodedStatement;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.store.PartitionLease;
 import org.electorallog.store.Transactions;
@@ -43,6 +42,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     private final DeadLetterPublisher publisher;
     private final SignatureVerifier signatures;
     private final KafkaPositions positions;
+    private final PersonalOpening opening;
     private final List<PendingEvent> pending = new ArrayList<>();
 
     private ProcessorContext<String, byte[]> context;
@@ -60,30 +60,23 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     private boolean ready;
     private long nextOffset;
 
-    ProjectorProcessor(
-            ProjectorSettings settings,
-            Transactions transactions,
-            StatementCodec codec,
-            ProjectorMetrics metrics,
-            TopicLayout layout,
-            DeadLetterPublisher publisher,
-            SignatureVerifier signatures,
-            KafkaPositions positions) {
-        this.settings = settings;
-        this.transactions = transactions;
-        this.codec = codec;
-        this.metrics = metrics;
-        this.layout = layout;
-        this.publisher = publisher;
-        this.signatures = signatures;
-        this.positions = positions;
+    ProjectorProcessor(InstanceParts parts) {
+        this.settings = parts.settings();
+        this.transactions = parts.transactions();
+        this.codec = parts.codec();
+        this.metrics = parts.metrics();
+        this.layout = parts.layout();
+        this.publisher = parts.publisher();
+        this.signatures = parts.signatures();
+        this.positions = parts.positions();
+        this.opening = parts.opening();
     }
 
     @Override
     public void init(ProcessorContext<String, byte[]> context) {
         this.context = context;
         this.partition = context.taskId().partition();
-        this.checks = new EventChecks(codec, layout, partition);
+        this.checks = new EventChecks(codec, layout, partition, opening);
         this.deadLetters =
                 new ExactlyOnceDeadLetters(context, settings.topic(), partition, layout.deadLetterMaxBytes());
         this.takeover = new PartitionTakeover(settings, transactions, positions, partition);
@@ -125,7 +118,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     private void accept(
             String key, byte[] value, long offset, long timestamp, Headers headers, boolean forwardDeadLetter) {
         try {
-            DecodedStatement st = checks.validated(key, value, timestamp);
+            PersonalOpening.Opened st = checks.validated(key, value, timestamp);
             pending.add(new PendingEvent(st, partition, offset, timestamp, key, value, headers));
         } catch (BadEventException e) {
             metrics.deadLetter(e.reason());

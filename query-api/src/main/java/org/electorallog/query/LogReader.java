@@ -16,6 +16,7 @@ import org.electorallog.store.CounterKey;
 import org.electorallog.store.Counters;
 import org.electorallog.store.RecordSignatures;
 import org.electorallog.store.Records;
+import org.electorallog.store.StoredOpenings;
 import org.electorallog.store.Tiles;
 
 /**
@@ -78,7 +79,8 @@ final class LogReader {
             return Responses.RecordBody.of(
                     name,
                     Records.one(c, b.id(), id)
-                            .orElseThrow(() -> ApiException.notFound("board '" + name + "' has no record " + id)));
+                            .orElseThrow(() -> ApiException.notFound("board '" + name + "' has no record " + id)),
+                    StoredOpenings.of(c, b.id(), id));
         });
     }
 

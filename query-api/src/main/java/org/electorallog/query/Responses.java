@@ -8,6 +8,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.electorallog.core.Hashes;
+import org.electorallog.core.PersonalOpenings;
 import org.electorallog.core.Timestamps;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.IndexedFields;
@@ -72,7 +73,16 @@ final class Responses {
     /** GET /boards. */
     record BoardList(List<BoardSummary> boards) {}
 
-    /** GET /boards/{board}/records/{id}. */
+    /**
+     * A personal value of a record in the committed form (docs/personal-data.md) and the salt of its
+     * commitment: with the record's statement, SHA-256 of the commitment's input opens it.
+     */
+    record PersonalValue(String path, String salt, String value) {}
+
+    /**
+     * GET /boards/{board}/records/{id}. {@code personal}: the openings of a statement in the
+     * committed form (observers and the record's voter only; absent in format 1 and once erased).
+     */
     record RecordBody(
             String board,
             long id,
@@ -86,7 +96,8 @@ final class Responses {
             String leafHash,
             int schemaId,
             int kafkaPartition,
-            long kafkaOffset) {
+            long kafkaOffset,
+            @JsonInclude(JsonInclude.Include.NON_EMPTY) List<PersonalValue> personal) {
         /** What anonymous callers see of a record of a public kind: the public fields, no statement. */
         RecordBody publicView(java.util.Set<String> publicFields) {
             IndexedFields f = new IndexedFields(
@@ -108,10 +119,11 @@ final class Responses {
                     leafHash,
                     schemaId,
                     kafkaPartition,
-                    kafkaOffset);
+                    kafkaOffset,
+                    List.of());
         }
 
-        static RecordBody of(String board, StoredRecord r) {
+        static RecordBody of(String board, StoredRecord r, List<PersonalOpenings.Opening> openings) {
             return new RecordBody(
                     board,
                     r.id(),
@@ -125,7 +137,10 @@ final class Responses {
                     b64(Hashes.leafHash(r.statement())),
                     r.schemaId(),
                     r.partition(),
-                    r.offset());
+                    r.offset(),
+                    openings.stream()
+                            .map(o -> new PersonalValue(o.path(), b64(o.salt()), o.value()))
+                            .toList());
         }
     }
 

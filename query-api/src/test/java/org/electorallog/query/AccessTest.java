@@ -32,6 +32,8 @@ import org.junit.jupiter.api.Test;
 class AccessTest {
     /** The board whose statements carry distinctive personal values (published by QueryApiTest.load). */
     static final String PRIVATE_BOARD = "api-private";
+    /** A board of one vote in the committed form (issue 46) holding the same personal values. */
+    static final String COMMITTED_BOARD = "api-private-committed";
 
     /** Values that must never reach an anonymous caller. */
     static final List<String> PERSONAL = List.of(
@@ -89,6 +91,30 @@ class AccessTest {
     static void load() throws Exception {
         QueryApiTest.load();
         doc = QueryApiTest.JSON.readTree(QueryApiTest.get("/openapi.json").body());
+    }
+
+    /** The vote of {@link #COMMITTED_BOARD}, its personal fields to be committed to by the producer. */
+    static Statement committedVote() {
+        return Statement.newBuilder()
+                .setBoard(COMMITTED_BOARD)
+                .setDeliveryId("committed-vote")
+                .setKind(StatementKind.CAST_VOTE)
+                .setStatementTimestamp(1_796_000_000_000L)
+                .setSenderName("voting-service")
+                .setSenderPublicKey(ByteBuffer.allocate(0))
+                .setUserId(PERSONAL.get(0))
+                .setUsername(PERSONAL.get(1))
+                .setElectionId("e1")
+                .setAreaId("area-1")
+                .setBallotId("committed-ballot")
+                .setBody(CastVote.newBuilder()
+                        .setElectionId("e1")
+                        .setPseudonymHash(ByteBuffer.wrap(new byte[32]))
+                        .setCastVoteHash(ByteBuffer.wrap(new byte[32]))
+                        .setIp(PERSONAL.get(4))
+                        .setCountry(PERSONAL.get(6))
+                        .build())
+                .build();
     }
 
     /** Statements of {@link #PRIVATE_BOARD} holding every personal value, in columns and in bodies. */
@@ -203,9 +229,11 @@ class AccessTest {
         List<String> leaks = new ArrayList<>();
         int checked = 0;
         for (String operation : LEAST.keySet()) {
-            for (String board : List.of(PRIVATE_BOARD, QueryApiTest.BOARD)) {
-                HttpResponse<String> r =
-                        call(operation.replace("{board}", board), Role.ANONYMOUS, board.equals(PRIVATE_BOARD) ? 1 : 8);
+            for (String board : List.of(PRIVATE_BOARD, COMMITTED_BOARD, QueryApiTest.BOARD)) {
+                HttpResponse<String> r = call(
+                        operation.replace("{board}", board),
+                        Role.ANONYMOUS,
+                        board.equals(PRIVATE_BOARD) ? 1 : board.equals(COMMITTED_BOARD) ? 0 : 8);
                 checked++;
                 for (String value : PERSONAL) {
                     if (holds(r.body(), value)) {
@@ -219,6 +247,35 @@ class AccessTest {
         assertTrue(holds(observed.body(), PERSONAL.get(0)) && holds(observed.body(), PERSONAL.get(4)), observed.body());
         assertTrue(checked > 40);
         assertTrue(leaks.isEmpty(), String.join("\n", leaks));
+    }
+
+    @Test
+    void aStatementInTheCommittedFormShowsItsValuesToObserversAndNeverInItsStatement() throws Exception {
+        HttpResponse<String> observed = QueryApiTest.get("/boards/" + COMMITTED_BOARD + "/records/0", Role.OBSERVER);
+        assertEquals(200, observed.statusCode(), observed.body());
+        JsonNode r = QueryApiTest.JSON.readTree(observed.body());
+        assertEquals(PERSONAL.get(0), r.get("user_id").asText(), "the opened value in the record's column");
+        Map<String, String> personal = new TreeMap<>();
+        for (JsonNode v : r.get("personal")) {
+            personal.put(v.get("path").asText(), v.get("value").asText());
+            assertEquals(16, Base64.getDecoder().decode(v.get("salt").asText()).length);
+        }
+        assertEquals(
+                Map.of(
+                        "user_id", PERSONAL.get(0),
+                        "username", PERSONAL.get(1),
+                        "body.ip", PERSONAL.get(4),
+                        "body.country", PERSONAL.get(6)),
+                personal);
+        // the statement (the leaf's entry, what a public entry bundle will carry) holds none of them
+        String statement = "\"" + r.get("statement").asText() + "\"";
+        for (String value : PERSONAL) {
+            assertFalse(holds(statement, value), "the committed statement holds " + value);
+        }
+        HttpResponse<String> anonymous = QueryApiTest.get("/boards/" + COMMITTED_BOARD + "/records/0", Role.ANONYMOUS);
+        for (String value : PERSONAL) {
+            assertFalse(holds(anonymous.body(), value), anonymous.statusCode() + " " + anonymous.body());
+        }
     }
 
     @Test

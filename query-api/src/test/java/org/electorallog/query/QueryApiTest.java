@@ -103,6 +103,16 @@ class QueryApiTest {
             for (Statement s : AccessTest.personalStatements()) {
                 last = producer.publish(s).get().offset();
             }
+            // the same values in the committed form (issue 46), its data key in the projection's key store
+            try (com.zaxxer.hikari.HikariDataSource keys = org.electorallog.store.ProjectionDatabase.pool(
+                            db.jdbcUrl(), db.user(), db.password(), 1, "api-test-keys");
+                    ElectoralLogProducer committed = ElectoralLogProducer.builder(stack.kafkaBootstrap())
+                            .topic(topic)
+                            .senderKey(org.electorallog.core.SigningKey.generate())
+                            .committedForm(new org.electorallog.store.SqlDataKeys(keys))
+                            .build()) {
+                last = committed.publish(AccessTest.committedVote()).get().offset();
+            }
             for (Statement s : KeycloakOidcTest.ballots()) {
                 last = producer.publish(s).get().offset();
             }

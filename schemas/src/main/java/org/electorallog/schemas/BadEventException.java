@@ -33,7 +33,19 @@ public final class BadEventException extends Exception {
         /** The board was sealed (a BOARD_SEALED record) before this statement: a sealed board never grows. */
         BOARD_SEALED,
         /** A LOG_CONTINUATION that would not be its board's first record: only a board's start names its predecessor. */
-        CONTINUATION_NOT_FIRST
+        CONTINUATION_NOT_FIRST,
+        /**
+         * A statement in the committed form whose openings do not open its commitments (one missing,
+         * one too many, one that does not match, a ciphertext that does not authenticate, a key of
+         * another board or day): the producer library never makes one, so it is a bug or tampering.
+         */
+        BAD_OPENING,
+        /**
+         * The openings name a data key the key store never had (not an erased one): the key store was
+         * restored from a backup older than the key, or the event was sealed elsewhere. Restore the
+         * key store, then replay the dead letter.
+         */
+        UNKNOWN_DATA_KEY
     }
 
     private final Reason reason;

@@ -8,7 +8,10 @@ import org.apache.avro.generic.GenericRecord;
  * A decoded envelope: the writer schema ID, the statement's fields as the projector stores them,
  * its canonical bytes (the log entry) and the signatures. {@code eventType} and {@code error} come
  * from the body, for the analysts' views (store V11): an identity-provider event's {@code event_type}
- * and {@code error}, a cast-vote error's {@code error}; null for other kinds.
+ * and {@code error}, a cast-vote error's {@code error}; null for other kinds. {@code committed} is
+ * null for a format 1 statement; in format 2 (the committed form) the personal fields ({@code
+ * userId}, {@code username}, {@code error}) are null as decoded, and {@link #opened} fills them
+ * from the openings once the projector has checked them.
  */
 @SuppressWarnings("ArrayRecordComponent") // a decoded event handed to the writer, never compared as a value
 public record DecodedStatement(
@@ -28,7 +31,8 @@ public record DecodedStatement(
         byte[] senderSignature,
         byte[] systemSignature,
         String eventType,
-        String error) {
+        String error,
+        CommittedParts committed) {
 
     /**
      * The statement of a decoded envelope, refused with its reason when it breaks a rule of
@@ -78,7 +82,42 @@ public record DecodedStatement(
                 bytes(envelope, "sender_signature"),
                 bytes(envelope, "system_signature"),
                 bodyText(statement, "event_type"),
-                bodyText(statement, "error"));
+                bodyText(statement, "error"),
+                CommittedParts.of(statement, envelope));
+    }
+
+    /**
+     * This statement with the personal values the projector opened ({@code values} by path, {@link
+     * CommittedForm#PATHS}): what the records' user ID, username and error columns then hold.
+     */
+    public DecodedStatement opened(java.util.Map<String, String> values) {
+        return new DecodedStatement(
+                schemaId,
+                board,
+                deliveryId,
+                kind,
+                statementTimestamp,
+                senderName,
+                senderPublicKey,
+                values.get("user_id"),
+                values.get("username"),
+                electionId,
+                areaId,
+                ballotId,
+                canonicalBytes,
+                senderSignature,
+                systemSignature,
+                eventType,
+                values.get("body.error"),
+                committed);
+    }
+
+    /**
+     * Whether the statement names a user: a user ID in the clear (format 1) or committed to (format
+     * 2), readable or not. What the counters count by, so that they do not change when a value is erased.
+     */
+    public boolean hasUser() {
+        return userId != null || (committed != null && committed.commits("user_id"));
     }
 
     /** A text field of the statement's body record, if the body has it. */

@@ -3,6 +3,7 @@ package org.electorallog.schemas;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.IndexedRecord;
@@ -121,6 +122,23 @@ public final class StatementRules {
             return format;
         }
         return Optional.ofNullable(TextRules.fault(statement));
+    }
+
+    /**
+     * An opened personal value (format 2, docs/personal-data.md) must obey what the same value in the
+     * clear would: the cap of {@link #MAX_TEXT_BYTES} for the indexed {@code user_id} and {@code
+     * username}, and well-formed Unicode without U+0000 everywhere. Its field is {@code
+     * personal.<path>}.
+     */
+    public static Optional<Violation> checkOpenedValue(String path, String value) {
+        if (Arrays.asList(CAPPED_TEXT).contains(path)) {
+            int bytes = utf8Length(value);
+            if (bytes > MAX_TEXT_BYTES) {
+                return invalid("personal." + path, "is " + bytes + " UTF-8 bytes, more than " + MAX_TEXT_BYTES);
+            }
+        }
+        Violation v = TextRules.fault(value);
+        return v == null ? Optional.empty() : Optional.of(new Violation("personal." + path, v.rule(), v.reason()));
     }
 
     /** The canonical bytes may be logged: C2SP tlog-tiles entry bundles carry a uint16 length. */

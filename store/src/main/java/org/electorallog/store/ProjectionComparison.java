@@ -104,7 +104,8 @@ public final class ProjectionComparison {
                 String name = b.board().name();
                 long limit = limits.getOrDefault(name, b.size());
                 if (limit < b.size()) {
-                    String records = digest(c, RECORDS + " AND id < " + limit, id);
+                    String records = digest(c, RECORDS + " AND id < " + limit, id) + " "
+                            + digest(c, OPENINGS + " AND record_id < " + limit, id);
                     byte[] root = org.electorallog.core.ProofBuilder.rootAt(limit, Tiles.source(c, id));
                     out.put(
                             name,
@@ -119,7 +120,7 @@ public final class ProjectionComparison {
                     continue;
                 }
                 // a board's delivery keys are part of its records: without them a repeat would be stored
-                String records = digest(c, RECORDS, id) + " " + deliveries(c, id);
+                String records = digest(c, RECORDS, id) + " " + deliveries(c, id) + " " + digest(c, OPENINGS, id);
                 String tiles = digest(
                         c,
                         "SELECT md5(string_agg(concat_ws('|', level, idx, md5(hashes)), E'\\n' "
@@ -145,6 +146,11 @@ public final class ProjectionComparison {
         }
         return out;
     }
+
+    /** The openings of the committed form (V19): a replay opens the same values as the projection holds. */
+    private static final String OPENINGS =
+            "SELECT md5(string_agg(concat_ws('|', record_id, path, md5(salt), md5(value)), "
+                    + "E'\\n' ORDER BY record_id, path)) FROM personal_openings WHERE board_id = ?";
 
     private static final String RECORDS = "SELECT md5(string_agg(concat_ws('|', id, delivery_id, md5(statement), "
             + "created, statement_ts, kind, (SELECT encode(public_key, 'hex') FROM senders s WHERE s.sender_id = records.sender_id), user_id, username, election_id, "

@@ -6,7 +6,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.LocalDate;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.electorallog.core.DataKeys;
@@ -24,6 +27,11 @@ import org.electorallog.core.PersonalOpenings;
 public final class SqlDataKeys implements DataKeys {
     private static final String CREATE = "INSERT INTO personal_keys.data_keys (key_id, board, day, key) "
             + "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING";
+    private static final String ERASED_AMONG = "SELECT key_id, erased IS NOT NULL FROM personal_keys.data_keys "
+            + "WHERE key_id = ANY(?::text[]) ORDER BY key_id FOR SHARE";
+    private static final String COPY = "INSERT INTO personal_keys.data_keys (key_id, board, day, key, created, erased) "
+            + "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key_id) DO UPDATE SET key = NULL, erased = EXCLUDED.erased "
+            + "WHERE EXCLUDED.erased IS NOT NULL AND data_keys.erased IS NULL";
     private static final String FIND = "SELECT key, erased FROM personal_keys.data_keys WHERE key_id = ?";
 
     private final DataSource db;
@@ -70,6 +78,60 @@ public final class SqlDataKeys implements DataKeys {
         } catch (SQLException e) {
             throw new IllegalStateException("cannot reach the key store for " + keyId + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Which of {@code keyIds} are erased, in the caller's transaction, holding a share lock on each
+     * key's row until it ends: the projector asks this in the batch transaction that stores values
+     * opened with those keys, so that an erasure either committed before (the values are not
+     * stored) or waits for the batch to commit and then deletes them too. Never both missed.
+     */
+    public static Set<String> erasedAmong(Connection c, Collection<String> keyIds) throws SQLException {
+        Set<String> erased = new HashSet<>();
+        if (keyIds.isEmpty()) {
+            return erased;
+        }
+        try (PreparedStatement ps = c.prepareStatement(ERASED_AMONG)) {
+            ps.setArray(1, c.createArrayOf("text", keyIds.toArray(new String[0])));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (rs.getBoolean(2)) {
+                        erased.add(rs.getString(1));
+                    }
+                }
+            }
+        }
+        return erased;
+    }
+
+    /**
+     * Copies every key (and every erasure) of {@code from}'s key store into {@code to}'s, as {@code
+     * electoral-log rebuild} does before it replays the topic into a new database: the projection
+     * can be made again from the topic, the keys cannot, and a replay without them would refuse
+     * every statement in the committed form ({@code UNKNOWN_DATA_KEY}). A key erased in either
+     * stays erased. Returns how many keys {@code from} holds.
+     */
+    public static int copy(DataSource from, DataSource to) throws SQLException {
+        int n = 0;
+        try (Connection a = from.getConnection();
+                PreparedStatement read = a.prepareStatement(
+                        "SELECT key_id, board, day, key, created, erased FROM personal_keys.data_keys");
+                ResultSet rs = read.executeQuery();
+                Connection b = to.getConnection();
+                PreparedStatement write = b.prepareStatement(COPY)) {
+            while (rs.next()) {
+                for (int i = 1; i <= 6; i++) {
+                    write.setObject(i, rs.getObject(i));
+                }
+                write.addBatch();
+                n++;
+            }
+            int[] written = write.executeBatch();
+            if (written.length != n) {
+                throw new SQLException("copying data keys: " + n + " read, " + written.length + " written");
+            }
+        }
+        return n;
     }
 
     /** Forgets the keys read so far (after an erasure in this process). */

@@ -1,0 +1,69 @@
+package org.electorallog.audit;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.electorallog.core.CanonicalStatementReader;
+import org.electorallog.core.PersonalCommitment;
+import org.electorallog.core.PersonalOpenings.Opening;
+import org.electorallog.store.AuditRow;
+
+/**
+ * The audit's checks of a record in the committed form (issue 46, docs/personal-data.md): every
+ * stored opening opens its commitment in the canonical statement, and the user ID and username
+ * columns hold what the openings say (nothing, once erased).
+ */
+final class CommittedRecordChecks {
+    private CommittedRecordChecks() {}
+
+    /** The statement's commitments, path to 32 bytes; empty in format 1 or when unreadable (a finding). */
+    static Map<String, Object> commitments(Map<String, Object> fields, long id, AuditResult result) {
+        if (!(fields.get("commitments") instanceof byte[] raw)) {
+            return Map.of();
+        }
+        try {
+            return CanonicalStatementReader.map(raw);
+        } catch (IllegalArgumentException e) {
+            result.add(Finding.Kind.UNDECODABLE_STATEMENT, id, "commitments: " + e.getMessage());
+            return Map.of();
+        }
+    }
+
+    static void check(
+            AuditRow row,
+            String board,
+            Map<String, Object> fields,
+            Map<String, Object> commitments,
+            List<Opening> openings,
+            AuditResult result) {
+        long id = row.id();
+        String deliveryId = String.valueOf(fields.get("delivery_id"));
+        Map<String, String> opened = new HashMap<>();
+        for (Opening o : openings) {
+            if (!(commitments.get(o.path()) instanceof byte[] commitment)) {
+                result.add(
+                        Finding.Kind.OPENING_MISMATCH,
+                        id,
+                        "a stored opening for " + o.path() + ", which the statement does not commit to");
+            } else if (!PersonalCommitment.opens(commitment, board, deliveryId, o.path(), o.salt(), o.value())) {
+                result.add(
+                        Finding.Kind.OPENING_MISMATCH,
+                        id,
+                        "the stored opening of " + o.path() + " does not open the statement's commitment");
+            } else {
+                opened.put(o.path(), o.value());
+            }
+        }
+        column(result, id, "user_id", opened.get("user_id"), row.fields().userId());
+        column(result, id, "username", opened.get("username"), row.fields().username());
+    }
+
+    private static void column(AuditResult result, long id, String path, String opened, String stored) {
+        if (!java.util.Objects.equals(opened, stored)) {
+            result.add(
+                    Finding.Kind.OPENING_MISMATCH,
+                    id,
+                    path + " is stored as '" + stored + "' but its opening says '" + opened + "'");
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package org.electorallog.launcher;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.electorallog.config.Configuration;
+import org.electorallog.config.Setting;
+import org.electorallog.schemas.BoardName;
+import org.electorallog.store.BoardState;
+import org.electorallog.store.Boards;
+import org.electorallog.store.Erasure;
+import org.electorallog.store.ProjectionDatabase;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code electoral-log erase}: deletes personal values that statements in the committed form
+ * committed to (issue 46, docs/personal-data.md "Erasure"). By board and days it erases the data
+ * keys of those days, so nobody can read the values from the topic again, and deletes the
+ * projection's values and openings of those days, in one transaction; by user it deletes that
+ * user's values and openings from the projection. The records, their leaves and every root stay as
+ * they were. A board that is not sealed is refused unless {@code --force}: erasing during an
+ * election would hide what its audit needs. Connects as the projector does (ELECTORAL_LOG_JDBC_URL,
+ * the owner's login): exit 0 done, 2 refused or failed.
+ */
+@Command(
+        name = "erase",
+        mixinStandardHelpOptions = true,
+        description = "Erase personal values of statements in the committed form: a board's days (their data keys "
+                + "and the projection's values) or one user's values in the projection. Leaves, roots and proofs do "
+                + "not change. Exit 0 done, 2 refused or failed.")
+public final class EraseCommand implements Callable<Integer> {
+    @Option(names = "--board", required = true, description = "the board")
+    String board;
+
+    @Option(names = "--from", paramLabel = "YYYY-MM-DD", description = "first UTC day to erase (with --to)")
+    String from;
+
+    @Option(names = "--to", paramLabel = "YYYY-MM-DD", description = "last UTC day to erase (with --from)")
+    String to;
+
+    @Option(names = "--user", paramLabel = "USER-ID", description = "erase this user's values instead of days")
+    String user;
+
+    @Option(names = "--force", description = "erase on a board that is not sealed")
+    boolean force;
+
+    /** The environment the configuration is read from (tests give their own). */
+    Map<String, String> environment = System.getenv();
+
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+
+    @Override
+    public Integer call() {
+        try {
+            return erase();
+        } catch (IllegalArgumentException e) {
+            err.println("erase: " + e.getMessage());
+            return 2;
+        } catch (Exception e) {
+            err.println("erase: " + AuditCommand.oneLine(e));
+            return 2;
+        }
+    }
+
+    private int erase() throws Exception {
+        if (!BoardName.isValid(board)) {
+            throw new IllegalArgumentException("'" + board + "' is not a board name ([a-z0-9][a-z0-9._-]{0,63})");
+        }
+        boolean byDays = from != null || to != null;
+        if (byDays == (user != null)) {
+            throw new IllegalArgumentException("give either --from and --to (days) or --user, not both or neither");
+        }
+        LocalDate first = byDays ? day("--from", from) : null;
+        LocalDate last = byDays ? day("--to", to) : null;
+        Configuration conf = Configuration.load(environment);
+        String password = conf.secret(Setting.DB_PASSWORD);
+        try (HikariDataSource ds = ProjectionDatabase.pool(
+                        conf.required(Setting.JDBC_URL),
+                        conf.get(Setting.DB_USER),
+                        password == null ? "" : password,
+                        1,
+                        "erase");
+                Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            BoardState s = Boards.state(c, board)
+                    .orElseThrow(() -> new IllegalArgumentException("there is no board '" + board + "'"));
+            if (s.sealedMillis() == null && !force) {
+                throw new IllegalArgumentException("board " + board + " is not sealed: erasing during an election "
+                        + "hides what its audit needs. Seal it first (electoral-log seal), or give --force");
+            }
+            Erasure.Result r = byDays
+                    ? Erasure.days(c, s.board().id(), board, first, last)
+                    : Erasure.user(c, s.board().id(), user);
+            c.commit();
+            String what = byDays ? "the days " + first + " to " + last : "user " + user;
+            out.printf(
+                    "erased %s of board %s: %d data key(s) %s, the values of %,d record(s), %,d opening(s)%n",
+                    what, board, r.keysErased().size(), r.keysErased(), r.records(), r.openings());
+            if (r.inTheClear() > 0) {
+                out.printf(
+                        "%,d record(s) of %s hold personal values in their statements (format 1, before the committed "
+                                + "form): those cannot be erased without changing their leaves, and stay%n",
+                        r.inTheClear(), what);
+            }
+            if (!byDays) {
+                out.println("the events in the topic stay readable with their day's data key until that day is erased "
+                        + "(electoral-log erase --board " + board + " --from DAY --to DAY)");
+            }
+            return 0;
+        }
+    }
+
+    private static LocalDate day(String option, String value) {
+        if (value == null) {
+            throw new IllegalArgumentException(option + " is missing: days are erased from --from to --to");
+        }
+        try {
+            return LocalDate.parse(value);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(option + " '" + value + "' is not a day (YYYY-MM-DD)");
+        }
+    }
+}

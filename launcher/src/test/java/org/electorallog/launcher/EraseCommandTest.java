@@ -1,0 +1,215 @@
+package org.electorallog.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.electorallog.core.DataKeys;
+import org.electorallog.core.NoteSigner;
+import org.electorallog.core.SigningKey;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.infra.SharedStack;
+import org.electorallog.infra.Stack;
+import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.producer.EventsTopic;
+import org.electorallog.projector.Projector;
+import org.electorallog.projector.ProjectorSettings;
+import org.electorallog.schemas.ElectionStatements;
+import org.electorallog.schemas.avro.Statement;
+import org.electorallog.store.Migrations;
+import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.SqlDataKeys;
+import org.electorallog.testkit.Poll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code erase} (issue 46, docs/personal-data.md "Erasure") on a real projection: a sealed board's
+ * day is erased (its data key, its records' values and openings; the other day, the records in the
+ * clear and every root untouched), a replay of the topic afterwards equals the projection
+ * ({@code rebuild}: EQUAL), a user's values are erased, the audit finds a changed opening, and an
+ * unsealed board, a missing day, a day that is not one and an unknown board are refused with exit 2.
+ */
+class EraseCommandTest {
+    private static final long DAY_1 = 1_796_000_000_000L; // 2026-11-30 (UTC)
+    private static final long DAY_2 = DAY_1 + 86_400_000L; // 2026-12-01
+
+    final Stack stack = SharedStack.get();
+    private final RebuildTest rebuilds = new RebuildTest();
+    private String lastErr = "";
+
+    @Test
+    void aSealedBoardsDayIsErasedAndAReplayStillEqualsTheProjection() throws Exception {
+        String topic = "erase-events-" + System.nanoTime();
+        EventsTopic.ensure(stack.kafkaBootstrap(), topic, 1, (short) 1);
+        EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
+        DatabaseAddress db = stack.database();
+        String live = rebuilds.createDatabase("erase_live_" + System.nanoTime());
+        ProjectorSettings settings = new ProjectorSettings(
+                stack.kafkaBootstrap(),
+                topic,
+                topic + ".dlq",
+                "live-" + topic,
+                Path.of("target/stack/erase-live"),
+                live,
+                db.user(),
+                db.password(),
+                500,
+                Duration.ofMillis(50),
+                NoteSigner.generate("erase-test.electoral-log.local"),
+                "erase-test/",
+                1);
+        String board = "erase-board";
+        try (HikariDataSource ds = ProjectionDatabase.pool(live, db.user(), db.password(), 2, "erase-live")) {
+            Migrations.apply(ds);
+            try (Projector p = Projector.start(settings);
+                    ElectoralLogProducer committed = ElectoralLogProducer.builder(stack.kafkaBootstrap())
+                            .topic(topic)
+                            .senderKey(SigningKey.generate())
+                            .committedForm(new SqlDataKeys(ds))
+                            .build();
+                    ElectoralLogProducer plain =
+                            ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic)) {
+                ElectionStatements votes = new ElectionStatements(board, 21);
+                for (String u : List.of("ann", "ben", "cat")) {
+                    committed.publish(unsigned(votes.vote(u, DAY_1))).get();
+                }
+                for (String u : List.of("dan", "eve")) {
+                    committed.publish(unsigned(votes.vote(u, DAY_2))).get();
+                }
+                plain.publish(votes.vote("old-style", DAY_1)).get(); // format 1: values in the statement
+                committed
+                        .publish(unsigned(new ElectionStatements("erase-open", 22).vote("fay", DAY_1)))
+                        .get();
+                plain.publish(SealCommand.statement(board, "back-office", null, DAY_2 + 1))
+                        .get();
+                Map<Integer, Long> end = RebuildCommand.endOffsets(stack.kafkaBootstrap(), topic);
+                Poll.until(
+                        Duration.ofMinutes(2),
+                        "the projection to catch up",
+                        () -> RebuildTest.projected(live, db, topic, end));
+            }
+            byte[] rootBefore = root(ds, board);
+
+            Map<String, String> env = new HashMap<>();
+            env.put("ELECTORAL_LOG_KAFKA_BOOTSTRAP", stack.kafkaBootstrap());
+            env.put("ELECTORAL_LOG_TOPIC", topic);
+            env.put("ELECTORAL_LOG_DEAD_LETTER_TOPIC", topic + ".dlq");
+            env.put("ELECTORAL_LOG_JDBC_URL", live);
+            env.put("ELECTORAL_LOG_DB_USER", db.user());
+            env.put("ELECTORAL_LOG_DB_PASSWORD", db.password());
+            env.put("ELECTORAL_LOG_SIGNING_KEY", settings.signer().signerKey());
+            env.put("ELECTORAL_LOG_ORIGIN_PREFIX", "erase-test/");
+            env.put("ELECTORAL_LOG_LOG_KEYS", settings.signer().verifierKey());
+
+            erase(2, env, "--board", "erase-open", "--from", "2026-11-30", "--to", "2026-11-30");
+            assertTrue(lastErr.contains("is not sealed"), lastErr);
+            erase(2, env, "--board", board, "--from", "2026-11-30");
+            assertTrue(lastErr.contains("--to is missing"), lastErr);
+            erase(2, env, "--board", board, "--from", "2026-11-31", "--to", "2026-12-01");
+            assertTrue(lastErr.contains("is not a day"), lastErr);
+            erase(2, env, "--board", board, "--user", "ann", "--from", "2026-11-30", "--to", "2026-11-30");
+            assertTrue(lastErr.contains("not both"), lastErr);
+            erase(2, env, "--board", "no-such-board", "--user", "ann");
+            assertTrue(lastErr.contains("there is no board"), lastErr);
+
+            String erased = erase(0, env, "--board", board, "--from", "2026-11-30", "--to", "2026-11-30");
+            assertTrue(erased.contains("1 data key(s) [" + board + "/2026-11-30]"), erased);
+            assertTrue(erased.contains("the values of 3 record(s), 12 opening(s)"), erased);
+            assertTrue(
+                    erased.contains("1 record(s) of the days 2026-11-30 to 2026-11-30 hold personal values"), erased);
+            assertEquals(
+                    DataKeys.State.ERASED,
+                    new SqlDataKeys(ds).find(board + "/2026-11-30").state());
+            assertEquals(Map.of("dan", 4L, "eve", 4L, "old-style", 0L), valuesLeft(ds, board));
+            assertTrue(java.util.Arrays.equals(rootBefore, root(ds, board)), "the root did not change");
+
+            // a replay of the topic into a new database, with the key store copied, equals the erased projection
+            String equal =
+                    rebuilds.rebuild(0, env, "--into", rebuilds.createDatabase("erase_replay_" + System.nanoTime()));
+            assertTrue(equal.contains("copied 3 data keys"), equal);
+            assertTrue(equal.contains("rebuild: EQUAL"), equal);
+
+            String user = erase(0, env, "--board", board, "--user", "dan");
+            assertTrue(user.contains("the values of 1 record(s), 4 opening(s)"), user);
+            assertTrue(user.contains("stay readable with their day's data key"), user);
+            assertEquals(Map.of("eve", 4L, "old-style", 0L), valuesLeft(ds, board));
+
+            // the audit checks every stored opening against its record's commitment
+            Path auditFile = Path.of("target/audit-erase-board.json");
+            String clean = rebuilds.audit(0, env, "--board", board, "--out", auditFile.toString());
+            assertTrue(clean.contains(": CLEAN;"), clean);
+            try (Connection c = ds.getConnection()) {
+                c.createStatement()
+                        .executeUpdate("UPDATE personal_openings SET value = 'mallory' WHERE path = 'body.ip' AND "
+                                + "record_id = (SELECT id FROM records r JOIN boards b USING (board_id) "
+                                + "WHERE b.name = '" + board + "' AND r.user_id = 'eve')");
+            }
+            String findings = rebuilds.audit(1, env, "--board", board, "--out", auditFile.toString());
+            assertTrue(java.nio.file.Files.readString(auditFile).contains("OPENING_MISMATCH"), findings);
+            assertTrue(
+                    java.nio.file.Files.readString(auditFile).contains("body.ip does not open"),
+                    java.nio.file.Files.readString(auditFile));
+        }
+    }
+
+    private static Statement unsigned(Statement s) {
+        s.setSenderPublicKey(ByteBuffer.allocate(0)); // the producer's sender key goes here
+        return s;
+    }
+
+    /** User ID to openings held, for the board's records that still hold a user ID. */
+    private static Map<String, Long> valuesLeft(HikariDataSource ds, String board) throws Exception {
+        Map<String, Long> out = new HashMap<>();
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement("SELECT r.user_id, (SELECT count(*) FROM personal_openings o "
+                        + "WHERE o.board_id = r.board_id AND o.record_id = r.id) FROM records r JOIN boards b "
+                        + "USING (board_id) WHERE b.name = ? AND r.user_id IS NOT NULL")) {
+            ps.setString(1, board);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getString(1), rs.getLong(2));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static byte[] root(HikariDataSource ds, String board) throws Exception {
+        try (Connection c = ds.getConnection()) {
+            byte[] root =
+                    org.electorallog.store.Boards.state(c, board).orElseThrow().root();
+            assertNotNull(root);
+            return root;
+        }
+    }
+
+    private String erase(int expectedCode, Map<String, String> env, String... args) {
+        EraseCommand c = new EraseCommand();
+        c.environment = env;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        c.out = new PrintStream(out, true, StandardCharsets.UTF_8);
+        c.err = new PrintStream(err, true, StandardCharsets.UTF_8);
+        int code = new picocli.CommandLine(c).execute(args);
+        lastErr = err.toString(StandardCharsets.UTF_8);
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(expectedCode, code, text + lastErr);
+        if (expectedCode == 2) {
+            assertEquals(1, lastErr.strip().lines().count(), "one line: " + lastErr);
+        }
+        return text;
+    }
+}

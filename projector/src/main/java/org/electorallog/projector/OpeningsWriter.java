@@ -1,0 +1,59 @@
+package org.electorallog.projector;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.electorallog.core.PersonalOpenings.Opening;
+import org.electorallog.store.RecordRow;
+import org.electorallog.store.SqlDataKeys;
+import org.electorallog.store.StoredOpenings;
+
+/**
+ * The batch transaction's part in the committed form (docs/personal-data.md, "The projection"):
+ * events whose data key was erased since they were decoded lose their values, and the openings of
+ * the others are stored beside their records (V19).
+ */
+final class OpeningsWriter {
+    private OpeningsWriter() {}
+
+    /**
+     * {@code events}, each whose data key is erased by now without its values. Locks the keys' rows
+     * until the transaction ends ({@link SqlDataKeys#erasedAmong}), so an erasure cannot slip
+     * between this check and the commit.
+     */
+    static List<PendingEvent> withoutErased(Connection c, List<PendingEvent> events) throws SQLException {
+        Set<String> keys = new TreeSet<>();
+        for (PendingEvent e : events) {
+            if (e.keyId() != null) {
+                keys.add(e.keyId());
+            }
+        }
+        if (keys.isEmpty()) {
+            return events;
+        }
+        Set<String> erased = SqlDataKeys.erasedAmong(c, keys);
+        if (erased.isEmpty()) {
+            return events;
+        }
+        List<PendingEvent> out = new ArrayList<>(events.size());
+        for (PendingEvent e : events) {
+            out.add(e.keyId() != null && erased.contains(e.keyId()) ? e.withoutValues() : e);
+        }
+        return out;
+    }
+
+    /** Stores the openings of {@code events}, whose records are {@code rows} (in the same order). */
+    static void store(Connection c, short boardId, List<RecordRow> rows, List<PendingEvent> events)
+            throws SQLException {
+        List<StoredOpenings.Row> openings = new ArrayList<>();
+        for (int i = 0; i < events.size(); i++) {
+            for (Opening o : events.get(i).openings()) {
+                openings.add(new StoredOpenings.Row(rows.get(i).id(), o));
+            }
+        }
+        StoredOpenings.insert(c, boardId, openings);
+    }
+}

@@ -1,0 +1,122 @@
+package org.electorallog.projector;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import org.electorallog.core.DataKeys;
+import org.electorallog.core.PersonalCommitment;
+import org.electorallog.core.PersonalOpenings;
+import org.electorallog.core.PersonalOpenings.Opening;
+import org.electorallog.schemas.BadEventException;
+import org.electorallog.schemas.CommittedParts;
+import org.electorallog.schemas.DecodedStatement;
+import org.electorallog.schemas.StatementRules;
+
+/**
+ * Opens the personal values of a statement in the committed form (docs/personal-data.md, "The
+ * projection"): decrypts its envelope's openings with the data key they name, checks that each
+ * commitment is opened by exactly one opening that matches it, and gives the statement its values.
+ * An event whose openings do not open its commitments is refused ({@code BAD_OPENING}), as is one
+ * whose key the key store never had ({@code UNKNOWN_DATA_KEY}); one whose key was erased is
+ * projected with its commitments only, so its leaf, the tree and the roots are what they were.
+ */
+final class PersonalOpening {
+    /**
+     * A statement with its values opened ({@code openings} as checked, stored beside its record),
+     * or, when its key was erased or it has no personal value, as it was with no openings.
+     */
+    @SuppressWarnings("ArrayRecordComponent") // handed on to the batch, never compared as a value
+    record Opened(DecodedStatement statement, List<Opening> openings, byte[] leafHash) {
+        Opened {
+            openings = List.copyOf(openings);
+        }
+    }
+
+    private final DataKeys keys;
+
+    PersonalOpening(DataKeys keys) {
+        this.keys = keys;
+    }
+
+    /**
+     * {@code st} opened; itself, with no openings, when it is in format 1. A failure to reach the
+     * key store is not the event's fault: it propagates as an {@link IllegalStateException} and
+     * the batch is read again.
+     */
+    Opened open(DecodedStatement st, byte[] leafHash) throws BadEventException {
+        CommittedParts parts = st.committed();
+        if (parts == null) {
+            return new Opened(st, List.of(), leafHash);
+        }
+        PersonalOpenings.Sealed sealed = parts.sealed();
+        if (sealed == null) {
+            if (parts.commitments().isEmpty()) {
+                return new Opened(st, List.of(), leafHash);
+            }
+            throw bad("commits to " + parts.commitments().keySet()
+                    + " but its envelope carries no openings (the envelope's personal field)");
+        }
+        String expected = DataKeys.id(st.board(), DataKeys.dayOf(st.statementTimestamp()));
+        if (!sealed.keyId().equals(expected)) {
+            throw bad("openings sealed with key '" + StatementRules.printable(sealed.keyId())
+                    + "', but a statement of this board and day takes key '" + expected
+                    + "' (erasing that key must erase these values)");
+        }
+        DataKeys.Lookup found = keys.find(sealed.keyId());
+        return switch (found.state()) {
+            case UNKNOWN ->
+                throw new BadEventException(
+                        BadEventException.Reason.UNKNOWN_DATA_KEY,
+                        "the data key " + sealed.keyId() + " is not in the key store (never made, not erased): restore "
+                                + "the key store from a backup that holds it, then replay this dead letter");
+            case ERASED -> new Opened(st, List.of(), leafHash);
+            case PRESENT -> opened(st, parts, sealed, found.key(), leafHash);
+        };
+    }
+
+    private static Opened opened(
+            DecodedStatement st,
+            CommittedParts parts,
+            PersonalOpenings.Sealed sealed,
+            DataKeys.DataKey key,
+            byte[] leafHash)
+            throws BadEventException {
+        List<Opening> openings;
+        try {
+            openings = PersonalOpenings.open(sealed, key.key(), leafHash);
+        } catch (RuntimeException e) { // a ciphertext that does not authenticate, or openings that do not decode
+            throw bad(e.getMessage());
+        }
+        Map<String, String> values = new HashMap<>();
+        for (Opening o : openings) {
+            byte[] commitment = parts.commitments().get(o.path());
+            if (commitment == null) {
+                throw bad("an opening for '" + StatementRules.printable(o.path())
+                        + "', which the statement does not commit to");
+            }
+            if (values.containsKey(o.path())) {
+                throw bad("two openings for " + o.path());
+            }
+            if (!PersonalCommitment.opens(commitment, st.board(), st.deliveryId(), o.path(), o.salt(), o.value())) {
+                throw bad("the opening of " + o.path() + " does not match its commitment");
+            }
+            Optional<StatementRules.Violation> broken = StatementRules.checkOpenedValue(o.path(), o.value());
+            if (broken.isPresent()) {
+                throw broken.get().exception();
+            }
+            values.put(o.path(), o.value());
+        }
+        if (values.size() != parts.commitments().size()) {
+            TreeSet<String> missing = new TreeSet<>(parts.commitments().keySet());
+            missing.removeAll(values.keySet());
+            throw bad("no opening for " + missing);
+        }
+        return new Opened(st.opened(values), openings, leafHash);
+    }
+
+    private static BadEventException bad(String message) {
+        return new BadEventException(BadEventException.Reason.BAD_OPENING, "committed form: " + message);
+    }
+}
