@@ -49,8 +49,11 @@ final class RehearseCommand implements Callable<Integer> {
         if (only != null && !only.isEmpty()) {
             size = size.only(only);
         }
-        Path file = results.resolve(
-                "rehearsal-" + (small ? "small" : "full") + "-" + System.currentTimeMillis() / 1000 + ".json");
+        // rehearsal-full-N, rehearsal-small-N; with --fault, the faults' names instead of "full"
+        String what = only == null || only.isEmpty()
+                ? (small ? "small" : "full")
+                : (small ? "small-" : "") + String.join("-", size.faults());
+        Path file = results.resolve("rehearsal-" + what + "-" + System.currentTimeMillis() / 1000 + ".json");
         Map<String, Object> out = size.run(cluster, file, Machine.describe());
         System.out.println("written " + file);
         Map<String, Object> statements = (Map<String, Object>) out.get("statements");
