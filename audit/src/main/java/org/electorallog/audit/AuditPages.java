@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import javax.sql.DataSource;
-import org.electorallog.core.PersonalOpenings.Opening;
 import org.electorallog.core.TileKey;
 import org.electorallog.store.AuditRow;
 import org.electorallog.store.Records;
@@ -25,7 +24,7 @@ import org.electorallog.store.Tiles;
  */
 final class AuditPages implements AutoCloseable {
     /** The rows and stored tiles of one page of IDs. */
-    record Page(long start, List<AuditRow> rows, Map<TileKey, byte[]> tiles, Map<Long, List<Opening>> openings) {}
+    record Page(long start, List<AuditRow> rows, Map<TileKey, byte[]> tiles, Map<Long, byte[]> openings) {}
 
     /** What the reader hands over: a page, the end, or why it stopped. */
     private sealed interface Item permits PageItem, End, Failed {}
@@ -55,7 +54,7 @@ final class AuditPages implements AutoCloseable {
                     for (long start = 0; start < limit; start += pageSize) {
                         Map<TileKey, byte[]> tiles = Tiles.covering(r, boardId, start, start + pageSize, size);
                         List<AuditRow> rows = Records.auditPage(ps, boardId, start, start + pageSize, senders);
-                        Map<Long, List<Opening>> openings = StoredOpenings.range(r, boardId, start, start + pageSize);
+                        Map<Long, byte[]> openings = StoredOpenings.encodedRange(r, boardId, start, start + pageSize);
                         queue.put(new PageItem(new Page(start, rows, tiles, openings)));
                     }
                 }

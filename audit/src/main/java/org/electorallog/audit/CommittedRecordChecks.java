@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.core.PersonalCommitment;
+import org.electorallog.core.PersonalOpenings;
 import org.electorallog.core.PersonalOpenings.Opening;
 import org.electorallog.store.AuditRow;
 
@@ -34,10 +35,18 @@ final class CommittedRecordChecks {
             String board,
             Map<String, Object> fields,
             Map<String, Object> commitments,
-            List<Opening> openings,
+            byte[] stored,
             AuditResult result) {
         long id = row.id();
         String deliveryId = String.valueOf(fields.get("delivery_id"));
+        List<Opening> openings = List.of();
+        if (stored != null) {
+            try {
+                openings = PersonalOpenings.decode(stored);
+            } catch (IllegalArgumentException e) {
+                result.add(Finding.Kind.OPENING_MISMATCH, id, "the stored openings do not decode: " + e.getMessage());
+            }
+        }
         Map<String, String> opened = new HashMap<>();
         for (Opening o : openings) {
             if (!(commitments.get(o.path()) instanceof byte[] commitment)) {

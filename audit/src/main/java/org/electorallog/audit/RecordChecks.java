@@ -1,11 +1,9 @@
 package org.electorallog.audit;
 
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.electorallog.core.CanonicalStatementReader;
-import org.electorallog.core.PersonalOpenings.Opening;
 import org.electorallog.core.SigningKey;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.AuditRow;
@@ -23,8 +21,8 @@ final class RecordChecks {
         this.options = options;
     }
 
-    /** Checks {@code row}, a record of {@code board}, with its stored {@code openings} (V19). */
-    void check(AuditRow row, String board, AuditResult result, Map<CounterKey, Long> counters, List<Opening> openings) {
+    /** Checks {@code row}, a record of {@code board}, with its stored {@code openings} (V19; null: none). */
+    void check(AuditRow row, String board, AuditResult result, Map<CounterKey, Long> counters, byte[] openings) {
         long id = row.id();
         byte[] statement = row.statement();
         Map<String, Object> f;
@@ -59,7 +57,7 @@ final class RecordChecks {
         if (f.get("format_version") == null) {
             field(result, id, "user_id", f.get("user_id"), row.fields().userId());
             field(result, id, "username", f.get("username"), row.fields().username());
-            if (!openings.isEmpty()) {
+            if (openings != null) {
                 result.add(Finding.Kind.OPENING_MISMATCH, id, "a statement in format 1 has stored openings");
             }
         } else {

@@ -100,7 +100,7 @@ public final class EraseCommand implements Callable<Integer> {
             c.commit();
             String what = byDays ? "the days " + first + " to " + last : "user " + user;
             out.printf(
-                    "erased %s of board %s: %d data key(s) %s, the values of %,d record(s), %,d opening(s)%n",
+                    "erased %s of board %s: %d data key(s) %s, the values of %,d record(s), the openings of %,d%n",
                     what, board, r.keysErased().size(), r.keysErased(), r.records(), r.openings());
             if (r.inTheClear() > 0) {
                 out.printf(

@@ -14,11 +14,14 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.electorallog.core.DataKeys;
 import org.electorallog.core.NoteSigner;
+import org.electorallog.core.PersonalOpenings;
+import org.electorallog.core.PersonalOpenings.Opening;
 import org.electorallog.core.SigningKey;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
@@ -32,6 +35,7 @@ import org.electorallog.schemas.avro.Statement;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.SqlDataKeys;
+import org.electorallog.store.StoredOpenings;
 import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.Test;
 
@@ -127,13 +131,13 @@ class EraseCommandTest {
 
             String erased = erase(0, env, "--board", board, "--from", "2026-11-30", "--to", "2026-11-30");
             assertTrue(erased.contains("1 data key(s) [" + board + "/2026-11-30]"), erased);
-            assertTrue(erased.contains("the values of 3 record(s), 12 opening(s)"), erased);
+            assertTrue(erased.contains("the values of 3 record(s), the openings of 3"), erased);
             assertTrue(
                     erased.contains("1 record(s) of the days 2026-11-30 to 2026-11-30 hold personal values"), erased);
             assertEquals(
                     DataKeys.State.ERASED,
                     new SqlDataKeys(ds).find(board + "/2026-11-30").state());
-            assertEquals(Map.of("dan", 4L, "eve", 4L, "old-style", 0L), valuesLeft(ds, board));
+            assertEquals(Map.of("dan", 1L, "eve", 1L, "old-style", 0L), valuesLeft(ds, board));
             assertTrue(java.util.Arrays.equals(rootBefore, root(ds, board)), "the root did not change");
 
             // a replay of the topic into a new database, with the key store copied, equals the erased projection
@@ -143,25 +147,50 @@ class EraseCommandTest {
             assertTrue(equal.contains("rebuild: EQUAL"), equal);
 
             String user = erase(0, env, "--board", board, "--user", "dan");
-            assertTrue(user.contains("the values of 1 record(s), 4 opening(s)"), user);
+            assertTrue(user.contains("the values of 1 record(s), the openings of 1"), user);
             assertTrue(user.contains("stay readable with their day's data key"), user);
-            assertEquals(Map.of("eve", 4L, "old-style", 0L), valuesLeft(ds, board));
+            assertEquals(Map.of("eve", 1L, "old-style", 0L), valuesLeft(ds, board));
 
             // the audit checks every stored opening against its record's commitment
             Path auditFile = Path.of("target/audit-erase-board.json");
             String clean = rebuilds.audit(0, env, "--board", board, "--out", auditFile.toString());
             assertTrue(clean.contains(": CLEAN;"), clean);
-            try (Connection c = ds.getConnection()) {
-                c.createStatement()
-                        .executeUpdate("UPDATE personal_openings SET value = 'mallory' WHERE path = 'body.ip' AND "
-                                + "record_id = (SELECT id FROM records r JOIN boards b USING (board_id) "
-                                + "WHERE b.name = '" + board + "' AND r.user_id = 'eve')");
+            String eve = "(SELECT id FROM records r JOIN boards b USING (board_id) WHERE b.name = '" + board
+                    + "' AND r.user_id = 'eve')";
+            try (Connection c = ds.getConnection();
+                    PreparedStatement read = c.prepareStatement(
+                            "SELECT board_id, record_id FROM personal_openings WHERE record_id = " + eve);
+                    ResultSet rs = read.executeQuery()) {
+                assertTrue(rs.next());
+                short boardId = rs.getShort(1);
+                long id = rs.getLong(2);
+                List<Opening> changed = new ArrayList<>();
+                for (Opening o : StoredOpenings.of(c, boardId, id)) {
+                    changed.add(o.path().equals("body.ip") ? new Opening(o.path(), o.salt(), "10.6.6.6") : o);
+                }
+                try (PreparedStatement write = c.prepareStatement(
+                        "UPDATE personal_openings SET openings = ? WHERE board_id = ? AND record_id = ?")) {
+                    write.setBytes(1, PersonalOpenings.encode(changed));
+                    write.setShort(2, boardId);
+                    write.setLong(3, id);
+                    assertEquals(1, write.executeUpdate());
+                }
             }
             String findings = rebuilds.audit(1, env, "--board", board, "--out", auditFile.toString());
-            assertTrue(java.nio.file.Files.readString(auditFile).contains("OPENING_MISMATCH"), findings);
-            assertTrue(
-                    java.nio.file.Files.readString(auditFile).contains("body.ip does not open"),
-                    java.nio.file.Files.readString(auditFile));
+            String report = java.nio.file.Files.readString(auditFile);
+            assertTrue(report.contains("OPENING_MISMATCH"), findings + report);
+            assertTrue(report.contains("body.ip does not open"), report);
+
+            // and a stored row that is not openings at all is a finding, not a failed audit
+            try (Connection c = ds.getConnection()) {
+                assertEquals(
+                        1,
+                        c.createStatement()
+                                .executeUpdate(
+                                        "UPDATE personal_openings SET openings = '\\x0102' WHERE record_id = " + eve));
+            }
+            String undecodable = rebuilds.audit(1, env, "--board", board, "--out", auditFile.toString());
+            assertTrue(java.nio.file.Files.readString(auditFile).contains("do not decode"), undecodable);
         }
     }
 
@@ -170,7 +199,7 @@ class EraseCommandTest {
         return s;
     }
 
-    /** User ID to openings held, for the board's records that still hold a user ID. */
+    /** User ID to rows of openings held (1 or 0), for the board's records that still hold a user ID. */
     private static Map<String, Long> valuesLeft(HikariDataSource ds, String board) throws Exception {
         Map<String, Long> out = new HashMap<>();
         try (Connection c = ds.getConnection();

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.electorallog.core.PersonalOpenings.Opening;
 import org.electorallog.store.RecordRow;
 import org.electorallog.store.SqlDataKeys;
 import org.electorallog.store.StoredOpenings;
@@ -50,8 +49,9 @@ final class OpeningsWriter {
             throws SQLException {
         List<StoredOpenings.Row> openings = new ArrayList<>();
         for (int i = 0; i < events.size(); i++) {
-            for (Opening o : events.get(i).openings()) {
-                openings.add(new StoredOpenings.Row(rows.get(i).id(), o));
+            if (!events.get(i).openings().isEmpty()) {
+                openings.add(
+                        new StoredOpenings.Row(rows.get(i).id(), events.get(i).openings()));
             }
         }
         StoredOpenings.insert(c, boardId, openings);

@@ -39,8 +39,9 @@ public final class Erasure {
     private Erasure() {}
 
     /**
-     * What an erasure did: the data keys it erased, the records whose values it deleted, their
-     * openings, and the records it could not erase (format 1: the values are in the statement).
+     * What an erasure did: the data keys it erased, the records whose values it deleted, the
+     * records whose openings it deleted (the same ones), and the records it could not erase
+     * (format 1: the values are in the statement).
      */
     public record Result(List<String> keysErased, long records, long openings, long inTheClear) {
         public Result {

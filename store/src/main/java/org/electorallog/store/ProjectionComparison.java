@@ -149,8 +149,8 @@ public final class ProjectionComparison {
 
     /** The openings of the committed form (V19): a replay opens the same values as the projection holds. */
     private static final String OPENINGS =
-            "SELECT md5(string_agg(concat_ws('|', record_id, path, md5(salt), md5(value)), "
-                    + "E'\\n' ORDER BY record_id, path)) FROM personal_openings WHERE board_id = ?";
+            "SELECT md5(string_agg(concat_ws('|', record_id, md5(openings)), E'\\n' ORDER BY record_id)) "
+                    + "FROM personal_openings WHERE board_id = ?";
 
     private static final String RECORDS = "SELECT md5(string_agg(concat_ws('|', id, delivery_id, md5(statement), "
             + "created, statement_ts, kind, (SELECT encode(public_key, 'hex') FROM senders s WHERE s.sender_id = records.sender_id), user_id, username, election_id, "
