@@ -1,5 +1,6 @@
 package org.electorallog.dev;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.security.MessageDigest;
@@ -12,23 +13,26 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import org.electorallog.core.Checkpoint;
-import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.ProofVerifier;
 import org.electorallog.core.TileTree;
+import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.PublishResult;
 import org.electorallog.schemas.ElectionStatements;
-import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.SqlDataKeys;
 
 /**
  * The demo's work on a running environment: publish an election on several boards, each ending with
- * its seal (the back office's BOARD_SEALED statement, as {@code electoral-log seal} sends it), wait
- * until every statement is projected and each board reports itself sealed at the published size,
- * then act as an observer: fetch each board's signed checkpoint and a sample of inclusion proofs over
- * HTTP and verify them against roots recomputed from what was published.
+ * its seal (the back office's BOARD_SEALED statement, as {@code electoral-log seal} sends it), in
+ * the committed form (docs/personal-data.md: every personal value committed to, its opening sealed
+ * under the board's key of its day in the projection's key store), wait until every statement is
+ * projected and each board reports itself sealed at the published size, then act as an observer:
+ * fetch each board's signed checkpoint and a sample of inclusion proofs over HTTP and verify them
+ * against roots recomputed from the leaves the producer reported for what it published.
  */
 public final class ElectionDemo {
     private final DevEnvironment env;
@@ -54,41 +58,59 @@ public final class ElectionDemo {
                     boards.get(i), "back-office", null, System.currentTimeMillis()));
             published.put(boards.get(i), election);
         }
-        publish(published);
+        Map<String, List<byte[]>> leaves = publish(published);
         LogClient client = new LogClient(env.api().baseUrl());
         waitForProjection(client, published, timeout);
         NoteVerifier verifier = NoteVerifier.parse(env.signer().verifierKey());
         List<BoardResult> results = new ArrayList<>();
         Random random = new Random(7);
-        for (Map.Entry<String, List<Statement>> e : published.entrySet()) {
+        for (Map.Entry<String, List<byte[]>> e : leaves.entrySet()) {
             results.add(verifyBoard(client, verifier, e.getKey(), e.getValue(), proofsPerBoard, random));
         }
         return results;
     }
 
-    private void publish(Map<String, List<Statement>> published) {
+    /** Publishes every board's statements in the committed form; returns each board's leaf hashes in order. */
+    private Map<String, List<byte[]>> publish(Map<String, List<Statement>> published) {
         long total = published.values().stream().mapToLong(List::size).sum();
-        out.printf("publishing %,d statements on %d boards%n", total, published.size());
-        try (ElectoralLogProducer producer =
-                ElectoralLogProducer.create(env.stack().kafkaBootstrap())) {
-            List<CompletableFuture<PublishResult>> acks = new ArrayList<>();
+        out.printf("publishing %,d statements on %d boards in the committed form%n", total, published.size());
+        DatabaseAddress db = env.stack().database();
+        Map<String, List<CompletableFuture<PublishResult>>> acks = new LinkedHashMap<>();
+        try (HikariDataSource keyStore =
+                        ProjectionDatabase.pool(db.jdbcUrl(), db.user(), db.password(), 2, "demo-keys");
+                ElectoralLogProducer producer = ElectoralLogProducer.builder(
+                                env.stack().kafkaBootstrap())
+                        .committedForm(new SqlDataKeys(keyStore))
+                        .build()) {
             int longest = published.values().stream().mapToInt(List::size).max().orElse(0);
             for (int i = 0; i < longest; i++) {
-                for (List<Statement> board : published.values()) {
-                    if (i < board.size()) {
-                        acks.add(producer.publish(board.get(i)));
+                for (Map.Entry<String, List<Statement>> board : published.entrySet()) {
+                    if (i < board.getValue().size()) {
+                        acks.computeIfAbsent(board.getKey(), b -> new ArrayList<>())
+                                .add(producer.publish(board.getValue().get(i)));
                     }
                 }
             }
             producer.flush();
-            long failed = acks.stream()
-                    .filter(CompletableFuture::isCompletedExceptionally)
-                    .count();
-            if (failed > 0) {
-                throw new IllegalStateException(failed + " statements were not acknowledged by Kafka");
-            }
-            out.printf("published and acknowledged: %,d%n", acks.size());
         }
+        Map<String, List<byte[]>> leaves = new LinkedHashMap<>();
+        long failed = 0;
+        for (Map.Entry<String, List<CompletableFuture<PublishResult>>> board : acks.entrySet()) {
+            List<byte[]> hashes = new ArrayList<>();
+            for (CompletableFuture<PublishResult> a : board.getValue()) {
+                if (a.isCompletedExceptionally()) {
+                    failed++;
+                } else {
+                    hashes.add(Base64.getDecoder().decode(a.join().leafHashBase64()));
+                }
+            }
+            leaves.put(board.getKey(), hashes);
+        }
+        if (failed > 0) {
+            throw new IllegalStateException(failed + " statements were not acknowledged by Kafka");
+        }
+        out.printf("published and acknowledged: %,d%n", total);
+        return leaves;
     }
 
     private void waitForProjection(LogClient client, Map<String, List<Statement>> published, Duration timeout)
@@ -152,24 +174,16 @@ public final class ElectionDemo {
     }
 
     private BoardResult verifyBoard(
-            LogClient client,
-            NoteVerifier verifier,
-            String board,
-            List<Statement> statements,
-            int proofs,
-            Random random)
+            LogClient client, NoteVerifier verifier, String board, List<byte[]> leaves, int proofs, Random random)
             throws IOException, ProofException {
         TileTree local = TileTree.empty();
-        List<byte[]> leaves = new ArrayList<>(statements.size());
-        for (Statement s : statements) {
-            byte[] leaf = Hashes.leafHash(StatementCodec.canonical(s));
-            leaves.add(leaf);
+        for (byte[] leaf : leaves) {
             local.appendLeafHash(leaf);
         }
-        Checkpoint cp = awaitCheckpoint(client, verifier, board, statements.size(), Duration.ofSeconds(30));
-        if (cp.size() != statements.size()) {
+        Checkpoint cp = awaitCheckpoint(client, verifier, board, leaves.size(), Duration.ofSeconds(30));
+        if (cp.size() != leaves.size()) {
             throw new ProofException(
-                    "board " + board + ": checkpoint size " + cp.size() + ", published " + statements.size());
+                    "board " + board + ": checkpoint size " + cp.size() + ", published " + leaves.size());
         }
         if (!MessageDigest.isEqual(cp.root(), local.root())) {
             throw new ProofException(
@@ -177,7 +191,7 @@ public final class ElectionDemo {
         }
         int verified = 0;
         for (int i = 0; i < proofs; i++) {
-            long id = i == 0 ? 0 : i == 1 ? statements.size() - 1 : random.nextInt(statements.size());
+            long id = i == 0 ? 0 : i == 1 ? leaves.size() - 1 : random.nextInt(leaves.size());
             LogClient.InclusionProof p = client.proof(board, id, null);
             if (!MessageDigest.isEqual(p.leafHash(), leaves.get((int) id))) {
                 throw new ProofException(

@@ -40,6 +40,7 @@ class LauncherTest {
         String out = buf.toString(StandardCharsets.UTF_8);
         old.println(out);
         assertEquals(0, code, out);
+        assertTrue(out.contains("on 2 boards in the committed form"), out);
         assertTrue(out.contains("every board sealed at the size published"), out);
         assertTrue(out.contains("records    1,001  root"), "1,000 statements and the seal: " + out);
         assertTrue(out.contains("20 inclusion proofs verified"), out);
