@@ -29,6 +29,12 @@ final class FillCommand implements Callable<Integer> {
     boolean signed;
 
     @Option(
+            names = "--committed",
+            description = "publish every statement in the committed form (docs/personal-data.md) on boards "
+                    + "perf-committed-N, whose openings the projector decrypts, checks and stores")
+    boolean committed;
+
+    @Option(
             names = "--ceiling-every",
             defaultValue = "1000000",
             description = "records per fill window; the COPY ceiling is measured at every window's edge "
@@ -50,11 +56,16 @@ final class FillCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (signed && committed) {
+            throw new picocli.CommandLine.ParameterException(
+                    new picocli.CommandLine(this), "--signed and --committed fill different boards: give one");
+        }
+        FillForm form = signed ? FillForm.SIGNED : committed ? FillForm.COMMITTED : FillForm.PLAIN;
         try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
             env.batchRecords(batchRecords);
-            Map<String, Object> r = FillRun.run(env, target, boards, signed, ceilingEvery, ceilingRows);
+            Map<String, Object> r = FillRun.run(env, target, boards, form, ceilingEvery, ceilingRows);
             if (r.containsKey("published")) {
-                dirs.write("fill-" + (signed ? "signed-" : "") + PerfCommand.label(target), r);
+                dirs.write(form.filePrefix + PerfCommand.label(target), r);
             } else {
                 // nothing was measured: keep the result of the fill that got there
                 System.out.println("fill: " + r.get("note"));

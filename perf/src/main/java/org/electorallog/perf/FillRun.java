@@ -32,11 +32,11 @@ final class FillRun {
     static final int COPY_BATCH = 5000;
 
     static Map<String, Object> run(
-            PerfEnvironment env, long target, int boards, boolean signed, long ceilingEvery, int ceilingRows)
+            PerfEnvironment env, long target, int boards, FillForm form, long ceilingEvery, int ceilingRows)
             throws Exception {
         org.electorallog.projector.Projector projector = env.projector(Duration.ofSeconds(1));
         Map<String, Long> before = new LinkedHashMap<>();
-        String prefix = signed ? "perf-signed-" : "perf-";
+        String prefix = form.boardPrefix;
         for (int b = 1; b <= boards; b++) {
             before.put(prefix + b, env.sizes().getOrDefault(prefix + b, 0L));
         }
@@ -52,7 +52,8 @@ final class FillRun {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("target", target);
         out.put("boards", boards);
-        out.put("signed", signed);
+        out.put("signed", form == FillForm.SIGNED);
+        out.put("form", form.name().toLowerCase(Locale.ROOT));
         // decisions 75 and 81: statements the projector ran at its start, before the fill
         out.put("projector_warm_up_statements", projector.settings().warmUpStatements());
         out.put("projector_batch_max_records", projector.settings().batchMaxRecords());
@@ -63,7 +64,7 @@ final class FillRun {
             out.put("records_after", env.total());
             return out;
         }
-        boolean windows = !signed && ceilingEvery > 0 && ceilingRows > 0;
+        boolean windows = form == FillForm.PLAIN && ceilingEvery > 0 && ceilingRows > 0;
         System.err.printf(
                 Locale.ROOT,
                 "fill: %,d records now, publishing %,d to reach %,d on %d board(s)%s%n",
@@ -91,12 +92,11 @@ final class FillRun {
             edge = CopyCeiling.window(env, filling.get(), ceilingRows);
         }
         gate.allow(boundary - startTotal);
-        List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> presigned = null;
-        if (signed) {
-            // producers sign on their own machines: signing is done before the timed window
-            long s0 = System.nanoTime();
-            presigned = FillPublisher.presign(voters);
-            out.put("signing_seconds_before_the_window", Latencies.round((System.nanoTime() - s0) / 1e9));
+        // producers sign and commit on their own machines: done before the timed window
+        long s0 = System.nanoTime();
+        List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> presigned = form.prepare(env, voters);
+        if (presigned != null) {
+            out.put("preparing_seconds_before_the_window", Latencies.round((System.nanoTime() - s0) / 1e9));
         }
         List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> ready = presigned;
         long t0 = System.nanoTime();
@@ -218,14 +218,8 @@ final class FillRun {
         out.put("records_per_second", Math.round(toPublish / fillSeconds));
         out.put("windows", windowList);
         out.put("samples", samples);
-        if (signed) {
-            out.put(
-                    "signatures",
-                    "every statement signed by its sender (Ed25519) before the timed window and sent as encoded "
-                            + "bytes (as producers on their own machines would); the projector verified each "
-                            + "(policy SENDER), a batch at once on "
-                            + Runtime.getRuntime().availableProcessors()
-                            + " threads");
+        if (form.note() != null) {
+            out.put("form_note", form.note());
         } else if (windows) {
             out.put(
                     "ceiling_method",
