@@ -32,7 +32,8 @@ public record StorageReport(
             "board_state",
             "boards",
             "partition_offsets",
-            "writer_schemas");
+            "writer_schemas",
+            "personal_openings");
 
     public double bytesPerRecord() {
         return records == 0 ? 0 : (double) totalBytes / records;
