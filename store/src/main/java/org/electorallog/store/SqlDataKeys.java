@@ -36,6 +36,11 @@ public final class SqlDataKeys implements DataKeys {
 
     private final DataSource db;
     private final Map<String, DataKey> known = new ConcurrentHashMap<>();
+    /**
+     * Keys found erased: an erasure is for good, so a replay of an erased day asks the database
+     * once, not once an event.
+     */
+    private final Set<String> erased = ConcurrentHashMap.newKeySet();
 
     public SqlDataKeys(DataSource db) {
         this.db = db;
@@ -69,6 +74,9 @@ public final class SqlDataKeys implements DataKeys {
 
     @Override
     public Lookup find(String keyId) {
+        if (erased.contains(keyId)) {
+            return new Lookup(State.ERASED, null);
+        }
         DataKey k = known.get(keyId);
         if (k != null) {
             return new Lookup(State.PRESENT, k);
@@ -137,6 +145,7 @@ public final class SqlDataKeys implements DataKeys {
     /** Forgets the keys read so far (after an erasure in this process). */
     public void forget() {
         known.clear();
+        erased.clear();
     }
 
     private Lookup find(Connection c, String keyId) throws SQLException {
@@ -148,6 +157,7 @@ public final class SqlDataKeys implements DataKeys {
                 }
                 byte[] key = rs.getBytes(1);
                 if (key == null) {
+                    erased.add(keyId);
                     return new Lookup(State.ERASED, null);
                 }
                 DataKey k = new DataKey(keyId, key);
