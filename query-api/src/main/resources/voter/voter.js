@@ -5,8 +5,10 @@
 //      log key, and no signature by a trusted key fails;
 //   2. at least `quorum` of the trusted witnesses cosigned it (C2SP tlog-cosignature, cosignature/v1);
 //   3. the inclusion proof leads from the record's leaf hash to the checkpoint's root (RFC 9162
-//      section 2.1.3.2), at the checkpoint's size.
-// Any failure shows as a failure; nothing is "verified" unless all three hold.
+//      section 2.1.3.2), at the checkpoint's size;
+//   4. signed in, the voter's own personal values open the commitments in that leaf's statement
+//      (personal.js, statements in the committed form).
+// Any failure shows as a failure; nothing is "verified" unless all of them hold.
 'use strict';
 
 const te = new TextEncoder();
@@ -258,7 +260,7 @@ async function checkRecord(board, cp, receipt, headers, witnessed) {
   step(true, 'Record ' + proof.index + ' (leaf hash ' + b64encode(leaf) + ') is in the tree of ' + cp.size +
     ' records: its inclusion proof of ' + proof.hashes.length + ' hashes leads to the ' + (witnessed ? 'cosigned' : 'signed') + ' root (RFC 9162).' +
     (receipt.leafHash ? ' The leaf hash is the one on your receipt.' : ' Compare the leaf hash with your receipt, if you kept one.'));
-  return proof.index;
+  return { index: proof.index, leaf };
 }
 
 /**
@@ -337,7 +339,15 @@ async function check(event) {
       ballots.ballots.forEach((b) => receipts.push({ id: String(b.id) }));
     }
     const ids = [];
-    for (const r of receipts) ids.push(await checkRecord(board, cp, r, headers, quorum > 0));
+    for (const r of receipts) {
+      const proved = await checkRecord(board, cp, r, headers, quorum > 0);
+      ids.push(proved.index);
+      if (token) {
+        // signed in: the voter's own values, checked against the commitments in the proved leaf (personal.js)
+        const record = await (await fetchOk('/boards/' + encodeURIComponent(board) + '/records/' + proved.index, headers)).json();
+        step(true, await checkPersonal(record, proved.leaf));
+      }
+    }
     const records = 'Record' + (ids.length > 1 ? 's ' : ' ') + ids.join(', ') + ' of board ' + board + ' ' + (ids.length > 1 ? 'are' : 'is');
     if (quorum < 1) {
       // never "witnessed" below a quorum of 1 (issue 41): the log's own signature is all there is

@@ -34,6 +34,59 @@ public final class CanonicalStatementReader {
     }
 
     /**
+     * The statement format of canonical statement bytes (docs/personal-data.md): the top-level
+     * {@code format_version}, or 1 where it is absent (format 1 writes it as null, so it is left
+     * out). Format 2 is the committed form, whose entries hold commitments in place of personal
+     * values: what may be served to anyone. Malformed bytes throw IllegalArgumentException.
+     */
+    public static long formatVersion(byte[] canonical) {
+        Object v = fields(canonical).get("format_version");
+        if (v == null) {
+            return 1;
+        }
+        if (!(v instanceof Long n)) {
+            throw new IllegalArgumentException("format_version is not a number");
+        }
+        return n;
+    }
+
+    /**
+     * Whether canonical statement bytes hold a personal value in the clear: a statement in format 1
+     * with any of the personal fields ({@link PersonalCommitment#PATHS}). A statement in the committed
+     * form never does (its rules refuse one), nor does a format 1 statement without any (a seal, an
+     * election published): such entries may be served to anyone (docs/personal-data.md "What each
+     * role sees"). Malformed bytes throw IllegalArgumentException.
+     */
+    public static boolean holdsPersonalValue(byte[] canonical) {
+        Map<String, Object> top = fields(canonical);
+        Object format = top.get("format_version");
+        if (format != null) {
+            return !(format instanceof Long n) || n < 2;
+        }
+        Map<String, Object> body = top.get("body") instanceof byte[] b ? record(b) : Map.of();
+        for (String path : PersonalCommitment.PATHS) {
+            Object v = path.startsWith("body.") ? body.get(path.substring(5)) : top.get(path);
+            if (v != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether any of the entries holds a personal value in the clear ({@link #holdsPersonalValue}):
+     * an entry bundle of none of them is public (the query API, the publisher).
+     */
+    public static boolean anyHoldsPersonalValue(java.util.List<byte[]> entries) {
+        for (byte[] e : entries) {
+            if (holdsPersonalValue(e)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * The fields of a nested record as {@link #fields} returns them, from its canonical value bytes
      * (tag 0x07, as {@link #fields} hands out a record-valued field).
      */

@@ -21,6 +21,14 @@ import java.security.SecureRandom;
  * a value of little entropy (a country, an IPv4 address) impossible to test without it.
  */
 public final class PersonalCommitment {
+    /**
+     * The personal fields of a statement, by path (docs/personal-data.md, schemas/README.md): its
+     * {@code user_id} and {@code username}, and its body's {@code ip}, {@code country} and {@code
+     * error}. Sorted; the committed form commits to each of them, everything else stays in the clear.
+     */
+    public static final java.util.List<String> PATHS =
+            java.util.List.of("body.country", "body.error", "body.ip", "user_id", "username");
+
     /** The domain separation string, followed by one 0x00 byte. */
     public static final String DOMAIN = "electoral-log/commitment/v1";
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,6 +31,8 @@ import org.electorallog.query.Role;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.SqlDataKeys;
 import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,6 +59,8 @@ class VoterPageTest {
     static final String ELECTION = "election-0";
     /** A board of three votes and its seal (issue 42): the page says voting closed on it. */
     static final String SEALED = BOARD + "-sealed";
+    /** A board in the committed form (issue 46), one of whose votes is the dev voter's. */
+    static final String COMMITTED = BOARD + "-committed";
 
     static DevEnvironment env;
     static WebDriver browser;
@@ -113,8 +118,22 @@ class VoterPageTest {
             producer.publish(org.electorallog.launcher.SealCommand.statement(SEALED, "back-office", null, 2_000))
                     .get();
         }
+        DatabaseAddress db = SharedStack.get().database();
+        try (HikariDataSource keys = ProjectionDatabase.pool(db.jdbcUrl(), db.user(), db.password(), 2, "voter-keys");
+                ElectoralLogProducer producer = ElectoralLogProducer.builder(
+                                SharedStack.get().kafkaBootstrap())
+                        .committedForm(new SqlDataKeys(keys))
+                        .build()) {
+            ElectionStatements committed = new ElectionStatements(COMMITTED, 11);
+            for (int i = 0; i < 3; i++) {
+                producer.publish(committed.vote(
+                                i == 1 ? DevEnvironment.DEV_VOTER : "committed-voter-" + i, 1_796_000_000_000L + i))
+                        .get();
+            }
+        }
         awaitWitnessed(BOARD, size);
         awaitWitnessed(SEALED, 4);
+        awaitWitnessed(COMMITTED, 3);
         ChromeOptions options = new ChromeOptions()
                 .setBinary(chromium.toString())
                 .addArguments(
@@ -206,6 +225,44 @@ class VoterPageTest {
                 "verified-signed-in",
                 env.tokens().get(Role.VOTER));
         assertEquals("verified", signedIn[0], signedIn[1]);
+    }
+
+    /**
+     * Issue 46: signed in, the page checks the voter's own personal values against the commitments
+     * in the statement whose leaf it proved; a server showing a value the log did not commit to fails.
+     */
+    @Test
+    void signedInTheVotersOwnValuesOpenTheCommitmentsInTheirStatement() throws Exception {
+        String token = env.tokens().get(Role.VOTER);
+        String[] checked = check("board=" + COMMITTED + "&election=" + ELECTION, "personal-values-checked", token);
+        assertEquals("verified", checked[0], checked[1]);
+        assertTrue(checked[1].contains("each open their commitment"), checked[1]);
+        assertTrue(checked[1].contains("user_id \"" + DevEnvironment.DEV_VOTER + "\""), checked[1]);
+        assertTrue(checked[1].contains("body.country \"ES\""), checked[1]);
+
+        // the stored opening of the country changed from ES to FR: bytes 32-33 of the encoding
+        // (core PersonalOpenings: n, then "body.country" with its length, its 16-byte salt, the value's length)
+        String change = "UPDATE personal_openings o SET openings = overlay(openings PLACING ?::bytea FROM 32 FOR 2)"
+                + " FROM records r WHERE r.board_id = o.board_id AND r.id = o.record_id AND r.user_id = ?"
+                + " AND o.board_id = (SELECT board_id FROM boards WHERE name = ?) AND substring(openings FROM 32 FOR 2) = ?::bytea";
+        assertEquals(1, update(change, "FR", DevEnvironment.DEV_VOTER, COMMITTED, "ES"));
+        try {
+            String[] changed = check("board=" + COMMITTED + "&election=" + ELECTION, "personal-values-changed", token);
+            assertEquals("failed", changed[0], changed[1]);
+            assertTrue(changed[1].contains("body.country as the server shows it (\"FR\") does not open"), changed[1]);
+        } finally {
+            assertEquals(1, update(change, "ES", DevEnvironment.DEV_VOTER, COMMITTED, "FR"));
+        }
+    }
+
+    static int update(String sql, String... values) throws SQLException {
+        try (Connection c = connect();
+                PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < values.length; i++) {
+                ps.setString(i + 1, values[i]);
+            }
+            return ps.executeUpdate();
+        }
     }
 
     /**

@@ -1,20 +1,30 @@
 package org.electorallog.launcher;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import org.electorallog.config.Configuration;
 import org.electorallog.config.Setting;
+import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.producer.PublishResult;
 import org.electorallog.schemas.BoardName;
+import org.electorallog.schemas.avro.Statement;
+import org.electorallog.schemas.avro.StatementKind;
 import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
 import org.electorallog.store.Erasure;
 import org.electorallog.store.ProjectionDatabase;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -24,15 +34,19 @@ import picocli.CommandLine.Option;
  * projection's values and openings of those days, in one transaction; by user it deletes that
  * user's values and openings from the projection. The records, their leaves and every root stay as
  * they were. A board that is not sealed is refused unless {@code --force}: erasing during an
- * election would hide what its audit needs. Connects as the projector does (ELECTORAL_LOG_JDBC_URL,
- * the owner's login): exit 0 done, 2 refused or failed.
+ * election would hide what its audit needs. Each erasure is then accounted for by a
+ * PERSONAL_DATA_ERASED statement on the erasures board, published through the producer (what was
+ * erased, never a value: {@link #statement}). Connects as the projector does (ELECTORAL_LOG_JDBC_URL,
+ * the owner's login) and publishes as {@code publish} does: exit 0 done, 1 erased but the statement not
+ * acknowledged, 2 refused or failed.
  */
 @Command(
         name = "erase",
         mixinStandardHelpOptions = true,
         description = "Erase personal values of statements in the committed form: a board's days (their data keys "
                 + "and the projection's values) or one user's values in the projection. Leaves, roots and proofs do "
-                + "not change. Exit 0 done, 2 refused or failed.")
+                + "not change. A PERSONAL_DATA_ERASED statement on the erasures board says what was erased. Exit 0 "
+                + "done, 1 erased but that statement not acknowledged, 2 refused or failed.")
 public final class EraseCommand implements Callable<Integer> {
     @Option(names = "--board", required = true, description = "the board")
     String board;
@@ -48,6 +62,18 @@ public final class EraseCommand implements Callable<Integer> {
 
     @Option(names = "--force", description = "erase on a board that is not sealed")
     boolean force;
+
+    @Option(
+            names = "--erasures-board",
+            defaultValue = "erasures",
+            description = "the board the erasure's PERSONAL_DATA_ERASED statement goes on; default ${DEFAULT-VALUE}")
+    String erasuresBoard;
+
+    @Option(names = "--sender-name", defaultValue = "back-office", description = "default ${DEFAULT-VALUE}")
+    String senderName;
+
+    @Mixin
+    ProducerOptions producer = new ProducerOptions();
 
     /** The environment the configuration is read from (tests give their own). */
     Map<String, String> environment = System.getenv();
@@ -73,6 +99,10 @@ public final class EraseCommand implements Callable<Integer> {
             throw new IllegalArgumentException("'" + board + "' is not a board name ([a-z0-9][a-z0-9._-]{0,63})");
         }
         boolean byDays = from != null || to != null;
+        if (!BoardName.isValid(erasuresBoard) || erasuresBoard.equals(board)) {
+            throw new IllegalArgumentException("--erasures-board '" + erasuresBoard + "' must be a board name other "
+                    + "than the erased board's (a sealed board takes no statement after its seal)");
+        }
         if (byDays == (user != null)) {
             throw new IllegalArgumentException("give either --from and --to (days) or --user, not both or neither");
         }
@@ -94,26 +124,88 @@ public final class EraseCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("board " + board + " is not sealed: erasing during an election "
                         + "hides what its audit needs. Seal it first (electoral-log seal), or give --force");
             }
-            Erasure.Result r = byDays
-                    ? Erasure.days(c, s.board().id(), board, first, last)
-                    : Erasure.user(c, s.board().id(), user);
-            c.commit();
-            String what = byDays ? "the days " + first + " to " + last : "user " + user;
-            out.printf(
-                    "erased %s of board %s: %d data key(s) %s, the values of %,d record(s), the openings of %,d%n",
-                    what, board, r.keysErased().size(), r.keysErased(), r.records(), r.openings());
-            if (r.inTheClear() > 0) {
-                out.printf(
-                        "%,d record(s) of %s hold personal values in their statements (format 1, before the committed "
-                                + "form): those cannot be erased without changing their leaves, and stay%n",
-                        r.inTheClear(), what);
+            // the producer first, so that a topic it cannot reach stops the command before anything is erased
+            try (ElectoralLogProducer p = producer.builder(conf).build()) {
+                Erasure.Result r = byDays
+                        ? Erasure.days(c, s.board().id(), board, first, last)
+                        : Erasure.user(c, s.board().id(), user);
+                c.commit();
+                report(r, byDays ? "the days " + first + " to " + last : "user " + user, byDays);
+                Statement account =
+                        statement(erasuresBoard, senderName, board, first, last, r, System.currentTimeMillis());
+                try {
+                    PublishResult sent = p.publish(account).get();
+                    out.printf(
+                            "PERSONAL_DATA_ERASED statement on board %s acknowledged (delivery ID %s, partition %d, "
+                                    + "offset %d)%n",
+                            erasuresBoard, account.getDeliveryId(), sent.partition(), sent.offset());
+                    return 0;
+                } catch (ExecutionException e) {
+                    err.println("erase: the erasure is done, but its PERSONAL_DATA_ERASED statement was not "
+                            + "acknowledged (" + e.getCause().getMessage() + "): run the same command again");
+                    return 1;
+                }
             }
-            if (!byDays) {
-                out.println("the events in the topic stay readable with their day's data key until that day is erased "
-                        + "(electoral-log erase --board " + board + " --from DAY --to DAY)");
-            }
-            return 0;
         }
+    }
+
+    private void report(Erasure.Result r, String what, boolean byDays) {
+        out.printf(
+                "erased %s of board %s: %d data key(s) %s, the values of %,d record(s), the openings of %,d%n",
+                what, board, r.keysErased().size(), r.keysErased(), r.records(), r.openings());
+        if (r.inTheClear() > 0) {
+            out.printf(
+                    "%,d record(s) of %s hold personal values in their statements (format 1, before the committed "
+                            + "form): those cannot be erased without changing their leaves, and stay%n",
+                    r.inTheClear(), what);
+        }
+        if (!byDays) {
+            out.println("the events in the topic stay readable with their day's data key until that day is erased "
+                    + "(electoral-log erase --board " + board + " --from DAY --to DAY)");
+        }
+    }
+
+    /**
+     * The account of an erasure (schemas/README.md "The erasure statement"): kind PERSONAL_DATA_ERASED
+     * on {@code erasuresBoard}, what was erased as JSON in its artifact, never a value nor the user.
+     * Days have a delivery ID of their own ({@code erase:<board>:<from>:<to>}), so running the command
+     * again after a lost acknowledgement logs them once; a user erasure has a random one, since one
+     * derived from the user would let anyone test whether a user's data was erased.
+     */
+    static Statement statement(
+            String erasuresBoard,
+            String senderName,
+            String board,
+            LocalDate from,
+            LocalDate to,
+            Erasure.Result r,
+            long nowMillis) {
+        Map<String, Object> account = new LinkedHashMap<>();
+        account.put("erased_board", board);
+        account.put("scope", from == null ? "user" : "days");
+        if (from != null) {
+            account.put("from", from.toString());
+            account.put("to", to.toString());
+            account.put("data_keys", r.keysErased());
+        }
+        account.put("records", r.records());
+        account.put("openings", r.openings());
+        account.put("in_the_clear", r.inTheClear());
+        byte[] json;
+        try {
+            json = new ObjectMapper().writeValueAsBytes(account);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("strings, numbers and a list always serialise", e);
+        }
+        return Statement.newBuilder()
+                .setBoard(erasuresBoard)
+                .setDeliveryId(from == null ? "erase:" + UUID.randomUUID() : "erase:" + board + ":" + from + ":" + to)
+                .setKind(StatementKind.PERSONAL_DATA_ERASED)
+                .setStatementTimestamp(nowMillis)
+                .setSenderName(senderName)
+                .setSenderPublicKey(ByteBuffer.wrap(new byte[32])) // the producer puts its sender key here
+                .setArtifact(ByteBuffer.wrap(json))
+                .build();
     }
 
     private static LocalDate day(String option, String value) {

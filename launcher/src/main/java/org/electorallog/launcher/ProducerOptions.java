@@ -38,7 +38,11 @@ final class ProducerOptions {
 
     /** A producer builder from these options and the configuration; the message names what is wrong. */
     ProducerBuilder builder() throws IOException {
-        Configuration conf = Configuration.fromEnvironment();
+        return builder(Configuration.fromEnvironment());
+    }
+
+    /** A producer builder from these options and {@code conf}. */
+    ProducerBuilder builder(Configuration conf) throws IOException {
         String servers = bootstrap != null
                 ? bootstrap
                 : conf.isSet(Setting.KAFKA_BOOTSTRAP) ? conf.get(Setting.KAFKA_BOOTSTRAP) : "127.0.0.1:9092";

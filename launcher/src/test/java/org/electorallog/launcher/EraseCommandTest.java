@@ -1,6 +1,7 @@
 package org.electorallog.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.core.DataKeys;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.PersonalOpenings;
@@ -140,6 +142,23 @@ class EraseCommandTest {
             assertEquals(Map.of("dan", 1L, "eve", 1L, "old-style", 0L), valuesLeft(ds, board));
             assertTrue(java.util.Arrays.equals(rootBefore, root(ds, board)), "the root did not change");
 
+            assertTrue(erased.contains("PERSONAL_DATA_ERASED statement on board erasures acknowledged"), erased);
+            // the projector projects the erasure's account on the erasures board: what was erased, no value
+            try (Projector p = Projector.start(settings)) {
+                Map<Integer, Long> end = RebuildCommand.endOffsets(stack.kafkaBootstrap(), topic);
+                Poll.until(
+                        Duration.ofMinutes(2),
+                        "the erasure's statement to be projected",
+                        () -> RebuildTest.projected(live, db, topic, end));
+            }
+            Map<String, Object> account = erasureAccount(ds);
+            assertEquals("PERSONAL_DATA_ERASED", account.get("kind"));
+            assertEquals(
+                    "{\"erased_board\":\"erase-board\",\"scope\":\"days\",\"from\":\"2026-11-30\",\"to\":\"2026-11-30\","
+                            + "\"data_keys\":[\"erase-board/2026-11-30\"],\"records\":3,\"openings\":3,\"in_the_clear\":1}",
+                    account.get("artifact"));
+            assertEquals("erase:erase-board:2026-11-30:2026-11-30", account.get("delivery_id"));
+
             // a replay of the topic into a new database, with the key store copied, equals the erased projection
             String equal =
                     rebuilds.rebuild(0, env, "--into", rebuilds.createDatabase("erase_replay_" + System.nanoTime()));
@@ -148,6 +167,11 @@ class EraseCommandTest {
 
             String user = erase(0, env, "--board", board, "--user", "dan");
             assertTrue(user.contains("the values of 1 record(s), the openings of 1"), user);
+            assertTrue(
+                    user.contains("PERSONAL_DATA_ERASED statement on board erasures acknowledged (delivery ID erase:"),
+                    user);
+            assertFalse(
+                    user.substring(user.indexOf("PERSONAL_DATA_ERASED")).contains("dan"), "never the user: " + user);
             assertTrue(user.contains("stay readable with their day's data key"), user);
             assertEquals(Map.of("eve", 1L, "old-style", 0L), valuesLeft(ds, board));
 
@@ -191,6 +215,22 @@ class EraseCommandTest {
             }
             String undecodable = rebuilds.audit(1, env, "--board", board, "--out", auditFile.toString());
             assertTrue(java.nio.file.Files.readString(auditFile).contains("do not decode"), undecodable);
+        }
+    }
+
+    /** The erasures board's one record: its kind, delivery ID and artifact, read from its canonical statement. */
+    private static Map<String, Object> erasureAccount(HikariDataSource ds) throws Exception {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps =
+                        c.prepareStatement("SELECT r.statement FROM records r JOIN boards b USING (board_id)"
+                                + " WHERE b.name = 'erasures' ORDER BY r.id");
+                ResultSet rs = ps.executeQuery()) {
+            assertTrue(rs.next(), "the erasure's statement is on the erasures board");
+            Map<String, Object> f = CanonicalStatementReader.fields(rs.getBytes(1));
+            assertFalse(rs.next(), "one erasure, one statement");
+            Map<String, Object> out = new HashMap<>(f);
+            out.put("artifact", new String((byte[]) f.get("artifact"), StandardCharsets.UTF_8));
+            return out;
         }
     }
 

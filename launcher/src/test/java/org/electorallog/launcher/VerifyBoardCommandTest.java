@@ -3,12 +3,21 @@ package org.electorallog.launcher;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import org.electorallog.core.SigningKey;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.infra.SharedStack;
 import org.electorallog.monitor.LogEndpoint;
+import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.ElectionStatements;
+import org.electorallog.schemas.avro.Statement;
+import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.SqlDataKeys;
 import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -65,5 +74,43 @@ class VerifyBoardCommandTest {
                 .verifierKey();
         assertEquals(2, verifyBoard("--dir", ".", "--log-key", key, "--senders", senders.toString()));
         assertTrue(err.toString().contains("line 1 is not a sender grant"), err.toString());
+    }
+
+    /**
+     * Issue 46: a board in the committed form verifies whole for anyone, from the API without a
+     * token: every entry hashed into its leaf and every sender signature checked.
+     */
+    @Test
+    void aBoardInTheCommittedFormVerifiesWholeWithoutAToken() throws Exception {
+        String board = "verify-committed-" + Long.toString(System.nanoTime(), 36);
+        ElectionStatements made = new ElectionStatements(board, 9);
+        DatabaseAddress db = SharedStack.get().database();
+        try (RunningLog log = new RunningLog("verify-committed");
+                HikariDataSource keys =
+                        ProjectionDatabase.pool(db.jdbcUrl(), db.user(), db.password(), 2, "verify-committed-keys");
+                ElectoralLogProducer committed = ElectoralLogProducer.builder(log.stack.kafkaBootstrap())
+                        .topic(log.topic)
+                        .senderKey(SigningKey.generate())
+                        .committedForm(new SqlDataKeys(keys))
+                        .build()) {
+            for (int i = 0; i < 300; i++) {
+                Statement vote = made.vote("committed-voter-" + i, 1_796_000_000_000L + i);
+                vote.setSenderPublicKey(ByteBuffer.allocate(0)); // the producer's key, which signs it
+                committed.publish(vote);
+            }
+            committed.flush();
+            LogEndpoint api = new LogEndpoint(log.api.baseUrl(), null);
+            Poll.until(Duration.ofMinutes(1), board + " checkpointed at 300", () -> {
+                String note = api.checkpoint(board);
+                return note != null && note.contains("\n300\n");
+            });
+            String key = log.settings.signer().verifierKey();
+            assertEquals(
+                    0, verifyBoard("--url", log.api.baseUrl(), "--board", board, "--log-key", key), out + " " + err);
+            assertTrue(out.toString().startsWith("verified: 300 leaves (300 entries hashed)"), out.toString());
+            assertTrue(
+                    out.toString().contains("statement signatures: 300 verified, 0 entries without one"),
+                    out.toString());
+        }
     }
 }

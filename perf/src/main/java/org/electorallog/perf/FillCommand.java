@@ -31,7 +31,8 @@ final class FillCommand implements Callable<Integer> {
     @Option(
             names = "--committed",
             description = "publish every statement in the committed form (docs/personal-data.md) on boards "
-                    + "perf-committed-N, whose openings the projector decrypts, checks and stores")
+                    + "perf-committed-N, whose openings the projector decrypts, checks and stores; with --signed, "
+                    + "signed too, on boards perf-signed-committed-N")
     boolean committed;
 
     @Option(
@@ -56,11 +57,9 @@ final class FillCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (signed && committed) {
-            throw new picocli.CommandLine.ParameterException(
-                    new picocli.CommandLine(this), "--signed and --committed fill different boards: give one");
-        }
-        FillForm form = signed ? FillForm.SIGNED : committed ? FillForm.COMMITTED : FillForm.PLAIN;
+        FillForm form = signed && committed
+                ? FillForm.SIGNED_COMMITTED
+                : signed ? FillForm.SIGNED : committed ? FillForm.COMMITTED : FillForm.PLAIN;
         try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
             env.batchRecords(batchRecords);
             Map<String, Object> r = FillRun.run(env, target, boards, form, ceilingEvery, ceilingRows);

@@ -8,6 +8,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.electorallog.core.DataKeys;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.PersonalOpenings;
+import org.electorallog.core.SigningKey;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.CommittedForm;
 import org.electorallog.schemas.ElectionStatements;
@@ -27,7 +28,9 @@ import org.electorallog.store.SqlDataKeys;
 enum FillForm {
     PLAIN("perf-", "fill-"),
     SIGNED("perf-signed-", "fill-signed-"),
-    COMMITTED("perf-committed-", "fill-committed-");
+    COMMITTED("perf-committed-", "fill-committed-"),
+    /** The committed form signed by its sender ({@code --signed --committed}): the projector verifies and opens each. */
+    SIGNED_COMMITTED("perf-signed-committed-", "fill-signed-committed-");
 
     /** The boards' names: this and 1, 2, ... */
     final String boardPrefix;
@@ -44,7 +47,8 @@ enum FillForm {
         return switch (this) {
             case PLAIN -> null;
             case SIGNED -> FillPublisher.presign(voters);
-            case COMMITTED -> committed(new SqlDataKeys(env.db), voters);
+            case COMMITTED -> committed(new SqlDataKeys(env.db), voters, null);
+            case SIGNED_COMMITTED -> committed(new SqlDataKeys(env.db), voters, SigningKey.generate());
         };
     }
 
@@ -63,21 +67,34 @@ enum FillForm {
                         + "each personal value committed to with a fresh salt, the openings sealed with AES-256-GCM "
                         + "under the board's data key of the day (the projection's key store), sent as encoded bytes; "
                         + "the projector decrypted and checked every opening and stored it (V19) with the record";
+            case SIGNED_COMMITTED ->
+                "every statement in the committed form and signed by its sender (Ed25519) over the committed "
+                        + "canonical bytes before the timed window, sent as encoded bytes; the projector verified "
+                        + "each signature (policy SENDER) and decrypted, checked and stored every opening (V19)";
         };
     }
 
-    /** The statements of {@code voters} in the committed form, encoded as the producer library sends them. */
-    private static List<ProducerRecord<String, byte[]>> committed(DataKeys keys, Map<String, long[]> voters) {
+    /**
+     * The statements of {@code voters} in the committed form, encoded as the producer library sends
+     * them; signed by {@code sender} over the committed canonical bytes when one is given.
+     */
+    private static List<ProducerRecord<String, byte[]>> committed(
+            DataKeys keys, Map<String, long[]> voters, SigningKey sender) {
         StatementCodec codec = StatementCodec.embedded();
         List<ProducerRecord<String, byte[]>> out = new ArrayList<>();
         voters.forEach((board, range) -> new ElectionStatements(board, FillRun.seed(board, range[0]))
                 .interleaved(range[0], range[1], s -> {
+                    if (sender != null) {
+                        s.setSenderPublicKey(ByteBuffer.wrap(sender.publicKey()));
+                    }
                     CommittedForm.Committed c = CommittedForm.commit(s);
-                    byte[] leaf = Hashes.leafHash(CanonicalStatement.encode(c.statement()));
+                    byte[] canonical = CanonicalStatement.encode(c.statement());
+                    byte[] leaf = Hashes.leafHash(canonical);
                     DataKeys.DataKey key = keys.forDay(board, DataKeys.dayOf(s.getStatementTimestamp()));
                     PersonalOpenings.Sealed sealed = PersonalOpenings.seal(key.id(), key.key(), leaf, c.openings());
                     Envelope e = Envelope.newBuilder()
                             .setStatement(c.statement())
+                            .setSenderSignature(sender == null ? null : ByteBuffer.wrap(sender.sign(canonical)))
                             .setPersonal(PersonalData.newBuilder()
                                     .setKeyId(sealed.keyId())
                                     .setNonce(ByteBuffer.wrap(sealed.nonce()))

@@ -52,7 +52,7 @@ final class FillRun {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("target", target);
         out.put("boards", boards);
-        out.put("signed", form == FillForm.SIGNED);
+        out.put("signed", form == FillForm.SIGNED || form == FillForm.SIGNED_COMMITTED);
         out.put("form", form.name().toLowerCase(Locale.ROOT));
         // decisions 75 and 81: statements the projector ran at its start, before the fill
         out.put("projector_warm_up_statements", projector.settings().warmUpStatements());

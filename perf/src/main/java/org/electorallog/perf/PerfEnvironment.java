@@ -37,7 +37,7 @@ final class PerfEnvironment implements AutoCloseable {
 
     static final String ADMIN_TOKEN = "perf-admin-token-0123456789";
     /** Boards whose statements the projector requires sender signatures on (fill --signed). */
-    static final String SIGNED_BOARDS = "perf-signed-[0-9]+";
+    static final String SIGNED_BOARDS = "perf-signed-(committed-)?[0-9]+";
 
     final Path work;
     final EmbeddedStack stack;

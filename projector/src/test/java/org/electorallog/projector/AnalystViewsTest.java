@@ -49,6 +49,14 @@ class AnalystViewsTest {
         }
         String url = h.stack.database().jdbcUrl();
         try (Connection c = DriverManager.getConnection(url, "electoral_log_analyst", "")) {
+            // every kind's name, in code order, as the schema's enum has them (store V20)
+            List<String> kinds = new ArrayList<>();
+            try (ResultSet rs = c.createStatement().executeQuery("SELECT name FROM statement_kinds ORDER BY kind")) {
+                while (rs.next()) {
+                    kinds.add(rs.getString(1));
+                }
+            }
+            assertEquals(org.electorallog.schemas.StatementKinds.NAMES, kinds);
             assertEquals(
                     List.of("0 LOGIN null", "1 LOGIN_ERROR invalid_user_credentials", "2 LOGIN null"),
                     rows(

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.EntryBundle;
 import org.electorallog.core.ProofException;
@@ -26,7 +27,8 @@ import org.electorallog.store.Tiles;
  * publication"), from the snapshot of {@code c}: the latest signed checkpoint with its witness
  * cosignatures (C2SP tlog-checkpoint, signed-note) and every hash tile it needs that the directory
  * lacks, level 0 up (C2SP tlog-tiles), then the entry bundles and the signature bundles beside them
- * when the deployment publishes entries, and the {@code checkpoint} file last: a reader never sees a
+ * none of whose entries holds a personal value in the clear (every one when the deployment publishes
+ * entries), and the {@code checkpoint} file last: a reader never sees a
  * checkpoint whose tiles are missing. Then the partial tiles of every tile that became full are
  * removed (C2SP tlog-tiles: a client that does not find a partial tile reads the full tile, whose
  * prefix it is); a crash between the checkpoint and that removal leaves a few partial tiles behind,
@@ -83,17 +85,19 @@ public final class BoardPublication {
                 }
             }
         }
-        if (entries) {
-            files += bundles(c, dir, board, id, p, n);
-        }
+        files += bundles(c, dir, board, id, p, n, entries);
         dir.write(board, "checkpoint", note.getBytes(StandardCharsets.UTF_8));
         files++;
         prune(dir, board, p, n);
         return new Outcome(n, p, files);
     }
 
-    /** The entry bundles of the records of [p, n) and the signature bundles beside them. */
-    private static int bundles(Connection c, TlogDirectory dir, String board, short id, long p, long n)
+    /**
+     * The entry bundles of the records of [p, n) and the signature bundles beside them: those of
+     * which no entry holds a personal value in the clear (the committed form: docs/personal-data.md),
+     * and the others too when {@code all} (a deployment whose every statement kind is public).
+     */
+    private static int bundles(Connection c, TlogDirectory dir, String board, short id, long p, long n, boolean all)
             throws SQLException, IOException {
         int files = 0;
         for (long i = p / TileLayout.TILE_WIDTH; TileLayout.width(0, i, n) > 0; i++) {
@@ -106,6 +110,9 @@ public final class BoardPublication {
                 if (statements.size() != width || signatures.size() != width) {
                     throw new IllegalStateException(
                             "board " + board + " is missing records in bundle " + i + ": run the audit");
+                }
+                if (!all && CanonicalStatementReader.anyHoldsPersonalValue(statements)) {
+                    continue;
                 }
                 // the signatures first: an entry bundle is never there without them
                 dir.write(board, TileLayout.signaturesPath(i, width), SignatureBundle.encode(signatures));

@@ -31,8 +31,9 @@ public final class Publisher implements AutoCloseable {
 
     /**
      * @param every   how often a round runs
-     * @param entries whether entry bundles (whole statements) and signature bundles are published:
-     *                only where every statement kind is public (docs/security.md)
+     * @param entries whether every entry bundle (whole statements) and signature bundle is published,
+     *                format 1 ones too: only where every statement kind is public (docs/security.md);
+     *                those whose entries are all in the committed form are published either way
      */
     public record Settings(String jdbcUrl, String user, String password, Path dir, Duration every, boolean entries) {}
 

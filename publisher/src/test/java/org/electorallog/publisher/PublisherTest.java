@@ -4,17 +4,25 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.zaxxer.hikari.HikariDataSource;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.SigningKey;
+import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.monitor.BoardVerifier;
 import org.electorallog.monitor.TlogFiles;
 import org.electorallog.monitor.Verification;
 import org.electorallog.monitor.VerifyOptions;
+import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.SqlDataKeys;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -91,6 +99,58 @@ class PublisherTest {
                     Files.exists(published.resolve("tile/1/000.p/2")),
                     "a level-1 tile still partial keeps its older widths: a client holding the first checkpoint "
                             + "has no full tile to fall back on");
+        }
+    }
+
+    /**
+     * Without {@code entries}, the bundles whose every entry is in the committed form (issue 46) are
+     * published all the same, holding no personal value, and the board verifies whole from them (every
+     * entry hashed, every sender signature checked); a board in the clear gets its hash tiles only.
+     */
+    @Test
+    void theBundlesOfTheCommittedFormArePublishedToAnyone() throws Exception {
+        String committed = "committed-" + Long.toString(System.nanoTime(), 36);
+        String inTheClear = "clear-" + Long.toString(System.nanoTime(), 36);
+        Path dir = Files.createTempDirectory(Files.createDirectories(Path.of("target/tmp")), "committed-");
+        DatabaseAddress db = Projection.STACK.database();
+        try (Projection p = Projection.start("committed");
+                HikariDataSource keysDb = ProjectionDatabase.pool(p.jdbcUrl(), db.user(), db.password(), 2, "keys");
+                Publisher publisher = Publisher.open(p.publishing(dir, false))) {
+            try (ElectoralLogProducer producer = ElectoralLogProducer.builder(Projection.STACK.kafkaBootstrap())
+                    .topic(p.topic())
+                    .senderKey(SigningKey.generate())
+                    .committedForm(new SqlDataKeys(keysDb))
+                    .build()) {
+                for (Statement s : statements(committed, "committed-voter-", 0, 300)) {
+                    s.setSenderPublicKey(ByteBuffer.allocate(0)); // the producer's key, which signs it
+                    producer.publish(s);
+                }
+                producer.flush();
+            }
+            p.publish(statements(inTheClear, "clear-voter-", 0, 10));
+            p.awaitCheckpoint(committed, 300);
+            p.awaitCheckpoint(inTheClear, 10);
+            publisher.round();
+
+            Verification v = verify(dir, committed);
+            assertTrue(v.verified(), v.problems().toString());
+            assertEquals(300, v.entries(), "every entry read from the published bundles");
+            assertEquals(300, v.signed(), "and every sender signature checked");
+            Path board = dir.resolve(committed);
+            assertTrue(Files.exists(board.resolve("tile/entries/001.p/44")));
+            assertTrue(Files.exists(board.resolve("signatures/001.p/44")));
+            try (var files = Files.walk(board)) {
+                for (Path f : files.filter(Files::isRegularFile).toList()) {
+                    String text = new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1);
+                    for (String value : List.of("committed-voter-", "example.org", "10.0.0.1")) {
+                        assertFalse(text.contains(value), f + " holds " + value);
+                    }
+                }
+            }
+            assertFalse(Files.exists(dir.resolve(inTheClear).resolve("tile/entries")), "format 1: observers only");
+            Verification clear = verify(dir, inTheClear);
+            assertTrue(clear.verified(), clear.problems().toString());
+            assertEquals(0, clear.entries());
         }
     }
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.core.EntryBundle;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.SignatureBundle;
@@ -142,29 +143,45 @@ final class LogReader {
         });
     }
 
+    /**
+     * An entry or signature bundle, and whether anyone may read it: only when no entry it covers
+     * holds a personal value in the clear (the committed form, format 2, holds commitments in their
+     * place: docs/personal-data.md "What each role sees"); otherwise observers only.
+     */
+    @SuppressWarnings("ArrayRecordComponent") // a response body, never compared
+    record Bundle(byte[] body, boolean open) {}
+
     /** A C2SP tlog-tiles entry bundle: the canonical statements of records [256N, 256N + width). */
-    byte[] entries(String name, long index, int width) {
+    Bundle entries(String name, long index, int width) {
         return reads.read(c -> {
             BoardRow b = bundleBoard(c, name, index, width, TileLayout.entriesPath(index, width));
-            List<byte[]> entries = new ArrayList<>(width);
-            Records.statements(c, b.id(), index * 256, index * 256 + width, (id, statement) -> entries.add(statement));
-            if (entries.size() != width) {
-                throw new IllegalStateException("board " + name + " is missing records in bundle " + index);
-            }
-            return EntryBundle.encode(entries);
+            List<byte[]> entries = statements(c, b, index, width);
+            return new Bundle(EntryBundle.encode(entries), !CanonicalStatementReader.anyHoldsPersonalValue(entries));
         });
     }
 
-    /** The signature bundle beside entry bundle N of width W (core SignatureBundle). */
-    byte[] signatures(String name, long index, int width) {
+    /** The signature bundle beside entry bundle N of width W (core SignatureBundle), open as its entries are. */
+    Bundle signatures(String name, long index, int width) {
         return reads.read(c -> {
             BoardRow b = bundleBoard(c, name, index, width, TileLayout.signaturesPath(index, width));
             List<SignatureBundle.Signatures> items = RecordSignatures.of(c, b.id(), index * 256, index * 256 + width);
             if (items.size() != width) {
                 throw new IllegalStateException("board " + name + " is missing records in bundle " + index);
             }
-            return SignatureBundle.encode(items);
+            return new Bundle(
+                    SignatureBundle.encode(items),
+                    !CanonicalStatementReader.anyHoldsPersonalValue(statements(c, b, index, width)));
         });
+    }
+
+    private static List<byte[]> statements(java.sql.Connection c, BoardRow b, long index, int width)
+            throws java.sql.SQLException {
+        List<byte[]> entries = new ArrayList<>(width);
+        Records.statements(c, b.id(), index * 256, index * 256 + width, (id, statement) -> entries.add(statement));
+        if (entries.size() != width) {
+            throw new IllegalStateException("board " + b.name() + " is missing records in bundle " + index);
+        }
+        return entries;
     }
 
     /** The board of a bundle of records [256N, 256N + W), which must all exist; 404 otherwise. */

@@ -50,27 +50,25 @@ final class PublicRoutes {
                         null,
                         Role.ANONYMOUS),
                 new Route(
-                                HandlerType.GET,
-                                "/boards/{board}/tile/entries/<path>",
-                                List.of(),
-                                List.of(200, 400, 401, 403, 404),
-                                null,
-                                "application/octet-stream",
-                                this::entries,
-                                null,
-                                Role.ANONYMOUS)
-                        .forRole(Role.OBSERVER),
+                        HandlerType.GET,
+                        "/boards/{board}/tile/entries/<path>",
+                        List.of(),
+                        List.of(200, 400, 401, 403, 404),
+                        null,
+                        "application/octet-stream",
+                        this::entries,
+                        null,
+                        Role.ANONYMOUS),
                 new Route(
-                                HandlerType.GET,
-                                "/boards/{board}/signatures/<path>",
-                                List.of(),
-                                List.of(200, 400, 401, 403, 404),
-                                null,
-                                "application/octet-stream",
-                                this::signatures,
-                                null,
-                                Role.ANONYMOUS)
-                        .forRole(Role.OBSERVER),
+                        HandlerType.GET,
+                        "/boards/{board}/signatures/<path>",
+                        List.of(),
+                        List.of(200, 400, 401, 403, 404),
+                        null,
+                        "application/octet-stream",
+                        this::signatures,
+                        null,
+                        Role.ANONYMOUS),
                 new Route(
                         HandlerType.GET,
                         "/boards/{board}/tile/<path>",
@@ -166,15 +164,18 @@ final class PublicRoutes {
         }
         if (t.entries()) {
             // the entries route answers these; this one never hands out statements
-            throw new ApiException(Problem.Type.FORBIDDEN, "entry bundles are for observers");
+            throw new ApiException(Problem.Type.FORBIDDEN, "entry bundles are served at /boards/{board}/tile/entries/");
         }
         immutable(ctx, reader.tile(board, t.level(), t.index(), t.width()));
     }
 
-    /** A C2SP tlog-tiles entry bundle: whole statements, so observers only. */
+    /**
+     * A C2SP tlog-tiles entry bundle: whole statements, so anyone's when every entry is in the
+     * committed form and observers' otherwise ({@link #bundle(Context, LogReader.Bundle)}).
+     */
     private void entries(Context ctx) {
         TilePath t = bundlePath(ctx);
-        immutable(ctx, reader.entries(RequestValues.board(ctx), t.index(), t.width()));
+        bundle(ctx, reader.entries(RequestValues.board(ctx), t.index(), t.width()));
     }
 
     /** The {@code N[.p/W]} of an entry bundle (C2SP tlog-tiles), which its signature bundle shares. */
@@ -189,11 +190,29 @@ final class PublicRoutes {
 
     /**
      * The signatures of an entry bundle's records (core SignatureBundle), at the entry bundle's
-     * N and W: observers only, like the entries they sign.
+     * N and W: readable by whoever may read the entries they sign.
      */
     private void signatures(Context ctx) {
         TilePath t = bundlePath(ctx);
-        immutable(ctx, reader.signatures(RequestValues.board(ctx), t.index(), t.width()));
+        bundle(ctx, reader.signatures(RequestValues.board(ctx), t.index(), t.width()));
+    }
+
+    /**
+     * An entry or signature bundle for this caller (docs/security.md, docs/personal-data.md "What
+     * each role sees"): to anyone when its entries are all in the committed form (cached publicly),
+     * else to observers only and never to a shared cache ({@code private}).
+     */
+    private static void bundle(Context ctx, LogReader.Bundle b) {
+        if (!b.open() && !Gate.caller(ctx).covers(Role.OBSERVER)) {
+            String why = "this bundle holds statements with personal values in the clear (format 1): observers only;"
+                    + " a bundle whose every entry is in the committed form (format 2) is public";
+            if (!Gate.caller(ctx).authenticated()) {
+                throw Authenticator.unauthorized(ctx, why);
+            }
+            throw new ApiException(Problem.Type.FORBIDDEN, why);
+        }
+        ctx.header("Cache-Control", (b.open() ? "public" : "private") + ", max-age=31536000, immutable");
+        ctx.contentType("application/octet-stream").result(b.body());
     }
 
     /** A tile or bundle (full, or partial at an exact width) never changes once it exists. */

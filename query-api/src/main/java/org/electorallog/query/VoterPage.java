@@ -31,6 +31,7 @@ final class VoterPage {
 
     private static final String HTML = resource("/voter/voter.html");
     private static final String SCRIPT = resource("/voter/voter.js");
+    private static final String PERSONAL = resource("/voter/personal.js");
     private static final String STYLE = resource("/voter/voter.css");
 
     private final String trust;
@@ -50,6 +51,7 @@ final class VoterPage {
                 // the page's own script reads these to pre-fill the form (links from a receipt)
                 file("/voter", List.of("board", "record", "leaf_hash", "election"), "text/html", HTML),
                 file("/voter/voter.js", List.of(), "text/javascript", SCRIPT),
+                file("/voter/personal.js", List.of(), "text/javascript", PERSONAL),
                 file("/voter/voter.css", List.of(), "text/css", STYLE),
                 new Route(
                         HandlerType.GET,

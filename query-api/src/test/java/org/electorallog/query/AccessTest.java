@@ -1,5 +1,6 @@
 package org.electorallog.query;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,14 +56,15 @@ class AccessTest {
             Map.entry("GET /openapi.json", Role.ANONYMOUS),
             Map.entry("GET /voter", Role.ANONYMOUS),
             Map.entry("GET /voter/voter.js", Role.ANONYMOUS),
+            Map.entry("GET /voter/personal.js", Role.ANONYMOUS),
             Map.entry("GET /voter/voter.css", Role.ANONYMOUS),
             Map.entry("GET /voter/trust.json", Role.ANONYMOUS),
             Map.entry("GET /boards", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/checkpoint", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/tile/{path}", Role.ANONYMOUS),
-            Map.entry("GET /boards/{board}/tile/entries/{path}", Role.OBSERVER),
-            Map.entry("GET /boards/{board}/signatures/{path}", Role.OBSERVER),
+            Map.entry("GET /boards/{board}/tile/entries/{path}", Role.ANONYMOUS),
+            Map.entry("GET /boards/{board}/signatures/{path}", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/records/{id}", Role.OBSERVER),
             Map.entry("GET /boards/{board}/records/{id}/proof", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/proof", Role.ANONYMOUS),
@@ -278,6 +280,60 @@ class AccessTest {
         }
     }
 
+    /**
+     * Entry and signature bundles are anyone's when every entry is in the committed form (issue 46:
+     * a board's whole record verifies from them), observers' otherwise, and an observer's copy is
+     * never left in a shared cache.
+     */
+    @Test
+    void bundlesArePublicOnlyWhenEveryEntryIsInTheCommittedForm() throws Exception {
+        String committed = "/boards/" + COMMITTED_BOARD;
+        for (String path : List.of(committed + "/tile/entries/000.p/1", committed + "/signatures/000.p/1")) {
+            HttpResponse<String> r = QueryApiTest.get(path, Role.ANONYMOUS);
+            assertEquals(200, r.statusCode(), path + ": " + r.body());
+            assertEquals(
+                    "public, max-age=31536000, immutable",
+                    r.headers().firstValue("Cache-Control").orElse(""));
+            for (String value : PERSONAL) {
+                assertFalse(holds(r.body(), value), path + " holds " + value);
+            }
+        }
+        // the entry is the leaf's: its hash is the level-0 tile's one hash, so the record verifies from it
+        byte[] bundle = QueryApiTest.HTTP
+                .send(
+                        HttpRequest.newBuilder(
+                                        URI.create(QueryApiTest.api.baseUrl() + committed + "/tile/entries/000.p/1"))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofByteArray())
+                .body();
+        List<byte[]> entries = org.electorallog.core.EntryBundle.decode(bundle);
+        assertEquals(1, entries.size());
+        assertEquals(2, org.electorallog.core.CanonicalStatementReader.formatVersion(entries.get(0)));
+        byte[] tile = QueryApiTest.HTTP
+                .send(
+                        HttpRequest.newBuilder(URI.create(QueryApiTest.api.baseUrl() + committed + "/tile/0/000.p/1"))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofByteArray())
+                .body();
+        assertArrayEquals(tile, org.electorallog.core.Hashes.leafHash(entries.get(0)));
+
+        String inTheClear = "/boards/" + PRIVATE_BOARD;
+        String width = ".p/" + personalStatements().size();
+        for (String path : List.of(inTheClear + "/tile/entries/000" + width, inTheClear + "/signatures/000" + width)) {
+            HttpResponse<String> anonymous = QueryApiTest.get(path, Role.ANONYMOUS);
+            assertEquals(401, anonymous.statusCode(), path);
+            assertTrue(anonymous.body().contains("format 1"), anonymous.body());
+            assertEquals(403, QueryApiTest.get(path, Role.VOTER).statusCode(), path);
+            HttpResponse<String> observed = QueryApiTest.get(path, Role.OBSERVER);
+            assertEquals(200, observed.statusCode(), path);
+            assertEquals(
+                    "private, max-age=31536000, immutable",
+                    observed.headers().firstValue("Cache-Control").orElse(""));
+        }
+    }
+
     @Test
     void csvCellsThatWouldRunAsFormulasAreNeutralised() throws Exception {
         String csv = QueryApiTest.get("/admin/boards/" + PRIVATE_BOARD + "/export.csv", Role.ANALYST)
@@ -345,7 +401,8 @@ class AccessTest {
         String method = operation.substring(0, operation.indexOf(' '));
         String path = operation
                 .substring(operation.indexOf(' ') + 1)
-                .replace("{board}", QueryApiTest.BOARD)
+                // the bundles of a board in the committed form are anyone's (those of the others: below)
+                .replace("{board}", bundle(operation) ? COMMITTED_BOARD : QueryApiTest.BOARD)
                 .replace("tile/entries/{path}", "tile/entries/" + tileIndex(operation))
                 .replace("signatures/{path}", "signatures/" + tileIndex(operation))
                 .replace("tile/{path}", "tile/0/" + tileIndex(operation))
@@ -375,11 +432,19 @@ class AccessTest {
         return QueryApiTest.HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    /** The first tile of a board, partial on the private board (3 records), so that it exists. */
+    /** The first tile of a board, partial on the private boards (3 records, 1), so that it exists. */
     private static String tileIndex(String operation) {
+        if (operation.contains(COMMITTED_BOARD) || bundle(operation) && operation.contains("{board}")) {
+            return "000.p/1";
+        }
         return operation.contains(PRIVATE_BOARD)
                 ? "000.p/" + personalStatements().size()
                 : "000";
+    }
+
+    /** An entry or signature bundle's route. */
+    private static boolean bundle(String operation) {
+        return operation.contains("/tile/entries/") || operation.contains("/signatures/");
     }
 
     static String enc(String s) {

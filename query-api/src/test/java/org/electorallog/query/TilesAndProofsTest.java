@@ -262,7 +262,10 @@ class TilesAndProofsTest {
         QueryApiTest.assertError(404, "/boards/" + BOARD + "/tile/0/004", "does not exist yet");
         QueryApiTest.assertError(
                 404, "/boards/" + BOARD + "/tile/entries/003.p/10", "does not exist yet", Role.OBSERVER);
-        QueryApiTest.assertError(401, "/boards/" + BOARD + "/tile/entries/000", "observer credentials are needed");
+        QueryApiTest.assertError(
+                401,
+                "/boards/" + BOARD + "/tile/entries/000",
+                "personal values in the clear (format 1): observers only");
         QueryApiTest.assertError(400, "/boards/" + BOARD + "/consistency", "from is required");
         QueryApiTest.assertError(
                 400, "/boards/" + BOARD + "/consistency?from=500&to=400", "from must be between 1 and to");

@@ -24,7 +24,7 @@ public final class CommittedForm {
     public static final int FORMAT = 2;
 
     /** The personal fields, by path: statement fields, then body fields ({@code body.<name>}). */
-    public static final List<String> PATHS = List.of("body.country", "body.error", "body.ip", "user_id", "username");
+    public static final List<String> PATHS = PersonalCommitment.PATHS;
 
     /** A statement in the committed form and the openings of its commitments. */
     public record Committed(Statement statement, List<Opening> openings) {

@@ -201,7 +201,7 @@ public final class ElectionStatements {
     /** A body of {@code kind}, with made-up but well-formed fields; null for UNKNOWN. */
     public static Object body(StatementKind kind) {
         return switch (kind) {
-            case UNKNOWN, BOARD_SEALED -> null;
+            case UNKNOWN, BOARD_SEALED, PERSONAL_DATA_ERASED -> null;
             case CAST_VOTE ->
                 CastVote.newBuilder()
                         .setElectionId("e1")

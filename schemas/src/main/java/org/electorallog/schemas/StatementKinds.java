@@ -27,7 +27,8 @@ public final class StatementKinds {
             "ADMIN_PUBLIC_KEY",
             "LOG_CHECKPOINT",
             "LOG_CONTINUATION",
-            "BOARD_SEALED");
+            "BOARD_SEALED",
+            "PERSONAL_DATA_ERASED");
 
     /** The code of UNKNOWN, the Avro enum's default: never projected (StatementRules). */
     public static final short UNKNOWN = 0;
@@ -46,6 +47,12 @@ public final class StatementKinds {
      * the projector refuses one anywhere else (issue 42).
      */
     public static final short LOG_CONTINUATION = 17;
+
+    /**
+     * The code of PERSONAL_DATA_ERASED: an account of an erasure by {@code electoral-log erase}
+     * (issue 46, docs/personal-data.md "Erasure"), its JSON in the artifact; never a value.
+     */
+    public static final short PERSONAL_DATA_ERASED = 19;
 
     private StatementKinds() {}
 

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.core.PersonalCommitment;
 import org.electorallog.core.PersonalOpenings.Opening;
 import org.electorallog.schemas.CommittedForm.Committed;
@@ -68,6 +69,47 @@ class CommittedFormTest {
             assertFalse(canonical.contains(value), "the canonical bytes hold no personal value: " + value);
         }
         assertTrue(canonical.contains("format_version") && canonical.contains("commitments"));
+        assertEquals(
+                2, CanonicalStatementReader.formatVersion(CanonicalStatement.encode(s)), "what the API serves anyone");
+        assertEquals(1, CanonicalStatementReader.formatVersion(CanonicalStatement.encode(vote)), "format 1: left out");
+        assertFalse(CanonicalStatementReader.holdsPersonalValue(CanonicalStatement.encode(s)), "anyone may read it");
+        assertTrue(CanonicalStatementReader.holdsPersonalValue(CanonicalStatement.encode(vote)));
+    }
+
+    /** What the API and the publisher serve to anyone: entries without a personal value in the clear. */
+    @Test
+    void anEntryHoldsAPersonalValueWhenAnyPersonalFieldIsInTheClear() {
+        Statement seal = ElectionStatements.everyKind("b").stream()
+                .filter(k -> k.getKind() == org.electorallog.schemas.avro.StatementKind.BOARD_SEALED)
+                .findFirst()
+                .orElseThrow();
+        Statement bare =
+                Statement.newBuilder(seal).setUserId(null).setUsername(null).build();
+        assertFalse(CanonicalStatementReader.holdsPersonalValue(CanonicalStatement.encode(bare)), "a seal in format 1");
+        assertTrue(CanonicalStatementReader.holdsPersonalValue(CanonicalStatement.encode(
+                Statement.newBuilder(bare).setUsername("x").build())));
+        Statement login = ElectionStatements.everyKind("b").stream()
+                .filter(k -> k.getKind() == org.electorallog.schemas.avro.StatementKind.IDP_USER_EVENT)
+                .findFirst()
+                .orElseThrow();
+        IdentityProviderUserEvent errorOnly = IdentityProviderUserEvent.newBuilder()
+                .setEventType("LOGIN_ERROR")
+                .setError("invalid_user_credentials")
+                .build();
+        Statement onlyInTheBody = Statement.newBuilder(login)
+                .setUserId(null)
+                .setUsername(null)
+                .setBody(errorOnly)
+                .build();
+        assertTrue(CanonicalStatementReader.holdsPersonalValue(CanonicalStatement.encode(onlyInTheBody)), "body.error");
+        Statement noError = Statement.newBuilder(onlyInTheBody)
+                .setBody(IdentityProviderUserEvent.newBuilder()
+                        .setEventType("LOGOUT")
+                        .build())
+                .build();
+        assertFalse(CanonicalStatementReader.holdsPersonalValue(CanonicalStatement.encode(noError)));
+        assertTrue(CanonicalStatementReader.anyHoldsPersonalValue(
+                List.of(CanonicalStatement.encode(bare), CanonicalStatement.encode(login))));
     }
 
     @Test

@@ -37,7 +37,7 @@ class StatementCodecTest {
         StatementCodec codec = StatementCodec.embedded();
         byte[] wire = codec.encode(vote("u1"));
         assertEquals(0, wire[0]);
-        assertEquals(3, WireFormat.schemaId(wire), "the embedded registry's newest envelope (manifest)");
+        assertEquals(4, WireFormat.schemaId(wire), "the embedded registry's newest envelope (manifest)");
         DecodedStatement d = codec.decode(wire);
         assertEquals("board-1", d.board());
         assertEquals("CAST_VOTE", d.kind());
@@ -95,11 +95,12 @@ class StatementCodecTest {
         assertEquals(StatementKinds.LOG_CONTINUATION, StatementKinds.code("LOG_CONTINUATION"));
         assertEquals(17, StatementKinds.LOG_CONTINUATION);
         assertEquals(StatementKinds.BOARD_SEALED, StatementKinds.code("BOARD_SEALED"));
+        assertEquals(StatementKinds.PERSONAL_DATA_ERASED, StatementKinds.code("PERSONAL_DATA_ERASED"));
     }
 
     @Test
     void theCurrentSchemaIsInTheManifest() {
-        assertEquals(3, EmbeddedSchemaRegistry.instance().idOf(Topics.EVENTS_SUBJECT, Envelope.getClassSchema()));
+        assertEquals(4, EmbeddedSchemaRegistry.instance().idOf(Topics.EVENTS_SUBJECT, Envelope.getClassSchema()));
     }
 
     @Test

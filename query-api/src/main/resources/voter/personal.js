@@ -1,0 +1,121 @@
+// The voter page's check of a voter's own personal values (issue 46, docs/personal-data.md "What
+// each role sees"). A statement in the committed form (format 2) holds, for each personal field, a
+// salted commitment instead of the value; the record view gives the signed-in voter their own
+// values and salts. The page checks, in the browser:
+//   1. the statement the server shows hashes to the leaf whose inclusion was just proved
+//      (RFC 6962 section 2.1: SHA-256 of 0x00 and the entry);
+//   2. each value and salt opens the commitment of its field in that statement:
+//      SHA-256("electoral-log/commitment/v1" 0x00 str(board) str(delivery_id) str(path) salt str(value))
+//      (core PersonalCommitment), with the board and delivery ID read from the statement itself.
+// Uses sha256, concat, equal, b64decode, te and NotVerified of voter.js.
+'use strict';
+
+/**
+ * The top-level board, delivery ID and commitments of canonical statement bytes (schemas/README.md
+ * "Canonical statement bytes": "ELS1", then a record of str(name) value fields).
+ */
+function readStatement(bytes) {
+  let pos = 0;
+  const u8 = () => {
+    if (pos >= bytes.length) throw new NotVerified('the statement is cut short at byte ' + pos);
+    return bytes[pos++];
+  };
+  const uvarint = () => {
+    let v = 0;
+    for (let shift = 0; shift < 49; shift += 7) {
+      const x = u8();
+      v += (x & 0x7f) * 2 ** shift;
+      if ((x & 0x80) === 0) return v;
+    }
+    throw new NotVerified('the statement has a length too long at byte ' + pos);
+  };
+  const raw = () => {
+    const n = uvarint();
+    if (n > bytes.length - pos) throw new NotVerified('the statement has a length past its end at byte ' + pos);
+    pos += n;
+    return bytes.subarray(pos - n, pos);
+  };
+  const str = () => new TextDecoder('utf-8', { fatal: true }).decode(raw());
+  const skip = () => {
+    const tag = u8();
+    if (tag === 0x00) return;
+    if (tag === 0x01) { u8(); return; }
+    if (tag === 0x02 || tag === 0x03) { for (let i = 0; i < 8; i++) u8(); return; }
+    if (tag === 0x04 || tag === 0x05 || tag === 0x06) { raw(); return; }
+    if (tag === 0x07) { str(); for (let n = uvarint(); n > 0; n--) { str(); skip(); } return; }
+    if (tag === 0x08) { for (let n = uvarint(); n > 0; n--) skip(); return; }
+    if (tag === 0x09) { for (let n = uvarint(); n > 0; n--) { str(); skip(); } return; }
+    throw new NotVerified('the statement has an unknown value tag ' + tag + ' at byte ' + (pos - 1));
+  };
+  if (new TextDecoder().decode(bytes.subarray(0, 4)) !== 'ELS1') throw new NotVerified('the record\'s statement is not a canonical statement');
+  pos = 4;
+  if (u8() !== 0x07) throw new NotVerified('the record\'s statement is not a record');
+  str();
+  const out = { commitments: new Map() };
+  for (let n = uvarint(); n > 0; n--) {
+    const name = str();
+    const at = pos;
+    const tag = u8();
+    if ((name === 'board' || name === 'delivery_id') && tag === 0x04) {
+      out[name] = str();
+    } else if (name === 'commitments' && tag === 0x09) {
+      for (let m = uvarint(); m > 0; m--) {
+        const path = str();
+        if (u8() !== 0x05) throw new NotVerified('the commitment of ' + path + ' is not bytes');
+        out.commitments.set(path, raw());
+      }
+    } else {
+      pos = at;
+      skip();
+    }
+  }
+  if (pos !== bytes.length) throw new NotVerified('the statement has ' + (bytes.length - pos) + ' bytes after its end');
+  return out;
+}
+
+/** {@code uvarint(length of UTF-8 s) UTF-8 s}, as the commitment's input writes strings. */
+function strBytes(s) {
+  const b = te.encode(s);
+  const len = [];
+  let n = b.length;
+  while (n >= 0x80) {
+    len.push((n & 0x7f) | 0x80);
+    n = Math.floor(n / 128);
+  }
+  len.push(n);
+  return concat(new Uint8Array(len), b);
+}
+
+/** The commitment to {@code value} at {@code path} of statement (board, deliveryId): core PersonalCommitment.of. */
+async function commitmentOf(board, deliveryId, path, salt, value) {
+  return sha256(te.encode('electoral-log/commitment/v1'), new Uint8Array([0]), strBytes(board), strBytes(deliveryId),
+    strBytes(path), salt, strBytes(value));
+}
+
+/**
+ * Checks the signed-in voter's own values in one record (the record view of /boards/{board}/records/{id})
+ * against the leaf {@code leaf} whose inclusion was proved. Returns the step's text; throws NotVerified.
+ */
+async function checkPersonal(record, leaf) {
+  if (!record.personal || record.personal.length === 0) {
+    return 'Record ' + record.id + ' holds no personal value of yours in the committed form (a statement in format 1, ' +
+      'or values already erased).';
+  }
+  const statement = b64decode(record.statement);
+  if (!equal(await sha256(new Uint8Array([0]), statement), leaf)) {
+    throw new NotVerified('the statement the server showed for record ' + record.id + ' is not the one in the tree');
+  }
+  const s = readStatement(statement);
+  const opened = [];
+  for (const p of record.personal) {
+    const commitment = s.commitments.get(p.path);
+    if (!commitment) throw new NotVerified('record ' + record.id + '\'s statement has no commitment for ' + p.path);
+    if (!equal(await commitmentOf(s.board, s.delivery_id, p.path, b64decode(p.salt), p.value), commitment)) {
+      throw new NotVerified('your ' + p.path + ' as the server shows it ("' + p.value + '") does not open its commitment in ' +
+        'record ' + record.id + ': the server shows a value other than the one the log committed to');
+    }
+    opened.push(p.path + ' "' + p.value + '"');
+  }
+  return 'Your personal data in record ' + record.id + ' (' + opened.join(', ') + ') each open their commitment in the ' +
+    'statement in the tree: the log holds commitments, not your values, and these are the values it committed to.';
+}
