@@ -13,18 +13,17 @@ import org.electorallog.store.AuditRow;
 import org.electorallog.store.Records;
 import org.electorallog.store.Senders;
 import org.electorallog.store.Snapshot;
-import org.electorallog.store.StoredOpenings;
 import org.electorallog.store.Tiles;
 
 /**
  * Reads the audit's pages one ahead of the checks, on a second connection that joins the audit's
  * exported snapshot, so PostgreSQL and the checks work at the same time: each page is the records of
- * a bounded ID range (primary key), the stored tiles covering it, at every level, and the openings of
- * its records in the committed form (V19).
+ * a bounded ID range (primary key), with the openings of its records in the committed form (V21),
+ * and the stored tiles covering it, at every level.
  */
 final class AuditPages implements AutoCloseable {
     /** The rows and stored tiles of one page of IDs. */
-    record Page(long start, List<AuditRow> rows, Map<TileKey, byte[]> tiles, Map<Long, byte[]> openings) {}
+    record Page(long start, List<AuditRow> rows, Map<TileKey, byte[]> tiles) {}
 
     /** What the reader hands over: a page, the end, or why it stopped. */
     private sealed interface Item permits PageItem, End, Failed {}
@@ -54,8 +53,7 @@ final class AuditPages implements AutoCloseable {
                     for (long start = 0; start < limit; start += pageSize) {
                         Map<TileKey, byte[]> tiles = Tiles.covering(r, boardId, start, start + pageSize, size);
                         List<AuditRow> rows = Records.auditPage(ps, boardId, start, start + pageSize, senders);
-                        Map<Long, byte[]> openings = StoredOpenings.encodedRange(r, boardId, start, start + pageSize);
-                        queue.put(new PageItem(new Page(start, rows, tiles, openings)));
+                        queue.put(new PageItem(new Page(start, rows, tiles)));
                     }
                 }
             } finally {

@@ -142,7 +142,7 @@ public final class BoardAuditor {
                 byte[] stored = storedLeaf(storedTiles, n.expected);
                 n.append(stored != null ? stored : new byte[Hashes.HASH_SIZE]);
             }
-            recordChecks.check(row, boardName, result, n.counters, pg.openings().get(id));
+            recordChecks.check(row, boardName, result, n.counters);
             if (row.kind() == org.electorallog.schemas.StatementKinds.BOARD_SEALED && n.firstSeal < 0) {
                 n.firstSeal = id;
             }

@@ -5,14 +5,15 @@ import java.util.List;
 import java.util.Map;
 import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.core.PersonalCommitment;
-import org.electorallog.core.PersonalOpenings;
 import org.electorallog.core.PersonalOpenings.Opening;
+import org.electorallog.core.ProjectedOpenings;
 import org.electorallog.store.AuditRow;
 
 /**
  * The audit's checks of a record in the committed form (issue 46, docs/personal-data.md): every
- * stored opening opens its commitment in the canonical statement, and the user ID and username
- * columns hold what the openings say (nothing, once erased).
+ * stored opening (V21 records.openings with the user ID, username and error columns the stored
+ * form leaves its values to) opens its commitment in the canonical statement, and the user ID and
+ * username columns hold what the openings say (nothing, once erased).
  */
 final class CommittedRecordChecks {
     private CommittedRecordChecks() {}
@@ -35,14 +36,13 @@ final class CommittedRecordChecks {
             String board,
             Map<String, Object> fields,
             Map<String, Object> commitments,
-            byte[] stored,
             AuditResult result) {
         long id = row.id();
         String deliveryId = String.valueOf(fields.get("delivery_id"));
         List<Opening> openings = List.of();
-        if (stored != null) {
+        if (row.openings() != null) {
             try {
-                openings = PersonalOpenings.decode(stored);
+                openings = ProjectedOpenings.decode(row.openings(), row.personalColumns());
             } catch (IllegalArgumentException e) {
                 result.add(Finding.Kind.OPENING_MISMATCH, id, "the stored openings do not decode: " + e.getMessage());
             }

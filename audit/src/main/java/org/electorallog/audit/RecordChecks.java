@@ -21,8 +21,8 @@ final class RecordChecks {
         this.options = options;
     }
 
-    /** Checks {@code row}, a record of {@code board}, with its stored {@code openings} (V19; null: none). */
-    void check(AuditRow row, String board, AuditResult result, Map<CounterKey, Long> counters, byte[] openings) {
+    /** Checks {@code row}, a record of {@code board}, with its stored openings (V21) when it has any. */
+    void check(AuditRow row, String board, AuditResult result, Map<CounterKey, Long> counters) {
         long id = row.id();
         byte[] statement = row.statement();
         Map<String, Object> f;
@@ -57,11 +57,11 @@ final class RecordChecks {
         if (f.get("format_version") == null) {
             field(result, id, "user_id", f.get("user_id"), row.fields().userId());
             field(result, id, "username", f.get("username"), row.fields().username());
-            if (openings != null) {
+            if (row.openings() != null) {
                 result.add(Finding.Kind.OPENING_MISMATCH, id, "a statement in format 1 has stored openings");
             }
         } else {
-            CommittedRecordChecks.check(row, board, f, commitments, openings, result);
+            CommittedRecordChecks.check(row, board, f, commitments, result);
         }
         field(result, id, "election_id", f.get("election_id"), row.fields().electionId());
         field(result, id, "area_id", f.get("area_id"), row.fields().areaId());

@@ -45,7 +45,9 @@ class LauncherTest {
         assertTrue(out.contains("records    1,001  root"), "1,000 statements and the seal: " + out);
         assertTrue(out.contains("20 inclusion proofs verified"), out);
         assertTrue(
-                out.contains("verify-board: demo-election-1 verified whole after its seal: 1,001 entries hashed"), out);
+                out.contains(
+                        "verify-board, without a token: demo-election-1 verified whole after its seal: 1,001 entries hashed"),
+                out);
         assertTrue(out.contains("demo: OK"), out);
     }
 

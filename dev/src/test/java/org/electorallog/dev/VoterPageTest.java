@@ -240,11 +240,11 @@ class VoterPageTest {
         assertTrue(checked[1].contains("user_id \"" + DevEnvironment.DEV_VOTER + "\""), checked[1]);
         assertTrue(checked[1].contains("body.country \"ES\""), checked[1]);
 
-        // the stored opening of the country changed from ES to FR: bytes 32-33 of the encoding
-        // (core PersonalOpenings: n, then "body.country" with its length, its 16-byte salt, the value's length)
-        String change = "UPDATE personal_openings o SET openings = overlay(openings PLACING ?::bytea FROM 32 FOR 2)"
-                + " FROM records r WHERE r.board_id = o.board_id AND r.id = o.record_id AND r.user_id = ?"
-                + " AND o.board_id = (SELECT board_id FROM boards WHERE name = ?) AND substring(openings FROM 32 FOR 2) = ?::bytea";
+        // the stored opening of the country changed from ES to FR: bytes 21-22 of its stored form
+        // (core ProjectedOpenings: 0x80, the count, body.country's code 0, its 16-byte salt, the value's length)
+        String change = "UPDATE records SET openings = overlay(openings PLACING ?::bytea FROM 21 FOR 2)"
+                + " WHERE user_id = ? AND board_id = (SELECT board_id FROM boards WHERE name = ?)"
+                + " AND substring(openings FROM 21 FOR 2) = ?::bytea";
         assertEquals(1, update(change, "FR", DevEnvironment.DEV_VOTER, COMMITTED, "ES"));
         try {
             String[] changed = check("board=" + COMMITTED + "&election=" + ELECTION, "personal-values-changed", token);

@@ -151,8 +151,8 @@ public final class EraseCommand implements Callable<Integer> {
 
     private void report(Erasure.Result r, String what, boolean byDays) {
         out.printf(
-                "erased %s of board %s: %d data key(s) %s, the values of %,d record(s), the openings of %,d%n",
-                what, board, r.keysErased().size(), r.keysErased(), r.records(), r.openings());
+                "erased %s of board %s: %d data key(s) %s, the values and openings of %,d record(s)%n",
+                what, board, r.keysErased().size(), r.keysErased(), r.records());
         if (r.inTheClear() > 0) {
             out.printf(
                     "%,d record(s) of %s hold personal values in their statements (format 1, before the committed "
@@ -189,7 +189,6 @@ public final class EraseCommand implements Callable<Integer> {
             account.put("data_keys", r.keysErased());
         }
         account.put("records", r.records());
-        account.put("openings", r.openings());
         account.put("in_the_clear", r.inTheClear());
         byte[] json;
         try {

@@ -22,8 +22,8 @@ import java.util.Map;
 import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.core.DataKeys;
 import org.electorallog.core.NoteSigner;
-import org.electorallog.core.PersonalOpenings;
 import org.electorallog.core.PersonalOpenings.Opening;
+import org.electorallog.core.ProjectedOpenings;
 import org.electorallog.core.SigningKey;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
@@ -133,7 +133,7 @@ class EraseCommandTest {
 
             String erased = erase(0, env, "--board", board, "--from", "2026-11-30", "--to", "2026-11-30");
             assertTrue(erased.contains("1 data key(s) [" + board + "/2026-11-30]"), erased);
-            assertTrue(erased.contains("the values of 3 record(s), the openings of 3"), erased);
+            assertTrue(erased.contains("the values and openings of 3 record(s)"), erased);
             assertTrue(
                     erased.contains("1 record(s) of the days 2026-11-30 to 2026-11-30 hold personal values"), erased);
             assertEquals(
@@ -155,7 +155,7 @@ class EraseCommandTest {
             assertEquals("PERSONAL_DATA_ERASED", account.get("kind"));
             assertEquals(
                     "{\"erased_board\":\"erase-board\",\"scope\":\"days\",\"from\":\"2026-11-30\",\"to\":\"2026-11-30\","
-                            + "\"data_keys\":[\"erase-board/2026-11-30\"],\"records\":3,\"openings\":3,\"in_the_clear\":1}",
+                            + "\"data_keys\":[\"erase-board/2026-11-30\"],\"records\":3,\"in_the_clear\":1}",
                     account.get("artifact"));
             assertEquals("erase:erase-board:2026-11-30:2026-11-30", account.get("delivery_id"));
 
@@ -166,7 +166,7 @@ class EraseCommandTest {
             assertTrue(equal.contains("rebuild: EQUAL"), equal);
 
             String user = erase(0, env, "--board", board, "--user", "dan");
-            assertTrue(user.contains("the values of 1 record(s), the openings of 1"), user);
+            assertTrue(user.contains("the values and openings of 1 record(s)"), user);
             assertTrue(
                     user.contains("PERSONAL_DATA_ERASED statement on board erasures acknowledged (delivery ID erase:"),
                     user);
@@ -183,7 +183,8 @@ class EraseCommandTest {
                     + "' AND r.user_id = 'eve')";
             try (Connection c = ds.getConnection();
                     PreparedStatement read = c.prepareStatement(
-                            "SELECT board_id, record_id FROM personal_openings WHERE record_id = " + eve);
+                            "SELECT board_id, id FROM records WHERE openings IS NOT NULL AND board_id = (SELECT board_id "
+                                    + "FROM boards WHERE name = '" + board + "') AND id = " + eve);
                     ResultSet rs = read.executeQuery()) {
                 assertTrue(rs.next());
                 short boardId = rs.getShort(1);
@@ -193,8 +194,8 @@ class EraseCommandTest {
                     changed.add(o.path().equals("body.ip") ? new Opening(o.path(), o.salt(), "10.6.6.6") : o);
                 }
                 try (PreparedStatement write = c.prepareStatement(
-                        "UPDATE personal_openings SET openings = ? WHERE board_id = ? AND record_id = ?")) {
-                    write.setBytes(1, PersonalOpenings.encode(changed));
+                        "UPDATE records SET openings = ?, username = 'someone-else' WHERE board_id = ? AND id = ?")) {
+                    write.setBytes(1, ProjectedOpenings.encode(changed));
                     write.setShort(2, boardId);
                     write.setLong(3, id);
                     assertEquals(1, write.executeUpdate());
@@ -204,6 +205,7 @@ class EraseCommandTest {
             String report = java.nio.file.Files.readString(auditFile);
             assertTrue(report.contains("OPENING_MISMATCH"), findings + report);
             assertTrue(report.contains("body.ip does not open"), report);
+            assertTrue(report.contains("username does not open"), "a changed column is found too: " + report);
 
             // and a stored row that is not openings at all is a finding, not a failed audit
             try (Connection c = ds.getConnection()) {
@@ -211,7 +213,8 @@ class EraseCommandTest {
                         1,
                         c.createStatement()
                                 .executeUpdate(
-                                        "UPDATE personal_openings SET openings = '\\x0102' WHERE record_id = " + eve));
+                                        "UPDATE records SET openings = '\\x0102' WHERE board_id = (SELECT board_id FROM boards "
+                                                + "WHERE name = '" + board + "') AND id = " + eve));
             }
             String undecodable = rebuilds.audit(1, env, "--board", board, "--out", auditFile.toString());
             assertTrue(java.nio.file.Files.readString(auditFile).contains("do not decode"), undecodable);
@@ -243,9 +246,9 @@ class EraseCommandTest {
     private static Map<String, Long> valuesLeft(HikariDataSource ds, String board) throws Exception {
         Map<String, Long> out = new HashMap<>();
         try (Connection c = ds.getConnection();
-                PreparedStatement ps = c.prepareStatement("SELECT r.user_id, (SELECT count(*) FROM personal_openings o "
-                        + "WHERE o.board_id = r.board_id AND o.record_id = r.id) FROM records r JOIN boards b "
-                        + "USING (board_id) WHERE b.name = ? AND r.user_id IS NOT NULL")) {
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT r.user_id, CASE WHEN r.openings IS NULL THEN 0 ELSE 1 END "
+                                + "FROM records r JOIN boards b USING (board_id) WHERE b.name = ? AND r.user_id IS NOT NULL")) {
             ps.setString(1, board);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -152,11 +152,10 @@ final class BoardWriter {
         List<PendingEvent> unique = dropRepeated(c, board, permitted, refused, lookingUp || board.sealedMillis != null);
         int dropped = events.size() - unique.size() - refused.size();
         boolean wasSealed = board.sealedMillis != null;
-        List<PendingEvent> fresh = OpeningsWriter.withoutErased(
+        List<PendingEvent> fresh = ErasedKeys.withoutErased(
                 c, BoardSeal.keepUntilSealed(board, BoardContinuation.keepFirstOnly(board, unique, refused), refused));
         if (!fresh.isEmpty()) {
             List<RecordRow> rows = insertRecords(c, board, fresh);
-            OpeningsWriter.store(c, board.boardId, rows, fresh);
             Tiles.write(c, board.boardId, board.tree.drainChangedTiles());
             Counters.add(c, board.boardId, counterDeltas(fresh));
             HourlyCounts.add(c, board.boardId, hourlyDeltas(rows));

@@ -5,6 +5,7 @@ import java.util.Map;
 import org.apache.kafka.common.header.Headers;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.PersonalOpenings.Opening;
+import org.electorallog.core.ProjectedOpenings;
 import org.electorallog.schemas.DecodedStatement;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.IndexedFields;
@@ -16,7 +17,7 @@ import org.electorallog.store.RecordContent;
  * with its original bytes. Its record's content (encoded for COPY, the delivery ID hashed) and its
  * RFC 6962 leaf hash are computed with it, on the thread that decodes, so that the batch writer only
  * frames and appends them (decision 87). A statement in the committed form carries its checked
- * openings ({@link PersonalOpening}), stored beside its record; none when it has no personal value
+ * openings ({@link PersonalOpening}), stored in its record's row; none when it has no personal value
  * or its data key was erased.
  */
 @SuppressWarnings("ArrayRecordComponent") // an event in a batch, never compared as a value
@@ -66,7 +67,7 @@ record PendingEvent(
                 key,
                 value,
                 headers,
-                content(opened.statement(), partition, offset),
+                content(opened.statement(), opened.openings(), partition, offset),
                 opened.leafHash());
     }
 
@@ -87,12 +88,15 @@ record PendingEvent(
                 key,
                 value,
                 headers,
-                content(committedOnly, partition, offset),
+                content(committedOnly, List.of(), partition, offset),
                 leafHash);
     }
 
-    /** What the event's row in records holds from the statement and its place in the topic. */
-    private static RecordContent content(DecodedStatement s, int partition, long offset) {
+    /**
+     * What the event's row in records holds from the statement and its place in the topic, with the
+     * openings in their stored form (core ProjectedOpenings, store V21) when it has any.
+     */
+    static RecordContent content(DecodedStatement s, List<Opening> openings, int partition, long offset) {
         return new RecordContent(
                 s.statementTimestamp(),
                 (short) StatementKinds.code(s.kind()),
@@ -105,6 +109,7 @@ record PendingEvent(
                 s.senderSignature(),
                 s.systemSignature(),
                 s.eventType(),
-                s.error());
+                s.error(),
+                openings.isEmpty() ? null : ProjectedOpenings.encode(openings));
     }
 }

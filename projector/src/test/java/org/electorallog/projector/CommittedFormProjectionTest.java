@@ -42,7 +42,7 @@ import org.junit.jupiter.api.Test;
  * The committed form through the projector (issue 46, docs/personal-data.md "The projection"), on
  * the real broker and PostgreSQL: statements published by the producer in the committed form are
  * projected with their values (in the records' columns and, with their salts, in
- * personal_openings, each opening its commitment); forged openings and a key the store never had
+ * records.openings, each opening its commitment); forged openings and a key the store never had
  * are dead-lettered with their reasons; a replay after a day's key is erased projects that day's
  * statements with their commitments only and every root is the same; and a batch whose key was
  * erased after its events were decoded stores no value.
@@ -186,10 +186,11 @@ class CommittedFormProjectionTest {
                         .executeUpdate("UPDATE personal_keys.data_keys SET key = NULL, erased = now() WHERE key_id = '"
                                 + key.id() + "'");
                 conn.setAutoCommit(false);
-                List<PendingEvent> kept = OpeningsWriter.withoutErased(conn, List.of(event));
+                List<PendingEvent> kept = ErasedKeys.withoutErased(conn, List.of(event));
                 conn.rollback();
                 assertEquals(List.of(), kept.get(0).openings());
                 assertNull(kept.get(0).content().fields().userId(), "no value reaches the record");
+                assertNull(kept.get(0).content().openings(), "nor an opening");
                 assertTrue(kept.get(0).statement().hasUser());
                 assertArrayEquals(event.leafHash(), kept.get(0).leafHash(), "the same leaf");
             }

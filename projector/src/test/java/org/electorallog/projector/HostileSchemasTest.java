@@ -179,9 +179,11 @@ class HostileSchemasTest {
     /** The envelope schema of a newer producer: one more statement kind at the end of the enum. */
     private static Schema newerEnvelope() {
         String current = Envelope.getClassSchema().toString();
-        String last = "\"BOARD_SEALED\"]";
-        assertTrue(current.contains(last), "the enum ends with BOARD_SEALED");
-        return new Schema.Parser().parse(current.replace(last, "\"BOARD_SEALED\",\"FUTURE_KIND\"]"));
+        String kind = org.electorallog.schemas.StatementKinds.NAMES.get(
+                org.electorallog.schemas.StatementKinds.NAMES.size() - 1);
+        String last = "\"" + kind + "\"]";
+        assertTrue(current.contains(last), "the enum ends with " + kind);
+        return new Schema.Parser().parse(current.replace(last, "\"" + kind + "\",\"FUTURE_KIND\"]"));
     }
 
     /** A statement of the newer kind, written with the newer schema. */

@@ -2,7 +2,9 @@ package org.electorallog.store;
 
 /**
  * One record as the full audit reads it: the stored columns to compare with the canonical bytes,
- * and the signatures. {@code senderKey} is null when sender_id resolves to no key in senders.
+ * the signatures, and in the committed form its error column and stored openings (V21, core
+ * ProjectedOpenings; null when it has none). {@code senderKey} is null when sender_id resolves to
+ * no key in senders.
  */
 @SuppressWarnings("ArrayRecordComponent") // a row read to be checked, never compared as a value
 public record AuditRow(
@@ -14,4 +16,11 @@ public record AuditRow(
         byte[] senderKey,
         IndexedFields fields,
         byte[] senderSignature,
-        byte[] systemSignature) {}
+        byte[] systemSignature,
+        String error,
+        byte[] openings) {
+    /** The columns that hold the personal values its stored openings leave out. */
+    public org.electorallog.core.ProjectedOpenings.Columns personalColumns() {
+        return new org.electorallog.core.ProjectedOpenings.Columns(fields.userId(), fields.username(), error);
+    }
+}

@@ -13,7 +13,7 @@ import java.util.List;
 /**
  * Erasing personal values (docs/personal-data.md "Erasure"), in the caller's transaction: the
  * records keep their statements, leaves and commitments; their opened values (the user ID,
- * username and error columns) and openings are deleted. By days, the board's data keys of those
+ * username and error columns) and openings (V21 records.openings) are set to NULL. By days, the board's data keys of those
  * days are erased first (their rows kept, so a replay knows), which waits for any batch still
  * writing values opened with them ({@link SqlDataKeys#erasedAmong}); by user, only the projection
  * changes and the topic's copy stays readable with its day's key until that key is erased.
@@ -21,17 +21,12 @@ import java.util.List;
 public final class Erasure {
     private static final String ERASE_KEYS = "UPDATE personal_keys.data_keys SET key = NULL, erased = now() "
             + "WHERE board = ? AND day BETWEEN ? AND ? AND erased IS NULL RETURNING key_id";
-    private static final String CLEAR_DAYS = "UPDATE records SET user_id = NULL, username = NULL, error = NULL "
-            + "WHERE board_id = ? AND statement_ts >= ? AND statement_ts < ? "
-            + "AND id IN (SELECT record_id FROM personal_openings WHERE board_id = ?)";
-    private static final String DELETE_DAYS = "DELETE FROM personal_openings o USING records r "
-            + "WHERE o.board_id = ? AND r.board_id = o.board_id AND r.id = o.record_id "
-            + "AND r.statement_ts >= ? AND r.statement_ts < ?";
-    private static final String CLEAR_USER = "UPDATE records SET user_id = NULL, username = NULL, error = NULL "
-            + "WHERE board_id = ? AND user_id = ? "
-            + "AND id IN (SELECT record_id FROM personal_openings WHERE board_id = ?) RETURNING id";
-    private static final String DELETE_RECORDS =
-            "DELETE FROM personal_openings WHERE board_id = ? AND record_id = ANY(?::bigint[])";
+    private static final String CLEAR_DAYS =
+            "UPDATE records SET user_id = NULL, username = NULL, error = NULL, openings = NULL "
+                    + "WHERE board_id = ? AND statement_ts >= ? AND statement_ts < ? AND openings IS NOT NULL";
+    private static final String CLEAR_USER =
+            "UPDATE records SET user_id = NULL, username = NULL, error = NULL, openings = NULL "
+                    + "WHERE board_id = ? AND user_id = ? AND openings IS NOT NULL";
     private static final String IN_THE_CLEAR = "SELECT count(*) FROM records WHERE board_id = ? AND user_id = ?";
     private static final String DAYS_IN_THE_CLEAR = "SELECT count(*) FROM records WHERE board_id = ? "
             + "AND statement_ts >= ? AND statement_ts < ? AND (user_id IS NOT NULL OR username IS NOT NULL)";
@@ -39,11 +34,10 @@ public final class Erasure {
     private Erasure() {}
 
     /**
-     * What an erasure did: the data keys it erased, the records whose values it deleted, the
-     * records whose openings it deleted (the same ones), and the records it could not erase
-     * (format 1: the values are in the statement).
+     * What an erasure did: the data keys it erased, the records whose values and openings it
+     * deleted, and the records it could not erase (format 1: the values are in the statement).
      */
-    public record Result(List<String> keysErased, long records, long openings, long inTheClear) {
+    public record Result(List<String> keysErased, long records, long inTheClear) {
         public Result {
             keysErased = List.copyOf(keysErased);
         }
@@ -74,15 +68,7 @@ public final class Erasure {
             ps.setShort(1, boardId);
             ps.setTimestamp(2, start);
             ps.setTimestamp(3, end);
-            ps.setShort(4, boardId);
             records = ps.executeUpdate();
-        }
-        long openings;
-        try (PreparedStatement ps = c.prepareStatement(DELETE_DAYS)) {
-            ps.setShort(1, boardId);
-            ps.setTimestamp(2, start);
-            ps.setTimestamp(3, end);
-            openings = ps.executeUpdate();
         }
         long inTheClear;
         try (PreparedStatement ps = c.prepareStatement(DAYS_IN_THE_CLEAR)) {
@@ -91,27 +77,16 @@ public final class Erasure {
             ps.setTimestamp(3, end);
             inTheClear = count(ps);
         }
-        return new Result(keys, records, openings, inTheClear);
+        return new Result(keys, records, inTheClear);
     }
 
     /** Erases the personal values of the records of {@code userId} on board {@code boardId}. */
     public static Result user(Connection c, short boardId, String userId) throws SQLException {
-        List<Long> ids = new ArrayList<>();
+        long records;
         try (PreparedStatement ps = c.prepareStatement(CLEAR_USER)) {
             ps.setShort(1, boardId);
             ps.setString(2, userId);
-            ps.setShort(3, boardId);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    ids.add(rs.getLong(1));
-                }
-            }
-        }
-        long openings;
-        try (PreparedStatement ps = c.prepareStatement(DELETE_RECORDS)) {
-            ps.setShort(1, boardId);
-            ps.setArray(2, c.createArrayOf("bigint", ids.toArray(new Long[0])));
-            openings = ps.executeUpdate();
+            records = ps.executeUpdate();
         }
         long inTheClear;
         try (PreparedStatement ps = c.prepareStatement(IN_THE_CLEAR)) {
@@ -119,7 +94,7 @@ public final class Erasure {
             ps.setString(2, userId);
             inTheClear = count(ps);
         }
-        return new Result(List.of(), ids.size(), openings, inTheClear);
+        return new Result(List.of(), records, inTheClear);
     }
 
     private static long count(PreparedStatement ps) throws SQLException {

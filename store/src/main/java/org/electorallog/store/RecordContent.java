@@ -8,7 +8,7 @@ import org.electorallog.core.Hashes;
 /**
  * What a record's row holds that comes from its statement and its place in the topic alone, not from
  * the board it joins (its board ID, record ID, created time and sender key ID are the batch's): the
- * columns from {@code statement_ts} to {@code error} of {@link RecordInserter#COPY_COLUMNS}. Built
+ * columns from {@code statement_ts} to {@code openings} of {@link RecordInserter#COPY_COLUMNS}. Built
  * once per event, where the event is decoded, it also encodes those columns in PostgreSQL's binary
  * COPY form and hashes the delivery ID, so that the batch writer, the projector's serial path, only
  * frames them (decision 87).
@@ -17,7 +17,7 @@ public final class RecordContent {
     /** Microseconds between the Unix epoch and PostgreSQL's epoch, 2000-01-01T00:00:00Z. */
     static final long PG_EPOCH_MICROS = 946_684_800_000_000L;
     /** The columns encoded here, after the four the batch sets. */
-    static final int FIELDS = 16;
+    static final int FIELDS = 17;
 
     private final long statementMillis;
     private final short kind;
@@ -31,6 +31,7 @@ public final class RecordContent {
     private final byte[] systemSignature;
     private final String eventType;
     private final String error;
+    private final byte[] openings;
     private final byte[] copyFields;
     private final byte[] deliveryDigest;
 
@@ -53,6 +54,40 @@ public final class RecordContent {
             byte[] systemSignature,
             String eventType,
             String error) {
+        this(
+                statementMillis,
+                kind,
+                fields,
+                deliveryId,
+                statement,
+                schemaId,
+                partition,
+                offset,
+                senderSignature,
+                systemSignature,
+                eventType,
+                error,
+                null);
+    }
+
+    /**
+     * A record's content with the stored openings of its statement in the committed form (core
+     * {@code ProjectedOpenings}: store V21 records.openings), or null.
+     */
+    public RecordContent(
+            long statementMillis,
+            short kind,
+            IndexedFields fields,
+            String deliveryId,
+            byte[] statement,
+            int schemaId,
+            int partition,
+            long offset,
+            byte[] senderSignature,
+            byte[] systemSignature,
+            String eventType,
+            String error,
+            byte[] openings) {
         this.statementMillis = statementMillis;
         this.kind = kind;
         this.fields = fields;
@@ -65,6 +100,7 @@ public final class RecordContent {
         this.systemSignature = systemSignature;
         this.eventType = eventType;
         this.error = error;
+        this.openings = openings;
         byte[] delivery = deliveryId.getBytes(StandardCharsets.UTF_8);
         this.deliveryDigest = Arrays.copyOf(Hashes.sha256(delivery), Deliveries.DIGEST_BYTES);
         this.copyFields = encode(delivery);
@@ -97,7 +133,8 @@ public final class RecordContent {
                 + length(senderSignature)
                 + length(systemSignature)
                 + length(type)
-                + length(err);
+                + length(err)
+                + length(openings);
         for (byte[] t : texts) {
             size += length(t);
         }
@@ -115,6 +152,7 @@ public final class RecordContent {
         field(b, systemSignature);
         field(b, type);
         field(b, err);
+        field(b, openings);
         return b.array();
     }
 
@@ -190,5 +228,10 @@ public final class RecordContent {
 
     public String error() {
         return error;
+    }
+
+    /** The stored openings (core {@code ProjectedOpenings}), or null. */
+    public byte[] openings() {
+        return openings;
     }
 }

@@ -44,8 +44,8 @@ public final class Records {
     /** One audit page (a bounded ID range of the primary key). */
     public static final String AUDIT_PAGE_SQL =
             "SELECT r.id, r.delivery_id, r.statement, r.kind, r.statement_ts, r.sender_id, "
-                    + "r.user_id, r.username, r.election_id, r.area_id, r.ballot_id, r.sender_signature, r.system_signature "
-                    + "FROM records r WHERE r.board_id = ? AND r.id >= ? AND r.id < ? ORDER BY r.id";
+                    + "r.user_id, r.username, r.election_id, r.area_id, r.ballot_id, r.sender_signature, r.system_signature, "
+                    + "r.error, r.openings FROM records r WHERE r.board_id = ? AND r.id >= ? AND r.id < ? ORDER BY r.id";
 
     private Records() {}
 
@@ -261,7 +261,9 @@ public final class Records {
                         senders.get(rs.getInt(6)),
                         fields(rs, 7),
                         rs.getBytes(12),
-                        rs.getBytes(13)));
+                        rs.getBytes(13),
+                        rs.getString(14),
+                        rs.getBytes(15)));
             }
         }
         return rows;

@@ -32,8 +32,7 @@ public record StorageReport(
             "board_state",
             "boards",
             "partition_offsets",
-            "writer_schemas",
-            "personal_openings");
+            "writer_schemas");
 
     public double bytesPerRecord() {
         return records == 0 ? 0 : (double) totalBytes / records;

@@ -6,17 +6,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.electorallog.store.RecordRow;
 import org.electorallog.store.SqlDataKeys;
-import org.electorallog.store.StoredOpenings;
 
 /**
  * The batch transaction's part in the committed form (docs/personal-data.md, "The projection"):
- * events whose data key was erased since they were decoded lose their values, and the openings of
- * the others are stored beside their records (V19).
+ * events whose data key was erased since they were decoded lose their values and openings; the
+ * others' openings go into their records' rows with them (store V21, {@link PendingEvent#content}).
  */
-final class OpeningsWriter {
-    private OpeningsWriter() {}
+final class ErasedKeys {
+    private ErasedKeys() {}
 
     /**
      * {@code events}, each whose data key is erased by now without its values. Locks the keys' rows
@@ -42,18 +40,5 @@ final class OpeningsWriter {
             out.add(e.keyId() != null && erased.contains(e.keyId()) ? e.withoutValues() : e);
         }
         return out;
-    }
-
-    /** Stores the openings of {@code events}, whose records are {@code rows} (in the same order). */
-    static void store(Connection c, short boardId, List<RecordRow> rows, List<PendingEvent> events)
-            throws SQLException {
-        List<StoredOpenings.Row> openings = new ArrayList<>();
-        for (int i = 0; i < events.size(); i++) {
-            if (!events.get(i).openings().isEmpty()) {
-                openings.add(
-                        new StoredOpenings.Row(rows.get(i).id(), events.get(i).openings()));
-            }
-        }
-        StoredOpenings.insert(c, boardId, openings);
     }
 }
