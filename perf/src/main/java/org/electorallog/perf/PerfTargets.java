@@ -89,6 +89,10 @@ final class PerfTargets {
                 .append(" s: ")
                 .append(ReportWriter.f0(r.eventsPerSecond()))
                 .append(" events/s | reported |\n\n");
+        md.append(
+                "These targets are for statements in the clear (format 1). The committed form (issue 46: each personal "
+                        + "value a salted commitment in the leaf) costs more; its figures, measured apart, are in "
+                        + "docs/personal-data.md \"Costs\".\n\n");
     }
 
     private static void probeTarget(StringBuilder md, Baseline.Probe p, int limitMs) {

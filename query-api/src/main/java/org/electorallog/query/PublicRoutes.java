@@ -164,14 +164,14 @@ final class PublicRoutes {
         }
         if (t.entries()) {
             // the entries route answers these; this one never hands out statements
-            throw new ApiException(Problem.Type.FORBIDDEN, "entry bundles are served at /boards/{board}/tile/entries/");
+            throw ApiException.badRequest("entry bundles are served at /boards/{board}/tile/entries/<N>[.p/<W>]");
         }
         immutable(ctx, reader.tile(board, t.level(), t.index(), t.width()));
     }
 
     /**
-     * A C2SP tlog-tiles entry bundle: whole statements, so anyone's when every entry is in the
-     * committed form and observers' otherwise ({@link #bundle(Context, LogReader.Bundle)}).
+     * A C2SP tlog-tiles entry bundle: whole statements, so anyone's when no entry holds a personal
+     * value in the clear (the committed form) and observers' otherwise ({@link #bundle}).
      */
     private void entries(Context ctx) {
         TilePath t = bundlePath(ctx);
@@ -199,13 +199,13 @@ final class PublicRoutes {
 
     /**
      * An entry or signature bundle for this caller (docs/security.md, docs/personal-data.md "What
-     * each role sees"): to anyone when its entries are all in the committed form (cached publicly),
-     * else to observers only and never to a shared cache ({@code private}).
+     * each role sees"): to anyone when no entry holds a personal value in the clear (cached
+     * publicly), else to observers only and never to a shared cache ({@code private}).
      */
     private static void bundle(Context ctx, LogReader.Bundle b) {
         if (!b.open() && !Gate.caller(ctx).covers(Role.OBSERVER)) {
             String why = "this bundle holds statements with personal values in the clear (format 1): observers only;"
-                    + " a bundle whose every entry is in the committed form (format 2) is public";
+                    + " a bundle whose entries are all in the committed form (format 2), or hold no personal value, is public";
             if (!Gate.caller(ctx).authenticated()) {
                 throw Authenticator.unauthorized(ctx, why);
             }
