@@ -2,12 +2,14 @@ package org.electorallog.query;
 
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
+import java.util.ArrayList;
 import java.util.List;
 import org.electorallog.core.TilePath;
 
 /**
  * The endpoints anyone may call, for public verifiability: boards, signed checkpoints, C2SP
- * tlog-tiles tiles, RFC 9162 proofs and tlog-proof bundles, single records and the ballot locator.
+ * tlog-tiles tiles and entry bundles ({@link BundleRoutes}), RFC 9162 proofs and tlog-proof bundles,
+ * single records and the ballot locator.
  * No authorization check (docs/security.md says which of these move behind roles).
  */
 final class PublicRoutes {
@@ -16,6 +18,7 @@ final class PublicRoutes {
     private final BallotLocator ballots;
     private final Cursor cursors;
     private final AccessSettings access;
+    private final BundleRoutes bundles;
 
     PublicRoutes(LogReader reader, ProofService proofs, BallotLocator ballots, Cursor cursors, AccessSettings access) {
         this.reader = reader;
@@ -23,10 +26,11 @@ final class PublicRoutes {
         this.ballots = ballots;
         this.cursors = cursors;
         this.access = access;
+        this.bundles = new BundleRoutes(reader);
     }
 
     List<Route> routes() {
-        return List.of(
+        List<Route> out = new ArrayList<>(List.of(
                 Route.get(
                         "/boards",
                         Responses.BoardList.class,
@@ -48,27 +52,10 @@ final class PublicRoutes {
                         Route.TEXT,
                         this::checkpoint,
                         null,
-                        Role.ANONYMOUS),
-                new Route(
-                        HandlerType.GET,
-                        "/boards/{board}/tile/entries/<path>",
-                        List.of(),
-                        List.of(200, 400, 401, 403, 404),
-                        null,
-                        "application/octet-stream",
-                        this::entries,
-                        null,
-                        Role.ANONYMOUS),
-                new Route(
-                        HandlerType.GET,
-                        "/boards/{board}/signatures/<path>",
-                        List.of(),
-                        List.of(200, 400, 401, 403, 404),
-                        null,
-                        "application/octet-stream",
-                        this::signatures,
-                        null,
-                        Role.ANONYMOUS),
+                        Role.ANONYMOUS)));
+        // entry and signature bundles before the tile route, which would take tile/entries/ too
+        out.addAll(bundles.routes());
+        out.addAll(List.of(
                 new Route(
                         HandlerType.GET,
                         "/boards/{board}/tile/<path>",
@@ -135,7 +122,8 @@ final class PublicRoutes {
                                 List.of("user_id", "election_id", "ballot_id", "limit", "cursor"),
                                 List.of(200, 400, 401, 403, 404),
                                 this::ballots)
-                        .forRole(Role.VOTER));
+                        .forRole(Role.VOTER)));
+        return out;
     }
 
     /**
@@ -167,52 +155,6 @@ final class PublicRoutes {
             throw ApiException.badRequest("entry bundles are served at /boards/{board}/tile/entries/<N>[.p/<W>]");
         }
         immutable(ctx, reader.tile(board, t.level(), t.index(), t.width()));
-    }
-
-    /**
-     * A C2SP tlog-tiles entry bundle: whole statements, so anyone's when no entry holds a personal
-     * value in the clear (the committed form) and observers' otherwise ({@link #bundle}).
-     */
-    private void entries(Context ctx) {
-        TilePath t = bundlePath(ctx);
-        bundle(ctx, reader.entries(RequestValues.board(ctx), t.index(), t.width()));
-    }
-
-    /** The {@code N[.p/W]} of an entry bundle (C2SP tlog-tiles), which its signature bundle shares. */
-    private static TilePath bundlePath(Context ctx) {
-        try {
-            return TilePath.parse("tile/entries/" + ctx.pathParam("path"));
-        } catch (IllegalArgumentException e) {
-            throw ApiException.badRequest(
-                    "not an entry bundle path (N[.p/W], C2SP tlog-tiles tile/entries/): " + e.getMessage());
-        }
-    }
-
-    /**
-     * The signatures of an entry bundle's records (core SignatureBundle), at the entry bundle's
-     * N and W: readable by whoever may read the entries they sign.
-     */
-    private void signatures(Context ctx) {
-        TilePath t = bundlePath(ctx);
-        bundle(ctx, reader.signatures(RequestValues.board(ctx), t.index(), t.width()));
-    }
-
-    /**
-     * An entry or signature bundle for this caller (docs/security.md, docs/personal-data.md "What
-     * each role sees"): to anyone when no entry holds a personal value in the clear (cached
-     * publicly), else to observers only and never to a shared cache ({@code private}).
-     */
-    private static void bundle(Context ctx, LogReader.Bundle b) {
-        if (!b.open() && !Gate.caller(ctx).covers(Role.OBSERVER)) {
-            String why = "this bundle holds statements with personal values in the clear (format 1): observers only;"
-                    + " a bundle whose entries are all in the committed form (format 2), or hold no personal value, is public";
-            if (!Gate.caller(ctx).authenticated()) {
-                throw Authenticator.unauthorized(ctx, why);
-            }
-            throw new ApiException(Problem.Type.FORBIDDEN, why);
-        }
-        ctx.header("Cache-Control", (b.open() ? "public" : "private") + ", max-age=31536000, immutable");
-        ctx.contentType("application/octet-stream").result(b.body());
     }
 
     /** A tile or bundle (full, or partial at an exact width) never changes once it exists. */
