@@ -16,8 +16,9 @@ import org.electorallog.core.TileLayout;
  * allows"): the entry bundles of leaves [from, to) (C2SP tlog-tiles {@code tile/entries/}), each
  * entry hashed into its leaf (RFC 6962 section 2.1) and compared with the level-0 tile at tree size
  * {@code to}, and read as a canonical statement ({@link EntryChecks}: of this board, nothing after a
- * BOARD_SEALED record, a LOG_CONTINUATION only as record 0). Without an observer's token the API
- * refuses the bundles and nothing is looked at: the tiles alone are checked, as before.
+ * BOARD_SEALED record, a LOG_CONTINUATION only as record 0). Where the API refuses the bundles to
+ * this caller (format 1 statements without an observer's token) nothing is looked at: the tiles
+ * alone are checked, as before.
  */
 final class EntryLook {
     private EntryLook() {}
