@@ -200,7 +200,8 @@ public final class PersonalOpenings {
         return c;
     }
 
-    private static long uvarint(ByteBuffer in) {
+    /** Unsigned LEB128 from {@code in}; also {@link ProjectedOpenings}'s. */
+    static long uvarint(ByteBuffer in) {
         long v = 0;
         for (int shift = 0; shift < 64; shift += 7) {
             if (!in.hasRemaining()) {
@@ -215,7 +216,8 @@ public final class PersonalOpenings {
         throw new IllegalArgumentException("openings: varint too long");
     }
 
-    private static String str(ByteBuffer in) {
+    /** {@code uvarint(length) UTF-8}, strictly decoded; also {@link ProjectedOpenings}'s. */
+    static String str(ByteBuffer in) {
         long len = uvarint(in);
         if (len > in.remaining()) {
             throw new IllegalArgumentException(

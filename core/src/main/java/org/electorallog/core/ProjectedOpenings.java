@@ -2,7 +2,6 @@ package org.electorallog.core;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -85,7 +84,7 @@ public final class ProjectedOpenings {
             return PersonalOpenings.decode(stored);
         }
         ByteBuffer in = ByteBuffer.wrap(stored, 1, stored.length - 1);
-        long n = uvarint(in);
+        long n = PersonalOpenings.uvarint(in);
         if (n > PersonalCommitment.PATHS.size()) {
             throw new IllegalArgumentException(
                     "stored openings: " + n + " of " + PersonalCommitment.PATHS.size() + " personal fields");
@@ -115,7 +114,7 @@ public final class ProjectedOpenings {
                             "stored openings: the salt of " + path + " is stored but its column is empty");
                 }
             } else {
-                value = str(in);
+                value = PersonalOpenings.str(in);
             }
             out.add(new Opening(path, salt, value));
         }
@@ -131,30 +130,5 @@ public final class ProjectedOpenings {
             throw new IllegalArgumentException(path + " is not a personal field " + PersonalCommitment.PATHS);
         }
         return code;
-    }
-
-    private static long uvarint(ByteBuffer in) {
-        long v = 0;
-        for (int shift = 0; shift < 35; shift += 7) {
-            if (!in.hasRemaining()) {
-                throw new IllegalArgumentException("stored openings: varint cut short");
-            }
-            int b = in.get() & 0xFF;
-            v |= (long) (b & 0x7F) << shift;
-            if ((b & 0x80) == 0) {
-                return v;
-            }
-        }
-        throw new IllegalArgumentException("stored openings: varint too long");
-    }
-
-    private static String str(ByteBuffer in) {
-        long len = uvarint(in);
-        if (len > in.remaining()) {
-            throw new IllegalArgumentException("stored openings: a value runs past the end");
-        }
-        byte[] b = new byte[(int) len];
-        in.get(b);
-        return new String(b, StandardCharsets.UTF_8);
     }
 }

@@ -106,13 +106,13 @@ public final class BoardPublication {
             if (!dir.exists(board, TileLayout.entriesPath(i, width))) {
                 List<byte[]> statements = new ArrayList<>(width);
                 Records.statements(c, id, start, start + width, (rid, s) -> statements.add(s));
+                if (!all && statements.size() == width && CanonicalStatementReader.anyHoldsPersonalValue(statements)) {
+                    continue; // observers' only: its signatures need not be read
+                }
                 List<SignatureBundle.Signatures> signatures = RecordSignatures.of(c, id, start, start + width);
                 if (statements.size() != width || signatures.size() != width) {
                     throw new IllegalStateException(
                             "board " + board + " is missing records in bundle " + i + ": run the audit");
-                }
-                if (!all && CanonicalStatementReader.anyHoldsPersonalValue(statements)) {
-                    continue;
                 }
                 // the signatures first: an entry bundle is never there without them
                 dir.write(board, TileLayout.signaturesPath(i, width), SignatureBundle.encode(signatures));

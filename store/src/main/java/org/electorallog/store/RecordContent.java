@@ -40,39 +40,8 @@ public final class RecordContent {
      * @param kind            the statement kind's code
      * @param deliveryId      the producer-chosen delivery ID (never null)
      * @param statement       the canonical statement bytes
-     */
-    public RecordContent(
-            long statementMillis,
-            short kind,
-            IndexedFields fields,
-            String deliveryId,
-            byte[] statement,
-            int schemaId,
-            int partition,
-            long offset,
-            byte[] senderSignature,
-            byte[] systemSignature,
-            String eventType,
-            String error) {
-        this(
-                statementMillis,
-                kind,
-                fields,
-                deliveryId,
-                statement,
-                schemaId,
-                partition,
-                offset,
-                senderSignature,
-                systemSignature,
-                eventType,
-                error,
-                null);
-    }
-
-    /**
-     * A record's content with the stored openings of its statement in the committed form (core
-     * {@code ProjectedOpenings}: store V21 records.openings), or null.
+     * @param openings        the stored openings of a statement in the committed form (core
+     *                        {@code ProjectedOpenings}: store V21 records.openings), or null
      */
     public RecordContent(
             long statementMillis,

@@ -41,7 +41,8 @@ public record RecordRow(short boardId, long id, long createdMillis, int senderId
                         senderSignature,
                         systemSignature,
                         eventType,
-                        error));
+                        error,
+                        null));
     }
 
     /** A row without body fields (event_type, error: V11). */
