@@ -152,6 +152,16 @@ public enum Setting {
             of(PROJECTOR, LAUNCHER),
             "5000",
             "how long the projector waits for one witness's answer before it tries again in the next round"),
+    WITNESS_MODE(
+            TEXT,
+            of(PROJECTOR, LAUNCHER),
+            "BOARDS",
+            "BOARDS: every board's checkpoints go to the witnesses; HEADS: the projector enters every board's latest checkpoint on the heads board each round and only the heads board's checkpoints go to the witnesses, one request a witness a round whatever the number of boards (docs/witnesses.md)"),
+    HEAD_SENDER_KEY(
+            SECRET,
+            of(PROJECTOR, LAUNCHER),
+            null,
+            "with WITNESS_MODE=HEADS, the Ed25519 sender key (base64 32-byte seed, secret) that signs the heads board's statements; register its public key for LOG_CHECKPOINT on board heads when the sender registry is enforced; unset = a key made at each start"),
     CHECKPOINT_EVERY_MS(
             whole(0, 3_600_000),
             of(PROJECTOR, LAUNCHER),

@@ -30,6 +30,10 @@ import org.slf4j.LoggerFactory;
  * transaction: a slow or dead witness delays only cosignatures, never projection. One process per
  * database does the work (a PostgreSQL advisory lock), so several projector instances do not
  * submit the same checkpoint twice.
+ *
+ * <p>In {@code HEADS} mode (docs/witnesses.md "One witness round for every board") the same process
+ * also runs the {@link HeadWriter} each round, and the witnesses are sent the heads board's
+ * checkpoints only: one request a witness a round, whatever the number of boards.
  */
 public final class Witnessing implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Witnessing.class);
@@ -41,16 +45,20 @@ public final class Witnessing implements AutoCloseable {
     private final HikariDataSource db;
     private final WitnessSubmission submission;
     private final ScheduledExecutorService thread;
+    /** The head writer in HEADS mode; null in BOARDS mode, where every board goes to the witnesses. */
+    private final HeadWriter heads;
 
     private Connection lock;
 
-    private Witnessing(WitnessPolicy policy, ProjectorSettings settings, HikariDataSource db, Duration timeout) {
+    private Witnessing(
+            WitnessPolicy policy, ProjectorSettings settings, HikariDataSource db, Duration timeout, HeadWriter heads) {
         this.policy = policy;
+        this.heads = heads;
         this.settings = settings;
         this.db = db;
         this.submission = new WitnessSubmission(db, timeout);
         // one thread per witness: a witness that hangs until the timeout delays only its own rounds
-        this.thread = Executors.newScheduledThreadPool(policy.witnesses().size(), r -> {
+        this.thread = Executors.newScheduledThreadPool(policy.witnesses().size() + (heads == null ? 0 : 1), r -> {
             Thread t = new Thread(r, "witnessing");
             t.setDaemon(true);
             return t;
@@ -58,8 +66,9 @@ public final class Witnessing implements AutoCloseable {
     }
 
     /**
-     * Starts witnessing as configured (ELECTORAL_LOG_WITNESSES, _QUORUM, _TIMEOUT_MS), a round
-     * every checkpoint interval (at least 200 ms, at most 5 s); null without witnesses.
+     * Starts witnessing as configured (ELECTORAL_LOG_WITNESSES, _QUORUM, _TIMEOUT_MS, _WITNESS_MODE,
+     * _HEAD_SENDER_KEY), a round every checkpoint interval (at least 200 ms, at most 5 s); null
+     * without witnesses.
      */
     public static Witnessing start(org.electorallog.config.Configuration conf, ProjectorSettings settings) {
         WitnessPolicy policy = WitnessPolicy.parse(
@@ -67,30 +76,71 @@ public final class Witnessing implements AutoCloseable {
                 conf.get(org.electorallog.config.Setting.WITNESS_QUORUM));
         Duration timeout = Duration.ofMillis(conf.number(org.electorallog.config.Setting.WITNESS_TIMEOUT_MS));
         long every = Math.max(200, Math.min(5000, settings.checkpointEvery().toMillis()));
-        return start(policy, settings, timeout, Duration.ofMillis(every));
+        String mode = conf.get(org.electorallog.config.Setting.WITNESS_MODE);
+        if ("BOARDS".equals(mode) || policy.isEmpty()) {
+            return start(policy, settings, timeout, Duration.ofMillis(every));
+        }
+        if (!"HEADS".equals(mode)) {
+            throw new IllegalArgumentException(
+                    org.electorallog.config.Setting.WITNESS_MODE.env + " must be BOARDS or HEADS, got '" + mode + "'");
+        }
+        String seed = conf.secret(org.electorallog.config.Setting.HEAD_SENDER_KEY);
+        org.electorallog.core.SigningKey key;
+        if (seed == null) {
+            key = org.electorallog.core.SigningKey.generate();
+            LOG.info(
+                    "head writer: no {} set, signing the heads board with a key made now",
+                    org.electorallog.config.Setting.HEAD_SENDER_KEY.env);
+        } else {
+            key = org.electorallog.core.SigningKey.parse(seed);
+        }
+        return start(policy, settings, timeout, Duration.ofMillis(every), HeadWriter.create(settings, key));
+    }
+
+    /** Starts the rounds in BOARDS mode: every board's checkpoints go to the witnesses. */
+    public static Witnessing start(WitnessPolicy policy, ProjectorSettings settings, Duration timeout, Duration every) {
+        return start(policy, settings, timeout, every, null);
     }
 
     /**
-     * Starts the rounds ({@code every} apart) against the projection database; null when the
-     * policy has no witnesses.
+     * Starts the rounds ({@code every} apart) against the projection database, with {@code heads}
+     * writing the heads board (HEADS mode) or null (BOARDS mode); null when the policy has no
+     * witnesses.
      */
-    public static Witnessing start(WitnessPolicy policy, ProjectorSettings settings, Duration timeout, Duration every) {
+    static Witnessing start(
+            WitnessPolicy policy, ProjectorSettings settings, Duration timeout, Duration every, HeadWriter heads) {
         if (policy.isEmpty()) {
+            if (heads != null) {
+                heads.close();
+            }
             return null;
         }
+        Witnessing w = unscheduled(policy, settings, timeout, heads);
+        if (heads != null) {
+            var unused = w.thread.scheduleWithFixedDelay(w::safeHeadRound, 0, every.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        for (WitnessPolicy.Entry witness : policy.witnesses()) {
+            var unused = w.thread.scheduleWithFixedDelay(
+                    () -> w.safeRound(witness), 0, every.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        LOG.info(
+                "witnessing: {} witness(es), quorum {}, {}",
+                policy.witnesses().size(),
+                policy.quorum(),
+                heads == null ? "every board" : "the heads board");
+        return w;
+    }
+
+    /** Witnessing whose rounds run only when called ({@link #headRound}, {@link #round}): for tests and measurements. */
+    static Witnessing unscheduled(
+            WitnessPolicy policy, ProjectorSettings settings, Duration timeout, HeadWriter heads) {
         HikariDataSource db = ProjectionDatabase.pool(
                 settings.jdbcUrl(),
                 settings.dbUser(),
                 settings.dbPassword(),
                 Math.min(policy.witnesses().size() + 1, 8),
                 "witnessing");
-        Witnessing w = new Witnessing(policy, settings, db, timeout);
-        for (WitnessPolicy.Entry witness : policy.witnesses()) {
-            var unused = w.thread.scheduleWithFixedDelay(
-                    () -> w.safeRound(witness), 0, every.toMillis(), TimeUnit.MILLISECONDS);
-        }
-        LOG.info("witnessing: {} witness(es), quorum {}", policy.witnesses().size(), policy.quorum());
-        return w;
+        return new Witnessing(policy, settings, db, timeout, heads);
     }
 
     private void safeRound(WitnessPolicy.Entry witness) {
@@ -104,8 +154,31 @@ public final class Witnessing implements AutoCloseable {
         }
     }
 
+    private void safeHeadRound() {
+        try {
+            headRound();
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("head round failed (the next round tries again): {}", e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /**
-     * One round of one witness over every board: the checkpoint {@link #target} chooses to the
+     * One head round (HEADS mode): the heads entries of the boards whose checkpoint changed, sent and
+     * acknowledged. Returns how many were sent; 0 while another process holds the witnessing lock.
+     */
+    int headRound() throws SQLException, InterruptedException {
+        if (!holdLock()) {
+            return 0;
+        }
+        try (Connection c = db.getConnection()) {
+            return heads.round(c);
+        }
+    }
+
+    /**
+     * One round of one witness over every board (the heads board alone in HEADS mode): the checkpoint {@link #target} chooses to the
      * witness when it has not cosigned it, then the quorum mark. Does nothing while another process holds the
      * witnessing lock.
      */
@@ -118,6 +191,9 @@ public final class Witnessing implements AutoCloseable {
             boards = Boards.all(c);
         }
         for (BoardState b : boards) {
+            if (heads != null && !b.board().name().equals(org.electorallog.core.HeadsBoard.NAME)) {
+                continue;
+            }
             try {
                 witness(b, witness);
             } catch (RuntimeException e) {
@@ -196,6 +272,9 @@ public final class Witnessing implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         releaseLock();
+        if (heads != null) {
+            heads.close();
+        }
         db.close();
     }
 }

@@ -1,7 +1,5 @@
 package org.electorallog.query;
 
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import org.electorallog.core.Checkpoint;
@@ -35,10 +33,12 @@ import org.electorallog.store.Tiles;
 final class ProofService {
     private final SnapshotReads reads;
     private final FullTiles fullTiles;
+    private final HeadLinkService heads;
 
-    ProofService(SnapshotReads reads, FullTiles fullTiles) {
+    ProofService(SnapshotReads reads, FullTiles fullTiles, HeadLinkService heads) {
         this.reads = reads;
         this.fullTiles = fullTiles;
+        this.heads = heads;
     }
 
     /**
@@ -204,10 +204,22 @@ final class ProofService {
         });
     }
 
-    /** The C2SP tlog-proof bundle of a record at the latest checkpoint. */
+    /**
+     * The C2SP tlog-proof bundle of a record: at the latest checkpoint of the board a witness quorum
+     * cosigned when it covers the record; else through the heads board when a witnessed heads
+     * checkpoint covers the record's board ({@link HeadLinkService#bundle}); else at the latest
+     * checkpoint (docs/witnesses.md).
+     */
     String bundle(String name, long id) {
         return reads.proofRead(c -> {
-            BoardTip tip = bundleTip(c, name, id);
+            BoardTip witnessed = SnapshotReads.witnessedTip(c, name);
+            if (!covers(witnessed, id)) {
+                java.util.Optional<String> chained = heads.bundle(c, witnessed, id);
+                if (chained.isPresent()) {
+                    return chained.get();
+                }
+            }
+            BoardTip tip = covers(witnessed, id) ? witnessed : SnapshotReads.tip(c, name);
             CheckpointRow cp = tip.checkpoint();
             if (cp == null || id >= cp.size()) {
                 throw ApiException.notFound(
@@ -261,16 +273,6 @@ final class ProofService {
         out.add(cp.root().clone());
         out.addAll(hashes);
         return out;
-    }
-
-    /**
-     * The board with the checkpoint a tlog-proof bundle of record {@code id} is built on: the latest
-     * one a witness quorum cosigned when it covers the record (so the bundle verifies with the quorum
-     * offline), else the latest one (docs/witnesses.md).
-     */
-    private static BoardTip bundleTip(Connection c, String name, long id) throws SQLException {
-        BoardTip witnessed = SnapshotReads.witnessedTip(c, name);
-        return covers(witnessed, id) ? witnessed : SnapshotReads.tip(c, name);
     }
 
     /** Whether the tip's checkpoint covers record {@code id}. */

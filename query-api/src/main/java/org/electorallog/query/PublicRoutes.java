@@ -19,10 +19,18 @@ final class PublicRoutes {
     private final Cursor cursors;
     private final AccessSettings access;
     private final BundleRoutes bundles;
+    private final HeadLinkService headLinks;
 
-    PublicRoutes(LogReader reader, ProofService proofs, BallotLocator ballots, Cursor cursors, AccessSettings access) {
+    PublicRoutes(
+            LogReader reader,
+            ProofService proofs,
+            HeadLinkService headLinks,
+            BallotLocator ballots,
+            Cursor cursors,
+            AccessSettings access) {
         this.reader = reader;
         this.proofs = proofs;
+        this.headLinks = headLinks;
         this.ballots = ballots;
         this.cursors = cursors;
         this.access = access;
@@ -110,6 +118,12 @@ final class PublicRoutes {
                         this::bundle,
                         null,
                         Role.ANONYMOUS),
+                Route.get(
+                        "/boards/{board}/heads-link",
+                        HeadLinkService.HeadsLink.class,
+                        List.of(),
+                        List.of(200, 400, 404, 429),
+                        ctx -> ctx.json(headLinks.latest(RequestValues.board(ctx)))),
                 Route.get(
                         "/boards/{board}/consistency",
                         Responses.ConsistencyProof.class,

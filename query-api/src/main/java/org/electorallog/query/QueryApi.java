@@ -66,9 +66,10 @@ public final class QueryApi implements AutoCloseable {
         LogReader reader = new LogReader(reads, fullTiles);
         Cursor cursors = new Cursor(settings.cursorKey());
         AccessSettings access = settings.effectiveAccess();
-        ProofService proofs = new ProofService(reads, fullTiles);
+        HeadLinkService headLinks = new HeadLinkService(reads, fullTiles);
+        ProofService proofs = new ProofService(reads, fullTiles, headLinks);
         routes.addAll(new OperationsRoutes(db, settings, metrics, schema).routes());
-        routes.addAll(new PublicRoutes(reader, proofs, new BallotLocator(reads), cursors, access).routes());
+        routes.addAll(new PublicRoutes(reader, proofs, headLinks, new BallotLocator(reads), cursors, access).routes());
         RatePolicy limits = settings.http().limits();
         routes.addAll(new AnalystRoutes(
                         reader,

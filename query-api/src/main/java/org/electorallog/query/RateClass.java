@@ -5,7 +5,7 @@ package org.electorallog.query;
  * request's spelling of the path (a trailing slash, a second slash), and the same for every role.
  */
 enum RateClass {
-    /** Inclusion proofs by ID or leaf hash, proofs from a trusted checkpoint, proof bundles, consistency. */
+    /** Inclusion proofs by ID or leaf hash, proofs from a trusted checkpoint, proof bundles, consistency, heads links. */
     PROOFS("proof"),
     /** C2SP hash tiles and entry bundles. */
     TILES("tile"),
@@ -37,6 +37,7 @@ enum RateClass {
         }
         if (p.equals("/boards/{board}/proof")
                 || p.equals("/boards/{board}/consistency")
+                || p.equals("/boards/{board}/heads-link")
                 || p.startsWith("/boards/{board}/records/{id}/proof")) {
             return PROOFS;
         }

@@ -70,6 +70,7 @@ class AccessTest {
             Map.entry("GET /boards/{board}/proof", Role.ANONYMOUS),
             Map.entry("POST /boards/{board}/records/{id}/proof", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/records/{id}/proof-bundle", Role.ANONYMOUS),
+            Map.entry("GET /boards/{board}/heads-link", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/consistency", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/ballots", Role.VOTER),
             Map.entry("GET /admin/boards/{board}/records", Role.ANALYST),

@@ -69,6 +69,8 @@ public final class WitnessServer implements AutoCloseable {
     private final Witness witness;
     private final Server server;
     private final ServerConnector connector;
+    /** {@code add-checkpoint} requests answered (any status), for operators and the perf module. */
+    private final java.util.concurrent.atomic.AtomicLong requests = new java.util.concurrent.atomic.AtomicLong();
 
     private WitnessServer(Witness witness, Server server, ServerConnector connector) {
         this.witness = witness;
@@ -130,6 +132,11 @@ public final class WitnessServer implements AutoCloseable {
         return connector.getLocalPort();
     }
 
+    /** How many {@code add-checkpoint} requests this server has answered since it started, whatever their status. */
+    public long addCheckpointRequests() {
+        return requests.get();
+    }
+
     /** The witness's cosigner verifier key (what log clients and voters configure). */
     public String verifierKey() {
         return witness.verifierKey();
@@ -160,6 +167,7 @@ public final class WitnessServer implements AutoCloseable {
             send(response, callback, Witness.Answer.text(405, "add-checkpoint takes a POST"));
             return;
         }
+        requests.incrementAndGet();
         // read without a thread: a client that sends its headers and then nothing holds none, and
         // the read timeout closes it
         RequestBody.read(request, MAX_BODY_BYTES, DRAIN_LIMIT_BYTES, new RequestBody.Outcome() {

@@ -1,0 +1,134 @@
+package org.electorallog.projector;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.List;
+import org.electorallog.core.HeadsBoard;
+import org.electorallog.core.NoteSigner;
+import org.electorallog.core.SigningKey;
+import org.electorallog.core.WitnessPolicy;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.store.BoardTip;
+import org.electorallog.store.BoardTips;
+import org.electorallog.store.Boards;
+import org.electorallog.store.CheckpointRow;
+import org.electorallog.store.Checkpoints;
+import org.electorallog.store.HeadLinks;
+import org.electorallog.witness.FollowedLogs;
+import org.electorallog.witness.WitnessServer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * HEADS witness mode (issue 45 item 3, docs/witnesses.md): the head writer enters every board's
+ * latest checkpoint on the heads board through Kafka, a repeated round adds nothing, and a witness
+ * round is one request whatever the number of boards, while no board's own checkpoint reaches the
+ * witness. Rounds are run by the test, one at a time, so the counts are exact.
+ */
+class HeadWritingTest {
+    private static final int BOARDS = 20;
+
+    @Test
+    void oneWitnessRequestARoundCoversEveryBoard() throws Exception {
+        ProjectorHarness h = new ProjectorHarness("heads", 2);
+        DatabaseAddress db = h.stack.database();
+        String url = h.createDatabase("heads_" + System.nanoTime());
+        ProjectorSettings settings =
+                h.settings.withDatabase(url, db.user(), db.password()).withCheckpointEvery(Duration.ZERO);
+        NoteSigner logKey = settings.signer();
+        Path dir = Files.createDirectories(Path.of("target/heads-test-" + System.nanoTime()));
+        org.electorallog.core.Cosigner.Key key = org.electorallog.core.Cosigner.Key.generate("w1.witness.test");
+        WitnessServer w1 = WitnessServer.start(
+                "127.0.0.1",
+                0,
+                key,
+                FollowedLogs.parse(List.of(settings.originPrefix() + "* " + logKey.verifierKey())),
+                dir.resolve("w1"),
+                true,
+                WitnessServer.Options.defaults());
+        WitnessPolicy policy = WitnessPolicy.parse(List.of(key.verifierKey() + " http://127.0.0.1:" + w1.port()), "1");
+        WitnessPolicy.Entry witness = policy.witnesses().get(0);
+        try (Projector p = Projector.start(settings);
+                Witnessing witnessing = Witnessing.unscheduled(
+                        policy, settings, Duration.ofSeconds(5), HeadWriter.create(settings, SigningKey.generate()));
+                ElectoralLogProducer producer =
+                        ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
+            for (int b = 0; b < BOARDS; b++) {
+                WitnessingTest.publish(producer, "area-" + b, 0, 3);
+            }
+            h.awaitProjected(url, h.endOffsets(), Duration.ofMinutes(1));
+
+            // a round enters every board once; the heads board holds one entry a board
+            assertEquals(BOARDS, witnessing.headRound());
+            h.awaitProjected(url, h.endOffsets(), Duration.ofMinutes(1));
+            assertEquals(BOARDS, WitnessingTest.treeSize(url, db, HeadsBoard.NAME));
+            assertEquals(0, witnessing.headRound(), "nothing changed: nothing entered");
+
+            // one request covers them all
+            long before = w1.addCheckpointRequests();
+            witnessing.round(witness);
+            assertEquals(before + 1, w1.addCheckpointRequests(), "one add-checkpoint for " + BOARDS + " boards");
+            assertEquals(BOARDS, WitnessingTest.witnessedSize(url, db, HeadsBoard.NAME));
+            assertLinks(url, db, settings.originPrefix(), 3);
+
+            // a new leader, who does not know what was entered, enters every board again: the repeats are dropped
+            try (HeadWriter newLeader = HeadWriter.create(settings, SigningKey.generate());
+                    Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
+                assertEquals(BOARDS, newLeader.round(c));
+            }
+            h.awaitProjected(url, h.endOffsets(), Duration.ofMinutes(1));
+            assertEquals(
+                    BOARDS, WitnessingTest.treeSize(url, db, HeadsBoard.NAME), "repeated heads entries are dropped");
+
+            // every board grows: one more round, one more request
+            for (int b = 0; b < BOARDS; b++) {
+                WitnessingTest.publish(producer, "area-" + b, 3, 4);
+            }
+            h.awaitProjected(url, h.endOffsets(), Duration.ofMinutes(1));
+            assertEquals(BOARDS, witnessing.headRound());
+            h.awaitProjected(url, h.endOffsets(), Duration.ofMinutes(1));
+            before = w1.addCheckpointRequests();
+            witnessing.round(witness);
+            assertEquals(before + 1, w1.addCheckpointRequests(), "again one add-checkpoint for " + BOARDS + " boards");
+            assertEquals(2 * BOARDS, WitnessingTest.witnessedSize(url, db, HeadsBoard.NAME));
+            assertLinks(url, db, settings.originPrefix(), 4);
+            for (int b = 0; b < BOARDS; b++) {
+                assertEquals(
+                        0,
+                        WitnessingTest.witnessedSize(url, db, "area-" + b),
+                        "no board went to the witness on its own");
+            }
+        } finally {
+            w1.close();
+        }
+    }
+
+    /** Every board's newest link is its checkpoint at {@code size}, named by a heads entry within the witnessed heads. */
+    private static void assertLinks(String url, DatabaseAddress db, String prefix, long size) throws Exception {
+        try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
+            BoardTip heads = BoardTips.witnessedTip(c, HeadsBoard.NAME).orElseThrow();
+            for (int b = 0; b < BOARDS; b++) {
+                String board = "area-" + b;
+                short id = Boards.find(c, board).orElseThrow().id();
+                HeadLinks.Link link = HeadLinks.link(
+                                c, heads.board().id(), heads.checkpoint().size(), id, board, 0)
+                        .orElseThrow(() -> new AssertionError("no heads link for " + board));
+                CheckpointRow cp = Checkpoints.latest(c, id).orElseThrow();
+                assertEquals(size, cp.size());
+                assertEquals(size, link.checkpoint().size());
+                assertTrue(link.entryIndex() < heads.checkpoint().size());
+                HeadsBoard.Head named = HeadsBoard.read(link.entry());
+                assertEquals(prefix + board, named.origin());
+                assertEquals(size, named.size());
+                assertArrayEquals(cp.root(), named.root());
+            }
+        }
+    }
+}

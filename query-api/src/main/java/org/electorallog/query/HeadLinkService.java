@@ -1,0 +1,112 @@
+package org.electorallog.query;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import org.electorallog.core.HeadChain;
+import org.electorallog.core.HeadsBoard;
+import org.electorallog.core.ProofBuilder;
+import org.electorallog.core.TlogProof;
+import org.electorallog.store.BoardTip;
+import org.electorallog.store.BoardTips;
+import org.electorallog.store.HeadLinks;
+import org.electorallog.store.Tiles;
+
+/**
+ * A board's link to the witnessed heads board (core {@link HeadsBoard}, docs/witnesses.md "One
+ * witness round for every board"): the newest checkpoint C of the board whose heads entry E is in the
+ * latest heads checkpoint H a witness quorum cosigned, with E and its inclusion proof in H. The voter
+ * page reads it as JSON; tlog-proof bundles carry it ({@link HeadChain}).
+ */
+final class HeadLinkService {
+    private final SnapshotReads reads;
+    private final FullTiles fullTiles;
+
+    HeadLinkService(SnapshotReads reads, FullTiles fullTiles) {
+        this.reads = reads;
+        this.fullTiles = fullTiles;
+    }
+
+    /**
+     * GET /boards/{board}/heads-link: the board's checkpoint C (signed by the log), its heads entry
+     * (index and canonical bytes), the entry's RFC 9162 inclusion proof in H, and H with its witness
+     * cosignatures.
+     */
+    record HeadsLink(
+            String board,
+            String checkpoint,
+            long entryIndex,
+            String entry,
+            List<String> hashes,
+            String headsCheckpoint) {}
+
+    /** The board's newest witnessed link (404 when the heads board has none for it yet). */
+    HeadsLink latest(String name) {
+        return reads.proofRead(c -> {
+            BoardTip board = SnapshotReads.tip(c, name);
+            Link link = link(c, board, -1)
+                    .orElseThrow(() -> ApiException.notFound("board '" + name
+                            + "' has no checkpoint in a heads checkpoint the witnesses cosigned yet (is the log in HEADS "
+                            + "witness mode? GET /boards/" + name
+                            + "/checkpoint?witnessed=true serves a board witnessed on its own)"));
+            return new HeadsLink(
+                    name,
+                    link.row().checkpoint().note(),
+                    link.row().entryIndex(),
+                    Responses.b64(link.row().entry()),
+                    Responses.b64(link.entryProof().inclusion()),
+                    link.entryProof().checkpointNote());
+        });
+    }
+
+    /**
+     * The chained tlog-proof of record {@code id} of {@code board} ({@link HeadChain}), when a board
+     * checkpoint covering it is in a witnessed heads checkpoint; empty otherwise.
+     */
+    Optional<String> bundle(Connection c, BoardTip board, long id) throws SQLException {
+        Optional<Link> link = link(c, board, id);
+        if (link.isEmpty()) {
+            return Optional.empty();
+        }
+        long size = link.get().row().checkpoint().size();
+        List<byte[]> proof = ProofBuilder.inclusion(
+                id,
+                size,
+                fullTiles.over(
+                        board.board().name(), Tiles.source(c, board.board().id())));
+        TlogProof inBoard =
+                new TlogProof(null, id, proof, link.get().row().checkpoint().note());
+        return Optional.of(
+                HeadChain.link(inBoard, link.get().row().entry(), link.get().entryProof())
+                        .format());
+    }
+
+    private record Link(HeadLinks.Link row, TlogProof entryProof) {}
+
+    /** The link of a checkpoint covering record {@code id} (-1: any), with E's proof in the witnessed H. */
+    private Optional<Link> link(Connection c, BoardTip board, long id) throws SQLException {
+        Optional<BoardTip> heads = BoardTips.witnessedTip(c, HeadsBoard.NAME);
+        if (heads.isEmpty()
+                || heads.get().checkpoint() == null
+                || board.board().name().equals(HeadsBoard.NAME)) {
+            return Optional.empty();
+        }
+        BoardTip h = heads.get();
+        Optional<HeadLinks.Link> row = HeadLinks.link(
+                c,
+                h.board().id(),
+                h.checkpoint().size(),
+                board.board().id(),
+                board.board().name(),
+                id);
+        if (row.isEmpty()) {
+            return Optional.empty();
+        }
+        List<byte[]> proof = ProofBuilder.inclusion(
+                row.get().entryIndex(),
+                h.checkpoint().size(),
+                fullTiles.over(HeadsBoard.NAME, Tiles.source(c, h.board().id())));
+        return Optional.of(new Link(row.get(), new TlogProof(null, row.get().entryIndex(), proof, h.cosignedNote())));
+    }
+}

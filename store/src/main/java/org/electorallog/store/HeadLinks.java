@@ -1,0 +1,91 @@
+package org.electorallog.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The heads board's links (core {@code HeadsBoard}, docs/witnesses.md): what the head writer enters
+ * each round, and which heads entry covers a board's record. A heads entry is found by its delivery ID
+ * ({@code head:<board>:<size>}) in {@code deliveries} (V15), so no table of its own is needed: the
+ * projection of the heads board is the index.
+ */
+public final class HeadLinks {
+    private HeadLinks() {}
+
+    /**
+     * Every board's latest signed checkpoint (one lateral probe of the checkpoints primary key a
+     * board) but the heads board's own: what a head round compares with what it already entered.
+     */
+    public static final String LATEST_SQL = "SELECT b.name, k.size, k.root, k.note FROM boards b "
+            + "JOIN LATERAL (SELECT c.size, c.root, c.note FROM checkpoints c WHERE c.board_id = b.board_id "
+            + "ORDER BY c.size DESC LIMIT 1) k ON true WHERE b.name <> ? ORDER BY b.name";
+
+    /** A board's latest checkpoint. */
+    public record Latest(String board, CheckpointRow checkpoint) {}
+
+    /** Every board's latest checkpoint but {@code heads}'s ({@link #LATEST_SQL}). */
+    public static List<Latest> latest(Connection c, String heads) throws SQLException {
+        List<Latest> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(LATEST_SQL)) {
+            ps.setString(1, heads);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new Latest(
+                            rs.getString(1), new CheckpointRow(rs.getLong(2), rs.getBytes(3), rs.getString(4))));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The newest checkpoint of a board above a record whose heads entry is below a heads size: the
+     * board's checkpoints newest first (its primary key, backwards), each one's heads entry probed by
+     * delivery key (deliveries primary key) and its ID compared in full (two IDs of one key are told
+     * apart). Usually the first few rows answer: the newest checkpoints' entries are just past the
+     * witnessed heads size, the ones before them inside it.
+     */
+    public static final String LINK_SQL = "SELECT c.size, c.root, c.note, r.id, r.statement FROM checkpoints c "
+            + "JOIN deliveries d ON d.key = board_delivery_key(?::smallint, 'head:' || ? || ':' || c.size) "
+            + "JOIN records r ON r.board_id = ? AND r.id = d.id AND r.delivery_id = 'head:' || ? || ':' || c.size "
+            + "WHERE c.board_id = ? AND c.size > ? AND d.id < ? ORDER BY c.size DESC LIMIT 1";
+
+    /**
+     * A board checkpoint with its heads entry: the entry's index in the heads board and its canonical
+     * bytes.
+     */
+    @SuppressWarnings("ArrayRecordComponent") // a row, never compared as a value
+    public record Link(CheckpointRow checkpoint, long entryIndex, byte[] entry) {}
+
+    /**
+     * The newest checkpoint of board {@code boardId} ({@code board}) that covers record {@code
+     * record} and whose heads entry is among the first {@code headsSize} entries of the heads board
+     * {@code headsId} ({@link #LINK_SQL}); empty when none is.
+     */
+    public static Optional<Link> link(
+            Connection c, short headsId, long headsSize, short boardId, String board, long record) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(LINK_SQL)) {
+            ps.setShort(1, headsId);
+            ps.setString(2, board);
+            ps.setShort(3, headsId);
+            ps.setString(4, board);
+            ps.setShort(5, boardId);
+            ps.setLong(6, record);
+            ps.setLong(7, headsSize);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new Link(
+                        new CheckpointRow(rs.getLong(1), rs.getBytes(2), rs.getString(3)),
+                        rs.getLong(4),
+                        rs.getBytes(5)));
+            }
+        }
+    }
+}
