@@ -11,8 +11,9 @@
 'use strict';
 
 /**
- * The top-level board, delivery ID and commitments of canonical statement bytes (schemas/README.md
- * "Canonical statement bytes": "ELS1", then a record of str(name) value fields).
+ * The top-level board, delivery ID, kind and commitments of canonical statement bytes, and the body's
+ * strings, bytes and numbers (schemas/README.md "Canonical statement bytes": "ELS1", then a record of
+ * str(name) value fields). Also what heads.js reads a heads entry with.
  */
 function readStatement(bytes) {
   let pos = 0;
@@ -58,6 +59,27 @@ function readStatement(bytes) {
     const tag = u8();
     if ((name === 'board' || name === 'delivery_id') && tag === 0x04) {
       out[name] = str();
+    } else if (name === 'kind' && tag === 0x06) {
+      out.kind = str();
+    } else if (name === 'body' && tag === 0x07) {
+      str();
+      out.body = {};
+      for (let m = uvarint(); m > 0; m--) {
+        const field = str();
+        const t = u8();
+        if (t === 0x04 || t === 0x06) {
+          out.body[field] = str();
+        } else if (t === 0x05) {
+          out.body[field] = raw();
+        } else if (t === 0x02) {
+          let v = 0n;
+          for (let i = 0; i < 8; i++) v = (v << 8n) | BigInt(u8());
+          out.body[field] = BigInt.asIntN(64, v);
+        } else {
+          pos--;
+          skip();
+        }
+      }
     } else if (name === 'commitments' && tag === 0x09) {
       for (let m = uvarint(); m > 0; m--) {
         const path = str();

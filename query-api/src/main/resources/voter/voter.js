@@ -8,6 +8,9 @@
 //      section 2.1.3.2), at the checkpoint's size;
 //   4. signed in, the voter's own personal values open the commitments in that leaf's statement
 //      (personal.js, statements in the committed form).
+// In HEADS witness mode the witnesses cosign the heads board instead, and steps 1 and 2 become the
+// chain of heads.js: the board's checkpoint, signed, is named by an entry of a heads checkpoint
+// that the quorum cosigned.
 // Any failure shows as a failure; nothing is "verified" unless all of them hold.
 'use strict';
 
@@ -280,6 +283,26 @@ function keySourceText() {
   }
 }
 
+/** The board's own checkpoint, witnessed on its own (BOARDS witness mode) or only signed (quorum 0); adds its steps. */
+async function checkBoardCheckpoint(board, logKeys, witnessKeys, quorum) {
+  const noteText = await (await fetchOk('/boards/' + encodeURIComponent(board) + '/checkpoint' + (quorum > 0 ? '?witnessed=true' : ''))).text();
+  const note = parseNote(noteText);
+  const cp = parseCheckpoint(note.text);
+  const signedBy = await checkLogSignature(note, logKeys);
+  step(true, 'The checkpoint of ' + cp.origin + ' at ' + cp.size + ' records is signed by the log key ' + signedBy.join(', ') + '.');
+  const cos = await checkCosignatures(note, witnessKeys);
+  if (cos.valid.length < quorum) {
+    throw new NotVerified('only ' + cos.valid.length + ' of the ' + witnessKeys.length + ' witnesses you trust cosigned the checkpoint, and ' +
+      quorum + ' must' + (cos.invalid.length ? ' (cosignatures that do not verify: ' + cos.invalid.join(', ') + ')' : '') +
+      ': the log may be showing you a view the witnesses did not see');
+  }
+  step(true, quorum === 0
+    ? 'No witness cosignature was required (quorum 0): you rely on the log\'s signature alone.'
+    : cos.valid.length + ' of ' + witnessKeys.length + ' witnesses cosigned it (quorum ' + quorum + '): ' +
+      cos.valid.map((w) => w.name + ' at ' + w.time.toISOString()).join(', ') + '.');
+  return cp;
+}
+
 async function check(event) {
   event.preventDefault();
   $('steps').replaceChildren();
@@ -301,24 +324,16 @@ async function check(event) {
       throw new NotVerified('the quorum must be between 0 and the ' + witnessKeys.length + ' witness key(s) given');
     }
 
-    const noteText = await (await fetchOk('/boards/' + encodeURIComponent(board) + '/checkpoint' + (quorum > 0 ? '?witnessed=true' : ''))).text();
-    const note = parseNote(noteText);
-    const cp = parseCheckpoint(note.text);
-    const signedBy = await checkLogSignature(note, logKeys);
     step(true, 'Keys used ' + keySourceText() + ': log key ' + logKeys.map((k) => k.text).join(', ') + '; ' +
       (witnessKeys.length ? 'witness keys ' + witnessKeys.map((k) => k.text).join(', ') : 'no witness key') +
       '; quorum ' + quorum + '.');
-    step(true, 'The checkpoint of ' + cp.origin + ' at ' + cp.size + ' records is signed by the log key ' + signedBy.join(', ') + '.');
-    const cos = await checkCosignatures(note, witnessKeys);
-    if (cos.valid.length < quorum) {
-      throw new NotVerified('only ' + cos.valid.length + ' of the ' + witnessKeys.length + ' witnesses you trust cosigned the checkpoint, and ' +
-        quorum + ' must' + (cos.invalid.length ? ' (cosignatures that do not verify: ' + cos.invalid.join(', ') + ')' : '') +
-        ': the log may be showing you a view the witnesses did not see');
+    // in HEADS witness mode the witnesses cosign the heads board, which names this board's checkpoint (heads.js)
+    let cp = null;
+    if (quorum > 0) {
+      const linked = await fetch('/boards/' + encodeURIComponent(board) + '/heads-link', { cache: 'no-store', credentials: 'omit' });
+      if (linked.ok) cp = await checkHeadsLink(board, await linked.json(), logKeys, witnessKeys, quorum);
     }
-    step(true, quorum === 0
-      ? 'No witness cosignature was required (quorum 0): you rely on the log\'s signature alone.'
-      : cos.valid.length + ' of ' + witnessKeys.length + ' witnesses cosigned it (quorum ' + quorum + '): ' +
-        cos.valid.map((w) => w.name + ' at ' + w.time.toISOString()).join(', ') + '.');
+    if (cp === null) cp = await checkBoardCheckpoint(board, logKeys, witnessKeys, quorum);
 
     // the board's state, as the server states it: a sealed board says where voting ended (issue 42)
     const state = await (await fetchOk('/boards/' + encodeURIComponent(board))).json();

@@ -77,16 +77,35 @@ public final class HeadChain {
         }
         TlogProof.Verified board = proof.verify(leafHash, origin, logKeys, List.of(), 0);
         TlogProof head = TlogProof.parse(new String(proof.extra(), StandardCharsets.UTF_8));
+        return verifyLink(board.checkpoint(), head, headsOrigin, logKeys, witnesses, quorum);
+    }
+
+    /**
+     * Verifies a heads link of a board checkpoint {@code board} already verified (signature and
+     * origin): {@code head} is the heads entry's proof, carrying the entry as its extra data; the entry
+     * reads as a heads board statement naming {@code board}; its leaf is in the heads checkpoint,
+     * signed by a log key with origin {@code headsOrigin} and cosigned by at least {@code quorum} of
+     * {@code witnesses}. What {@code verify-board} and the monitor check of GET
+     * /boards/{board}/heads-link.
+     */
+    public static Verified verifyLink(
+            Checkpoint board,
+            TlogProof head,
+            String headsOrigin,
+            Collection<NoteVerifier> logKeys,
+            Collection<Cosigner.Verifier> witnesses,
+            int quorum)
+            throws ProofException {
         if (head.extra() == null) {
             throw new ProofException("the heads link does not carry the heads entry");
         }
-        HeadsBoard.checkNames(head.extra(), board.checkpoint());
+        HeadsBoard.checkNames(head.extra(), board);
         TlogProof.Verified heads;
         try {
             heads = head.verify(Hashes.leafHash(head.extra()), headsOrigin, logKeys, witnesses, quorum);
         } catch (ProofException e) {
             throw new ProofException("the heads link: " + e.getMessage(), e);
         }
-        return new Verified(board.checkpoint(), heads.checkpoint(), heads.cosigners());
+        return new Verified(board, heads.checkpoint(), heads.cosigners());
     }
 }

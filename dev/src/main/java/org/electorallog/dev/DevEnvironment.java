@@ -97,6 +97,22 @@ public final class DevEnvironment implements AutoCloseable {
      */
     public static DevEnvironment start(
             Stack stack, boolean ownsStack, Path workDir, int apiPort, NoteSigner signer, Path keycloakHome) {
+        return start(stack, ownsStack, workDir, apiPort, signer, keycloakHome, false);
+    }
+
+    /**
+     * As {@link #start(Stack, boolean, Path, int, NoteSigner, Path)}, with {@code heads}: the witness
+     * cosigns only the heads board, on which the projector enters every board's checkpoints (HEADS
+     * witness mode, docs/witnesses.md).
+     */
+    public static DevEnvironment start(
+            Stack stack,
+            boolean ownsStack,
+            Path workDir,
+            int apiPort,
+            NoteSigner signer,
+            Path keycloakHome,
+            boolean heads) {
         DevIdentityProvider identityProvider = null;
         Projector projector = null;
         WitnessServer witness = null;
@@ -140,7 +156,14 @@ public final class DevEnvironment implements AutoCloseable {
                     WitnessServer.Options.defaults());
             WitnessPolicy witnesses =
                     WitnessPolicy.parse(List.of(witnessKey.verifierKey() + " http://127.0.0.1:" + witness.port()), "1");
-            witnessing = Witnessing.start(witnesses, settings, Duration.ofSeconds(5), Duration.ofMillis(250));
+            witnessing = heads
+                    ? Witnessing.startHeads(
+                            witnesses,
+                            settings,
+                            Duration.ofSeconds(5),
+                            Duration.ofMillis(250),
+                            org.electorallog.core.SigningKey.generate())
+                    : Witnessing.start(witnesses, settings, Duration.ofSeconds(5), Duration.ofMillis(250));
             String adminToken = tokens.get(Role.ADMIN);
             QueryApi api = QueryApi.start(new org.electorallog.query.QueryApiSettings(
                             db.jdbcUrl(),

@@ -7,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.zaxxer.hikari.HikariDataSource;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -38,12 +36,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * The voter page in a real headless Chromium (Debian's chromium and chromium-driver; .ci/run
@@ -63,19 +56,13 @@ class VoterPageTest {
     static final String COMMITTED = BOARD + "-committed";
 
     static DevEnvironment env;
+    static VoterBrowser chromium;
     static WebDriver browser;
     static PublishResult receipt;
     static long size;
 
     @BeforeAll
     static void start() throws Exception {
-        Path chromium = Path.of(System.getProperty("electoral-log.chromium", "/usr/bin/chromium"));
-        Path driver = Path.of(System.getProperty("electoral-log.chromedriver", "/usr/bin/chromedriver"));
-        if (!Files.isExecutable(chromium) || !Files.isExecutable(driver)) {
-            throw new IllegalStateException("the browser tests need " + chromium + " and " + driver
-                    + ": apt-get install chromium chromium-driver (.ci/run does it when they are missing)");
-        }
-        Files.createDirectories(SHOTS);
         env = DevEnvironment.start(
                 SharedStack.get(),
                 false,
@@ -134,27 +121,14 @@ class VoterPageTest {
         awaitWitnessed(BOARD, size);
         awaitWitnessed(SEALED, 4);
         awaitWitnessed(COMMITTED, 3);
-        ChromeOptions options = new ChromeOptions()
-                .setBinary(chromium.toString())
-                .addArguments(
-                        "--headless=new",
-                        "--no-sandbox", // the tests run as root
-                        "--disable-dev-shm-usage",
-                        "--window-size=1000,1400",
-                        "--user-data-dir="
-                                + Files.createTempDirectory("chromium").toAbsolutePath());
-        browser = new ChromeDriver(
-                new ChromeDriverService.Builder()
-                        .usingDriverExecutable(driver.toFile())
-                        .usingAnyFreePort()
-                        .build(),
-                options);
+        chromium = VoterBrowser.open(SHOTS);
+        browser = chromium.driver;
     }
 
     @AfterAll
     static void stop() {
-        if (browser != null) {
-            browser.quit();
+        if (chromium != null) {
+            chromium.close();
         }
         if (env != null) {
             env.close();
@@ -180,29 +154,11 @@ class VoterPageTest {
 
     /** Opens the page, runs the check and returns the result's state and text; saves a screenshot. */
     static String[] check(String query, String shot, String token) throws Exception {
-        browser.get(env.api().baseUrl() + "/voter?" + query);
-        until(() -> "true".equals(browser.findElement(By.tagName("body")).getDomAttribute("data-ready")), "page ready");
-        if (token != null) {
-            browser.findElement(By.tagName("details")).click();
-            browser.findElement(By.id("token")).sendKeys(token);
-        }
-        browser.findElement(By.id("go")).click();
-        WebElement result = browser.findElement(By.id("result"));
-        until(() -> result.getDomAttribute("data-state") != null && result.isDisplayed(), "a result");
-        Files.move(
-                ((ChromeDriver) browser).getScreenshotAs(OutputType.FILE).toPath(),
-                SHOTS.resolve(shot + ".png"),
-                StandardCopyOption.REPLACE_EXISTING);
-        return new String[] {result.getDomAttribute("data-state"), result.getText()};
+        return chromium.check(env.api().baseUrl(), query, shot, token);
     }
 
-    /** Polls the page until the condition holds (30 s at most): the page's own state is the condition. */
     static void until(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
-        try {
-            Poll.until(Duration.ofSeconds(30), what, condition::getAsBoolean);
-        } catch (AssertionError e) {
-            throw new AssertionError(e.getMessage() + ": " + browser.getPageSource(), e);
-        }
+        chromium.until(condition, what);
     }
 
     static String leafHashParameter() {

@@ -160,6 +160,12 @@ public final class VerifyBoardCommand implements Callable<Integer> {
                                     r.signed(),
                                     r.unsigned(),
                                     senders == null ? "" : "; every sender allowed by the registry"));
+            if (r.witnessedSize() >= 0) {
+                out.printf(
+                        "witnessed: the quorum vouches for the board up to size %,d%s%n",
+                        r.witnessedSize(),
+                        r.witnessedSize() == r.size() ? "" : " (its later records await a witnessed heads checkpoint)");
+            }
             if (r.sealedSize() >= 0) {
                 out.printf("sealed at size %,d: the seal is the board's last record%n", r.sealedSize());
             }

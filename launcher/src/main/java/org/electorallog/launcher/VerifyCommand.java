@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.Hashes;
+import org.electorallog.core.HeadChain;
+import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.TlogProof;
@@ -56,8 +58,16 @@ public final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--quorum", description = "how many of the witnesses must have cosigned; default all given")
     Integer quorum;
 
-    PrintStream out = System.out;
-    PrintStream err = System.err;
+    @Option(
+            names = "--heads-origin",
+            description = "for a bundle through the heads board: the heads board's checkpoint origin; default the "
+                    + "board's origin up to its last '/' followed by 'heads'")
+    String headsOrigin;
+
+    /** Where the verdict goes (callers outside the launcher, such as the dev module's tests, set both). */
+    public PrintStream out = System.out;
+
+    public PrintStream err = System.err;
 
     @Override
     public Integer call() {
@@ -88,6 +98,9 @@ public final class VerifyCommand implements Callable<Integer> {
         }
         int needed = quorum == null ? cosigners.size() : quorum;
         try {
+            if (HeadChain.isChained(proof)) {
+                return chained(proof, leaf, logs, cosigners, needed);
+            }
             TlogProof.Verified v = proof.verify(leaf, origin, logs, cosigners, needed);
             out.println("verify: VERIFIED: the entry with leaf hash "
                     + Base64.getEncoder().encodeToString(leaf)
@@ -107,6 +120,26 @@ public final class VerifyCommand implements Callable<Integer> {
             err.println("verify: " + e.getMessage());
             return 2;
         }
+    }
+
+    /** A bundle through the heads board (core {@link HeadChain}): the witnesses cosigned the heads checkpoint. */
+    private int chained(
+            TlogProof proof, byte[] leaf, List<NoteVerifier> logs, List<Cosigner.Verifier> cosigners, int needed)
+            throws ProofException {
+        String heads = headsOrigin != null ? headsOrigin : HeadsBoard.originBeside(origin);
+        HeadChain.Verified v = HeadChain.verify(proof, leaf, origin, heads, logs, cosigners, needed);
+        out.println("verify: VERIFIED: the entry with leaf hash "
+                + Base64.getEncoder().encodeToString(leaf)
+                + " is record " + proof.index() + " of " + origin + ", in the tree of size "
+                + v.board().size() + " whose root "
+                + Base64.getEncoder().encodeToString(v.board().root())
+                + " the log signed; that checkpoint is entered on the heads board " + heads
+                + ", in its tree of size " + v.heads().size() + " that the log signed"
+                + (v.cosigners().isEmpty()
+                        ? " (no witness was asked for)"
+                        : " and " + v.cosigners().size() + " witness(es) cosigned: "
+                                + String.join(", ", v.cosigners())));
+        return 0;
     }
 
     private static byte[] hash(String text) {

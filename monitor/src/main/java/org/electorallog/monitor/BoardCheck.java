@@ -157,7 +157,7 @@ final class BoardCheck {
                             note,
                             b64(proof)));
                 } else {
-                    String entries = EntryLook.problem(source, board, old.size(), cp.size());
+                    String entries = EntryLook.problem(source, board, old.size(), cp.size(), trust.originPrefix());
                     if (entries != null) {
                         out.add(finding(
                                 Finding.Kind.ENTRIES_DO_NOT_MATCH, board, source, entries, before, note, List.of()));

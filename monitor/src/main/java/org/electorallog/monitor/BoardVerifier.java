@@ -48,6 +48,8 @@ public final class BoardVerifier {
     private final List<String> problems = new ArrayList<>();
     private final EntryChecks entryChecks;
     private long sealedSize = -1;
+    /** The size the witness quorum vouches for, on the checkpoint or through the heads board; -1 without a quorum. */
+    private long witnessedSize = -1;
 
     private BoardVerifier(TlogFiles files, VerifyOptions options, int depth) {
         this.files = files;
@@ -90,8 +92,8 @@ public final class BoardVerifier {
         if (options.origin() != null && !options.origin().equals(cp.origin())) {
             problem("the checkpoint's origin is '" + cp.origin() + "', not '" + options.origin() + "'");
         }
-        NoteChecks.cosignatures(note, options.witnesses(), options.quorum(), this::problem);
         TreeMap<Long, byte[]> older = NoteChecks.older(cp, options.older(), options.logKeys(), this::problem);
+        witnessed(note, cp, older);
         TileTree tree = TileTree.empty();
         Map<TileKey, Tile> partial = new HashMap<>();
         long entries = 0;
@@ -127,6 +129,28 @@ public final class BoardVerifier {
             BoardEnds.link(entryChecks.continuation, options, depth, this::problem);
         }
         return result(cp, tree.size(), entries, t0);
+    }
+
+    /**
+     * The witnesses' word: the quorum's cosignatures on the checkpoint itself (BOARDS witness mode),
+     * else, when the source has one, the heads link (HEADS mode: {@link HeadLinkCheck}), whose board
+     * checkpoint joins {@code older} so that the rebuilt tree must meet it.
+     */
+    private void witnessed(String note, Checkpoint cp, TreeMap<Long, byte[]> older) throws IOException {
+        List<String> missing = new ArrayList<>();
+        NoteChecks.cosignatures(note, options.witnesses(), options.quorum(), missing::add);
+        byte[] link = missing.isEmpty() ? null : files.headsLink();
+        if (link == null) {
+            missing.forEach(this::problem);
+            witnessedSize = missing.isEmpty() && options.quorum() > 0 ? cp.size() : -1;
+            return;
+        }
+        Checkpoint linked =
+                HeadLinkCheck.check(link, cp, options.logKeys(), options.witnesses(), options.quorum(), this::problem);
+        if (linked != null) {
+            older.put(linked.size(), linked.root());
+            witnessedSize = linked.size();
+        }
     }
 
     /**
@@ -246,6 +270,7 @@ public final class BoardVerifier {
                 read ? entryChecks.signed : -1,
                 read ? entryChecks.unsigned : -1,
                 sealedSize,
+                witnessedSize,
                 entryChecks.continuation == null ? null : entryChecks.continuation.previousBoard(),
                 List.copyOf(problems),
                 (System.nanoTime() - t0) / 1e9);

@@ -8,6 +8,7 @@ import java.util.List;
 import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.core.EntryBundle;
 import org.electorallog.core.Hashes;
+import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.TileLayout;
 
@@ -16,7 +17,8 @@ import org.electorallog.core.TileLayout;
  * allows"): the entry bundles of leaves [from, to) (C2SP tlog-tiles {@code tile/entries/}), each
  * entry hashed into its leaf (RFC 6962 section 2.1) and compared with the level-0 tile at tree size
  * {@code to}, and read as a canonical statement ({@link EntryChecks}: of this board, nothing after a
- * BOARD_SEALED record, a LOG_CONTINUATION only as record 0). Where the API refuses the bundles to
+ * BOARD_SEALED record, a LOG_CONTINUATION only as record 0); on the heads board each entry is also
+ * compared with the tree of the board it names ({@link HeadsLook}). Where the API refuses the bundles to
  * this caller (format 1 statements without an observer's token) nothing is looked at: the tiles
  * alone are checked, as before.
  */
@@ -28,7 +30,7 @@ final class EntryLook {
      * the first problem and how many there were. An API that does not answer is an
      * UncheckedIOException (the monitor counts it unreachable, not as a finding).
      */
-    static String problem(LogEndpoint api, String board, long from, long to) {
+    static String problem(LogEndpoint api, String board, long from, long to, String originPrefix) {
         List<String> problems = new ArrayList<>();
         EntryChecks checks = new EntryChecks(board, List.of(), null, problems::add);
         try {
@@ -61,6 +63,13 @@ final class EntryLook {
                     }
                 }
                 checks.bundle(t * TileLayout.TILE_WIDTH + first, entries.subList(first, width), null);
+                if (board.equals(HeadsBoard.NAME) && problems.isEmpty()) {
+                    String heads = HeadsLook.problem(
+                            api, originPrefix, entries.subList(first, width), t * TileLayout.TILE_WIDTH + first);
+                    if (heads != null) {
+                        problems.add(heads);
+                    }
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("the entries of " + board + " from " + api.baseUrl(), e);

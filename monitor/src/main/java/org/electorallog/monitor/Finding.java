@@ -42,7 +42,8 @@ public record Finding(
         SEAL_MISMATCH,
         /**
          * An entry the board grew by (read with an observer's token) does not hash to its leaf, or is
-         * not a statement of the board, follows a seal, or is a continuation after record 0.
+         * not a statement of the board, follows a seal, or is a continuation after record 0; or a heads
+         * board entry names a board's size and root that the tree served for that board does not have.
          */
         ENTRIES_DO_NOT_MATCH
     }

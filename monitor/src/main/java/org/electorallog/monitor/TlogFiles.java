@@ -22,6 +22,14 @@ public interface TlogFiles {
         return NOT_SAID;
     }
 
+    /**
+     * The board's link to the witnessed heads board (JSON of {@code GET /boards/{board}/heads-link},
+     * HEADS witness mode), or null when the source has none.
+     */
+    default byte[] headsLink() throws IOException {
+        return null;
+    }
+
     /** A board of a query API ({@link LogEndpoint#file}, its seal from {@code GET /boards/{board}}). */
     static TlogFiles api(String baseUrl, String board, String token) {
         LogEndpoint api = new LogEndpoint(baseUrl, token);
@@ -34,6 +42,11 @@ public interface TlogFiles {
             @Override
             public long sealedSize() throws IOException {
                 return api.sealedSize(board);
+            }
+
+            @Override
+            public byte[] headsLink() throws IOException {
+                return api.file(board, "heads-link");
             }
         };
     }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.electorallog.core.SigningKey;
 import org.electorallog.core.WitnessPolicy;
 import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
@@ -85,16 +86,25 @@ public final class Witnessing implements AutoCloseable {
                     org.electorallog.config.Setting.WITNESS_MODE.env + " must be BOARDS or HEADS, got '" + mode + "'");
         }
         String seed = conf.secret(org.electorallog.config.Setting.HEAD_SENDER_KEY);
-        org.electorallog.core.SigningKey key;
+        SigningKey key;
         if (seed == null) {
-            key = org.electorallog.core.SigningKey.generate();
+            key = SigningKey.generate();
             LOG.info(
                     "head writer: no {} set, signing the heads board with a key made now",
                     org.electorallog.config.Setting.HEAD_SENDER_KEY.env);
         } else {
-            key = org.electorallog.core.SigningKey.parse(seed);
+            key = SigningKey.parse(seed);
         }
-        return start(policy, settings, timeout, Duration.ofMillis(every), HeadWriter.create(settings, key));
+        return startHeads(policy, settings, timeout, Duration.ofMillis(every), key);
+    }
+
+    /**
+     * Starts the rounds in HEADS mode: the head writer signs the heads board's entries with {@code
+     * headKey} and only the heads board's checkpoints go to the witnesses.
+     */
+    public static Witnessing startHeads(
+            WitnessPolicy policy, ProjectorSettings settings, Duration timeout, Duration every, SigningKey headKey) {
+        return start(policy, settings, timeout, every, HeadWriter.create(settings, headKey));
     }
 
     /** Starts the rounds in BOARDS mode: every board's checkpoints go to the witnesses. */

@@ -32,6 +32,7 @@ final class VoterPage {
     private static final String HTML = resource("/voter/voter.html");
     private static final String SCRIPT = resource("/voter/voter.js");
     private static final String PERSONAL = resource("/voter/personal.js");
+    private static final String HEADS = resource("/voter/heads.js");
     private static final String STYLE = resource("/voter/voter.css");
 
     private final String trust;
@@ -52,6 +53,7 @@ final class VoterPage {
                 file("/voter", List.of("board", "record", "leaf_hash", "election"), "text/html", HTML),
                 file("/voter/voter.js", List.of(), "text/javascript", SCRIPT),
                 file("/voter/personal.js", List.of(), "text/javascript", PERSONAL),
+                file("/voter/heads.js", List.of(), "text/javascript", HEADS),
                 file("/voter/voter.css", List.of(), "text/css", STYLE),
                 new Route(
                         HandlerType.GET,

@@ -1,0 +1,244 @@
+package org.electorallog.dev;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.Cosigner;
+import org.electorallog.core.HeadChain;
+import org.electorallog.core.HeadsBoard;
+import org.electorallog.core.NoteSigner;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.TlogProof;
+import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.infra.SharedStack;
+import org.electorallog.launcher.SealCommand;
+import org.electorallog.launcher.VerifyCommand;
+import org.electorallog.monitor.BoardVerifier;
+import org.electorallog.monitor.TlogFiles;
+import org.electorallog.monitor.Verification;
+import org.electorallog.monitor.VerifyOptions;
+import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.projector.ProjectorSettings;
+import org.electorallog.schemas.ElectionStatements;
+import org.electorallog.testkit.Poll;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import picocli.CommandLine;
+
+/**
+ * HEADS witness mode end to end (issue 45 item 3, docs/witnesses.md): the local witness cosigns only
+ * the heads board, and every client proves a record through the chain record -> board checkpoint ->
+ * heads entry -> cosigned heads checkpoint: {@code electoral-log verify} on a tlog-proof bundle,
+ * {@code verify-board} on a sealed board, and the voter page in Chromium. A heads entry changed
+ * behind the API breaks each.
+ */
+class HeadsChainTest {
+    static final String BOARD = "heads-chain-" + Long.toString(System.nanoTime(), 36);
+    static final String SEALED = BOARD + "-sealed";
+    static final int VOTES = 12;
+    static final ObjectMapper JSON = new ObjectMapper();
+    static DevEnvironment env;
+    static VoterBrowser chromium;
+    static LogClient client;
+
+    @BeforeAll
+    static void start() throws Exception {
+        env = DevEnvironment.start(
+                SharedStack.get(),
+                false,
+                Path.of("target/stack/heads-chain"),
+                0,
+                NoteSigner.generate("heads-chain.electoral-log.local"),
+                null,
+                true);
+        client = new LogClient(env.api().baseUrl());
+        try (ElectoralLogProducer producer =
+                ElectoralLogProducer.create(SharedStack.get().kafkaBootstrap())) {
+            ElectionStatements votes = new ElectionStatements(BOARD, 3);
+            for (int i = 0; i < VOTES; i++) {
+                producer.publish(votes.vote("heads-voter-" + i, 1_000 + i)).get();
+            }
+            ElectionStatements sealed = new ElectionStatements(SEALED, 4);
+            for (int i = 0; i < 3; i++) {
+                producer.publish(sealed.vote("sealed-voter-" + i, 1_000 + i)).get();
+            }
+            producer.publish(SealCommand.statement(SEALED, "back-office", null, 2_000))
+                    .get();
+        }
+        awaitLinked(BOARD, VOTES);
+        awaitLinked(SEALED, 4);
+        chromium = VoterBrowser.open(Path.of("target/voter-page"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (chromium != null) {
+            chromium.close();
+        }
+        if (env != null) {
+            env.close();
+        }
+    }
+
+    /** Polls the public API until the board's heads link names its checkpoint at {@code size}. */
+    static void awaitLinked(String board, long size) throws Exception {
+        Poll.until(
+                Duration.ofMinutes(1),
+                Duration.ofMillis(100),
+                "board " + board + " at " + size + " in a witnessed heads checkpoint",
+                () -> {
+                    var r = client.send("/boards/" + board + "/heads-link");
+                    return r.statusCode() == 200
+                            ? Checkpoint.open(
+                                            JSON.readTree(r.body())
+                                                    .get("checkpoint")
+                                                    .asText(),
+                                            logKeys())
+                                    .size()
+                            : -1L;
+                },
+                s -> s == size);
+    }
+
+    static List<NoteVerifier> logKeys() {
+        return List.of(NoteVerifier.parse(env.signer().verifierKey()));
+    }
+
+    @Test
+    void verifyChecksAProofBundleThroughTheHeadsBoard() throws Exception {
+        assertEquals(
+                404,
+                client.send("/boards/" + BOARD + "/checkpoint?witnessed=true").statusCode(),
+                "no board is witnessed on its own in HEADS mode");
+        String bundle = client.get("/boards/" + BOARD + "/records/5/proof-bundle");
+        assertTrue(HeadChain.isChained(TlogProof.parse(bundle)), bundle);
+        Path dir = Files.createDirectories(Path.of("target/heads-chain"));
+        Path file = Files.writeString(dir.resolve("record-5.tlog-proof"), bundle);
+        String leaf =
+                Base64.getEncoder().encodeToString(client.proof(BOARD, 5, null).leafHash());
+        String[] ok = verify(file, leaf);
+        assertEquals("0", ok[0], ok[1] + ok[2]);
+        assertTrue(
+                ok[1].contains("entered on the heads board " + ProjectorSettings.DEFAULT_ORIGIN_PREFIX + "heads"),
+                ok[1]);
+        assertTrue(ok[1].contains("1 witness(es) cosigned: witness.electoral-log.local"), ok[1]);
+
+        // the heads entry changed in the bundle: it no longer names the board's checkpoint
+        TlogProof p = TlogProof.parse(bundle);
+        TlogProof head = TlogProof.parse(new String(p.extra(), StandardCharsets.UTF_8));
+        byte[] entry = head.extra().clone();
+        entry[entry.length - 1] ^= 1;
+        String forged = HeadChain.link(
+                        new TlogProof(null, p.index(), p.inclusion(), p.checkpointNote()),
+                        entry,
+                        new TlogProof(null, head.index(), head.inclusion(), head.checkpointNote()))
+                .format();
+        String[] bad = verify(Files.writeString(dir.resolve("forged.tlog-proof"), forged), leaf);
+        assertEquals("1", bad[0], bad[1] + bad[2]);
+        assertTrue(bad[2].contains("NOT VERIFIED: the heads link: "), bad[2]);
+    }
+
+    private static String[] verify(Path file, String leaf) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        VerifyCommand c = new VerifyCommand();
+        c.out = new PrintStream(out, true, StandardCharsets.UTF_8);
+        c.err = new PrintStream(err, true, StandardCharsets.UTF_8);
+        int exit = new CommandLine(c)
+                .execute(
+                        file.toString(),
+                        "--log-key",
+                        env.signer().verifierKey(),
+                        "--origin",
+                        ProjectorSettings.DEFAULT_ORIGIN_PREFIX + BOARD,
+                        "--leaf-hash",
+                        leaf,
+                        "--witness",
+                        env.witness().verifierKey(),
+                        "--quorum",
+                        "1");
+        return new String[] {
+            Integer.toString(exit), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)
+        };
+    }
+
+    @Test
+    void verifyBoardVerifiesASealedBoardThroughTheHeadsBoard() throws Exception {
+        TlogFiles api = TlogFiles.api(env.api().baseUrl(), SEALED, null);
+        Verification v = BoardVerifier.verify(api, options(SEALED), (d, t, s) -> {});
+        assertTrue(v.verified(), v.problems().toString());
+        assertEquals(4, v.sealedSize());
+        assertEquals(4, v.witnessedSize(), "the quorum vouches for the whole sealed board");
+
+        // the same files without the heads link: nothing cosigned the board's checkpoint
+        TlogFiles withoutLink = api::get;
+        Verification unwitnessed = BoardVerifier.verify(withoutLink, options(SEALED), (d, t, s) -> {});
+        assertFalse(unwitnessed.verified());
+        assertTrue(
+                unwitnessed.problems().toString().contains("valid cosignature(s) of the witnesses given"),
+                unwitnessed.problems().toString());
+    }
+
+    private static VerifyOptions options(String board) {
+        return new VerifyOptions(
+                logKeys(),
+                ProjectorSettings.DEFAULT_ORIGIN_PREFIX + board,
+                List.of(Cosigner.Verifier.parse(env.witness().verifierKey())),
+                1,
+                List.of());
+    }
+
+    @Test
+    void theVoterPageVerifiesThroughTheHeadsBoardAndFailsOnAChangedHeadsEntry() throws Exception {
+        String[] good = chromium.check(env.api().baseUrl(), "board=" + BOARD + "&record=5", "heads-verified", null);
+        assertEquals("verified", good[0], good[1]);
+        String steps = chromium.driver.findElement(By.id("steps")).getText();
+        assertTrue(steps.contains("of the heads board " + ProjectorSettings.DEFAULT_ORIGIN_PREFIX + "heads"), steps);
+        assertTrue(steps.contains("witnesses cosigned the heads checkpoint (quorum 1)"), steps);
+
+        // the server changes the heads entry it shows: its leaf is no longer the one the witnesses cosigned
+        JsonNode link = JSON.readTree(client.get("/boards/" + BOARD + "/heads-link"));
+        long entry = link.get("entry_index").asLong();
+        flipLastByte(entry);
+        try {
+            String[] bad = chromium.check(env.api().baseUrl(), "board=" + BOARD + "&record=5", "heads-forged", null);
+            assertEquals("failed", bad[0], bad[1]);
+            assertTrue(bad[1].contains("heads entry " + entry + " does not lead to the cosigned heads root"), bad[1]);
+        } finally {
+            flipLastByte(entry);
+        }
+    }
+
+    /** Flips the last byte of heads entry {@code id} in the projection, as a lying server would. */
+    private static void flipLastByte(long id) throws Exception {
+        DatabaseAddress db = SharedStack.get().database();
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+                PreparedStatement ps = c.prepareStatement("UPDATE records SET statement = set_byte(statement, "
+                        + "length(statement) - 1, get_byte(statement, length(statement) - 1) # 1) "
+                        + "WHERE board_id = (SELECT board_id FROM boards WHERE name = ?) AND id = ?")) {
+            ps.setString(1, HeadsBoard.NAME);
+            ps.setLong(2, id);
+            assertEquals(1, ps.executeUpdate());
+        } catch (java.sql.SQLException e) {
+            throw new IOException(e);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package org.electorallog.dev;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import org.electorallog.testkit.Poll;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * A real headless Chromium driving the voter page (Debian's chromium and chromium-driver; .ci/run
+ * installs them): opens the page, runs the check and reads the result, saving a screenshot of each.
+ */
+final class VoterBrowser implements AutoCloseable {
+    final WebDriver driver;
+    private final Path shots;
+
+    private VoterBrowser(WebDriver driver, Path shots) {
+        this.driver = driver;
+        this.shots = shots;
+    }
+
+    /** Starts Chromium; screenshots go to {@code shots}. */
+    static VoterBrowser open(Path shots) throws Exception {
+        Path chromium = Path.of(System.getProperty("electoral-log.chromium", "/usr/bin/chromium"));
+        Path driver = Path.of(System.getProperty("electoral-log.chromedriver", "/usr/bin/chromedriver"));
+        if (!Files.isExecutable(chromium) || !Files.isExecutable(driver)) {
+            throw new IllegalStateException("the browser tests need " + chromium + " and " + driver
+                    + ": apt-get install chromium chromium-driver (.ci/run does it when they are missing)");
+        }
+        Files.createDirectories(shots);
+        ChromeOptions options = new ChromeOptions()
+                .setBinary(chromium.toString())
+                .addArguments(
+                        "--headless=new",
+                        "--no-sandbox", // the tests run as root
+                        "--disable-dev-shm-usage",
+                        "--window-size=1000,1400",
+                        "--user-data-dir="
+                                + Files.createTempDirectory("chromium").toAbsolutePath());
+        return new VoterBrowser(
+                new ChromeDriver(
+                        new ChromeDriverService.Builder()
+                                .usingDriverExecutable(driver.toFile())
+                                .usingAnyFreePort()
+                                .build(),
+                        options),
+                shots);
+    }
+
+    /** Opens {@code <baseUrl>/voter?<query>}, runs the check and returns the result's state and text; saves a screenshot. */
+    String[] check(String baseUrl, String query, String shot, String token) throws Exception {
+        driver.get(baseUrl + "/voter?" + query);
+        until(() -> "true".equals(driver.findElement(By.tagName("body")).getDomAttribute("data-ready")), "page ready");
+        if (token != null) {
+            driver.findElement(By.tagName("details")).click();
+            driver.findElement(By.id("token")).sendKeys(token);
+        }
+        driver.findElement(By.id("go")).click();
+        WebElement result = driver.findElement(By.id("result"));
+        until(() -> result.getDomAttribute("data-state") != null && result.isDisplayed(), "a result");
+        Files.move(
+                ((ChromeDriver) driver).getScreenshotAs(OutputType.FILE).toPath(),
+                shots.resolve(shot + ".png"),
+                StandardCopyOption.REPLACE_EXISTING);
+        return new String[] {result.getDomAttribute("data-state"), result.getText()};
+    }
+
+    /** Polls the page until the condition holds (30 s at most): the page's own state is the condition. */
+    void until(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        try {
+            Poll.until(Duration.ofSeconds(30), what, condition::getAsBoolean);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + ": " + driver.getPageSource(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        driver.quit();
+    }
+}
