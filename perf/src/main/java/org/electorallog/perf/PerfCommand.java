@@ -29,6 +29,7 @@ import picocli.CommandLine.Option;
             RebuildCommand.class,
             VerifyBoardCommand.class,
             TilesCommand.class,
+            WitnessRoundsCommand.class,
             ReportCommand.class
         },
         description =

@@ -38,24 +38,21 @@ import org.slf4j.LoggerFactory;
  */
 public final class Witnessing implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Witnessing.class);
-    /** The advisory lock key: one witnessing process per projection database. */
-    static final long LOCK_KEY = 0x656c5f7769746e65L; // "el_witne"
 
     private final WitnessPolicy policy;
-    private final ProjectorSettings settings;
     private final HikariDataSource db;
     private final WitnessSubmission submission;
     private final ScheduledExecutorService thread;
     /** The head writer in HEADS mode; null in BOARDS mode, where every board goes to the witnesses. */
     private final HeadWriter heads;
 
-    private Connection lock;
+    private final WitnessingLock lock;
 
     private Witnessing(
             WitnessPolicy policy, ProjectorSettings settings, HikariDataSource db, Duration timeout, HeadWriter heads) {
         this.policy = policy;
         this.heads = heads;
-        this.settings = settings;
+        this.lock = new WitnessingLock(settings);
         this.db = db;
         this.submission = new WitnessSubmission(db, timeout);
         // one thread per witness: a witness that hangs until the timeout delays only its own rounds
@@ -141,7 +138,16 @@ public final class Witnessing implements AutoCloseable {
         return w;
     }
 
-    /** Witnessing whose rounds run only when called ({@link #headRound}, {@link #round}): for tests and measurements. */
+    /**
+     * Witnessing in HEADS mode ({@code headKey} signs the heads entries; null: BOARDS mode) whose rounds
+     * run only when the caller runs them ({@link #headRound}, {@link #round}): for tests and the perf
+     * module's measure of requests a round.
+     */
+    public static Witnessing unscheduled(
+            WitnessPolicy policy, ProjectorSettings settings, Duration timeout, SigningKey headKey) {
+        return unscheduled(policy, settings, timeout, headKey == null ? null : HeadWriter.create(settings, headKey));
+    }
+
     static Witnessing unscheduled(
             WitnessPolicy policy, ProjectorSettings settings, Duration timeout, HeadWriter heads) {
         HikariDataSource db = ProjectionDatabase.pool(
@@ -158,7 +164,7 @@ public final class Witnessing implements AutoCloseable {
             round(witness);
         } catch (SQLException | RuntimeException e) {
             LOG.warn("witnessing round for {} failed (the next round tries again): {}", witness.id(), e.toString());
-            releaseLock();
+            lock.release();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -178,8 +184,8 @@ public final class Witnessing implements AutoCloseable {
      * One head round (HEADS mode): the heads entries of the boards whose checkpoint changed, sent and
      * acknowledged. Returns how many were sent; 0 while another process holds the witnessing lock.
      */
-    int headRound() throws SQLException, InterruptedException {
-        if (!holdLock()) {
+    public int headRound() throws SQLException, InterruptedException {
+        if (!lock.hold()) {
             return 0;
         }
         try (Connection c = db.getConnection()) {
@@ -192,8 +198,8 @@ public final class Witnessing implements AutoCloseable {
      * witness when it has not cosigned it, then the quorum mark. Does nothing while another process holds the
      * witnessing lock.
      */
-    void round(WitnessPolicy.Entry witness) throws SQLException, InterruptedException {
-        if (!holdLock()) {
+    public void round(WitnessPolicy.Entry witness) throws SQLException, InterruptedException {
+        if (!lock.hold()) {
             return;
         }
         List<BoardState> boards;
@@ -253,26 +259,6 @@ public final class Witnessing implements AutoCloseable {
         return Checkpoints.latest(c, boardId).orElse(null);
     }
 
-    private synchronized boolean holdLock() throws SQLException {
-        if (lock != null && lock.isValid(2)) {
-            return true;
-        }
-        releaseLock();
-        lock = ProjectionDatabase.advisoryLock(settings.jdbcUrl(), settings.dbUser(), settings.dbPassword(), LOCK_KEY);
-        return lock != null;
-    }
-
-    private synchronized void releaseLock() {
-        if (lock != null) {
-            try {
-                lock.close(); // ending the session releases its advisory lock
-            } catch (SQLException e) {
-                LOG.debug("closing the witnessing lock connection: {}", e.toString());
-            }
-            lock = null;
-        }
-    }
-
     @Override
     public void close() {
         thread.shutdownNow();
@@ -281,7 +267,7 @@ public final class Witnessing implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        releaseLock();
+        lock.release();
         if (heads != null) {
             heads.close();
         }

@@ -56,8 +56,8 @@ class HeadWritingTest {
         WitnessPolicy policy = WitnessPolicy.parse(List.of(key.verifierKey() + " http://127.0.0.1:" + w1.port()), "1");
         WitnessPolicy.Entry witness = policy.witnesses().get(0);
         try (Projector p = Projector.start(settings);
-                Witnessing witnessing = Witnessing.unscheduled(
-                        policy, settings, Duration.ofSeconds(5), HeadWriter.create(settings, SigningKey.generate()));
+                Witnessing witnessing =
+                        Witnessing.unscheduled(policy, settings, Duration.ofSeconds(5), SigningKey.generate());
                 ElectoralLogProducer producer =
                         ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
             for (int b = 0; b < BOARDS; b++) {

@@ -1,0 +1,52 @@
+package org.electorallog.projector;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.electorallog.store.ProjectionDatabase;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The witnessing leader's lock: a PostgreSQL session advisory lock held on a connection of its own,
+ * so that one process per projection database asks the witnesses and writes the heads board; when
+ * that process dies its session ends and another instance takes the lock at its next round.
+ */
+final class WitnessingLock implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(WitnessingLock.class);
+    /** The advisory lock key: one witnessing process per projection database. */
+    static final long KEY = 0x656c5f7769746e65L; // "el_witne"
+
+    private final ProjectorSettings settings;
+    private Connection lock;
+
+    WitnessingLock(ProjectorSettings settings) {
+        this.settings = settings;
+    }
+
+    /** Whether this process holds the lock (taking it when free). */
+    synchronized boolean hold() throws SQLException {
+        if (lock != null && lock.isValid(2)) {
+            return true;
+        }
+        release();
+        lock = ProjectionDatabase.advisoryLock(settings.jdbcUrl(), settings.dbUser(), settings.dbPassword(), KEY);
+        return lock != null;
+    }
+
+    /** Lets the lock go (after a failed round: the next round takes it again, or another process does). */
+    synchronized void release() {
+        if (lock != null) {
+            try {
+                lock.close(); // ending the session releases its advisory lock
+            } catch (SQLException e) {
+                LOG.debug("closing the witnessing lock connection: {}", e.toString());
+            }
+            lock = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        release();
+    }
+}
