@@ -111,8 +111,10 @@ final class WitnessRoundsCommand implements Callable<Integer> {
     /** One statement more on each of the first {@code n} boards ({@code wr-0} ...). */
     private static void grow(ElectoralLogProducer producer, int n, long[] grown) throws Exception {
         for (int b = 0; b < n; b++) {
-            var unused =
-                    producer.publish(new ElectionStatements("wr-" + b, b).vote("voter-" + grown[b], 1_000 + grown[b]));
+            // a seed of its own per statement: a generator's statements, delivery IDs included, repeat for a seed
+            long seed = ((long) b << 32) | grown[b];
+            var unused = producer.publish(
+                    new ElectionStatements("wr-" + b, seed).vote("voter-" + grown[b], 1_000 + grown[b]));
             grown[b]++;
         }
         producer.flush();
