@@ -55,16 +55,41 @@ final class FillCommand implements Callable<Integer> {
                     + "default ${DEFAULT-VALUE}, the projector's own default")
     int batchRecords;
 
+    @Option(
+            names = "--hold-memory-gb",
+            defaultValue = "0",
+            description = "gigabytes a child process holds away from PostgreSQL's page cache for the whole fill "
+                    + "(MemoryHold; docs/perf.md says how much stands for a 50M-record board); default none")
+    int holdMemoryGb;
+
     @Override
     public Integer call() throws Exception {
+        if (holdMemoryGb > 0) {
+            try (MemoryHold hold = MemoryHold.start(holdMemoryGb, dirs.work)) {
+                return fill(MemoryHold.meminfo());
+            }
+        }
+        return fill(null);
+    }
+
+    private int fill(Map<String, Double> heldMemory) throws Exception {
         FillForm form = signed && committed
                 ? FillForm.SIGNED_COMMITTED
                 : signed ? FillForm.SIGNED : committed ? FillForm.COMMITTED : FillForm.PLAIN;
         try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
             env.batchRecords(batchRecords);
             Map<String, Object> r = FillRun.run(env, target, boards, form, ceilingEvery, ceilingRows);
+            if (heldMemory != null) {
+                r.put("memory_held_gb", holdMemoryGb);
+                r.put("memory_gb_at_start", heldMemory);
+                r.put("memory_gb_at_end", MemoryHold.meminfo());
+            }
             if (r.containsKey("published")) {
-                dirs.write(form.filePrefix + PerfCommand.label(target), r);
+                dirs.write(
+                        form.filePrefix
+                                + PerfCommand.label(target)
+                                + (heldMemory == null ? "" : "-held-" + holdMemoryGb + "g"),
+                        r);
             } else {
                 // nothing was measured: keep the result of the fill that got there
                 System.out.println("fill: " + r.get("note"));

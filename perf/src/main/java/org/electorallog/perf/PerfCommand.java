@@ -30,6 +30,7 @@ import picocli.CommandLine.Option;
             VerifyBoardCommand.class,
             TilesCommand.class,
             WitnessRoundsCommand.class,
+            ProofsCommand.class,
             ReportCommand.class
         },
         description =

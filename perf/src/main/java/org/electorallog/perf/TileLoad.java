@@ -14,9 +14,10 @@ import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A closed-loop HTTP load of tile GETs: {@code connections} threads, each with a client of its own
- * (one keep-alive connection), each asking for random paths of the list back to back for the
- * duration; every answer must be 200 with 8,192 bytes, or it counts as an error.
+ * A closed-loop HTTP load: {@code connections} threads, each with a client of its own (one keep-alive
+ * connection), each running random operations of the list back to back for the duration; an
+ * operation is one GET (a tile, a record proof from the API) or several in a row (a record proof
+ * from static tiles), and an answer the caller's check refuses counts it as an error.
  */
 final class TileLoad {
     private TileLoad() {}
@@ -48,7 +49,31 @@ final class TileLoad {
         }
     }
 
+    /** An answer a full tile must be: 200 with 256 hashes. */
+    static final java.util.function.Predicate<HttpResponse<byte[]>> FULL_TILE =
+            r -> r.statusCode() == 200 && r.body().length == 8192;
+
+    /** Any 200. */
+    static final java.util.function.Predicate<HttpResponse<byte[]>> OK = r -> r.statusCode() == 200;
+
+    /** Each path on its own, a full tile each. */
     static Result run(String base, List<String> paths, int connections, int seconds) throws InterruptedException {
+        return run(base, paths.stream().map(List::of).toList(), connections, seconds, FULL_TILE);
+    }
+
+    /**
+     * {@code connections} clients, each for {@code seconds} running operations picked at random: an
+     * operation is its paths fetched one after the other on the client's connection (a record proof
+     * from static tiles: the checkpoint and the tiles on its path), timed as one; an answer {@code ok}
+     * refuses makes the operation an error.
+     */
+    static Result run(
+            String base,
+            List<List<String>> operations,
+            int connections,
+            int seconds,
+            java.util.function.Predicate<HttpResponse<byte[]>> ok)
+            throws InterruptedException {
         long end = System.nanoTime() + seconds * 1_000_000_000L;
         AtomicLong errors = new AtomicLong();
         List<long[]> latencies = new ArrayList<>();
@@ -66,14 +91,18 @@ final class TileLoad {
                         Random random = new Random(id);
                         int k = 0;
                         while (System.nanoTime() < end && k < mine.length) {
-                            String p = paths.get(random.nextInt(paths.size()));
+                            List<String> op = operations.get(random.nextInt(operations.size()));
                             long t0 = System.nanoTime();
                             try {
-                                HttpResponse<byte[]> r = http.send(
-                                        HttpRequest.newBuilder(URI.create(base + p))
-                                                .build(),
-                                        HttpResponse.BodyHandlers.ofByteArray());
-                                if (r.statusCode() != 200 || r.body().length != 8192) {
+                                boolean failed = false;
+                                for (String p : op) {
+                                    HttpResponse<byte[]> r = http.send(
+                                            HttpRequest.newBuilder(URI.create(base + p))
+                                                    .build(),
+                                            HttpResponse.BodyHandlers.ofByteArray());
+                                    failed |= !ok.test(r);
+                                }
+                                if (failed) {
                                     errors.incrementAndGet();
                                     continue;
                                 }
