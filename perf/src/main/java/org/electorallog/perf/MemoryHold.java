@@ -25,7 +25,7 @@ final class MemoryHold implements AutoCloseable {
 
     /** Starts the holder with this JVM's class path and waits until all of it is touched. */
     static MemoryHold start(int gigabytes, Path work) throws IOException, InterruptedException {
-        Path ready = work.resolve("memory-hold.ready");
+        Path ready = Files.createDirectories(work).resolve("memory-hold.ready");
         Files.deleteIfExists(ready);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p = new ProcessBuilder(
