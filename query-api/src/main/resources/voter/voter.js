@@ -10,7 +10,8 @@
 //      (personal.js, statements in the committed form).
 // In HEADS witness mode the witnesses cosign the heads board instead, and steps 1 and 2 become the
 // chain of heads.js: the board's checkpoint, signed, is named by an entry of a heads checkpoint
-// that the quorum cosigned.
+// that the quorum cosigned. Served from a static publication (no query API), the page builds the
+// proof of step 3 itself from the published tiles (tiles.js).
 // Any failure shows as a failure; nothing is "verified" unless all of them hold.
 'use strict';
 
@@ -286,6 +287,11 @@ function keySourceText() {
 /** The board's own checkpoint, witnessed on its own (BOARDS witness mode) or only signed (quorum 0); adds its steps. */
 async function checkBoardCheckpoint(board, logKeys, witnessKeys, quorum) {
   const noteText = await (await fetchOk('/boards/' + encodeURIComponent(board) + '/checkpoint' + (quorum > 0 ? '?witnessed=true' : ''))).text();
+  return checkCheckpointNote(noteText, logKeys, witnessKeys, quorum);
+}
+
+/** A checkpoint note: its log signature and the quorum of its cosignatures; adds its steps. */
+async function checkCheckpointNote(noteText, logKeys, witnessKeys, quorum) {
   const note = parseNote(noteText);
   const cp = parseCheckpoint(note.text);
   const signedBy = await checkLogSignature(note, logKeys);
@@ -301,6 +307,46 @@ async function checkBoardCheckpoint(board, logKeys, witnessKeys, quorum) {
     : cos.valid.length + ' of ' + witnessKeys.length + ' witnesses cosigned it (quorum ' + quorum + '): ' +
       cos.valid.map((w) => w.name + ' at ' + w.time.toISOString()).join(', ') + '.');
   return cp;
+}
+
+/**
+ * Served from a static publication (tiles.js): the board's files are at `<data-tiles>/<board>/`.
+ * Undefined when the query API serves the page.
+ */
+const TILES = document.body.dataset.tiles;
+
+/** The check against a static publication: its checkpoint, then the record's proof built from its tiles. */
+async function checkFromPublication(board, receipt, logKeys, witnessKeys, quorum) {
+  if (!receipt || !receipt.id) {
+    throw new NotVerified('this copy of the page reads the published files, which cannot look a leaf hash up: give the ' +
+      'record number from your receipt (signing in needs the log\'s query API)');
+  }
+  const base = TILES + '/' + encodeURIComponent(board);
+  const cp = await checkCheckpointNote(await (await fetchOk(base + '/checkpoint')).text(), logKeys, witnessKeys, quorum);
+  const index = Number(receipt.id);
+  if (!(index < Number(cp.size))) {
+    throw new NotVerified('record ' + index + ' is not in the published checkpoint (' + cp.size + ' records): if you voted ' +
+      'in the last minutes, check again shortly; otherwise check the number on your receipt');
+  }
+  const tree = new PublishedTree(base, Number(cp.size));
+  const proof = await tree.proof(index);
+  const root = await rootFromInclusion(BigInt(index), cp.size, proof.leaf, proof.hashes);
+  if (!equal(root, cp.root)) {
+    throw new NotVerified('the inclusion proof built from the published tiles does not lead to the ' +
+      (quorum > 0 ? 'cosigned' : 'signed') + ' root: the publication is not the log the checkpoint signs');
+  }
+  step(true, 'Record ' + index + ' (leaf hash ' + b64encode(proof.leaf) + ') is in the tree of ' + cp.size + ' records: ' +
+    'its inclusion proof of ' + proof.hashes.length + ' hashes, built here from the published tiles, leads to the ' +
+    (quorum > 0 ? 'cosigned' : 'signed') + ' root (RFC 9162). Compare the leaf hash with your receipt, if you kept one.');
+  const records = 'Record ' + index + ' of board ' + board + ' is';
+  if (quorum < 1) {
+    show('unwitnessed', 'In the log, but no witness vouched for it',
+      records + ' in the log as its operator signed it. No witness cosignature was required (quorum 0). ' +
+      'This check does not reveal or confirm how you voted.');
+    return;
+  }
+  show('verified', 'Verified: your ballot is in the log',
+    records + ' in the log the witnesses cosigned, read from its published copy. This check does not reveal or confirm how you voted.');
 }
 
 async function check(event) {
@@ -327,6 +373,10 @@ async function check(event) {
     step(true, 'Keys used ' + keySourceText() + ': log key ' + logKeys.map((k) => k.text).join(', ') + '; ' +
       (witnessKeys.length ? 'witness keys ' + witnessKeys.map((k) => k.text).join(', ') : 'no witness key') +
       '; quorum ' + quorum + '.');
+    if (TILES !== undefined) {
+      await checkFromPublication(board, receipt, logKeys, witnessKeys, quorum);
+      return;
+    }
     // in HEADS witness mode the witnesses cosign the heads board, which names this board's checkpoint (heads.js)
     let cp = null;
     if (quorum > 0) {

@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +26,6 @@ import org.electorallog.core.TlogProof;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.launcher.SealCommand;
-import org.electorallog.launcher.VerifyCommand;
 import org.electorallog.monitor.BoardVerifier;
 import org.electorallog.monitor.TlogFiles;
 import org.electorallog.monitor.Verification;
@@ -41,7 +38,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import picocli.CommandLine;
 
 /**
  * HEADS witness mode end to end (issue 45 item 3, docs/witnesses.md): the local witness cosigns only
@@ -157,27 +153,18 @@ class HeadsChainTest {
     }
 
     private static String[] verify(Path file, String leaf) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        VerifyCommand c = new VerifyCommand();
-        c.out = new PrintStream(out, true, StandardCharsets.UTF_8);
-        c.err = new PrintStream(err, true, StandardCharsets.UTF_8);
-        int exit = new CommandLine(c)
-                .execute(
-                        file.toString(),
-                        "--log-key",
-                        env.signer().verifierKey(),
-                        "--origin",
-                        ProjectorSettings.DEFAULT_ORIGIN_PREFIX + BOARD,
-                        "--leaf-hash",
-                        leaf,
-                        "--witness",
-                        env.witness().verifierKey(),
-                        "--quorum",
-                        "1");
-        return new String[] {
-            Integer.toString(exit), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)
-        };
+        return VerifyCli.run(
+                file.toString(),
+                "--log-key",
+                env.signer().verifierKey(),
+                "--origin",
+                ProjectorSettings.DEFAULT_ORIGIN_PREFIX + BOARD,
+                "--leaf-hash",
+                leaf,
+                "--witness",
+                env.witness().verifierKey(),
+                "--quorum",
+                "1");
     }
 
     @Test

@@ -56,7 +56,12 @@ final class VoterBrowser implements AutoCloseable {
 
     /** Opens {@code <baseUrl>/voter?<query>}, runs the check and returns the result's state and text; saves a screenshot. */
     String[] check(String baseUrl, String query, String shot, String token) throws Exception {
-        driver.get(baseUrl + "/voter?" + query);
+        return checkAt(baseUrl + "/voter?" + query, shot, token);
+    }
+
+    /** Opens the page at {@code url} (a published copy, say), runs the check and returns the result's state and text. */
+    String[] checkAt(String url, String shot, String token) throws Exception {
+        driver.get(url);
         until(() -> "true".equals(driver.findElement(By.tagName("body")).getDomAttribute("data-ready")), "page ready");
         if (token != null) {
             driver.findElement(By.tagName("details")).click();

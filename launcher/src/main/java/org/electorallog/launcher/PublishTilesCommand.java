@@ -35,6 +35,13 @@ public final class PublishTilesCommand implements Callable<Integer> {
                     + "statement kind is public (docs/security.md)")
     boolean entries;
 
+    @Option(
+            names = "--voter-page",
+            description =
+                    "also write the voter page into _voter/ of the directory: served beside the boards, it checks a "
+                            + "ballot from the published files alone (docs/witnesses.md \"The voter page\")")
+    boolean voterPage;
+
     @Option(names = "--once", description = "one round, then exit (0: every board published, 1: some failed)")
     boolean once;
 
@@ -54,6 +61,7 @@ public final class PublishTilesCommand implements Callable<Integer> {
                 entries);
         if (!once) {
             try (Publisher p = Publisher.start(settings)) {
+                writePage(p);
                 out.println("publish-tiles: publishing every " + intervalMs + " ms into " + dir + " (Ctrl-C stops)");
                 Thread.currentThread().join();
             }
@@ -64,6 +72,7 @@ public final class PublishTilesCommand implements Callable<Integer> {
                 out.println("publish-tiles: another publisher holds the lock; nothing done");
                 return 1;
             }
+            writePage(p);
             int failed = 0;
             for (String board : p.boards()) {
                 try {
@@ -77,6 +86,13 @@ public final class PublishTilesCommand implements Callable<Integer> {
                 }
             }
             return failed == 0 ? 0 : 1;
+        }
+    }
+
+    private void writePage(Publisher p) throws java.io.IOException {
+        if (voterPage) {
+            p.writePage(org.electorallog.query.PublishedVoterPage.files(Publisher.PAGE_DIR));
+            out.println("publish-tiles: the voter page is at /" + Publisher.PAGE_DIR + "/ of " + dir);
         }
     }
 }

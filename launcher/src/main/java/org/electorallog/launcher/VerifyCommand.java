@@ -17,6 +17,8 @@ import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.TlogProof;
+import org.electorallog.monitor.PublishedTiles;
+import org.electorallog.monitor.TlogFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -34,8 +36,21 @@ import picocli.CommandLine.Parameters;
         description = "Check a tlog-proof bundle offline against the log's and witnesses' keys. Exit 0 verified, "
                 + "1 not verified (with the reason), 2 usage error.")
 public final class VerifyCommand implements Callable<Integer> {
-    @Parameters(index = "0", description = "the tlog-proof file (GET /boards/{board}/records/{id}/proof-bundle)")
+    @Parameters(
+            index = "0",
+            arity = "0..1",
+            description =
+                    "the tlog-proof file (GET /boards/{board}/records/{id}/proof-bundle); or --tiles-url with --record")
     Path file;
+
+    @Option(
+            names = "--tiles-url",
+            description = "instead of a file: the board's static publication (publish-tiles behind a web server, e.g. "
+                    + "https://tiles.example/board-1); the proof is built here from its checkpoint and tiles")
+    String tilesUrl;
+
+    @Option(names = "--record", description = "with --tiles-url: the record's number")
+    Long record;
 
     @Option(names = "--log-key", required = true, description = "the log's verifier key (GET /log-keys); repeatable")
     List<String> logKeys = new ArrayList<>();
@@ -86,10 +101,16 @@ public final class VerifyCommand implements Callable<Integer> {
             for (String w : witnesses) {
                 cosigners.add(Cosigner.Verifier.parse(w));
             }
+            if ((file == null) == (tilesUrl == null) || (tilesUrl != null) != (record != null)) {
+                throw new IllegalArgumentException("give a tlog-proof file, or --tiles-url with --record");
+            }
             try {
-                proof = TlogProof.parse(Files.readString(file, StandardCharsets.UTF_8));
+                proof = file != null
+                        ? TlogProof.parse(Files.readString(file, StandardCharsets.UTF_8))
+                        : PublishedTiles.proof(TlogFiles.url(tilesUrl.replaceAll("/+$", "")), record);
             } catch (ProofException e) {
-                err.println("verify: NOT VERIFIED: " + file + " is not a tlog-proof: " + e.getMessage());
+                err.println("verify: NOT VERIFIED: " + (file != null ? file + " is not a tlog-proof" : tilesUrl) + ": "
+                        + e.getMessage());
                 return 1;
             }
         } catch (IllegalArgumentException | IOException e) {

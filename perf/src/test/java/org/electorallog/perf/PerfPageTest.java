@@ -29,7 +29,10 @@ class PerfPageTest {
     @Test
     void theCommittedPageIsTheBaselinesReport() throws IOException {
         String page = ReportWriter.page(
-                Baseline.read(BASELINE), "perf/baseline", Files.readString(BASELINE.resolve("notes.md")));
+                Baseline.read(BASELINE),
+                National.read(Path.of("national")),
+                "perf/baseline",
+                Files.readString(BASELINE.resolve("notes.md")));
         assertEquals(
                 page,
                 Files.readString(PAGE),
@@ -40,7 +43,7 @@ class PerfPageTest {
 
     @Test
     void everyTargetHasOneRow() throws IOException {
-        String page = ReportWriter.page(Baseline.read(BASELINE), "perf/baseline", "");
+        String page = ReportWriter.page(Baseline.read(BASELINE), null, "perf/baseline", "");
         String targets = page.substring(page.indexOf("## Targets"), page.indexOf("## Fill"));
         List<String> rows = targets.lines()
                 .filter(l -> l.startsWith("| ") && !l.startsWith("| target"))
@@ -58,6 +61,20 @@ class PerfPageTest {
         JSON.writeValue(copy.resolve("fill-5M.json").toFile(), fill);
         IOException e = assertThrows(IOException.class, () -> Baseline.read(copy));
         assertTrue(e.getMessage().contains("fill-5M.json is not a Fill result"), e.getMessage());
+    }
+
+    @Test
+    void aNationalFileWithoutAFieldThePageUsesIsRefusedByName() throws IOException {
+        Path copy = Files.createDirectories(tmp.resolve("national"));
+        for (String f : National.FILES) {
+            Files.copy(Path.of("national").resolve(f), copy.resolve(f));
+        }
+        ObjectNode rounds =
+                (ObjectNode) JSON.readTree(copy.resolve("witness-rounds.json").toFile());
+        ((ObjectNode) rounds.get("runs").get(0)).remove("requests");
+        JSON.writeValue(copy.resolve("witness-rounds.json").toFile(), rounds);
+        IOException e = assertThrows(IOException.class, () -> National.read(copy));
+        assertTrue(e.getMessage().contains("witness-rounds.json is not a WitnessRounds result"), e.getMessage());
     }
 
     @Test
@@ -81,7 +98,7 @@ class PerfPageTest {
             ((ObjectNode) w).put("seconds", n / 13_960).put("ceiling_rows_per_second", 20_000);
         });
         JSON.writeValue(copy.resolve("fill-5M.json").toFile(), fill);
-        String page = ReportWriter.page(Baseline.read(copy), "x", "");
+        String page = ReportWriter.page(Baseline.read(copy), null, "x", "");
         assertTrue(
                 page.contains("| pipeline 1M -> 5M >= 70 % of the COPY ceiling measured in the same windows (17)"
                         + " | 69.8 % of 20,000 rows/s | **no** |"),

@@ -110,6 +110,20 @@ public final class Publisher implements AutoCloseable {
         return out;
     }
 
+    /** Where the voter page goes in the directory: not a board name, so no board can take it. */
+    public static final String PAGE_DIR = "_voter";
+
+    /**
+     * Writes the voter page's files (name to bytes, from the query API's {@code PublishedVoterPage})
+     * into {@value #PAGE_DIR}/, each fsynced and renamed into place, so that the page can be served
+     * beside the boards and check a ballot from the published files alone.
+     */
+    public void writePage(Map<String, byte[]> files) throws IOException {
+        for (Map.Entry<String, byte[]> f : files.entrySet()) {
+            dir.write(PAGE_DIR, f.getKey(), f.getValue());
+        }
+    }
+
     /** One board published from a snapshot of its own. */
     public BoardPublication.Outcome publish(String board) throws SQLException, IOException {
         try (Connection c = db.getConnection()) {

@@ -33,6 +33,7 @@ final class VoterPage {
     private static final String SCRIPT = resource("/voter/voter.js");
     private static final String PERSONAL = resource("/voter/personal.js");
     private static final String HEADS = resource("/voter/heads.js");
+    private static final String TILES = resource("/voter/tiles.js");
     private static final String STYLE = resource("/voter/voter.css");
 
     private final String trust;
@@ -54,6 +55,7 @@ final class VoterPage {
                 file("/voter/voter.js", List.of(), "text/javascript", SCRIPT),
                 file("/voter/personal.js", List.of(), "text/javascript", PERSONAL),
                 file("/voter/heads.js", List.of(), "text/javascript", HEADS),
+                file("/voter/tiles.js", List.of(), "text/javascript", TILES),
                 file("/voter/voter.css", List.of(), "text/css", STYLE),
                 new Route(
                         HandlerType.GET,

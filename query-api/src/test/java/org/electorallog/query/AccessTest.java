@@ -58,6 +58,7 @@ class AccessTest {
             Map.entry("GET /voter/voter.js", Role.ANONYMOUS),
             Map.entry("GET /voter/personal.js", Role.ANONYMOUS),
             Map.entry("GET /voter/heads.js", Role.ANONYMOUS),
+            Map.entry("GET /voter/tiles.js", Role.ANONYMOUS),
             Map.entry("GET /voter/voter.css", Role.ANONYMOUS),
             Map.entry("GET /voter/trust.json", Role.ANONYMOUS),
             Map.entry("GET /boards", Role.ANONYMOUS),

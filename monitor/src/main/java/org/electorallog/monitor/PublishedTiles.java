@@ -1,0 +1,76 @@
+package org.electorallog.monitor;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.Hashes;
+import org.electorallog.core.ProofBuilder;
+import org.electorallog.core.ProofException;
+import org.electorallog.core.SignedNote;
+import org.electorallog.core.TileKey;
+import org.electorallog.core.TileLayout;
+import org.electorallog.core.TileSource;
+import org.electorallog.core.TlogProof;
+
+/**
+ * A board's hash tiles read from its files (a static publication, C2SP tlog-tiles) as a tree of a
+ * given size: each tile at the width that size gives it, or, when that partial tile is gone because
+ * the tree has since filled it (the publisher removes partial tiles once their full tile exists), the
+ * full tile's first hashes, as tlog-tiles tells clients to do.
+ */
+public final class PublishedTiles {
+    private PublishedTiles() {}
+
+    /** The tiles of {@code files} as of tree size {@code size}. */
+    public static TileSource of(TlogFiles files, long size) {
+        return keys -> {
+            Map<TileKey, byte[]> out = new HashMap<>();
+            for (TileKey k : keys) {
+                int width = TileLayout.width(k.level(), k.index(), size);
+                try {
+                    byte[] tile = files.get(TileLayout.tilePath(k.level(), k.index(), width));
+                    if (tile == null && width < TileLayout.TILE_WIDTH) {
+                        byte[] full = files.get(TileLayout.tilePath(k.level(), k.index(), TileLayout.TILE_WIDTH));
+                        tile = full == null ? null : Arrays.copyOf(full, width * Hashes.HASH_SIZE);
+                    }
+                    if (tile != null) {
+                        out.put(k, tile);
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException("tile " + k + " of the published board", e);
+                }
+            }
+            return out;
+        };
+    }
+
+    /**
+     * The tlog-proof of record {@code record} built from a board's files: its checkpoint as served
+     * (with the cosignature lines it carries) and the inclusion proof from its tiles at that size.
+     * Nothing is trusted here; the caller verifies the proof.
+     */
+    public static TlogProof proof(TlogFiles files, long record) throws IOException, ProofException {
+        byte[] note = files.get("checkpoint");
+        if (note == null) {
+            throw new IOException("the publication has no checkpoint");
+        }
+        String text = new String(note, java.nio.charset.StandardCharsets.UTF_8);
+        long size = Checkpoint.parse(SignedNote.parse(text).text()).size();
+        if (record >= size) {
+            throw new ProofException("record " + record + " is not in the published checkpoint of size " + size);
+        }
+        List<byte[]> hashes;
+        try {
+            hashes = ProofBuilder.inclusion(record, size, of(files, size));
+        } catch (ProofBuilder.MissingTileException e) {
+            throw new ProofException("the publication lacks a tile the proof needs: " + e.getMessage());
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        return new TlogProof(null, record, hashes, text);
+    }
+}

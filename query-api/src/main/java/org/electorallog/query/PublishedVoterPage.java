@@ -1,0 +1,46 @@
+package org.electorallog.query;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The voter page as files for a static publication ({@code publish-tiles --voter-page}, issue 45
+ * item 1): the same scripts and style as {@code GET /voter}, and an {@code index.html} whose body says
+ * that the boards' files are beside it ({@code data-tiles}), so the page builds a record's proof from
+ * the published checkpoint and tiles (tiles.js) with no query API. Its paths are under {@code
+ * /<dir>/}, the directory the publisher puts it in.
+ */
+public final class PublishedVoterPage {
+    private static final List<String> FILES = List.of("voter.js", "personal.js", "heads.js", "tiles.js", "voter.css");
+
+    private PublishedVoterPage() {}
+
+    /** File name to bytes, for the directory {@code dir} at the publication's root. */
+    public static Map<String, byte[]> files(String dir) {
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        String html = resource("voter.html")
+                .replace("\"/voter/", "\"/" + dir + "/")
+                .replace("<body>", "<body data-tiles=\"\">");
+        out.put("index.html", html.getBytes(StandardCharsets.UTF_8));
+        for (String f : FILES) {
+            out.put(f, resource(f).getBytes(StandardCharsets.UTF_8));
+        }
+        return out;
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = PublishedVoterPage.class.getResourceAsStream("/voter/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("the jar has no /voter/" + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
