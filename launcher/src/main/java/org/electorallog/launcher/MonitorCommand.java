@@ -26,8 +26,14 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = "Follow the log's boards over HTTP and report forks, sealed boards that grow and bad signatures.")
 public final class MonitorCommand implements Callable<Integer> {
-    @Option(names = "--url", required = true, description = "a query API of the log (repeatable: replicas, mirrors)")
+    @Option(names = "--url", description = "a query API of the log (repeatable: replicas, mirrors)")
     List<String> urls = new ArrayList<>();
+
+    @Option(
+            names = "--tiles-url",
+            description =
+                    "a static publication of the log (publish-tiles behind a web server; repeatable; needs --board)")
+    List<String> tilesUrls = new ArrayList<>();
 
     @Option(names = "--log-key", required = true, description = "the log's verifier key (repeatable)")
     List<String> logKeys = new ArrayList<>();
@@ -76,7 +82,14 @@ public final class MonitorCommand implements Callable<Integer> {
         Monitor.Settings settings;
         try {
             List<LogEndpoint> endpoints = new ArrayList<>();
+            if (urls.isEmpty() && tilesUrls.isEmpty()) {
+                throw new IllegalArgumentException("give --url or --tiles-url");
+            }
+            if (!tilesUrls.isEmpty() && boards.isEmpty()) {
+                throw new IllegalArgumentException("a static publication lists no boards: name them with --board");
+            }
             urls.forEach(u -> endpoints.add(new LogEndpoint(u, token)));
+            tilesUrls.forEach(u -> endpoints.add(LogEndpoint.published(u)));
             List<NoteVerifier> keys = new ArrayList<>();
             logKeys.forEach(k -> keys.add(NoteVerifier.parse(k)));
             List<Cosigner.Verifier> witnesses = new ArrayList<>();

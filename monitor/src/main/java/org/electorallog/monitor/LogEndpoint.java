@@ -11,19 +11,15 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import org.electorallog.core.TileKey;
-import org.electorallog.core.TileLayout;
 import org.electorallog.core.TileSource;
 
 /**
  * One query API as a plain C2SP client reads it: a board's checkpoint (C2SP tlog-checkpoint), its
  * hash tiles (C2SP tlog-tiles, full or partial for a given tree size) and its state
  * ({@code GET /boards/{board}}, for the seal). A bearer token is sent when given; nothing else of
- * the API is used.
+ * the API is used. Or a static publication ({@link #published}: {@code publish-tiles} behind a web
+ * server, a board's files at {@code <url>/<board>/}), which lists no boards and states no seal.
  */
 public final class LogEndpoint {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -32,9 +28,26 @@ public final class LogEndpoint {
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
+    /** Where a board's files are under the base URL: {@code /boards/<board>/} on an API, {@code /<board>/} when published. */
+    private final String boardsPath;
+
     public LogEndpoint(String baseUrl, String token) {
+        this(baseUrl, token, "/boards/");
+    }
+
+    private LogEndpoint(String baseUrl, String token, String boardsPath) {
         this.baseUrl = baseUrl.replaceAll("/+$", "");
         this.token = token;
+        this.boardsPath = boardsPath;
+    }
+
+    /** A static publication's root ({@code publish-tiles} behind a web server): each board at {@code <url>/<board>/}. */
+    public static LogEndpoint published(String baseUrl) {
+        return new LogEndpoint(baseUrl, null, "/");
+    }
+
+    private boolean isPublished() {
+        return boardsPath.equals("/");
     }
 
     public String baseUrl() {
@@ -43,6 +56,9 @@ public final class LogEndpoint {
 
     /** The board names the API lists. */
     public List<String> boards() throws IOException {
+        if (isPublished()) {
+            throw new IOException("a static publication does not list its boards: name them (--board)");
+        }
         List<String> out = new ArrayList<>();
         for (JsonNode b : JSON.readTree(text("/boards")).path("boards")) {
             out.add(b.get("board").asText());
@@ -52,12 +68,18 @@ public final class LogEndpoint {
 
     /** The board's latest signed checkpoint note, or null when it has none yet. */
     public String checkpoint(String board) throws IOException {
-        HttpResponse<byte[]> r = get("/boards/" + enc(board) + "/checkpoint");
+        HttpResponse<byte[]> r = get(boardsPath + enc(board) + "/checkpoint");
         return r.statusCode() == 404 ? null : body(r, "the checkpoint of " + board);
     }
 
-    /** The size the API says the board was sealed at, or -1 while it says the board is open. */
+    /**
+     * The size the API says the board was sealed at, or -1 while it says the board is open (and for
+     * a static publication, which states no board state: the seal is then read from the records).
+     */
     public long sealedSize(String board) throws IOException {
+        if (isPublished()) {
+            return -1;
+        }
         JsonNode sealed = JSON.readTree(text("/boards/" + enc(board))).path("sealed");
         return sealed.isMissingNode() || sealed.isNull()
                 ? -1
@@ -66,25 +88,11 @@ public final class LogEndpoint {
 
     /**
      * The board's hash tiles as of tree size {@code size}: each asked tile at the width that size
-     * gives it (C2SP tlog-tiles); a tile the API does not have is left out.
+     * gives it (C2SP tlog-tiles), or the full tile's prefix where that partial tile is gone ({@link
+     * PublishedTiles}); a tile the source does not have is left out.
      */
     public TileSource tiles(String board, long size) {
-        return keys -> {
-            Map<TileKey, byte[]> out = new HashMap<>();
-            for (TileKey k : Set.copyOf(keys)) {
-                int width = TileLayout.width(k.level(), k.index(), size);
-                try {
-                    HttpResponse<byte[]> r =
-                            get("/boards/" + enc(board) + "/" + TileLayout.tilePath(k.level(), k.index(), width));
-                    if (r.statusCode() == 200) {
-                        out.put(k, r.body());
-                    }
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException("tile " + k + " of " + board + " from " + baseUrl, e);
-                }
-            }
-            return out;
-        };
+        return PublishedTiles.of(path -> file(board, path), size);
     }
 
     /**
@@ -93,7 +101,7 @@ public final class LogEndpoint {
      * observer's token).
      */
     public byte[] file(String board, String path) throws IOException {
-        return at("/boards/" + enc(board) + "/" + path);
+        return at(boardsPath + enc(board) + "/" + path);
     }
 
     /**

@@ -93,7 +93,10 @@ public final class Monitor {
                     if (!java.util.Objects.equals(r.state(), before)) {
                         state.write(board, r.state());
                     }
-                    metrics.verified(board, r.state());
+                    if (r.state() != null) {
+                        // null: a board whose first look found a contradiction has nothing verified yet
+                        metrics.verified(board, r.state());
+                    }
                     for (Finding f : r.findings()) {
                         if (!reported.add(f.kind() + " " + board + " " + api.baseUrl() + " " + f.current())) {
                             continue;

@@ -13,6 +13,10 @@ import java.util.List;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.infra.NginxServer;
 import org.electorallog.monitor.BoardVerifier;
+import org.electorallog.monitor.Finding;
+import org.electorallog.monitor.LogEndpoint;
+import org.electorallog.monitor.Monitor;
+import org.electorallog.monitor.MonitorMetrics;
 import org.electorallog.monitor.TlogFiles;
 import org.electorallog.monitor.Verification;
 import org.electorallog.monitor.VerifyOptions;
@@ -21,7 +25,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A board served only from the published directory through nginx (Debian's, with the shipped
  * {@code infra/deploy/nginx-tiles.conf} as it is, listen and root set) verifies in
- * {@code verify-board} as a plain tlog-tiles client reads it; the checkpoint is served
+ * {@code verify-board} as a plain tlog-tiles client reads it, and the monitor follows it (a changed
+ * tile is reported); the checkpoint is served
  * {@code no-cache}, tiles {@code immutable}, and the publisher's temporary files not at all.
  */
 class NginxTilesTest {
@@ -65,7 +70,37 @@ class NginxTilesTest {
             assertTrue(v.verified(), v.problems().toString());
             assertEquals(300, v.size());
             assertEquals(0, v.entries(), "entries not published: the tiles alone verified");
+
+            // the monitor follows the same files (monitor --tiles-url): nothing to report, until a tile the
+            // root is made of changes (level 1's: the hash of the first 256 leaves)
+            List<String> reported = new java.util.ArrayList<>();
+            assertEquals(
+                    List.of(),
+                    monitor(nginx, board, work.resolve("monitor-a"), reported).pass(),
+                    reported.toString());
+            Path tileFile = dir.resolve(board).resolve("tile/1/000.p/1");
+            byte[] bytes = Files.readAllBytes(tileFile);
+            bytes[0] ^= 1;
+            Files.write(tileFile, bytes);
+            List<Finding> found =
+                    monitor(nginx, board, work.resolve("monitor-b"), reported).pass();
+            assertEquals(1, found.size(), found + " " + reported);
+            assertEquals(Finding.Kind.TILES_DO_NOT_MATCH, found.get(0).kind());
         }
+    }
+
+    /** A monitor of {@code board} on nginx's static publication, with its state in {@code state}. */
+    static Monitor monitor(NginxServer nginx, String board, Path state, List<String> reported) {
+        return new Monitor(
+                new Monitor.Settings(
+                        List.of(LogEndpoint.published(nginx.baseUrl())),
+                        List.of(NoteVerifier.parse(Projection.SIGNER.verifierKey())),
+                        List.of(),
+                        "publisher-test.electoral-log.local/",
+                        List.of(board),
+                        state),
+                new MonitorMetrics(),
+                reported::add);
     }
 
     static HttpResponse<byte[]> get(String url) throws Exception {
