@@ -84,6 +84,11 @@ public final class Witnessing implements AutoCloseable {
         }
         String seed = conf.secret(org.electorallog.config.Setting.HEAD_SENDER_KEY);
         SigningKey key;
+        if (seed == null && "ENFORCE".equals(conf.get(org.electorallog.config.Setting.SENDER_REGISTRY))) {
+            throw new IllegalArgumentException(org.electorallog.config.Setting.HEAD_SENDER_KEY.env
+                    + " is needed in HEADS witness mode with the sender registry enforced: a key made at start is "
+                    + "registered for nothing, so every heads entry would be refused");
+        }
         if (seed == null) {
             key = SigningKey.generate();
             LOG.info(

@@ -1,0 +1,51 @@
+package org.electorallog.projector;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.electorallog.config.Configuration;
+import org.electorallog.core.Cosigner;
+import org.electorallog.core.NoteSigner;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The witness mode as configured: an unknown mode is refused by name, and HEADS mode with the sender
+ * registry enforced needs a fixed head sender key (a key made at start is registered for nothing, so
+ * every heads entry would be dead-lettered). Both are refused before anything connects.
+ */
+class WitnessModeTest {
+    private static final ProjectorSettings SETTINGS = ProjectorSettings.defaults(
+            "127.0.0.1:9",
+            "jdbc:postgresql://127.0.0.1:9/none",
+            "u",
+            "p",
+            Path.of("target/none"),
+            NoteSigner.generate("mode.electoral-log.local"));
+    private static final String WITNESS = Cosigner.Key.generate("w.mode.test").verifierKey() + " http://127.0.0.1:9";
+
+    @Test
+    void anUnknownModeAndAnUnregistrableHeadKeyAreRefused() {
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> Witnessing.start(
+                        Configuration.load(
+                                Map.of("ELECTORAL_LOG_WITNESSES", WITNESS, "ELECTORAL_LOG_WITNESS_MODE", "HEAD")),
+                        SETTINGS));
+        assertTrue(
+                e.getMessage().contains("ELECTORAL_LOG_WITNESS_MODE must be BOARDS or HEADS, got 'HEAD'"),
+                e.getMessage());
+        e = assertThrows(
+                IllegalArgumentException.class,
+                () -> Witnessing.start(
+                        Configuration.load(Map.of(
+                                "ELECTORAL_LOG_WITNESSES", WITNESS,
+                                "ELECTORAL_LOG_WITNESS_MODE", "HEADS",
+                                "ELECTORAL_LOG_SENDER_REGISTRY", "ENFORCE")),
+                        SETTINGS));
+        assertTrue(
+                e.getMessage().contains("ELECTORAL_LOG_HEAD_SENDER_KEY is needed in HEADS witness mode"),
+                e.getMessage());
+    }
+}
