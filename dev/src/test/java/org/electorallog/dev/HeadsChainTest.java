@@ -70,7 +70,9 @@ class HeadsChainTest {
                 ElectoralLogProducer.create(SharedStack.get().kafkaBootstrap())) {
             ElectionStatements votes = new ElectionStatements(BOARD, 3);
             for (int i = 0; i < VOTES; i++) {
-                producer.publish(votes.vote("heads-voter-" + i, 1_000 + i)).get();
+                // record 7 is the dev voter's: the ballot locator hands it its chained bundle
+                producer.publish(votes.vote(i == 7 ? DevEnvironment.DEV_VOTER : "heads-voter-" + i, 1_000 + i))
+                        .get();
             }
             ElectionStatements sealed = new ElectionStatements(SEALED, 4);
             for (int i = 0; i < 3; i++) {
@@ -150,6 +152,33 @@ class HeadsChainTest {
         String[] bad = verify(Files.writeString(dir.resolve("forged.tlog-proof"), forged), leaf);
         assertEquals("1", bad[0], bad[1] + bad[2]);
         assertTrue(bad[2].contains("NOT VERIFIED: the heads link: "), bad[2]);
+    }
+
+    @Test
+    void theBallotLocatorHandsAVoterTheirBundleThroughTheHeadsBoard() throws Exception {
+        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                                        env.api().baseUrl() + "/boards/" + BOARD + "/ballots?election_id=election-0"))
+                                .header(
+                                        "Authorization",
+                                        "Bearer " + env.tokens().get(org.electorallog.query.Role.VOTER))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        JsonNode ballot = JSON.readTree(r.body()).get("ballots").get(0);
+        assertEquals(7, ballot.get("id").asLong(), r.body());
+        TlogProof bundle = TlogProof.parse(ballot.get("proof_bundle").asText());
+        assertTrue(HeadChain.isChained(bundle), ballot.toString());
+        HeadChain.Verified v = HeadChain.verify(
+                bundle,
+                client.proof(BOARD, 7, null).leafHash(),
+                ProjectorSettings.DEFAULT_ORIGIN_PREFIX + BOARD,
+                ProjectorSettings.DEFAULT_ORIGIN_PREFIX + HeadsBoard.NAME,
+                logKeys(),
+                List.of(Cosigner.Verifier.parse(env.witness().verifierKey())),
+                1);
+        assertEquals(VOTES, v.board().size());
     }
 
     private static String[] verify(Path file, String leaf) {

@@ -18,16 +18,19 @@ import org.electorallog.store.Tiles;
 /** The ballot locator: a voter's own cast votes with their C2SP tlog-proof bundles. */
 final class BallotLocator {
     private final SnapshotReads reads;
+    private final HeadLinkService heads;
 
-    BallotLocator(SnapshotReads reads) {
+    BallotLocator(SnapshotReads reads, HeadLinkService heads) {
         this.reads = reads;
+        this.heads = heads;
     }
 
     /**
      * The ballot locator: a voter's cast votes in an election, newest first, {@code limit}
      * per page before {@code beforeId} (null = from the newest), a ballot ID narrowing them further;
      * each vote already in a checkpoint with its C2SP tlog-proof bundle, built on the latest
-     * witnessed checkpoint that covers it, else on the latest checkpoint. One snapshot: the listing
+     * witnessed checkpoint that covers it, else through the witnessed heads board (HEADS witness mode,
+     * {@link HeadLinkService#bundle}), else on the latest checkpoint. One snapshot: the listing
      * and its bundles belong to one tree; the witnessed tip names the board, so the locator is the tip,
      * the ballots, the latest tip only when a vote is past the witnessed one, and one tile query for
      * every bundle of the page (the paths of the votes and the checkpoints' right edges,
@@ -68,15 +71,20 @@ final class BallotLocator {
             for (int i = 0; i < votes.size(); i++) {
                 Records.Ballot v = votes.get(i);
                 BoardTip tip = tips.get(i);
-                String bundle = !ProofService.covers(tip, v.id())
+                String chained = ProofService.covers(witnessed, v.id())
                         ? null
-                        : new TlogProof(
-                                        null,
-                                        v.id(),
-                                        ProofBuilder.inclusion(
-                                                v.id(), tip.checkpoint().size(), k -> tiles),
-                                        tip.cosignedNote())
-                                .format();
+                        : heads.bundle(c, witnessed, v.id()).orElse(null);
+                String bundle = chained != null
+                        ? chained
+                        : !ProofService.covers(tip, v.id())
+                                ? null
+                                : new TlogProof(
+                                                null,
+                                                v.id(),
+                                                ProofBuilder.inclusion(
+                                                        v.id(), tip.checkpoint().size(), k -> tiles),
+                                                tip.cosignedNote())
+                                        .format();
                 out.add(new Responses.Ballot(
                         v.id(),
                         Timestamps.rfc3339(v.statementTime()),

@@ -69,7 +69,8 @@ public final class QueryApi implements AutoCloseable {
         HeadLinkService headLinks = new HeadLinkService(reads, fullTiles);
         ProofService proofs = new ProofService(reads, fullTiles, headLinks);
         routes.addAll(new OperationsRoutes(db, settings, metrics, schema).routes());
-        routes.addAll(new PublicRoutes(reader, proofs, headLinks, new BallotLocator(reads), cursors, access).routes());
+        routes.addAll(new PublicRoutes(reader, proofs, headLinks, new BallotLocator(reads, headLinks), cursors, access)
+                .routes());
         RatePolicy limits = settings.http().limits();
         routes.addAll(new AnalystRoutes(
                         reader,
