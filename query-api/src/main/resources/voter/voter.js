@@ -309,46 +309,6 @@ async function checkCheckpointNote(noteText, logKeys, witnessKeys, quorum) {
   return cp;
 }
 
-/**
- * Served from a static publication (tiles.js): the board's files are at `<data-tiles>/<board>/`.
- * Undefined when the query API serves the page.
- */
-const TILES = document.body.dataset.tiles;
-
-/** The check against a static publication: its checkpoint, then the record's proof built from its tiles. */
-async function checkFromPublication(board, receipt, logKeys, witnessKeys, quorum) {
-  if (!receipt || !receipt.id) {
-    throw new NotVerified('this copy of the page reads the published files, which cannot look a leaf hash up: give the ' +
-      'record number from your receipt (signing in needs the log\'s query API)');
-  }
-  const base = TILES + '/' + encodeURIComponent(board);
-  const cp = await checkCheckpointNote(await (await fetchOk(base + '/checkpoint')).text(), logKeys, witnessKeys, quorum);
-  const index = Number(receipt.id);
-  if (!(index < Number(cp.size))) {
-    throw new NotVerified('record ' + index + ' is not in the published checkpoint (' + cp.size + ' records): if you voted ' +
-      'in the last minutes, check again shortly; otherwise check the number on your receipt');
-  }
-  const tree = new PublishedTree(base, Number(cp.size));
-  const proof = await tree.proof(index);
-  const root = await rootFromInclusion(BigInt(index), cp.size, proof.leaf, proof.hashes);
-  if (!equal(root, cp.root)) {
-    throw new NotVerified('the inclusion proof built from the published tiles does not lead to the ' +
-      (quorum > 0 ? 'cosigned' : 'signed') + ' root: the publication is not the log the checkpoint signs');
-  }
-  step(true, 'Record ' + index + ' (leaf hash ' + b64encode(proof.leaf) + ') is in the tree of ' + cp.size + ' records: ' +
-    'its inclusion proof of ' + proof.hashes.length + ' hashes, built here from the published tiles, leads to the ' +
-    (quorum > 0 ? 'cosigned' : 'signed') + ' root (RFC 9162). Compare the leaf hash with your receipt, if you kept one.');
-  const records = 'Record ' + index + ' of board ' + board + ' is';
-  if (quorum < 1) {
-    show('unwitnessed', 'In the log, but no witness vouched for it',
-      records + ' in the log as its operator signed it. No witness cosignature was required (quorum 0). ' +
-      'This check does not reveal or confirm how you voted.');
-    return;
-  }
-  show('verified', 'Verified: your ballot is in the log',
-    records + ' in the log the witnesses cosigned, read from its published copy. This check does not reveal or confirm how you voted.');
-}
-
 async function check(event) {
   event.preventDefault();
   $('steps').replaceChildren();
