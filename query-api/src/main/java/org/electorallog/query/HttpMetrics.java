@@ -81,6 +81,10 @@ final class HttpMetrics implements AutoCloseable {
             .mapToObj(java.time.Duration::ofMillis)
             .toArray(java.time.Duration[]::new);
 
+    /** Each (method, route, status)'s timer, built once: a tile from memory costs little more than this lookup. */
+    private final java.util.concurrent.ConcurrentHashMap<String, Timer> timers =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
     /** Times every request. */
     void register(RoutesConfig routes) {
         routes.before(ctx -> ctx.attribute(STARTED, System.nanoTime()));
@@ -88,12 +92,17 @@ final class HttpMetrics implements AutoCloseable {
             Long started = ctx.attribute(STARTED);
             if (started != null) {
                 Endpoint matched = ctx.endpoints().lastHttpEndpoint();
-                Timer.builder("electoral_log_http_requests")
-                        .serviceLevelObjectives(BUCKETS)
-                        .tag("method", ctx.method().name())
-                        .tag("route", matched == null ? "unmatched" : matched.path)
-                        .tag("status", String.valueOf(ctx.statusCode()))
-                        .register(registry)
+                String method = ctx.method().name();
+                String route = matched == null ? "unmatched" : matched.path;
+                int status = ctx.statusCode();
+                timers.computeIfAbsent(
+                                method + ' ' + route + ' ' + status,
+                                k -> Timer.builder("electoral_log_http_requests")
+                                        .serviceLevelObjectives(BUCKETS)
+                                        .tag("method", method)
+                                        .tag("route", route)
+                                        .tag("status", String.valueOf(status))
+                                        .register(registry))
                         .record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
             }
         });
