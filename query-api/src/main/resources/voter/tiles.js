@@ -130,7 +130,15 @@ async function checkFromPublication(board, receipt, logKeys, witnessKeys, quorum
       'record number from your receipt (signing in needs the log\'s query API)');
   }
   const base = TILES + '/' + encodeURIComponent(board);
-  const cp = await checkCheckpointNote(await (await fetchOk(base + '/checkpoint')).text(), logKeys, witnessKeys, quorum);
+  // HEADS witness mode: the publisher writes the board's heads link beside its checkpoint (heads.js checks it)
+  let cp = null;
+  if (quorum > 0) {
+    const linked = await fetch(base + '/heads-link', { cache: 'no-store', credentials: 'omit' });
+    if (linked.ok) cp = await checkHeadsLink(board, await linked.json(), logKeys, witnessKeys, quorum);
+  }
+  if (cp === null) {
+    cp = await checkCheckpointNote(await (await fetchOk(base + '/checkpoint')).text(), logKeys, witnessKeys, quorum);
+  }
   const index = Number(receipt.id);
   if (!(index < Number(cp.size))) {
     throw new NotVerified('record ' + index + ' is not in the published checkpoint (' + cp.size + ' records): if you voted ' +

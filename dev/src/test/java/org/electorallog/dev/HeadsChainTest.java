@@ -24,6 +24,7 @@ import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.TlogProof;
 import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.infra.NginxServer;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.launcher.SealCommand;
 import org.electorallog.monitor.BoardVerifier;
@@ -32,6 +33,8 @@ import org.electorallog.monitor.Verification;
 import org.electorallog.monitor.VerifyOptions;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.projector.ProjectorSettings;
+import org.electorallog.publisher.Publisher;
+import org.electorallog.query.PublishedVoterPage;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.AfterAll;
@@ -205,7 +208,17 @@ class HeadsChainTest {
         assertEquals(4, v.witnessedSize(), "the quorum vouches for the whole sealed board");
 
         // the same files without the heads link: nothing cosigned the board's checkpoint
-        TlogFiles withoutLink = api::get;
+        TlogFiles withoutLink = new TlogFiles() {
+            @Override
+            public byte[] get(String path) throws IOException {
+                return api.get(path);
+            }
+
+            @Override
+            public byte[] headsLink() {
+                return null;
+            }
+        };
         Verification unwitnessed = BoardVerifier.verify(withoutLink, options(SEALED), (d, t, s) -> {});
         assertFalse(unwitnessed.verified());
         assertTrue(
@@ -240,6 +253,37 @@ class HeadsChainTest {
             assertTrue(bad[1].contains("heads entry " + entry + " does not lead to the cosigned heads root"), bad[1]);
         } finally {
             flipLastByte(entry);
+        }
+    }
+
+    @Test
+    void aStaticPublicationCarriesTheHeadsLink() throws Exception {
+        Path work = Files.createTempDirectory(Files.createDirectories(Path.of("target/tmp")), "heads-static-")
+                .toAbsolutePath();
+        Path dir = work.resolve("published");
+        DatabaseAddress db = SharedStack.get().database();
+        try (Publisher publisher = Publisher.open(
+                new Publisher.Settings(db.jdbcUrl(), db.user(), db.password(), dir, Duration.ofSeconds(1), false))) {
+            publisher.publish(BOARD);
+            publisher.publish(SEALED);
+            publisher.writePage(PublishedVoterPage.files(Publisher.PAGE_DIR));
+        }
+        assertTrue(Files.exists(dir.resolve(SEALED).resolve("heads-link")), "the publisher wrote the heads link");
+        try (NginxServer nginx =
+                NginxServer.start(Path.of("../infra/deploy/nginx-tiles.conf"), dir, work.resolve("nginx"))) {
+            Verification v = BoardVerifier.verify(
+                    TlogFiles.url(nginx.baseUrl() + "/" + SEALED), options(SEALED), (d, t, s) -> {});
+            assertTrue(v.verified(), v.problems().toString());
+            assertEquals(4, v.witnessedSize(), "the quorum vouches for the sealed board through the published link");
+
+            String page = nginx.baseUrl() + "/" + Publisher.PAGE_DIR + "/?board=" + BOARD + "&record=5#log_key="
+                    + java.net.URLEncoder.encode(env.signer().verifierKey(), StandardCharsets.UTF_8) + "&witness_key="
+                    + java.net.URLEncoder.encode(env.witness().verifierKey(), StandardCharsets.UTF_8) + "&quorum=1";
+            String[] good = chromium.checkAt(page, "heads-static-verified", null);
+            assertEquals("verified", good[0], good[1]);
+            String steps = chromium.driver.findElement(By.id("steps")).getText();
+            assertTrue(steps.contains("of the heads board"), steps);
+            assertTrue(steps.contains("built here from the published tiles"), steps);
         }
     }
 

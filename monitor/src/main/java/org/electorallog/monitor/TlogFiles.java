@@ -23,11 +23,12 @@ public interface TlogFiles {
     }
 
     /**
-     * The board's link to the witnessed heads board (JSON of {@code GET /boards/{board}/heads-link},
-     * HEADS witness mode), or null when the source has none.
+     * The board's link to the witnessed heads board (HEADS witness mode): the JSON of {@code GET
+     * /boards/{board}/heads-link} on an API, the {@code heads-link} file the publisher writes beside
+     * the checkpoint; null when the source has none.
      */
     default byte[] headsLink() throws IOException {
-        return null;
+        return get("heads-link");
     }
 
     /** A board of a query API ({@link LogEndpoint#file}, its seal from {@code GET /boards/{board}}). */
@@ -42,11 +43,6 @@ public interface TlogFiles {
             @Override
             public long sealedSize() throws IOException {
                 return api.sealedSize(board);
-            }
-
-            @Override
-            public byte[] headsLink() throws IOException {
-                return api.file(board, "heads-link");
             }
         };
     }

@@ -18,6 +18,7 @@ import org.electorallog.core.TileKey;
 import org.electorallog.core.TileLayout;
 import org.electorallog.store.BoardTip;
 import org.electorallog.store.BoardTips;
+import org.electorallog.store.HeadLinks;
 import org.electorallog.store.RecordSignatures;
 import org.electorallog.store.Records;
 import org.electorallog.store.Tiles;
@@ -42,7 +43,7 @@ public final class BoardPublication {
     /** What one publication did: the checkpoint's size, the size published before, files written. */
     public record Outcome(long size, long previous, int files) {}
 
-    static Outcome publish(Connection c, TlogDirectory dir, String board, boolean entries)
+    static Outcome publish(Connection c, TlogDirectory dir, String board, boolean entries, boolean link)
             throws SQLException, IOException {
         BoardTip tip = BoardTips.tip(c, board).orElse(null);
         if (tip == null || tip.checkpoint() == null) {
@@ -58,7 +59,7 @@ public final class BoardPublication {
                     + "directory");
         }
         if (current != null && note.equals(new String(current, StandardCharsets.UTF_8))) {
-            return new Outcome(n, p, 0);
+            return new Outcome(n, p, link ? headsLink(c, dir, tip) : 0);
         }
         int files = 0;
         short id = tip.board().id();
@@ -88,8 +89,30 @@ public final class BoardPublication {
         files += bundles(c, dir, board, id, p, n, entries);
         dir.write(board, "checkpoint", note.getBytes(StandardCharsets.UTF_8));
         files++;
+        if (link) {
+            files += headsLink(c, dir, tip); // after the checkpoint: the link's checkpoint is never beyond it
+        }
         prune(dir, board, p, n);
         return new Outcome(n, p, files);
+    }
+
+    /**
+     * The board's link to the witnessed heads board (HEADS witness mode), as the query API serves it
+     * at {@code /boards/{board}/heads-link}, written as {@code heads-link} beside the checkpoint when
+     * it changed: a static client proves a record through the heads board with it (the voter page's
+     * tiles.js, {@code verify-board --tiles-url}). Returns the files written, 0 or 1.
+     */
+    private static int headsLink(Connection c, TlogDirectory dir, BoardTip tip) throws SQLException, IOException {
+        java.util.Optional<HeadLinks.Witnessed> w = HeadLinks.witnessed(c, tip.board(), -1, id -> Tiles.source(c, id));
+        if (w.isEmpty()) {
+            return 0;
+        }
+        byte[] json = HeadLinkFile.json(tip.board().name(), w.get());
+        if (Arrays.equals(json, dir.read(tip.board().name(), HeadLinkFile.NAME))) {
+            return 0;
+        }
+        dir.write(tip.board().name(), HeadLinkFile.NAME, json);
+        return 1;
     }
 
     /**

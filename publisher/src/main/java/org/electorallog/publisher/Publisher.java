@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.electorallog.core.HeadsBoard;
+import org.electorallog.store.BoardTips;
 import org.electorallog.store.Boards;
 import org.electorallog.store.ProjectionDatabase;
 import org.slf4j.Logger;
@@ -42,6 +44,9 @@ public final class Publisher implements AutoCloseable {
     private final TlogDirectory dir;
     private final Connection lock;
     private volatile boolean running = true;
+    /** Each board's witnessed heads size when its heads link was last looked for. */
+    private final Map<String, Long> linkedAt = new java.util.concurrent.ConcurrentHashMap<>();
+
     private Thread loop;
 
     private Publisher(Settings settings) throws IOException, SQLException {
@@ -124,14 +129,26 @@ public final class Publisher implements AutoCloseable {
         }
     }
 
-    /** One board published from a snapshot of its own. */
+    /**
+     * One board published from a snapshot of its own; its heads link (HEADS witness mode) is looked up
+     * again only when the witnessed heads checkpoint changed since this publisher last looked for the
+     * board, as nothing else changes a link.
+     */
     public BoardPublication.Outcome publish(String board) throws SQLException, IOException {
         try (Connection c = db.getConnection()) {
             c.setReadOnly(true);
             c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             c.setAutoCommit(false);
             try {
-                return BoardPublication.publish(c, dir, board, settings.entries());
+                long heads = BoardTips.witnessedTip(c, HeadsBoard.NAME)
+                        .map(t -> t.checkpoint() == null ? 0L : t.checkpoint().size())
+                        .orElse(0L);
+                boolean link = heads > 0 && !Long.valueOf(heads).equals(linkedAt.get(board));
+                BoardPublication.Outcome o = BoardPublication.publish(c, dir, board, settings.entries(), link);
+                if (link) {
+                    linkedAt.put(board, heads);
+                }
+                return o;
             } finally {
                 c.rollback();
             }

@@ -9,7 +9,6 @@ import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.ProofBuilder;
 import org.electorallog.core.TlogProof;
 import org.electorallog.store.BoardTip;
-import org.electorallog.store.BoardTips;
 import org.electorallog.store.HeadLinks;
 import org.electorallog.store.Tiles;
 
@@ -45,16 +44,16 @@ final class HeadLinkService {
     HeadsLink latest(String name) {
         return reads.proofRead(c -> {
             BoardTip board = SnapshotReads.tip(c, name);
-            Link link = link(c, board, -1)
+            HeadLinks.Witnessed link = link(c, board, -1)
                     .orElseThrow(() -> ApiException.notFound("board '" + name
                             + "' has no checkpoint in a heads checkpoint the witnesses cosigned yet (is the log in HEADS "
                             + "witness mode? GET /boards/" + name
                             + "/checkpoint?witnessed=true serves a board witnessed on its own)"));
             return new HeadsLink(
                     name,
-                    link.row().checkpoint().note(),
-                    link.row().entryIndex(),
-                    Responses.b64(link.row().entry()),
+                    link.link().checkpoint().note(),
+                    link.link().entryIndex(),
+                    Responses.b64(link.link().entry()),
                     Responses.b64(link.entryProof().inclusion()),
                     link.entryProof().checkpointNote());
         });
@@ -65,48 +64,26 @@ final class HeadLinkService {
      * checkpoint covering it is in a witnessed heads checkpoint; empty otherwise.
      */
     Optional<String> bundle(Connection c, BoardTip board, long id) throws SQLException {
-        Optional<Link> link = link(c, board, id);
+        Optional<HeadLinks.Witnessed> link = link(c, board, id);
         if (link.isEmpty()) {
             return Optional.empty();
         }
-        long size = link.get().row().checkpoint().size();
+        long size = link.get().link().checkpoint().size();
         List<byte[]> proof = ProofBuilder.inclusion(
                 id,
                 size,
                 fullTiles.over(
                         board.board().name(), Tiles.source(c, board.board().id())));
         TlogProof inBoard =
-                new TlogProof(null, id, proof, link.get().row().checkpoint().note());
+                new TlogProof(null, id, proof, link.get().link().checkpoint().note());
         return Optional.of(
-                HeadChain.link(inBoard, link.get().row().entry(), link.get().entryProof())
+                HeadChain.link(inBoard, link.get().link().entry(), link.get().entryProof())
                         .format());
     }
 
-    private record Link(HeadLinks.Link row, TlogProof entryProof) {}
-
     /** The link of a checkpoint covering record {@code id} (-1: any), with E's proof in the witnessed H. */
-    private Optional<Link> link(Connection c, BoardTip board, long id) throws SQLException {
-        Optional<BoardTip> heads = BoardTips.witnessedTip(c, HeadsBoard.NAME);
-        if (heads.isEmpty()
-                || heads.get().checkpoint() == null
-                || board.board().name().equals(HeadsBoard.NAME)) {
-            return Optional.empty();
-        }
-        BoardTip h = heads.get();
-        Optional<HeadLinks.Link> row = HeadLinks.link(
-                c,
-                h.board().id(),
-                h.checkpoint().size(),
-                board.board().id(),
-                board.board().name(),
-                id);
-        if (row.isEmpty()) {
-            return Optional.empty();
-        }
-        List<byte[]> proof = ProofBuilder.inclusion(
-                row.get().entryIndex(),
-                h.checkpoint().size(),
-                fullTiles.over(HeadsBoard.NAME, Tiles.source(c, h.board().id())));
-        return Optional.of(new Link(row.get(), new TlogProof(null, row.get().entryIndex(), proof, h.cosignedNote())));
+    private Optional<HeadLinks.Witnessed> link(Connection c, BoardTip board, long id) throws SQLException {
+        return HeadLinks.witnessed(
+                c, board.board(), id, headsId -> fullTiles.over(HeadsBoard.NAME, Tiles.source(c, headsId)));
     }
 }

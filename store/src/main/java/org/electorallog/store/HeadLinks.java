@@ -88,4 +88,41 @@ public final class HeadLinks {
             }
         }
     }
+
+    /** A link whose heads checkpoint the witness quorum cosigned, with the entry's inclusion proof in it. */
+    public record Witnessed(Link link, org.electorallog.core.TlogProof entryProof) {}
+
+    /**
+     * The newest link of board {@code board} covering record {@code record} (-1: any) in the latest
+     * heads checkpoint a witness quorum cosigned, with the entry's RFC 9162 inclusion proof in it
+     * (from {@code headsTiles}, the heads board's tiles, given its ID) and that checkpoint's cosigned
+     * note; empty without a witnessed heads checkpoint or a link in it. What the query API serves as
+     * {@code /heads-link} and in chained bundles, and what the publisher writes beside a board.
+     */
+    public static Optional<Witnessed> witnessed(
+            Connection c,
+            BoardRow board,
+            long record,
+            java.util.function.Function<Short, org.electorallog.core.TileSource> headsTiles)
+            throws SQLException {
+        Optional<BoardTip> heads = BoardTips.witnessedTip(c, org.electorallog.core.HeadsBoard.NAME);
+        if (heads.isEmpty()
+                || heads.get().checkpoint() == null
+                || board.name().equals(org.electorallog.core.HeadsBoard.NAME)) {
+            return Optional.empty();
+        }
+        BoardTip h = heads.get();
+        Optional<Link> row = link(c, h.board().id(), h.checkpoint().size(), board.id(), board.name(), record);
+        if (row.isEmpty()) {
+            return Optional.empty();
+        }
+        List<byte[]> proof = org.electorallog.core.ProofBuilder.inclusion(
+                row.get().entryIndex(),
+                h.checkpoint().size(),
+                headsTiles.apply(h.board().id()));
+        return Optional.of(new Witnessed(
+                row.get(),
+                new org.electorallog.core.TlogProof(
+                        row.get().entry(), row.get().entryIndex(), proof, h.cosignedNote())));
+    }
 }
