@@ -184,6 +184,28 @@ class HeadsChainTest {
         assertEquals(VOTES, v.board().size());
     }
 
+    @Test
+    void theUnwitnessedRecordsGaugeCountsTheHeadsBoard() throws Exception {
+        String metrics = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(
+                                        java.net.URI.create(env.api().baseUrl() + "/metrics"))
+                                .header("Authorization", "Bearer " + env.adminToken())
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString())
+                .body();
+        List<String> gauge = metrics.lines()
+                .filter(l -> l.startsWith("electoral_log_board_unwitnessed_records{"))
+                .toList();
+        // no board is cosigned on its own here: without the heads board every record would count
+        assertTrue(
+                gauge.contains("electoral_log_board_unwitnessed_records{board=\"" + BOARD + "\"} 0.0"),
+                gauge.toString());
+        assertTrue(
+                gauge.contains("electoral_log_board_unwitnessed_records{board=\"" + SEALED + "\"} 0.0"),
+                gauge.toString());
+    }
+
     private static String[] verify(Path file, String leaf) {
         return VerifyCli.run(
                 file.toString(),

@@ -51,19 +51,30 @@ public final class Boards {
 
     /**
      * Each board's head for the metrics: size, the size and age of its latest checkpoint (one
-     * lateral primary-key probe a board into checkpoints) and the size of its latest witnessed one
-     * (one probe into the partial index checkpoints_witnessed, V13).
+     * lateral primary-key probe a board into checkpoints) and the size the witness quorum vouches
+     * for: its latest checkpoint witnessed on its own (one probe into the partial index
+     * checkpoints_witnessed, V13) or, in HEADS witness mode, its newest checkpoint whose heads entry
+     * is in the latest witnessed heads checkpoint (the board's checkpoints newest first, each one's
+     * heads entry probed by its delivery key, as {@link HeadLinks#LINK_SQL} does), whichever is larger.
      */
-    public static final String HEADS_SQL = "SELECT b.name, s.size, coalesce(k.size, 0), "
-            + "extract(epoch FROM now() - k.signed), coalesce(w.size, 0) FROM boards b JOIN board_state s USING (board_id) "
+    public static final String HEADS_SQL = "WITH h AS (SELECT b.board_id, (SELECT c.size FROM checkpoints c "
+            + "WHERE c.board_id = b.board_id AND c.witnessed IS NOT NULL ORDER BY c.size DESC LIMIT 1) AS size "
+            + "FROM boards b WHERE b.name = '" + org.electorallog.core.HeadsBoard.NAME + "') "
+            + "SELECT b.name, s.size, coalesce(k.size, 0), "
+            + "extract(epoch FROM now() - k.signed), greatest(coalesce(w.size, 0), coalesce(l.size, 0)) "
+            + "FROM boards b JOIN board_state s USING (board_id) "
             + "LEFT JOIN LATERAL (SELECT c.size, c.signed FROM checkpoints c WHERE c.board_id = b.board_id "
             + "ORDER BY c.size DESC LIMIT 1) k ON true "
             + "LEFT JOIN LATERAL (SELECT c.size FROM checkpoints c WHERE c.board_id = b.board_id "
-            + "AND c.witnessed IS NOT NULL ORDER BY c.size DESC LIMIT 1) w ON true ORDER BY b.name";
+            + "AND c.witnessed IS NOT NULL ORDER BY c.size DESC LIMIT 1) w ON true "
+            + "LEFT JOIN LATERAL (SELECT c.size FROM h JOIN checkpoints c ON c.board_id = b.board_id "
+            + "JOIN deliveries d ON d.key = board_delivery_key(h.board_id, 'head:' || b.name || ':' || c.size) "
+            + "WHERE d.id < h.size ORDER BY c.size DESC LIMIT 1) l ON true ORDER BY b.name";
 
     /**
      * A board's head: its size, its latest checkpoint's size and age in seconds (null without one),
-     * and the size of its latest witnessed checkpoint (0 without one).
+     * and the size the witness quorum vouches for, on its own or through the heads board (0 without
+     * one).
      */
     public record Head(
             String name, long size, long checkpointedSize, Double checkpointAgeSeconds, long witnessedSize) {}
