@@ -207,18 +207,7 @@ class HeadsChainTest {
     }
 
     private static String[] verify(Path file, String leaf) {
-        return VerifyCli.run(
-                file.toString(),
-                "--log-key",
-                env.signer().verifierKey(),
-                "--origin",
-                ProjectorSettings.DEFAULT_ORIGIN_PREFIX + BOARD,
-                "--leaf-hash",
-                leaf,
-                "--witness",
-                env.witness().verifierKey(),
-                "--quorum",
-                "1");
+        return VerifyCli.of(env, BOARD, leaf, file.toString());
     }
 
     @Test

@@ -16,7 +16,6 @@ import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.NginxServer;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.producer.ElectoralLogProducer;
-import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.publisher.Publisher;
 import org.electorallog.query.PublishedVoterPage;
 import org.electorallog.schemas.ElectionStatements;
@@ -104,20 +103,6 @@ class PublishedVoterPageTest {
     }
 
     private static String[] verify(DevEnvironment env, String tilesUrl, String leaf) {
-        return VerifyCli.run(
-                "--tiles-url",
-                tilesUrl,
-                "--record",
-                "5",
-                "--log-key",
-                env.signer().verifierKey(),
-                "--origin",
-                ProjectorSettings.DEFAULT_ORIGIN_PREFIX + BOARD,
-                "--leaf-hash",
-                leaf,
-                "--witness",
-                env.witness().verifierKey(),
-                "--quorum",
-                "1");
+        return VerifyCli.of(env, BOARD, leaf, "--tiles-url", tilesUrl, "--record", "5");
     }
 }

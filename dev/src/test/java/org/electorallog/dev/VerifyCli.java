@@ -21,4 +21,25 @@ final class VerifyCli {
             Integer.toString(exit), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)
         };
     }
+
+    /**
+     * {@code verify} of record proofs on {@code board} of {@code env}'s log: {@code source} (a file, or
+     * {@code --tiles-url} and {@code --record}), the entry's leaf hash, the log's key and the local
+     * witness with a quorum of 1.
+     */
+    static String[] of(DevEnvironment env, String board, String leaf, String... source) {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(source));
+        args.addAll(java.util.List.of(
+                "--log-key",
+                env.signer().verifierKey(),
+                "--origin",
+                org.electorallog.projector.ProjectorSettings.DEFAULT_ORIGIN_PREFIX + board,
+                "--leaf-hash",
+                leaf,
+                "--witness",
+                env.witness().verifierKey(),
+                "--quorum",
+                "1"));
+        return run(args.toArray(String[]::new));
+    }
 }

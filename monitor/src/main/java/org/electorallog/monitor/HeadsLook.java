@@ -3,12 +3,18 @@ package org.electorallog.monitor;
 import java.io.IOException;
 import java.security.MessageDigest;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.ProofBuilder;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.SignedNote;
+import org.electorallog.core.TileKey;
+import org.electorallog.core.TileSource;
 
 /**
  * The monitor's look at the heads board's new entries (HEADS witness mode, docs/witnesses.md "One
@@ -25,6 +31,8 @@ final class HeadsLook {
      * api} serves it, does not have the root the entry names at its size; null when none.
      */
     static String problem(LogEndpoint api, String originPrefix, List<byte[]> entries, long first) throws IOException {
+        // one look may hold many entries of one board (one a round): its checkpoint and tiles read once
+        Map<String, Served> served = new HashMap<>();
         for (int i = 0; i < entries.size(); i++) {
             long index = first + i;
             HeadsBoard.Head head;
@@ -38,23 +46,29 @@ final class HeadsLook {
                         + "*)";
             }
             String board = head.origin().substring(originPrefix.length());
-            long served;
-            try {
-                served = Checkpoint.parse(
-                                SignedNote.parse(api.checkpoint(board)).text())
-                        .size();
-            } catch (ProofException e) {
-                return "heads entry " + index + " names board " + board + ", whose checkpoint cannot be read: "
-                        + e.getMessage();
+            Served tree = served.get(board);
+            if (tree == null) {
+                String note = api.checkpoint(board);
+                if (note == null) {
+                    return "heads entry " + index + " names board " + board + ", which has no checkpoint on this API";
+                }
+                try {
+                    long size = Checkpoint.parse(SignedNote.parse(note).text()).size();
+                    tree = new Served(size, memo(api.tiles(board, size)));
+                } catch (ProofException e) {
+                    return "heads entry " + index + " names board " + board + ", whose checkpoint cannot be read: "
+                            + e.getMessage();
+                }
+                served.put(board, tree);
             }
-            if (head.size() > served) {
+            if (head.size() > tree.size()) {
                 return "heads entry " + index + " names board " + board + " at size " + head.size()
-                        + ", beyond the checkpoint of size " + served + " the API serves for it";
+                        + ", beyond the checkpoint of size " + tree.size() + " the API serves for it";
             }
             byte[] root;
             try {
-                root = ProofBuilder.rootAt(head.size(), api.tiles(board, served));
-            } catch (RuntimeException e) {
+                root = ProofBuilder.rootAt(head.size(), tree.tiles());
+            } catch (ProofBuilder.MissingTileException e) {
                 return "heads entry " + index + " names board " + board + " at size " + head.size()
                         + ", whose tiles cannot give the root there: " + e.getMessage();
             }
@@ -67,5 +81,27 @@ final class HeadsLook {
             }
         }
         return null;
+    }
+
+    /** A board's tree as the API serves it in this look: its checkpoint's size and its tiles, each read once. */
+    private record Served(long size, TileSource tiles) {}
+
+    /** Tiles read once per look, whatever the number of entries that need them. */
+    private static TileSource memo(TileSource source) {
+        Map<TileKey, byte[]> held = new HashMap<>();
+        return keys -> {
+            Set<TileKey> missing = new HashSet<>(keys);
+            missing.removeAll(held.keySet());
+            if (!missing.isEmpty()) {
+                held.putAll(source.readTiles(missing));
+            }
+            Map<TileKey, byte[]> out = new HashMap<>();
+            for (TileKey k : keys) {
+                if (held.containsKey(k)) {
+                    out.put(k, held.get(k));
+                }
+            }
+            return out;
+        };
     }
 }

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The monitor compares each new heads board entry with the tree of the board it names (HEADS witness
  * mode, docs/witnesses.md): an entry naming the board's real size and root passes, one naming another
- * root at that size (the witnessed heads board and the board showing two views) is reported.
+ * root at that size (the witnessed heads board and the board showing two views) is reported, and so
+ * is one naming a board the API does not have.
  */
 class HeadsLookTest {
     @Test
@@ -63,6 +64,34 @@ class HeadsLookTest {
             assertTrue(
                     found.get(0).detail().contains("show two views"),
                     found.get(0).detail());
+        }
+    }
+
+    @Test
+    void aHeadsEntryNamingABoardTheApiDoesNotHaveIsReported() throws Exception {
+        String board = "area-" + Long.toString(System.nanoTime(), 36);
+        Path state = Files.createTempDirectory(Files.createDirectories(Path.of("target/tmp")), "monitor-ghost-");
+        try (View v = View.start("ghost")) {
+            v.publish(MonitorTest.statements(board, "vote-", 0, 3));
+            v.awaitCheckpoint(board, 3);
+            byte[] root = Checkpoint.parse(
+                            SignedNote.parse(new LogEndpoint(v.api().baseUrl(), null).checkpoint(board))
+                                    .text())
+                    .root();
+            v.publish(List.of(entry(board, 3, root, HeadsBoard.deliveryId(board, 3))));
+            v.awaitCheckpoint(HeadsBoard.NAME, 1);
+            List<String> reported = new ArrayList<>();
+            Monitor monitor = MonitorTest.monitor(state, new MonitorMetrics(), reported, v);
+            assertEquals(List.of(), monitor.pass(), "first sight");
+
+            // before, the monitor's pass ended in a NullPointerException here
+            v.publish(List.of(entry("no-such-board", 1, root, "ghost-head")));
+            v.awaitCheckpoint(HeadsBoard.NAME, 2);
+            List<Finding> ghost = monitor.pass();
+            assertEquals(1, ghost.size(), ghost + " " + reported);
+            assertTrue(
+                    ghost.get(0).detail().contains("names board no-such-board, which has no checkpoint"),
+                    ghost.get(0).detail());
         }
     }
 

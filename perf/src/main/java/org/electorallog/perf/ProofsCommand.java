@@ -1,7 +1,6 @@
 package org.electorallog.perf;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,8 +11,6 @@ import org.electorallog.core.ProofBuilder;
 import org.electorallog.core.TileKey;
 import org.electorallog.core.TileLayout;
 import org.electorallog.core.TreeMath;
-import org.electorallog.infra.NginxServer;
-import org.electorallog.publisher.Publisher;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -35,8 +32,8 @@ final class ProofsCommand implements Callable<Integer> {
     @CommandLine.Mixin
     PerfCommand.Dirs dirs;
 
-    @Option(names = "--board", description = "the board (default: the largest perf-N board)")
-    String board;
+    @CommandLine.Mixin
+    ApiAgainstNginx.Options load;
 
     @Option(
             names = "--records",
@@ -44,22 +41,11 @@ final class ProofsCommand implements Callable<Integer> {
             description = "distinct records asked for; default ${DEFAULT-VALUE}")
     int records;
 
-    @Option(names = "--connections", defaultValue = "1,16,64", split = ",", description = "default ${DEFAULT-VALUE}")
-    List<Integer> connections;
-
-    @Option(names = "--seconds", defaultValue = "10", description = "per run; default ${DEFAULT-VALUE}")
-    int seconds;
-
     @Override
     public Integer call() throws Exception {
         try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
-            String name = board != null ? board : env.largestBoard();
-            Path published = dirs.work.resolve("published");
-            var a = env.stack.database();
-            try (Publisher p = Publisher.open(new Publisher.Settings(
-                    a.jdbcUrl(), a.user(), a.password(), published, Duration.ofSeconds(1), false))) {
-                p.publish(name);
-            }
+            String name = load.board != null ? load.board : env.largestBoard();
+            Path published = ApiAgainstNginx.publish(env, dirs.work, name);
             // the published checkpoint's size: the board does not grow meanwhile, so both prove in one tree
             long size = org.electorallog.core.Checkpoint.parse(
                             org.electorallog.core.SignedNote.parse(java.nio.file.Files.readString(
@@ -80,7 +66,6 @@ final class ProofsCommand implements Callable<Integer> {
                 }
                 viaFiles.add(op);
             }
-            String api = env.api().baseUrl() + "/boards/" + name;
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("board", name);
             r.put("board_size", size);
@@ -88,31 +73,10 @@ final class ProofsCommand implements Callable<Integer> {
             r.put(
                     "requests_per_proof_from_files",
                     viaFiles.stream().mapToInt(List::size).average().orElse(0));
-            try (NginxServer nginx = NginxServer.start(
-                    Path.of("infra/deploy/nginx-tiles.conf"), published, dirs.work.resolve("nginx"))) {
-                String files = nginx.baseUrl() + "/" + name;
-                TileLoad.warm(api, viaApi.stream().flatMap(List::stream).toList());
-                TileLoad.warm(
-                        files,
-                        viaFiles.stream().flatMap(List::stream).distinct().toList());
-                List<Map<String, Object>> runs = new ArrayList<>();
-                for (int c : connections) {
-                    for (String target : List.of("api", "nginx")) {
-                        TileLoad.Result x = target.equals("api")
-                                ? TileLoad.run(api, viaApi, c, seconds, TileLoad.OK)
-                                : TileLoad.run(files, viaFiles, c, seconds, TileLoad.OK);
-                        Map<String, Object> m = new LinkedHashMap<>();
-                        m.put("target", target);
-                        m.put("connections", c);
-                        m.putAll(x.asMap());
-                        runs.add(m);
-                        System.err.printf(
-                                "proofs %s, %d connection(s): %,.0f/s, p50 %.2f ms, p99 %.2f ms, errors %d%n",
-                                target, c, x.perSecond(), x.p50Ms(), x.p99Ms(), x.errors());
-                    }
-                }
-                r.put("runs", runs);
-            }
+            r.put(
+                    "runs",
+                    ApiAgainstNginx.run(
+                            "proofs", env, dirs.work, published, name, load, viaApi, viaFiles, TileLoad.OK));
             r.putAll(env.describe());
             dirs.write("proofs-" + name + "-" + PerfCommand.label(size), r);
         }

@@ -56,11 +56,6 @@ final class TileLoad {
     /** Any 200. */
     static final java.util.function.Predicate<HttpResponse<byte[]>> OK = r -> r.statusCode() == 200;
 
-    /** Each path on its own, a full tile each. */
-    static Result run(String base, List<String> paths, int connections, int seconds) throws InterruptedException {
-        return run(base, paths.stream().map(List::of).toList(), connections, seconds, FULL_TILE);
-    }
-
     /**
      * {@code connections} clients, each for {@code seconds} running operations picked at random: an
      * operation is its paths fetched one after the other on the client's connection (a record proof

@@ -3,7 +3,6 @@ package org.electorallog.projector;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -57,37 +56,44 @@ final class HeadWriter implements AutoCloseable {
 
     /**
      * One round: a heads entry for every board whose latest checkpoint is larger than the one last
-     * entered, sent and acknowledged before it returns. Returns how many it sent.
+     * entered, sent and acknowledged before it returns; a board whose entry is refused or not
+     * acknowledged is reported and tried again next round, the others go on. Returns how many
+     * Kafka acknowledged.
      */
     int round(Connection c) throws SQLException, InterruptedException {
-        List<HeadLinks.Latest> boards = HeadLinks.latest(c, HeadsBoard.NAME);
-        Map<String, CompletableFuture<?>> sent = new java.util.LinkedHashMap<>();
-        for (HeadLinks.Latest b : boards) {
-            long size = b.checkpoint().size();
+        Map<HeadLinks.Latest, CompletableFuture<?>> sent = new java.util.LinkedHashMap<>();
+        for (HeadLinks.Latest b : HeadLinks.latest(c, HeadsBoard.NAME)) {
             Long done = entered.get(b.board());
-            if (done == null || done < size) {
-                sent.put(b.board(), producer.publish(statement(b.board(), b.checkpoint(), System.currentTimeMillis())));
-            }
-        }
-        producer.flush();
-        for (HeadLinks.Latest b : boards) {
-            CompletableFuture<?> f = sent.get(b.board());
-            if (f == null) {
+            if (done != null && done >= b.checkpoint().size()) {
                 continue;
             }
             try {
-                f.get();
-                entered.merge(b.board(), b.checkpoint().size(), Math::max);
-            } catch (ExecutionException e) {
-                // the next round sends it again (the same delivery ID: never entered twice)
-                LOG.warn(
-                        "head writer: the heads entry of board {} at {} was not sent: {}",
-                        b.board(),
-                        b.checkpoint().size(),
-                        e.getCause().toString());
+                sent.put(b, producer.publish(statement(b.board(), b.checkpoint(), System.currentTimeMillis())));
+            } catch (RuntimeException e) {
+                // one board's entry refused (a rule, a full buffer) must not keep the others out of the round
+                notSent(b, e);
             }
         }
-        return sent.size();
+        producer.flush();
+        int acknowledged = 0;
+        for (Map.Entry<HeadLinks.Latest, CompletableFuture<?>> f : sent.entrySet()) {
+            try {
+                f.getValue().get();
+                entered.merge(f.getKey().board(), f.getKey().checkpoint().size(), Math::max);
+                acknowledged++;
+            } catch (ExecutionException e) {
+                notSent(f.getKey(), e.getCause()); // the next round sends it again, under the same delivery ID
+            }
+        }
+        return acknowledged;
+    }
+
+    private static void notSent(HeadLinks.Latest b, Throwable why) {
+        LOG.warn(
+                "head writer: the heads entry of board {} at {} was not sent (the next round tries again): {}",
+                b.board(),
+                b.checkpoint().size(),
+                why.toString());
     }
 
     /** The heads entry naming {@code board}'s checkpoint {@code cp}. */

@@ -105,9 +105,10 @@ public final class Publisher implements AutoCloseable {
     /** One round: every board published from a snapshot of its own; board name to what was done. */
     public Map<String, BoardPublication.Outcome> round() throws SQLException {
         Map<String, BoardPublication.Outcome> out = new LinkedHashMap<>();
+        long heads = witnessedHeads();
         for (String board : boards()) {
             try {
-                out.put(board, publish(board));
+                out.put(board, publish(board, heads));
             } catch (IOException | RuntimeException e) {
                 LOG.warn("board {} not published this round: {}", board, e.toString());
             }
@@ -135,14 +136,28 @@ public final class Publisher implements AutoCloseable {
      * board, as nothing else changes a link.
      */
     public BoardPublication.Outcome publish(String board) throws SQLException, IOException {
+        return publish(board, witnessedHeads());
+    }
+
+    /** The size of the latest heads checkpoint the witness quorum cosigned (0 without one): read once a round. */
+    private long witnessedHeads() throws SQLException {
+        try (Connection c = db.getConnection()) {
+            return BoardTips.witnessedTip(c, HeadsBoard.NAME)
+                    .map(t -> t.checkpoint() == null ? 0L : t.checkpoint().size())
+                    .orElse(0L);
+        }
+    }
+
+    /**
+     * {@link #publish(String)} with the witnessed heads size already read: a link is looked for when it
+     * changed for this board (the snapshot then sees that heads checkpoint or a later one).
+     */
+    private BoardPublication.Outcome publish(String board, long heads) throws SQLException, IOException {
         try (Connection c = db.getConnection()) {
             c.setReadOnly(true);
             c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             c.setAutoCommit(false);
             try {
-                long heads = BoardTips.witnessedTip(c, HeadsBoard.NAME)
-                        .map(t -> t.checkpoint() == null ? 0L : t.checkpoint().size())
-                        .orElse(0L);
                 boolean link = heads > 0 && !Long.valueOf(heads).equals(linkedAt.get(board));
                 BoardPublication.Outcome o = BoardPublication.publish(c, dir, board, settings.entries(), link);
                 if (link) {
