@@ -10,6 +10,7 @@ import java.util.concurrent.BlockingQueue;
 import javax.sql.DataSource;
 import org.electorallog.core.TileKey;
 import org.electorallog.store.AuditRow;
+import org.electorallog.store.BoardRow;
 import org.electorallog.store.Records;
 import org.electorallog.store.Senders;
 import org.electorallog.store.Snapshot;
@@ -37,14 +38,15 @@ final class AuditPages implements AutoCloseable {
     private final BlockingQueue<Item> queue = new ArrayBlockingQueue<>(2);
     private final Thread reader;
 
-    /** Starts reading pages [0, limit) of {@code boardId} in the exported snapshot. */
-    AuditPages(DataSource db, String snapshot, short boardId, long limit, long size, int pageSize) {
-        reader = new Thread(() -> read(db, snapshot, boardId, limit, size, pageSize), "audit-reader");
+    /** Starts reading pages [0, limit) of {@code board} in the exported snapshot. */
+    AuditPages(DataSource db, String snapshot, BoardRow board, long limit, long size, int pageSize) {
+        reader = new Thread(() -> read(db, snapshot, board, limit, size, pageSize), "audit-reader");
         reader.setDaemon(true);
         reader.start();
     }
 
-    private void read(DataSource db, String snapshot, short boardId, long limit, long size, int pageSize) {
+    private void read(DataSource db, String snapshot, BoardRow board, long limit, long size, int pageSize) {
+        short boardId = board.id();
         try (Connection r = db.getConnection()) {
             Snapshot.join(r, snapshot);
             try {
@@ -52,7 +54,7 @@ final class AuditPages implements AutoCloseable {
                 try (PreparedStatement ps = r.prepareStatement(Records.AUDIT_PAGE_SQL)) {
                     for (long start = 0; start < limit; start += pageSize) {
                         Map<TileKey, byte[]> tiles = Tiles.covering(r, boardId, start, start + pageSize, size);
-                        List<AuditRow> rows = Records.auditPage(ps, boardId, start, start + pageSize, senders);
+                        List<AuditRow> rows = Records.auditPage(ps, board, start, start + pageSize, senders);
                         queue.put(new PageItem(new Page(start, rows, tiles)));
                     }
                 }

@@ -95,7 +95,8 @@ public final class BoardAuditor {
         n.boardId = boardId;
         checkpoints.forEach(cp -> n.wanted.add(cp.size()));
         long limit = Math.max(size, Records.maxId(c, boardId) + 1);
-        try (AuditPages pages = new AuditPages(db, Snapshot.export(c), boardId, limit, size, options.pageSize())) {
+        try (AuditPages pages =
+                new AuditPages(db, Snapshot.export(c), state.board(), limit, size, options.pageSize())) {
             for (AuditPages.Page pg = pages.next(); pg != null; pg = pages.next()) {
                 checkPage(pg, boardName, size, n, result);
                 progress.checked.set(Math.min(n.expected, size));

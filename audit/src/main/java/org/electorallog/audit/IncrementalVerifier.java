@@ -15,7 +15,7 @@ import org.electorallog.core.Hex;
 import org.electorallog.core.TileTree;
 import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
-import org.electorallog.store.Records;
+import org.electorallog.store.RecordStatements;
 import org.electorallog.store.Snapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -131,7 +131,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             boolean[] forked = {false};
             for (long from = tree.size(); from < size; from += options.pageSize()) {
                 boolean[] gap = {false};
-                Records.statements(
+                RecordStatements.statements(
                         c, state.board().id(), from, Math.min(size, from + options.pageSize()), (id, statement) -> {
                             if (id != tree.size()) {
                                 gap[0] = true;

@@ -18,6 +18,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.electorallog.core.Hashes;
+import org.electorallog.core.StoredStatement;
 import org.electorallog.schemas.Topics;
 
 /**
@@ -168,14 +169,18 @@ final class Verdict {
         List<Long> heights = new ArrayList<>();
         long n = 0;
         try (PreparedStatement ps = db.prepareStatement(
-                "SELECT r.statement FROM records r JOIN boards b ON b.board_id = r.board_id WHERE b.name = ?"
-                        + " ORDER BY r.id")) {
+                "SELECT r.stored_statement, r.delivery_id, r.election_id, r.area_id, r.ballot_id FROM records r "
+                        + "JOIN boards b ON b.board_id = r.board_id WHERE b.name = ? ORDER BY r.id")) {
             ps.setString(1, board);
             ps.setFetchSize(10_000);
             db.setAutoCommit(false); // a cursor, not the whole board in memory
             try (ResultSet r = ps.executeQuery()) {
                 while (r.next()) {
-                    byte[] h = Hashes.leafHash(r.getBytes(1));
+                    // the row's stored form (store V22) read back with its columns
+                    byte[] h = Hashes.leafHash(StoredStatement.canonical(
+                            r.getBytes(1),
+                            new StoredStatement.Row(
+                                    board, r.getString(2), r.getString(3), r.getString(4), r.getString(5))));
                     long height = 0;
                     while (!heights.isEmpty() && heights.get(heights.size() - 1) == height) {
                         h = Hashes.nodeHash(stack.remove(stack.size() - 1), h);

@@ -302,9 +302,10 @@ class HeadsChainTest {
     private static void flipLastByte(long id) throws Exception {
         DatabaseAddress db = SharedStack.get().database();
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-                PreparedStatement ps = c.prepareStatement("UPDATE records SET statement = set_byte(statement, "
-                        + "length(statement) - 1, get_byte(statement, length(statement) - 1) # 1) "
-                        + "WHERE board_id = (SELECT board_id FROM boards WHERE name = ?) AND id = ?")) {
+                PreparedStatement ps =
+                        c.prepareStatement("UPDATE records SET stored_statement = set_byte(stored_statement, "
+                                + "length(stored_statement) - 1, get_byte(stored_statement, length(stored_statement) - 1) # 1) "
+                                + "WHERE board_id = (SELECT board_id FROM boards WHERE name = ?) AND id = ?")) {
             ps.setString(1, HeadsBoard.NAME);
             ps.setLong(2, id);
             assertEquals(1, ps.executeUpdate());

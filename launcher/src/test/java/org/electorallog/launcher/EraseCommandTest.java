@@ -223,14 +223,15 @@ class EraseCommandTest {
 
     /** The erasures board's one record: its kind, delivery ID and artifact, read from its canonical statement. */
     private static Map<String, Object> erasureAccount(HikariDataSource ds) throws Exception {
-        try (Connection c = ds.getConnection();
-                PreparedStatement ps =
-                        c.prepareStatement("SELECT r.statement FROM records r JOIN boards b USING (board_id)"
-                                + " WHERE b.name = 'erasures' ORDER BY r.id");
-                ResultSet rs = ps.executeQuery()) {
-            assertTrue(rs.next(), "the erasure's statement is on the erasures board");
-            Map<String, Object> f = CanonicalStatementReader.fields(rs.getBytes(1));
-            assertFalse(rs.next(), "one erasure, one statement");
+        try (Connection c = ds.getConnection()) {
+            short board = org.electorallog.store.Boards.find(c, "erasures")
+                    .orElseThrow()
+                    .id();
+            List<byte[]> statements = new java.util.ArrayList<>();
+            org.electorallog.store.RecordStatements.statements(
+                    c, board, 0, Long.MAX_VALUE, (id, s) -> statements.add(s));
+            assertEquals(1, statements.size(), "one erasure, one statement, on the erasures board");
+            Map<String, Object> f = CanonicalStatementReader.fields(statements.get(0));
             Map<String, Object> out = new HashMap<>(f);
             out.put("artifact", new String((byte[]) f.get("artifact"), StandardCharsets.UTF_8));
             return out;

@@ -48,26 +48,33 @@ final class CopyCeiling {
         new ElectionStatements(board, ~FillRun.seed(board, firstVoter))
                 .interleaved(firstVoter, firstVoter + rows / 5, s -> {
                     long id = next[0]++;
+                    org.electorallog.store.IndexedFields fields = new org.electorallog.store.IndexedFields(
+                            str(s.getUserId()),
+                            str(s.getUsername()),
+                            str(s.getElectionId()),
+                            str(s.getAreaId()),
+                            str(s.getBallotId()));
+                    // the row as the projector writes it: its statement in the stored form (store V22)
                     all.add(new RecordRow(
                             boardId,
                             id,
                             System.currentTimeMillis(),
-                            s.getStatementTimestamp(),
-                            (short) StatementKinds.code(s.getKind().name()),
                             1,
-                            new org.electorallog.store.IndexedFields(
-                                    str(s.getUserId()),
-                                    str(s.getUsername()),
-                                    str(s.getElectionId()),
-                                    str(s.getAreaId()),
-                                    str(s.getBallotId())),
-                            s.getDeliveryId().toString(),
-                            CanonicalStatement.encode(s),
-                            1,
-                            0,
-                            id,
-                            null,
-                            null));
+                            new org.electorallog.store.RecordContent(
+                                    s.getStatementTimestamp(),
+                                    (short) StatementKinds.code(s.getKind().name()),
+                                    fields,
+                                    board,
+                                    s.getDeliveryId().toString(),
+                                    CanonicalStatement.encode(s),
+                                    1,
+                                    0,
+                                    id,
+                                    null,
+                                    null,
+                                    null,
+                                    null,
+                                    null)));
                 });
         long spent = 0;
         try (Connection c = env.db.getConnection()) {

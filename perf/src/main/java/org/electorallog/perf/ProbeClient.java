@@ -91,6 +91,7 @@ final class ProbeClient {
             RecordExports.<RuntimeException>exportBatch(
                     c,
                     boardId(c),
+                    board,
                     from,
                     size,
                     batchOf(which),

@@ -101,6 +101,7 @@ record PendingEvent(
                 s.statementTimestamp(),
                 (short) StatementKinds.code(s.kind()),
                 new IndexedFields(s.userId(), s.username(), s.electionId(), s.areaId(), s.ballotId()),
+                s.board(),
                 s.deliveryId(),
                 s.canonicalBytes(),
                 s.schemaId(),

@@ -20,7 +20,7 @@ import org.electorallog.store.BoardTip;
 import org.electorallog.store.BoardTips;
 import org.electorallog.store.HeadLinks;
 import org.electorallog.store.RecordSignatures;
-import org.electorallog.store.Records;
+import org.electorallog.store.RecordStatements;
 import org.electorallog.store.Tiles;
 
 /**
@@ -128,7 +128,7 @@ public final class BoardPublication {
             long start = i * TileLayout.TILE_WIDTH;
             if (!dir.exists(board, TileLayout.entriesPath(i, width))) {
                 List<byte[]> statements = new ArrayList<>(width);
-                Records.statements(c, id, start, start + width, (rid, s) -> statements.add(s));
+                RecordStatements.statements(c, id, start, start + width, (rid, s) -> statements.add(s));
                 if (!all && statements.size() == width && CanonicalStatementReader.anyHoldsPersonalValue(statements)) {
                     continue; // observers' only: its signatures need not be read
                 }

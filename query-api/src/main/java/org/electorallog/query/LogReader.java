@@ -16,6 +16,7 @@ import org.electorallog.store.Boards;
 import org.electorallog.store.CounterKey;
 import org.electorallog.store.Counters;
 import org.electorallog.store.RecordSignatures;
+import org.electorallog.store.RecordStatements;
 import org.electorallog.store.Records;
 import org.electorallog.store.StoredOpenings;
 import org.electorallog.store.Tiles;
@@ -177,7 +178,8 @@ final class LogReader {
     private static List<byte[]> statements(java.sql.Connection c, BoardRow b, long index, int width)
             throws java.sql.SQLException {
         List<byte[]> entries = new ArrayList<>(width);
-        Records.statements(c, b.id(), index * 256, index * 256 + width, (id, statement) -> entries.add(statement));
+        RecordStatements.statements(
+                c, b.id(), index * 256, index * 256 + width, (id, statement) -> entries.add(statement));
         if (entries.size() != width) {
             throw new IllegalStateException("board " + b.name() + " is missing records in bundle " + index);
         }

@@ -16,7 +16,7 @@ import org.electorallog.store.BoardRow;
 import org.electorallog.store.BoardTip;
 import org.electorallog.store.CheckpointRow;
 import org.electorallog.store.ProofTip;
-import org.electorallog.store.Records;
+import org.electorallog.store.RecordStatements;
 import org.electorallog.store.Tiles;
 
 /**
@@ -96,7 +96,7 @@ final class ProofService {
     Responses.InclusionProof inclusionOfLeaf(String name, byte[] leafHash, Long requestedSize) {
         long id = reads.proofRead(c -> {
             BoardRow b = SnapshotReads.board(c, name);
-            return Records.idByLeafHash(c, b.id(), leafHash)
+            return RecordStatements.idByLeafHash(c, b.id(), leafHash)
                     .orElseThrow(() -> ApiException.notFound("board '" + name + "' has no cast vote with leaf hash "
                             + Responses.b64(leafHash) + " (the leaf hash is SHA-256 of 0x00 and the canonical "
                             + "statement, RFC 6962 section 2.1; other kinds of record are proven by ID)"));

@@ -45,7 +45,7 @@ final class RecordListing {
             if (p.sql() == null) {
                 return new Responses.ListingPage(List.of(), null, p.served());
             }
-            List<StoredRecord> rows = Records.list(c, p.sql());
+            List<StoredRecord> rows = Records.list(c, board, p.sql());
             List<Responses.ListedRecord> out = new ArrayList<>(rows.size());
             rows.forEach(r -> out.add(Responses.ListedRecord.of(r)));
             if (p.path() == ListingPlan.Path.SORT_INDEX) {
@@ -262,6 +262,7 @@ final class RecordListing {
             RecordExports.<IOException>export(
                     reads.exportDb(),
                     m.boardId(),
+                    board,
                     m.size(),
                     batch,
                     shape,

@@ -255,14 +255,15 @@ class ListingAndExportsTest {
                 for (long size : new long[] {QueryApiTest.N, 300}) {
                     List<Long> ids = new ArrayList<>();
                     List<String> hashes = new ArrayList<>();
-                    RecordExports.<RuntimeException>export(ds, board, size, batch, shape, (r, leaf) -> {
-                        ids.add(r.id());
-                        hashes.add(Base64.getEncoder().encodeToString(leaf));
-                        assertEquals(shape.statements(), r.statement() != null);
-                        if (shape.statements()) {
-                            assertArrayEquals(Hashes.leafHash(r.statement()), leaf);
-                        }
-                    });
+                    RecordExports.<RuntimeException>export(
+                            ds, board, QueryApiTest.BOARD, size, batch, shape, (r, leaf) -> {
+                                ids.add(r.id());
+                                hashes.add(Base64.getEncoder().encodeToString(leaf));
+                                assertEquals(shape.statements(), r.statement() != null);
+                                if (shape.statements()) {
+                                    assertArrayEquals(Hashes.leafHash(r.statement()), leaf);
+                                }
+                            });
                     String what = shape + ", batches of " + batch + ", size " + size;
                     assertEquals(
                             java.util.stream.LongStream.range(0, size).boxed().toList(), ids, what);
@@ -275,16 +276,18 @@ class ListingAndExportsTest {
         long size = AccessTest.personalStatements().size();
         java.util.Map<Long, String> all = new java.util.LinkedHashMap<>();
         java.util.Map<Long, Short> kinds = new java.util.HashMap<>();
-        RecordExports.<RuntimeException>export(ds, mixed, size, 2, RecordExports.ExportShape.STATEMENTS, (r, leaf) -> {
-            all.put(r.id(), Base64.getEncoder().encodeToString(leaf));
-            kinds.put(r.id(), r.kind());
-        });
+        RecordExports.<RuntimeException>export(
+                ds, mixed, AccessTest.PRIVATE_BOARD, size, 2, RecordExports.ExportShape.STATEMENTS, (r, leaf) -> {
+                    all.put(r.id(), Base64.getEncoder().encodeToString(leaf));
+                    kinds.put(r.id(), r.kind());
+                });
         assertEquals(size, all.size());
         short login = (short) StatementKinds.code("IDP_USER_EVENT");
         java.util.Map<Long, String> logins = new java.util.LinkedHashMap<>();
         RecordExports.<RuntimeException>export(
                 ds,
                 mixed,
+                AccessTest.PRIVATE_BOARD,
                 size,
                 1,
                 RecordExports.ExportShape.fieldsOf(login),
@@ -317,7 +320,14 @@ class ListingAndExportsTest {
                 IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(
                         IllegalStateException.class,
                         () -> RecordExports.<RuntimeException>exportBatch(
-                                c, board, 200, QueryApiTest.N, 100, RecordExports.ExportShape.FIELDS, (r, leaf) -> {}));
+                                c,
+                                board,
+                                QueryApiTest.BOARD,
+                                200,
+                                QueryApiTest.N,
+                                100,
+                                RecordExports.ExportShape.FIELDS,
+                                (r, leaf) -> {}));
                 assertTrue(
                         e.getMessage().contains("record 256 but no leaf hash for it in level-0 tile 1"),
                         e.getMessage());

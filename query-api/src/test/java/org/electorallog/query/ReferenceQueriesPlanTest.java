@@ -23,7 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +59,7 @@ import org.electorallog.store.ListingSql;
 import org.electorallog.store.ProofTip;
 import org.electorallog.store.RecordExports;
 import org.electorallog.store.RecordFilter;
+import org.electorallog.store.RecordStatements;
 import org.electorallog.store.Records;
 import org.electorallog.store.Sort;
 import org.electorallog.store.Tiles;
@@ -624,18 +624,18 @@ class ReferenceQueriesPlanTest {
 
     @Test
     void castVoteByLeafHashUsesItsIndex() throws Exception {
-        byte[] leaf;
-        try (PreparedStatement ps = db.prepareStatement("SELECT sha256('\\x00'::bytea || statement) FROM records "
-                + "WHERE board_id = ? AND id >= ? AND kind = 1 ORDER BY id LIMIT 1")) {
+        long leafKey;
+        try (PreparedStatement ps = db.prepareStatement(
+                "SELECT leaf_key FROM records WHERE board_id = ? AND id >= ? AND kind = 1 ORDER BY id LIMIT 1")) {
             ps.setShort(1, big);
             ps.setLong(2, size / 2);
             try (ResultSet rs = ps.executeQuery()) {
                 assertTrue(rs.next());
-                leaf = rs.getBytes(1);
+                leafKey = rs.getLong(1);
             }
         }
-        JsonNode plan = assertReadsAtMost(5, sql(Records.BY_LEAF_HASH_SQL, leaf, big));
-        assertTrue(plan.toString().contains("records_leaf_hash"), plan.toString());
+        JsonNode plan = assertReadsAtMost(5, sql(RecordStatements.BY_LEAF_HASH_SQL, leafKey, big));
+        assertTrue(plan.toString().contains("records_leaf_key"), plan.toString());
     }
 
     /**
@@ -830,9 +830,12 @@ class ReferenceQueriesPlanTest {
     }
 
     private byte[] leafHash(long id) throws Exception {
-        return Hashes.leafHash(HexFormat.of()
-                .parseHex(one("SELECT encode(statement, 'hex') FROM records " + "WHERE board_id = " + big + " AND id = "
-                        + id)));
+        byte[][] statement = new byte[1][];
+        RecordStatements.statements(db, big, id, id + 1, (rid, s) -> {
+            statement[0] = s;
+            return true;
+        });
+        return Hashes.leafHash(statement[0]);
     }
 
     /** Whether a plan reads table records or one of its partitions, records_<board>_<n> (V15). */

@@ -50,10 +50,12 @@ public final class HeadLinks {
      * apart). Usually the first few rows answer: the newest checkpoints' entries are just past the
      * witnessed heads size, the ones before them inside it.
      */
-    public static final String LINK_SQL = "SELECT c.size, c.root, c.note, r.id, r.statement FROM checkpoints c "
-            + "JOIN deliveries d ON d.key = board_delivery_key(?::smallint, 'head:' || ? || ':' || c.size) "
-            + "JOIN records r ON r.board_id = ? AND r.id = d.id AND r.delivery_id = 'head:' || ? || ':' || c.size "
-            + "WHERE c.board_id = ? AND c.size > ? AND d.id < ? ORDER BY c.size DESC LIMIT 1";
+    public static final String LINK_SQL =
+            "SELECT c.size, c.root, c.note, r.id, " + RecordStatements.READ_COLUMNS + " FROM checkpoints c "
+                    + "JOIN deliveries d ON d.key = board_delivery_key(?::smallint, 'head:' || ? || ':' || c.size) "
+                    + "JOIN records r ON r.board_id = ? AND r.id = d.id AND r.delivery_id = 'head:' || ? || ':' || c.size "
+                    + RecordStatements.JOIN_BOARD + " "
+                    + "WHERE c.board_id = ? AND c.size > ? AND d.id < ? ORDER BY c.size DESC LIMIT 1";
 
     /**
      * A board checkpoint with its heads entry: the entry's index in the heads board and its canonical
@@ -84,7 +86,7 @@ public final class HeadLinks {
                 return Optional.of(new Link(
                         new CheckpointRow(rs.getLong(1), rs.getBytes(2), rs.getString(3)),
                         rs.getLong(4),
-                        rs.getBytes(5)));
+                        RecordStatements.canonical(rs, 5)));
             }
         }
     }

@@ -104,7 +104,7 @@ public final class ProjectionComparison {
                 String name = b.board().name();
                 long limit = limits.getOrDefault(name, b.size());
                 if (limit < b.size()) {
-                    String records = digest(c, RECORDS + " AND id < " + limit, id);
+                    String records = digest(c, RECORDS + " AND id < " + limit, id) + " " + statements(c, id, limit);
                     byte[] root = org.electorallog.core.ProofBuilder.rootAt(limit, Tiles.source(c, id));
                     out.put(
                             name,
@@ -119,7 +119,8 @@ public final class ProjectionComparison {
                     continue;
                 }
                 // a board's delivery keys are part of its records: without them a repeat would be stored
-                String records = digest(c, RECORDS, id) + " " + deliveries(c, id);
+                String records =
+                        digest(c, RECORDS, id) + " " + statements(c, id, Long.MAX_VALUE) + " " + deliveries(c, id);
                 String tiles = digest(
                         c,
                         "SELECT md5(string_agg(concat_ws('|', level, idx, md5(hashes)), E'\\n' "
@@ -146,7 +147,8 @@ public final class ProjectionComparison {
         return out;
     }
 
-    private static final String RECORDS = "SELECT md5(string_agg(concat_ws('|', id, delivery_id, md5(statement), "
+    /** A board's rows but their statements, which {@link #statements} digests as canonical bytes. */
+    private static final String RECORDS = "SELECT md5(string_agg(concat_ws('|', id, delivery_id, "
             + "created, statement_ts, kind, (SELECT encode(public_key, 'hex') FROM senders s WHERE s.sender_id = records.sender_id), user_id, username, election_id, "
             + "area_id, ballot_id, schema_id, md5(sender_signature), md5(system_signature), md5(openings)), E'\\n' ORDER BY id)) "
             + "FROM records WHERE board_id = ?";
@@ -164,6 +166,28 @@ public final class ProjectionComparison {
                 return rs.next() ? rs.getString(1) : null;
             }
         }
+    }
+
+    /**
+     * SHA-256 over a board's records below {@code limit} in ID order, each its ID and its canonical
+     * statement bytes: what the rows say, whichever form each stores its statement in (a projection
+     * written before V22 holds canonical bytes, a replay the stored form).
+     */
+    private static String statements(Connection c, short boardId, long limit) throws SQLException {
+        java.security.MessageDigest md;
+        try {
+            md = java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no SHA-256", e);
+        }
+        java.nio.ByteBuffer head = java.nio.ByteBuffer.allocate(12);
+        RecordStatements.statements(c, boardId, 0, limit, (id, statement) -> {
+            head.clear();
+            md.update(head.putLong(id).putInt(statement.length).array());
+            md.update(statement);
+            return true;
+        });
+        return org.electorallog.core.Hex.encode(md.digest());
     }
 
     private static String digest(Connection c, String sql, short boardId) throws SQLException {

@@ -4,11 +4,12 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.electorallog.core.Hashes;
+import org.electorallog.core.StoredStatement;
 
 /**
  * What a record's row holds that comes from its statement and its place in the topic alone, not from
  * the board it joins (its board ID, record ID, created time and sender key ID are the batch's): the
- * columns from {@code statement_ts} to {@code openings} of {@link RecordInserter#COPY_COLUMNS}. Built
+ * columns from {@code statement_ts} to {@code leaf_key} of {@link RecordInserter#COPY_COLUMNS}. Built
  * once per event, where the event is decoded, it also encodes those columns in PostgreSQL's binary
  * COPY form and hashes the delivery ID, so that the batch writer, the projector's serial path, only
  * frames them (decision 87).
@@ -17,13 +18,14 @@ public final class RecordContent {
     /** Microseconds between the Unix epoch and PostgreSQL's epoch, 2000-01-01T00:00:00Z. */
     static final long PG_EPOCH_MICROS = 946_684_800_000_000L;
     /** The columns encoded here, after the four the batch sets. */
-    static final int FIELDS = 17;
+    static final int FIELDS = 18;
 
     private final long statementMillis;
     private final short kind;
     private final IndexedFields fields;
     private final String deliveryId;
     private final byte[] statement;
+    private final byte[] stored;
     private final int schemaId;
     private final int partition;
     private final long offset;
@@ -32,6 +34,7 @@ public final class RecordContent {
     private final String eventType;
     private final String error;
     private final byte[] openings;
+    private final Long leafKey;
     private final byte[] copyFields;
     private final byte[] deliveryDigest;
 
@@ -39,6 +42,10 @@ public final class RecordContent {
      * @param statementMillis the statement's time (epoch milliseconds)
      * @param kind            the statement kind's code
      * @param deliveryId      the producer-chosen delivery ID (never null)
+     * @param board           the name of the board the record joins, which the statement names: with the
+     *                        row's delivery, election, area and ballot IDs, what its stored form refers to
+     *                        (core {@link StoredStatement}, store V22); null stores the statement bytes as
+     *                        they are given (tests and perf of the write path alone)
      * @param statement       the canonical statement bytes
      * @param openings        the stored openings of a statement in the committed form (core
      *                        {@code ProjectedOpenings}: store V21 records.openings), or null
@@ -47,6 +54,7 @@ public final class RecordContent {
             long statementMillis,
             short kind,
             IndexedFields fields,
+            String board,
             String deliveryId,
             byte[] statement,
             int schemaId,
@@ -62,6 +70,9 @@ public final class RecordContent {
         this.fields = fields;
         this.deliveryId = deliveryId;
         this.statement = statement;
+        this.stored = board == null
+                ? statement
+                : StoredStatement.stored(statement, RecordContent.row(board, deliveryId, fields));
         this.schemaId = schemaId;
         this.partition = partition;
         this.offset = offset;
@@ -70,6 +81,8 @@ public final class RecordContent {
         this.eventType = eventType;
         this.error = error;
         this.openings = openings;
+        this.leafKey =
+                kind == RecordStatements.CAST_VOTE_KIND ? RecordStatements.leafKey(Hashes.leafHash(statement)) : null;
         byte[] delivery = deliveryId.getBytes(StandardCharsets.UTF_8);
         this.deliveryDigest = Arrays.copyOf(Hashes.sha256(delivery), Deliveries.DIGEST_BYTES);
         this.copyFields = encode(delivery);
@@ -98,12 +111,13 @@ public final class RecordContent {
                 + 4
                 + 4
                 + 8
-                + length(statement)
+                + length(stored)
                 + length(senderSignature)
                 + length(systemSignature)
                 + length(type)
                 + length(err)
-                + length(openings);
+                + length(openings)
+                + (leafKey == null ? 0 : 8);
         for (byte[] t : texts) {
             size += length(t);
         }
@@ -113,7 +127,7 @@ public final class RecordContent {
         for (byte[] t : texts) {
             field(b, t);
         }
-        field(b, statement);
+        field(b, stored);
         b.putInt(4).putInt(schemaId);
         b.putInt(4).putInt(partition);
         b.putInt(8).putLong(offset);
@@ -122,7 +136,17 @@ public final class RecordContent {
         field(b, type);
         field(b, err);
         field(b, openings);
+        if (leafKey == null) {
+            b.putInt(-1);
+        } else {
+            b.putInt(8).putLong(leafKey);
+        }
         return b.array();
+    }
+
+    /** What a stored statement of a row on this board with these columns may refer to. */
+    public static StoredStatement.Row row(String board, String deliveryId, IndexedFields fields) {
+        return new StoredStatement.Row(board, deliveryId, fields.electionId(), fields.areaId(), fields.ballotId());
     }
 
     private static byte[] utf8(String s) {
@@ -167,8 +191,14 @@ public final class RecordContent {
         return deliveryId;
     }
 
+    /** The canonical statement bytes. */
     public byte[] statement() {
         return statement;
+    }
+
+    /** The statement as the row stores it (core {@link StoredStatement}). */
+    public byte[] storedStatement() {
+        return stored;
     }
 
     public int schemaId() {
@@ -197,6 +227,11 @@ public final class RecordContent {
 
     public String error() {
         return error;
+    }
+
+    /** A cast vote's leaf key (V22 records.leaf_key: {@link RecordStatements#leafKey}), or null. */
+    public Long leafKey() {
+        return leafKey;
     }
 
     /** The stored openings (core {@code ProjectedOpenings}), or null. */

@@ -73,13 +73,19 @@ public final class RecordExports {
      * connection each.
      */
     public static <E extends Exception> void export(
-            javax.sql.DataSource db, short boardId, long size, int batch, ExportShape shape, RecordSink<E> sink)
+            javax.sql.DataSource db,
+            short boardId,
+            String board,
+            long size,
+            int batch,
+            ExportShape shape,
+            RecordSink<E> sink)
             throws SQLException, E {
         long from = 0;
         while (from < size) {
             long next;
             try (Connection c = db.getConnection()) {
-                next = exportBatch(c, boardId, from, size, batch, shape, sink);
+                next = exportBatch(c, boardId, board, from, size, batch, shape, sink);
             }
             if (next < 0) {
                 return;
@@ -95,7 +101,14 @@ public final class RecordExports {
      * from, or -1 after the last batch.
      */
     public static <E extends Exception> long exportBatch(
-            Connection c, short boardId, long from, long size, int batch, ExportShape shape, RecordSink<E> sink)
+            Connection c,
+            short boardId,
+            String board,
+            long from,
+            long size,
+            int batch,
+            ExportShape shape,
+            RecordSink<E> sink)
             throws SQLException, E {
         List<StoredRecord> rows = new ArrayList<>(Math.min(batch, 4096));
         try (PreparedStatement ps = c.prepareStatement(shape.sql())) {
@@ -109,7 +122,7 @@ public final class RecordExports {
             ps.setInt(p, batch);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    rows.add(shape.statements() ? Records.listed(rs) : Records.fieldsOnly(rs));
+                    rows.add(shape.statements() ? Records.listed(rs, board) : Records.fieldsOnly(rs));
                 }
             }
         }

@@ -37,6 +37,7 @@ public enum RecordInserter {
             String[] eventTypes = new String[n];
             String[] errors = new String[n];
             byte[][] openings = new byte[n][];
+            Long[] leafKeys = new Long[n];
             for (int i = 0; i < n; i++) {
                 RecordRow r = rows.get(i);
                 RecordContent x = r.content();
@@ -52,7 +53,7 @@ public enum RecordInserter {
                 areas[i] = x.fields().areaId();
                 ballots[i] = x.fields().ballotId();
                 deliveries[i] = x.deliveryId();
-                statements[i] = x.statement();
+                statements[i] = x.storedStatement();
                 schemaIds[i] = x.schemaId();
                 partitions[i] = x.partition();
                 offsets[i] = x.offset();
@@ -61,19 +62,21 @@ public enum RecordInserter {
                 eventTypes[i] = x.eventType();
                 errors[i] = x.error();
                 openings[i] = x.openings();
+                leafKeys[i] = x.leafKey();
             }
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + checked(table)
                     + " (board_id, id, created, statement_ts, kind, sender_id, user_id, username, "
-                    + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, kafka_offset, "
-                    + "sender_signature, system_signature, event_type, error, openings) SELECT u.board, u.id, timestamptz 'epoch' + u.created * interval '1 millisecond', "
+                    + "election_id, area_id, ballot_id, delivery_id, stored_statement, schema_id, kafka_partition, kafka_offset, "
+                    + "sender_signature, system_signature, event_type, error, openings, leaf_key) SELECT u.board, u.id, timestamptz 'epoch' + u.created * interval '1 millisecond', "
                     + "timestamptz 'epoch' + u.stmt_ts * interval '1 millisecond', u.kind, u.sender, u.user_id, "
                     + "u.username, u.election_id, u.area_id, u.ballot_id, u.delivery_id, u.statement, u.schema_id, "
-                    + "u.part, u.off, u.sender_sig, u.system_sig, u.event_type, u.error, u.openings FROM unnest(?::smallint[], "
+                    + "u.part, u.off, u.sender_sig, u.system_sig, u.event_type, u.error, u.openings, u.leaf_key "
+                    + "FROM unnest(?::smallint[], "
                     + "?::bigint[], ?::bigint[], ?::bigint[], ?::smallint[], ?::integer[], ?::text[], ?::text[], ?::text[], "
                     + "?::text[], ?::text[], ?::text[], ?::bytea[], ?::integer[], ?::integer[], ?::bigint[], ?::bytea[], "
-                    + "?::bytea[], ?::text[], ?::text[], ?::bytea[]) AS u(board, id, created, stmt_ts, kind, sender, user_id, username, "
+                    + "?::bytea[], ?::text[], ?::text[], ?::bytea[], ?::bigint[]) AS u(board, id, created, stmt_ts, kind, sender, user_id, username, "
                     + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, part, off, sender_sig, "
-                    + "system_sig, event_type, error, openings)")) {
+                    + "system_sig, event_type, error, openings, leaf_key)")) {
                 int p = 1;
                 ps.setArray(p++, c.createArrayOf("smallint", boards));
                 ps.setArray(p++, c.createArrayOf("bigint", ids));
@@ -95,7 +98,8 @@ public enum RecordInserter {
                 ps.setArray(p++, c.createArrayOf("bytea", systemSigs));
                 ps.setArray(p++, c.createArrayOf("text", eventTypes));
                 ps.setArray(p++, c.createArrayOf("text", errors));
-                ps.setArray(p, c.createArrayOf("bytea", openings));
+                ps.setArray(p++, c.createArrayOf("bytea", openings));
+                ps.setArray(p, c.createArrayOf("bigint", leafKeys));
                 ps.executeUpdate();
             }
         }
@@ -143,8 +147,8 @@ public enum RecordInserter {
      */
     public static final String COPY_COLUMNS =
             "board_id, id, created, sender_id, statement_ts, kind, user_id, username, "
-                    + "election_id, area_id, ballot_id, delivery_id, statement, schema_id, kafka_partition, kafka_offset, "
-                    + "sender_signature, system_signature, event_type, error, openings";
+                    + "election_id, area_id, ballot_id, delivery_id, stored_statement, schema_id, kafka_partition, kafka_offset, "
+                    + "sender_signature, system_signature, event_type, error, openings, leaf_key";
 
     /** A row's field count and the batch's four fields with their lengths. */
     private static final int ROW_PREFIX_BYTES = 2 + (4 + 2) + (4 + 8) + (4 + 8) + (4 + 4);

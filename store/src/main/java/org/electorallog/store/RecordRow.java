@@ -6,7 +6,10 @@ package org.electorallog.store;
  * ({@link RecordContent}). Times are epoch milliseconds.
  */
 public record RecordRow(short boardId, long id, long createdMillis, int senderId, RecordContent content) {
-    /** A row and its content at once (tests, perf); the content's fields are read as {@code content().x()}. */
+    /**
+     * A row and its content at once (tests, perf); the content's fields are read as {@code
+     * content().x()}. Its statement bytes are stored as they are given, not in the stored form.
+     */
     public RecordRow(
             short boardId,
             long id,
@@ -33,6 +36,7 @@ public record RecordRow(short boardId, long id, long createdMillis, int senderId
                         statementMillis,
                         kind,
                         fields,
+                        null,
                         deliveryId,
                         statement,
                         schemaId,

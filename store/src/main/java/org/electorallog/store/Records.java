@@ -18,7 +18,7 @@ public final class Records {
             "id, created, statement_ts, kind, user_id, username, election_id, area_id, ballot_id, delivery_id";
 
     /** The columns a listing or a full export row reads, in {@link #listed} order. */
-    public static final String LISTED_COLUMNS = FIELD_COLUMNS + ", statement";
+    public static final String LISTED_COLUMNS = FIELD_COLUMNS + ", stored_statement";
 
     /** The ballot locator's page (records_user: a voter's few rows, filtered to their cast votes of the election). */
     public static final String BALLOTS_SQL =
@@ -41,9 +41,9 @@ public final class Records {
             + "WHERE s.lo < s.hi) "
             + "SELECT lo FROM search WHERE lo >= hi";
 
-    /** One audit page (a bounded ID range of the primary key). */
+    /** One audit page (a bounded ID range of the primary key); the statement as stored (V22), read with the row. */
     public static final String AUDIT_PAGE_SQL =
-            "SELECT r.id, r.delivery_id, r.statement, r.kind, r.statement_ts, r.sender_id, "
+            "SELECT r.id, r.delivery_id, r.stored_statement, r.kind, r.statement_ts, r.sender_id, "
                     + "r.user_id, r.username, r.election_id, r.area_id, r.ballot_id, r.sender_signature, r.system_signature, "
                     + "r.error, r.openings FROM records r WHERE r.board_id = ? AND r.id >= ? AND r.id < ? ORDER BY r.id";
 
@@ -53,75 +53,28 @@ public final class Records {
     public static Optional<StoredRecord> one(Connection c, short boardId, long id) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
                 "SELECT r.id, r.created, r.statement_ts, r.kind, s.public_key, r.user_id, r.username, r.election_id, "
-                        + "r.area_id, r.ballot_id, r.delivery_id, r.statement, r.schema_id, r.kafka_partition, r.kafka_offset "
-                        + "FROM records r LEFT JOIN senders s USING (sender_id) WHERE r.board_id = ? AND r.id = ?")) {
+                        + "r.area_id, r.ballot_id, r.delivery_id, r.stored_statement, r.schema_id, r.kafka_partition, r.kafka_offset, "
+                        + "b.name FROM records r JOIN boards b ON b.board_id = r.board_id "
+                        + "LEFT JOIN senders s ON s.sender_id = r.sender_id WHERE r.board_id = ? AND r.id = ?")) {
             ps.setShort(1, boardId);
             ps.setLong(2, id);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
+                IndexedFields fields = fields(rs, 6);
                 return Optional.of(new StoredRecord(
                         rs.getLong(1),
                         rs.getTimestamp(2).toInstant(),
                         rs.getTimestamp(3).toInstant(),
                         rs.getShort(4),
                         rs.getBytes(5),
-                        fields(rs, 6),
+                        fields,
                         rs.getString(11),
-                        rs.getBytes(12),
+                        RecordStatements.canonical(rs.getBytes(12), rs.getString(16), rs.getString(11), fields),
                         rs.getInt(13),
                         rs.getInt(14),
                         rs.getLong(15)));
-            }
-        }
-    }
-
-    /**
-     * The cast vote of a board whose RFC 6962 leaf hash, SHA-256(0x00 || statement), is the given
-     * one (index records_leaf_hash, V10, partial on kind 1 = StatementKinds.CAST_VOTE; the
-     * expression and the predicate must stay exactly the index's). No ORDER BY ... LIMIT: the
-     * planner would walk records_kind in ID order instead; a leaf hash is unique on a board anyway.
-     */
-    public static final String BY_LEAF_HASH_SQL =
-            "SELECT id FROM records WHERE sha256('\\x00'::bytea || statement) = ? AND kind = 1 AND board_id = ?";
-
-    /** The ID of the cast vote with this leaf hash on a board, if any. */
-    public static Optional<Long> idByLeafHash(Connection c, short boardId, byte[] leafHash) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(BY_LEAF_HASH_SQL)) {
-            ps.setBytes(1, leafHash);
-            ps.setShort(2, boardId);
-            Long first = null;
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    first = first == null ? rs.getLong(1) : Math.min(first, rs.getLong(1));
-                }
-            }
-            return Optional.ofNullable(first);
-        }
-    }
-
-    /** What a statement pass sees: a record's ID and canonical statement. */
-    @FunctionalInterface
-    public interface StatementSink {
-        /** Returns false to stop the pass. */
-        boolean accept(long id, byte[] statement) throws SQLException;
-    }
-
-    /** The canonical statements of records [from, to) in ID order (primary key), until the sink says stop. */
-    public static void statements(Connection c, short boardId, long from, long to, StatementSink sink)
-            throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT id, statement FROM records WHERE board_id = ? AND id >= ? AND id < ? ORDER BY id")) {
-            ps.setShort(1, boardId);
-            ps.setLong(2, from);
-            ps.setLong(3, to);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    if (!sink.accept(rs.getLong(1), rs.getBytes(2))) {
-                        return;
-                    }
-                }
             }
         }
     }
@@ -195,13 +148,13 @@ public final class Records {
         }
     }
 
-    /** The rows of a listing statement (its select list is {@link #LISTED_COLUMNS}). */
-    public static List<StoredRecord> list(Connection c, BoundStatement listing) throws SQLException {
+    /** The rows of a listing statement of the named board (its select list is {@link #LISTED_COLUMNS}). */
+    public static List<StoredRecord> list(Connection c, String board, BoundStatement listing) throws SQLException {
         List<StoredRecord> out = new ArrayList<>();
         try (PreparedStatement ps = listing.prepare(c, "");
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                out.add(listed(rs));
+                out.add(listed(rs, board));
             }
         }
         return out;
@@ -217,16 +170,17 @@ public final class Records {
                 rs.getString(first + 4));
     }
 
-    static StoredRecord listed(ResultSet rs) throws SQLException {
-        return listed(rs, rs.getBytes(11));
+    /** A row of {@link #LISTED_COLUMNS} of the named board. */
+    static StoredRecord listed(ResultSet rs, String board) throws SQLException {
+        return row(rs, RecordStatements.canonical(rs.getBytes(11), board, rs.getString(10), fields(rs, 5)));
     }
 
     /** A row of {@link #FIELD_COLUMNS}: its statement is null. */
     static StoredRecord fieldsOnly(ResultSet rs) throws SQLException {
-        return listed(rs, null);
+        return row(rs, null);
     }
 
-    private static StoredRecord listed(ResultSet rs, byte[] statement) throws SQLException {
+    private static StoredRecord row(ResultSet rs, byte[] statement) throws SQLException {
         return new StoredRecord(
                 rs.getLong(1),
                 rs.getTimestamp(2).toInstant(),
@@ -241,10 +195,14 @@ public final class Records {
                 -1);
     }
 
-    /** One audit page: records [start, end) with their sender keys resolved through {@code senders}. */
+    /**
+     * One audit page: records [start, end) of the named board with their sender keys resolved through
+     * {@code senders} and their statements' canonical bytes ({@link RecordStatements#canonical}).
+     */
     public static List<AuditRow> auditPage(
-            PreparedStatement page, short boardId, long start, long end, Map<Integer, byte[]> senders)
+            PreparedStatement page, BoardRow board, long start, long end, Map<Integer, byte[]> senders)
             throws SQLException {
+        short boardId = board.id();
         List<AuditRow> rows = new ArrayList<>();
         page.setShort(1, boardId);
         page.setLong(2, start);
@@ -252,14 +210,15 @@ public final class Records {
         try (ResultSet rs = page.executeQuery()) {
             while (rs.next()) {
                 Timestamp ts = rs.getTimestamp(5);
+                IndexedFields fields = fields(rs, 7);
                 rows.add(new AuditRow(
                         rs.getLong(1),
                         rs.getString(2),
-                        rs.getBytes(3),
+                        RecordStatements.canonical(rs.getBytes(3), board.name(), rs.getString(2), fields),
                         rs.getShort(4),
                         ts == null ? null : ts.getTime(),
                         senders.get(rs.getInt(6)),
-                        fields(rs, 7),
+                        fields,
                         rs.getBytes(12),
                         rs.getBytes(13),
                         rs.getString(14),

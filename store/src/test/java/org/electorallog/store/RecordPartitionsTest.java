@@ -56,7 +56,7 @@ class RecordPartitionsTest {
                                 "records_ballot_" + a + "_1",
                                 "records_election_" + a + "_1",
                                 "records_kind_" + a + "_1",
-                                "records_leaf_hash_" + a + "_1",
+                                "records_leaf_key_" + a + "_1",
                                 "records_pkey_" + a + "_1",
                                 "records_statement_ts_" + a + "_1",
                                 "records_user_" + a + "_1",
@@ -142,7 +142,8 @@ class RecordPartitionsTest {
                         plan.contains("records_user_" + a + "_0") && plan.contains("records_user_" + a + "_2"), plan);
                 assertTrue(!plan.contains("records_" + b + "_0"), "the other board's partition is pruned: " + plan);
                 String byId = strings(
-                                c, "EXPLAIN SELECT statement FROM records WHERE board_id = " + a + " AND id = 150")
+                                c,
+                                "EXPLAIN SELECT stored_statement FROM records WHERE board_id = " + a + " AND id = 150")
                         .toString();
                 assertTrue(byId.contains("records_pkey_" + a + "_1") && !byId.contains("records_" + a + "_0 "), byId);
             }
@@ -170,17 +171,23 @@ class RecordPartitionsTest {
                         .values()
                         .iterator()
                         .next();
-                // today's inserter sends V21's openings column too: there for the inserts only
-                st.execute("ALTER TABLE records ADD COLUMN openings bytea");
+                // today's inserter sends V21's openings and V22's leaf_key columns too, and names the
+                // statement column as V22 does: so for the inserts only
+                st.execute("ALTER TABLE records ADD COLUMN openings bytea, ADD COLUMN leaf_key bigint");
+                st.execute("ALTER TABLE records RENAME COLUMN statement TO stored_statement");
                 RecordInserter.DEFAULT.insert(c, "records", rows(a, sender, 0, 300, "a-"));
                 RecordInserter.DEFAULT.insert(c, "records", rows(b, sender, 0, 20, "b-"));
-                st.execute("ALTER TABLE records DROP COLUMN openings");
+                st.execute("ALTER TABLE records RENAME COLUMN stored_statement TO statement");
+                st.execute("ALTER TABLE records DROP COLUMN openings, DROP COLUMN leaf_key");
                 st.execute("CREATE ROLE partitions_reader_" + a + b + "_" + Math.abs(url.hashCode()));
             }
-            List<String> before = dump(ds);
+            List<String> before = dump(ds, "statement");
             assertEquals(Migrations.latestVersion(), Migrations.apply(ds));
             try (Connection c = ds.getConnection()) {
-                assertEquals(before, dump(ds), "every record moved, field for field");
+                assertEquals(
+                        before,
+                        dump(ds, "stored_statement"),
+                        "every record moved, field for field (V22 renames statement)");
                 assertEquals(
                         "p",
                         strings(c, "SELECT relkind::text FROM pg_class WHERE oid = 'records'::regclass")
@@ -199,16 +206,27 @@ class RecordPartitionsTest {
                                         + "ON r.id = d.id AND d.key = board_delivery_key(r.board_id, r.delivery_id)"));
                 assertEquals(320, count(c, "SELECT count(*) FROM analyst_records"), "the view reads the new table");
                 assertEquals(0, count(c, "SELECT count(*) FROM pg_class WHERE relname = 'records_unpartitioned'"));
+                // V22: the cast votes written before it (kind 1, canonical bytes) get their leaf keys, found by leaf
+                // hash
+                assertEquals(160, count(c, "SELECT count(*) FROM records WHERE kind = 1 AND leaf_key IS NOT NULL"));
+                assertEquals(0, count(c, "SELECT count(*) FROM records WHERE kind <> 1 AND leaf_key IS NOT NULL"));
+                short boardA = (short) count(c, "SELECT board_id FROM boards WHERE name = 'a'");
+                byte[] statement = ("statement " + boardA + " " + 42).getBytes(StandardCharsets.UTF_8);
+                assertEquals(
+                        java.util.Optional.of(42L),
+                        RecordStatements.idByLeafHash(c, boardA, org.electorallog.core.Hashes.leafHash(statement)));
             }
         }
     }
 
-    private static List<String> dump(HikariDataSource ds) throws SQLException {
+    /** The records, with their statements read from the named column (statement before V22). */
+    private static List<String> dump(HikariDataSource ds, String statementColumn) throws SQLException {
         try (Connection c = ds.getConnection()) {
             return strings(
                     c,
                     "SELECT concat_ws('|', board_id, id, created, statement_ts, kind, sender_id, user_id, "
-                            + "username, election_id, area_id, ballot_id, delivery_id, encode(statement, 'hex'), schema_id, "
+                            + "username, election_id, area_id, ballot_id, delivery_id, encode(" + statementColumn
+                            + ", 'hex'), schema_id, "
                             + "kafka_partition, kafka_offset, event_type, error) FROM records ORDER BY board_id, id");
         }
     }
