@@ -3,7 +3,6 @@ package org.electorallog.core;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 
 /**
@@ -62,11 +61,7 @@ public final class PersonalCommitment {
         str(out, path);
         out.writeBytes(salt);
         str(out, value);
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(out.toByteArray());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
-        }
+        return Hashes.sha256(out.toByteArray()); // the thread's digest: the projector checks four a record
     }
 
     /** Whether {@code commitment} is the commitment to {@code value} with {@code salt}. */

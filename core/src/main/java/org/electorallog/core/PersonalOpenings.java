@@ -186,11 +186,25 @@ public final class PersonalOpenings {
         }
     }
 
+    /**
+     * The thread's AES-GCM cipher for decrypting, initialised again for each statement: a new one would look up the
+     * provider and expand the key each time, which the JDK skips for the key it expanded last (the
+     * projector opens a day's statements with one key).
+     */
+    private static final ThreadLocal<Cipher> CIPHER = ThreadLocal.withInitial(() -> {
+        try {
+            return Cipher.getInstance("AES/GCM/NoPadding");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("every Java platform has AES/GCM/NoPadding", e);
+        }
+    });
+
     private static Cipher cipher(int mode, byte[] key, byte[] nonce, byte[] leafHash) throws GeneralSecurityException {
         if (key.length != KEY_BYTES) {
             throw new IllegalArgumentException("a data key is " + KEY_BYTES + " bytes, not " + key.length);
         }
-        Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
+        // encryption takes a fresh cipher: the JDK refuses to encrypt twice with one key and nonce
+        Cipher c = mode == Cipher.DECRYPT_MODE ? CIPHER.get() : Cipher.getInstance("AES/GCM/NoPadding");
         c.init(mode, new SecretKeySpec(key, "AES"), new GCMParameterSpec(TAG_BITS, nonce));
         ByteArrayOutputStream aad = new ByteArrayOutputStream(64);
         aad.writeBytes(AAD_DOMAIN.getBytes(StandardCharsets.US_ASCII));

@@ -70,15 +70,40 @@ final class TextRules {
                             : "holds an unpaired surrogate (not well-formed Unicode)",
                     BadEventException.Reason.INVALID);
         }
-        for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) == '\u0000') {
-                return new StatementRules.Violation(
-                        "",
-                        "holds the character U+0000 at position " + i + ", which PostgreSQL text cannot store",
-                        BadEventException.Reason.INVALID);
-            }
+        // a Utf8 is scanned as its bytes (well-formed, so a 0x00 byte is U+0000 and nothing else):
+        // its chars would make it a String, which the projector does not need for most fields
+        int at = s instanceof Utf8 u ? zeroByte(u.getBytes(), u.getByteLength()) : zeroChar(s);
+        if (at >= 0) {
+            // the position in chars, as a String's would be
+            int i = s instanceof Utf8 u
+                    ? new String(u.getBytes(), 0, at, java.nio.charset.StandardCharsets.UTF_8).length()
+                    : at;
+            return new StatementRules.Violation(
+                    "",
+                    "holds the character U+0000 at position " + i + ", which PostgreSQL text cannot store",
+                    BadEventException.Reason.INVALID);
         }
         return null;
+    }
+
+    /** The index of the first 0x00 byte of {@code b[0..n)}, or -1. */
+    private static int zeroByte(byte[] b, int n) {
+        for (int i = 0; i < n; i++) {
+            if (b[i] == 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The index of the first U+0000 of {@code s}, or -1. */
+    private static int zeroChar(CharSequence s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) == '\u0000') {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /**
