@@ -177,7 +177,7 @@ class MonitorTest {
             v.awaitCheckpoint(board, 10);
             DatabaseAddress db = STACK.database();
             try (Connection c = DriverManager.getConnection(v.jdbcUrl(), db.user(), db.password());
-                    java.sql.PreparedStatement ps = c.prepareStatement("UPDATE records SET statement = ? "
+                    java.sql.PreparedStatement ps = c.prepareStatement("UPDATE records SET stored_statement = ? "
                             + "WHERE id = 7 AND board_id = (SELECT board_id FROM boards WHERE name = ?)")) {
                 ps.setBytes(
                         1,

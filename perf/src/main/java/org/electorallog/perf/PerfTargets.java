@@ -90,9 +90,9 @@ final class PerfTargets {
                 .append(ReportWriter.f0(r.eventsPerSecond()))
                 .append(" events/s | reported |\n\n");
         md.append(
-                "These targets are for statements in the clear (format 1). The committed form (issue 46: each personal "
-                        + "value a salted commitment in the leaf) costs more; its figures, measured apart, are in "
-                        + "docs/personal-data.md \"Costs\".\n\n");
+                "These targets are measured on statements in the clear (format 1). The committed form (issue 46: each "
+                        + "personal value a salted commitment in the leaf) is measured apart against the pipeline, "
+                        + "storage and signed targets: docs/personal-data.md \"Costs\".\n\n");
     }
 
     private static void probeTarget(StringBuilder md, Baseline.Probe p, int limitMs) {
