@@ -66,7 +66,8 @@ enum FillForm {
                 "every statement in the committed form (docs/personal-data.md) before the timed window: "
                         + "each personal value committed to with a fresh salt, the openings sealed with AES-256-GCM "
                         + "under the board's data key of the day (the projection's key store), sent as encoded bytes; "
-                        + "the projector decrypted and checked every opening and stored it (V19) with the record";
+                        + "the projector decrypted and checked every opening and stored the salts and the values no "
+                        + "column holds in the record's row (records.openings, store V21)";
             case SIGNED_COMMITTED ->
                 "every statement in the committed form and signed by its sender (Ed25519) over the committed "
                         + "canonical bytes before the timed window, sent as encoded bytes; the projector verified "
