@@ -144,31 +144,9 @@ public final class CanonicalStatementReader {
     }
 
     /** A cursor over canonical bytes. */
-    private static final class Cursor {
-        private final byte[] b;
-        private int pos;
-
+    private static final class Cursor extends ByteCursor {
         Cursor(byte[] b) {
-            this.b = b;
-        }
-
-        int u8() {
-            if (pos >= b.length) {
-                throw new IllegalArgumentException("canonical statement truncated at byte " + pos);
-            }
-            return b[pos++] & 0xFF;
-        }
-
-        long uvarint() {
-            long v = 0;
-            for (int shift = 0; shift < 64; shift += 7) {
-                int x = u8();
-                v |= (long) (x & 0x7F) << shift;
-                if ((x & 0x80) == 0) {
-                    return v;
-                }
-            }
-            throw new IllegalArgumentException("canonical varint too long at byte " + pos);
+            super(b, 0, "canonical statement");
         }
 
         long int64() {
@@ -180,12 +158,9 @@ public final class CanonicalStatementReader {
         }
 
         byte[] bytes() {
-            long len = uvarint();
-            if (len > b.length - pos) {
-                throw new IllegalArgumentException("canonical length " + len + " runs past the end at byte " + pos);
-            }
-            byte[] out = Arrays.copyOfRange(b, pos, pos + (int) len);
-            pos += (int) len;
+            int len = checkedLength(uvarint());
+            byte[] out = Arrays.copyOfRange(in, pos, pos + len);
+            pos += len;
             return out;
         }
 

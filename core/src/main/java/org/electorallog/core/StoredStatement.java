@@ -89,17 +89,14 @@ public final class StoredStatement {
     }
 
     /** Reads one form, writes the other: the walk both directions share. */
-    private abstract static class Walk {
-        final byte[] in;
+    private abstract static class Walk extends ByteCursor {
         final byte[][] row;
         final GrowingBytes out;
-        int pos;
 
-        Walk(byte[] in, byte[][] row, GrowingBytes out, int start) {
-            this.in = in;
+        Walk(byte[] in, byte[][] row, GrowingBytes out, int start, String what) {
+            super(in, start, what);
             this.row = row;
             this.out = out;
-            this.pos = start;
         }
 
         /** The one value the input holds, and nothing after it. */
@@ -166,25 +163,6 @@ public final class StoredStatement {
         /** A string value (tag 0x04, or a reference in the stored form) in the input's form, written in the output's. */
         abstract void string(int tag);
 
-        final int u8() {
-            if (pos >= in.length) {
-                throw new IllegalArgumentException("statement truncated at byte " + pos);
-            }
-            return in[pos++] & 0xFF;
-        }
-
-        final long uvarint() {
-            long v = 0;
-            for (int shift = 0; shift < 64; shift += 7) {
-                int x = u8();
-                v |= (long) (x & 0x7F) << shift;
-                if ((x & 0x80) == 0) {
-                    return v;
-                }
-            }
-            throw new IllegalArgumentException("varint too long at byte " + pos);
-        }
-
         /** A uvarint copied byte for byte (a count or a length), so that any encoding of it comes back as it was. */
         final long copyUvarint() {
             int start = pos;
@@ -194,29 +172,18 @@ public final class StoredStatement {
         }
 
         final void copy(int n) {
-            if (n > in.length - pos) {
-                throw new IllegalArgumentException("length " + n + " runs past the end at byte " + pos);
-            }
-            out.putRange(in, pos, n);
+            out.putRange(in, pos, checkedLength(n));
             pos += n;
         }
 
         final void copyLengthAndBytes() {
             copy(checkedLength(copyUvarint()));
         }
-
-        /** The start of a length-prefixed run (length read), checked to lie within the input. */
-        final int checkedLength(long len) {
-            if (len > in.length - pos) {
-                throw new IllegalArgumentException("length " + len + " runs past the end at byte " + pos);
-            }
-            return (int) len;
-        }
     }
 
     private static final class Encoder extends Walk {
         Encoder(byte[] canonical, byte[][] row, GrowingBytes out) {
-            super(canonical, row, out, MAGIC.length);
+            super(canonical, row, out, MAGIC.length, "canonical statement");
         }
 
         @Override
@@ -256,7 +223,7 @@ public final class StoredStatement {
 
     private static final class Decoder extends Walk {
         Decoder(byte[] stored, byte[][] row, GrowingBytes out) {
-            super(stored, row, out, 1);
+            super(stored, row, out, 1, "stored statement");
         }
 
         @Override
