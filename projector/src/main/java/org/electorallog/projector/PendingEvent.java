@@ -67,7 +67,7 @@ record PendingEvent(
                 key,
                 value,
                 headers,
-                content(opened.statement(), opened.openings(), partition, offset),
+                content(opened.statement(), opened.openings(), opened.leafHash(), partition, offset),
                 opened.leafHash());
     }
 
@@ -88,7 +88,7 @@ record PendingEvent(
                 key,
                 value,
                 headers,
-                content(committedOnly, List.of(), partition, offset),
+                content(committedOnly, List.of(), leafHash, partition, offset),
                 leafHash);
     }
 
@@ -96,7 +96,8 @@ record PendingEvent(
      * What the event's row in records holds from the statement and its place in the topic, with the
      * openings in their stored form (core ProjectedOpenings, store V21) when it has any.
      */
-    static RecordContent content(DecodedStatement s, List<Opening> openings, int partition, long offset) {
+    static RecordContent content(
+            DecodedStatement s, List<Opening> openings, byte[] leafHash, int partition, long offset) {
         return new RecordContent(
                 s.statementTimestamp(),
                 (short) StatementKinds.code(s.kind()),
@@ -104,6 +105,7 @@ record PendingEvent(
                 s.board(),
                 s.deliveryId(),
                 s.canonicalBytes(),
+                leafHash,
                 s.schemaId(),
                 partition,
                 offset,

@@ -47,6 +47,9 @@ public final class RecordContent {
      *                        (core {@link StoredStatement}, store V22); null stores the statement bytes as
      *                        they are given (tests and perf of the write path alone)
      * @param statement       the canonical statement bytes
+     * @param leafHash        their RFC 6962 leaf hash when the caller has it (the projector hashed them
+     *                        already), or null to hash them here when the record needs it (a cast vote's
+     *                        leaf key)
      * @param openings        the stored openings of a statement in the committed form (core
      *                        {@code ProjectedOpenings}: store V21 records.openings), or null
      */
@@ -57,6 +60,7 @@ public final class RecordContent {
             String board,
             String deliveryId,
             byte[] statement,
+            byte[] leafHash,
             int schemaId,
             int partition,
             long offset,
@@ -70,9 +74,7 @@ public final class RecordContent {
         this.fields = fields;
         this.deliveryId = deliveryId;
         this.statement = statement;
-        this.stored = board == null
-                ? statement
-                : StoredStatement.stored(statement, RecordContent.row(board, deliveryId, fields));
+        this.stored = board == null ? statement : stored(statement, RecordContent.row(board, deliveryId, fields));
         this.schemaId = schemaId;
         this.partition = partition;
         this.offset = offset;
@@ -81,8 +83,9 @@ public final class RecordContent {
         this.eventType = eventType;
         this.error = error;
         this.openings = openings;
-        this.leafKey =
-                kind == RecordStatements.CAST_VOTE_KIND ? RecordStatements.leafKey(Hashes.leafHash(statement)) : null;
+        this.leafKey = kind != RecordStatements.CAST_VOTE_KIND
+                ? null
+                : RecordStatements.leafKey(leafHash != null ? leafHash : Hashes.leafHash(statement));
         byte[] delivery = deliveryId.getBytes(StandardCharsets.UTF_8);
         this.deliveryDigest = Arrays.copyOf(Hashes.sha256(delivery), Deliveries.DIGEST_BYTES);
         this.copyFields = encode(delivery);
@@ -145,6 +148,20 @@ public final class RecordContent {
     }
 
     /** What a stored statement of a row on this board with these columns may refer to. */
+    /**
+     * The stored form of a statement in this row, or its canonical bytes as they are when the stored
+     * form cannot hold it (nested deeper than core {@link StoredStatement} walks): every reader reads
+     * canonical bytes as they are (rows from before V22 hold them too), so such a statement costs bytes,
+     * never its record nor the batch it is in.
+     */
+    static byte[] stored(byte[] statement, StoredStatement.Row row) {
+        try {
+            return StoredStatement.stored(statement, row);
+        } catch (IllegalArgumentException e) {
+            return statement;
+        }
+    }
+
     public static StoredStatement.Row row(String board, String deliveryId, IndexedFields fields) {
         return new StoredStatement.Row(board, deliveryId, fields.electionId(), fields.areaId(), fields.ballotId());
     }

@@ -39,6 +39,7 @@ public record RecordRow(short boardId, long id, long createdMillis, int senderId
                         null,
                         deliveryId,
                         statement,
+                        null,
                         schemaId,
                         partition,
                         offset,
