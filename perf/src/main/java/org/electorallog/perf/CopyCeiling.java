@@ -67,6 +67,7 @@ final class CopyCeiling {
                                     board,
                                     s.getDeliveryId().toString(),
                                     CanonicalStatement.encode(s),
+                                    null,
                                     1,
                                     0,
                                     id,
