@@ -28,6 +28,7 @@ import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
 import org.electorallog.producer.EventsTopic;
+import org.electorallog.testkit.ClassPathClosure;
 import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -103,6 +104,21 @@ class DistributionIT {
             assertTrue(Files.isRegularFile(HOME.resolve(file)), file);
         }
         assertTrue(Files.isExecutable(HOME.resolve("bin/electoral-log")));
+    }
+
+    /**
+     * Issue 60: every class of this project that the operator's commands reach finds every class it
+     * names in {@code lib/}, read as files (a dependency scoped to tests drops its jar from here
+     * while the test class path still has it).
+     */
+    @Test
+    void itsLibrariesHoldEveryClassItsCommandsReach() throws IOException {
+        ClassPathClosure.Walk walk =
+                ClassPathClosure.ofFolder(HOME.resolve("lib")).walk(Main.class.getName());
+        assertTrue(walk.missing().isEmpty(), "missing from lib/ (class=needed by): " + walk.missing());
+        for (Class<?> command : List.of(ProjectorCommand.class, PublishTilesCommand.class, VerifyBoardCommand.class)) {
+            assertTrue(walk.reached().contains(command.getName()), command.getName() + ": " + walk.reached());
+        }
     }
 
     @Test
