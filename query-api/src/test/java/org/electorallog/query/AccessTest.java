@@ -360,6 +360,10 @@ class AccessTest {
             assertEquals(429, boards(behindProxy, "198.51.100.1"), "the first client again");
             // a forged hop before the client's own is not believed: the proxy appended the real one
             assertEquals(429, boards(behindProxy, "192.0.2.99, 198.51.100.2"));
+            // an IPv6 client is its /64 (issue 61): another address of it shares the limit
+            assertEquals(200, boards(behindProxy, "2001:db8:1:2::1"));
+            assertEquals(429, boards(behindProxy, "2001:db8:1:2::ffff"), "another address of the same /64");
+            assertEquals(200, boards(behindProxy, "2001:db8:1:3::1"), "another /64");
             assertEquals(200, boards(direct, "198.51.100.1"));
             assertEquals(429, boards(direct, "198.51.100.3"), "without trusted proxies X-Forwarded-For is ignored");
         }
