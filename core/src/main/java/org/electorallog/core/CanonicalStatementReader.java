@@ -15,6 +15,12 @@ public final class CanonicalStatementReader {
     /** Format tag and version at the start of every canonical statement (schemas/README.md). */
     private static final byte[] MAGIC = "ELS1".getBytes(StandardCharsets.US_ASCII);
 
+    /**
+     * How deep values may nest: the statement schema nests 4 deep (statement, body, a record in it, a
+     * value); anything far deeper is refused rather than walked.
+     */
+    static final int MAX_DEPTH = 64;
+
     private CanonicalStatementReader() {}
 
     /**
@@ -168,35 +174,44 @@ public final class CanonicalStatementReader {
             return new String(bytes(), StandardCharsets.UTF_8);
         }
 
+        /**
+         * Skips one value, nested or not, without recursion (issue 61 item 9: a hostile entry nested
+         * a hundred thousand deep must not end its reader with a StackOverflowError): the open
+         * records, arrays and maps are counted on a stack of their own, at most {@link #MAX_DEPTH}.
+         */
         void skipValue() {
-            int tag = u8();
-            switch (tag) {
-                case 0x00 -> {}
-                case 0x01 -> u8();
-                case 0x02, 0x03 -> int64();
-                case 0x04, 0x05, 0x06 -> bytes();
-                case 0x07 -> {
+            // per open record, array or map: {values left, 1 when each value follows a name}
+            java.util.ArrayDeque<long[]> open = new java.util.ArrayDeque<>();
+            while (true) {
+                int at = pos;
+                int tag = u8();
+                switch (tag) {
+                    case 0x00 -> {}
+                    case 0x01 -> u8();
+                    case 0x02, 0x03 -> int64();
+                    case 0x04, 0x05, 0x06 -> bytes();
+                    case 0x07 -> {
+                        str();
+                        open.push(new long[] {uvarint(), 1});
+                    }
+                    case 0x08 -> open.push(new long[] {uvarint(), 0});
+                    case 0x09 -> open.push(new long[] {uvarint(), 1});
+                    default -> throw new IllegalArgumentException("unknown canonical tag " + tag + " at byte " + at);
+                }
+                if (open.size() > MAX_DEPTH) {
+                    throw new IllegalArgumentException(
+                            "canonical value nested deeper than " + MAX_DEPTH + " levels at byte " + at);
+                }
+                while (!open.isEmpty() && open.peek()[0] == 0) {
+                    open.pop();
+                }
+                if (open.isEmpty()) {
+                    return;
+                }
+                open.peek()[0]--;
+                if (open.peek()[1] == 1) {
                     str();
-                    long n = uvarint();
-                    for (long i = 0; i < n; i++) {
-                        str();
-                        skipValue();
-                    }
                 }
-                case 0x08 -> {
-                    long n = uvarint();
-                    for (long i = 0; i < n; i++) {
-                        skipValue();
-                    }
-                }
-                case 0x09 -> {
-                    long n = uvarint();
-                    for (long i = 0; i < n; i++) {
-                        str();
-                        skipValue();
-                    }
-                }
-                default -> throw new IllegalArgumentException("unknown canonical tag " + tag + " at byte " + (pos - 1));
             }
         }
     }

@@ -1,5 +1,7 @@
 package org.electorallog.monitor;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -29,8 +31,18 @@ final class BoardCheck {
     /** The keys a monitor trusts and the origins it expects. */
     record Trust(List<NoteVerifier> logKeys, List<Cosigner.Verifier> witnesses, String originPrefix) {}
 
-    /** The board's state after the look (the previous one when nothing new was verified) and what was found. */
-    record Result(MonitorState.Board state, List<Finding> findings) {}
+    /**
+     * The board's state after the look (the previous one when nothing new was verified), what was
+     * found, and what the look could not do that is no finding (entries not for this caller).
+     */
+    record Result(MonitorState.Board state, List<Finding> findings, List<String> notices, IOException entriesFailed) {
+        Result(MonitorState.Board state, List<Finding> findings) {
+            this(state, findings, List.of(), null);
+        }
+    }
+
+    /** Findings of entries one look reports at most for a board; past them one more says how many were left. */
+    static final int MAX_ENTRY_FINDINGS = 100;
 
     /**
      * @param previous      the board's verified state, or null on first sight
@@ -97,11 +109,14 @@ final class BoardCheck {
             out.add(finding(Finding.Kind.TILES_DO_NOT_MATCH, board, source, tileProblem, before, note, List.of()));
             return new Result(previous, out);
         }
-        MonitorState.Board state = previous == null ? new MonitorState.Board(note, source.baseUrl(), -1) : previous;
+        MonitorState.Board state = previous == null ? MonitorState.Board.firstSight(note, source.baseUrl()) : previous;
+        // whether this API's tree was verified at the state's size in this look: its entries may be read
+        boolean atVerifiedSize = previous == null;
         if (previous != null) {
             Checkpoint old = verified(previous);
             if (cp.size() == old.size()) {
-                if (!MessageDigest.isEqual(cp.root(), old.root())) {
+                atVerifiedSize = MessageDigest.isEqual(cp.root(), old.root());
+                if (!atVerifiedSize) {
                     out.add(finding(
                             Finding.Kind.FORK,
                             board,
@@ -156,15 +171,9 @@ final class BoardCheck {
                             before,
                             note,
                             b64(proof)));
-                } else {
-                    String entries = EntryLook.problem(source, board, old.size(), cp.size(), trust.originPrefix());
-                    if (entries != null) {
-                        out.add(finding(
-                                Finding.Kind.ENTRIES_DO_NOT_MATCH, board, source, entries, before, note, List.of()));
-                        return new Result(previous, out);
-                    }
                 }
-                state = new MonitorState.Board(note, source.baseUrl(), previous.sealedSize());
+                state = previous.withCheckpoint(note, source.baseUrl());
+                atVerifiedSize = true;
             } else {
                 // a replica behind the verified tree, or a fork below it: the verified tree says which
                 TileSource verifiedTiles = endpoints.apply(previous.source()).tiles(board, old.size());
@@ -187,7 +196,97 @@ final class BoardCheck {
                 }
             }
         }
-        return new Result(seal(board, source, state, statedSealed, out), out);
+        List<String> notices = new ArrayList<>();
+        IOException entriesFailed = null;
+        if (atVerifiedSize && state.entriesRead() < cp.size()) {
+            try {
+                state = entries(board, source, state, cp.size(), trust, before, note, out, notices);
+            } catch (UncheckedIOException e) {
+                // the API did not answer for the entries: what the look found so far stands (a sealed
+                // board that grew among it), the reading stays, and the monitor counts it unreachable
+                entriesFailed = e.getCause();
+            }
+        }
+        return new Result(seal(board, source, state, statedSealed, out), out, notices, entriesFailed);
+    }
+
+    /**
+     * Reads the entries from where the state's reading stopped up to the verified size {@code size}
+     * (issue 61 item 3): every problem a finding (up to {@link #MAX_ENTRY_FINDINGS}); the reading
+     * moves past what was read, whatever it held, and stops at a bundle the API withholds. A bundle
+     * withheld with 404 is a finding (the checkpoint covers it); one refused to this caller (401,
+     * 403) is a finding on the heads board (its entries hold no personal value) and on a board read
+     * in the committed form before (every bundle after that is public), else a notice.
+     */
+    private static MonitorState.Board entries(
+            String board,
+            LogEndpoint source,
+            MonitorState.Board state,
+            long size,
+            Trust trust,
+            String before,
+            String note,
+            List<Finding> out,
+            List<String> notices) {
+        EntryLook.Look look = EntryLook.read(source, board, state.entriesRead(), size, trust.originPrefix());
+        List<String> problems = look.problems();
+        for (int i = 0; i < problems.size() && i < MAX_ENTRY_FINDINGS; i++) {
+            out.add(finding(
+                    Finding.Kind.ENTRIES_DO_NOT_MATCH, board, source, problems.get(i), before, note, List.of()));
+        }
+        if (problems.size() > MAX_ENTRY_FINDINGS) {
+            out.add(finding(
+                    Finding.Kind.ENTRIES_DO_NOT_MATCH,
+                    board,
+                    source,
+                    (problems.size() - MAX_ENTRY_FINDINGS) + " more problems in the entries from "
+                            + state.entriesRead() + " to " + look.readTo() + " (the first "
+                            + MAX_ENTRY_FINDINGS + " are reported one by one)",
+                    before,
+                    note,
+                    List.of()));
+        }
+        long committedFrom = state.committedFrom() >= 0 ? state.committedFrom() : look.committedFrom();
+        LogEndpoint.Answer withheld = look.withheld();
+        if (withheld != null) {
+            String what = "the entries from " + look.readTo() + " of the tree of size " + size + " (entry bundle "
+                    + org.electorallog.core.TileLayout.entriesPath(
+                            look.readTo() / org.electorallog.core.TileLayout.TILE_WIDTH,
+                            org.electorallog.core.TileLayout.width(
+                                    0, look.readTo() / org.electorallog.core.TileLayout.TILE_WIDTH, size))
+                    + ")";
+            if (!withheld.refused()) {
+                out.add(finding(
+                        Finding.Kind.ENTRIES_WITHHELD,
+                        board,
+                        source,
+                        what + ": HTTP " + withheld.status() + ", though the signed checkpoint covers them",
+                        before,
+                        note,
+                        List.of()));
+            } else if (board.equals(org.electorallog.core.HeadsBoard.NAME) || committedFrom >= 0) {
+                out.add(finding(
+                        Finding.Kind.ENTRIES_WITHHELD,
+                        board,
+                        source,
+                        what + ": HTTP " + withheld.status() + " (not for this caller), though "
+                                + (committedFrom >= 0
+                                        ? "the board is in the committed form since entry " + committedFrom
+                                                + ", so every entry after it is public"
+                                        : "the heads board's entries hold no personal value")
+                                + ": entries hidden from this caller, or a personal value in the clear",
+                        before,
+                        note,
+                        List.of()));
+            } else {
+                // said once a run while the reading stays at the same entry (the text does not name the size)
+                notices.add(
+                        "monitor: the entries of board " + board + " on " + source.baseUrl() + " from entry "
+                                + look.readTo() + " are not for this caller (HTTP " + withheld.status()
+                                + "): their tiles are checked, their entries are not; an observer's token (--token) reads them from a query API");
+            }
+        }
+        return state.withEntries(look.readTo(), committedFrom);
     }
 
     /** Takes the seal the API states once a verified checkpoint covers it; a withdrawn or moved seal is a finding. */
@@ -221,7 +320,7 @@ final class BoardCheck {
                         List.of()));
                 return state;
             }
-            return new MonitorState.Board(state.checkpoint(), state.source(), statedSealed);
+            return state.withSeal(statedSealed);
         }
         return state; // open, or sealed beyond what was verified so far: taken at a later look
     }

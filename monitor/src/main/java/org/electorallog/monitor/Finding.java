@@ -45,7 +45,17 @@ public record Finding(
          * not a statement of the board, follows a seal, or is a continuation after record 0; or a heads
          * board entry names a board's size and root that the tree served for that board does not have.
          */
-        ENTRIES_DO_NOT_MATCH
+        ENTRIES_DO_NOT_MATCH,
+        /**
+         * Entries the signed checkpoint covers that the API does not serve: a 404, or an observers-only
+         * answer on the heads board or on a board in the committed form (issue 61 item 3).
+         */
+        ENTRIES_WITHHELD,
+        /**
+         * A board whose checkpoint the monitor verified before that the API no longer lists, or whose
+         * checkpoint it now answers 404 for.
+         */
+        BOARD_VANISHED
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.ProofBuilder;
@@ -27,10 +28,13 @@ final class HeadsLook {
     private HeadsLook() {}
 
     /**
-     * The first heads entry of {@code entries} (from index {@code first}) whose board's tree, as {@code
-     * api} serves it, does not have the root the entry names at its size; null when none.
+     * Reports each heads entry of {@code entries} (from index {@code first}) whose board's tree, as
+     * {@code api} serves it, does not have the root the entry names at its size: every one, not the
+     * first (issue 61 item 3).
      */
-    static String problem(LogEndpoint api, String originPrefix, List<byte[]> entries, long first) throws IOException {
+    static void problems(
+            LogEndpoint api, String originPrefix, List<byte[]> entries, long first, Consumer<String> problems)
+            throws IOException {
         // one look may hold many entries of one board (one a round): its checkpoint and tiles read once
         Map<String, Served> served = new HashMap<>();
         for (int i = 0; i < entries.size(); i++) {
@@ -39,48 +43,55 @@ final class HeadsLook {
             try {
                 head = HeadsBoard.read(entries.get(i));
             } catch (ProofException e) {
-                return "heads entry " + index + ": " + e.getMessage();
+                problems.accept("heads entry " + index + ": " + e.getMessage());
+                continue;
             }
             if (!head.origin().startsWith(originPrefix)) {
-                return "heads entry " + index + " names " + head.origin() + ", not a board of this log (" + originPrefix
-                        + "*)";
+                problems.accept("heads entry " + index + " names " + head.origin() + ", not a board of this log ("
+                        + originPrefix + "*)");
+                continue;
             }
             String board = head.origin().substring(originPrefix.length());
             Served tree = served.get(board);
             if (tree == null) {
                 String note = api.checkpoint(board);
                 if (note == null) {
-                    return "heads entry " + index + " names board " + board + ", which has no checkpoint on this API";
+                    problems.accept(
+                            "heads entry " + index + " names board " + board + ", which has no checkpoint on this API");
+                    continue;
                 }
                 try {
                     long size = Checkpoint.parse(SignedNote.parse(note).text()).size();
                     tree = new Served(size, memo(api.tiles(board, size)));
                 } catch (ProofException e) {
-                    return "heads entry " + index + " names board " + board + ", whose checkpoint cannot be read: "
-                            + e.getMessage();
+                    problems.accept("heads entry " + index + " names board " + board
+                            + ", whose checkpoint cannot be read: " + e.getMessage());
+                    continue;
                 }
                 served.put(board, tree);
             }
             if (head.size() > tree.size()) {
-                return "heads entry " + index + " names board " + board + " at size " + head.size()
-                        + ", beyond the checkpoint of size " + tree.size() + " the API serves for it";
+                problems.accept("heads entry " + index + " names board " + board + " at size " + head.size()
+                        + ", beyond the checkpoint of size " + tree.size() + " the API serves for it");
+                continue;
             }
             byte[] root;
             try {
                 root = ProofBuilder.rootAt(head.size(), tree.tiles());
             } catch (ProofBuilder.MissingTileException e) {
-                return "heads entry " + index + " names board " + board + " at size " + head.size()
-                        + ", whose tiles cannot give the root there: " + e.getMessage();
+                problems.accept("heads entry " + index + " names board " + board + " at size " + head.size()
+                        + ", whose tiles cannot give the root there: " + e.getMessage());
+                continue;
             }
             if (!MessageDigest.isEqual(root, head.root())) {
-                return "heads entry " + index + " names board " + board + " at size " + head.size() + " with root "
+                problems.accept("heads entry " + index + " names board " + board + " at size " + head.size()
+                        + " with root "
                         + Base64.getEncoder().encodeToString(head.root())
                         + ", but the tree the API serves for it has root "
                         + Base64.getEncoder().encodeToString(root) + " there: the witnessed heads board and the board "
-                        + "show two views";
+                        + "show two views");
             }
         }
-        return null;
     }
 
     /** A board's tree as the API serves it in this look: its checkpoint's size and its tiles, each read once. */

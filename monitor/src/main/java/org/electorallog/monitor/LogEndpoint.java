@@ -12,6 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.electorallog.core.EntryBundle;
+import org.electorallog.core.Hashes;
+import org.electorallog.core.TileLayout;
 import org.electorallog.core.TileSource;
 
 /**
@@ -20,9 +23,21 @@ import org.electorallog.core.TileSource;
  * ({@code GET /boards/{board}}, for the seal). A bearer token is sent when given; nothing else of
  * the API is used. Or a static publication ({@link #published}: {@code publish-tiles} behind a web
  * server, a board's files at {@code <url>/<board>/}), which lists no boards and states no seal.
+ *
+ * <p>Every body is read up to what its file can hold ({@link #limit}), so a hostile API cannot fill
+ * the reader's memory (issue 61 item 9).
  */
 public final class LogEndpoint {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The largest entry bundle: 256 entries, each a 2-byte length and up to 2^16 - 1 bytes (C2SP tlog-tiles). */
+    static final long MAX_ENTRY_BUNDLE = (long) TileLayout.TILE_WIDTH * (2 + EntryBundle.MAX_ENTRY);
+    /** The largest hash tile: 256 hashes. */
+    static final long MAX_TILE = (long) TileLayout.TILE_WIDTH * Hashes.HASH_SIZE;
+    /** A checkpoint with its cosignatures, a board's JSON, a heads link: small documents. */
+    static final long MAX_DOCUMENT = 1 << 20;
+    /** The list of boards: 16 MiB holds some 100,000 boards. */
+    static final long MAX_BOARD_LIST = 16L << 20;
+
     private final String baseUrl;
     private final String token;
     private final HttpClient http =
@@ -60,7 +75,7 @@ public final class LogEndpoint {
             throw new IOException("a static publication does not list its boards: name them (--board)");
         }
         List<String> out = new ArrayList<>();
-        for (JsonNode b : JSON.readTree(text("/boards")).path("boards")) {
+        for (JsonNode b : JSON.readTree(text("/boards", MAX_BOARD_LIST)).path("boards")) {
             out.add(b.get("board").asText());
         }
         return out;
@@ -68,7 +83,7 @@ public final class LogEndpoint {
 
     /** The board's latest signed checkpoint note, or null when it has none yet. */
     public String checkpoint(String board) throws IOException {
-        HttpResponse<byte[]> r = get(boardsPath + enc(board) + "/checkpoint");
+        HttpResponse<byte[]> r = get(boardsPath + enc(board) + "/checkpoint", MAX_DOCUMENT);
         return r.statusCode() == 404 ? null : body(r, "the checkpoint of " + board);
     }
 
@@ -80,7 +95,8 @@ public final class LogEndpoint {
         if (isPublished()) {
             return -1;
         }
-        JsonNode sealed = JSON.readTree(text("/boards/" + enc(board))).path("sealed");
+        JsonNode sealed =
+                JSON.readTree(text("/boards/" + enc(board), MAX_DOCUMENT)).path("sealed");
         return sealed.isMissingNode() || sealed.isNull()
                 ? -1
                 : sealed.get("size").asLong();
@@ -109,18 +125,49 @@ public final class LogEndpoint {
      * serves the tlog-tiles paths there), or null on 404, 401 or 403.
      */
     public byte[] at(String path) throws IOException {
-        HttpResponse<byte[]> r = get(path);
+        return answer(path).body();
+    }
+
+    /**
+     * What the API answered for a file: its bytes (200), or none with the status (404: it has none;
+     * 401, 403: not for this caller).
+     *
+     * @param refused whether the file is kept from this caller rather than missing: a 401 or 403, and
+     *     on a static publication a 404 too, since it leaves out the entry bundles that hold personal
+     *     values (publish-tiles)
+     */
+    @SuppressWarnings("ArrayRecordComponent") // a response, never compared as a value
+    record Answer(int status, byte[] body, boolean refused) {}
+
+    /** A file of the board in the tlog-tiles layout with the status it came with ({@link #file} without the status). */
+    Answer fileAnswer(String board, String path) throws IOException {
+        return answer(boardsPath + enc(board) + "/" + path);
+    }
+
+    private Answer answer(String path) throws IOException {
+        HttpResponse<byte[]> r = get(path, limit(path));
         if (r.statusCode() == 404 || r.statusCode() == 401 || r.statusCode() == 403) {
-            return null;
+            return new Answer(r.statusCode(), null, r.statusCode() != 404 || isPublished());
         }
         if (r.statusCode() != 200) {
             throw new IOException("GET " + baseUrl + path + ": HTTP " + r.statusCode());
         }
-        return r.body();
+        return new Answer(200, r.body(), false);
     }
 
-    private String text(String path) throws IOException {
-        return body(get(path), path);
+    /** The most a file at {@code path} can hold: an entry bundle, a hash tile, or a small document. */
+    static long limit(String path) {
+        if (path.contains("/tile/entries/") || path.startsWith("tile/entries/")) {
+            return MAX_ENTRY_BUNDLE;
+        }
+        if (path.contains("/tile/") || path.startsWith("tile/")) {
+            return MAX_TILE;
+        }
+        return MAX_DOCUMENT;
+    }
+
+    private String text(String path, long limit) throws IOException {
+        return body(get(path, limit), path);
     }
 
     private static String body(HttpResponse<byte[]> r, String what) throws IOException {
@@ -130,14 +177,14 @@ public final class LogEndpoint {
         return new String(r.body(), StandardCharsets.UTF_8);
     }
 
-    private HttpResponse<byte[]> get(String path) throws IOException {
+    private HttpResponse<byte[]> get(String path, long limit) throws IOException {
         HttpRequest.Builder b =
                 HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30));
         if (token != null) {
             b.header("Authorization", "Bearer " + token);
         }
         try {
-            return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+            return http.send(b.build(), BoundedBody.handler(limit, "GET " + baseUrl + path));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted: GET " + baseUrl + path, e);

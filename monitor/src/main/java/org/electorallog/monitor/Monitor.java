@@ -74,11 +74,22 @@ public final class Monitor {
                 unreachable(api, e);
                 continue;
             }
+            if (settings.boards().isEmpty()) {
+                // a board verified before that the API stops listing has not gone quietly (issue 61 item 3)
+                for (String known : state.boards()) {
+                    if (!boards.contains(known)) {
+                        vanished(api, known, "the API no longer lists board " + known, found);
+                    }
+                }
+            }
             for (String board : boards) {
                 try {
                     String note = api.checkpoint(board);
                     if (note == null) {
-                        continue; // no checkpoint yet
+                        if (state.read(board).isPresent()) {
+                            vanished(api, board, "the API answers 404 for the checkpoint of board " + board, found);
+                        }
+                        continue; // else: no checkpoint yet
                     }
                     long sealed = api.sealedSize(board);
                     MonitorState.Board before = state.read(board).orElse(null);
@@ -98,13 +109,15 @@ public final class Monitor {
                         metrics.verified(board, r.state());
                     }
                     for (Finding f : r.findings()) {
-                        if (!reported.add(f.kind() + " " + board + " " + api.baseUrl() + " " + f.current())) {
-                            continue;
+                        report(f, found);
+                    }
+                    for (String notice : r.notices()) {
+                        if (reported.add(notice)) {
+                            report.accept(notice);
                         }
-                        state.append(f);
-                        metrics.found(f);
-                        report.accept(f.toJson());
-                        found.add(f);
+                    }
+                    if (r.entriesFailed() != null) {
+                        unreachable(api, r.entriesFailed());
                     }
                 } catch (IOException e) {
                     unreachable(api, e);
@@ -117,6 +130,33 @@ public final class Monitor {
             }
         }
         return found;
+    }
+
+    /** A board verified before that the API no longer serves: a finding with the checkpoint last verified. */
+    private void vanished(LogEndpoint api, String board, String detail, List<Finding> found) {
+        MonitorState.Board known = state.read(board).orElse(null);
+        report(
+                new Finding(
+                        Finding.Kind.BOARD_VANISHED,
+                        board,
+                        api.baseUrl(),
+                        detail + ", whose checkpoint the monitor verified before"
+                                + (known == null ? "" : " (from " + known.source() + ")"),
+                        known == null ? null : known.checkpoint(),
+                        null,
+                        List.of()),
+                found);
+    }
+
+    /** Records, counts and prints a finding unless this process reported it already. */
+    private void report(Finding f, List<Finding> found) {
+        if (!reported.add(f.kind() + " " + f.board() + " " + f.source() + " " + f.current() + " " + f.detail())) {
+            return;
+        }
+        state.append(f);
+        metrics.found(f);
+        report.accept(f.toJson());
+        found.add(f);
     }
 
     private void unreachable(LogEndpoint api, IOException e) {

@@ -15,8 +15,10 @@ import java.util.Optional;
 
 /**
  * What a monitor has verified, one file per board in its state directory ({@code <board>.json}):
- * the latest checkpoint it verified (the signed note as served), which API served it, and the size
- * the board was sealed at once the monitor checked the seal against the log. A file is replaced by
+ * the latest checkpoint it verified (the signed note as served), which API served it, the size
+ * the board was sealed at once the monitor checked the seal against the log, the size up to which
+ * it read and checked the board's entries, and the first entry it read in the committed form. A
+ * file is replaced by
  * write, fsync and atomic rename, so a crash leaves the old state or the new one; a restarted monitor
  * goes on from it.
  */
@@ -24,10 +26,37 @@ public final class MonitorState {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Path dir;
 
-    /** A board's verified state. */
-    public record Board(String checkpoint, String source, long sealedSize) {
+    /**
+     * A board's verified state.
+     *
+     * @param checkpoint    the latest verified checkpoint (signed note)
+     * @param source        the API that served it
+     * @param sealedSize    the size the board was sealed at, or -1
+     * @param entriesRead   the tree size up to which the board's entries were read and checked: never
+     *     past an entry the monitor could not read (issue 61), behind the checkpoint while it cannot
+     * @param committedFrom the first entry read in the committed form (format 2), or -1: from it on,
+     *     every entry bundle is public, and one withheld from anyone is a finding
+     */
+    public record Board(String checkpoint, String source, long sealedSize, long entriesRead, long committedFrom) {
+        /** A board first seen: its checkpoint trusted, none of its entries read yet. */
+        static Board firstSight(String checkpoint, String source) {
+            return new Board(checkpoint, source, -1, 0, -1);
+        }
+
         public boolean sealed() {
             return sealedSize >= 0;
+        }
+
+        Board withCheckpoint(String note, String from) {
+            return new Board(note, from, sealedSize, entriesRead, committedFrom);
+        }
+
+        Board withSeal(long size) {
+            return new Board(checkpoint, source, size, entriesRead, committedFrom);
+        }
+
+        Board withEntries(long read, long committed) {
+            return new Board(checkpoint, source, sealedSize, read, committed);
         }
     }
 
@@ -51,10 +80,15 @@ public final class MonitorState {
         }
         try {
             JsonNode n = JSON.readTree(Files.readString(f));
+            String checkpoint = n.get("checkpoint").asText();
+            // a state written before entries_read was kept took every entry up to its checkpoint as read
+            long entriesRead = n.has("entries_read") ? n.get("entries_read").asLong() : sizeOf(checkpoint);
             return Optional.of(new Board(
-                    n.get("checkpoint").asText(),
+                    checkpoint,
                     n.get("source").asText(),
-                    n.path("sealed_size").asLong(-1)));
+                    n.path("sealed_size").asLong(-1),
+                    entriesRead,
+                    n.path("committed_from").asLong(-1)));
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException(
                     "the monitor's state of board " + board + " (" + f + ") cannot be read: " + e.getMessage()
@@ -68,6 +102,8 @@ public final class MonitorState {
         n.put("checkpoint", state.checkpoint());
         n.put("source", state.source());
         n.put("sealed_size", state.sealedSize());
+        n.put("entries_read", state.entriesRead());
+        n.put("committed_from", state.committedFrom());
         Path f = file(board);
         Path tmp = dir.resolve(board + ".json.tmp");
         try {
@@ -81,6 +117,30 @@ public final class MonitorState {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the monitor's state of board " + board, e);
+        }
+    }
+
+    /** The boards this state holds, by name, sorted. */
+    public java.util.List<String> boards() {
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            return files.map(f -> f.getFileName().toString())
+                    .filter(n -> n.endsWith(".json"))
+                    .map(n -> n.substring(0, n.length() - ".json".length()))
+                    .filter(n -> n.matches("[a-z0-9][a-z0-9._-]{0,63}"))
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the monitor's state directory " + dir, e);
+        }
+    }
+
+    private static long sizeOf(String note) throws IOException {
+        try {
+            return org.electorallog.core.Checkpoint.parse(
+                            org.electorallog.core.SignedNote.parse(note).text())
+                    .size();
+        } catch (org.electorallog.core.ProofException e) {
+            throw new IOException("its checkpoint cannot be parsed: " + e.getMessage(), e);
         }
     }
 

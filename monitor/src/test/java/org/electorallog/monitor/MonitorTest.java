@@ -158,8 +158,8 @@ class MonitorTest {
 
     /**
      * With an observer's token the monitor reads the entries a board grew by: a statement changed in
-     * the database after it was logged is reported with its record, and the verified checkpoint
-     * stays where it was; a board the API calls sealed whose last record is no seal is a mismatch.
+     * the database after it was logged is reported with its record, and the look goes on past it; a
+     * board the API calls sealed whose last record is no seal is a mismatch.
      */
     @Test
     void anObserversMonitorReadsTheEntriesTheBoardGrewBy() throws Exception {
@@ -192,15 +192,24 @@ class MonitorTest {
                     List.of(Finding.Kind.ENTRIES_DO_NOT_MATCH),
                     found.stream().map(Finding::kind).toList());
             assertTrue(found.get(0).detail().startsWith("entry 7 does not hash to its leaf"), found.toString());
+            // issue 61: the finding is recorded and the look moves past the entry it read, so one bad
+            // entry does not pin the monitor on it (every later entry is still read and checked)
+            MonitorState.Board after = new MonitorState(state).read(board).orElseThrow();
             assertEquals(
-                    5,
-                    Checkpoint.parse(SignedNote.parse(new MonitorState(state)
-                                            .read(board)
-                                            .orElseThrow()
-                                            .checkpoint())
-                                    .text())
+                    10,
+                    Checkpoint.parse(SignedNote.parse(after.checkpoint()).text())
                             .size(),
-                    "the verified checkpoint did not move past the changed entry");
+                    "the consistent checkpoint is verified");
+            assertEquals(10, after.entriesRead(), "the entries read, the changed one among them");
+            assertTrue(Files.readString(state.resolve("findings.jsonl")).contains("entry 7 does not hash"));
+            v.publish(statements(board, "vote-", 10, 12));
+            v.awaitCheckpoint(board, 12);
+            assertEquals(
+                    List.of(),
+                    monitor(View.OBSERVER, state, new MonitorMetrics(), reported, v)
+                            .pass(),
+                    "the next look reads the new entries only");
+            assertEquals(12, new MonitorState(state).read(board).orElseThrow().entriesRead());
             assertEquals(
                     List.of(), monitor(state, new MonitorMetrics(), reported, v).pass(), "without a token: tiles only");
 
@@ -213,7 +222,7 @@ class MonitorTest {
                     List.of(Finding.Kind.SEAL_MISMATCH),
                     found.stream().map(Finding::kind).toList());
             assertTrue(
-                    found.get(0).detail().contains("record 9 is IDP_USER_EVENT, not a BOARD_SEALED statement"),
+                    found.get(0).detail().contains("record 11 is IDP_USER_EVENT, not a BOARD_SEALED statement"),
                     found.toString());
         }
     }
