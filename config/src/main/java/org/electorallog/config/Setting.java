@@ -184,7 +184,12 @@ public enum Setting {
             PORT,
             of(QUERY_API),
             "0",
-            "a second port (plain HTTP, for the cluster network) serving the admin endpoints and /metrics, which the public port then answers 404 for; 0 = all on the public port"),
+            "a second port serving the admin endpoints and /metrics, which the public port then answers 404 for (HTTPS when TLS_KEYSTORE is set, else plain HTTP); 0 = all on the public port"),
+    ADMIN_HOST(
+            TEXT,
+            of(QUERY_API),
+            "127.0.0.1",
+            "address the admin port listens on; on a loopback address /metrics there needs no token (a scraper on the same host), on any other it needs the admin token like the admin endpoints"),
     DB_POOL_SIZE(
             whole(1, 200),
             of(QUERY_API),

@@ -115,6 +115,13 @@ class ComposeFilesTest {
                         .asText(),
                 "the APIs trust the load balancer's X-Forwarded-For");
         assertTrue(services.get("witness").get("command").toString().contains("\"witness\""));
+        // issue 61: the witness never makes its own state on start (a lost volume would cosign a
+        // rollback); a one-shot service of the setup profile makes it once
+        assertFalse(services.get("witness").get("command").toString().contains("--init"), "no --init on start");
+        assertEquals(
+                "[\"witness\",\"init\",\"--state\",\"/var/lib/witness\"]",
+                services.get("witness-init").get("command").toString());
+        assertEquals("[\"setup\"]", services.get("witness-init").get("profiles").toString());
         assertTrue(services.get("prometheus").get("image").asText().startsWith("prom/prometheus"));
         String prometheus = Files.readString(DeploymentFiles.DEPLOY.resolve("prometheus.yml"));
         assertTrue(prometheus.contains("projector-1:9400"), prometheus);
@@ -124,7 +131,11 @@ class ComposeFilesTest {
             String admin = e.get("ELECTORAL_LOG_ADMIN_PORT").asText();
             assertTrue(prometheus.contains(api + ":" + admin), prometheus);
             assertFalse(services.get(api).path("ports").toString().contains(":" + admin + "\""), api);
+            // beyond loopback, the admin port's /metrics needs the admin token (issue 61): Prometheus has it
+            assertEquals("0.0.0.0", e.get("ELECTORAL_LOG_ADMIN_HOST").asText(), api);
         }
+        assertTrue(prometheus.contains("credentials_file: /run/secrets/admin-token"), prometheus);
+        assertTrue(services.get("prometheus").get("secrets").toString().contains("admin-token"));
         assertEquals(
                 1,
                 List.of("query-api-1", "query-api-2").stream()

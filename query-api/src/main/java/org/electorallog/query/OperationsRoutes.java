@@ -57,8 +57,9 @@ final class OperationsRoutes {
                         this::logKeys,
                         null,
                         Role.ANONYMOUS),
-                // with an admin port, /metrics is there alone (for the scraper, without a token); without
-                // one it needs the admin role, so that the public port does not hand every caller a
+                // with an admin port on loopback, /metrics is there alone (for a scraper on this host, without
+                // a token); on any other address (issue 61), and without an admin port, it needs the admin role, so
+                // that the public port does not hand every caller a
                 // database query per scrape and the pools' state (issue 41)
                 new Route(
                         HandlerType.GET,
@@ -70,7 +71,9 @@ final class OperationsRoutes {
                         ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
                                 .result(metrics.scrape()),
                         null,
-                        settings.http().adminPort() > 0 ? Role.ANONYMOUS : Role.ADMIN),
+                        settings.http().adminPort() > 0 && settings.http().adminOnLoopback()
+                                ? Role.ANONYMOUS
+                                : Role.ADMIN),
                 new Route(
                         HandlerType.GET,
                         "/openapi.json",

@@ -92,7 +92,8 @@ public final class QueryApi implements AutoCloseable {
             cfg.jsonMapper(new JavalinJackson(Responses.JSON, false));
             if (http.tlsKeystore() != null) {
                 // HTTPS only: with a connector of our own, Javalin adds no plain HTTP one
-                cfg.jetty.addConnector((server, httpConfig) -> tlsConnector(server, httpConfig, http, settings.port()));
+                cfg.jetty.addConnector(
+                        (server, httpConfig) -> tlsConnector(server, httpConfig, http, http.host(), settings.port()));
             } else if (http.adminPort() > 0) {
                 // with any connector of our own Javalin adds none: the public one is ours too
                 cfg.jetty.addConnector(
@@ -102,9 +103,11 @@ public final class QueryApi implements AutoCloseable {
                 cfg.jetty.port = settings.port();
             }
             if (http.adminPort() > 0) {
-                // the admin endpoints and /metrics on a port of their own, which the public Service does not expose
-                cfg.jetty.addConnector(
-                        (server, httpConfig) -> plainConnector(server, httpConfig, http.host(), http.adminPort()));
+                // the admin endpoints and /metrics on a port of their own, which the public Service does not
+                // expose, on the admin address (loopback unless set) and over TLS when the API has a keystore
+                cfg.jetty.addConnector((server, httpConfig) -> http.tlsKeystore() != null
+                        ? tlsConnector(server, httpConfig, http, http.adminHost(), http.adminPort())
+                        : plainConnector(server, httpConfig, http.adminHost(), http.adminPort()));
             }
             register(cfg.routes, cors, gate);
         });
@@ -150,7 +153,7 @@ public final class QueryApi implements AutoCloseable {
     }
 
     private static ServerConnector tlsConnector(
-            Server server, HttpConfiguration httpConfig, HttpSettings http, int port) {
+            Server server, HttpConfiguration httpConfig, HttpSettings http, String host, int port) {
         SslContextFactory.Server tls = new SslContextFactory.Server();
         tls.setKeyStorePath(http.tlsKeystore().toAbsolutePath().toString());
         tls.setKeyStoreType("PKCS12");
@@ -160,7 +163,7 @@ public final class QueryApi implements AutoCloseable {
         httpConfig.addCustomizer(new SecureRequestCustomizer(false));
         ServerConnector c = new ServerConnector(
                 server, new SslConnectionFactory(tls, "http/1.1"), new HttpConnectionFactory(httpConfig));
-        c.setHost(http.host());
+        c.setHost(host);
         c.setPort(port);
         return c;
     }

@@ -54,7 +54,8 @@ public final class QueryApiConfig {
                 (int) conf.number(Setting.MAX_BODY_BYTES),
                 (int) conf.number(Setting.DB_POOL_SIZE),
                 conf.port(Setting.ADMIN_PORT),
-                (int) conf.number(Setting.FULL_TILES));
+                (int) conf.number(Setting.FULL_TILES),
+                conf.get(Setting.ADMIN_HOST));
         if (http.adminPort() != 0 && http.adminPort() == conf.port(Setting.HTTP_PORT)) {
             throw new IllegalArgumentException(Setting.ADMIN_PORT.env + " must differ from " + Setting.HTTP_PORT.env);
         }

@@ -137,8 +137,8 @@ class HttpProtectionTest {
         }
     }
 
-    @Test
-    void withAKeystoreTheApiServesHttpsOnly() throws Exception {
+    /** A PKCS12 keystore for 127.0.0.1 made by keytool, password {@code tls-secret}. */
+    static Path keystore() throws Exception {
         Path dir = Files.createDirectories(Path.of("target/tls-" + System.nanoTime()));
         Path keystore = dir.resolve("api.p12");
         Process keytool = new ProcessBuilder(
@@ -169,19 +169,28 @@ class HttpProtectionTest {
                 .start();
         String out = new String(keytool.getInputStream().readAllBytes());
         assertEquals(0, keytool.waitFor(), out);
+        return keystore;
+    }
+
+    /** A client that trusts {@code keystore}'s certificate. */
+    static HttpClient trusting(Path keystore) throws Exception {
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(keystore)) {
+            trust.load(in, "tls-secret".toCharArray());
+        }
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(null, tmf.getTrustManagers(), null);
+        return HttpClient.newBuilder().sslContext(tls).build();
+    }
+
+    @Test
+    void withAKeystoreTheApiServesHttpsOnly() throws Exception {
+        Path keystore = keystore();
         try (QueryApi api = QueryApi.start(base.withHttp(HttpSettings.defaults().withTls(keystore, "tls-secret")))) {
             assertTrue(api.baseUrl().startsWith("https://127.0.0.1:"), api.baseUrl());
-            KeyStore trust = KeyStore.getInstance("PKCS12");
-            try (InputStream in = Files.newInputStream(keystore)) {
-                trust.load(in, "tls-secret".toCharArray());
-            }
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(trust);
-            SSLContext tls = SSLContext.getInstance("TLS");
-            tls.init(null, tmf.getTrustManagers(), null);
-            HttpResponse<String> r = HttpClient.newBuilder()
-                    .sslContext(tls)
-                    .build()
+            HttpResponse<String> r = trusting(keystore)
                     .send(
                             HttpRequest.newBuilder(URI.create(api.baseUrl() + "/boards"))
                                     .build(),
