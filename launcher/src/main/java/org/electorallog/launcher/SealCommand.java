@@ -28,9 +28,12 @@ import picocli.CommandLine.Option;
  * the producer, like every other statement, so the seal is in Kafka and a replay seals at the same
  * size; the projector makes it the board's last record, signs the sealed checkpoint at once and
  * refuses every later statement for the board. Its delivery ID is fixed per board
- * ({@code seal:<board>}): running the command again (after a timeout, say) sends the same
- * statement, which the board keeps once. With {@code --api} it waits until the query API reports
- * the board sealed and prints the sealed size and root (docs/operations.md, "Closing an election").
+ * ({@code seal:<board>}), so the board keeps one seal however often the command runs. With {@code
+ * --api} it reports the projected outcome, not Kafka's acknowledgement: a board already sealed is
+ * said so and nothing is sent (a seal made now would state another time, and be refused
+ * DELIVERY_ID_REUSED), else it waits until the query API reports the board sealed and prints the
+ * sealed size and root, or fails naming what may have refused it (docs/operations.md, "Closing an
+ * election").
  */
 @Command(
         name = "seal",
@@ -92,6 +95,15 @@ public final class SealCommand implements Callable<Integer> {
             err.println("seal: '" + board + "' is not a board name ([a-z0-9][a-z0-9._-]{0,63})");
             return 2;
         }
+        if (api != null) {
+            // a sealed board is said so without sending anything: the seal statement made now would
+            // state another time than the one the board keeps, and be refused DELIVERY_ID_REUSED
+            String already = sealedLine();
+            if (already != null) {
+                out.println(already + " (already: nothing sent)");
+                return 0;
+            }
+        }
         PublishResult sent;
         try (ElectoralLogProducer p = producer.builder().build()) {
             sent = p.publish(statement(board, senderName, election, System.currentTimeMillis()))
@@ -114,37 +126,50 @@ public final class SealCommand implements Callable<Integer> {
     }
 
     private int awaitSealed() throws IOException, InterruptedException {
-        HttpClient http =
-                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        URI uri = URI.create(api.replaceAll("/+$", "") + "/boards/" + URLEncoder.encode(board, StandardCharsets.UTF_8));
         long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
-        ObjectMapper json = new ObjectMapper();
-        String last = "no answer yet";
+        lastLook = "no answer yet";
         while (System.nanoTime() < deadline) {
-            HttpResponse<String> r = http.send(
-                    HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() == 200) {
-                JsonNode sealed = json.readTree(r.body()).path("sealed");
-                if (!sealed.isMissingNode() && !sealed.isNull()) {
-                    out.printf(
-                            "board %s sealed at size %d, root %s, at %s (record %d); its checkpoint at that size is its last%n",
-                            board,
-                            sealed.get("size").asLong(),
-                            sealed.get("root").asText(),
-                            sealed.get("at").asText(),
-                            sealed.get("record").asLong());
-                    return 0;
-                }
-                last = "open at size " + json.readTree(r.body()).path("size").asLong();
-            } else {
-                last = r.statusCode() + " " + r.body();
+            String line = sealedLine();
+            if (line != null) {
+                out.println(line);
+                return 0;
             }
             Thread.sleep(250); // the next look at a board the projector has not reached yet
         }
         err.println("seal: " + api + " did not report board " + board + " sealed within " + timeoutSeconds
-                + " s (last: " + last + "); is the projector running, and does the sender registry allow BOARD_SEALED"
-                + " for this sender? `electoral-log dead-letters` shows refused statements");
+                + " s (last: " + lastLook + "); is the projector running, does the sender registry allow BOARD_SEALED"
+                + " for this sender, and is seal:" + board + " not taken by another statement (DELIVERY_ID_REUSED)?"
+                + " `electoral-log dead-letters` shows refused statements");
         return 1;
+    }
+
+    /** What the last look at the board through the API found, for the message of a wait that ran out. */
+    private String lastLook = "no answer yet";
+
+    /** The line saying the board is sealed, from the API's {@code GET /boards/{board}}; null while it is not. */
+    private String sealedLine() throws IOException, InterruptedException {
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        URI uri = URI.create(api.replaceAll("/+$", "") + "/boards/" + URLEncoder.encode(board, StandardCharsets.UTF_8));
+        HttpResponse<String> r = http.send(
+                HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            lastLook = r.statusCode() + " " + r.body();
+            return null;
+        }
+        ObjectMapper json = new ObjectMapper();
+        JsonNode sealed = json.readTree(r.body()).path("sealed");
+        if (sealed.isMissingNode() || sealed.isNull()) {
+            lastLook = "open at size " + json.readTree(r.body()).path("size").asLong();
+            return null;
+        }
+        return String.format(
+                "board %s sealed at size %d, root %s, at %s (record %d); its checkpoint at that size is its last",
+                board,
+                sealed.get("size").asLong(),
+                sealed.get("root").asText(),
+                sealed.get("at").asText(),
+                sealed.get("record").asLong());
     }
 }

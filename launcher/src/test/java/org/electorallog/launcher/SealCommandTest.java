@@ -60,14 +60,51 @@ class SealCommandTest {
             assertTrue(out.toString().contains(sealedAt), out.toString());
 
             assertEquals(0, seal(args), "sealing again is harmless: " + err);
-            assertTrue(out.toString().contains(sealedAt), "the same seal, kept once: " + out);
+            assertTrue(
+                    out.toString().contains(sealedAt) && out.toString().contains("(already: nothing sent)"),
+                    "the board is said sealed and nothing is sent again (issue 61): " + out);
 
-            // two votes, two seals, one late vote: five events, all of them behind the projector
+            // two votes, one seal, one late vote: four events, all of them behind the projector
             producer.publish(made.vote("voter-3", 3_000)).get();
-            DeadLettersCommandTest.awaitProjected(db, topic, 5);
+            DeadLettersCommandTest.awaitProjected(db, topic, 4);
             assertEquals(votes.size() + 1, DeadLettersCommandTest.boardSize(db, board), "the late vote is not on it");
         }
         assertEquals(2, seal("--board", "Not A Board"), "a bad board name is refused before anything is sent");
         assertTrue(err.toString().contains("is not a board name"), err.toString());
+    }
+
+    /**
+     * Issue 61: a vote sent first under the board's seal ID ({@code seal:<board>}) does not make the
+     * real seal a silent duplicate: the seal is dead-lettered DELIVERY_ID_REUSED (counted), and the
+     * command, which reports the projected outcome and not Kafka's acknowledgement, fails saying so.
+     */
+    @Test
+    void aSealWhoseIdAVoteTookIsRefusedAndTheCommandSaysSo() throws Exception {
+        String board = "squatted-" + Long.toString(System.nanoTime(), 36);
+        ElectionStatements made = new ElectionStatements(board, 3);
+        try (RunningLog log = new RunningLog("squat")) {
+            Statement squat = made.vote("voter-1", 1_000);
+            squat.setDeliveryId("seal:" + board);
+            log.producer.publish(squat).get();
+            int code = seal(
+                    "--board",
+                    board,
+                    "--bootstrap",
+                    log.stack.kafkaBootstrap(),
+                    "--topic",
+                    log.topic,
+                    "--api",
+                    log.api.baseUrl(),
+                    "--timeout",
+                    "15");
+            assertEquals(1, code, out + " / " + err);
+            assertTrue(err.toString().contains("DELIVERY_ID_REUSED"), err.toString());
+            org.electorallog.testkit.Poll.until(
+                    java.time.Duration.ofMinutes(1),
+                    "the seal dead-lettered DELIVERY_ID_REUSED",
+                    () -> log.projector.metrics().snapshot().get("dead_letters_delivery_id_reused"),
+                    n -> n != null && n == 1L);
+            assertEquals(1, DeadLettersCommandTest.boardSize(SharedStack.get().database(), board), "the vote alone");
+        }
     }
 }

@@ -184,13 +184,22 @@ final class BoardWriter {
      * deliveries, V15) and then compared in full. A later delivery ID whose key equals an earlier
      * one's (a 2^56-work collision) cannot be stored beside it: it is refused (dead-lettered with
      * both IDs named), never silently dropped as a duplicate, and the board goes on.
+     *
+     * <p>A repeat is a duplicate only when it is the same statement (its leaf hash equals the first
+     * copy's, or the stored record's): a retry sends the bytes it sent before. A repeat with other
+     * content is refused {@code DELIVERY_ID_REUSED} (issue 61: a vote sent as {@code seal:<board>}
+     * first must not silently turn the real seal into a "duplicate"). The decision reads only the
+     * board's own earlier records, so a replay makes it again.
      */
     private static List<PendingEvent> dropRepeated(
             Connection c, BoardProjection board, List<PendingEvent> events, List<Refused> refused, boolean lookUp)
             throws SQLException {
         Map<String, PendingEvent> firstCopies = new LinkedHashMap<>();
         for (PendingEvent e : events) {
-            firstCopies.putIfAbsent(e.statement().deliveryId(), e);
+            PendingEvent first = firstCopies.putIfAbsent(e.statement().deliveryId(), e);
+            if (first != null && !MessageDigest.isEqual(first.leafHash(), e.leafHash())) {
+                refused.add(reused(board, e, "an earlier statement of offset " + first.offset()));
+            }
         }
         Map<ByteBuffer, String> byKey = new HashMap<>();
         for (Iterator<PendingEvent> it = firstCopies.values().iterator(); it.hasNext(); ) {
@@ -206,22 +215,39 @@ final class BoardWriter {
         if (!lookUp) {
             return new ArrayList<>(firstCopies.values());
         }
-        Set<String> stored = new HashSet<>();
-        for (String id : Deliveries.storedIds(c, board.boardId, byKey.keySet())) {
-            if (firstCopies.containsKey(id)) {
-                stored.add(id);
+        Map<String, Long> stored = Deliveries.storedRecords(c, board.boardId, byKey.keySet());
+        Map<Long, byte[]> storedLeaves = stored.isEmpty() ? Map.of() : Tiles.leaves(c, board.boardId, stored.values());
+        Set<String> duplicates = new HashSet<>();
+        for (Map.Entry<String, Long> s : stored.entrySet()) {
+            String id = s.getKey();
+            PendingEvent mine = firstCopies.get(id);
+            if (mine == null) {
+                String same = byKey.get(ByteBuffer.wrap(Deliveries.key(board.boardId, id)));
+                refused.add(collision(board, firstCopies.remove(same), id));
+            } else if (MessageDigest.isEqual(mine.leafHash(), storedLeaves.get(s.getValue()))) {
+                duplicates.add(id);
             } else {
-                String mine = byKey.get(ByteBuffer.wrap(Deliveries.key(board.boardId, id)));
-                refused.add(collision(board, firstCopies.remove(mine), id));
+                refused.add(reused(board, mine, "record " + s.getValue()));
+                firstCopies.remove(id);
             }
         }
         List<PendingEvent> out = new ArrayList<>(firstCopies.size());
         for (PendingEvent e : firstCopies.values()) {
-            if (!stored.contains(e.statement().deliveryId())) {
+            if (!duplicates.contains(e.statement().deliveryId())) {
                 out.add(e);
             }
         }
         return out;
+    }
+
+    private static Refused reused(BoardProjection board, PendingEvent event, String holder) {
+        return new Refused(
+                event,
+                BadEventException.Reason.DELIVERY_ID_REUSED,
+                "board " + board.name + ": delivery ID '" + event.statement().deliveryId() + "' is taken by "
+                        + holder + " with other content (another kind, time or body); a retry sends the same "
+                        + "statement again, so this one is refused and the first stands (choose a new delivery ID "
+                        + "for a new statement)");
     }
 
     private static Refused collision(BoardProjection board, PendingEvent event, String earlier) {

@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * heads board ({@link HeadsBoard}) the latest signed checkpoint of every board whose checkpoint
  * changed since the last round, as a {@code LOG_CHECKPOINT} statement sent through the producer
  * path like any statement, so the heads board is projected, checkpointed, audited and replayed as
- * any board. Each entry's delivery ID names the board and size, so a round repeated after a crash or
- * by a new leader adds nothing (the projector drops the repeat).
+ * any board. Each entry's delivery ID names the board and size, and its content is fixed by them
+ * (its time is the projection time of the board's last record at that size), so a round repeated
+ * after a crash or by a new leader adds nothing (the projector drops the repeat as a duplicate).
  */
 final class HeadWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HeadWriter.class);
@@ -68,7 +69,9 @@ final class HeadWriter implements AutoCloseable {
                 continue;
             }
             try {
-                sent.put(b, producer.publish(statement(b.board(), b.checkpoint(), System.currentTimeMillis())));
+                // the entry's time is its board's last record's, so a round repeated after a crash or by
+                // a new leader sends the same statement again, a duplicate (issue 61)
+                sent.put(b, producer.publish(statement(b.board(), b.checkpoint(), Math.max(1, b.lastCreatedMillis()))));
             } catch (RuntimeException e) {
                 // one board's entry refused (a rule, a full buffer) must not keep the others out of the round
                 notSent(b, e);

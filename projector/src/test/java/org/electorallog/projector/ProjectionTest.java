@@ -141,13 +141,17 @@ class ProjectionTest {
         try (Projector p = Projector.start(h.settings);
                 ElectoralLogProducer producer =
                         ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
-            // within one batch: d-0 twice back to back, the second copy differs (later timestamp)
+            // within one batch: d-0 twice back to back (a retry: the same statement), and d-2 again with
+            // other content (a later timestamp), which is no retry: dead-lettered DELIVERY_ID_REUSED (issue 61)
             for (int i = 0; i < 10; i++) {
                 Statement s = ProjectorHarness.statement(board, "d-" + i, 1000 + i);
                 kept.add(s);
                 producer.publish(s);
                 if (i == 0) {
-                    producer.publish(ProjectorHarness.statement(board, "d-0", 9999));
+                    producer.publish(ProjectorHarness.statement(board, "d-0", 1000));
+                }
+                if (i == 2) {
+                    producer.publish(ProjectorHarness.statement(board, "d-2", 9999));
                 }
             }
             offset = producer.publish(ProjectorHarness.statement(board, "d-10", 1010))
@@ -156,8 +160,8 @@ class ProjectionTest {
             kept.add(ProjectorHarness.statement(board, "d-10", 1010));
             h.awaitOffset(0, offset + 1);
             // across batches: d-3 and d-7 again after they were written
-            producer.publish(ProjectorHarness.statement(board, "d-3", 5555)).get();
-            offset = producer.publish(ProjectorHarness.statement(board, "d-7", 7777))
+            producer.publish(ProjectorHarness.statement(board, "d-3", 1003)).get();
+            offset = producer.publish(ProjectorHarness.statement(board, "d-7", 1007))
                     .get()
                     .offset();
             h.awaitOffset(0, offset + 1);
@@ -166,7 +170,9 @@ class ProjectionTest {
         try (Projector p = Projector.start(h.settings);
                 ElectoralLogProducer producer =
                         ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
-            producer.publish(ProjectorHarness.statement(board, "d-5", 4242)).get();
+            producer.publish(ProjectorHarness.statement(board, "d-5", 1005)).get();
+            // and a stored one with other content after the restart
+            producer.publish(ProjectorHarness.statement(board, "d-6", 6666)).get();
             Statement fresh = ProjectorHarness.statement(board, "d-11", 1011);
             kept.add(fresh);
             offset = producer.publish(fresh).get().offset();
@@ -212,6 +218,10 @@ class ProjectionTest {
                 }
             }
         }
+        assertEquals(
+                java.util.Map.of("d-2", "DELIVERY_ID_REUSED", "d-6", "DELIVERY_ID_REUSED"),
+                DeadLetters.reasons(h),
+                "the copies with other content, and only they, dead-lettered");
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.schemas.BadEventException;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.store.Migrations;
@@ -21,8 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Decision 83: a batch is written without looking its delivery IDs up; one already stored makes
  * PostgreSQL's unique index refuse the batch, which is recognised, and written again with the
- * lookup (the repeat dropped and counted), as are the next batches for a while. A repeat is never
- * stored twice and never dead-lettered.
+ * lookup (the repeat dropped and counted), as are the next batches for a while. A repeat of the same
+ * statement is never stored twice and never dead-lettered; a repeat with other content is refused.
  */
 class StoredRepeatTest {
     private static final StatementCodec CODEC = StatementCodec.embedded();
@@ -71,6 +72,52 @@ class StoredRepeatTest {
         }
     }
 
+    /**
+     * Issue 61: a repeated delivery ID is a duplicate only when it is the same statement; with other
+     * content (here another statement time) it is refused DELIVERY_ID_REUSED, whether the first copy
+     * is stored or earlier in the same batch, and the first copy stands.
+     */
+    @Test
+    void aRepeatWithOtherContentIsRefusedAndTheFirstStands() throws Exception {
+        ProjectorHarness h = new ProjectorHarness("reused", 1);
+        String url = h.createDatabase("reused_" + System.nanoTime());
+        DatabaseAddress a = h.stack.database();
+        try (HikariDataSource db = ProjectionDatabase.pool(url, a.user(), a.password(), 2, "reused-test")) {
+            Migrations.apply(db);
+            BoardWriter writer = new BoardWriter("test/", SignaturePolicy.none());
+            long[] offset = {0};
+            assertEquals(new Share(2, 0, List.of()), write(db, writer, batch(offset, "seal:x", "v-1")));
+
+            // the same ID, other content, stored before: refused (after the unique index sent the batch
+            // back to be written with the lookup, as a plain repeat is)
+            List<PendingEvent> squat = batchAt(offset, 1_767_225_700_000L, "v-2", "seal:x");
+            SQLException first = assertThrows(SQLException.class, () -> write(db, writer, squat));
+            assertTrue(writer.metStoredRepeat(first));
+            Share s = write(db, writer, squat);
+            assertEquals(1, s.written(), "v-2");
+            assertEquals(0, s.duplicates(), "not counted a duplicate");
+            assertEquals(1, s.refused().size(), s.toString());
+            assertEquals(
+                    BadEventException.Reason.DELIVERY_ID_REUSED,
+                    s.refused().get(0).reason());
+            assertTrue(s.refused().get(0).message().contains("'seal:x' is taken by record 0"), s.toString());
+
+            // the same statement again is still a duplicate
+            assertEquals(new Share(0, 1, List.of()), write(db, writer, batch(offset, "seal:x")));
+
+            // two copies in one batch, the second with other content: the second refused
+            List<PendingEvent> twice = new ArrayList<>(batch(offset, "v-3"));
+            twice.addAll(batchAt(offset, 1_767_225_800_000L, "v-3"));
+            Share t = write(db, writer, twice);
+            assertEquals(1, t.written());
+            assertEquals(0, t.duplicates());
+            assertEquals(
+                    BadEventException.Reason.DELIVERY_ID_REUSED,
+                    t.refused().get(0).reason());
+            assertEquals(4, rows(db), "seal:x, v-1, v-2, v-3: each once, the first copy's");
+        }
+    }
+
     /** One batch in its own transaction, committed when the board's share is written, as the projector does. */
     /** What a board's share did, without the board. */
     private record Share(int written, int duplicates, List<BoardWriter.Refused> refused) {}
@@ -92,11 +139,17 @@ class StoredRepeatTest {
         }
     }
 
+    /** A batch of statements whose content is fixed by their delivery ID: a repeat is a retry. */
     private static List<PendingEvent> batch(long[] offset, String... deliveryIds) throws Exception {
+        return batchAt(offset, 1_767_225_600_000L, deliveryIds);
+    }
+
+    /** A batch of statements stating the time {@code millis}: another time is other content. */
+    private static List<PendingEvent> batchAt(long[] offset, long millis, String... deliveryIds) throws Exception {
         List<PendingEvent> out = new ArrayList<>();
         for (String id : deliveryIds) {
             byte[] value = CODEC.encode(Envelope.newBuilder()
-                    .setStatement(ProjectorHarness.statement(BOARD, id, 1_767_225_600_000L + offset[0]))
+                    .setStatement(ProjectorHarness.statement(BOARD, id, millis))
                     .build());
             out.add(new PendingEvent(CODEC.decode(value), 0, offset[0]++, 1_767_225_600_000L, BOARD, value, null));
         }

@@ -45,7 +45,14 @@ public final class BadEventException extends Exception {
          * restored from a backup older than the key, or the event was sealed elsewhere. Restore the
          * key store, then replay the dead letter.
          */
-        UNKNOWN_DATA_KEY
+        UNKNOWN_DATA_KEY,
+        /**
+         * A delivery ID the board already holds (or an earlier statement of the same batch took) with
+         * other content (issue 61): a retry repeats the statement it retries byte for byte, so a
+         * different statement under a taken ID is a producer's bug or someone squatting the ID
+         * (a vote sent as {@code seal:<board>}); the first statement stands.
+         */
+        DELIVERY_ID_REUSED
     }
 
     private final Reason reason;

@@ -32,9 +32,10 @@ public final class Deliveries {
      * condition, a board created after the last ANALYZE was once estimated at one row and walked
      * whole (seen in perf at 5M records: 700 records/s on a new board).
      */
-    public static final String LOOKUP_SQL = "SELECT s.delivery_id FROM unnest(?::uuid[]) AS k(key) CROSS JOIN LATERAL "
-            + "(SELECT r.delivery_id FROM deliveries d JOIN records r ON r.board_id = ? AND r.id = d.id "
-            + "WHERE d.key = k.key LIMIT 1) s";
+    public static final String LOOKUP_SQL =
+            "SELECT s.delivery_id, s.id FROM unnest(?::uuid[]) AS k(key) CROSS JOIN LATERAL "
+                    + "(SELECT r.delivery_id, r.id FROM deliveries d JOIN records r ON r.board_id = ? AND r.id = d.id "
+                    + "WHERE d.key = k.key LIMIT 1) s";
 
     /**
      * A board's delivery rows (one range of the primary key: the keys that begin with its ID) as a
@@ -131,7 +132,16 @@ public final class Deliveries {
 
     /** The stored delivery IDs of a board whose {@link #key keys} (of that board) are among {@code keys}. */
     public static List<String> storedIds(Connection c, short boardId, Collection<ByteBuffer> keys) throws SQLException {
-        List<String> out = new ArrayList<>();
+        return new ArrayList<>(storedRecords(c, boardId, keys).keySet());
+    }
+
+    /**
+     * The stored delivery IDs of a board whose {@link #key keys} are among {@code keys}, each with the
+     * ID of the record that holds it (what a repeat's content is compared with, issue 61).
+     */
+    public static java.util.Map<String, Long> storedRecords(Connection c, short boardId, Collection<ByteBuffer> keys)
+            throws SQLException {
+        java.util.Map<String, Long> out = new java.util.LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement(LOOKUP_SQL)) {
             ps.setArray(
                     1,
@@ -140,7 +150,7 @@ public final class Deliveries {
             ps.setShort(2, boardId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(rs.getString(1));
+                    out.put(rs.getString(1), rs.getLong(2));
                 }
             }
         }

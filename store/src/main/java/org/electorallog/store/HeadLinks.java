@@ -19,14 +19,22 @@ public final class HeadLinks {
 
     /**
      * Every board's latest signed checkpoint (one lateral probe of the checkpoints primary key a
-     * board) but the heads board's own: what a head round compares with what it already entered.
+     * board) but the heads board's own, with the projection time of the last record it covers (a
+     * probe of the records primary key): what a head round compares with what it already entered,
+     * and the time its entry states, so that the entry for one checkpoint is the same statement
+     * whenever it is made (issue 61: a repeat with other content is refused).
      */
-    public static final String LATEST_SQL = "SELECT b.name, k.size, k.root, k.note FROM boards b "
+    public static final String LATEST_SQL = "SELECT b.name, k.size, k.root, k.note, "
+            + "(extract(epoch FROM r.created) * 1000)::bigint FROM boards b "
             + "JOIN LATERAL (SELECT c.size, c.root, c.note FROM checkpoints c WHERE c.board_id = b.board_id "
-            + "ORDER BY c.size DESC LIMIT 1) k ON true WHERE b.name <> ? ORDER BY b.name";
+            + "ORDER BY c.size DESC LIMIT 1) k ON true "
+            + "LEFT JOIN records r ON r.board_id = b.board_id AND r.id = k.size - 1 WHERE b.name <> ? ORDER BY b.name";
 
-    /** A board's latest checkpoint. */
-    public record Latest(String board, CheckpointRow checkpoint) {}
+    /**
+     * A board's latest checkpoint and the projection time of its last record (milliseconds; 0 for a
+     * checkpoint of no record).
+     */
+    public record Latest(String board, CheckpointRow checkpoint, long lastCreatedMillis) {}
 
     /** Every board's latest checkpoint but {@code heads}'s ({@link #LATEST_SQL}). */
     public static List<Latest> latest(Connection c, String heads) throws SQLException {
@@ -36,7 +44,9 @@ public final class HeadLinks {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.add(new Latest(
-                            rs.getString(1), new CheckpointRow(rs.getLong(2), rs.getBytes(3), rs.getString(4))));
+                            rs.getString(1),
+                            new CheckpointRow(rs.getLong(2), rs.getBytes(3), rs.getString(4)),
+                            rs.getLong(5)));
                 }
             }
         }

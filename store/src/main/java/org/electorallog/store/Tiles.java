@@ -58,6 +58,28 @@ public final class Tiles {
         return out;
     }
 
+    /**
+     * The leaf hashes of records {@code ids} of a board, from their level-0 tiles (C2SP tlog-tiles:
+     * leaf {@code n} is hash {@code n mod 256} of level-0 tile {@code n / 256}); a record whose tile
+     * does not hold it is absent from the map.
+     */
+    public static Map<Long, byte[]> leaves(Connection c, short boardId, Collection<Long> ids) throws SQLException {
+        java.util.Set<TileKey> keys = new java.util.HashSet<>();
+        for (long id : ids) {
+            keys.add(new TileKey(0, id / org.electorallog.core.TileLayout.TILE_WIDTH));
+        }
+        Map<TileKey, byte[]> tiles = read(c, boardId, keys);
+        Map<Long, byte[]> out = new HashMap<>();
+        for (long id : ids) {
+            byte[] tile = tiles.get(new TileKey(0, id / org.electorallog.core.TileLayout.TILE_WIDTH));
+            int at = (int) (id % org.electorallog.core.TileLayout.TILE_WIDTH) * org.electorallog.core.Hashes.HASH_SIZE;
+            if (tile != null && tile.length >= at + org.electorallog.core.Hashes.HASH_SIZE) {
+                out.put(id, java.util.Arrays.copyOfRange(tile, at, at + org.electorallog.core.Hashes.HASH_SIZE));
+            }
+        }
+        return out;
+    }
+
     /** A board's tiles as a {@link TileSource} for proofs, read on {@code c} (and in its snapshot). */
     public static TileSource source(Connection c, short boardId) {
         return keys -> {
