@@ -246,7 +246,8 @@ class MonitorTest {
             Tiles.write(c, id, tree.drainChangedTiles());
             String note = new Checkpoint(s.board().origin(), tree.size(), tree.root()).sign(SIGNER);
             Checkpoints.add(c, id, new CheckpointRow(tree.size(), tree.root(), note));
-            Boards.update(c, id, tree.size(), tree.root(), s.lastCreatedMillis(), 0, s.sealedMillis());
+            Boards.update(
+                    c, id, tree.size(), tree.root(), s.lastCreatedMillis(), 0, s.sealedMillis(), s.committedFrom());
         }
     }
 }

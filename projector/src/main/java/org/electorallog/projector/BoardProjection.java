@@ -17,6 +17,8 @@ final class BoardProjection {
     long partitionsEnd;
     /** When the board was sealed (its BOARD_SEALED record's created time), or null while it is open. */
     Long sealedMillis;
+    /** The board's first record in the committed form (store V23), or null while it has none. */
+    Long committedFrom;
 
     BoardProjection(short boardId, String name, String origin, TileTree tree, long lastCreatedMillis) {
         this.boardId = boardId;

@@ -99,6 +99,7 @@ final class BoardWriter {
                 tree,
                 s.lastCreatedMillis() == null ? Long.MIN_VALUE : s.lastCreatedMillis());
         board.sealedMillis = s.sealedMillis();
+        board.committedFrom = s.committedFrom();
         return Optional.of(board);
     }
 
@@ -152,8 +153,13 @@ final class BoardWriter {
         List<PendingEvent> unique = dropRepeated(c, board, permitted, refused, lookingUp || board.sealedMillis != null);
         int dropped = events.size() - unique.size() - refused.size();
         boolean wasSealed = board.sealedMillis != null;
-        List<PendingEvent> fresh = ErasedKeys.withoutErased(
-                c, BoardSeal.keepUntilSealed(board, BoardContinuation.keepFirstOnly(board, unique, refused), refused));
+        List<PendingEvent> fresh = BoardForm.keepCommitted(
+                board,
+                ErasedKeys.withoutErased(
+                        c,
+                        BoardSeal.keepUntilSealed(
+                                board, BoardContinuation.keepFirstOnly(board, unique, refused), refused)),
+                refused);
         if (!fresh.isEmpty()) {
             List<RecordRow> rows = insertRecords(c, board, fresh);
             Tiles.write(c, board.boardId, board.tree.drainChangedTiles());
@@ -168,7 +174,8 @@ final class BoardWriter {
                 board.tree.root(),
                 board.lastCreatedMillis == Long.MIN_VALUE ? null : board.lastCreatedMillis,
                 dropped,
-                board.sealedMillis);
+                board.sealedMillis,
+                board.committedFrom);
         return new Written(board, fresh.size(), dropped, refused, sealedNow);
     }
 

@@ -52,7 +52,13 @@ public final class BadEventException extends Exception {
          * different statement under a taken ID is a producer's bug or someone squatting the ID
          * (a vote sent as {@code seal:<board>}); the first statement stands.
          */
-        DELIVERY_ID_REUSED
+        DELIVERY_ID_REUSED,
+        /**
+         * A statement holding a personal value in the clear (format 1) on a board in the committed
+         * form (since its first record in format 2, store V23; issue 61): the value would stay in the
+         * leaf for ever. Send it in the committed form.
+         */
+        COMMITTED_FORM_REQUIRED
     }
 
     private final Reason reason;

@@ -13,7 +13,7 @@ import javax.sql.DataSource;
 /** Tables {@code boards} and {@code board_state} (V1): which boards exist, and each one's tree size and root. */
 public final class Boards {
     private static final String STATE = "SELECT b.board_id, b.name, b.origin, s.size, s.root, s.last_created, "
-            + "s.duplicates_dropped, s.sealed FROM boards b JOIN board_state s USING (board_id)";
+            + "s.duplicates_dropped, s.sealed, s.committed_from FROM boards b JOIN board_state s USING (board_id)";
 
     private Boards() {}
 
@@ -223,20 +223,33 @@ public final class Boards {
     }
 
     /**
-     * Sets a board's tree size, root, last created time and seal (null: open; V17 refuses any change
-     * once it is set), and adds {@code dropped} to its dropped duplicates.
+     * Sets a board's tree size, root, last created time, seal (null: open; V17 refuses any change
+     * once it is set) and first record in the committed form (null: none yet, V23), and adds {@code
+     * dropped} to its dropped duplicates.
      */
     public static void update(
-            Connection c, short boardId, long size, byte[] root, Long lastCreatedMillis, int dropped, Long sealedMillis)
+            Connection c,
+            short boardId,
+            long size,
+            byte[] root,
+            Long lastCreatedMillis,
+            int dropped,
+            Long sealedMillis,
+            Long committedFrom)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE board_state SET size = ?, root = ?, last_created = ?, "
-                + "duplicates_dropped = duplicates_dropped + ?, sealed = ? WHERE board_id = ?")) {
+                + "duplicates_dropped = duplicates_dropped + ?, sealed = ?, committed_from = ? WHERE board_id = ?")) {
             ps.setLong(1, size);
             ps.setBytes(2, root);
             ps.setTimestamp(3, lastCreatedMillis == null ? null : new Timestamp(lastCreatedMillis));
             ps.setLong(4, dropped);
             ps.setTimestamp(5, sealedMillis == null ? null : new Timestamp(sealedMillis));
-            ps.setShort(6, boardId);
+            if (committedFrom == null) {
+                ps.setNull(6, java.sql.Types.BIGINT);
+            } else {
+                ps.setLong(6, committedFrom);
+            }
+            ps.setShort(7, boardId);
             if (ps.executeUpdate() != 1) {
                 throw new SQLException("board " + boardId + " has no board_state row", "XX000");
             }
@@ -265,6 +278,7 @@ public final class Boards {
                 rs.getBytes(5),
                 last == null ? null : last.getTime(),
                 rs.getLong(7),
-                sealed == null ? null : sealed.getTime());
+                sealed == null ? null : sealed.getTime(),
+                rs.getObject(9) == null ? null : rs.getLong(9));
     }
 }
