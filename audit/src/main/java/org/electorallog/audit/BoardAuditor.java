@@ -125,6 +125,7 @@ public final class BoardAuditor {
         DerivedTableChecks.hourlyCounts(c, boardId, n.hourly, result);
         DerivedTableChecks.deliveryIds(c, boardId, n, result);
         DerivedTableChecks.seal(state, n.firstSeal, result);
+        DerivedTableChecks.committedFrom(state, n.firstCommitted, result);
         result.finish(size, n.records, checkpoints.size(), (System.nanoTime() - t0) / 1e9);
     }
 
@@ -143,7 +144,19 @@ public final class BoardAuditor {
                 byte[] stored = storedLeaf(storedTiles, n.expected);
                 n.append(stored != null ? stored : new byte[Hashes.HASH_SIZE]);
             }
-            recordChecks.check(row, boardName, result, n.counters);
+            boolean committed = recordChecks.check(row, boardName, result, n.counters);
+            if (committed && n.firstCommitted < 0) {
+                n.firstCommitted = id;
+            } else if (!committed
+                    && n.firstCommitted >= 0
+                    && org.electorallog.core.CanonicalStatementReader.holdsPersonalValue(row.statement())) {
+                result.add(
+                        Finding.Kind.COMMITTED_FORM_MISMATCH,
+                        id,
+                        "record " + id
+                                + " holds a personal value in the clear, on a board in the committed form since record "
+                                + n.firstCommitted + " (the projector keeps none there)");
+            }
             if (row.kind() == org.electorallog.schemas.StatementKinds.BOARD_SEALED && n.firstSeal < 0) {
                 n.firstSeal = id;
             }

@@ -73,6 +73,25 @@ final class DerivedTableChecks {
         }
     }
 
+    /**
+     * The board state's first record in the committed form (store V23) against the records': a
+     * column cleared or moved behind the projector's back would let statements in the clear back in.
+     */
+    static void committedFrom(org.electorallog.store.BoardState state, long firstCommitted, AuditResult result) {
+        long stored = state.committedFrom() == null ? -1 : state.committedFrom();
+        if (stored != firstCommitted) {
+            result.add(
+                    Finding.Kind.COMMITTED_FORM_MISMATCH,
+                    firstCommitted < 0 ? null : firstCommitted,
+                    "the board state says "
+                            + (stored < 0
+                                    ? "the board is not in the committed form"
+                                    : "committed form since record " + stored)
+                            + ", the records say "
+                            + (firstCommitted < 0 ? "none is in it" : "since record " + firstCommitted));
+        }
+    }
+
     /** The hourly counts (store V11) against the records' statement times and kinds. */
     static void hourlyCounts(Connection c, short boardId, Map<HourlyCounts.Key, Long> counted, AuditResult result)
             throws SQLException {

@@ -38,6 +38,12 @@ public record Finding(Kind kind, Long recordId, String detail) {
         SEAL_MISMATCH,
         /** A LOG_CONTINUATION record that is not its board's record 0 (issue 42: the projector keeps none elsewhere). */
         CONTINUATION_NOT_FIRST,
+        /**
+         * The board's committed form (issue 61, store V23) is not what its records say: the stored
+         * first record in the committed form differs from the records', or a record after it holds a
+         * personal value in the clear.
+         */
+        COMMITTED_FORM_MISMATCH,
         /** A counter differs from the count of the rows. */
         COUNTER_MISMATCH,
         /** Two records of the board share a delivery ID, or the unique index that prevents it is gone. */

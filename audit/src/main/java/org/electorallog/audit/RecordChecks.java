@@ -21,8 +21,11 @@ final class RecordChecks {
         this.options = options;
     }
 
-    /** Checks {@code row}, a record of {@code board}, with its stored openings (V21) when it has any. */
-    void check(AuditRow row, String board, AuditResult result, Map<CounterKey, Long> counters) {
+    /**
+     * Checks {@code row}, a record of {@code board}, with its stored openings (V21) when it has any;
+     * returns whether its statement is in the committed form (format 2).
+     */
+    boolean check(AuditRow row, String board, AuditResult result, Map<CounterKey, Long> counters) {
         long id = row.id();
         byte[] statement = row.statement();
         Map<String, Object> f;
@@ -31,7 +34,7 @@ final class RecordChecks {
         } catch (IllegalArgumentException e) {
             result.add(Finding.Kind.UNDECODABLE_STATEMENT, id, e.getMessage());
             countAs(row, row.fields().userId() != null, counters);
-            return;
+            return false;
         }
         Map<String, Object> commitments = CommittedRecordChecks.commitments(f, id, result);
         countAs(row, row.fields().userId() != null || commitments.containsKey("user_id"), counters);
@@ -67,6 +70,7 @@ final class RecordChecks {
         field(result, id, "area_id", f.get("area_id"), row.fields().areaId());
         field(result, id, "ballot_id", f.get("ballot_id"), row.fields().ballotId());
         signatures(row, senderKey, result);
+        return f.get("format_version") != null;
     }
 
     /** The record's share of the counters, recounted as the projector counts (a user committed to counts). */

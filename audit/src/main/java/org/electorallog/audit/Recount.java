@@ -29,6 +29,9 @@ final class Recount {
     /** The ID of the board's first BOARD_SEALED record, or -1 (issue 42). */
     long firstSeal = -1;
 
+    /** The ID of the board's first record in the committed form, or -1 (issue 61, store V23). */
+    long firstCommitted = -1;
+
     void delivery(AuditRow row) {
         deliveryRows++;
         deliverySum = deliverySum.add(java.math.BigInteger.valueOf(

@@ -89,13 +89,15 @@ class EraseCommandTest {
                     ElectoralLogProducer plain =
                             ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic)) {
                 ElectionStatements votes = new ElectionStatements(board, 21);
+                // format 1, values in the statement: first, since once the board has a record in the
+                // committed form it refuses one (issue 61, COMMITTED_FORM_REQUIRED)
+                plain.publish(votes.vote("old-style", DAY_1)).get();
                 for (String u : List.of("ann", "ben", "cat")) {
                     committed.publish(unsigned(votes.vote(u, DAY_1))).get();
                 }
                 for (String u : List.of("dan", "eve")) {
                     committed.publish(unsigned(votes.vote(u, DAY_2))).get();
                 }
-                plain.publish(votes.vote("old-style", DAY_1)).get(); // format 1: values in the statement
                 committed
                         .publish(unsigned(new ElectionStatements("erase-open", 22).vote("fay", DAY_1)))
                         .get();
@@ -218,6 +220,23 @@ class EraseCommandTest {
             }
             String undecodable = rebuilds.audit(1, env, "--board", board, "--out", auditFile.toString());
             assertTrue(java.nio.file.Files.readString(auditFile).contains("do not decode"), undecodable);
+
+            // issue 61: the board's switch to the committed form (V23), cleared behind the projector's
+            // back so that statements in the clear would be taken again, is a finding
+            try (Connection c = ds.getConnection()) {
+                assertEquals(
+                        1,
+                        c.createStatement()
+                                .executeUpdate("UPDATE board_state SET committed_from = NULL WHERE board_id = "
+                                        + "(SELECT board_id FROM boards WHERE name = '" + board + "')"));
+            }
+            String cleared = rebuilds.audit(1, env, "--board", board, "--out", auditFile.toString());
+            String clearedReport = java.nio.file.Files.readString(auditFile);
+            assertTrue(clearedReport.contains("COMMITTED_FORM_MISMATCH"), cleared + clearedReport);
+            assertTrue(
+                    clearedReport.contains("the board state says the board is not in the committed form, the records "
+                            + "say since record 1"),
+                    clearedReport);
         }
     }
 
