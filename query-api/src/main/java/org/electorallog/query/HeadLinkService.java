@@ -9,6 +9,7 @@ import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.ProofBuilder;
 import org.electorallog.core.TlogProof;
 import org.electorallog.store.BoardTip;
+import org.electorallog.store.BoardTips;
 import org.electorallog.store.HeadLinks;
 import org.electorallog.store.Tiles;
 
@@ -21,6 +22,8 @@ import org.electorallog.store.Tiles;
 final class HeadLinkService {
     private final SnapshotReads reads;
     private final FullTiles fullTiles;
+    /** Boards {@link #latest} found no link for, kept while the witnessed heads checkpoint stays the same. */
+    private final HeadLinkCache<HeadsLink> latest = new HeadLinkCache<>();
 
     HeadLinkService(SnapshotReads reads, FullTiles fullTiles) {
         this.reads = reads;
@@ -40,23 +43,39 @@ final class HeadLinkService {
             List<String> hashes,
             String headsCheckpoint) {}
 
-    /** The board's newest witnessed link (404 when the heads board has none for it yet). */
+    /**
+     * The board's newest witnessed link (404 when the heads board has none for it yet). "None" is
+     * looked up once per witnessed heads checkpoint ({@link HeadLinkCache}): finding none walks every
+     * checkpoint of the board, and anonymous callers may ask as often as the rate limit lets them.
+     */
     HeadsLink latest(String name) {
-        return reads.proofRead(c -> {
+        Optional<HeadsLink> found = reads.proofRead(c -> {
             BoardTip board = SnapshotReads.tip(c, name);
-            HeadLinks.Witnessed link = link(c, board, -1)
-                    .orElseThrow(() -> ApiException.notFound("board '" + name
-                            + "' has no checkpoint in a heads checkpoint the witnesses cosigned yet (is the log in HEADS "
-                            + "witness mode? GET /boards/" + name
-                            + "/checkpoint?witnessed=true serves a board witnessed on its own)"));
-            return new HeadsLink(
-                    name,
-                    link.link().checkpoint().note(),
-                    link.link().entryIndex(),
-                    Responses.b64(link.link().entry()),
-                    Responses.b64(link.entryProof().inclusion()),
-                    link.entryProof().checkpointNote());
+            Optional<BoardTip> heads = BoardTips.witnessedTip(c, HeadsBoard.NAME);
+            String headsNote = heads.map(BoardTip::cosignedNote).orElse("");
+            Optional<HeadsLink> held = latest.get(name, headsNote);
+            if (held != null) {
+                return held;
+            }
+            Optional<HeadsLink> link = link(c, board, -1)
+                    .map(l -> new HeadsLink(
+                            name,
+                            l.link().checkpoint().note(),
+                            l.link().entryIndex(),
+                            Responses.b64(l.link().entry()),
+                            Responses.b64(l.entryProof().inclusion()),
+                            l.entryProof().checkpointNote()));
+            if (link.isEmpty()) {
+                // only "none" is kept: a found link is re-read each time (its rows, not its place, are
+                // what a voter checks), and its lookup stops at the board's newest checkpoints
+                latest.put(name, headsNote, link);
+            }
+            return link;
         });
+        return found.orElseThrow(() -> ApiException.notFound("board '" + name
+                + "' has no checkpoint in a heads checkpoint the witnesses cosigned yet (is the log in HEADS "
+                + "witness mode? GET /boards/" + name
+                + "/checkpoint?witnessed=true serves a board witnessed on its own)"));
     }
 
     /**
