@@ -96,7 +96,7 @@ class HeadsLookTest {
     }
 
     /** A heads entry naming {@code board} at {@code size} with {@code root}, as the head writer sends it. */
-    private static Statement entry(String board, long size, byte[] root, String deliveryId) {
+    static Statement entry(String board, long size, byte[] root, String deliveryId) {
         return Statement.newBuilder()
                 .setBoard(HeadsBoard.NAME)
                 .setDeliveryId(deliveryId)

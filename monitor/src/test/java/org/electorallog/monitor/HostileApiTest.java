@@ -24,10 +24,7 @@ import org.electorallog.core.TileLayout;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.CanonicalStatement;
-import org.electorallog.schemas.avro.CheckpointReason;
-import org.electorallog.schemas.avro.LogCheckpoint;
 import org.electorallog.schemas.avro.Statement;
-import org.electorallog.schemas.avro.StatementKind;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.SqlDataKeys;
 import org.junit.jupiter.api.Test;
@@ -254,7 +251,7 @@ class HostileApiTest {
             v.awaitCheckpoint(clear, 5);
             String committedNote = new LogEndpoint(v.api().baseUrl(), null).checkpoint(committed);
             Checkpoint at5 = Checkpoint.parse(SignedNote.parse(committedNote).text());
-            v.publish(List.of(head(committed, at5.size(), at5.root(), "head-0")));
+            v.publish(List.of(HeadsLookTest.entry(committed, at5.size(), at5.root(), "head-0")));
             v.awaitCheckpoint(HeadsBoard.NAME, 1);
 
             Monitor anonymous = monitor(null, state, reported, api.baseUrl());
@@ -273,7 +270,7 @@ class HostileApiTest {
             // a forked heads entry (another root for the committed board at size 5) hidden behind a 403
             byte[] otherRoot = at5.root().clone();
             otherRoot[0] ^= 1;
-            v.publish(List.of(head(committed, 5, otherRoot, "head-forked")));
+            v.publish(List.of(HeadsLookTest.entry(committed, 5, otherRoot, "head-forked")));
             v.awaitCheckpoint(HeadsBoard.NAME, 2);
             try (ElectoralLogProducer producer = ElectoralLogProducer.builder(View.STACK.kafkaBootstrap())
                     .topic(v.topic())
@@ -315,24 +312,6 @@ class HostileApiTest {
                                     && f.detail().contains("heads entry 1")),
                     seen.toString());
         }
-    }
-
-    /** A heads entry (as the head writer makes one) naming {@code board} at {@code size} with {@code root}. */
-    private static Statement head(String board, long size, byte[] root, String deliveryId) {
-        return Statement.newBuilder()
-                .setBoard(HeadsBoard.NAME)
-                .setDeliveryId(deliveryId)
-                .setKind(StatementKind.LOG_CHECKPOINT)
-                .setStatementTimestamp(5_000)
-                .setSenderName("head writer of the test")
-                .setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
-                .setBody(LogCheckpoint.newBuilder()
-                        .setOrigin(View.PREFIX + board)
-                        .setSize(size)
-                        .setRoot(ByteBuffer.wrap(root))
-                        .setReason(CheckpointReason.PERIODIC)
-                        .build())
-                .build();
     }
 
     /** Canonical statement bytes (ELS1) whose one field is arrays nested {@code depth} deep. */
