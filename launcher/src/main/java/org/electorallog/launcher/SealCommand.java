@@ -146,10 +146,14 @@ public final class SealCommand implements Callable<Integer> {
     /** What the last look at the board through the API found, for the message of a wait that ran out. */
     private String lastLook = "no answer yet";
 
+    /** The client of the API's looks, made on the first. */
+    private HttpClient http;
+
     /** The line saying the board is sealed, from the API's {@code GET /boards/{board}}; null while it is not. */
     private String sealedLine() throws IOException, InterruptedException {
-        HttpClient http =
-                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        if (http == null) {
+            http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        }
         URI uri = URI.create(api.replaceAll("/+$", "") + "/boards/" + URLEncoder.encode(board, StandardCharsets.UTF_8));
         HttpResponse<String> r = http.send(
                 HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),

@@ -9,11 +9,13 @@ import java.util.List;
 import java.util.function.Function;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Cosigner;
+import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofBuilder;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.ProofVerifier;
 import org.electorallog.core.SignedNote;
+import org.electorallog.core.TileLayout;
 import org.electorallog.core.TileSource;
 
 /**
@@ -250,10 +252,9 @@ final class BoardCheck {
         LogEndpoint.Answer withheld = look.withheld();
         if (withheld != null) {
             String what = "the entries from " + look.readTo() + " of the tree of size " + size + " (entry bundle "
-                    + org.electorallog.core.TileLayout.entriesPath(
-                            look.readTo() / org.electorallog.core.TileLayout.TILE_WIDTH,
-                            org.electorallog.core.TileLayout.width(
-                                    0, look.readTo() / org.electorallog.core.TileLayout.TILE_WIDTH, size))
+                    + TileLayout.entriesPath(
+                            look.readTo() / TileLayout.TILE_WIDTH,
+                            TileLayout.width(0, look.readTo() / TileLayout.TILE_WIDTH, size))
                     + ")";
             if (!withheld.refused()) {
                 out.add(finding(
@@ -264,7 +265,7 @@ final class BoardCheck {
                         before,
                         note,
                         List.of()));
-            } else if (board.equals(org.electorallog.core.HeadsBoard.NAME) || committedFrom >= 0) {
+            } else if (board.equals(HeadsBoard.NAME) || committedFrom >= 0) {
                 out.add(finding(
                         Finding.Kind.ENTRIES_WITHHELD,
                         board,

@@ -57,7 +57,7 @@ final class HeadLinkService {
             if (held != null) {
                 return held;
             }
-            Optional<HeadsLink> link = link(c, board, -1)
+            Optional<HeadsLink> link = HeadLinks.witnessed(c, heads, board.board(), -1, headsTiles(c))
                     .map(l -> new HeadsLink(
                             name,
                             l.link().checkpoint().note(),
@@ -102,7 +102,11 @@ final class HeadLinkService {
 
     /** The link of a checkpoint covering record {@code id} (-1: any), with E's proof in the witnessed H. */
     private Optional<HeadLinks.Witnessed> link(Connection c, BoardTip board, long id) throws SQLException {
-        return HeadLinks.witnessed(
-                c, board.board(), id, headsId -> fullTiles.over(HeadsBoard.NAME, Tiles.source(c, headsId)));
+        return HeadLinks.witnessed(c, board.board(), id, headsTiles(c));
+    }
+
+    /** The heads board's tiles on {@code c}, full ones from memory. */
+    private java.util.function.Function<Short, org.electorallog.core.TileSource> headsTiles(Connection c) {
+        return headsId -> fullTiles.over(HeadsBoard.NAME, Tiles.source(c, headsId));
     }
 }

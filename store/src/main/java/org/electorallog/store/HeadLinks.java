@@ -117,7 +117,21 @@ public final class HeadLinks {
             long record,
             java.util.function.Function<Short, org.electorallog.core.TileSource> headsTiles)
             throws SQLException {
-        Optional<BoardTip> heads = BoardTips.witnessedTip(c, org.electorallog.core.HeadsBoard.NAME);
+        return witnessed(
+                c, BoardTips.witnessedTip(c, org.electorallog.core.HeadsBoard.NAME), board, record, headsTiles);
+    }
+
+    /**
+     * {@link #witnessed(Connection, BoardRow, long, java.util.function.Function)} in the witnessed
+     * heads tip {@code heads} the caller read already.
+     */
+    public static Optional<Witnessed> witnessed(
+            Connection c,
+            Optional<BoardTip> heads,
+            BoardRow board,
+            long record,
+            java.util.function.Function<Short, org.electorallog.core.TileSource> headsTiles)
+            throws SQLException {
         if (heads.isEmpty()
                 || heads.get().checkpoint() == null
                 || board.name().equals(org.electorallog.core.HeadsBoard.NAME)) {
