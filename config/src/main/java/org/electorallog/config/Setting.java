@@ -167,6 +167,11 @@ public enum Setting {
             of(PROJECTOR, LAUNCHER),
             "1000",
             "checkpoint signing interval per board; 0 = every batch"),
+    KEY_ENCRYPTION_KEY_FILES(
+            LIST,
+            of(PROJECTOR, LAUNCHER),
+            null,
+            "files of the key-encryption keys that wrap the committed form's data keys, the first one wrapping (base64 of 32 bytes, mode 0600; electoral-log keys kek makes one). Never in PostgreSQL: a dump or a standby alone opens nothing (docs/personal-data.md \"Keys at rest\"). Unset: the projector makes and opens no data key, and statements in the committed form that hold values wait"),
     WARM_UP_STATEMENTS(
             whole(0, 10_000_000),
             of(PROJECTOR, LAUNCHER),

@@ -5,26 +5,38 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 
 /**
- * The key store of the committed form (docs/personal-data.md "The openings, and the keys that make
- * them erasable"): one AES-256 data key per board and UTC day, created by the producer side when it
- * first needs it, read by the projector, destroyed by erasure. A key that was erased stays known as
- * erased, so that a replay projects its statements with their commitments only instead of refusing
- * them. Implementations: store {@code SqlDataKeys} (a PostgreSQL schema of its own); a KMS would
- * keep wrapped keys in the same shape.
+ * The key store of the committed form as the projector sees it (docs/personal-data.md "The keys"):
+ * one data key per board and UTC day, made by the log ({@code KeyMaker} in store), read by the
+ * projector, destroyed by erasure. A key that was erased stays known as erased, so that a replay
+ * projects its statements with their commitments only instead of refusing them. A producer sees
+ * only public halves ({@link SealingKeys}). Implementation: store {@code SqlDataKeys} (a
+ * PostgreSQL schema of its own, secrets wrapped under {@link KeyEncryptionKeys}).
  */
 public interface DataKeys {
-    /** A data key and its name. */
-    @SuppressWarnings("ArrayRecordComponent") // a key handed to the cipher, never compared as a value
-    record DataKey(String id, byte[] key) {
+    /**
+     * A data key: its name and its secrets. {@code privateKey} is the day's X25519 private half, to
+     * which producers wrap their content keys ({@link ContentKeys}; null for a key made before issue
+     * 66 that the projector has not converted yet); {@code legacyKey} is the day's AES-256 key a
+     * producer made before issue 66 (store V18), which opens the openings sealed then, with no
+     * wrapped key; null for a key made since.
+     */
+    @SuppressWarnings("ArrayRecordComponent") // keys handed to the cipher, never compared as a value
+    record DataKey(String id, byte[] privateKey, byte[] legacyKey) {
         public DataKey {
-            if (key.length != PersonalOpenings.KEY_BYTES) {
-                throw new IllegalArgumentException("a data key is " + PersonalOpenings.KEY_BYTES + " bytes");
+            if (privateKey == null && legacyKey == null) {
+                throw new IllegalArgumentException("a data key has a secret");
+            }
+            if (privateKey != null && privateKey.length != ContentKeys.X25519_BYTES) {
+                throw new IllegalArgumentException("an X25519 private key is 32 bytes, not " + privateKey.length);
+            }
+            if (legacyKey != null && legacyKey.length != PersonalOpenings.KEY_BYTES) {
+                throw new IllegalArgumentException("an AES data key is 32 bytes, not " + legacyKey.length);
             }
         }
 
         @Override
         public String toString() {
-            return "DataKey[" + id + "]"; // never the key
+            return "DataKey[" + id + "]"; // never a secret
         }
     }
 
@@ -40,9 +52,6 @@ public interface DataKeys {
 
     /** A key ID looked up: its state, and the key when {@link State#PRESENT}. */
     record Lookup(State state, DataKey key) {}
-
-    /** The key of {@code board}'s statements made on {@code day} (UTC), created when it does not exist yet. */
-    DataKey forDay(String board, LocalDate day);
 
     /** The key named {@code keyId}, or that it was erased or never made. */
     Lookup find(String keyId);

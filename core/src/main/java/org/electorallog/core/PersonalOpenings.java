@@ -18,11 +18,12 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The openings of a committed statement (its personal values and their salts) and their
- * encryption under a data key (docs/personal-data.md "The openings"):
+ * encryption under a content key that travels wrapped to the day's data key ({@link ContentKeys};
+ * docs/personal-data.md "The openings"):
  *
  * <pre>
  * plaintext  = uvarint(n) { str(path) salt[16] str(value) }     sorted by path (UTF-8 bytes, unsigned)
- * ciphertext = AES-256-GCM(key, nonce[12], plaintext,
+ * ciphertext = AES-256-GCM(content_key, nonce[12], plaintext,
  *                          aad = "electoral-log/personal/v1" 0x00 leaf_hash)   (128-bit tag appended)
  * </pre>
  *
@@ -63,12 +64,27 @@ public final class PersonalOpenings {
         }
     }
 
-    /** An encrypted set of openings: the data key's ID, the nonce and the ciphertext with its tag. */
+    /**
+     * An encrypted set of openings: the data key's ID, the content key wrapped to it ({@link
+     * ContentKeys}; empty when sealed directly with a day's AES key, before issue 66), the nonce
+     * and the ciphertext with its tag.
+     */
     @SuppressWarnings("ArrayRecordComponent") // bytes carried to and from the envelope, never compared as a value
-    public record Sealed(String keyId, byte[] nonce, byte[] ciphertext) {
+    public record Sealed(String keyId, byte[] wrappedKey, byte[] nonce, byte[] ciphertext) {
         public Sealed {
+            wrappedKey = wrappedKey.clone();
             nonce = nonce.clone();
             ciphertext = ciphertext.clone();
+        }
+
+        /** Openings sealed directly with a day's AES key (before issue 66). */
+        public Sealed(String keyId, byte[] nonce, byte[] ciphertext) {
+            this(keyId, new byte[0], nonce, ciphertext);
+        }
+
+        @Override
+        public byte[] wrappedKey() {
+            return wrappedKey.clone();
         }
 
         @Override
@@ -148,25 +164,44 @@ public final class PersonalOpenings {
         return k;
     }
 
-    /** {@code openings} encrypted under {@code key} (named {@code keyId}) for the statement with {@code leafHash}. */
-    public static Sealed seal(String keyId, byte[] key, byte[] leafHash, List<Opening> openings) {
+    /**
+     * {@code openings} encrypted under {@code contentKey} for the statement with {@code leafHash},
+     * carrying {@code wrappedKey} (the content key wrapped to data key {@code keyId}, {@link
+     * ContentKeys#wrap}).
+     */
+    public static Sealed seal(
+            String keyId, byte[] wrappedKey, byte[] contentKey, byte[] leafHash, List<Opening> openings) {
         byte[] nonce = new byte[NONCE_BYTES];
         RANDOM.nextBytes(nonce);
-        return seal(keyId, key, nonce, leafHash, openings);
+        return seal(keyId, wrappedKey, contentKey, nonce, leafHash, openings);
+    }
+
+    /**
+     * {@code openings} encrypted directly under a day's AES key (named {@code keyId}), as producers
+     * sealed them before issue 66; kept for the tests of old events.
+     */
+    public static Sealed seal(String keyId, byte[] key, byte[] leafHash, List<Opening> openings) {
+        return seal(keyId, new byte[0], key, leafHash, openings);
     }
 
     /** {@link #seal(String, byte[], byte[], List)} with a given nonce (the test vectors); never reuse one. */
-    static Sealed seal(String keyId, byte[] key, byte[] nonce, byte[] leafHash, List<Opening> openings) {
+    static Sealed sealWithNonce(String keyId, byte[] key, byte[] nonce, byte[] leafHash, List<Opening> openings) {
+        return seal(keyId, new byte[0], key, nonce, leafHash, openings);
+    }
+
+    private static Sealed seal(
+            String keyId, byte[] wrappedKey, byte[] key, byte[] nonce, byte[] leafHash, List<Opening> openings) {
         try {
             Cipher c = cipher(Cipher.ENCRYPT_MODE, key, nonce, leafHash);
-            return new Sealed(keyId, nonce, c.doFinal(encode(openings)));
+            return new Sealed(keyId, wrappedKey, nonce, c.doFinal(encode(openings)));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-GCM refused a 32-byte key", e);
         }
     }
 
     /**
-     * The openings in {@code sealed}, decrypted with {@code key} for the statement with {@code
+     * The openings in {@code sealed}, decrypted with {@code key} (the content key, or a day's AES key
+     * before issue 66) for the statement with {@code
      * leafHash}; an {@link IllegalArgumentException} when the key, the leaf hash or a byte of the
      * ciphertext is not the one it was sealed with.
      */

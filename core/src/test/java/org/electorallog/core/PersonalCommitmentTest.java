@@ -100,7 +100,7 @@ class PersonalCommitmentTest {
         byte[] leaf = MessageDigest.getInstance("SHA-256").digest("\0leaf".getBytes(StandardCharsets.US_ASCII));
         List<Opening> openings =
                 List.of(new Opening("body.ip", SALT_FF, "203.0.113.7"), new Opening("user_id", SALT, "user-42"));
-        Sealed sealed = PersonalOpenings.seal("election-2026/2026-11-30", key, nonce, leaf, openings);
+        Sealed sealed = PersonalOpenings.sealWithNonce("election-2026/2026-11-30", key, nonce, leaf, openings);
         assertEquals(
                 "4505b474a19cec72fdbe68744e1687927c2978cb0f84a083c76cd7b52e47309c30219dd298c667eb11d62084ec87293a"
                         + "ed5d658b5ddeaad0349b271717e4809d954eeb4ee18405baff904179a980db414317110145",
@@ -131,8 +131,11 @@ class PersonalCommitmentTest {
         // 2026-11-30T23:59:59.999Z and the next millisecond fall on two days
         assertEquals(java.time.LocalDate.of(2026, 11, 30), DataKeys.dayOf(1_796_083_199_999L));
         assertEquals(java.time.LocalDate.of(2026, 12, 1), DataKeys.dayOf(1_796_083_200_000L));
-        assertThrows(IllegalArgumentException.class, () -> new DataKeys.DataKey("k", new byte[16]));
-        assertFalse(new DataKeys.DataKey("k", new byte[32]).toString().contains("0, 0"), "never the key's bytes");
+        assertThrows(IllegalArgumentException.class, () -> new DataKeys.DataKey("k", new byte[16], null));
+        assertThrows(IllegalArgumentException.class, () -> new DataKeys.DataKey("k", null, null));
+        assertFalse(
+                new DataKeys.DataKey("k", new byte[32], new byte[32]).toString().contains("0, 0"),
+                "never the key's bytes");
     }
 
     private static byte[] concat(byte[]... parts) {

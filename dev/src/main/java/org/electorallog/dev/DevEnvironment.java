@@ -126,12 +126,15 @@ public final class DevEnvironment implements AutoCloseable {
             EventsTopic.ensure(stack.kafkaBootstrap(), Topics.DEAD_LETTERS, 1, (short) 1);
             var db = stack.database();
             ProjectorSettings settings = ProjectorSettings.defaults(
-                    stack.kafkaBootstrap(),
-                    db.jdbcUrl(),
-                    db.user(),
-                    db.password(),
-                    workDir.resolve("streams-state"),
-                    signer);
+                            stack.kafkaBootstrap(),
+                            db.jdbcUrl(),
+                            db.user(),
+                            db.password(),
+                            workDir.resolve("streams-state"),
+                            signer)
+                    // the committed form's key-encryption key: a file of the work directory, never in PostgreSQL
+                    .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.loadOrCreate(
+                            workDir.resolve("key-encryption-key")));
             projector = Projector.start(settings);
             long t0 = System.nanoTime();
             projector.awaitRunning(java.time.Duration.ofSeconds(60));

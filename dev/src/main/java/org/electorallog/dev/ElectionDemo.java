@@ -23,7 +23,7 @@ import org.electorallog.producer.PublishResult;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.store.ProjectionDatabase;
-import org.electorallog.store.SqlDataKeys;
+import org.electorallog.store.SqlSealingKeys;
 
 /**
  * The demo's work on a running environment: publish an election on several boards, each ending with
@@ -80,7 +80,7 @@ public final class ElectionDemo {
                         ProjectionDatabase.pool(db.jdbcUrl(), db.user(), db.password(), 2, "demo-keys");
                 ElectoralLogProducer producer = ElectoralLogProducer.builder(
                                 env.stack().kafkaBootstrap())
-                        .committedForm(new SqlDataKeys(keyStore))
+                        .committedForm(new SqlSealingKeys(keyStore))
                         .build()) {
             int longest = published.values().stream().mapToInt(List::size).max().orElse(0);
             for (int i = 0; i < longest; i++) {

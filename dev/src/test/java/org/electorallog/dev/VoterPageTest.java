@@ -30,7 +30,7 @@ import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
 import org.electorallog.store.ProjectionDatabase;
-import org.electorallog.store.SqlDataKeys;
+import org.electorallog.store.SqlSealingKeys;
 import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -109,7 +109,7 @@ class VoterPageTest {
         try (HikariDataSource keys = ProjectionDatabase.pool(db.jdbcUrl(), db.user(), db.password(), 2, "voter-keys");
                 ElectoralLogProducer producer = ElectoralLogProducer.builder(
                                 SharedStack.get().kafkaBootstrap())
-                        .committedForm(new SqlDataKeys(keys))
+                        .committedForm(new SqlSealingKeys(keys))
                         .build()) {
             ElectionStatements committed = new ElectionStatements(COMMITTED, 11);
             for (int i = 0; i < 3; i++) {

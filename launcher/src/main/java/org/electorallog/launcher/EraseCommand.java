@@ -33,7 +33,8 @@ import picocli.CommandLine.Option;
  * keys of those days, so nobody can read the values from the topic again, and deletes the
  * projection's values and openings of those days, in one transaction; by user it deletes that
  * user's values and openings from the projection. The records, their leaves and every root stay as
- * they were. A board that is not sealed is refused unless {@code --force}: erasing during an
+ * they were; a user's erased statements are listed in the key store so that no replay stores their
+ * values again. A board that is not sealed is refused unless {@code --force}: erasing during an
  * election would hide what its audit needs. Each erasure is then accounted for by a
  * PERSONAL_DATA_ERASED statement on the erasures board, published through the producer (what was
  * erased, never a value: {@link #statement}). Connects as the projector does (ELECTORAL_LOG_JDBC_URL,
@@ -128,7 +129,7 @@ public final class EraseCommand implements Callable<Integer> {
             try (ElectoralLogProducer p = producer.builder(conf).build()) {
                 Erasure.Result r = byDays
                         ? Erasure.days(c, s.board().id(), board, first, last)
-                        : Erasure.user(c, s.board().id(), user);
+                        : Erasure.user(c, s.board().id(), board, user);
                 c.commit();
                 report(r, byDays ? "the days " + first + " to " + last : "user " + user, byDays);
                 Statement account =
@@ -160,8 +161,9 @@ public final class EraseCommand implements Callable<Integer> {
                     r.inTheClear(), what);
         }
         if (!byDays) {
-            out.println("the events in the topic stay readable with their day's data key until that day is erased "
-                    + "(electoral-log erase --board " + board + " --from DAY --to DAY)");
+            out.println("no replay or rebuild brings these values back (their statements are listed as erased), but "
+                    + "the events in the topic stay readable to the holder of their day's data key until that day is "
+                    + "erased (electoral-log erase --board " + board + " --from DAY --to DAY)");
         }
     }
 

@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
             AuditCommand.class,
             KeygenCommand.class,
             SendersCommand.class,
+            KeysCommand.class,
             DeadLettersCommand.class,
             VerifyCommand.class,
             WitnessCommand.class

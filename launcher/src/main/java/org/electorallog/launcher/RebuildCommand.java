@@ -24,12 +24,12 @@ import org.electorallog.projector.ProjectorConfig;
 import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.projector.Replay;
 import org.electorallog.store.Boards;
+import org.electorallog.store.KeyStoreCopy;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.ProjectionComparison;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.SenderGrant;
 import org.electorallog.store.SenderGrants;
-import org.electorallog.store.SqlDataKeys;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -113,7 +113,7 @@ public final class RebuildCommand implements Callable<Integer> {
                     out.println("rebuild: no data keys copied (the live projection does not answer): statements in "
                             + "the committed form are dead-lettered UNKNOWN_DATA_KEY unless the key store is restored");
                 } else {
-                    int keys = SqlDataKeys.copy(liveDb, target);
+                    int keys = KeyStoreCopy.copy(liveDb, target);
                     if (keys > 0) {
                         out.printf("copied %,d data keys of the committed form into %s%n", keys, into);
                     }
@@ -155,6 +155,14 @@ public final class RebuildCommand implements Callable<Integer> {
                         out.println("rebuild: DIFFERENT:");
                         differences.forEach(d -> out.println("  " + d));
                         problems.addAll(differences);
+                    }
+                    // an erasure made in the live projection during the replay is not in the rebuilt one
+                    List<String> missed = KeyStoreCopy.missedErasures(liveDb, target);
+                    if (!missed.isEmpty()) {
+                        out.println("rebuild: NOT FIT TO PROMOTE: erased in the live projection during the replay, "
+                                + "not in the rebuilt one (run rebuild again into an empty database):");
+                        missed.forEach(m -> out.println("  " + m));
+                        problems.addAll(missed);
                     }
                 }
             }

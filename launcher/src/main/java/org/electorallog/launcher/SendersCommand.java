@@ -58,13 +58,18 @@ public final class SendersCommand implements Callable<Integer> {
             description = "add: statement kinds it may write (comma-separated), or * for every kind")
     List<String> kinds;
 
-    @Option(names = "--from", description = "add: ISO 8601 start, now or later (default now)")
+    @Option(
+            names = "--from",
+            description = "add: ISO 8601 start, 2 s from now or later (default: 2 s from now, so that the grant is "
+                    + "registered before any statement it covers is judged)")
     String from;
 
     @Option(names = "--until", description = "add: ISO 8601 end (default open-ended)")
     String until;
 
-    @Option(names = "--at", description = "revoke: ISO 8601 time it takes effect, now or later (default now)")
+    @Option(
+            names = "--at",
+            description = "revoke: ISO 8601 time it takes effect, 2 s from now or later (default: 2 s from now)")
     String at;
 
     @Option(names = "--reason", description = "revoke: why (kept with the grant)")

@@ -112,8 +112,9 @@ class DeadLettersCommandTest {
             assertTrue(out.toString().contains("1 found"), out.toString());
             String id = m.group(1);
 
+            SenderGrant granted;
             try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
-                SenderGrants.add(
+                granted = SenderGrants.add(
                         c,
                         new SenderGrants.Request(
                                         sender.publicKey(),
@@ -125,6 +126,12 @@ class DeadLettersCommandTest {
                                         "test")
                                 .checked(Instant.now(), List.of(), org.electorallog.schemas.BoardName::isValid));
             }
+            // the grant covers statements appended from its start (SenderGrants.SETTLE from now) on
+            Instant start = granted.validFrom();
+            Poll.until(
+                    Duration.ofSeconds(30),
+                    "the grant to start",
+                    () -> Instant.now().isAfter(start));
             out.reset();
             assertEquals(0, deadLetters(env, "republish", "--id", id), err.toString());
             assertTrue(out.toString().contains("republished " + id), out.toString());
@@ -161,19 +168,20 @@ class DeadLettersCommandTest {
     static ProjectorSettings projectorSettings(Stack stack, String topic, String host) {
         DatabaseAddress db = stack.database();
         return new ProjectorSettings(
-                stack.kafkaBootstrap(),
-                topic,
-                topic + ".dlq",
-                "app-" + topic,
-                Path.of("target/stack/streams-" + topic),
-                db.jdbcUrl(),
-                db.user(),
-                db.password(),
-                500,
-                Duration.ofMillis(50),
-                NoteSigner.generate(host),
-                host + "/",
-                1);
+                        stack.kafkaBootstrap(),
+                        topic,
+                        topic + ".dlq",
+                        "app-" + topic,
+                        Path.of("target/stack/streams-" + topic),
+                        db.jdbcUrl(),
+                        db.user(),
+                        db.password(),
+                        500,
+                        Duration.ofMillis(50),
+                        NoteSigner.generate(host),
+                        host + "/",
+                        1)
+                .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.generate());
     }
 
     static void awaitProjected(DatabaseAddress db, String topic, long offset) throws Exception {

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.core.DataKeys;
+import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.PersonalOpenings.Opening;
 import org.electorallog.core.ProjectedOpenings;
@@ -37,6 +38,7 @@ import org.electorallog.schemas.avro.Statement;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.SqlDataKeys;
+import org.electorallog.store.SqlSealingKeys;
 import org.electorallog.store.StoredOpenings;
 import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.Test;
@@ -63,20 +65,26 @@ class EraseCommandTest {
         EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
         DatabaseAddress db = stack.database();
         String live = rebuilds.createDatabase("erase_live_" + System.nanoTime());
+        // the key-encryption key: a file, as the rebuild command reads it from its configuration
+        Path kek = java.nio.file.Files.createTempDirectory(
+                        java.nio.file.Files.createDirectories(Path.of("target/tmp")), "kek-")
+                .resolve("key-encryption-key");
+        KeyEncryptionKeys.create(kek);
         ProjectorSettings settings = new ProjectorSettings(
-                stack.kafkaBootstrap(),
-                topic,
-                topic + ".dlq",
-                "live-" + topic,
-                Path.of("target/stack/erase-live"),
-                live,
-                db.user(),
-                db.password(),
-                500,
-                Duration.ofMillis(50),
-                NoteSigner.generate("erase-test.electoral-log.local"),
-                "erase-test/",
-                1);
+                        stack.kafkaBootstrap(),
+                        topic,
+                        topic + ".dlq",
+                        "live-" + topic,
+                        Path.of("target/stack/erase-live"),
+                        live,
+                        db.user(),
+                        db.password(),
+                        500,
+                        Duration.ofMillis(50),
+                        NoteSigner.generate("erase-test.electoral-log.local"),
+                        "erase-test/",
+                        1)
+                .withKeyEncryption(KeyEncryptionKeys.load(List.of(kek)));
         String board = "erase-board";
         try (HikariDataSource ds = ProjectionDatabase.pool(live, db.user(), db.password(), 2, "erase-live")) {
             Migrations.apply(ds);
@@ -84,7 +92,7 @@ class EraseCommandTest {
                     ElectoralLogProducer committed = ElectoralLogProducer.builder(stack.kafkaBootstrap())
                             .topic(topic)
                             .senderKey(SigningKey.generate())
-                            .committedForm(new SqlDataKeys(ds))
+                            .committedForm(new SqlSealingKeys(ds))
                             .build();
                     ElectoralLogProducer plain =
                             ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic)) {
@@ -121,6 +129,7 @@ class EraseCommandTest {
             env.put("ELECTORAL_LOG_SIGNING_KEY", settings.signer().signerKey());
             env.put("ELECTORAL_LOG_ORIGIN_PREFIX", "erase-test/");
             env.put("ELECTORAL_LOG_LOG_KEYS", settings.signer().verifierKey());
+            env.put("ELECTORAL_LOG_KEY_ENCRYPTION_KEY_FILES", kek.toString());
 
             erase(2, env, "--board", "erase-open", "--from", "2026-11-30", "--to", "2026-11-30");
             assertTrue(lastErr.contains("is not sealed"), lastErr);
@@ -140,7 +149,9 @@ class EraseCommandTest {
                     erased.contains("1 record(s) of the days 2026-11-30 to 2026-11-30 hold personal values"), erased);
             assertEquals(
                     DataKeys.State.ERASED,
-                    new SqlDataKeys(ds).find(board + "/2026-11-30").state());
+                    new SqlDataKeys(ds, settings.keyEncryption())
+                            .find(board + "/2026-11-30")
+                            .state());
             assertEquals(Map.of("dan", 1L, "eve", 1L, "old-style", 0L), valuesLeft(ds, board));
             assertTrue(java.util.Arrays.equals(rootBefore, root(ds, board)), "the root did not change");
 
@@ -174,8 +185,27 @@ class EraseCommandTest {
                     user);
             assertFalse(
                     user.substring(user.indexOf("PERSONAL_DATA_ERASED")).contains("dan"), "never the user: " + user);
-            assertTrue(user.contains("stay readable with their day's data key"), user);
+            assertTrue(user.contains("no replay or rebuild brings these values back"), user);
+            assertTrue(user.contains("readable to the holder of their day's data key"), user);
             assertEquals(Map.of("eve", 1L, "old-style", 0L), valuesLeft(ds, board));
+
+            // issue 66: a rebuild after the user's erasure does not bring the user's values back (the
+            // live projection first takes the erasure's account, so that the two can be compared)
+            try (Projector p = Projector.start(settings)) {
+                Map<Integer, Long> end = RebuildCommand.endOffsets(stack.kafkaBootstrap(), topic);
+                Poll.until(
+                        Duration.ofMinutes(2),
+                        "the user erasure's statement to be projected",
+                        () -> RebuildTest.projected(live, db, topic, end));
+            }
+            String again = rebuilds.createDatabase("erase_user_replay_" + System.nanoTime());
+            String rebuilt = rebuilds.rebuild(0, env, "--into", again);
+            assertTrue(rebuilt.contains("rebuild: EQUAL"), rebuilt);
+            try (HikariDataSource replayed =
+                    ProjectionDatabase.pool(again, db.user(), db.password(), 1, "erase-replay")) {
+                assertEquals(
+                        Map.of("eve", 1L, "old-style", 0L), valuesLeft(replayed, board), "dan's values stay erased");
+            }
 
             // the audit checks every stored opening against its record's commitment
             Path auditFile = Path.of("target/audit-erase-board.json");

@@ -17,7 +17,7 @@ import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.store.ProjectionDatabase;
-import org.electorallog.store.SqlDataKeys;
+import org.electorallog.store.SqlSealingKeys;
 import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -91,7 +91,7 @@ class VerifyBoardCommandTest {
                 ElectoralLogProducer committed = ElectoralLogProducer.builder(log.stack.kafkaBootstrap())
                         .topic(log.topic)
                         .senderKey(SigningKey.generate())
-                        .committedForm(new SqlDataKeys(keys))
+                        .committedForm(new SqlSealingKeys(keys))
                         .build()) {
             for (int i = 0; i < 300; i++) {
                 Statement vote = made.vote("committed-voter-" + i, 1_796_000_000_000L + i);

@@ -26,7 +26,7 @@ import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.store.ProjectionDatabase;
-import org.electorallog.store.SqlDataKeys;
+import org.electorallog.store.SqlSealingKeys;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -238,7 +238,7 @@ class HostileApiTest {
             try (ElectoralLogProducer producer = ElectoralLogProducer.builder(View.STACK.kafkaBootstrap())
                     .topic(v.topic())
                     .senderKey(SigningKey.generate())
-                    .committedForm(new SqlDataKeys(keysDb))
+                    .committedForm(new SqlSealingKeys(keysDb))
                     .build()) {
                 for (Statement s : MonitorTest.statements(committed, "c-", 0, 5)) {
                     s.setSenderPublicKey(ByteBuffer.allocate(0));
@@ -275,7 +275,7 @@ class HostileApiTest {
             try (ElectoralLogProducer producer = ElectoralLogProducer.builder(View.STACK.kafkaBootstrap())
                     .topic(v.topic())
                     .senderKey(SigningKey.generate())
-                    .committedForm(new SqlDataKeys(keysDb))
+                    .committedForm(new SqlSealingKeys(keysDb))
                     .build()) {
                 for (Statement s : MonitorTest.statements(committed, "c-", 5, 8)) {
                     s.setSenderPublicKey(ByteBuffer.allocate(0));

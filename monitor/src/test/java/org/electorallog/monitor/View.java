@@ -55,7 +55,8 @@ record View(String topic, String jdbcUrl, Projector projector, QueryApi api) imp
                         SIGNER,
                         PREFIX,
                         1)
-                .withCheckpointEvery(Duration.ZERO));
+                .withCheckpointEvery(Duration.ZERO)
+                .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.generate()));
         QueryApi api = QueryApi.start(QueryApiSettings.publicOnly(url, db.user(), db.password(), 0)
                 .withAccess(new AccessSettings(
                         java.util.Map.of(Role.OBSERVER, OBSERVER), null, null, Set.of(), Set.of(), List.of())));

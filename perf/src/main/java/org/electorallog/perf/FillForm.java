@@ -5,10 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.electorallog.core.DataKeys;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.PersonalOpenings;
+import org.electorallog.core.SealingKeys;
 import org.electorallog.core.SigningKey;
+import org.electorallog.producer.OpeningSealer;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.CommittedForm;
 import org.electorallog.schemas.ElectionStatements;
@@ -16,7 +17,6 @@ import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.Topics;
 import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.PersonalData;
-import org.electorallog.store.SqlDataKeys;
 
 /**
  * The form of the statements {@code perf fill} publishes: as the producer library sends plain
@@ -47,8 +47,8 @@ enum FillForm {
         return switch (this) {
             case PLAIN -> null;
             case SIGNED -> FillPublisher.presign(voters);
-            case COMMITTED -> committed(new SqlDataKeys(env.db), voters, null);
-            case SIGNED_COMMITTED -> committed(new SqlDataKeys(env.db), voters, SigningKey.generate());
+            case COMMITTED -> committed(env.keyMaker(), voters, null);
+            case SIGNED_COMMITTED -> committed(env.keyMaker(), voters, SigningKey.generate());
         };
     }
 
@@ -65,8 +65,8 @@ enum FillForm {
             case COMMITTED ->
                 "every statement in the committed form (docs/personal-data.md) before the timed window: "
                         + "each personal value committed to with a fresh salt, the openings sealed with AES-256-GCM "
-                        + "under the board's data key of the day (the projection's key store), sent as encoded bytes; "
-                        + "the projector decrypted and checked every opening and stored the salts and the values no "
+                        + "under a content key wrapped with HPKE to the public half of the board's data key of the day (made by the log's key maker), sent as encoded bytes; "
+                        + "the projector unwrapped each content key once, decrypted and checked every opening and stored the salts and the values no "
                         + "column holds in the record's row (records.openings, store V21)";
             case SIGNED_COMMITTED ->
                 "every statement in the committed form and signed by its sender (Ed25519) over the committed "
@@ -80,8 +80,9 @@ enum FillForm {
      * them; signed by {@code sender} over the committed canonical bytes when one is given.
      */
     private static List<ProducerRecord<String, byte[]>> committed(
-            DataKeys keys, Map<String, long[]> voters, SigningKey sender) {
+            SealingKeys keys, Map<String, long[]> voters, SigningKey sender) {
         StatementCodec codec = StatementCodec.embedded();
+        OpeningSealer sealer = new OpeningSealer(keys);
         List<ProducerRecord<String, byte[]>> out = new ArrayList<>();
         voters.forEach((board, range) -> new ElectionStatements(board, FillRun.seed(board, range[0]))
                 .interleaved(range[0], range[1], s -> {
@@ -91,13 +92,13 @@ enum FillForm {
                     CommittedForm.Committed c = CommittedForm.commit(s);
                     byte[] canonical = CanonicalStatement.encode(c.statement());
                     byte[] leaf = Hashes.leafHash(canonical);
-                    DataKeys.DataKey key = keys.forDay(board, DataKeys.dayOf(s.getStatementTimestamp()));
-                    PersonalOpenings.Sealed sealed = PersonalOpenings.seal(key.id(), key.key(), leaf, c.openings());
+                    PersonalOpenings.Sealed sealed = sealer.seal(board, s.getStatementTimestamp(), leaf, c.openings());
                     Envelope e = Envelope.newBuilder()
                             .setStatement(c.statement())
                             .setSenderSignature(sender == null ? null : ByteBuffer.wrap(sender.sign(canonical)))
                             .setPersonal(PersonalData.newBuilder()
                                     .setKeyId(sealed.keyId())
+                                    .setWrappedKey(ByteBuffer.wrap(sealed.wrappedKey()))
                                     .setNonce(ByteBuffer.wrap(sealed.nonce()))
                                     .setCiphertext(ByteBuffer.wrap(sealed.ciphertext()))
                                     .build())

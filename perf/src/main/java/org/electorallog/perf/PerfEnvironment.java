@@ -43,6 +43,8 @@ final class PerfEnvironment implements AutoCloseable {
     final EmbeddedStack stack;
     final NoteSigner signer;
     final HikariDataSource db;
+    /** The key-encryption key of the committed form's data keys (work/key-encryption-key, kept between commands). */
+    final org.electorallog.core.KeyEncryptionKeys keyEncryption;
     /** The commit the running code was built from, read when the environment opened. */
     private final String commit = Machine.commit();
 
@@ -53,11 +55,17 @@ final class PerfEnvironment implements AutoCloseable {
     /** Full tiles the query API keeps in memory. */
     private int fullTiles = org.electorallog.query.FullTiles.DEFAULT_CAPACITY;
 
-    private PerfEnvironment(Path work, EmbeddedStack stack, NoteSigner signer, HikariDataSource db) {
+    private PerfEnvironment(
+            Path work,
+            EmbeddedStack stack,
+            NoteSigner signer,
+            HikariDataSource db,
+            org.electorallog.core.KeyEncryptionKeys keyEncryption) {
         this.work = work;
         this.stack = stack;
         this.signer = signer;
         this.db = db;
+        this.keyEncryption = keyEncryption;
     }
 
     static PerfEnvironment open(Path work) throws IOException {
@@ -78,7 +86,17 @@ final class PerfEnvironment implements AutoCloseable {
         // a stack filled by an earlier build gets this build's schema, as its projector would give it
         // (the query API reads the newest columns; it does not migrate)
         org.electorallog.store.Migrations.apply(db);
-        return new PerfEnvironment(work, stack, signer, db);
+        return new PerfEnvironment(
+                work,
+                stack,
+                signer,
+                db,
+                org.electorallog.core.KeyEncryptionKeys.loadOrCreate(work.resolve("key-encryption-key")));
+    }
+
+    /** The committed form's keys as the log's key maker makes them (the fill seals to them before the projector starts). */
+    org.electorallog.core.SealingKeys keyMaker() {
+        return new org.electorallog.store.KeyMaker(db, keyEncryption).sealingKeys();
     }
 
     /** Starts the projector with the default batch wait (100 ms). */
@@ -126,6 +144,7 @@ final class PerfEnvironment implements AutoCloseable {
         return ProjectorSettings.defaults(
                         stack.kafkaBootstrap(), a.jdbcUrl(), a.user(), a.password(), work.resolve("streams"), signer)
                 .withCheckpointEvery(checkpointEvery)
+                .withKeyEncryption(keyEncryption)
                 .withBatch(batchRecords, batchWait)
                 .withWarmUp(ProjectorSettings.DEFAULT_WARM_UP_STATEMENTS)
                 // boards of a signed fill must carry valid sender signatures: the projector verifies every one

@@ -13,10 +13,10 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.electorallog.core.DataKeys;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.PersonalOpenings;
 import org.electorallog.core.PersonalOpenings.Opening;
+import org.electorallog.core.SealingKeys;
 import org.electorallog.core.SigningKey;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.CommittedForm;
@@ -60,7 +60,7 @@ public final class ElectoralLogProducer implements AutoCloseable {
     private final AtomicLong failed = new AtomicLong();
     private final SigningKey senderKey;
     private final SigningKey systemKey;
-    private final DataKeys dataKeys;
+    private final OpeningSealer sealer;
 
     ElectoralLogProducer(
             Properties config,
@@ -68,13 +68,13 @@ public final class ElectoralLogProducer implements AutoCloseable {
             String topic,
             SigningKey senderKey,
             SigningKey systemKey,
-            DataKeys dataKeys) {
+            SealingKeys sealingKeys) {
         this.kafka = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
         this.codec = codec;
         this.topic = topic;
         this.senderKey = senderKey;
         this.systemKey = systemKey;
-        this.dataKeys = dataKeys;
+        this.sealer = sealingKeys == null ? null : new OpeningSealer(sealingKeys);
     }
 
     /** Builds a producer: servers, topic, keys, back-pressure and any Kafka setting. */
@@ -159,7 +159,7 @@ public final class ElectoralLogProducer implements AutoCloseable {
             st.setSenderPublicKey(mine);
         }
         List<Opening> openings = List.of();
-        if (dataKeys != null && st.getFormatVersion() == null) {
+        if (sealer != null && st.getFormatVersion() == null) {
             if (senderKey == null && envelope.getSenderSignature() != null) {
                 throw new StatementRejectedException(
                         "sender_signature",
@@ -213,12 +213,12 @@ public final class ElectoralLogProducer implements AutoCloseable {
         return result;
     }
 
-    /** The openings encrypted under the data key of the statement's board and UTC day (docs/personal-data.md). */
+    /** The openings sealed for the statement's board and UTC day (docs/personal-data.md, {@link OpeningSealer}). */
     private PersonalData seal(Statement st, byte[] leafHash, List<Opening> openings) {
-        DataKeys.DataKey key = dataKeys.forDay(st.getBoard(), DataKeys.dayOf(st.getStatementTimestamp()));
-        PersonalOpenings.Sealed sealed = PersonalOpenings.seal(key.id(), key.key(), leafHash, openings);
+        PersonalOpenings.Sealed sealed = sealer.seal(st.getBoard(), st.getStatementTimestamp(), leafHash, openings);
         return PersonalData.newBuilder()
                 .setKeyId(sealed.keyId())
+                .setWrappedKey(ByteBuffer.wrap(sealed.wrappedKey()))
                 .setNonce(ByteBuffer.wrap(sealed.nonce()))
                 .setCiphertext(ByteBuffer.wrap(sealed.ciphertext()))
                 .build();

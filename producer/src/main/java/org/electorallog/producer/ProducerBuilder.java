@@ -3,7 +3,7 @@ package org.electorallog.producer;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.electorallog.core.DataKeys;
+import org.electorallog.core.SealingKeys;
 import org.electorallog.core.SigningKey;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.Topics;
@@ -15,7 +15,7 @@ public final class ProducerBuilder {
     private SigningKey senderKey;
     private SigningKey systemKey;
     private boolean failFast;
-    private DataKeys dataKeys;
+    private SealingKeys sealingKeys;
     private StatementCodec codec = StatementCodec.embedded();
 
     ProducerBuilder(String bootstrap) {
@@ -42,11 +42,12 @@ public final class ProducerBuilder {
     /**
      * Publishes statements in the committed form (format 2, docs/personal-data.md): each personal
      * value replaced by a salted commitment before signing, the values and salts sent beside the
-     * statement encrypted under the day's data key from {@code keys}. Statements that arrive in
-     * format 2 already are sent as they are.
+     * statement encrypted under a content key of this producer's, which travels wrapped to the
+     * public half of the day's data key from {@code keys} (the log makes it; this producer can open
+     * nothing it did not send). Statements that arrive in format 2 already are sent as they are.
      */
-    public ProducerBuilder committedForm(DataKeys keys) {
-        this.dataKeys = keys;
+    public ProducerBuilder committedForm(SealingKeys keys) {
+        this.sealingKeys = keys;
         return this;
     }
 
@@ -108,7 +109,7 @@ public final class ProducerBuilder {
 
     /** Builds, a fail-fast producer waiting at most {@code warmUp} for the topic's metadata. */
     public ElectoralLogProducer buildWithin(Duration warmUp) {
-        ElectoralLogProducer p = new ElectoralLogProducer(kafka, codec, topic, senderKey, systemKey, dataKeys);
+        ElectoralLogProducer p = new ElectoralLogProducer(kafka, codec, topic, senderKey, systemKey, sealingKeys);
         if (failFast) {
             p.warmUp(warmUp);
         }

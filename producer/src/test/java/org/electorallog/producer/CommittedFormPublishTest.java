@@ -13,8 +13,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.electorallog.core.ContentKeys;
 import org.electorallog.core.DataKeys;
 import org.electorallog.core.Hashes;
+import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.core.PersonalCommitment;
 import org.electorallog.core.PersonalOpenings;
 import org.electorallog.core.PersonalOpenings.Opening;
@@ -28,16 +30,19 @@ import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.PersonalData;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.store.KeyMaker;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.SqlDataKeys;
+import org.electorallog.store.SqlSealingKeys;
 import org.electorallog.testkit.TopicReader;
 import org.junit.jupiter.api.Test;
 
 /**
  * The producer in the committed form (issue 46, docs/personal-data.md) against the real broker and
  * the PostgreSQL key store: what reaches the topic holds commitments, signed; the values and salts
- * travel encrypted under the day's key and open the commitments; an erased day is refused.
+ * travel encrypted under a content key wrapped to the day's public key, which the log made on the
+ * producer's request, and open the commitments; an erased day is refused.
  */
 class CommittedFormPublishTest {
     private final Stack stack = SharedStack.get();
@@ -47,8 +52,11 @@ class CommittedFormPublishTest {
         String topic = "producer-committed";
         EventsTopic.ensure(stack.kafkaBootstrap(), topic, 1, (short) 1);
         SigningKey sender = SigningKey.generate();
-        try (HikariDataSource db = keyStore()) {
-            SqlDataKeys keys = new SqlDataKeys(db);
+        KeyEncryptionKeys kek = KeyEncryptionKeys.generate();
+        try (HikariDataSource db = keyStore();
+                KeyMaker maker = new KeyMaker(db, kek)) {
+            maker.start(); // the log's part (the projector's): makes the keys producers ask for
+            SqlSealingKeys keys = new SqlSealingKeys(db);
             Statement vote = new ElectionStatements("committed-board", 3).vote("user-42", 1_796_000_000_000L);
             vote.setSenderPublicKey(ByteBuffer.allocate(0));
             PublishResult result;
@@ -101,13 +109,18 @@ class CommittedFormPublishTest {
 
             PersonalData personal = e.getPersonal();
             assertEquals("committed-board/2026-11-30", personal.getKeyId().toString());
-            DataKeys.Lookup key = keys.find(personal.getKeyId().toString());
+            // only the log's private half opens the content key the producer wrapped to the public one
+            DataKeys.Lookup key =
+                    new SqlDataKeys(db, kek).find(personal.getKeyId().toString());
+            byte[] contentKey = ContentKeys.unwrap(
+                    personal.getKeyId().toString(), key.key().privateKey(), bytes(personal.getWrappedKey()));
             List<Opening> openings = PersonalOpenings.open(
                     new PersonalOpenings.Sealed(
                             personal.getKeyId().toString(),
+                            bytes(personal.getWrappedKey()),
                             bytes(personal.getNonce()),
                             bytes(personal.getCiphertext())),
-                    key.key().key(),
+                    contentKey,
                     Hashes.leafHash(canonical));
             assertEquals(4, openings.size());
             for (Opening o : openings) {
@@ -130,13 +143,14 @@ class CommittedFormPublishTest {
             // erased: the day's statements can no longer be committed under its key
             try (Connection c = db.getConnection()) {
                 c.createStatement()
-                        .executeUpdate("UPDATE personal_keys.data_keys SET key = NULL, erased = now()"
-                                + " WHERE key_id = 'committed-board/2026-11-30'");
+                        .executeUpdate(
+                                "UPDATE personal_keys.data_keys SET wrapped = NULL, kek_id = NULL, erased = now()"
+                                        + " WHERE key_id = 'committed-board/2026-11-30'");
             }
             try (ElectoralLogProducer p = ElectoralLogProducer.builder(stack.kafkaBootstrap())
                     .topic(topic)
                     .senderKey(sender)
-                    .committedForm(new SqlDataKeys(db))
+                    .committedForm(new SqlSealingKeys(db))
                     .build()) {
                 Statement late = new ElectionStatements("committed-board", 5).vote("user-44", 1_796_000_000_000L);
                 late.setSenderPublicKey(ByteBuffer.allocate(0));

@@ -1,5 +1,6 @@
 package org.electorallog.projector;
 
+import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -10,8 +11,9 @@ import org.electorallog.store.SqlDataKeys;
 
 /**
  * The batch transaction's part in the committed form (docs/personal-data.md, "The projection"):
- * events whose data key was erased since they were decoded lose their values and openings; the
- * others' openings go into their records' rows with them (store V21, {@link PendingEvent#content}).
+ * events whose data key was erased since they were decoded, or whose values were erased by user
+ * ({@code personal_keys.erased_statements}, V24: a replay meets them again), lose their values and
+ * openings; the others' openings go into their records' rows with them (store V21, {@link PendingEvent#content}).
  */
 final class ErasedKeys {
     private ErasedKeys() {}
@@ -23,21 +25,26 @@ final class ErasedKeys {
      */
     static List<PendingEvent> withoutErased(Connection c, List<PendingEvent> events) throws SQLException {
         Set<String> keys = new TreeSet<>();
+        List<byte[]> leaves = new ArrayList<>();
         for (PendingEvent e : events) {
             if (e.keyId() != null) {
                 keys.add(e.keyId());
+                leaves.add(e.leafHash());
             }
         }
         if (keys.isEmpty()) {
             return events;
         }
         Set<String> erased = SqlDataKeys.erasedAmong(c, keys);
-        if (erased.isEmpty()) {
+        Set<ByteBuffer> erasedStatements = SqlDataKeys.erasedStatementsAmong(c, leaves);
+        if (erased.isEmpty() && erasedStatements.isEmpty()) {
             return events;
         }
         List<PendingEvent> out = new ArrayList<>(events.size());
         for (PendingEvent e : events) {
-            out.add(e.keyId() != null && erased.contains(e.keyId()) ? e.withoutValues() : e);
+            boolean gone = e.keyId() != null
+                    && (erased.contains(e.keyId()) || erasedStatements.contains(ByteBuffer.wrap(e.leafHash())));
+            out.add(gone ? e.withoutValues() : e);
         }
         return out;
     }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import org.electorallog.core.ContentKeys;
 import org.electorallog.core.DataKeys;
 import org.electorallog.core.PersonalCommitment;
 import org.electorallog.core.PersonalOpenings;
@@ -16,7 +17,8 @@ import org.electorallog.schemas.StatementRules;
 
 /**
  * Opens the personal values of a statement in the committed form (docs/personal-data.md, "The
- * projection"): decrypts its envelope's openings with the data key they name, checks that each
+ * projection"): unwraps its content key with the data key it names and decrypts its envelope's
+ * openings with it, checks that each
  * commitment is opened by exactly one opening that matches it, and gives the statement its values.
  * An event whose openings do not open its commitments is refused ({@code BAD_OPENING}), as is one
  * whose key the key store never had ({@code UNKNOWN_DATA_KEY}); one whose key was erased is
@@ -34,7 +36,11 @@ final class PersonalOpening {
         }
     }
 
+    /** Content keys remembered at most (one per producer and day; cleared when full). */
+    private static final int MAX_CONTENT_KEYS = 10_000;
+
     private final DataKeys keys;
+    private final Map<Wrapped, byte[]> contentKeys = new java.util.concurrent.ConcurrentHashMap<>();
 
     PersonalOpening(DataKeys keys) {
         this.keys = keys;
@@ -72,20 +78,56 @@ final class PersonalOpening {
                         "the data key " + sealed.keyId() + " is not in the key store (never made, not erased): restore "
                                 + "the key store from a backup that holds it, then replay this dead letter");
             case ERASED -> new Opened(st, List.of(), leafHash);
-            case PRESENT -> opened(st, parts, sealed, found.key(), leafHash);
+            case PRESENT -> opened(st, parts, sealed, contentKey(found.key(), sealed), leafHash);
         };
     }
 
+    /**
+     * The key that encrypts {@code sealed}'s openings: its content key unwrapped with the day's
+     * private key (issue 66), or the day's own AES key for openings sealed before issue 66 with no
+     * wrapped key. Unwrapped content keys are remembered by key ID and wrapped bytes, since a
+     * producer reuses one for a day.
+     */
+    private byte[] contentKey(DataKeys.DataKey key, PersonalOpenings.Sealed sealed) throws BadEventException {
+        byte[] wrapped = sealed.wrappedKey();
+        if (wrapped.length == 0) {
+            if (key.legacyKey() == null) {
+                throw bad("openings with no wrapped content key, but the key " + key.id()
+                        + " was made by the log for wrapped ones (issue 66)");
+            }
+            return key.legacyKey();
+        }
+        if (key.privateKey() == null) {
+            throw new IllegalStateException("the data key " + key.id() + " was made before V24 and is not converted "
+                    + "yet: the projector's key maker converts it at start (is a key-encryption key configured?)");
+        }
+        Wrapped w = new Wrapped(key.id(), java.nio.ByteBuffer.wrap(wrapped));
+        byte[] known = contentKeys.get(w);
+        if (known != null) {
+            return known;
+        }
+        byte[] ck;
+        try {
+            ck = ContentKeys.unwrap(key.id(), key.privateKey(), wrapped);
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage());
+        }
+        if (contentKeys.size() >= MAX_CONTENT_KEYS) {
+            contentKeys.clear();
+        }
+        contentKeys.put(w, ck);
+        return ck;
+    }
+
+    /** A wrapped content key as remembered: only under the key ID it was unwrapped for. */
+    private record Wrapped(String keyId, java.nio.ByteBuffer wrapped) {}
+
     private static Opened opened(
-            DecodedStatement st,
-            CommittedParts parts,
-            PersonalOpenings.Sealed sealed,
-            DataKeys.DataKey key,
-            byte[] leafHash)
+            DecodedStatement st, CommittedParts parts, PersonalOpenings.Sealed sealed, byte[] key, byte[] leafHash)
             throws BadEventException {
         List<Opening> openings;
         try {
-            openings = PersonalOpenings.open(sealed, key.key(), leafHash);
+            openings = PersonalOpenings.open(sealed, key, leafHash);
         } catch (RuntimeException e) { // a ciphertext that does not authenticate, or openings that do not decode
             throw bad(e.getMessage());
         }

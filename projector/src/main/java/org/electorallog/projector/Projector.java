@@ -17,6 +17,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.electorallog.schemas.StatementCodec;
+import org.electorallog.store.KeyMaker;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.SqlDataKeys;
@@ -44,6 +45,9 @@ public final class Projector implements AutoCloseable {
     private final SignatureVerifier signatures;
     private final KafkaPositions positions;
     private final PersonalOpening opening;
+    /** Makes the committed form's data keys; null without a key-encryption key. */
+    private final KeyMaker keyMaker;
+
     private volatile Throwable stopped;
     private final java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
     private KafkaConsumer<byte[], byte[]> endOffsetReader;
@@ -56,14 +60,15 @@ public final class Projector implements AutoCloseable {
                 settings.jdbcUrl(),
                 settings.dbUser(),
                 settings.dbPassword(),
-                settings.streamThreads() + 2,
+                settings.streamThreads() + 3, // + the key maker's
                 "projector");
         this.deadLetters = new DeadLetterPublisher(settings.kafkaClient(), settings.deadLetterTopic());
         this.signatures = SignatureVerifier.forThisMachine(settings.signatures());
         this.positions = new KafkaPositions(settings);
-        this.opening = new PersonalOpening(new SqlDataKeys(db));
+        this.opening = new PersonalOpening(new SqlDataKeys(db, settings.keyEncryption()));
         try {
             Migrations.apply(db);
+            this.keyMaker = settings.keyEncryption().isEmpty() ? null : new KeyMaker(db, settings.keyEncryption());
             layout.requireUnchanged(new Transactions(db), settings.topic());
             this.streams = new KafkaStreams(topology(), StreamsProperties.of(settings));
         } catch (RuntimeException e) {
@@ -111,6 +116,7 @@ public final class Projector implements AutoCloseable {
             WarmUpAtStart.run(settings, p.codec, new Transactions(p.db));
         }
         long t3 = System.nanoTime();
+        p.startKeyMaker();
         p.streams.start();
         // where a start's time goes (a restarted instance's boards wait for all of it: decision 104)
         LOG.info(
@@ -126,6 +132,33 @@ public final class Projector implements AutoCloseable {
                 (t2 - t1) / 1_000_000,
                 (t3 - t2) / 1_000_000);
         return p;
+    }
+
+    /**
+     * Starts making data keys when a key-encryption key is configured, and says at once when the
+     * key store has no synchronous standby (docs/operations.md "The key store's standby"): a
+     * failover to an asynchronous one can bring back a key erased just before it.
+     */
+    private void startKeyMaker() {
+        if (keyMaker == null) {
+            LOG.warn(
+                    "no key-encryption key ({}): this projector makes and opens no data key, and statements in the "
+                            + "committed form that hold values wait until one is configured",
+                    "ELECTORAL_LOG_KEY_ENCRYPTION_KEY_FILES");
+            return;
+        }
+        try (java.sql.Connection c = db.getConnection()) {
+            String standby = ProjectionDatabase.synchronousStandby(c);
+            if (standby != null) {
+                LOG.warn(
+                        "the key store has {}: a failover to an asynchronous standby can restore data keys erased just "
+                                + "before it (docs/operations.md \"The key store's standby\")",
+                        standby);
+            }
+        } catch (java.sql.SQLException e) {
+            LOG.warn("cannot tell whether the key store has a synchronous standby: {}", e.getMessage());
+        }
+        keyMaker.start();
     }
 
     /**
@@ -289,6 +322,9 @@ public final class Projector implements AutoCloseable {
             if (endOffsetReader != null) {
                 endOffsetReader.close();
             }
+        }
+        if (keyMaker != null) {
+            keyMaker.close();
         }
         positions.close();
         deadLetters.close();

@@ -60,6 +60,16 @@ public final class ProjectorConfig {
         if (conf.isSet(Setting.SCHEMA_REGISTRY_URL)) {
             s = s.withSchemaRegistry(conf.get(Setting.SCHEMA_REGISTRY_URL));
         }
+        if (conf.isSet(Setting.KEY_ENCRYPTION_KEY_FILES)) {
+            try {
+                s = s.withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.load(
+                        conf.list(Setting.KEY_ENCRYPTION_KEY_FILES).stream()
+                                .map(Path::of)
+                                .toList()));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(Setting.KEY_ENCRYPTION_KEY_FILES.env + ": " + e.getMessage());
+            }
+        }
         return s.withKafkaSecurity(conf.kafkaSecurity());
     }
 

@@ -33,6 +33,9 @@ import org.electorallog.schemas.Topics;
  *                         takes its partitions (made-up ones and the topic's last events), then partly
  *                         writes in rolled-back transactions, so that its first events meet compiled
  *                         code ({@link ProjectorWarmUp}); 0 = none
+ * @param keyEncryption    the key-encryption keys that wrap the committed form's data keys (docs/personal-data.md
+ *                         "Keys at rest"): with them the projector makes and opens data keys; without, it
+ *                         projects no statement in the committed form that has values
  */
 public record ProjectorSettings(
         String bootstrap,
@@ -53,7 +56,8 @@ public record ProjectorSettings(
         Duration checkpointEvery,
         java.util.Map<String, Object> kafkaSecurity,
         String schemaRegistryUrl,
-        long warmUpStatements) {
+        long warmUpStatements,
+        org.electorallog.core.KeyEncryptionKeys keyEncryption) {
     /** Default checkpoint interval. */
     public static final Duration DEFAULT_CHECKPOINT_EVERY = Duration.ofSeconds(1);
 
@@ -127,7 +131,15 @@ public record ProjectorSettings(
                 DEFAULT_CHECKPOINT_EVERY,
                 java.util.Map.of(),
                 null,
-                0);
+                0,
+                org.electorallog.core.KeyEncryptionKeys.NONE);
+    }
+
+    /** Settings whose projector makes and opens data keys with {@code keys} (first one wrapping). */
+    public ProjectorSettings withKeyEncryption(org.electorallog.core.KeyEncryptionKeys keys) {
+        return copy(c -> {
+            c.keyEncryption = keys;
+        });
     }
 
     /** Writer schemas from a Confluent-compatible registry at {@code url} (null: the embedded manifest). */

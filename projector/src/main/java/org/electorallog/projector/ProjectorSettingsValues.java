@@ -29,6 +29,7 @@ final class ProjectorSettingsValues {
     Map<String, Object> kafkaSecurity;
     String schemaRegistryUrl;
     long warmUpStatements;
+    org.electorallog.core.KeyEncryptionKeys keyEncryption;
 
     ProjectorSettingsValues(ProjectorSettings s) {
         bootstrap = s.bootstrap();
@@ -50,6 +51,7 @@ final class ProjectorSettingsValues {
         kafkaSecurity = s.kafkaSecurity();
         schemaRegistryUrl = s.schemaRegistryUrl();
         warmUpStatements = s.warmUpStatements();
+        keyEncryption = s.keyEncryption();
     }
 
     ProjectorSettings build() {
@@ -72,6 +74,7 @@ final class ProjectorSettingsValues {
                 checkpointEvery,
                 kafkaSecurity,
                 schemaRegistryUrl,
-                warmUpStatements);
+                warmUpStatements,
+                keyEncryption);
     }
 }

@@ -16,9 +16,10 @@ import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
+import org.electorallog.store.KeyStoreCopy;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.ProjectionDatabase;
-import org.electorallog.store.SqlDataKeys;
+import org.electorallog.store.SqlSealingKeys;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,7 +49,7 @@ class CommittedBoardTest {
                     ElectoralLogProducer committed = ElectoralLogProducer.builder(h.stack.kafkaBootstrap())
                             .topic(h.topic)
                             .senderKey(SigningKey.generate())
-                            .committedForm(new SqlDataKeys(live))
+                            .committedForm(new SqlSealingKeys(live))
                             .build();
                     ElectoralLogProducer plain = ElectoralLogProducer.create(
                             ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
@@ -81,7 +82,7 @@ class CommittedBoardTest {
             try (HikariDataSource replay =
                     ProjectionDatabase.pool(replayUrl, db.user(), db.password(), 2, "switched-replay")) {
                 Migrations.apply(replay);
-                SqlDataKeys.copy(live, replay);
+                KeyStoreCopy.copy(live, replay);
                 try (Projector p = Projector.start(settings.withApplicationId("replay-" + h.topic)
                         .withDatabase(replayUrl, db.user(), db.password())
                         .withStateDir(h.settings.stateDir().resolveSibling("replay-" + h.topic)))) {

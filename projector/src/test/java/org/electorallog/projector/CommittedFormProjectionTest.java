@@ -2,6 +2,7 @@ package org.electorallog.projector;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,11 +17,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.electorallog.core.DataKeys;
+import org.electorallog.core.ContentKeys;
 import org.electorallog.core.Hashes;
+import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.core.PersonalCommitment;
-import org.electorallog.core.PersonalOpenings;
 import org.electorallog.core.PersonalOpenings.Opening;
+import org.electorallog.core.SealingKeys;
 import org.electorallog.core.SigningKey;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
@@ -31,9 +33,13 @@ import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
+import org.electorallog.store.Erasure;
+import org.electorallog.store.KeyMaker;
+import org.electorallog.store.KeyStoreCopy;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.SqlDataKeys;
+import org.electorallog.store.SqlSealingKeys;
 import org.electorallog.store.StoredOpenings;
 import org.electorallog.testkit.TopicReader;
 import org.junit.jupiter.api.Test;
@@ -43,9 +49,10 @@ import org.junit.jupiter.api.Test;
  * the real broker and PostgreSQL: statements published by the producer in the committed form are
  * projected with their values (in the records' columns and, with their salts, in
  * records.openings, each opening its commitment); forged openings and a key the store never had
- * are dead-lettered with their reasons; a replay after a day's key is erased projects that day's
- * statements with their commitments only and every root is the same; and a batch whose key was
- * erased after its events were decoded stores no value.
+ * are dead-lettered with their reasons; the topic's bytes hold no value; a replay after a day's key
+ * is erased and a user's values are erased projects those statements with their commitments only
+ * and every root is the same; and a batch whose key or statement was erased after its events were
+ * decoded stores no value.
  */
 class CommittedFormProjectionTest {
     private static final long DAY_1 = 1_796_000_000_000L; // 2026-11-30
@@ -58,10 +65,13 @@ class CommittedFormProjectionTest {
         String board = "committed-" + suffix;
         DatabaseAddress db = h.stack.database();
         String url = h.createDatabase("committed_" + suffix);
-        ProjectorSettings settings = h.settings.withDatabase(url, db.user(), db.password());
+        KeyEncryptionKeys kek = KeyEncryptionKeys.generate();
+        ProjectorSettings settings =
+                h.settings.withDatabase(url, db.user(), db.password()).withKeyEncryption(kek);
         try (HikariDataSource live = ProjectionDatabase.pool(url, db.user(), db.password(), 2, "committed-live")) {
             Migrations.apply(live);
-            SqlDataKeys keys = new SqlDataKeys(live);
+            // the producer asks the key store for the day's public key; the projector's key maker makes it
+            SqlSealingKeys keys = new SqlSealingKeys(live);
             List<String> users = List.of("alice", "bob", "carol");
             try (Projector p = Projector.start(settings);
                     ElectoralLogProducer committed = ElectoralLogProducer.builder(h.stack.kafkaBootstrap())
@@ -87,7 +97,8 @@ class CommittedFormProjectionTest {
                         .get();
                 // a key the store never had (sealed elsewhere, or the key store restored from an old backup)
                 CommittedForm.Committed stray = CommittedForm.commit(votes.vote("erin", DAY_1 - 86_400_000L * 30));
-                DataKeys.DataKey foreign = new DataKeys.DataKey(board + "/2026-10-31", PersonalOpenings.newKey());
+                SealingKeys.SealingKey foreign = new SealingKeys.SealingKey(
+                        board + "/2026-10-31", ContentKeys.newKeyPair().publicKey());
                 plain.publish(envelope(stray, foreign, stray.openings())).get();
                 h.awaitProjected(url, h.endOffsets(), Duration.ofMinutes(1));
             }
@@ -127,17 +138,29 @@ class CommittedFormProjectionTest {
                                 "the stored opening of " + o.path() + " opens the record's commitment");
                     }
                 }
-                // the second day's key is erased (what electoral-log erase will do to the key store)
-                c.createStatement()
-                        .executeUpdate("UPDATE personal_keys.data_keys SET key = NULL, erased = now() WHERE key_id = '"
-                                + board + "/2026-12-01'");
+                // the second day's key is erased, and alice's values by user (what electoral-log erase does)
+                c.setAutoCommit(false);
+                assertEquals(
+                        List.of(board + "/2026-12-01"),
+                        Erasure.days(c, boardId, board, LocalDate.of(2026, 12, 1), LocalDate.of(2026, 12, 1))
+                                .keysErased());
+                assertEquals(1, Erasure.user(c, boardId, board, "alice").records());
+                c.commit();
+            }
+
+            // a reader of the topic holding no key learns no value: none is in any event's bytes
+            for (var r : TopicReader.readAll(h.stack.kafkaBootstrap(), h.topic)) {
+                String text = new String(r.value(), java.nio.charset.StandardCharsets.ISO_8859_1);
+                for (String user : users) {
+                    assertFalse(text.contains(user), "a value in the topic's bytes: " + user);
+                }
             }
 
             String replayUrl = h.createDatabase("committed_replay_" + suffix);
             try (HikariDataSource replay =
                     ProjectionDatabase.pool(replayUrl, db.user(), db.password(), 2, "committed-replay")) {
                 Migrations.apply(replay);
-                assertEquals(2, SqlDataKeys.copy(live, replay), "both days' keys, one of them erased");
+                assertEquals(2, KeyStoreCopy.copy(live, replay), "both days' keys, one of them erased");
                 try (Projector p = Projector.start(settings.withApplicationId("replay-" + h.topic)
                         .withDatabase(replayUrl, db.user(), db.password())
                         .withStateDir(h.settings.stateDir().resolveSibling("replay-" + h.topic)))) {
@@ -150,10 +173,11 @@ class CommittedFormProjectionTest {
                     assertEquals(x.size(), y.size());
                     assertArrayEquals(x.root(), y.root(), "the erasure changed no leaf: the same root");
                     short replayId = y.board().id();
-                    for (int id = 0; id < 2; id++) {
-                        assertEquals(users.get(id), column(b, replayId, id, "user_id"));
-                        assertEquals(4, StoredOpenings.of(b, replayId, id).size());
-                    }
+                    assertNull(column(b, replayId, 0, "user_id"), "the user erased is not brought back by the replay");
+                    assertNull(column(b, replayId, 0, "username"));
+                    assertEquals(List.of(), StoredOpenings.of(b, replayId, 0));
+                    assertEquals(users.get(1), column(b, replayId, 1, "user_id"), "the others' values are replayed");
+                    assertEquals(4, StoredOpenings.of(b, replayId, 1).size());
                     assertNull(column(b, replayId, 2, "user_id"), "the erased day's value is gone from the replay");
                     assertNull(column(b, replayId, 2, "username"));
                     assertEquals(List.of(), StoredOpenings.of(b, replayId, 2));
@@ -171,10 +195,14 @@ class CommittedFormProjectionTest {
         String url = h.createDatabase("committed_race_" + suffix);
         try (HikariDataSource ds = ProjectionDatabase.pool(url, db.user(), db.password(), 2, "committed-race")) {
             Migrations.apply(ds);
-            SqlDataKeys keys = new SqlDataKeys(ds);
+            KeyEncryptionKeys kek = KeyEncryptionKeys.generate();
+            SqlDataKeys keys = new SqlDataKeys(ds, kek);
             String board = "race-" + suffix;
             CommittedForm.Committed c = CommittedForm.commit(new ElectionStatements(board, 5).vote("frank", DAY_1));
-            DataKeys.DataKey key = keys.forDay(board, LocalDate.of(2026, 11, 30));
+            SealingKeys.SealingKey key;
+            try (KeyMaker maker = new KeyMaker(ds, kek)) {
+                key = maker.make(board, LocalDate.of(2026, 11, 30));
+            }
             StatementCodec codec = StatementCodec.embedded();
             var st = codec.decode(codec.encode(envelope(c, key, c.openings())));
             PersonalOpening.Opened opened = new PersonalOpening(keys).open(st, Hashes.leafHash(st.canonicalBytes()));
@@ -182,9 +210,27 @@ class CommittedFormProjectionTest {
             assertEquals("frank", event.content().fields().userId());
 
             try (Connection conn = ds.getConnection()) {
+                // erased by user since: a replay meets the statement again and stores no value
+                try (PreparedStatement ps = conn.prepareStatement(
+                        "INSERT INTO personal_keys.erased_statements (leaf_hash, board) VALUES (?, ?)")) {
+                    ps.setBytes(1, event.leafHash());
+                    ps.setString(2, board);
+                    assertEquals(1, ps.executeUpdate());
+                }
+                conn.setAutoCommit(false);
+                assertNull(ErasedKeys.withoutErased(conn, List.of(event))
+                        .get(0)
+                        .content()
+                        .fields()
+                        .userId());
+                conn.rollback();
+                conn.createStatement().executeUpdate("DELETE FROM personal_keys.erased_statements");
+                conn.setAutoCommit(true);
+                // the day's key erased since
                 conn.createStatement()
-                        .executeUpdate("UPDATE personal_keys.data_keys SET key = NULL, erased = now() WHERE key_id = '"
-                                + key.id() + "'");
+                        .executeUpdate(
+                                "UPDATE personal_keys.data_keys SET wrapped = NULL, kek_id = NULL, erased = now() "
+                                        + "WHERE key_id = '" + key.id() + "'");
                 conn.setAutoCommit(false);
                 List<PendingEvent> kept = ErasedKeys.withoutErased(conn, List.of(event));
                 conn.rollback();
@@ -203,8 +249,8 @@ class CommittedFormProjectionTest {
         return v;
     }
 
-    private static Envelope envelope(CommittedForm.Committed c, DataKeys.DataKey key, List<Opening> openings) {
-        return PersonalOpeningTest.envelope(c, PersonalOpeningTest.sealed(c, key.id(), key.key(), openings));
+    private static Envelope envelope(CommittedForm.Committed c, SealingKeys.SealingKey key, List<Opening> openings) {
+        return PersonalOpeningTest.envelope(c, PersonalOpeningTest.sealed(c, key.id(), key.publicKey(), openings));
     }
 
     private static String column(Connection c, short boardId, long id, String column) throws Exception {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.electorallog.core.ContentKeys;
 import org.electorallog.core.DataKeys;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.PersonalOpenings;
@@ -31,8 +32,9 @@ import org.junit.jupiter.api.Test;
  * The projector's side of the committed form (issue 46, docs/personal-data.md "The projection"):
  * openings that open every commitment give the statement its values; every way they can fail to is
  * refused with its reason; an erased key leaves the commitments only. The key store here is a map
- * (the SQL one is tested in store's SqlDataKeysTest and, with the projector, in
- * CommittedFormProjectionTest).
+ * (the SQL one is tested in store's KeyStoreTest and, with the projector, in
+ * CommittedFormProjectionTest). Openings are sealed as producers seal them since issue 66: under a
+ * content key wrapped to the day's public key; and as they were before, directly under a day's AES key.
  */
 class PersonalOpeningTest {
     private static final StatementCodec CODEC = StatementCodec.embedded();
@@ -42,7 +44,8 @@ class PersonalOpeningTest {
 
     private final Keys keys = new Keys();
     private final PersonalOpening opening = new PersonalOpening(keys);
-    private final byte[] key = keys.forDay(BOARD, LocalDate.of(2026, 11, 30)).key();
+    /** The day's public key: what a producer seals to. */
+    private final byte[] key = keys.publicKey(BOARD, LocalDate.of(2026, 11, 30));
 
     @Test
     void openingsThatOpenEveryCommitmentGiveTheStatementItsValues() throws Exception {
@@ -95,11 +98,39 @@ class PersonalOpeningTest {
         assertRefused(BadEventException.Reason.BAD_OPENING, "does not authenticate", () -> decodeAndOpen(e));
         // a key of another day: erasing this statement's day would leave the values readable
         String otherDay = BOARD + "/2026-12-01";
-        keys.forDay(BOARD, LocalDate.of(2026, 12, 1));
+        byte[] otherKey = keys.publicKey(BOARD, LocalDate.of(2026, 12, 1));
         assertRefused(
                 BadEventException.Reason.BAD_OPENING,
                 "takes key '" + KEY_ID + "'",
-                () -> open(c, otherDay, keys.find(otherDay).key().key(), c.openings()));
+                () -> open(c, otherDay, otherKey, c.openings()));
+        // a content key wrapped for the other day, moved under this day's key ID: it does not unwrap
+        PersonalOpenings.Sealed moved = sealed(c, otherDay, otherKey, c.openings());
+        PersonalOpenings.Sealed relabelled =
+                new PersonalOpenings.Sealed(KEY_ID, moved.wrappedKey(), moved.nonce(), moved.ciphertext());
+        assertRefused(
+                BadEventException.Reason.BAD_OPENING, "does not open", () -> decodeAndOpen(envelope(c, relabelled)));
+    }
+
+    @Test
+    void openingsSealedBeforeIssue66OpenWithTheirDaysOldKeyOnly() throws Exception {
+        CommittedForm.Committed c = committed("user-7");
+        byte[] leaf = Hashes.leafHash(CanonicalStatement.encode(c.statement()));
+        // a day whose key a producer made before V24: no wrapped key, the day's AES key itself
+        byte[] aes = keys.legacy(KEY_ID);
+        PersonalOpenings.Sealed old = PersonalOpenings.seal(KEY_ID, aes, leaf, c.openings());
+        assertEquals("user-7", decodeAndOpen(envelope(c, old)).statement().userId());
+        // on a day the log made since, openings with no wrapped key are refused
+        String nextDay = BOARD + "/2026-12-01";
+        keys.publicKey(BOARD, LocalDate.of(2026, 12, 1));
+        CommittedForm.Committed later =
+                CommittedForm.commit(new ElectionStatements(BOARD, 3).vote("user-9", TIME + 86_400_000L));
+        byte[] laterLeaf = Hashes.leafHash(CanonicalStatement.encode(later.statement()));
+        PersonalOpenings.Sealed unwrapped =
+                PersonalOpenings.seal(nextDay, PersonalOpenings.newKey(), laterLeaf, later.openings());
+        assertRefused(
+                BadEventException.Reason.BAD_OPENING,
+                "no wrapped content key",
+                () -> decodeAndOpen(envelope(later, unwrapped)));
     }
 
     @Test
@@ -113,7 +144,7 @@ class PersonalOpeningTest {
     void aKeyTheStoreNeverHadIsAnUnknownKeyAndAnErasedOneLeavesTheCommitmentsOnly() throws Exception {
         CommittedForm.Committed c = committed("user-7");
         Keys elsewhere = new Keys();
-        byte[] foreign = elsewhere.forDay(BOARD, LocalDate.of(2026, 11, 30)).key();
+        byte[] foreign = elsewhere.publicKey(BOARD, LocalDate.of(2026, 11, 30));
         keys.forget(KEY_ID);
         assertRefused(
                 BadEventException.Reason.UNKNOWN_DATA_KEY,
@@ -154,9 +185,12 @@ class PersonalOpeningTest {
         return opening.open(st, Hashes.leafHash(st.canonicalBytes()));
     }
 
-    static PersonalOpenings.Sealed sealed(CommittedForm.Committed c, String keyId, byte[] k, List<Opening> openings) {
+    /** {@code openings} sealed as a producer seals them: under a fresh content key wrapped to {@code publicKey}. */
+    static PersonalOpenings.Sealed sealed(
+            CommittedForm.Committed c, String keyId, byte[] publicKey, List<Opening> openings) {
         byte[] leaf = Hashes.leafHash(CanonicalStatement.encode(c.statement()));
-        return PersonalOpenings.seal(keyId, k, leaf, openings);
+        byte[] ck = ContentKeys.newContentKey();
+        return PersonalOpenings.seal(keyId, ContentKeys.wrap(keyId, publicKey, ck), ck, leaf, openings);
     }
 
     /** The envelope of a committed statement carrying {@code s} as its openings. */
@@ -165,6 +199,7 @@ class PersonalOpeningTest {
                 .setStatement(c.statement())
                 .setPersonal(PersonalData.newBuilder()
                         .setKeyId(s.keyId())
+                        .setWrappedKey(ByteBuffer.wrap(s.wrappedKey()))
                         .setNonce(ByteBuffer.wrap(s.nonce()))
                         .setCiphertext(ByteBuffer.wrap(s.ciphertext()))
                         .build())
@@ -178,15 +213,21 @@ class PersonalOpeningTest {
         assertTrue(x.getMessage().contains(says), x.getMessage());
     }
 
-    /** A key store in memory: keys made, forgotten (never made) or erased. */
+    /** A key store in memory: keys made (a key pair, and a day's AES key before issue 66), forgotten (never made) or erased. */
     private static final class Keys implements DataKeys {
-        private final Map<String, byte[]> made = new HashMap<>();
+        private final Map<String, ContentKeys.KeyPair> made = new HashMap<>();
+        private final Map<String, byte[]> legacy = new HashMap<>();
         private final Map<String, Boolean> erased = new HashMap<>();
 
-        @Override
-        public DataKey forDay(String board, LocalDate day) {
-            String id = DataKeys.id(board, day);
-            return new DataKey(id, made.computeIfAbsent(id, x -> PersonalOpenings.newKey()));
+        /** The public half of the day's key, made when missing (what the log's key maker does). */
+        byte[] publicKey(String board, LocalDate day) {
+            return made.computeIfAbsent(DataKeys.id(board, day), x -> ContentKeys.newKeyPair())
+                    .publicKey();
+        }
+
+        /** The AES key a producer made for {@code keyId} before issue 66. */
+        byte[] legacy(String keyId) {
+            return legacy.computeIfAbsent(keyId, x -> PersonalOpenings.newKey());
         }
 
         @Override
@@ -194,8 +235,11 @@ class PersonalOpeningTest {
             if (erased.containsKey(keyId)) {
                 return new Lookup(State.ERASED, null);
             }
-            byte[] k = made.get(keyId);
-            return k == null ? new Lookup(State.UNKNOWN, null) : new Lookup(State.PRESENT, new DataKey(keyId, k));
+            ContentKeys.KeyPair k = made.get(keyId);
+            byte[] old = legacy.get(keyId);
+            return k == null && old == null
+                    ? new Lookup(State.UNKNOWN, null)
+                    : new Lookup(State.PRESENT, new DataKey(keyId, k == null ? null : k.privateKey(), old));
         }
 
         void forget(String keyId) {

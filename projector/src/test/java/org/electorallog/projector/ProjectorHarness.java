@@ -34,19 +34,21 @@ final class ProjectorHarness {
         EventsTopic.ensure(stack.kafkaBootstrap(), deadLetters, 1, (short) 1);
         DatabaseAddress db = stack.database();
         settings = new ProjectorSettings(
-                stack.kafkaBootstrap(),
-                topic,
-                deadLetters,
-                "app-" + topic,
-                Path.of("target/stack/streams-" + topic),
-                db.jdbcUrl(),
-                db.user(),
-                db.password(),
-                500,
-                Duration.ofMillis(50),
-                NoteSigner.generate("test.electoral-log.local"),
-                "test.electoral-log.local/",
-                1);
+                        stack.kafkaBootstrap(),
+                        topic,
+                        deadLetters,
+                        "app-" + topic,
+                        Path.of("target/stack/streams-" + topic),
+                        db.jdbcUrl(),
+                        db.user(),
+                        db.password(),
+                        500,
+                        Duration.ofMillis(50),
+                        NoteSigner.generate("test.electoral-log.local"),
+                        "test.electoral-log.local/",
+                        1)
+                // the committed form's keys are made and opened with a key-encryption key of the test's own
+                .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.generate());
     }
 
     /** Creates a fresh database on the stack's server; returns its JDBC URL. */

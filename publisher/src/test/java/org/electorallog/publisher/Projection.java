@@ -46,7 +46,8 @@ record Projection(String topic, String jdbcUrl, Projector projector) implements 
                         SIGNER,
                         "publisher-test.electoral-log.local/",
                         1)
-                .withCheckpointEvery(Duration.ZERO));
+                .withCheckpointEvery(Duration.ZERO)
+                .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.generate()));
         return new Projection(topic, url, p);
     }
 

@@ -22,7 +22,7 @@ import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.store.ProjectionDatabase;
-import org.electorallog.store.SqlDataKeys;
+import org.electorallog.store.SqlSealingKeys;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -119,7 +119,7 @@ class PublisherTest {
             try (ElectoralLogProducer producer = ElectoralLogProducer.builder(Projection.STACK.kafkaBootstrap())
                     .topic(p.topic())
                     .senderKey(SigningKey.generate())
-                    .committedForm(new SqlDataKeys(keysDb))
+                    .committedForm(new SqlSealingKeys(keysDb))
                     .build()) {
                 for (Statement s : statements(committed, "committed-voter-", 0, 300)) {
                     s.setSenderPublicKey(ByteBuffer.allocate(0)); // the producer's key, which signs it

@@ -68,19 +68,20 @@ class QueryApiTest {
         EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
         DatabaseAddress db = stack.database();
         ProjectorSettings settings = new ProjectorSettings(
-                stack.kafkaBootstrap(),
-                topic,
-                topic + ".dlq",
-                "api-test",
-                Path.of("target/stack/api-streams"),
-                db.jdbcUrl(),
-                db.user(),
-                db.password(),
-                100,
-                Duration.ofMillis(50),
-                SIGNER,
-                "api-test.electoral-log.local/",
-                1);
+                        stack.kafkaBootstrap(),
+                        topic,
+                        topic + ".dlq",
+                        "api-test",
+                        Path.of("target/stack/api-streams"),
+                        db.jdbcUrl(),
+                        db.user(),
+                        db.password(),
+                        100,
+                        Duration.ofMillis(50),
+                        SIGNER,
+                        "api-test.electoral-log.local/",
+                        1)
+                .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.generate());
         try (Projector projector = Projector.start(settings);
                 ElectoralLogProducer producer =
                         ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic)) {
@@ -109,7 +110,7 @@ class QueryApiTest {
                     ElectoralLogProducer committed = ElectoralLogProducer.builder(stack.kafkaBootstrap())
                             .topic(topic)
                             .senderKey(org.electorallog.core.SigningKey.generate())
-                            .committedForm(new org.electorallog.store.SqlDataKeys(keys))
+                            .committedForm(new org.electorallog.store.SqlSealingKeys(keys))
                             .build()) {
                 last = committed.publish(AccessTest.committedVote()).get().offset();
             }

@@ -44,12 +44,20 @@ class SenderRoutesTest {
                 QueryApiTest.get("/admin/senders", Role.ADMIN).body());
         assertTrue(listed.get("grants").toString().contains("\"grant_id\":" + id), listed.toString());
 
+        Instant before = Instant.now();
         HttpResponse<String> revoked =
                 post("/admin/senders/" + id + "/revocation", "{\"reason\":\"the service's key leaked\"}");
+        Instant after = Instant.now();
         assertEquals(200, revoked.statusCode(), revoked.body());
         JsonNode r = QueryApiTest.JSON.readTree(revoked.body());
         assertEquals("the service's key leaked", r.get("revocation_reason").asText());
-        assertTrue(!Instant.parse(r.get("valid_until").asText()).isAfter(Instant.now()));
+        // issue 61 item 5: it takes effect SETTLE after it was made, so it is committed before any statement it covers
+        Instant until = Instant.parse(r.get("valid_until").asText());
+        assertTrue(
+                !until.isBefore(before.plus(org.electorallog.store.SenderGrants.SETTLE)
+                                .minusMillis(1))
+                        && !until.isAfter(after.plus(org.electorallog.store.SenderGrants.SETTLE)),
+                until + " is not " + org.electorallog.store.SenderGrants.SETTLE + " after the request");
 
         QueryApiTest.assertError(
                 409, post("/admin/senders/" + id + "/revocation", "{\"reason\":\"again\"}"), "already revoked");

@@ -33,7 +33,10 @@ public record CommittedParts(Map<String, byte[]> commitments, PersonalOpenings.S
         PersonalOpenings.Sealed sealed = null;
         if (field(envelope, "personal") instanceof GenericRecord p) {
             sealed = new PersonalOpenings.Sealed(
-                    String.valueOf(field(p, "key_id")), bytes(field(p, "nonce")), bytes(field(p, "ciphertext")));
+                    String.valueOf(field(p, "key_id")),
+                    bytes(field(p, "wrapped_key")),
+                    bytes(field(p, "nonce")),
+                    bytes(field(p, "ciphertext")));
         }
         return new CommittedParts(commitments, sealed);
     }

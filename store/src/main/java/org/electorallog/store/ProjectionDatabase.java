@@ -48,6 +48,32 @@ public final class ProjectionDatabase {
     }
 
     /**
+     * Null when the database commits on a synchronous standby (so an erasure committed here is on
+     * the standby too), else what it has instead: no synchronous standby configured, none connected,
+     * or commits that do not wait for it (docs/operations.md "The key store's standby").
+     */
+    public static String synchronousStandby(Connection c) throws SQLException {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT current_setting('synchronous_standby_names'), "
+                        + "current_setting('synchronous_commit'), (SELECT count(*) FROM pg_stat_replication "
+                        + "WHERE sync_state IN ('sync', 'quorum'))")) {
+            if (!rs.next()) {
+                return "no answer about its standbys";
+            }
+            if (rs.getString(1).isBlank()) {
+                return "no synchronous standby (synchronous_standby_names is empty)";
+            }
+            if (rs.getString(2).equals("off") || rs.getString(2).equals("local")) {
+                return "commits that do not wait for its standby (synchronous_commit = " + rs.getString(2) + ")";
+            }
+            if (rs.getLong(3) == 0) {
+                return "no synchronous standby connected (or this login may not see pg_stat_replication)";
+            }
+            return null;
+        }
+    }
+
+    /**
      * A connection of its own (outside any pool) holding the session-level advisory lock
      * {@code key}, or null when another session holds it. Closing the connection releases the lock,
      * so a process that dies loses it at once.

@@ -79,11 +79,14 @@ public final class SenderGrants {
             if (kinds.contains(SenderGrant.ANY) && kinds.size() > 1) {
                 throw new IllegalArgumentException("kinds: \"*\" stands alone (every kind)");
             }
-            Instant from = validFrom == null ? now : validFrom;
-            if (from.isBefore(now.minusSeconds(1))) {
-                throw new IllegalArgumentException(
-                        "valid_from " + from + " is in the past; a grant starts now or later "
-                                + "(statements refused before it stay refused, in any replay too)");
+            Instant earliest = now.plus(SETTLE);
+            Instant from = validFrom == null ? earliest : validFrom;
+            if (from.isBefore(earliest)) {
+                throw new IllegalArgumentException("valid_from " + from + " is "
+                        + (from.isBefore(now) ? "in the past" : "too soon")
+                        + "; a grant starts " + SETTLE.toSeconds() + " s from now or later, so that it is "
+                        + "in the registry before any statement it covers reaches the projector (statements "
+                        + "refused before it stay refused, in any replay too)");
             }
             inRange("valid_from", from);
             if (validUntil != null) {
@@ -111,16 +114,27 @@ public final class SenderGrants {
     }
 
     /**
-     * When a revocation takes effect: {@code at}, or now when absent; never in the past (statements
-     * accepted before it stay valid: the log is append-only).
+     * How long after it is made a registry change takes effect at the earliest (issue 61 item 5):
+     * statements are judged by the broker's LogAppendTime, while a change is timed by the clock of the
+     * host that makes it, so it must be committed before any statement its time covers reaches the
+     * projector, or a replay would judge that statement otherwise than the live projection did. The
+     * hosts' clocks must agree with the brokers' within it (NTP does far better).
+     */
+    public static final java.time.Duration SETTLE = java.time.Duration.ofSeconds(2);
+
+    /**
+     * When a revocation takes effect: {@code at}, or {@link #SETTLE} from now when absent; never
+     * sooner (statements accepted before it stay valid: the log is append-only).
      */
     public static Instant revocationTime(Instant at, Instant now) {
-        Instant t = at == null ? now : at;
+        Instant earliest = now.plus(SETTLE);
+        Instant t = at == null ? earliest : at;
         if (t.isAfter(LATEST)) {
             throw new IllegalArgumentException("a revocation takes effect by " + LATEST + ", not at " + t);
         }
-        if (t.isBefore(now.minusSeconds(1))) {
-            throw new IllegalArgumentException("a revocation takes effect now or later, not at " + t
+        if (t.isBefore(earliest)) {
+            throw new IllegalArgumentException("a revocation takes effect " + SETTLE.toSeconds()
+                    + " s from now or later, not at " + t
                     + ": statements already accepted stay in the log (find them by sender key and audit them)");
         }
         return t;

@@ -20,6 +20,19 @@ import org.junit.jupiter.api.Test;
 class ProjectionDatabaseTest {
     private static final DatabaseAddress DB = SharedStack.get().database();
 
+    /**
+     * Issue 61 item 4: the embedded server has no standby, so an erasure committed on it would not
+     * survive a failover anywhere; the projector warns with this text at its start.
+     */
+    @Test
+    void aDatabaseWithoutASynchronousStandbySaysSo() throws Exception {
+        try (Connection c = DriverManager.getConnection(DB.jdbcUrl(), DB.user(), DB.password())) {
+            assertEquals(
+                    "no synchronous standby (synchronous_standby_names is empty)",
+                    ProjectionDatabase.synchronousStandby(c));
+        }
+    }
+
     @Test
     void hugePagesStatusIsTheServersAndAgreesWithTheKernel() throws Exception {
         String status;
