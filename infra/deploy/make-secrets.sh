@@ -40,6 +40,13 @@ else
   echo "make-secrets: wrote $SECRETS/signing-key (the projector signs checkpoints with it)"
 fi
 
+if [[ -e "$SECRETS/key-encryption-key" ]]; then
+  echo "make-secrets: $SECRETS/key-encryption-key exists; left as it is"
+else
+  "$ROOT/electoral-log" keys kek --file "$SECRETS/key-encryption-key" > /dev/null
+  echo "make-secrets: wrote $SECRETS/key-encryption-key (the projectors wrap the committed form's data keys with it)"
+fi
+
 if [[ -e "$SECRETS/witness-key" ]]; then
   echo "make-secrets: $SECRETS/witness-key exists; left as it is"
 else

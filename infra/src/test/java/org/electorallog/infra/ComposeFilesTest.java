@@ -176,7 +176,7 @@ class ComposeFilesTest {
                 java.util.regex.Pattern.compile("for name in ([a-z -]+); do").matcher(script);
         assertTrue(list.find(), "make-secrets.sh lists the secrets it makes");
         made.addAll(List.of(list.group(1).trim().split(" +")));
-        for (String key : List.of("signing-key", "witness-key")) {
+        for (String key : List.of("signing-key", "witness-key", "key-encryption-key")) {
             if (script.contains("\"$SECRETS/" + key + "\"")) {
                 made.add(key);
             }

@@ -21,6 +21,7 @@ import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
 import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
+import org.electorallog.store.Deliveries;
 import org.electorallog.store.Erasure;
 import org.electorallog.store.ProjectionDatabase;
 import picocli.CommandLine.Command;
@@ -38,8 +39,9 @@ import picocli.CommandLine.Option;
  * election would hide what its audit needs. Each erasure is then accounted for by a
  * PERSONAL_DATA_ERASED statement on the erasures board, published through the producer (what was
  * erased, never a value: {@link #statement}). Connects as the projector does (ELECTORAL_LOG_JDBC_URL,
- * the owner's login) and publishes as {@code publish} does: exit 0 done, 1 erased but the statement not
- * acknowledged, 2 refused or failed.
+ * the owner's login) and publishes as {@code publish} does, then waits until the projection holds that
+ * statement (issue 61 item 7: the outcome, not Kafka's ack): exit 0 done, 1 erased but the statement
+ * not acknowledged or not projected in time, 2 refused or failed.
  */
 @Command(
         name = "erase",
@@ -47,7 +49,8 @@ import picocli.CommandLine.Option;
         description = "Erase personal values of statements in the committed form: a board's days (their data keys "
                 + "and the projection's values) or one user's values in the projection. Leaves, roots and proofs do "
                 + "not change. A PERSONAL_DATA_ERASED statement on the erasures board says what was erased. Exit 0 "
-                + "done, 1 erased but that statement not acknowledged, 2 refused or failed.")
+                + "done (the statement projected), 1 erased but that statement not acknowledged or not projected in time, 2 "
+                + "refused or failed.")
 public final class EraseCommand implements Callable<Integer> {
     @Option(names = "--board", required = true, description = "the board")
     String board;
@@ -72,6 +75,12 @@ public final class EraseCommand implements Callable<Integer> {
 
     @Option(names = "--sender-name", defaultValue = "back-office", description = "default ${DEFAULT-VALUE}")
     String senderName;
+
+    @Option(
+            names = "--timeout",
+            defaultValue = "120",
+            description = "seconds to wait for the erasure's statement to be projected; default ${DEFAULT-VALUE}")
+    int timeoutSeconds;
 
     @Mixin
     ProducerOptions producer = new ProducerOptions();
@@ -140,7 +149,7 @@ public final class EraseCommand implements Callable<Integer> {
                             "PERSONAL_DATA_ERASED statement on board %s acknowledged (delivery ID %s, partition %d, "
                                     + "offset %d)%n",
                             erasuresBoard, account.getDeliveryId(), sent.partition(), sent.offset());
-                    return 0;
+                    return awaitProjected(c, sent);
                 } catch (ExecutionException e) {
                     err.println("erase: the erasure is done, but its PERSONAL_DATA_ERASED statement was not "
                             + "acknowledged (" + e.getCause().getMessage() + "): run the same command again");
@@ -148,6 +157,39 @@ public final class EraseCommand implements Callable<Integer> {
                 }
             }
         }
+    }
+
+    /**
+     * The projected outcome of the erasure's statement, not Kafka's ack (issue 61 item 7): 0 when
+     * the erasures board holds it (or, for days erased again, the account an earlier run made under
+     * the same delivery ID), 1 when it is not projected within the timeout.
+     */
+    private int awaitProjected(Connection c, PublishResult sent) throws java.sql.SQLException, InterruptedException {
+        c.setAutoCommit(true); // each look sees what the projector committed since
+        long deadline =
+                System.nanoTime() + java.time.Duration.ofSeconds(timeoutSeconds).toNanos();
+        while (System.nanoTime() < deadline) {
+            java.util.Optional<Deliveries.Projected> found = Deliveries.projected(c, erasuresBoard, sent.deliveryId());
+            if (found.isPresent()) {
+                boolean mine = java.util.Arrays.equals(found.get().leafHash(), sent.leafHash());
+                if (mine) {
+                    out.printf(
+                            "projected as record %d of board %s%n", found.get().record(), erasuresBoard);
+                } else {
+                    out.printf(
+                            "board %s already accounts for it: record %d holds an earlier run's statement under this "
+                                    + "delivery ID (this one is dead-lettered DELIVERY_ID_REUSED)%n",
+                            erasuresBoard, found.get().record());
+                }
+                return 0;
+            }
+            Thread.sleep(250); // the next look at a projection the projector has not reached yet
+        }
+        err.println("erase: the erasure is done and its statement acknowledged, but board " + erasuresBoard
+                + " did not hold it within " + timeoutSeconds + " s: is the projector running, and does the sender "
+                + "registry allow PERSONAL_DATA_ERASED on it for this sender? `electoral-log dead-letters --board "
+                + erasuresBoard + "` shows refused statements; running the same command again is safe");
+        return 1;
     }
 
     private void report(Erasure.Result r, String what, boolean byDays) {

@@ -131,80 +131,81 @@ class EraseCommandTest {
             env.put("ELECTORAL_LOG_LOG_KEYS", settings.signer().verifierKey());
             env.put("ELECTORAL_LOG_KEY_ENCRYPTION_KEY_FILES", kek.toString());
 
-            erase(2, env, "--board", "erase-open", "--from", "2026-11-30", "--to", "2026-11-30");
-            assertTrue(lastErr.contains("is not sealed"), lastErr);
-            erase(2, env, "--board", board, "--from", "2026-11-30");
-            assertTrue(lastErr.contains("--to is missing"), lastErr);
-            erase(2, env, "--board", board, "--from", "2026-11-31", "--to", "2026-12-01");
-            assertTrue(lastErr.contains("is not a day"), lastErr);
-            erase(2, env, "--board", board, "--user", "ann", "--from", "2026-11-30", "--to", "2026-11-30");
-            assertTrue(lastErr.contains("not both"), lastErr);
-            erase(2, env, "--board", "no-such-board", "--user", "ann");
-            assertTrue(lastErr.contains("there is no board"), lastErr);
+            // a projector runs while the commands do: each waits until its erasure's statement is projected
+            try (Projector running = Projector.start(settings)) {
+                erase(2, env, "--board", "erase-open", "--from", "2026-11-30", "--to", "2026-11-30");
+                assertTrue(lastErr.contains("is not sealed"), lastErr);
+                erase(2, env, "--board", board, "--from", "2026-11-30");
+                assertTrue(lastErr.contains("--to is missing"), lastErr);
+                erase(2, env, "--board", board, "--from", "2026-11-31", "--to", "2026-12-01");
+                assertTrue(lastErr.contains("is not a day"), lastErr);
+                erase(2, env, "--board", board, "--user", "ann", "--from", "2026-11-30", "--to", "2026-11-30");
+                assertTrue(lastErr.contains("not both"), lastErr);
+                erase(2, env, "--board", "no-such-board", "--user", "ann");
+                assertTrue(lastErr.contains("there is no board"), lastErr);
 
-            String erased = erase(0, env, "--board", board, "--from", "2026-11-30", "--to", "2026-11-30");
-            assertTrue(erased.contains("1 data key(s) [" + board + "/2026-11-30]"), erased);
-            assertTrue(erased.contains("the values and openings of 3 record(s)"), erased);
-            assertTrue(
-                    erased.contains("1 record(s) of the days 2026-11-30 to 2026-11-30 hold personal values"), erased);
-            assertEquals(
-                    DataKeys.State.ERASED,
-                    new SqlDataKeys(ds, settings.keyEncryption())
-                            .find(board + "/2026-11-30")
-                            .state());
-            assertEquals(Map.of("dan", 1L, "eve", 1L, "old-style", 0L), valuesLeft(ds, board));
-            assertTrue(java.util.Arrays.equals(rootBefore, root(ds, board)), "the root did not change");
-
-            assertTrue(erased.contains("PERSONAL_DATA_ERASED statement on board erasures acknowledged"), erased);
-            // the projector projects the erasure's account on the erasures board: what was erased, no value
-            try (Projector p = Projector.start(settings)) {
-                Map<Integer, Long> end = RebuildCommand.endOffsets(stack.kafkaBootstrap(), topic);
-                Poll.until(
-                        Duration.ofMinutes(2),
-                        "the erasure's statement to be projected",
-                        () -> RebuildTest.projected(live, db, topic, end));
-            }
-            Map<String, Object> account = erasureAccount(ds);
-            assertEquals("PERSONAL_DATA_ERASED", account.get("kind"));
-            assertEquals(
-                    "{\"erased_board\":\"erase-board\",\"scope\":\"days\",\"from\":\"2026-11-30\",\"to\":\"2026-11-30\","
-                            + "\"data_keys\":[\"erase-board/2026-11-30\"],\"records\":3,\"in_the_clear\":1}",
-                    account.get("artifact"));
-            assertEquals("erase:erase-board:2026-11-30:2026-11-30", account.get("delivery_id"));
-
-            // a replay of the topic into a new database, with the key store copied, equals the erased projection
-            String equal =
-                    rebuilds.rebuild(0, env, "--into", rebuilds.createDatabase("erase_replay_" + System.nanoTime()));
-            assertTrue(equal.contains("copied 3 data keys"), equal);
-            assertTrue(equal.contains("rebuild: EQUAL"), equal);
-
-            String user = erase(0, env, "--board", board, "--user", "dan");
-            assertTrue(user.contains("the values and openings of 1 record(s)"), user);
-            assertTrue(
-                    user.contains("PERSONAL_DATA_ERASED statement on board erasures acknowledged (delivery ID erase:"),
-                    user);
-            assertFalse(
-                    user.substring(user.indexOf("PERSONAL_DATA_ERASED")).contains("dan"), "never the user: " + user);
-            assertTrue(user.contains("no replay or rebuild brings these values back"), user);
-            assertTrue(user.contains("readable to the holder of their day's data key"), user);
-            assertEquals(Map.of("eve", 1L, "old-style", 0L), valuesLeft(ds, board));
-
-            // issue 66: a rebuild after the user's erasure does not bring the user's values back (the
-            // live projection first takes the erasure's account, so that the two can be compared)
-            try (Projector p = Projector.start(settings)) {
-                Map<Integer, Long> end = RebuildCommand.endOffsets(stack.kafkaBootstrap(), topic);
-                Poll.until(
-                        Duration.ofMinutes(2),
-                        "the user erasure's statement to be projected",
-                        () -> RebuildTest.projected(live, db, topic, end));
-            }
-            String again = rebuilds.createDatabase("erase_user_replay_" + System.nanoTime());
-            String rebuilt = rebuilds.rebuild(0, env, "--into", again);
-            assertTrue(rebuilt.contains("rebuild: EQUAL"), rebuilt);
-            try (HikariDataSource replayed =
-                    ProjectionDatabase.pool(again, db.user(), db.password(), 1, "erase-replay")) {
+                String erased = erase(0, env, "--board", board, "--from", "2026-11-30", "--to", "2026-11-30");
+                // issue 61 item 7: a second run finds the first run's account under the days' delivery ID
+                String again2 = erase(0, env, "--board", board, "--from", "2026-11-30", "--to", "2026-11-30");
+                assertTrue(again2.contains("0 data key(s) []"), again2);
+                assertTrue(
+                        again2.contains("already accounts for it: record 0 holds an earlier run's statement"), again2);
+                assertTrue(erased.contains("1 data key(s) [" + board + "/2026-11-30]"), erased);
+                assertTrue(erased.contains("the values and openings of 3 record(s)"), erased);
+                assertTrue(
+                        erased.contains("1 record(s) of the days 2026-11-30 to 2026-11-30 hold personal values"),
+                        erased);
                 assertEquals(
-                        Map.of("eve", 1L, "old-style", 0L), valuesLeft(replayed, board), "dan's values stay erased");
+                        DataKeys.State.ERASED,
+                        new SqlDataKeys(ds, settings.keyEncryption())
+                                .find(board + "/2026-11-30")
+                                .state());
+                assertEquals(Map.of("dan", 1L, "eve", 1L, "old-style", 0L), valuesLeft(ds, board));
+                assertTrue(java.util.Arrays.equals(rootBefore, root(ds, board)), "the root did not change");
+
+                assertTrue(erased.contains("PERSONAL_DATA_ERASED statement on board erasures acknowledged"), erased);
+                // the command waited until the projector projected the erasure's account: what was erased, no value
+                assertTrue(erased.contains("projected as record 0 of board erasures"), erased);
+                Map<String, Object> account = erasureAccount(ds);
+                assertEquals("PERSONAL_DATA_ERASED", account.get("kind"));
+                assertEquals(
+                        "{\"erased_board\":\"erase-board\",\"scope\":\"days\",\"from\":\"2026-11-30\",\"to\":\"2026-11-30\","
+                                + "\"data_keys\":[\"erase-board/2026-11-30\"],\"records\":3,\"in_the_clear\":1}",
+                        account.get("artifact"));
+                assertEquals("erase:erase-board:2026-11-30:2026-11-30", account.get("delivery_id"));
+
+                // a replay of the topic into a new database, with the key store copied, equals the erased projection
+                String equal = rebuilds.rebuild(
+                        0, env, "--into", rebuilds.createDatabase("erase_replay_" + System.nanoTime()));
+                assertTrue(equal.contains("copied 3 data keys"), equal);
+                assertTrue(equal.contains("rebuild: EQUAL"), equal);
+
+                String user = erase(0, env, "--board", board, "--user", "dan");
+                assertTrue(user.contains("the values and openings of 1 record(s)"), user);
+                assertTrue(
+                        user.contains(
+                                "PERSONAL_DATA_ERASED statement on board erasures acknowledged (delivery ID erase:"),
+                        user);
+                assertFalse(
+                        user.substring(user.indexOf("PERSONAL_DATA_ERASED")).contains("dan"),
+                        "never the user: " + user);
+                assertTrue(user.contains("no replay or rebuild brings these values back"), user);
+                assertTrue(user.contains("readable to the holder of their day's data key"), user);
+                assertEquals(Map.of("eve", 1L, "old-style", 0L), valuesLeft(ds, board));
+
+                // issue 66: a rebuild after the user's erasure does not bring the user's values back
+                // (the command returned once the live projection held its account: the two compare)
+                assertTrue(user.contains("projected as record 1 of board erasures"), user);
+                String again = rebuilds.createDatabase("erase_user_replay_" + System.nanoTime());
+                String rebuilt = rebuilds.rebuild(0, env, "--into", again);
+                assertTrue(rebuilt.contains("rebuild: EQUAL"), rebuilt);
+                try (HikariDataSource replayed =
+                        ProjectionDatabase.pool(again, db.user(), db.password(), 1, "erase-replay")) {
+                    assertEquals(
+                            Map.of("eve", 1L, "old-style", 0L),
+                            valuesLeft(replayed, board),
+                            "dan's values stay erased");
+                }
             }
 
             // the audit checks every stored opening against its record's commitment

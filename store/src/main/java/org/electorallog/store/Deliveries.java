@@ -157,6 +157,35 @@ public final class Deliveries {
         return out;
     }
 
+    /** Where a delivery ID was projected: its record and that record's leaf hash. */
+    @SuppressWarnings("ArrayRecordComponent") // a hash compared with Arrays.equals by its reader
+    public record Projected(long record, byte[] leafHash) {}
+
+    /**
+     * The record that holds {@code deliveryId} on board {@code board}, with its leaf hash (from its
+     * level-0 tile); empty while the board or the delivery ID is not projected. What a command that
+     * publishes a statement of fixed ID reads to report the outcome rather than Kafka's ack (issue
+     * 61 item 7): the same leaf hash is its statement, another is a statement that took the ID first.
+     */
+    public static java.util.Optional<Projected> projected(Connection c, String board, String deliveryId)
+            throws SQLException {
+        java.util.Optional<BoardState> state = Boards.state(c, board);
+        if (state.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        short boardId = state.get().board().id();
+        Long record = storedRecords(c, boardId, List.of(ByteBuffer.wrap(key(boardId, deliveryId))))
+                .get(deliveryId);
+        if (record == null) {
+            return java.util.Optional.empty();
+        }
+        byte[] leaf = Tiles.leaves(c, boardId, List.of(record)).get(record);
+        if (leaf == null) {
+            throw new SQLException("record " + record + " of board " + board + " has no leaf in its tile");
+        }
+        return java.util.Optional.of(new Projected(record, leaf));
+    }
+
     /** Whether the primary key of deliveries exists and is valid: without it delivery IDs are not kept unique. */
     public static boolean uniquelyIndexed(Connection c) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT i.indisunique AND i.indisvalid FROM pg_index i "
