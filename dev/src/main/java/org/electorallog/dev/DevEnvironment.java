@@ -35,6 +35,11 @@ public final class DevEnvironment implements AutoCloseable {
     private final Witnessing witnessing;
     /** The local witness's state: throwaway like its key, removed on close. */
     private final Path witnessState;
+    /**
+     * The committed form's key-encryption key: kept with a stack this environment does not own (its
+     * database outlives it), removed with one it owns (docs/personal-data.md "Keys at rest").
+     */
+    private final Path keyEncryptionKey;
 
     private final QueryApi api;
     private final boolean ownsStack;
@@ -55,10 +60,12 @@ public final class DevEnvironment implements AutoCloseable {
             WitnessServer witness,
             Witnessing witnessing,
             Path witnessState,
+            Path keyEncryptionKey,
             QueryApi api,
             java.util.Map<Role, String> tokens,
             DevIdentityProvider identityProvider) {
         this.stack = stack;
+        this.keyEncryptionKey = keyEncryptionKey;
         this.identityProvider = identityProvider;
         this.ownsStack = ownsStack;
         this.tokens = java.util.Map.copyOf(tokens);
@@ -118,6 +125,7 @@ public final class DevEnvironment implements AutoCloseable {
         WitnessServer witness = null;
         Witnessing witnessing = null;
         Path witnessState = workDir.resolve("witness-state-" + System.nanoTime());
+        Path keyEncryptionKey = workDir.resolve("key-encryption-key");
         try {
             if (keycloakHome != null) {
                 identityProvider = DevIdentityProvider.start(keycloakHome, workDir);
@@ -133,8 +141,7 @@ public final class DevEnvironment implements AutoCloseable {
                             workDir.resolve("streams-state"),
                             signer)
                     // the committed form's key-encryption key: a file of the work directory, never in PostgreSQL
-                    .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.loadOrCreate(
-                            workDir.resolve("key-encryption-key")));
+                    .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.loadOrCreate(keyEncryptionKey));
             projector = Projector.start(settings);
             long t0 = System.nanoTime();
             projector.awaitRunning(java.time.Duration.ofSeconds(60));
@@ -199,6 +206,7 @@ public final class DevEnvironment implements AutoCloseable {
                     witness,
                     witnessing,
                     witnessState,
+                    keyEncryptionKey,
                     api,
                     tokens,
                     identityProvider);
@@ -218,6 +226,7 @@ public final class DevEnvironment implements AutoCloseable {
             }
             if (ownsStack) {
                 stack.close();
+                deleteKey(keyEncryptionKey);
             }
             throw e instanceof RuntimeException r ? r : new java.io.UncheckedIOException((java.io.IOException) e);
         }
@@ -284,8 +293,19 @@ public final class DevEnvironment implements AutoCloseable {
                 }
                 if (ownsStack) {
                     stack.close();
+                    deleteKey(keyEncryptionKey);
                 }
             }
+        }
+    }
+
+    /** Removes the key-encryption key of a stack that is gone: nothing it wrapped is left to open. */
+    private static void deleteKey(Path file) {
+        try {
+            java.nio.file.Files.deleteIfExists(file);
+        } catch (java.io.IOException e) {
+            org.slf4j.LoggerFactory.getLogger(DevEnvironment.class)
+                    .warn("could not remove {}: {}", file, e.getMessage());
         }
     }
 
