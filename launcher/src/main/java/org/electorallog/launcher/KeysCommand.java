@@ -78,7 +78,7 @@ public final class KeysCommand implements Callable<Integer> {
                     password == null ? "" : password,
                     2,
                     "keys")) {
-                Migrations.apply(db);
+                requireMigrated(db);
                 switch (action) {
                     case "allow", "deny", "list" -> grants(db);
                     case "rewrap" -> rewrap(conf, db);
@@ -94,6 +94,17 @@ public final class KeysCommand implements Callable<Integer> {
         } catch (Exception e) {
             err.println("keys: " + AuditCommand.oneLine(e));
             return 2;
+        }
+    }
+
+    /** The key store of V24 exists once a projector of this build has started (only the projector migrates). */
+    private static void requireMigrated(HikariDataSource db) throws java.sql.SQLException {
+        try (Connection c = db.getConnection()) {
+            if (!ProducerLogins.present(c)) {
+                throw new IllegalStateException(
+                        "this database has no key store of this build yet (schema below version "
+                                + Migrations.latestVersion() + "): start the projector once, or run a newer build");
+            }
         }
     }
 

@@ -84,6 +84,15 @@ public final class ProducerLogins {
         }
     }
 
+    /** Whether the key store of V24 exists (its function producers call). */
+    public static boolean present(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                        "SELECT to_regprocedure('personal_keys.sealing_key(text, date)') IS NOT NULL");
+                ResultSet rs = ps.executeQuery()) {
+            return rs.next() && rs.getBoolean(1);
+        }
+    }
+
     /** Every login's boards, by login then board. */
     public static List<Grant> all(Connection c) throws SQLException {
         List<Grant> out = new ArrayList<>();
