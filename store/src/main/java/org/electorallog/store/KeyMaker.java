@@ -112,13 +112,7 @@ public final class KeyMaker implements AutoCloseable {
         };
     }
 
-    /** Makes every key producers asked for; returns the IDs made. */
-    public List<String> makeRequested() throws SQLException {
-        try (Connection c = db.getConnection()) {
-            return makeRequested(c);
-        }
-    }
-
+    /** Makes every key producers asked for, on {@code c}; returns the IDs made. */
     private List<String> makeRequested(Connection c) throws SQLException {
         List<String> made = new ArrayList<>();
         boolean autoCommit = c.getAutoCommit();
@@ -143,12 +137,6 @@ public final class KeyMaker implements AutoCloseable {
      * Makes tomorrow's (UTC) key of every board that has one for today, so that a running election
      * does not wait at midnight; returns the IDs made.
      */
-    public List<String> makeAhead(LocalDate today) throws SQLException {
-        try (Connection c = db.getConnection()) {
-            return makeAhead(c, today);
-        }
-    }
-
     private List<String> makeAhead(Connection c, LocalDate today) throws SQLException {
         List<String> boards = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT t.board FROM personal_keys.data_keys t WHERE t.day = ? "

@@ -133,10 +133,4 @@ public final class SqlDataKeys implements DataKeys {
         }
         return out;
     }
-
-    /** Forgets the keys read so far (after an erasure in this process). */
-    public void forget() {
-        known.clear();
-        erased.clear();
-    }
 }
