@@ -7,8 +7,9 @@
 //      same prefix, then "heads"), and at least `quorum` trusted witnesses cosigned it;
 //   3. the heads entry E's leaf hash (SHA-256 of 0x00 and E) is in H: its inclusion proof leads to
 //      H's root (RFC 9162 section 2.1.3.2);
-//   4. E is a LOG_CHECKPOINT statement of board "heads" naming C's origin, size and root (core
-//      HeadsBoard).
+//   4. E is a LOG_CHECKPOINT statement of board "heads" naming C's origin, size and root, sent by
+//      the log's key (the head writer signs with it and the projector takes heads entries from no
+//      other: core HeadsBoard, LogStatements, decision 130).
 // The record is then checked against C as without the heads board. Uses the functions of voter.js
 // and readStatement of personal.js.
 'use strict';
@@ -53,6 +54,9 @@ async function checkHeadsLink(board, link, logKeys, witnessKeys, quorum) {
       !equal(e.body.root, cp.root)) {
     throw new NotVerified('heads entry ' + link.entry_index + ' names ' + e.body.origin + ' at ' + e.body.size +
       ', not the checkpoint of ' + cp.origin + ' at ' + cp.size + ' with its root');
+  }
+  if (!(e.sender_public_key instanceof Uint8Array) || !logKeys.some((k) => equal(k.pub, e.sender_public_key))) {
+    throw new NotVerified('heads entry ' + link.entry_index + ' was not sent by the log\'s key: it is not the head writer\'s');
   }
   step(true, 'That checkpoint is entry ' + link.entry_index + ' of the heads board ' + headsOrigin + ', in its tree of ' +
     heads.size + ' entries signed by the log key ' + headsSigners.join(', ') + ': the entry names this board\'s size and root, ' +

@@ -61,6 +61,8 @@ function readStatement(bytes) {
       out[name] = str();
     } else if (name === 'kind' && tag === 0x06) {
       out.kind = str();
+    } else if (name === 'sender_public_key' && tag === 0x05) {
+      out.sender_public_key = raw();
     } else if (name === 'body' && tag === 0x07) {
       str();
       out.body = {};

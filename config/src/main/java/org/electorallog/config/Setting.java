@@ -113,7 +113,7 @@ public enum Setting {
             SECRET,
             of(PROJECTOR, LAUNCHER),
             null,
-            "the log's checkpoint signing key, a signed-note private key (secret, never logged); required"),
+            "the log's checkpoint signing key, a signed-note private key (secret, never logged); required. It also signs the log's own statements (heads entries, seals, erasures' accounts; decision 130), so seal and erase need it too"),
     ORIGIN_PREFIX(
             TEXT,
             of(PROJECTOR, LAUNCHER),
@@ -157,11 +157,6 @@ public enum Setting {
             of(PROJECTOR, LAUNCHER),
             "BOARDS",
             "BOARDS: every board's checkpoints go to the witnesses; HEADS: the projector enters every board's latest checkpoint on the heads board each round and only the heads board's checkpoints go to the witnesses, one request a witness a round whatever the number of boards (docs/witnesses.md)"),
-    HEAD_SENDER_KEY(
-            SECRET,
-            of(PROJECTOR, LAUNCHER),
-            null,
-            "with WITNESS_MODE=HEADS, the Ed25519 sender key (base64 32-byte seed, secret) that signs the heads board's statements; register its public key for LOG_CHECKPOINT on board heads when the sender registry is enforced; unset = a key made at each start"),
     CHECKPOINT_EVERY_MS(
             whole(0, 3_600_000),
             of(PROJECTOR, LAUNCHER),

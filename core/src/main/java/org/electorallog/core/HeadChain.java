@@ -83,7 +83,7 @@ public final class HeadChain {
     /**
      * Verifies a heads link of a board checkpoint {@code board} already verified (signature and
      * origin): {@code head} is the heads entry's proof, carrying the entry as its extra data; the entry
-     * reads as a heads board statement naming {@code board}; its leaf is in the heads checkpoint,
+     * reads as a heads board statement naming {@code board}, sent by the log's key; its leaf is in the heads checkpoint,
      * signed by a log key with origin {@code headsOrigin} and cosigned by at least {@code quorum} of
      * {@code witnesses}. What {@code verify-board} and the monitor check of GET
      * /boards/{board}/heads-link.
@@ -100,6 +100,7 @@ public final class HeadChain {
             throw new ProofException("the heads link does not carry the heads entry");
         }
         HeadsBoard.checkNames(head.extra(), board);
+        HeadsBoard.checkSigner(head.extra(), logKeys);
         TlogProof.Verified heads;
         try {
             heads = head.verify(Hashes.leafHash(head.extra()), headsOrigin, logKeys, witnesses, quorum);

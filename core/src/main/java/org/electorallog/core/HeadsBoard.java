@@ -39,7 +39,7 @@ public final class HeadsBoard {
 
     /** What a heads entry says: a board's checkpoint origin, size and root. */
     @SuppressWarnings("ArrayRecordComponent") // read once and compared by checkNames
-    public record Head(String origin, long size, byte[] root) {}
+    public record Head(String origin, long size, byte[] root, byte[] senderKey) {}
 
     /**
      * Reads a heads entry (canonical statement bytes, schemas/README.md): a statement of board
@@ -68,7 +68,25 @@ public final class HeadsBoard {
                 || root.length != Hashes.HASH_SIZE) {
             throw new ProofException("the heads entry does not name an origin, a size and a 32-byte root");
         }
-        return new Head(origin, size, root);
+        return new Head(origin, size, root, top.get("sender_public_key") instanceof byte[] k ? k : new byte[0]);
+    }
+
+    /**
+     * Checks that heads entry {@code entry} names one of the log's keys {@code logKeys} as its sender
+     * (issue 61 item 1, decision 130): the head writer signs its entries with the log's key, and the
+     * projector takes an entry on this board from no other key, so an entry naming another sender
+     * is not the head writer's, whatever tree it is in. (Its signature is by the key that signs the
+     * heads checkpoint already verified, so the name is what is left to check.)
+     */
+    public static void checkSigner(byte[] entry, java.util.Collection<NoteVerifier> logKeys) throws ProofException {
+        Head h = read(entry);
+        for (NoteVerifier k : logKeys) {
+            if (Arrays.equals(k.publicKey(), h.senderKey())) {
+                return;
+            }
+        }
+        throw new ProofException("the heads entry for " + h.origin() + " at " + h.size() + " names sender key "
+                + Hex.encode(h.senderKey()) + ", not the log's key: it is not the head writer's");
     }
 
     /** Checks that heads entry {@code entry} names checkpoint {@code c}: its origin, size and root. */

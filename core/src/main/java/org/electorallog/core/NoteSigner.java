@@ -98,6 +98,15 @@ public final class NoteSigner {
         return key.getEncoded();
     }
 
+    /**
+     * The same Ed25519 key as a statement sender key: what signs the statements the log makes about
+     * itself (core {@link LogStatements}: heads entries, seals, erasures' accounts). A statement's
+     * signed bytes can never be a note's text (see {@link LogStatements}).
+     */
+    public SigningKey statementKey() {
+        return SigningKey.fromSeed(key.getEncoded());
+    }
+
     /** The private signer key string. Keep it secret; never log it. */
     public String signerKey() {
         byte[] typed = new byte[33];

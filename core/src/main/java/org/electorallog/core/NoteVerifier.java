@@ -55,6 +55,14 @@ public final class NoteVerifier {
         return new NoteVerifier(parts[0], id, pub);
     }
 
+    /**
+     * The 32-byte Ed25519 public key: the sender key of the statements the log signs itself ({@link
+     * LogStatements}).
+     */
+    public byte[] publicKey() {
+        return key.getEncoded();
+    }
+
     /** C2SP signed-note key ID of an Ed25519 key: SHA-256(name || 0x0A || 0x01 || key)[:4]. */
     public static byte[] keyId(String name, byte[] publicKey) {
         byte[] h = Hashes.sha256(name.getBytes(StandardCharsets.UTF_8), new byte[] {0x0A, ALG_ED25519}, publicKey);

@@ -50,6 +50,11 @@ class HeadChainTest {
         Chain notHeads = chain("board-1", PREFIX + "board-1", 7, "board-9");
         e = assertThrows(ProofException.class, () -> verify(notHeads.proof, notHeads.leaf, PREFIX + "board-1"));
         assertTrue(e.getMessage().contains("of board 'board-9'"), e.getMessage());
+        // an entry sent by another key than the log's: not the head writer's (issue 61 item 1)
+        Chain foreign = chain(
+                "board-1", PREFIX + "board-1", 7, "heads", SigningKey.generate().publicKey());
+        e = assertThrows(ProofException.class, () -> verify(foreign.proof, foreign.leaf, PREFIX + "board-1"));
+        assertTrue(e.getMessage().contains("not the log's key: it is not the head writer's"), e.getMessage());
         // the heads checkpoint without the quorum's cosignature
         TlogProof head = TlogProof.parse(new String(good.proof.extra(), StandardCharsets.UTF_8));
         String uncosigned = SignedNote.parse(head.checkpointNote()).text();
@@ -86,13 +91,17 @@ class HeadChainTest {
      * cosigned by the first witness.
      */
     private Chain chain(String board, String namedOrigin, int record, String headsBoard) {
+        return chain(board, namedOrigin, record, headsBoard, log.publicKey());
+    }
+
+    private Chain chain(String board, String namedOrigin, int record, String headsBoard, byte[] sender) {
         List<byte[]> leaves = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             leaves.add(NaiveTree.leaf(i));
         }
         Checkpoint c = new Checkpoint(PREFIX + board, 10, NaiveTree.mth(leaves, 0, 10));
         TlogProof inBoard = new TlogProof(null, record, NaiveTree.path(record, leaves, 0, 10), c.sign(log));
-        byte[] entry = headsEntry(headsBoard, namedOrigin, c.size(), c.root());
+        byte[] entry = headsEntry(headsBoard, namedOrigin, c.size(), c.root(), sender);
         List<byte[]> heads = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             heads.add(i == 3 ? Hashes.leafHash(entry) : NaiveTree.leaf(100 + i));
@@ -111,10 +120,10 @@ class HeadChainTest {
     }
 
     /** The canonical bytes (schemas/README.md) of a LOG_CHECKPOINT statement naming a checkpoint. */
-    static byte[] headsEntry(String board, String origin, long size, byte[] root) {
+    static byte[] headsEntry(String board, String origin, long size, byte[] root, byte[] sender) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes("ELS1".getBytes(StandardCharsets.US_ASCII));
-        record(out, "Statement", 3);
+        record(out, "Statement", 4);
         str(out, "body");
         record(out, "LogCheckpoint", 3);
         str(out, "origin");
@@ -133,6 +142,10 @@ class HeadChainTest {
         str(out, "kind");
         out.write(0x06);
         str(out, "LOG_CHECKPOINT");
+        str(out, "sender_public_key");
+        out.write(0x05);
+        out.write(sender.length);
+        out.writeBytes(sender);
         return out.toByteArray();
     }
 

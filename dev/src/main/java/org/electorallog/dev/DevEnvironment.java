@@ -167,12 +167,7 @@ public final class DevEnvironment implements AutoCloseable {
             WitnessPolicy witnesses =
                     WitnessPolicy.parse(List.of(witnessKey.verifierKey() + " http://127.0.0.1:" + witness.port()), "1");
             witnessing = heads
-                    ? Witnessing.startHeads(
-                            witnesses,
-                            settings,
-                            Duration.ofSeconds(5),
-                            Duration.ofMillis(250),
-                            org.electorallog.core.SigningKey.generate())
+                    ? Witnessing.startHeads(witnesses, settings, Duration.ofSeconds(5), Duration.ofMillis(250))
                     : Witnessing.start(witnesses, settings, Duration.ofSeconds(5), Duration.ofMillis(250));
             String adminToken = tokens.get(Role.ADMIN);
             QueryApi api = QueryApi.start(new org.electorallog.query.QueryApiSettings(

@@ -81,17 +81,33 @@ public final class ElectionDemo {
                 ElectoralLogProducer producer = ElectoralLogProducer.builder(
                                 env.stack().kafkaBootstrap())
                         .committedForm(new SqlSealingKeys(keyStore))
+                        .build();
+                // a seal is the log's own statement, signed with the log's key (decision 130)
+                ElectoralLogProducer sealer = ElectoralLogProducer.builder(
+                                env.stack().kafkaBootstrap())
+                        .senderKey(env.signer().statementKey())
                         .build()) {
             int longest = published.values().stream().mapToInt(List::size).max().orElse(0);
             for (int i = 0; i < longest; i++) {
                 for (Map.Entry<String, List<Statement>> board : published.entrySet()) {
-                    if (i < board.getValue().size()) {
+                    if (i < board.getValue().size() - 1) {
                         acks.computeIfAbsent(board.getKey(), b -> new ArrayList<>())
                                 .add(producer.publish(board.getValue().get(i)));
                     }
                 }
             }
             producer.flush();
+            // every board's last statement is its seal: sent once Kafka holds the others, so it is last
+            for (Map.Entry<String, List<CompletableFuture<PublishResult>>> board : acks.entrySet()) {
+                CompletableFuture.allOf(board.getValue().toArray(CompletableFuture[]::new))
+                        .exceptionally(e -> null)
+                        .join();
+            }
+            for (Map.Entry<String, List<Statement>> board : published.entrySet()) {
+                List<Statement> st = board.getValue();
+                acks.computeIfAbsent(board.getKey(), b -> new ArrayList<>()).add(sealer.publish(st.get(st.size() - 1)));
+            }
+            sealer.flush();
         }
         Map<String, List<byte[]>> leaves = new LinkedHashMap<>();
         long failed = 0;

@@ -26,7 +26,6 @@ import org.electorallog.core.TlogProof;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.NginxServer;
 import org.electorallog.infra.SharedStack;
-import org.electorallog.launcher.SealCommand;
 import org.electorallog.monitor.BoardVerifier;
 import org.electorallog.monitor.TlogFiles;
 import org.electorallog.monitor.Verification;
@@ -81,7 +80,13 @@ class HeadsChainTest {
             for (int i = 0; i < 3; i++) {
                 producer.publish(sealed.vote("sealed-voter-" + i, 1_000 + i)).get();
             }
-            producer.publish(SealCommand.statement(SEALED, "back-office", null, 2_000))
+        }
+        // the seal is the log's own statement, signed with its key (decision 130)
+        try (ElectoralLogProducer sealer = ElectoralLogProducer.builder(
+                        SharedStack.get().kafkaBootstrap())
+                .senderKey(env.signer().statementKey())
+                .build()) {
+            sealer.publish(org.electorallog.launcher.SealCommand.statement(SEALED, "back-office", null, 2_000))
                     .get();
         }
         awaitLinked(BOARD, VOTES);

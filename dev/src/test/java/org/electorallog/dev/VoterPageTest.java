@@ -102,7 +102,13 @@ class VoterPageTest {
             for (int i = 0; i < 3; i++) {
                 producer.publish(sealed.vote("sealed-voter-" + i, 1_000 + i)).get();
             }
-            producer.publish(org.electorallog.launcher.SealCommand.statement(SEALED, "back-office", null, 2_000))
+        }
+        // the seal is the log's own statement, signed with its key (decision 130)
+        try (ElectoralLogProducer sealer = ElectoralLogProducer.builder(
+                        SharedStack.get().kafkaBootstrap())
+                .senderKey(env.signer().statementKey())
+                .build()) {
+            sealer.publish(org.electorallog.launcher.SealCommand.statement(SEALED, "back-office", null, 2_000))
                     .get();
         }
         DatabaseAddress db = SharedStack.get().database();

@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import org.electorallog.config.Configuration;
 import org.electorallog.config.Setting;
+import org.electorallog.core.LogStatements;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.PublishResult;
 import org.electorallog.schemas.BoardName;
@@ -37,8 +38,9 @@ import picocli.CommandLine.Option;
  * they were; a user's erased statements are listed in the key store so that no replay stores their
  * values again. A board that is not sealed is refused unless {@code --force}: erasing during an
  * election would hide what its audit needs. Each erasure is then accounted for by a
- * PERSONAL_DATA_ERASED statement on the erasures board, published through the producer (what was
- * erased, never a value: {@link #statement}). Connects as the projector does (ELECTORAL_LOG_JDBC_URL,
+ * PERSONAL_DATA_ERASED statement on the erasures board, published through the producer and signed
+ * with the log's key, the only one the projector takes it from (what was erased, never a value:
+ * {@link #statement}; decision 130). Connects as the projector does (ELECTORAL_LOG_JDBC_URL,
  * the owner's login) and publishes as {@code publish} does, then waits until the projection holds that
  * statement (issue 61 item 7: the outcome, not Kafka's ack): exit 0 done, 1 erased but the statement
  * not acknowledged or not projected in time, 2 refused or failed.
@@ -67,11 +69,8 @@ public final class EraseCommand implements Callable<Integer> {
     @Option(names = "--force", description = "erase on a board that is not sealed")
     boolean force;
 
-    @Option(
-            names = "--erasures-board",
-            defaultValue = "erasures",
-            description = "the board the erasure's PERSONAL_DATA_ERASED statement goes on; default ${DEFAULT-VALUE}")
-    String erasuresBoard;
+    /** The board of the accounts: the log's own (core {@code LogStatements}, decision 130). */
+    private static final String ERASURES_BOARD = LogStatements.ERASURES_BOARD;
 
     @Option(names = "--sender-name", defaultValue = "back-office", description = "default ${DEFAULT-VALUE}")
     String senderName;
@@ -109,9 +108,8 @@ public final class EraseCommand implements Callable<Integer> {
             throw new IllegalArgumentException("'" + board + "' is not a board name ([a-z0-9][a-z0-9._-]{0,63})");
         }
         boolean byDays = from != null || to != null;
-        if (!BoardName.isValid(erasuresBoard) || erasuresBoard.equals(board)) {
-            throw new IllegalArgumentException("--erasures-board '" + erasuresBoard + "' must be a board name other "
-                    + "than the erased board's (a sealed board takes no statement after its seal)");
+        if (LogStatements.reservedBoard(board)) {
+            throw new IllegalArgumentException("board " + board + " is the log's own and holds no personal value");
         }
         if (byDays == (user != null)) {
             throw new IllegalArgumentException("give either --from and --to (days) or --user, not both or neither");
@@ -134,21 +132,21 @@ public final class EraseCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("board " + board + " is not sealed: erasing during an election "
                         + "hides what its audit needs. Seal it first (electoral-log seal), or give --force");
             }
-            // the producer first, so that a topic it cannot reach stops the command before anything is erased
-            try (ElectoralLogProducer p = producer.builder(conf).build()) {
+            // the producer first, so that a topic it cannot reach or a missing log key stops the command
+            // before anything is erased; the account is the log's own statement, signed with its key
+            try (ElectoralLogProducer p = producer.logsOwn(conf).build()) {
                 Erasure.Result r = byDays
                         ? Erasure.days(c, s.board().id(), board, first, last)
                         : Erasure.user(c, s.board().id(), board, user);
                 c.commit();
                 report(r, byDays ? "the days " + first + " to " + last : "user " + user, byDays);
-                Statement account =
-                        statement(erasuresBoard, senderName, board, first, last, r, System.currentTimeMillis());
+                Statement account = statement(senderName, board, first, last, r, System.currentTimeMillis());
                 try {
                     PublishResult sent = p.publish(account).get();
                     out.printf(
                             "PERSONAL_DATA_ERASED statement on board %s acknowledged (delivery ID %s, partition %d, "
                                     + "offset %d)%n",
-                            erasuresBoard, account.getDeliveryId(), sent.partition(), sent.offset());
+                            ERASURES_BOARD, account.getDeliveryId(), sent.partition(), sent.offset());
                     return awaitProjected(c, sent);
                 } catch (ExecutionException e) {
                     err.println("erase: the erasure is done, but its PERSONAL_DATA_ERASED statement was not "
@@ -169,26 +167,26 @@ public final class EraseCommand implements Callable<Integer> {
         long deadline =
                 System.nanoTime() + java.time.Duration.ofSeconds(timeoutSeconds).toNanos();
         while (System.nanoTime() < deadline) {
-            java.util.Optional<Deliveries.Projected> found = Deliveries.projected(c, erasuresBoard, sent.deliveryId());
+            java.util.Optional<Deliveries.Projected> found = Deliveries.projected(c, ERASURES_BOARD, sent.deliveryId());
             if (found.isPresent()) {
                 boolean mine = java.util.Arrays.equals(found.get().leafHash(), sent.leafHash());
                 if (mine) {
                     out.printf(
-                            "projected as record %d of board %s%n", found.get().record(), erasuresBoard);
+                            "projected as record %d of board %s%n", found.get().record(), ERASURES_BOARD);
                 } else {
                     out.printf(
                             "board %s already accounts for it: record %d holds an earlier run's statement under this "
                                     + "delivery ID (this one is dead-lettered DELIVERY_ID_REUSED)%n",
-                            erasuresBoard, found.get().record());
+                            ERASURES_BOARD, found.get().record());
                 }
                 return 0;
             }
             Thread.sleep(250); // the next look at a projection the projector has not reached yet
         }
-        err.println("erase: the erasure is done and its statement acknowledged, but board " + erasuresBoard
-                + " did not hold it within " + timeoutSeconds + " s: is the projector running, and does the sender "
-                + "registry allow PERSONAL_DATA_ERASED on it for this sender? `electoral-log dead-letters --board "
-                + erasuresBoard + "` shows refused statements; running the same command again is safe");
+        err.println("erase: the erasure is done and its statement acknowledged, but board " + ERASURES_BOARD
+                + " did not hold it within " + timeoutSeconds + " s: is the projector running, and is its signing key "
+                + "this command's (ELECTORAL_LOG_SIGNING_KEY)? `electoral-log dead-letters --board "
+                + ERASURES_BOARD + "` shows refused statements; running the same command again is safe");
         return 1;
     }
 
@@ -211,19 +209,13 @@ public final class EraseCommand implements Callable<Integer> {
 
     /**
      * The account of an erasure (schemas/README.md "The erasure statement"): kind PERSONAL_DATA_ERASED
-     * on {@code erasuresBoard}, what was erased as JSON in its artifact, never a value nor the user.
+     * on the erasures board, what was erased as JSON in its artifact, never a value nor the user.
      * Days have a delivery ID of their own ({@code erase:<board>:<from>:<to>}), so running the command
      * again after a lost acknowledgement logs them once; a user erasure has a random one, since one
      * derived from the user would let anyone test whether a user's data was erased.
      */
     static Statement statement(
-            String erasuresBoard,
-            String senderName,
-            String board,
-            LocalDate from,
-            LocalDate to,
-            Erasure.Result r,
-            long nowMillis) {
+            String senderName, String board, LocalDate from, LocalDate to, Erasure.Result r, long nowMillis) {
         Map<String, Object> account = new LinkedHashMap<>();
         account.put("erased_board", board);
         account.put("scope", from == null ? "user" : "days");
@@ -241,8 +233,9 @@ public final class EraseCommand implements Callable<Integer> {
             throw new IllegalStateException("strings, numbers and a list always serialise", e);
         }
         return Statement.newBuilder()
-                .setBoard(erasuresBoard)
-                .setDeliveryId(from == null ? "erase:" + UUID.randomUUID() : "erase:" + board + ":" + from + ":" + to)
+                .setBoard(ERASURES_BOARD)
+                .setDeliveryId(
+                        LogStatements.ERASE_PREFIX + (from == null ? UUID.randomUUID() : board + ":" + from + ":" + to))
                 .setKind(StatementKind.PERSONAL_DATA_ERASED)
                 .setStatementTimestamp(nowMillis)
                 .setSenderName(senderName)

@@ -41,6 +41,22 @@ final class ProducerOptions {
         return builder(Configuration.fromEnvironment());
     }
 
+    /**
+     * A producer builder for the statements the log makes about itself (core {@code LogStatements}:
+     * seals, erasures' accounts), signing with the log's key of {@code conf} (ELECTORAL_LOG_SIGNING_KEY
+     * or _FILE, decision 130): the projector takes them from no other key, whatever the registry says.
+     * A sender or system key given to such a command is refused, not silently ignored.
+     */
+    ProducerBuilder logsOwn(Configuration conf) throws IOException {
+        if (senderKeyFile != null || systemKeyFile != null) {
+            throw new IllegalArgumentException("this statement is the log's own and is signed with the log's key "
+                    + "(ELECTORAL_LOG_SIGNING_KEY or _FILE): --sender-key-file and --system-key-file do not apply");
+        }
+        return builder(conf)
+                .senderKey(
+                        org.electorallog.projector.ProjectorConfig.signer(conf).statementKey());
+    }
+
     /** A producer builder from these options and {@code conf}. */
     ProducerBuilder builder(Configuration conf) throws IOException {
         String servers = bootstrap != null

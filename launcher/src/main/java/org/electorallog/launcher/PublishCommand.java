@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.ProducerBuilder;
 import org.electorallog.producer.PublishResult;
+import org.electorallog.producer.Recordings;
 import org.electorallog.schemas.StatementJson;
 import org.electorallog.schemas.avro.Statement;
 import picocli.CommandLine.Command;
@@ -25,8 +26,10 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code electoral-log publish}: publishes one statement given as JSON, or many from a JSONL file or
  * standard input, with a progress line and a final count of acknowledged and failed statements. A bad
- * line is reported with its line number and the rest are still published. Exit 0 only when every
- * statement was acknowledged.
+ * line is reported with its line number and the rest are still published. With {@code --api} it
+ * then waits until each statement is recorded on its board ({@link Recordings}), not only
+ * acknowledged. Exit 0 only when every statement was acknowledged (and, with {@code --api},
+ * recorded).
  */
 @Command(
         name = "publish",
@@ -41,6 +44,20 @@ public final class PublishCommand implements Callable<Integer> {
             paramLabel = "FILE",
             description = "JSONL file, one statement per line; '-' for standard input")
     String file;
+
+    @Option(
+            names = "--api",
+            paramLabel = "URL",
+            description =
+                    "a query API to ask, once Kafka acknowledged them, whether the statements are recorded on their "
+                            + "boards (one request each: for a ceremony's statements, not a bulk load)")
+    String api;
+
+    @Option(
+            names = "--timeout",
+            defaultValue = "120",
+            description = "with --api, seconds to wait for the statements to be recorded; default ${DEFAULT-VALUE}")
+    int timeoutSeconds;
 
     @picocli.CommandLine.Mixin
     ProducerOptions producer = new ProducerOptions();
@@ -120,7 +137,49 @@ public final class PublishCommand implements Callable<Integer> {
         progress(bytesRead, total, lines, acknowledged.get(), failed.get());
         err.println();
         out.printf("acknowledged %d, failed %d%n", acknowledged.get(), failed.get());
+        if (api != null && !pending.isEmpty()) {
+            return recorded(pending) && failed.get() == 0 ? 0 : 1;
+        }
         return failed.get() == 0 ? 0 : 1;
+    }
+
+    /**
+     * With {@code --api}: whether every acknowledged statement is recorded on its board within the
+     * timeout (issue 61 item 7: the outcome, not Kafka's ack), each one reported.
+     */
+    private boolean recorded(List<CompletableFuture<PublishResult>> sent) throws IOException {
+        Recordings recordings = new Recordings(api);
+        long deadline =
+                System.nanoTime() + java.time.Duration.ofSeconds(timeoutSeconds).toNanos();
+        long recorded = 0;
+        long missing = 0;
+        for (CompletableFuture<PublishResult> f : sent) {
+            if (f.isCompletedExceptionally()) {
+                continue; // reported as not acknowledged already
+            }
+            PublishResult r = f.join();
+            java.util.Optional<Recordings.Recorded> found;
+            try {
+                found = recordings.await(r, java.time.Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for the statements to be recorded", e);
+            }
+            if (found.isPresent()) {
+                recorded++;
+                out.printf(
+                        "%s recorded on board %s as record %d%n",
+                        r.deliveryId(), r.board(), found.get().record());
+            } else {
+                missing++;
+                err.printf(
+                        "%s is not recorded on board %s within %d s: refused (`electoral-log dead-letters --board %s` "
+                                + "says why) or the projector lags%n",
+                        r.deliveryId(), r.board(), timeoutSeconds, r.board());
+            }
+        }
+        out.printf("recorded %d, not recorded %d%n", recorded, missing);
+        return missing == 0;
     }
 
     private BufferedReader reader() throws IOException {

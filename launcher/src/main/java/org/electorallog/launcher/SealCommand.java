@@ -14,6 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
+import org.electorallog.config.Configuration;
+import org.electorallog.core.LogStatements;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.PublishResult;
 import org.electorallog.schemas.BoardName;
@@ -25,8 +27,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code electoral-log seal}: ends a board (issue 42). Publishes a BOARD_SEALED statement through
- * the producer, like every other statement, so the seal is in Kafka and a replay seals at the same
- * size; the projector makes it the board's last record, signs the sealed checkpoint at once and
+ * the producer, like every other statement, signed with the log's key (the only one the projector
+ * takes a seal from, decision 130), so the seal is in Kafka and a replay seals at the same size; the projector makes it the board's last record, signs the sealed checkpoint at once and
  * refuses every later statement for the board. Its delivery ID is fixed per board
  * ({@code seal:<board>}), so the board keeps one seal however often the command runs. With {@code
  * --api} it reports the projected outcome, not Kafka's acknowledgement: a board already sealed is
@@ -64,6 +66,9 @@ public final class SealCommand implements Callable<Integer> {
     @Mixin
     ProducerOptions producer = new ProducerOptions();
 
+    /** The environment the configuration is read from (tests give their own). */
+    java.util.Map<String, String> environment = System.getenv();
+
     private final PrintStream out;
     private final PrintStream err;
 
@@ -80,7 +85,7 @@ public final class SealCommand implements Callable<Integer> {
     public static Statement statement(String board, String senderName, String election, long nowMillis) {
         return Statement.newBuilder()
                 .setBoard(board)
-                .setDeliveryId("seal:" + board)
+                .setDeliveryId(LogStatements.sealId(board))
                 .setKind(StatementKind.BOARD_SEALED)
                 .setStatementTimestamp(nowMillis)
                 .setSenderName(senderName)
@@ -95,6 +100,10 @@ public final class SealCommand implements Callable<Integer> {
             err.println("seal: '" + board + "' is not a board name ([a-z0-9][a-z0-9._-]{0,63})");
             return 2;
         }
+        if (LogStatements.reservedBoard(board)) {
+            err.println("seal: board " + board + " is the log's own and is never sealed (decision 130)");
+            return 2;
+        }
         if (api != null) {
             // a sealed board is said so without sending anything: the seal statement made now would
             // state another time than the one the board keeps, and be refused DELIVERY_ID_REUSED
@@ -105,7 +114,10 @@ public final class SealCommand implements Callable<Integer> {
             }
         }
         PublishResult sent;
-        try (ElectoralLogProducer p = producer.builder().build()) {
+        // the seal is the log's own statement: signed with the log's key, the only one the projector
+        // takes a seal from (core LogStatements, decision 130)
+        try (ElectoralLogProducer p =
+                producer.logsOwn(Configuration.load(environment)).build()) {
             sent = p.publish(statement(board, senderName, election, System.currentTimeMillis()))
                     .get();
         } catch (IllegalArgumentException e) {
@@ -137,8 +149,8 @@ public final class SealCommand implements Callable<Integer> {
             Thread.sleep(250); // the next look at a board the projector has not reached yet
         }
         err.println("seal: " + api + " did not report board " + board + " sealed within " + timeoutSeconds
-                + " s (last: " + lastLook + "); is the projector running, does the sender registry allow BOARD_SEALED"
-                + " for this sender, and is seal:" + board + " not taken by another statement (DELIVERY_ID_REUSED)?"
+                + " s (last: " + lastLook + "); is the projector running, is its signing key this command's"
+                + " (ELECTORAL_LOG_SIGNING_KEY), and is the board still taking statements?"
                 + " `electoral-log dead-letters` shows refused statements");
         return 1;
     }

@@ -94,8 +94,11 @@ class EraseCommandTest {
                             .senderKey(SigningKey.generate())
                             .committedForm(new SqlSealingKeys(ds))
                             .build();
-                    ElectoralLogProducer plain =
-                            ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic)) {
+                    // signed with the log's key: its seal is taken from no other (decision 130)
+                    ElectoralLogProducer plain = ElectoralLogProducer.builder(stack.kafkaBootstrap())
+                            .topic(topic)
+                            .senderKey(settings.signer().statementKey())
+                            .build()) {
                 ElectionStatements votes = new ElectionStatements(board, 21);
                 // format 1, values in the statement: first, since once the board has a record in the
                 // committed form it refuses one (issue 61, COMMITTED_FORM_REQUIRED)

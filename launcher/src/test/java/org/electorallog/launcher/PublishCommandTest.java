@@ -97,4 +97,40 @@ class PublishCommandTest {
         assertEquals(2, run(""));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("give statements as JSON arguments or --file"));
     }
+
+    /**
+     * Issue 61 item 7: with {@code --api} the command reports whether each statement is recorded, not
+     * only acknowledged: a vote is recorded at its record; a vote under a board's seal ID is
+     * acknowledged by Kafka, refused by the projector (RESERVED_NAME), and the command exits 1 saying
+     * it is not recorded.
+     */
+    @Test
+    void withTheApiItReportsWhatIsRecordedNotWhatIsAcknowledged() throws Exception {
+        String board = "cli-rec-" + Long.toString(System.nanoTime(), 36);
+        try (RunningLog log = new RunningLog("cli-recorded")) {
+            String[] base = {"--bootstrap", stack.kafkaBootstrap(), "--topic", log.topic, "--api", log.api.baseUrl()};
+            int code = run("", concat(base, line(board, 1)));
+            String o = out.toString(StandardCharsets.UTF_8);
+            assertEquals(0, code, o + err.toString(StandardCharsets.UTF_8));
+            assertTrue(o.contains("cli-1 recorded on board " + board + " as record 0"), o);
+            assertTrue(o.contains("recorded 1, not recorded 0"), o);
+
+            out.reset();
+            err.reset();
+            String squat = line(board, 2).replace("\"cli-2\"", "\"seal:" + board + "\"");
+            code = run("", concat(base, "--timeout", "3", squat));
+            o = out.toString(StandardCharsets.UTF_8);
+            String e = err.toString(StandardCharsets.UTF_8);
+            assertEquals(1, code, o + e);
+            assertTrue(o.contains("acknowledged 1, failed 0") && o.contains("recorded 0, not recorded 1"), o);
+            assertTrue(e.contains("seal:" + board + " is not recorded on board " + board), e);
+            SealCommandTest.awaitOneReservedNameRefusal(log);
+        }
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
 }

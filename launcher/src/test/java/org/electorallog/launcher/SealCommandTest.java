@@ -25,11 +25,16 @@ class SealCommandTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
+    /** The log's signing key the command signs its seal with (decision 130); null: none configured. */
+    private String signingKey;
+
     private int seal(String... args) {
         out.reset();
         err.reset();
         SealCommand c = new SealCommand(
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        c.environment =
+                signingKey == null ? java.util.Map.of() : java.util.Map.of("ELECTORAL_LOG_SIGNING_KEY", signingKey);
         return new CommandLine(c).execute(args);
     }
 
@@ -40,6 +45,7 @@ class SealCommandTest {
         List<Statement> votes = List.of(made.vote("voter-1", 1_000), made.vote("voter-2", 2_000));
         DatabaseAddress db = SharedStack.get().database();
         try (RunningLog log = new RunningLog("seal")) {
+            signingKey = log.settings.signer().signerKey();
             String topic = log.topic;
             ElectoralLogProducer producer = log.producer;
             for (Statement s : votes) {
@@ -71,18 +77,65 @@ class SealCommandTest {
         }
         assertEquals(2, seal("--board", "Not A Board"), "a bad board name is refused before anything is sent");
         assertTrue(err.toString().contains("is not a board name"), err.toString());
+        assertEquals(2, seal("--board", "heads"), "the log's own boards are never sealed");
+        assertTrue(err.toString().contains("board heads is the log's own and is never sealed"), err.toString());
+        assertEquals(2, seal("--board", "erasures"));
     }
 
     /**
-     * Issue 61: a vote sent first under the board's seal ID ({@code seal:<board>}) does not make the
-     * real seal a silent duplicate: the seal is dead-lettered DELIVERY_ID_REUSED (counted), and the
-     * command, which reports the projected outcome and not Kafka's acknowledgement, fails saying so.
+     * Issue 61 item 1: a seal is the log's own statement. Without the log's key the command refuses
+     * before sending; with another sender key it refuses too; a seal signed by another key (any
+     * producer, with a wildcard grant or none) is dead-lettered RESERVED_NAME and the board stays open.
      */
     @Test
-    void aSealWhoseIdAVoteTookIsRefusedAndTheCommandSaysSo() throws Exception {
+    void aSealIsSignedByTheLogsKeyOrRefused() throws Exception {
+        String board = "keyless-" + Long.toString(System.nanoTime(), 36);
+        try (RunningLog log = new RunningLog("sealkey")) {
+            String[] args = {"--board", board, "--bootstrap", log.stack.kafkaBootstrap(), "--topic", log.topic};
+            signingKey = null;
+            assertEquals(2, seal(args), out + " / " + err);
+            assertTrue(err.toString().contains("ELECTORAL_LOG_SIGNING_KEY"), err.toString());
+            signingKey = log.settings.signer().signerKey();
+            java.nio.file.Path key = java.nio.file.Files.createTempFile(
+                    java.nio.file.Files.createDirectories(java.nio.file.Path.of("target/tmp")), "sender-", ".key");
+            java.nio.file.Files.writeString(
+                    key, org.electorallog.core.SigningKey.generate().seedBase64());
+            String[] withKey = {
+                "--board",
+                board,
+                "--bootstrap",
+                log.stack.kafkaBootstrap(),
+                "--topic",
+                log.topic,
+                "--sender-key-file",
+                key.toString()
+            };
+            assertEquals(2, seal(withKey), out + " / " + err);
+            assertTrue(err.toString().contains("--sender-key-file and --system-key-file do not apply"), err.toString());
+
+            // a producer's own seal: refused whoever it is, the board goes on
+            ElectionStatements made = new ElectionStatements(board, 3);
+            log.producer.publish(made.vote("voter-1", 1_000)).get();
+            log.producer
+                    .publish(SealCommand.statement(board, "back-office", null, 2_000))
+                    .get();
+            log.producer.publish(made.vote("voter-2", 3_000)).get();
+            DeadLettersCommandTest.awaitProjected(SharedStack.get().database(), log.topic, 3);
+            assertEquals(2, DeadLettersCommandTest.boardSize(SharedStack.get().database(), board), "both votes");
+            awaitOneReservedNameRefusal(log);
+        }
+    }
+
+    /**
+     * Issue 61: a vote sent first under the board's seal ID ({@code seal:<board>}) cannot take it: it
+     * is dead-lettered RESERVED_NAME, and the real seal, signed by the log's key, seals the board.
+     */
+    @Test
+    void aVoteUnderTheSealsIdIsRefusedAndTheSealGoesThrough() throws Exception {
         String board = "squatted-" + Long.toString(System.nanoTime(), 36);
         ElectionStatements made = new ElectionStatements(board, 3);
         try (RunningLog log = new RunningLog("squat")) {
+            signingKey = log.settings.signer().signerKey();
             Statement squat = made.vote("voter-1", 1_000);
             squat.setDeliveryId("seal:" + board);
             log.producer.publish(squat).get();
@@ -96,15 +149,20 @@ class SealCommandTest {
                     "--api",
                     log.api.baseUrl(),
                     "--timeout",
-                    "15");
-            assertEquals(1, code, out + " / " + err);
-            assertTrue(err.toString().contains("DELIVERY_ID_REUSED"), err.toString());
-            org.electorallog.testkit.Poll.until(
-                    java.time.Duration.ofMinutes(1),
-                    "the seal dead-lettered DELIVERY_ID_REUSED",
-                    () -> log.projector.metrics().snapshot().get("dead_letters_delivery_id_reused"),
-                    n -> n != null && n == 1L);
-            assertEquals(1, DeadLettersCommandTest.boardSize(SharedStack.get().database(), board), "the vote alone");
+                    "60");
+            assertEquals(0, code, out + " / " + err);
+            assertTrue(out.toString().contains("board " + board + " sealed at size 1,"), out.toString());
+            awaitOneReservedNameRefusal(log);
+            assertEquals(1, DeadLettersCommandTest.boardSize(SharedStack.get().database(), board), "the seal alone");
         }
+    }
+
+    /** Waits until the log's projector has dead-lettered one statement RESERVED_NAME. */
+    static void awaitOneReservedNameRefusal(RunningLog log) throws InterruptedException {
+        org.electorallog.testkit.Poll.until(
+                java.time.Duration.ofMinutes(1),
+                "one statement dead-lettered RESERVED_NAME",
+                () -> log.projector.metrics().snapshot().get("dead_letters_reserved_name"),
+                n -> n != null && n == 1L);
     }
 }

@@ -230,7 +230,8 @@ final class BoardCheck {
             String note,
             List<Finding> out,
             List<String> notices) {
-        EntryLook.Look look = EntryLook.read(source, board, state.entriesRead(), size, trust.originPrefix());
+        EntryLook.Look look =
+                EntryLook.read(source, board, state.entriesRead(), size, trust.originPrefix(), trust.logKeys());
         List<String> problems = look.problems();
         for (int i = 0; i < problems.size() && i < MAX_ENTRY_FINDINGS; i++) {
             out.add(finding(

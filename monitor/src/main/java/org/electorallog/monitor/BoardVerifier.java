@@ -55,7 +55,8 @@ public final class BoardVerifier {
         this.files = files;
         this.options = options;
         this.depth = depth;
-        this.entryChecks = new EntryChecks(options.board(), options.systemKeys(), options.registry(), this::problem);
+        this.entryChecks = new EntryChecks(
+                options.board(), options.systemKeys(), options.registry(), options.logKeys(), this::problem);
     }
 
     /** Verifies the board in {@code files}; I/O failures of the source are thrown, everything else is a problem. */

@@ -1,11 +1,15 @@
 package org.electorallog.monitor;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.electorallog.core.CanonicalStatementReader;
+import org.electorallog.core.Hex;
+import org.electorallog.core.LogStatements;
+import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.SignatureBundle;
 import org.electorallog.core.SigningKey;
 
@@ -15,8 +19,10 @@ import org.electorallog.core.SigningKey;
  * canonical statement of this board; its sender signature with the sender key it names and its
  * system signature with the system keys given (the signature bundle beside the entry bundle, core
  * {@link SignatureBundle}); its sender's grant in a registry export at its Kafka time; that no
- * record follows a {@code BOARD_SEALED} one; and that a {@code LOG_CONTINUATION} is the board's
- * first record ({@link BoardVerifier} checks the link it names).
+ * record follows a {@code BOARD_SEALED} one; that a {@code LOG_CONTINUATION} is the board's
+ * first record ({@link BoardVerifier} checks the link it names); and that a statement the log makes
+ * about itself (a seal, a heads entry, an erasure's account: core {@link LogStatements}) fits its
+ * shape and names the log's key as its sender.
  */
 final class EntryChecks {
     static final String SEALED = "BOARD_SEALED";
@@ -27,6 +33,7 @@ final class EntryChecks {
     record Continuation(String previousBoard, long previousSize, byte[] previousRoot) {}
 
     private final List<byte[]> systemKeys;
+    private final List<byte[]> logKeys;
     private final RegistryExport registry;
     private final Consumer<String> problems;
     private final Map<ByteBuffer, SigningKey.PublicKey> keys = new HashMap<>();
@@ -46,10 +53,18 @@ final class EntryChecks {
      * @param board      the board the entries must be of, or null: the first entry's
      * @param systemKeys the voting system's keys; empty: system signatures are not checked
      * @param registry   the sender registry export, or null: grants are not checked
+     * @param logKeys    the log's Ed25519 public keys: the only senders of the statements it makes about
+     *                   itself (core {@link LogStatements}); empty: their senders are not checked
      */
-    EntryChecks(String board, List<byte[]> systemKeys, RegistryExport registry, Consumer<String> problems) {
+    EntryChecks(
+            String board,
+            List<byte[]> systemKeys,
+            RegistryExport registry,
+            List<NoteVerifier> logKeys,
+            Consumer<String> problems) {
         this.board = board;
         this.systemKeys = List.copyOf(systemKeys);
+        this.logKeys = logKeys.stream().map(NoteVerifier::publicKey).toList();
         this.registry = registry;
         this.problems = problems;
     }
@@ -121,8 +136,28 @@ final class EntryChecks {
         if (kind.equals(CONTINUATION)) {
             continuation(index, fields);
         }
+        String id = String.valueOf(fields.get("delivery_id"));
+        if (LogStatements.reserved(of, kind, id)) {
+            logsOwn(index, of, kind, id, fields.get("sender_public_key") instanceof byte[] k ? k : null);
+        }
         if (signatures != null) {
             signatures(index, entry, kind, fields, signatures, verified == null ? null : verified[i]);
+        }
+    }
+
+    /**
+     * A statement under a name only the log writes (issue 61 item 1): it must fit its shape and name
+     * the log's key as its sender, the only one a projector takes it from.
+     */
+    private void logsOwn(long index, String of, String kind, String id, byte[] sender) {
+        String misfit = LogStatements.misfit(of, kind, id);
+        if (misfit != null) {
+            problems.accept("entry " + index + " uses a name only the log writes: " + misfit);
+        } else if (!logKeys.isEmpty()
+                && (sender == null || logKeys.stream().noneMatch(k -> Arrays.equals(k, sender)))) {
+            problems.accept("entry " + index + " (" + kind + " under '" + id + "') is one of the log's own statements "
+                    + "but names sender key " + (sender == null ? "none" : Hex.encode(sender))
+                    + ", not the log's: a projector takes it from no other key");
         }
     }
 
@@ -175,7 +210,8 @@ final class EntryChecks {
                 problems.accept("entry " + index + "'s system signature verifies with none of the system keys given");
             }
         }
-        if (registry != null) {
+        if (registry != null && !LogStatements.reserved(board, kind, String.valueOf(fields.get("delivery_id")))) {
+            // the log's own statements are covered by no grant: their sender is checked above
             String refusal = s.sender() == null || key == null
                     ? "it has no sender signature"
                     : registry.refusal(key, board, kind, s.createdMillis());

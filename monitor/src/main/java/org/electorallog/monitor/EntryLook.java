@@ -9,6 +9,7 @@ import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.core.EntryBundle;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.HeadsBoard;
+import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.TileLayout;
 
@@ -40,10 +41,11 @@ final class EntryLook {
      */
     record Look(long readTo, List<String> problems, LogEndpoint.Answer withheld, long committedFrom) {}
 
-    /** Reads the entries [from, to) of {@code board}, at most {@link #MAX_BUNDLES_A_LOOK} bundles. */
-    static Look read(LogEndpoint api, String board, long from, long to, String originPrefix) {
+    /** Reads the entries [from, to) of {@code board} ({@code logKeys}: the senders of the log's own statements), at most {@link #MAX_BUNDLES_A_LOOK} bundles. */
+    static Look read(
+            LogEndpoint api, String board, long from, long to, String originPrefix, List<NoteVerifier> logKeys) {
         List<String> problems = new ArrayList<>();
-        EntryChecks checks = new EntryChecks(board, List.of(), null, problems::add);
+        EntryChecks checks = new EntryChecks(board, List.of(), null, logKeys, problems::add);
         long committedFrom = -1;
         long readTo = from;
         int bundles = 0;

@@ -2,6 +2,7 @@ package org.electorallog.monitor;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,7 @@ class EntryChecksTest {
     @Test
     void whatAnHonestProjectorNeverLogsIsReported() {
         List<String> problems = new ArrayList<>();
-        EntryChecks c = new EntryChecks("b", List.of(), null, problems::add);
+        EntryChecks c = new EntryChecks("b", List.of(), null, List.of(), problems::add);
         byte[] root = new byte[32];
         root[31] = 7;
         c.bundle(
@@ -55,7 +56,7 @@ class EntryChecksTest {
         SigningKey other = SigningKey.generate();
         byte[] e = entry(MonitorTest.statements("b", "v-", 0, 1).get(0));
         List<String> problems = new ArrayList<>();
-        EntryChecks c = new EntryChecks(null, List.of(system.publicKey()), null, problems::add);
+        EntryChecks c = new EntryChecks(null, List.of(system.publicKey()), null, List.of(), problems::add);
         c.bundle(
                 0,
                 List.of(e, e),
@@ -65,6 +66,38 @@ class EntryChecksTest {
         assertEquals(List.of("entry 1's system signature verifies with none of the system keys given"), problems);
         assertEquals("b", c.board(), "the first entry's board");
         assertEquals(2, c.unsigned);
+    }
+
+    /**
+     * Issue 61 item 1: a statement under a name only the log writes must fit its shape and name the
+     * log's key as its sender; a vote under the seal's ID and a seal naming another sender are
+     * reported, the log's own seal is not.
+     */
+    @Test
+    void theLogsOwnStatementsMustNameTheLogsKey() {
+        org.electorallog.core.NoteSigner log = org.electorallog.core.NoteSigner.generate("entries.example");
+        List<org.electorallog.core.NoteVerifier> keys =
+                List.of(org.electorallog.core.NoteVerifier.parse(log.verifierKey()));
+        Statement squat = Statement.newBuilder(
+                        MonitorTest.statements("b", "v-", 0, 1).get(0))
+                .setDeliveryId("seal:b")
+                .build();
+        Statement foreignSeal = BoardVerifierTest.seal("b");
+        foreignSeal.setSenderPublicKey(
+                java.nio.ByteBuffer.wrap(SigningKey.generate().publicKey()));
+        Statement ownSeal = BoardVerifierTest.seal("b");
+        ownSeal.setSenderPublicKey(java.nio.ByteBuffer.wrap(log.publicKey()));
+        List<String> problems = new ArrayList<>();
+        new EntryChecks("b", List.of(), null, keys, problems::add)
+                .bundle(0, List.of(entry(squat), entry(foreignSeal)), null);
+        assertEquals(2, problems.size(), problems.toString());
+        assertTrue(
+                problems.get(0).startsWith("entry 0 uses a name only the log writes: a board's seal"), problems.get(0));
+        assertTrue(
+                problems.get(1).contains("is one of the log's own statements but names sender key"), problems.get(1));
+        List<String> none = new ArrayList<>();
+        new EntryChecks("b", List.of(), null, keys, none::add).bundle(0, List.of(entry(ownSeal)), null);
+        assertEquals(List.of(), none);
     }
 
     static byte[] entry(Statement s) {

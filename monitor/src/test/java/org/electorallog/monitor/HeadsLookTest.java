@@ -52,7 +52,7 @@ class HeadsLookTest {
 
             byte[] other = root.clone();
             other[0] ^= 1;
-            v.publish(List.of(entry(board, 5, other, "forged-head")));
+            v.publish(List.of(entry(board, 5, other, "head:" + board + ":5-forged")));
             v.awaitCheckpoint(HeadsBoard.NAME, 3);
             List<Finding> found = monitor.pass();
             assertEquals(1, found.size(), found.toString());
@@ -85,7 +85,7 @@ class HeadsLookTest {
             assertEquals(List.of(), monitor.pass(), "first sight");
 
             // before, the monitor's pass ended in a NullPointerException here
-            v.publish(List.of(entry("no-such-board", 1, root, "ghost-head")));
+            v.publish(List.of(entry("no-such-board", 1, root, "head:no-such-board:1")));
             v.awaitCheckpoint(HeadsBoard.NAME, 2);
             List<Finding> ghost = monitor.pass();
             assertEquals(1, ghost.size(), ghost + " " + reported);

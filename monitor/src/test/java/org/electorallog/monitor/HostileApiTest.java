@@ -251,7 +251,8 @@ class HostileApiTest {
             v.awaitCheckpoint(clear, 5);
             String committedNote = new LogEndpoint(v.api().baseUrl(), null).checkpoint(committed);
             Checkpoint at5 = Checkpoint.parse(SignedNote.parse(committedNote).text());
-            v.publish(List.of(HeadsLookTest.entry(committed, at5.size(), at5.root(), "head-0")));
+            v.publish(List.of(
+                    HeadsLookTest.entry(committed, at5.size(), at5.root(), HeadsBoard.deliveryId(committed, 5))));
             v.awaitCheckpoint(HeadsBoard.NAME, 1);
 
             Monitor anonymous = monitor(null, state, reported, api.baseUrl());
@@ -270,7 +271,7 @@ class HostileApiTest {
             // a forked heads entry (another root for the committed board at size 5) hidden behind a 403
             byte[] otherRoot = at5.root().clone();
             otherRoot[0] ^= 1;
-            v.publish(List.of(HeadsLookTest.entry(committed, 5, otherRoot, "head-forked")));
+            v.publish(List.of(HeadsLookTest.entry(committed, 5, otherRoot, "head:" + committed + ":5-forked")));
             v.awaitCheckpoint(HeadsBoard.NAME, 2);
             try (ElectoralLogProducer producer = ElectoralLogProducer.builder(View.STACK.kafkaBootstrap())
                     .topic(v.topic())

@@ -63,24 +63,39 @@ record View(String topic, String jdbcUrl, Projector projector, QueryApi api) imp
         return new View(topic, url, p, api);
     }
 
+    /** Publishes each statement unsigned, but the log's own (a seal), which the log's key signs (decision 130). */
     void publish(List<Statement> statements) throws Exception {
         try (ElectoralLogProducer producer =
                 ElectoralLogProducer.create(ElectoralLogProducer.defaults(STACK.kafkaBootstrap()), topic)) {
             for (Statement s : statements) {
-                producer.publish(s).get();
+                if (logsOwn(s)) {
+                    publishSigned(List.of(s), SIGNER.statementKey());
+                } else {
+                    producer.publish(s).get();
+                }
             }
         }
     }
 
-    /** Publishes each statement signed by {@code sender} (its sender signature over the canonical bytes). */
+    private static boolean logsOwn(Statement s) {
+        return org.electorallog.core.LogStatements.reserved(
+                s.getBoard(), s.getKind().name(), s.getDeliveryId());
+    }
+
+    /**
+     * Publishes each statement signed by {@code sender} (its sender signature over the canonical bytes),
+     * but the log's own (a seal), which the log's key signs (decision 130).
+     */
     void publishSigned(List<Statement> statements, org.electorallog.core.SigningKey sender) throws Exception {
         try (ElectoralLogProducer producer =
                 ElectoralLogProducer.create(ElectoralLogProducer.defaults(STACK.kafkaBootstrap()), topic)) {
-            for (Statement s : statements) {
+            for (Statement each : statements) {
+                Statement s = each;
+                org.electorallog.core.SigningKey key = logsOwn(s) ? SIGNER.statementKey() : sender;
                 Statement st = Statement.newBuilder(s)
-                        .setSenderPublicKey(java.nio.ByteBuffer.wrap(sender.publicKey()))
+                        .setSenderPublicKey(java.nio.ByteBuffer.wrap(key.publicKey()))
                         .build();
-                byte[] signature = sender.sign(org.electorallog.schemas.CanonicalStatement.encode(st));
+                byte[] signature = key.sign(org.electorallog.schemas.CanonicalStatement.encode(st));
                 producer.publish(org.electorallog.schemas.avro.Envelope.newBuilder()
                                 .setStatement(st)
                                 .setSenderSignature(java.nio.ByteBuffer.wrap(signature))

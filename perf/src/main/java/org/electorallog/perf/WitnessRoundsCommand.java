@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.electorallog.core.Cosigner;
-import org.electorallog.core.SigningKey;
 import org.electorallog.core.WitnessPolicy;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.projector.ProjectorSettings;
@@ -66,11 +65,8 @@ final class WitnessRoundsCommand implements Callable<Integer> {
                 long[] grown = new long
                         [boards.stream().mapToInt(Integer::intValue).max().orElse(0)];
                 for (String mode : List.of("BOARDS", "HEADS")) {
-                    try (Witnessing w = Witnessing.unscheduled(
-                            policy,
-                            settings,
-                            Duration.ofSeconds(30),
-                            mode.equals("HEADS") ? SigningKey.generate() : null)) {
+                    try (Witnessing w =
+                            Witnessing.unscheduled(policy, settings, Duration.ofSeconds(30), mode.equals("HEADS"))) {
                         for (int n : boards) {
                             for (int round = 0; round < rounds; round++) {
                                 grow(producer, n, grown);

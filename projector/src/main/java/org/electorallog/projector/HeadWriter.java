@@ -8,7 +8,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import org.electorallog.core.HeadsBoard;
-import org.electorallog.core.SigningKey;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.ProducerBuilder;
 import org.electorallog.schemas.avro.CheckpointReason;
@@ -16,6 +15,7 @@ import org.electorallog.schemas.avro.LogCheckpoint;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
 import org.electorallog.store.CheckpointRow;
+import org.electorallog.store.Deliveries;
 import org.electorallog.store.HeadLinks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +27,10 @@ import org.slf4j.LoggerFactory;
  * path like any statement, so the heads board is projected, checkpointed, audited and replayed as
  * any board. Each entry's delivery ID names the board and size, and its content is fixed by them
  * (its time is the projection time of the board's last record at that size), so a round repeated
- * after a crash or by a new leader adds nothing (the projector drops the repeat as a duplicate).
+ * after a crash or by a new leader adds nothing (the projector drops the repeat as a duplicate). An
+ * entry counts as entered once the heads board holds it, not when Kafka acknowledges it (issue 61
+ * item 7): one still missing {@link #NOT_PROJECTED_AFTER} after its acknowledgement is reported and
+ * sent again. Entries are signed with the log's key, the only one the heads board takes.
  */
 final class HeadWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HeadWriter.class);
@@ -35,24 +38,48 @@ final class HeadWriter implements AutoCloseable {
 
     private final ElectoralLogProducer producer;
     private final String originPrefix;
-    /** Each board's size last entered and acknowledged by Kafka (empty at start: the first round enters every board once more). */
-    private final Map<String, Long> entered = new ConcurrentHashMap<>();
+    /**
+     * How long an acknowledged entry may stay unprojected before it is reported and sent again (a
+     * duplicate if the projector only lagged): an acknowledgement is not a record (issue 61 item 7).
+     */
+    static final java.time.Duration NOT_PROJECTED_AFTER = java.time.Duration.ofSeconds(60);
 
-    HeadWriter(ElectoralLogProducer producer, String originPrefix) {
+    /** An entry sent for a board's checkpoint at {@code size}: when Kafka acknowledged it, and whether it is projected. */
+    private record Entered(long size, long ackedNanos, boolean projected) {}
+
+    /**
+     * Each board's entry last acknowledged by Kafka (empty at start: the first round enters every
+     * board once more), until the heads board holds it.
+     */
+    private final Map<String, Entered> entered = new ConcurrentHashMap<>();
+
+    private final java.time.Duration notProjectedAfter;
+
+    HeadWriter(ElectoralLogProducer producer, String originPrefix, java.time.Duration notProjectedAfter) {
         this.producer = producer;
         this.originPrefix = originPrefix;
+        this.notProjectedAfter = notProjectedAfter;
     }
 
-    /** A head writer sending through the projector's Kafka (its security settings and schema source), signing with {@code key}. */
-    static HeadWriter create(ProjectorSettings settings, SigningKey key) {
+    /**
+     * A head writer sending through the projector's Kafka (its security settings and schema source),
+     * signing with the log's key: the heads board takes entries from no other sender, and clients
+     * check that its entries name the log's key (core {@code LogStatements}, decision 130).
+     */
+    static HeadWriter create(ProjectorSettings settings) {
+        return create(settings, NOT_PROJECTED_AFTER);
+    }
+
+    /** As {@link #create(ProjectorSettings)}, sending an unprojected entry again {@code notProjectedAfter} after its ack. */
+    static HeadWriter create(ProjectorSettings settings, java.time.Duration notProjectedAfter) {
         ProducerBuilder b = ElectoralLogProducer.builder(settings.bootstrap())
                 .topic(settings.topic())
-                .senderKey(key);
+                .senderKey(settings.signer().statementKey());
         settings.kafkaSecurity().forEach((k, v) -> b.kafka(k, String.valueOf(v)));
         if (settings.schemaRegistryUrl() != null) {
             b.schemaRegistry(settings.schemaRegistryUrl());
         }
-        return new HeadWriter(b.build(), settings.originPrefix());
+        return new HeadWriter(b.build(), settings.originPrefix(), notProjectedAfter);
     }
 
     /**
@@ -64,8 +91,8 @@ final class HeadWriter implements AutoCloseable {
     int round(Connection c) throws SQLException, InterruptedException {
         Map<HeadLinks.Latest, CompletableFuture<?>> sent = new java.util.LinkedHashMap<>();
         for (HeadLinks.Latest b : HeadLinks.latest(c, HeadsBoard.NAME)) {
-            Long done = entered.get(b.board());
-            if (done != null && done >= b.checkpoint().size()) {
+            Entered done = entered.get(b.board());
+            if (done != null && done.size() >= b.checkpoint().size() && !dueAgain(c, b.board(), done)) {
                 continue;
             }
             try {
@@ -82,13 +109,43 @@ final class HeadWriter implements AutoCloseable {
         for (Map.Entry<HeadLinks.Latest, CompletableFuture<?>> f : sent.entrySet()) {
             try {
                 f.getValue().get();
-                entered.merge(f.getKey().board(), f.getKey().checkpoint().size(), Math::max);
+                entered.merge(
+                        f.getKey().board(),
+                        new Entered(f.getKey().checkpoint().size(), System.nanoTime(), false),
+                        (was, now) -> was.size() > now.size() ? was : now);
                 acknowledged++;
             } catch (ExecutionException e) {
                 notSent(f.getKey(), e.getCause()); // the next round sends it again, under the same delivery ID
             }
         }
         return acknowledged;
+    }
+
+    /**
+     * Whether the entry {@code done} of {@code board} must be sent again: not while the heads board
+     * holds it (then it is never looked up again) or while it is younger than {@code
+     * notProjectedAfter}; past that it was refused or the projector lags, which is reported.
+     */
+    private boolean dueAgain(Connection c, String board, Entered done) throws SQLException {
+        if (done.projected()) {
+            return false;
+        }
+        if (Deliveries.projected(c, HeadsBoard.NAME, HeadsBoard.deliveryId(board, done.size()))
+                .isPresent()) {
+            entered.replace(board, done, new Entered(done.size(), done.ackedNanos(), true));
+            return false;
+        }
+        if (System.nanoTime() - done.ackedNanos() < notProjectedAfter.toNanos()) {
+            return false;
+        }
+        LOG.warn(
+                "head writer: the heads entry of board {} at {} was acknowledged {} s ago and is not on the heads board: "
+                        + "sent again (`electoral-log dead-letters --board {}` shows a refusal)",
+                board,
+                done.size(),
+                (System.nanoTime() - done.ackedNanos()) / 1_000_000_000L,
+                HeadsBoard.NAME);
+        return true;
     }
 
     private static void notSent(HeadLinks.Latest b, Throwable why) {

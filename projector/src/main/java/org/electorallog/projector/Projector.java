@@ -63,7 +63,7 @@ public final class Projector implements AutoCloseable {
                 settings.streamThreads() + 3, // + the key maker's
                 "projector");
         this.deadLetters = new DeadLetterPublisher(settings.kafkaClient(), settings.deadLetterTopic());
-        this.signatures = SignatureVerifier.forThisMachine(settings.signatures());
+        this.signatures = SignatureVerifier.forThisMachine(settings.signatures(), LogStatementCheck.of(settings));
         this.positions = new KafkaPositions(settings);
         this.opening = new PersonalOpening(new SqlDataKeys(db, settings.keyEncryption()));
         try {

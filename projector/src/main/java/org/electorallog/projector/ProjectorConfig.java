@@ -73,7 +73,11 @@ public final class ProjectorConfig {
         return s.withKafkaSecurity(conf.kafkaSecurity());
     }
 
-    private static NoteSigner signer(Configuration conf) {
+    /**
+     * The log's signing key of {@code conf} (ELECTORAL_LOG_SIGNING_KEY or _FILE): what signs its
+     * checkpoints and the statements it makes about itself (seals, erasures' accounts, heads entries).
+     */
+    public static NoteSigner signer(Configuration conf) {
         String key = conf.secret(Setting.SIGNING_KEY);
         if (key == null) {
             throw new IllegalArgumentException(Setting.SIGNING_KEY.env + " (or " + Setting.SIGNING_KEY.fileEnv()

@@ -43,11 +43,17 @@ final class SenderRegistry {
             throws SQLException {
         Set<ByteBuffer> keys = new LinkedHashSet<>();
         for (PendingEvent e : events) {
-            keys.add(ByteBuffer.wrap(e.statement().senderPublicKey()));
+            if (!isLogs(e)) {
+                keys.add(ByteBuffer.wrap(e.statement().senderPublicKey()));
+            }
         }
         Map<ByteBuffer, List<SenderGrant>> grants = SenderGrants.forKeys(c, keys);
         List<PendingEvent> out = new ArrayList<>(events.size());
         for (PendingEvent e : events) {
+            if (isLogs(e)) {
+                out.add(e); // the log's own statement: LogStatementCheck alone decides (issue 61 item 1)
+                continue;
+            }
             DecodedStatement st = e.statement();
             Optional<Refusal> no = decide(
                     grants.getOrDefault(ByteBuffer.wrap(st.senderPublicKey()), List.of()),
@@ -63,6 +69,12 @@ final class SenderRegistry {
             }
         }
         return out;
+    }
+
+    /** Whether {@code e} uses a name only the log writes: no grant ever covers it ({@link LogStatementCheck}). */
+    private static boolean isLogs(PendingEvent e) {
+        DecodedStatement st = e.statement();
+        return org.electorallog.core.LogStatements.reserved(st.board(), st.kind(), st.deliveryId());
     }
 
     /**

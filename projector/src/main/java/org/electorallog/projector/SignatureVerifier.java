@@ -23,7 +23,8 @@ import org.electorallog.schemas.BadEventException;
  * thread every slice the pool has not started yet, and waits for the others. Ed25519 verification is
  * the projector's costliest step on signed boards (about 100 µs a statement on the 2-core machine),
  * and each statement's check is independent of the others and of the database, so the verdicts are
- * the same as one by one, in batch order.
+ * the same as one by one, in batch order. The statements the log makes about itself are checked by
+ * {@link LogStatementCheck} instead, whatever the policy (issue 61 item 1).
  *
  * <p>A batch shorter than {@link #SERIAL_BELOW}, or any batch when there is one thread, is checked on
  * the calling thread at once: handing it over would cost more than it saves. With policy {@code
@@ -35,21 +36,27 @@ final class SignatureVerifier implements AutoCloseable {
     private static final int SLICES_PER_THREAD = 4;
 
     private final SignaturePolicy policy;
+    private final LogStatementCheck log;
     private final int threads;
     private ExecutorService pool;
 
-    /** {@code threads}: the pool's threads (at least 1; with 1, batches are checked on the calling thread). */
-    SignatureVerifier(SignaturePolicy policy, int threads) {
+    /**
+     * {@code log}: the check of the statements the log makes about itself, which applies whatever
+     * the policy; {@code threads}: the pool's threads (at least 1; with 1, batches are checked on the
+     * calling thread).
+     */
+    SignatureVerifier(SignaturePolicy policy, LogStatementCheck log, int threads) {
         if (threads < 1) {
             throw new IllegalArgumentException("signature verification needs at least 1 thread, got " + threads);
         }
         this.policy = policy;
+        this.log = log;
         this.threads = threads;
     }
 
     /** One thread per core of this machine. */
-    static SignatureVerifier forThisMachine(SignaturePolicy policy) {
-        return new SignatureVerifier(policy, Runtime.getRuntime().availableProcessors());
+    static SignatureVerifier forThisMachine(SignaturePolicy policy, LogStatementCheck log) {
+        return new SignatureVerifier(policy, log, Runtime.getRuntime().availableProcessors());
     }
 
     /** The events of {@code batch} whose signatures the policy refuses, with reason and message, in batch order. */
@@ -64,6 +71,15 @@ final class SignatureVerifier implements AutoCloseable {
     Verification start(List<PendingEvent> batch) {
         BadEventException[] verdicts = new BadEventException[batch.size()];
         if (policy.mode() == SignaturePolicy.Mode.NONE || batch.isEmpty()) {
+            // the log's own statements are checked whatever the policy; they are few (a seal, an
+            // account, the heads entries), so on this thread
+            for (int i = 0; i < batch.size(); i++) {
+                try {
+                    log.check(batch.get(i).statement());
+                } catch (BadEventException e) {
+                    verdicts[i] = e;
+                }
+            }
             return new Verification(batch, verdicts, List.of());
         }
         if (batch.size() < SERIAL_BELOW || threads == 1) {
@@ -152,7 +168,9 @@ final class SignatureVerifier implements AutoCloseable {
         Map<ByteBuffer, SigningKey.PublicKey> senderKeys = new HashMap<>();
         for (int i = from; i < to; i++) {
             try {
-                policy.check(batch.get(i).statement(), senderKeys);
+                if (!log.check(batch.get(i).statement())) {
+                    policy.check(batch.get(i).statement(), senderKeys);
+                }
             } catch (BadEventException e) {
                 verdicts[i] = e;
             }

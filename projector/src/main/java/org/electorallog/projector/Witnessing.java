@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.electorallog.core.SigningKey;
 import org.electorallog.core.WitnessPolicy;
 import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
@@ -64,8 +63,8 @@ public final class Witnessing implements AutoCloseable {
     }
 
     /**
-     * Starts witnessing as configured (ELECTORAL_LOG_WITNESSES, _QUORUM, _TIMEOUT_MS, _WITNESS_MODE,
-     * _HEAD_SENDER_KEY), a round every checkpoint interval (at least 200 ms, at most 5 s); null
+     * Starts witnessing as configured (ELECTORAL_LOG_WITNESSES, _QUORUM, _TIMEOUT_MS, _WITNESS_MODE),
+     * a round every checkpoint interval (at least 200 ms, at most 5 s); null
      * without witnesses.
      */
     public static Witnessing start(org.electorallog.config.Configuration conf, ProjectorSettings settings) {
@@ -82,31 +81,16 @@ public final class Witnessing implements AutoCloseable {
             throw new IllegalArgumentException(
                     org.electorallog.config.Setting.WITNESS_MODE.env + " must be BOARDS or HEADS, got '" + mode + "'");
         }
-        String seed = conf.secret(org.electorallog.config.Setting.HEAD_SENDER_KEY);
-        SigningKey key;
-        if (seed == null && "ENFORCE".equals(conf.get(org.electorallog.config.Setting.SENDER_REGISTRY))) {
-            throw new IllegalArgumentException(org.electorallog.config.Setting.HEAD_SENDER_KEY.env
-                    + " is needed in HEADS witness mode with the sender registry enforced: a key made at start is "
-                    + "registered for nothing, so every heads entry would be refused");
-        }
-        if (seed == null) {
-            key = SigningKey.generate();
-            LOG.info(
-                    "head writer: no {} set, signing the heads board with a key made now",
-                    org.electorallog.config.Setting.HEAD_SENDER_KEY.env);
-        } else {
-            key = SigningKey.parse(seed);
-        }
-        return startHeads(policy, settings, timeout, Duration.ofMillis(every), key);
+        return startHeads(policy, settings, timeout, Duration.ofMillis(every));
     }
 
     /**
-     * Starts the rounds in HEADS mode: the head writer signs the heads board's entries with {@code
-     * headKey} and only the heads board's checkpoints go to the witnesses.
+     * Starts the rounds in HEADS mode: the head writer signs the heads board's entries with the log's
+     * key (decision 130) and only the heads board's checkpoints go to the witnesses.
      */
     public static Witnessing startHeads(
-            WitnessPolicy policy, ProjectorSettings settings, Duration timeout, Duration every, SigningKey headKey) {
-        return start(policy, settings, timeout, every, HeadWriter.create(settings, headKey));
+            WitnessPolicy policy, ProjectorSettings settings, Duration timeout, Duration every) {
+        return start(policy, settings, timeout, every, HeadWriter.create(settings));
     }
 
     /** Starts the rounds in BOARDS mode: every board's checkpoints go to the witnesses. */
@@ -144,13 +128,13 @@ public final class Witnessing implements AutoCloseable {
     }
 
     /**
-     * Witnessing in HEADS mode ({@code headKey} signs the heads entries; null: BOARDS mode) whose rounds
-     * run only when the caller runs them ({@link #headRound}, {@link #round}): for tests and the perf
-     * module's measure of requests a round.
+     * Witnessing in HEADS mode ({@code heads}; else BOARDS mode) whose rounds run only when the caller
+     * runs them ({@link #headRound}, {@link #round}): for tests and the perf module's measure of
+     * requests a round.
      */
     public static Witnessing unscheduled(
-            WitnessPolicy policy, ProjectorSettings settings, Duration timeout, SigningKey headKey) {
-        return unscheduled(policy, settings, timeout, headKey == null ? null : HeadWriter.create(settings, headKey));
+            WitnessPolicy policy, ProjectorSettings settings, Duration timeout, boolean heads) {
+        return unscheduled(policy, settings, timeout, heads ? HeadWriter.create(settings) : null);
     }
 
     static Witnessing unscheduled(

@@ -52,8 +52,9 @@ class BoardSealTest {
                 h.settings.withDatabase(url, db.user(), db.password()).withCheckpointEvery(Duration.ofHours(1));
         List<String> refusedIds = new ArrayList<>();
         int openCount = 0;
-        try (ElectoralLogProducer producer =
-                ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
+        // signed with the log's key: a seal is taken from no other (decision 130); the other statements
+        // are unsigned as far as the policy (NONE) cares
+        try (ElectoralLogProducer producer = logsOwn(h, settings)) {
             try (Projector p = Projector.start(settings)) {
                 for (int i = 0; i < BEFORE; i++) {
                     producer.publish(ProjectorHarness.statement(sealed, "before-" + i, 1_000 + i));
@@ -66,8 +67,8 @@ class BoardSealTest {
                 // published at once, so that some share the sealing batch
                 producer.publish(seal(sealed, "seal:" + sealed));
                 producer.publish(ProjectorHarness.statement(open, "open-" + openCount++, 2_000));
-                producer.publish(seal(sealed, "second-seal"));
-                refusedIds.add("second-seal");
+                producer.publish(seal(sealed, "seal:" + sealed, 2_500)); // another seal: only one ID a board
+                refusedIds.add("seal:" + sealed);
                 for (int i = 0; i < 3; i++) {
                     producer.publish(ProjectorHarness.statement(sealed, "after-" + i, 2_000 + i));
                     refusedIds.add("after-" + i);
@@ -119,6 +120,7 @@ class BoardSealTest {
         Map<String, String> reasons = DeadLetters.reasons(h);
         Map<String, String> expected = new TreeMap<>();
         refusedIds.forEach(id -> expected.put(id, "BOARD_SEALED"));
+        expected.put("seal:" + sealed, "DELIVERY_ID_REUSED");
         assertEquals(expected, reasons);
 
         // a replay of the topic into a new database seals at the same size
@@ -134,12 +136,24 @@ class BoardSealTest {
         }
     }
 
+    /** A producer on the harness's topic signing with the log's key of {@code settings}: what may send a seal. */
+    static ElectoralLogProducer logsOwn(ProjectorHarness h, ProjectorSettings settings) {
+        return ElectoralLogProducer.builder(h.stack.kafkaBootstrap())
+                .topic(h.topic)
+                .senderKey(settings.signer().statementKey())
+                .build();
+    }
+
     static Statement seal(String board, String deliveryId) {
+        return seal(board, deliveryId, 2_000);
+    }
+
+    static Statement seal(String board, String deliveryId, long timestamp) {
         return Statement.newBuilder()
                 .setBoard(board)
                 .setDeliveryId(deliveryId)
                 .setKind(StatementKind.BOARD_SEALED)
-                .setStatementTimestamp(2_000)
+                .setStatementTimestamp(timestamp)
                 .setSenderName("back-office")
                 .setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
                 .build();

@@ -51,8 +51,7 @@ class CommittedBoardTest {
                             .senderKey(SigningKey.generate())
                             .committedForm(new SqlSealingKeys(live))
                             .build();
-                    ElectoralLogProducer plain = ElectoralLogProducer.create(
-                            ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
+                    ElectoralLogProducer plain = BoardSealTest.logsOwn(h, settings)) {
                 plain.publish(ProjectorHarness.statement(board, "before", DAY)).get(); // record 0, in the clear
                 for (String user : new String[] {"alice", "bob"}) { // records 1 and 2: the switch at 1
                     Statement v = votes.vote(user, DAY);

@@ -74,8 +74,11 @@ class CrashTest {
         AtomicReference<Throwable> publishFailure = new AtomicReference<>();
         Thread publisher = new Thread(
                 () -> {
-                    try (ElectoralLogProducer p = ElectoralLogProducer.create(
-                            ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
+                    // signed with the log's key: the seal is taken from no other (decision 130)
+                    try (ElectoralLogProducer p = ElectoralLogProducer.builder(h.stack.kafkaBootstrap())
+                            .topic(h.topic)
+                            .senderKey(signer.statementKey())
+                            .build()) {
                         List<String> boards = new ArrayList<>(published.keySet());
                         long pace = Math.max(1, (KILLS * 1500L) / Math.max(1, STATEMENTS / 1000));
                         for (int i = 0; i < STATEMENTS; i++) {

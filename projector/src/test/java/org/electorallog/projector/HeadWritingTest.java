@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.List;
 import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.NoteSigner;
-import org.electorallog.core.SigningKey;
 import org.electorallog.core.WitnessPolicy;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
@@ -56,8 +55,7 @@ class HeadWritingTest {
         WitnessPolicy policy = WitnessPolicy.parse(List.of(key.verifierKey() + " http://127.0.0.1:" + w1.port()), "1");
         WitnessPolicy.Entry witness = policy.witnesses().get(0);
         try (Projector p = Projector.start(settings);
-                Witnessing witnessing =
-                        Witnessing.unscheduled(policy, settings, Duration.ofSeconds(5), SigningKey.generate());
+                Witnessing witnessing = Witnessing.unscheduled(policy, settings, Duration.ofSeconds(5), true);
                 ElectoralLogProducer producer =
                         ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
             for (int b = 0; b < BOARDS; b++) {
@@ -79,7 +77,7 @@ class HeadWritingTest {
             assertLinks(url, db, settings.originPrefix(), 3);
 
             // a new leader, who does not know what was entered, enters every board again: the repeats are dropped
-            try (HeadWriter newLeader = HeadWriter.create(settings, SigningKey.generate());
+            try (HeadWriter newLeader = HeadWriter.create(settings);
                     Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
                 assertEquals(BOARDS, newLeader.round(c));
             }
@@ -105,8 +103,30 @@ class HeadWritingTest {
                         WitnessingTest.witnessedSize(url, db, "area-" + b),
                         "no board went to the witness on its own");
             }
+            // one board grows once more and is checkpointed; its heads entry is left to the writer below
+            WitnessingTest.publish(producer, "area-0", 4, 5);
+            h.awaitProjected(url, h.endOffsets(), Duration.ofMinutes(1));
+            org.electorallog.testkit.Poll.until(
+                    Duration.ofMinutes(1),
+                    "area-0's checkpoint at 5",
+                    () -> BoardSealTest.checkpointSizes(url, "area-0"),
+                    sizes -> sizes.contains(5L));
         } finally {
             w1.close();
+        }
+        // issue 61 item 7: an entry counts once the heads board holds it, not when Kafka acknowledged it.
+        // With no projector running, the grown board's new entry is never projected: a writer that
+        // waits no time before sending again sends it again each round; the others are on the board.
+        try (HeadWriter impatient = HeadWriter.create(settings, Duration.ZERO);
+                Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
+            assertEquals(BOARDS, impatient.round(c), "a new writer enters every board once");
+            assertEquals(1, impatient.round(c), "the unprojected entry is sent again, the projected ones are not");
+            assertEquals(1, impatient.round(c));
+        }
+        try (HeadWriter patient = HeadWriter.create(settings, Duration.ofHours(1));
+                Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
+            assertEquals(BOARDS, patient.round(c));
+            assertEquals(0, patient.round(c), "within its wait, an acknowledged entry is not sent again");
         }
     }
 

@@ -238,7 +238,7 @@ class SenderRegistryTest {
                 revoked == null ? null : "why");
     }
 
-    private static Envelope signed(String board, String id, StatementKind kind, SigningKey key) {
+    static Envelope signed(String board, String id, StatementKind kind, SigningKey key) {
         Statement st = Statement.newBuilder(ProjectorHarness.statement(board, id, 1_000))
                 .setKind(kind)
                 .setSenderPublicKey(ByteBuffer.wrap(key.publicKey()))
@@ -250,7 +250,7 @@ class SenderRegistryTest {
                 .build();
     }
 
-    private static void send(KafkaProducer<String, byte[]> raw, String topic, StatementCodec codec, Envelope e, Long ts)
+    static void send(KafkaProducer<String, byte[]> raw, String topic, StatementCodec codec, Envelope e, Long ts)
             throws Exception {
         raw.send(new ProducerRecord<>(topic, null, ts, e.getStatement().getBoard(), codec.encode(e)))
                 .get();

@@ -22,6 +22,8 @@ class SignatureVerifierTest {
     private static final SigningKey SENDER = SigningKey.generate();
     private static final SigningKey STRANGER = SigningKey.generate();
     private static final StatementCodec CODEC = StatementCodec.embedded();
+    private static final LogStatementCheck LOG = new LogStatementCheck(
+            java.util.List.of(org.electorallog.core.SigningKey.generate().publicKey()));
     private static final SignaturePolicy POLICY =
             new SignaturePolicy(SignaturePolicy.Mode.SENDER, Pattern.compile("signed-.*"), List.of());
 
@@ -44,9 +46,9 @@ class SignatureVerifierTest {
                 expected.put((long) i, unsigned ? "UNSIGNED" : "BAD_SIGNATURE");
             }
         }
-        try (SignatureVerifier one = new SignatureVerifier(POLICY, 1);
-                SignatureVerifier three = new SignatureVerifier(POLICY, 3);
-                SignatureVerifier eight = new SignatureVerifier(POLICY, 8)) {
+        try (SignatureVerifier one = new SignatureVerifier(POLICY, LOG, 1);
+                SignatureVerifier three = new SignatureVerifier(POLICY, LOG, 3);
+                SignatureVerifier eight = new SignatureVerifier(POLICY, LOG, 8)) {
             for (int n :
                     new int[] {0, 1, SignatureVerifier.SERIAL_BELOW - 1, SignatureVerifier.SERIAL_BELOW, 65, 500, 1001
                     }) {
@@ -83,7 +85,7 @@ class SignatureVerifierTest {
                 bad.add((long) i);
             }
         }
-        SignatureVerifier v = new SignatureVerifier(POLICY, 2);
+        SignatureVerifier v = new SignatureVerifier(POLICY, LOG, 2);
         SignatureVerifier.Verification serial = v.start(batch.subList(0, SignatureVerifier.SERIAL_BELOW - 1));
         assertTrue(serial.settled(), "a short batch is verified on the calling thread at once");
         assertEquals(
@@ -99,7 +101,7 @@ class SignatureVerifierTest {
 
     @Test
     void policyNoneChecksNothing() throws Exception {
-        try (SignatureVerifier v = new SignatureVerifier(SignaturePolicy.none(), 4)) {
+        try (SignatureVerifier v = new SignatureVerifier(SignaturePolicy.none(), LOG, 4)) {
             List<PendingEvent> batch = new ArrayList<>();
             for (int i = 0; i < 100; i++) {
                 batch.add(event(i, SignaturePolicyTest.envelope("signed-board", "d-" + i, SENDER, null, null)));

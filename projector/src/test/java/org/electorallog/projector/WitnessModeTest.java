@@ -11,9 +11,9 @@ import org.electorallog.core.NoteSigner;
 import org.junit.jupiter.api.Test;
 
 /**
- * The witness mode as configured: an unknown mode is refused by name, and HEADS mode with the sender
- * registry enforced needs a fixed head sender key (a key made at start is registered for nothing, so
- * every heads entry would be dead-lettered). Both are refused before anything connects.
+ * The witness mode as configured: an unknown mode is refused by name before anything connects, and
+ * the head sender key of before decision 130 is no setting any more (the head writer signs with the
+ * log's key).
  */
 class WitnessModeTest {
     private static final ProjectorSettings SETTINGS = ProjectorSettings.defaults(
@@ -26,7 +26,7 @@ class WitnessModeTest {
     private static final String WITNESS = Cosigner.Key.generate("w.mode.test").verifierKey() + " http://127.0.0.1:9";
 
     @Test
-    void anUnknownModeAndAnUnregistrableHeadKeyAreRefused() {
+    void anUnknownModeAndTheRetiredHeadKeyAreRefused() {
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class,
                 () -> Witnessing.start(
@@ -36,16 +36,10 @@ class WitnessModeTest {
         assertTrue(
                 e.getMessage().contains("ELECTORAL_LOG_WITNESS_MODE must be BOARDS or HEADS, got 'HEAD'"),
                 e.getMessage());
+        // the retired head sender key is refused by name: heads entries are signed by the log's key
         e = assertThrows(
                 IllegalArgumentException.class,
-                () -> Witnessing.start(
-                        Configuration.load(Map.of(
-                                "ELECTORAL_LOG_WITNESSES", WITNESS,
-                                "ELECTORAL_LOG_WITNESS_MODE", "HEADS",
-                                "ELECTORAL_LOG_SENDER_REGISTRY", "ENFORCE")),
-                        SETTINGS));
-        assertTrue(
-                e.getMessage().contains("ELECTORAL_LOG_HEAD_SENDER_KEY is needed in HEADS witness mode"),
-                e.getMessage());
+                () -> Configuration.load(Map.of("ELECTORAL_LOG_HEAD_SENDER_KEY", "AAAA")));
+        assertTrue(e.getMessage().contains("ELECTORAL_LOG_HEAD_SENDER_KEY"), e.getMessage());
     }
 }

@@ -42,6 +42,30 @@ final class ProofService {
     }
 
     /**
+     * Where the statement of {@code deliveryId} with leaf hash {@code leafHash} was recorded on board
+     * {@code name}: what a sender asks to learn that its statement is on the board, not only
+     * acknowledged by Kafka (issue 61 item 7). One autocommitted probe of the deliveries primary key
+     * and the record's level-0 tile. 404 unless the record holding the ID has exactly that leaf hash,
+     * so the answer tells nothing to a caller who does not hold the statement.
+     */
+    Responses.Delivery delivery(String name, String deliveryId, byte[] leafHash) {
+        return reads.proofStatement(c -> {
+            java.util.Optional<org.electorallog.store.Deliveries.Projected> p =
+                    org.electorallog.store.Deliveries.projected(c, name, deliveryId);
+            if (p.isEmpty() || !java.security.MessageDigest.isEqual(p.get().leafHash(), leafHash)) {
+                throw ApiException.notFound("board " + name + " holds no record of delivery ID '" + deliveryId
+                        + "' with this leaf hash (yet): not projected so far, refused (the dead-letter topic says why), "
+                        + "or another statement holds the ID");
+            }
+            return new Responses.Delivery(
+                    name,
+                    deliveryId,
+                    p.get().record(),
+                    java.util.Base64.getEncoder().encodeToString(leafHash));
+        });
+    }
+
+    /**
      * Inclusion proof of record {@code id} at {@code size} (null = the latest checkpoint). At the
      * latest checkpoint, the proof a voter asks for, it is one autocommitted statement: the tip and
      * the tiles of the record's path and the tree's right edge ({@link BoardTips#PROOF_TIP_SQL}),

@@ -125,6 +125,15 @@ final class PublicRoutes {
                         List.of(200, 400, 404, 429),
                         ctx -> ctx.json(headLinks.latest(RequestValues.board(ctx)))),
                 Route.get(
+                        "/boards/{board}/deliveries/{delivery_id}",
+                        Responses.Delivery.class,
+                        List.of("leaf_hash"),
+                        List.of(200, 400, 404, 429),
+                        ctx -> ctx.json(proofs.delivery(
+                                RequestValues.board(ctx),
+                                RequestValues.deliveryId(ctx),
+                                RequestValues.hash(ctx, "leaf_hash")))),
+                Route.get(
                         "/boards/{board}/consistency",
                         Responses.ConsistencyProof.class,
                         List.of("from", "to"),

@@ -16,6 +16,15 @@ final class RequestValues {
         return b;
     }
 
+    /** A delivery ID from the path: 1 to 256 characters, no control characters. */
+    static String deliveryId(Context ctx) {
+        String v = QueryParameters.text("delivery_id", ctx.pathParam("delivery_id"));
+        if (v == null || v.isEmpty()) {
+            throw ApiException.badRequest("delivery_id is required");
+        }
+        return v;
+    }
+
     static long id(Context ctx) {
         return QueryParameters.number("record ID", ctx.pathParam("id"));
     }

@@ -190,6 +190,17 @@ class HostileCallersTest {
             assertEquals(400, r.statusCode(), e.getKey() + ": " + r.body());
             assertTrue(r.body().contains(e.getKey()), e.getKey() + " named: " + r.body());
         }
+        // the log's own statements: no grant covers them (issue 61 item 1), so none may be made
+        for (String body : List.of(
+                "{\"public_key\":\"" + key
+                        + "\",\"sender_name\":\"s\",\"board\":\"heads\",\"kinds\":[\"LOG_CHECKPOINT\"]}",
+                "{\"public_key\":\"" + key + "\",\"sender_name\":\"s\",\"board\":\"*\",\"kinds\":[\"BOARD_SEALED\"]}",
+                "{\"public_key\":\"" + key
+                        + "\",\"sender_name\":\"s\",\"board\":\"b1\",\"kinds\":[\"PERSONAL_DATA_ERASED\"]}")) {
+            HttpResponse<String> r = SenderRoutesTest.post("/admin/senders", body);
+            assertEquals(400, r.statusCode(), body + ": " + r.body());
+            assertTrue(r.body().contains("the log's own"), r.body());
+        }
         HttpResponse<String> revoke = SenderRoutesTest.post(
                 "/admin/senders/1/revocation", "{\"at\":\"+1000000000-01-01T00:00:00Z\",\"reason\":\"x\"}");
         assertEquals(400, revoke.statusCode(), revoke.body());

@@ -84,7 +84,12 @@ class QueryApiTest {
                 .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.generate());
         try (Projector projector = Projector.start(settings);
                 ElectoralLogProducer producer =
-                        ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic)) {
+                        ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic);
+                // the seal is the log's own statement, signed with its key (decision 130)
+                ElectoralLogProducer sealer = ElectoralLogProducer.builder(stack.kafkaBootstrap())
+                        .topic(topic)
+                        .senderKey(SIGNER.statementKey())
+                        .build()) {
             long last = -1;
             for (int i = 0; i < N; i++) {
                 Statement s = Statement.newBuilder()
@@ -117,8 +122,11 @@ class QueryApiTest {
             for (Statement s : KeycloakOidcTest.ballots()) {
                 last = producer.publish(s).get().offset();
             }
-            for (Statement s : SealedBoardTest.statements()) {
-                last = producer.publish(s).get().offset();
+            for (Statement s : SealedBoardTest.statements()) { // one at a time: the seal between the others
+                last = (s.getKind() == StatementKind.BOARD_SEALED ? sealer : producer)
+                        .publish(s)
+                        .get()
+                        .offset();
             }
             // a board whose export is larger than any socket buffer (HostileCallersTest's stalled client)
             java.util.Random random = new java.util.Random(41);

@@ -58,7 +58,14 @@ public final class BadEventException extends Exception {
          * form (since its first record in format 2, store V23; issue 61): the value would stay in the
          * leaf for ever. Send it in the committed form.
          */
-        COMMITTED_FORM_REQUIRED
+        COMMITTED_FORM_REQUIRED,
+        /**
+         * A statement under a name only the log writes (issue 61 item 1, decision 130; core {@code
+         * LogStatements}): on the heads or erasures board, of kind BOARD_SEALED or
+         * PERSONAL_DATA_ERASED, or under a {@code seal:}, {@code head:} or {@code erase:} delivery
+         * ID, that does not fit its shape or is not signed by the log's own key.
+         */
+        RESERVED_NAME
     }
 
     private final Reason reason;

@@ -79,6 +79,18 @@ public final class SenderGrants {
             if (kinds.contains(SenderGrant.ANY) && kinds.size() > 1) {
                 throw new IllegalArgumentException("kinds: \"*\" stands alone (every kind)");
             }
+            // the log's own statements are covered by no grant (core LogStatements, decision 130): a
+            // grant naming them would look like it allowed what the projector refuses
+            if (org.electorallog.core.LogStatements.reservedBoard(board)) {
+                throw new IllegalArgumentException("board '" + board + "' is the log's own: only the log's key writes "
+                        + "it, and no grant covers it");
+            }
+            for (String k : kinds) {
+                if (k.equals("BOARD_SEALED") || k.equals("PERSONAL_DATA_ERASED")) {
+                    throw new IllegalArgumentException("kinds: " + k + " is one of the log's own statements, signed "
+                            + "with the log's key (electoral-log seal, erase); no grant covers it");
+                }
+            }
             Instant earliest = now.plus(SETTLE);
             Instant from = validFrom == null ? earliest : validFrom;
             if (from.isBefore(earliest)) {
