@@ -3,6 +3,7 @@ package org.electorallog.audit;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -82,7 +83,7 @@ public final class AuditResult {
                 .append(",\"checkpoints_checked\":")
                 .append(checkpointsChecked)
                 .append(",\"seconds\":")
-                .append(String.format(java.util.Locale.ROOT, "%.3f", seconds))
+                .append(String.format(Locale.ROOT, "%.3f", seconds))
                 .append(",\"findings\":{");
         int i = 0;
         for (Map.Entry<Finding.Kind, List<Finding>> e : kept.entrySet()) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
+import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.Hex;
@@ -16,6 +17,7 @@ import org.electorallog.core.SignedNote;
 import org.electorallog.core.Tile;
 import org.electorallog.core.TileKey;
 import org.electorallog.core.TileLayout;
+import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.AuditRow;
 import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
@@ -149,7 +151,7 @@ public final class BoardAuditor {
                 n.firstCommitted = id;
             } else if (!committed
                     && n.firstCommitted >= 0
-                    && org.electorallog.core.CanonicalStatementReader.holdsPersonalValue(row.statement())) {
+                    && CanonicalStatementReader.holdsPersonalValue(row.statement())) {
                 result.add(
                         Finding.Kind.COMMITTED_FORM_MISMATCH,
                         id,
@@ -157,10 +159,10 @@ public final class BoardAuditor {
                                 + " holds a personal value in the clear, on a board in the committed form since record "
                                 + n.firstCommitted + " (the projector keeps none there)");
             }
-            if (row.kind() == org.electorallog.schemas.StatementKinds.BOARD_SEALED && n.firstSeal < 0) {
+            if (row.kind() == StatementKinds.BOARD_SEALED && n.firstSeal < 0) {
                 n.firstSeal = id;
             }
-            if (row.kind() == org.electorallog.schemas.StatementKinds.LOG_CONTINUATION && id != 0) {
+            if (row.kind() == StatementKinds.LOG_CONTINUATION && id != 0) {
                 result.add(
                         Finding.Kind.CONTINUATION_NOT_FIRST,
                         id,

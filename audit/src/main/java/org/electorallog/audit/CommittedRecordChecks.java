@@ -3,6 +3,7 @@ package org.electorallog.audit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.core.PersonalCommitment;
 import org.electorallog.core.PersonalOpenings.Opening;
@@ -68,7 +69,7 @@ final class CommittedRecordChecks {
     }
 
     private static void column(AuditResult result, long id, String path, String opened, String stored) {
-        if (!java.util.Objects.equals(opened, stored)) {
+        if (!Objects.equals(opened, stored)) {
             result.add(
                     Finding.Kind.OPENING_MISMATCH,
                     id,

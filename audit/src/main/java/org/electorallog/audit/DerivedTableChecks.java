@@ -2,10 +2,13 @@ package org.electorallog.audit;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.electorallog.store.BoardState;
 import org.electorallog.store.CounterKey;
 import org.electorallog.store.Counters;
 import org.electorallog.store.Deliveries;
@@ -50,7 +53,7 @@ final class DerivedTableChecks {
      * The board state's seal (store V17) against the records: a board is sealed exactly when its
      * first BOARD_SEALED record is its last record ({@code firstSeal}: that record's ID, or -1).
      */
-    static void seal(org.electorallog.store.BoardState state, long firstSeal, AuditResult result) {
+    static void seal(BoardState state, long firstSeal, AuditResult result) {
         long last = state.size() - 1;
         if (firstSeal >= 0 && firstSeal != last) {
             result.add(
@@ -77,7 +80,7 @@ final class DerivedTableChecks {
      * The board state's first record in the committed form (store V23) against the records': a
      * column cleared or moved behind the projector's back would let statements in the clear back in.
      */
-    static void committedFrom(org.electorallog.store.BoardState state, long firstCommitted, AuditResult result) {
+    static void committedFrom(BoardState state, long firstCommitted, AuditResult result) {
         long stored = state.committedFrom() == null ? -1 : state.committedFrom();
         if (stored != firstCommitted) {
             result.add(
@@ -97,7 +100,7 @@ final class DerivedTableChecks {
             throws SQLException {
         Map<HourlyCounts.Key, Long> stored = HourlyCounts.rows(c, boardId);
         Set<HourlyCounts.Key> keys = new TreeSet<>(
-                java.util.Comparator.comparingLong(HourlyCounts.Key::hourMillis).thenComparing(HourlyCounts.Key::kind));
+                Comparator.comparingLong(HourlyCounts.Key::hourMillis).thenComparing(HourlyCounts.Key::kind));
         keys.addAll(stored.keySet());
         keys.addAll(counted.keySet());
         for (HourlyCounts.Key k : keys) {
@@ -107,8 +110,8 @@ final class DerivedTableChecks {
                 result.add(
                         Finding.Kind.COUNTER_MISMATCH,
                         null,
-                        "hourly count of kind " + k.kind() + " at " + java.time.Instant.ofEpochMilli(k.hourMillis())
-                                + " is " + a + " but the records count " + b);
+                        "hourly count of kind " + k.kind() + " at " + Instant.ofEpochMilli(k.hourMillis()) + " is " + a
+                                + " but the records count " + b);
             }
         }
     }

@@ -1,20 +1,28 @@
 package org.electorallog.audit;
 
+import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.Hex;
+import org.electorallog.core.ProofException;
 import org.electorallog.core.TileTree;
 import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
+import org.electorallog.store.CheckpointRow;
+import org.electorallog.store.Checkpoints;
 import org.electorallog.store.RecordStatements;
 import org.electorallog.store.Snapshot;
 import org.slf4j.Logger;
@@ -53,7 +61,7 @@ public final class IncrementalVerifier implements AutoCloseable {
      * log's verifier keys) and keeps the largest checkpoint it verified in {@code memory}, outside
      * the projection, to report a board that shrinks or forks below it, across its own restarts.
      */
-    public IncrementalVerifier(DataSource db, AuditOptions options, java.nio.file.Path memory) {
+    public IncrementalVerifier(DataSource db, AuditOptions options, Path memory) {
         if (options.logKeys().isEmpty()) {
             throw new IllegalArgumentException("the verifier needs the log's verifier keys (ELECTORAL_LOG_LOG_KEYS): "
                     + "without them it cannot tell the log's checkpoints from forged ones");
@@ -140,7 +148,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                             tree.appendLeafHash(Hashes.leafHash(statement));
                             if (remembered != null
                                     && tree.size() == remembered.size()
-                                    && !java.util.Base64.getEncoder()
+                                    && !Base64.getEncoder()
                                             .encodeToString(tree.root())
                                             .equals(remembered.root())) {
                                 forked[0] = true;
@@ -180,17 +188,16 @@ public final class IncrementalVerifier implements AutoCloseable {
      * The board's latest checkpoint, when it is at the size just verified: its signature must verify
      * with the log's keys and its root must be the recomputed one; then it is remembered.
      */
-    private void rememberLatestCheckpoint(java.sql.Connection c, String board, BoardState state, TileTree tree)
+    private void rememberLatestCheckpoint(Connection c, String board, BoardState state, TileTree tree)
             throws SQLException {
-        org.electorallog.store.CheckpointRow cp =
-                org.electorallog.store.Checkpoints.latest(c, state.board().id()).orElse(null);
+        CheckpointRow cp = Checkpoints.latest(c, state.board().id()).orElse(null);
         if (cp == null || cp.size() != tree.size()) {
             return;
         }
-        org.electorallog.core.Checkpoint opened;
+        Checkpoint opened;
         try {
-            opened = org.electorallog.core.Checkpoint.open(cp.note(), options.logKeys());
-        } catch (org.electorallog.core.ProofException e) {
+            opened = Checkpoint.open(cp.note(), options.logKeys());
+        } catch (ProofException e) {
             problem(
                     board,
                     "the checkpoint at size " + cp.size() + " does not verify with the log's keys: " + e.getMessage());
@@ -228,7 +235,7 @@ public final class IncrementalVerifier implements AutoCloseable {
 
     /** Status for the admin endpoint. */
     public Status status() {
-        Map<String, BoardStatus> boards = new java.util.TreeMap<>();
+        Map<String, BoardStatus> boards = new TreeMap<>();
         trees.forEach((b, t) -> boards.put(
                 b, new BoardStatus(t.size(), problems.getOrDefault(b, 0L), lastFullAudit.getOrDefault(b, "not yet"))));
         Instant last = lastPass;

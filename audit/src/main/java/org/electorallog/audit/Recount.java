@@ -1,5 +1,6 @@
 package org.electorallog.audit;
 
+import java.math.BigInteger;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.NavigableSet;
@@ -22,7 +23,7 @@ final class Recount {
     /** The delivery rows the records read so far call for: how many, and the sum of their fingerprints. */
     long deliveryRows;
 
-    java.math.BigInteger deliverySum = java.math.BigInteger.ZERO;
+    BigInteger deliverySum = BigInteger.ZERO;
     /** The audited board (its delivery keys begin with its ID). */
     short boardId;
 
@@ -34,8 +35,8 @@ final class Recount {
 
     void delivery(AuditRow row) {
         deliveryRows++;
-        deliverySum = deliverySum.add(java.math.BigInteger.valueOf(
-                Deliveries.fingerprint(Deliveries.key(boardId, row.deliveryId()), row.id())));
+        deliverySum = deliverySum.add(
+                BigInteger.valueOf(Deliveries.fingerprint(Deliveries.key(boardId, row.deliveryId()), row.id())));
     }
 
     void append(byte[] leaf) {

@@ -11,6 +11,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -68,7 +69,7 @@ final class VerifiedCheckpoints {
             return;
         }
         ObjectNode root = JSON.createObjectNode();
-        new java.util.TreeMap<>(boards)
+        new TreeMap<>(boards)
                 .forEach((b, v) -> root.putObject(b).put("size", v.size()).put("root", v.root()));
         try {
             Path parent = file.toAbsolutePath().getParent();

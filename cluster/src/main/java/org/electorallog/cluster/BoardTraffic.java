@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -22,7 +23,7 @@ final class BoardTraffic {
     /** Every size served with its root (base64); a second root for a size is a fork. */
     final Map<Long, String> roots = new ConcurrentHashMap<>();
 
-    final List<String> forks = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final List<String> forks = new CopyOnWriteArrayList<>();
 
     BoardTraffic(String name) {
         this.name = name;

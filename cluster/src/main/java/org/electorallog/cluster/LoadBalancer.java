@@ -2,6 +2,7 @@ package org.electorallog.cluster;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -78,7 +79,7 @@ public final class LoadBalancer implements AutoCloseable {
 
     private void awaitListening(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (JavaProcess.status(java.net.URI.create(baseUrl() + "/health/live")) < 0) {
+        while (JavaProcess.status(URI.create(baseUrl() + "/health/live")) < 0) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("haproxy exited with " + process.exitValue() + "; see haproxy.log");
             }

@@ -1,5 +1,6 @@
 package org.electorallog.config;
 
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 
@@ -81,7 +82,7 @@ public final class SettingType {
                                 new IllegalArgumentException(env + " must be one of " + words + ", got '" + v + "'"));
             }
             case LIST -> {
-                return java.util.Arrays.stream(v.split(","))
+                return Arrays.stream(v.split(","))
                         .map(String::strip)
                         .filter(x -> !x.isEmpty())
                         .toList();

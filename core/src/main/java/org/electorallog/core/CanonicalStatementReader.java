@@ -1,8 +1,10 @@
 package org.electorallog.core;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -83,7 +85,7 @@ public final class CanonicalStatementReader {
      * Whether any of the entries holds a personal value in the clear ({@link #holdsPersonalValue}):
      * an entry bundle of none of them is public (the query API, the publisher).
      */
-    public static boolean anyHoldsPersonalValue(java.util.List<byte[]> entries) {
+    public static boolean anyHoldsPersonalValue(List<byte[]> entries) {
         for (byte[] e : entries) {
             if (holdsPersonalValue(e)) {
                 return true;
@@ -181,7 +183,7 @@ public final class CanonicalStatementReader {
          */
         void skipValue() {
             // per open record, array or map: {values left, 1 when each value follows a name}
-            java.util.ArrayDeque<long[]> open = new java.util.ArrayDeque<>();
+            ArrayDeque<long[]> open = new ArrayDeque<>();
             while (true) {
                 int at = pos;
                 int tag = u8();

@@ -1,8 +1,11 @@
 package org.electorallog.core;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A C2SP tlog-checkpoint body: the origin line, the tree size in decimal, the base64 root hash, and
@@ -93,7 +96,7 @@ public record Checkpoint(String origin, long size, byte[] root, List<String> ext
     }
 
     /** Opens a signed checkpoint note with the given verifiers and parses its body. */
-    public static Checkpoint open(String note, java.util.Collection<NoteVerifier> verifiers) throws ProofException {
+    public static Checkpoint open(String note, Collection<NoteVerifier> verifiers) throws ProofException {
         return parse(SignedNote.open(note, verifiers).text());
     }
 
@@ -102,12 +105,12 @@ public record Checkpoint(String origin, long size, byte[] root, List<String> ext
         return o instanceof Checkpoint c
                 && c.origin.equals(origin)
                 && c.size == size
-                && java.util.Arrays.equals(c.root, root)
+                && Arrays.equals(c.root, root)
                 && c.extensions.equals(extensions);
     }
 
     @Override
     public int hashCode() {
-        return java.util.Objects.hash(origin, size, java.util.Arrays.hashCode(root), extensions);
+        return Objects.hash(origin, size, Arrays.hashCode(root), extensions);
     }
 }

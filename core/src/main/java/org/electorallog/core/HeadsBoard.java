@@ -2,6 +2,7 @@ package org.electorallog.core;
 
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Collection;
 import java.util.Map;
 
 /**
@@ -78,7 +79,7 @@ public final class HeadsBoard {
      * is not the head writer's, whatever tree it is in. (Its signature is by the key that signs the
      * heads checkpoint already verified, so the name is what is left to check.)
      */
-    public static void checkSigner(byte[] entry, java.util.Collection<NoteVerifier> logKeys) throws ProofException {
+    public static void checkSigner(byte[] entry, Collection<NoteVerifier> logKeys) throws ProofException {
         Head h = read(entry);
         for (NoteVerifier k : logKeys) {
             if (Arrays.equals(k.publicKey(), h.senderKey())) {

@@ -97,8 +97,7 @@ public final class NoteVerifier {
         byte[] typed = new byte[pub.length + 1];
         typed[0] = ALG_ED25519;
         System.arraycopy(pub, 0, typed, 1, pub.length);
-        return name + "+" + Hex.encode(keyId) + "+"
-                + java.util.Base64.getEncoder().encodeToString(typed);
+        return name + "+" + Hex.encode(keyId) + "+" + Base64.getEncoder().encodeToString(typed);
     }
 
     /** Raw Ed25519 verification. */

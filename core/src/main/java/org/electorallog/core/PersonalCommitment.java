@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.util.List;
 
 /**
  * The salted commitment to one personal value of a statement in the committed form (format 2,
@@ -25,8 +26,7 @@ public final class PersonalCommitment {
      * {@code user_id} and {@code username}, and its body's {@code ip}, {@code country} and {@code
      * error}. Sorted; the committed form commits to each of them, everything else stays in the clear.
      */
-    public static final java.util.List<String> PATHS =
-            java.util.List.of("body.country", "body.error", "body.ip", "user_id", "username");
+    public static final List<String> PATHS = List.of("body.country", "body.error", "body.ip", "user_id", "username");
 
     /** The domain separation string, followed by one 0x00 byte. */
     public static final String DOMAIN = "electoral-log/commitment/v1";

@@ -1,9 +1,11 @@
 package org.electorallog.core;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * The names a canonical statement spells out in every entry (record names, field names, enum
@@ -123,7 +125,7 @@ public final class StatementNames {
         BY_LENGTH = new int[longest + 1][];
         for (int len = 0; len <= longest; len++) {
             int length = len;
-            BY_LENGTH[len] = java.util.stream.IntStream.range(0, UTF8.length)
+            BY_LENGTH[len] = IntStream.range(0, UTF8.length)
                     .filter(i -> UTF8[i].length == length)
                     .map(i -> i + 1)
                     .toArray();
@@ -142,7 +144,7 @@ public final class StatementNames {
             return 0;
         }
         for (int code : BY_LENGTH[len]) {
-            if (java.util.Arrays.equals(in, from, from + len, UTF8[code - 1], 0, len)) {
+            if (Arrays.equals(in, from, from + len, UTF8[code - 1], 0, len)) {
                 return code;
             }
         }

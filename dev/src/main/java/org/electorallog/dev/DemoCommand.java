@@ -5,10 +5,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.TlogProof;
+import org.electorallog.infra.ExitOrder;
+import org.electorallog.monitor.BoardVerifier;
+import org.electorallog.monitor.TlogFiles;
+import org.electorallog.monitor.Verification;
+import org.electorallog.monitor.VerifyOptions;
 import org.electorallog.projector.ProjectorSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -79,10 +85,10 @@ public final class DemoCommand implements Callable<Integer> {
                     results.get(0).board(), witnessed.checkpoint().size(), String.join(", ", witnessed.cosigners()));
             String sealed = results.get(0).board();
             awaitWitnessedClose(env, sealed, results.get(0).records(), Duration.ofSeconds(30));
-            org.electorallog.monitor.Verification whole = org.electorallog.monitor.BoardVerifier.verify(
+            Verification whole = BoardVerifier.verify(
                     // without a token: the committed form's entries are anyone's (issue 46)
-                    org.electorallog.monitor.TlogFiles.api(env.api().baseUrl(), sealed, null),
-                    new org.electorallog.monitor.VerifyOptions(
+                    TlogFiles.api(env.api().baseUrl(), sealed, null),
+                    new VerifyOptions(
                             List.of(NoteVerifier.parse(env.signer().verifierKey())),
                             ProjectorSettings.DEFAULT_ORIGIN_PREFIX + sealed,
                             List.of(Cosigner.Verifier.parse(env.witness().verifierKey())),
@@ -107,7 +113,7 @@ public final class DemoCommand implements Callable<Integer> {
             System.out.println("demo: OK");
             return 0;
         } catch (Exception e) {
-            if (org.electorallog.infra.ExitOrder.exiting()) {
+            if (ExitOrder.exiting()) {
                 // SIGTERM or Ctrl-C: the environment is being closed under the demo
                 System.err.println("demo: stopped by a signal before it finished");
                 return 130;
@@ -126,8 +132,7 @@ public final class DemoCommand implements Callable<Integer> {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             var r = client.send("/boards/" + board + "/checkpoint?witnessed=true");
-            if (r.statusCode() == 200
-                    && org.electorallog.core.Checkpoint.open(r.body(), logKeys).size() == sealedSize) {
+            if (r.statusCode() == 200 && Checkpoint.open(r.body(), logKeys).size() == sealedSize) {
                 return;
             }
             if (System.nanoTime() > deadline) {

@@ -1,8 +1,12 @@
 package org.electorallog.dev;
 
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.electorallog.infra.KeycloakRealm;
+import org.electorallog.infra.KeycloakServer;
+import org.electorallog.query.Role;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -64,9 +68,9 @@ public final class DevCommand implements Callable<Integer> {
         env.tokens()
                 .forEach((role, token) -> System.out.println(String.format(
                         "  %-15s %s%s",
-                        role.name().toLowerCase(java.util.Locale.ROOT) + " token:",
+                        role.name().toLowerCase(Locale.ROOT) + " token:",
                         token,
-                        role == org.electorallog.query.Role.VOTER ? " (user " + DevEnvironment.DEV_VOTER + ")" : "")));
+                        role == Role.VOTER ? " (user " + DevEnvironment.DEV_VOTER + ")" : "")));
         System.out.println("  (throwaway tokens: 'Authorization: Bearer <token>', e.g. GET "
                 + env.api().baseUrl() + "/admin/verifier with the admin token; docs/security.md)");
         env.identityProvider().ifPresent(DevCommand::printIdentityProvider);
@@ -78,17 +82,16 @@ public final class DevCommand implements Callable<Integer> {
     /** The Keycloak part of the banner: where it is, who can sign in, and a token of each person. */
     private static void printIdentityProvider(DevIdentityProvider idp) {
         var kc = idp.keycloak();
-        System.out.println(
-                "  Keycloak:       " + kc.baseUrl() + "/admin (user " + org.electorallog.infra.KeycloakServer.ADMIN_USER
-                        + ", password " + kc.adminPassword() + "); realm " + DevIdentityProvider.REALM + ", issuer "
-                        + kc.issuer(DevIdentityProvider.REALM));
+        System.out.println("  Keycloak:       " + kc.baseUrl() + "/admin (user " + KeycloakServer.ADMIN_USER
+                + ", password " + kc.adminPassword() + "); realm " + DevIdentityProvider.REALM + ", issuer "
+                + kc.issuer(DevIdentityProvider.REALM));
         System.out.println("  people:         voter-1 (user ID " + idp.voterId() + "), observer-1, analyst-1, admin-1;"
-                + " password " + idp.password() + " (client " + org.electorallog.infra.KeycloakRealm.PORTAL_CLIENT
+                + " password " + idp.password() + " (client " + KeycloakRealm.PORTAL_CLIENT
                 + ", authorization code with PKCE)");
-        System.out.println("  reports job:    client " + org.electorallog.infra.KeycloakRealm.REPORTS_CLIENT
+        System.out.println("  reports job:    client " + KeycloakRealm.REPORTS_CLIENT
                 + ", secret "
                 + idp.reportsSecret() + ": curl -d grant_type=client_credentials -d client_id="
-                + org.electorallog.infra.KeycloakRealm.REPORTS_CLIENT + " -d client_secret=" + idp.reportsSecret()
+                + KeycloakRealm.REPORTS_CLIENT + " -d client_secret=" + idp.reportsSecret()
                 + " " + kc.tokenEndpoint(DevIdentityProvider.REALM));
         idp.tokens()
                 .forEach((role, token) -> System.out.println(

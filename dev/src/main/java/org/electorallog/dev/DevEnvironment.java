@@ -1,11 +1,25 @@
 package org.electorallog.dev;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
 import org.electorallog.core.Cosigner;
+import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.core.NoteSigner;
+import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.WitnessPolicy;
+import org.electorallog.infra.ExitOrder;
 import org.electorallog.infra.Stack;
 import org.electorallog.infra.Stacks;
 import org.electorallog.producer.EventsTopic;
@@ -13,7 +27,9 @@ import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.projector.Witnessing;
 import org.electorallog.query.AccessSettings;
+import org.electorallog.query.HttpSettings;
 import org.electorallog.query.QueryApi;
+import org.electorallog.query.QueryApiSettings;
 import org.electorallog.query.Role;
 import org.electorallog.schemas.Topics;
 import org.electorallog.witness.FollowedLogs;
@@ -46,7 +62,7 @@ public final class DevEnvironment implements AutoCloseable {
     /** The user ID the dev voter token stands for. */
     public static final String DEV_VOTER = "dev-voter-1";
 
-    private final java.util.Map<Role, String> tokens;
+    private final Map<Role, String> tokens;
     /** Keycloak, when dev runs with {@code --oidc}; null otherwise. */
     private final DevIdentityProvider identityProvider;
 
@@ -62,13 +78,13 @@ public final class DevEnvironment implements AutoCloseable {
             Path witnessState,
             Path keyEncryptionKey,
             QueryApi api,
-            java.util.Map<Role, String> tokens,
+            Map<Role, String> tokens,
             DevIdentityProvider identityProvider) {
         this.stack = stack;
         this.keyEncryptionKey = keyEncryptionKey;
         this.identityProvider = identityProvider;
         this.ownsStack = ownsStack;
-        this.tokens = java.util.Map.copyOf(tokens);
+        this.tokens = Map.copyOf(tokens);
         this.signer = signer;
         this.projector = projector;
         this.witness = witness;
@@ -76,7 +92,7 @@ public final class DevEnvironment implements AutoCloseable {
         this.witnessState = witnessState;
         this.api = api;
         // closed at JVM exit (SIGTERM, Ctrl-C) before the stack it runs on
-        org.electorallog.infra.ExitOrder.register(this);
+        ExitOrder.register(this);
     }
 
     /**
@@ -141,18 +157,18 @@ public final class DevEnvironment implements AutoCloseable {
                             workDir.resolve("streams-state"),
                             signer)
                     // the committed form's key-encryption key: a file of the work directory, never in PostgreSQL
-                    .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.loadOrCreate(keyEncryptionKey));
+                    .withKeyEncryption(KeyEncryptionKeys.loadOrCreate(keyEncryptionKey));
             projector = Projector.start(settings);
             long t0 = System.nanoTime();
-            projector.awaitRunning(java.time.Duration.ofSeconds(60));
+            projector.awaitRunning(Duration.ofSeconds(60));
             org.slf4j.LoggerFactory.getLogger(DevEnvironment.class)
                     .info("projector running after {} ms", (System.nanoTime() - t0) / 1_000_000);
             // one throwaway token per role (docs/security.md); the voter token stands for user DEV_VOTER
-            java.util.Map<Role, String> tokens = new java.util.EnumMap<>(Role.class);
+            Map<Role, String> tokens = new EnumMap<>(Role.class);
             for (Role role : List.of(Role.VOTER, Role.OBSERVER, Role.ANALYST, Role.ADMIN)) {
                 byte[] token = new byte[24];
-                new java.security.SecureRandom().nextBytes(token);
-                tokens.put(role, java.util.HexFormat.of().formatHex(token));
+                new SecureRandom().nextBytes(token);
+                tokens.put(role, HexFormat.of().formatHex(token));
             }
             // one local witness following every board of this log, with a throwaway key (docs/witnesses.md)
             Cosigner.Key witnessKey = Cosigner.Key.generate("witness.electoral-log.local");
@@ -170,28 +186,27 @@ public final class DevEnvironment implements AutoCloseable {
                     ? Witnessing.startHeads(witnesses, settings, Duration.ofSeconds(5), Duration.ofMillis(250))
                     : Witnessing.start(witnesses, settings, Duration.ofSeconds(5), Duration.ofMillis(250));
             String adminToken = tokens.get(Role.ADMIN);
-            QueryApi api = QueryApi.start(new org.electorallog.query.QueryApiSettings(
+            QueryApi api = QueryApi.start(new QueryApiSettings(
                             db.jdbcUrl(),
                             db.user(),
                             db.password(),
                             apiPort,
                             adminToken,
-                            java.util.List.of(org.electorallog.core.NoteVerifier.parse(signer.verifierKey())),
-                            java.time.Duration.ofSeconds(5),
-                            java.time.Duration.ofMinutes(10),
+                            List.of(NoteVerifier.parse(signer.verifierKey())),
+                            Duration.ofSeconds(5),
+                            Duration.ofMinutes(10),
                             null,
-                            org.electorallog.query.HttpSettings.defaults(),
+                            HttpSettings.defaults(),
                             new AccessSettings(
                                     tokens,
                                     DEV_VOTER,
                                     identityProvider == null ? null : identityProvider.oidc(),
-                                    java.util.Set.of(),
-                                    java.util.Set.of(),
+                                    Set.of(),
+                                    Set.of(),
                                     List.of()),
                             workDir.resolve("verifier-memory.json"))
                     // the embedded login owns the database; a deployment uses electoral_log_registrar (store V9)
-                    .withRegistrar(new org.electorallog.query.QueryApiSettings.RegistrarLogin(
-                            db.jdbcUrl(), db.user(), db.password()))
+                    .withRegistrar(new QueryApiSettings.RegistrarLogin(db.jdbcUrl(), db.user(), db.password()))
                     .withWitnesses(witnesses));
             return new DevEnvironment(
                     stack,
@@ -205,7 +220,7 @@ public final class DevEnvironment implements AutoCloseable {
                     api,
                     tokens,
                     identityProvider);
-        } catch (RuntimeException | java.io.IOException e) {
+        } catch (RuntimeException | IOException e) {
             if (witnessing != null) {
                 witnessing.close();
             }
@@ -223,7 +238,7 @@ public final class DevEnvironment implements AutoCloseable {
                 stack.close();
                 deleteKey(keyEncryptionKey);
             }
-            throw e instanceof RuntimeException r ? r : new java.io.UncheckedIOException((java.io.IOException) e);
+            throw e instanceof RuntimeException r ? r : new UncheckedIOException((IOException) e);
         }
     }
 
@@ -254,13 +269,13 @@ public final class DevEnvironment implements AutoCloseable {
     }
 
     /** The throwaway bearer token of each role. */
-    public java.util.Map<Role, String> tokens() {
+    public Map<Role, String> tokens() {
         return tokens;
     }
 
     /** Keycloak and its realm, when started with one; empty otherwise. */
-    public java.util.Optional<DevIdentityProvider> identityProvider() {
-        return java.util.Optional.ofNullable(identityProvider);
+    public Optional<DevIdentityProvider> identityProvider() {
+        return Optional.ofNullable(identityProvider);
     }
 
     /**
@@ -273,7 +288,7 @@ public final class DevEnvironment implements AutoCloseable {
             return;
         }
         closed = true;
-        org.electorallog.infra.ExitOrder.unregister(this);
+        ExitOrder.unregister(this);
         try {
             api.close();
             witnessing.close();
@@ -297,8 +312,8 @@ public final class DevEnvironment implements AutoCloseable {
     /** Removes the key-encryption key of a stack that is gone: nothing it wrapped is left to open. */
     private static void deleteKey(Path file) {
         try {
-            java.nio.file.Files.deleteIfExists(file);
-        } catch (java.io.IOException e) {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
             org.slf4j.LoggerFactory.getLogger(DevEnvironment.class)
                     .warn("could not remove {}: {}", file, e.getMessage());
         }
@@ -306,14 +321,14 @@ public final class DevEnvironment implements AutoCloseable {
 
     /** Removes a directory tree if it exists; what cannot be removed is logged, not hidden. */
     private static void deleteTree(Path dir) {
-        if (!java.nio.file.Files.exists(dir)) {
+        if (!Files.exists(dir)) {
             return;
         }
-        try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(dir)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                java.nio.file.Files.deleteIfExists(p);
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             org.slf4j.LoggerFactory.getLogger(DevEnvironment.class)
                     .warn("could not remove the dev witness state {}: {}", dir, e.toString());
         }

@@ -5,6 +5,7 @@ import java.security.SecureRandom;
 import java.util.EnumMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.electorallog.infra.KeycloakAdmin;
 import org.electorallog.infra.KeycloakRealm;
@@ -47,7 +48,7 @@ public final class DevIdentityProvider implements AutoCloseable {
             String reportsSecret = secret();
             KeycloakRealm realm = KeycloakRealm.election(REALM).withReportsSecret(reportsSecret);
             for (Role role : people()) {
-                realm.withUser(null, username(role), password, role.name().toLowerCase(java.util.Locale.ROOT));
+                realm.withUser(null, username(role), password, role.name().toLowerCase(Locale.ROOT));
             }
             KeycloakAdmin admin = new KeycloakAdmin(keycloak);
             admin.importRealm(realm);
@@ -66,7 +67,7 @@ public final class DevIdentityProvider implements AutoCloseable {
 
     /** The username of the role's person. */
     public static String username(Role role) {
-        return role.name().toLowerCase(java.util.Locale.ROOT) + "-1";
+        return role.name().toLowerCase(Locale.ROOT) + "-1";
     }
 
     /** What the query API needs to accept the realm's tokens (default claims, default clock skew). */

@@ -18,6 +18,7 @@ import org.electorallog.core.ProofException;
 import org.electorallog.core.ProofVerifier;
 import org.electorallog.core.TileTree;
 import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.launcher.SealCommand;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.PublishResult;
 import org.electorallog.schemas.ElectionStatements;
@@ -54,8 +55,7 @@ public final class ElectionDemo {
             List<Statement> election =
                     new ArrayList<>(new ElectionStatements(boards.get(i), 1000 + i).election(voters));
             // the election is over: the board's last record is its seal (issue 42)
-            election.add(org.electorallog.launcher.SealCommand.statement(
-                    boards.get(i), "back-office", null, System.currentTimeMillis()));
+            election.add(SealCommand.statement(boards.get(i), "back-office", null, System.currentTimeMillis()));
             published.put(boards.get(i), election);
         }
         Map<String, List<byte[]>> leaves = publish(published);

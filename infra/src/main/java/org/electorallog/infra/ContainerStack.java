@@ -1,5 +1,7 @@
 package org.electorallog.infra;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.kafka.KafkaContainer;
 import org.testcontainers.postgresql.PostgreSQLContainer;
@@ -32,8 +34,7 @@ public final class ContainerStack implements Stack {
     /** Whether a Docker engine answers (cheap when none is configured). */
     public static boolean dockerAvailable() {
         String host = System.getenv("DOCKER_HOST");
-        if ((host == null || host.isBlank())
-                && !java.nio.file.Files.exists(java.nio.file.Path.of("/var/run/docker.sock"))) {
+        if ((host == null || host.isBlank()) && !Files.exists(Path.of("/var/run/docker.sock"))) {
             return false;
         }
         try {

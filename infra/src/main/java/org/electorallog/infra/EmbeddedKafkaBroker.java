@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.UUID;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.common.Uuid;
@@ -136,7 +137,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         return p;
     }
 
-    private final String controllerPassword = java.util.UUID.randomUUID().toString();
+    private final String controllerPassword = UUID.randomUUID().toString();
 
     private void secure(Properties p) {
         p.put("listeners", "SASL_PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);

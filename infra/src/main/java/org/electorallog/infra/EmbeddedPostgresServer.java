@@ -202,7 +202,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
      * a zombie as alive, which added seconds to every stop.
      */
     private static void awaitExit(ProcessHandle postmaster) {
-        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (ProcessLiveness.isRunning(postmaster)) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException(

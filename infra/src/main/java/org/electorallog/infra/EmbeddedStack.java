@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -62,7 +63,7 @@ public final class EmbeddedStack implements Stack {
     public static EmbeddedStack open(Path dir, Map<String, String> pgSettings) {
         EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.start(dir.resolve("kafka"));
         try {
-            Map<String, String> settings = new java.util.LinkedHashMap<>(EmbeddedPostgresServer.DEFAULT_SETTINGS);
+            Map<String, String> settings = new LinkedHashMap<>(EmbeddedPostgresServer.DEFAULT_SETTINGS);
             settings.putAll(pgSettings);
             EmbeddedPostgresServer pg = EmbeddedPostgresServer.open(dir.resolve("postgres"), settings);
             return new EmbeddedStack(dir, false, kafka, pg);

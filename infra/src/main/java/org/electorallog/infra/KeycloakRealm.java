@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.function.Consumer;
 
 /**
  * A Keycloak realm representation to import (the admin REST API's {@code RealmRepresentation}),
@@ -88,8 +89,7 @@ public final class KeycloakRealm {
      * (a shorter token lifespan, no audience mapper, ...); a service account user with {@code role}
      * when the copy has service accounts and {@code role} is not null.
      */
-    public KeycloakRealm withClientLike(
-            String template, String clientId, java.util.function.Consumer<ObjectNode> change, String role) {
+    public KeycloakRealm withClientLike(String template, String clientId, Consumer<ObjectNode> change, String role) {
         ObjectNode copy = client(template).deepCopy();
         copy.put("clientId", clientId);
         change.accept(copy);

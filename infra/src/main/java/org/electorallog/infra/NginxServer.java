@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Debian's nginx ({@code /usr/sbin/nginx}, which .ci/run installs) serving a directory with a
@@ -83,7 +84,7 @@ public final class NginxServer implements AutoCloseable {
     public void close() {
         process.destroy();
         try {
-            if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor();
             }
         } catch (InterruptedException e) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.electorallog.audit.AuditOptions;
 import org.electorallog.audit.AuditResult;
 import org.electorallog.audit.BoardAuditor;
@@ -88,7 +89,7 @@ public final class AuditCommand implements Callable<Integer> {
             }
             try {
                 result = run.join();
-            } catch (java.util.concurrent.CompletionException e) {
+            } catch (CompletionException e) {
                 throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
             }
         }

@@ -2,13 +2,18 @@ package org.electorallog.launcher;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -162,14 +167,13 @@ public final class EraseCommand implements Callable<Integer> {
      * the erasures board holds it (or, for days erased again, the account an earlier run made under
      * the same delivery ID), 1 when it is not projected within the timeout.
      */
-    private int awaitProjected(Connection c, PublishResult sent) throws java.sql.SQLException, InterruptedException {
+    private int awaitProjected(Connection c, PublishResult sent) throws SQLException, InterruptedException {
         c.setAutoCommit(true); // each look sees what the projector committed since
-        long deadline =
-                System.nanoTime() + java.time.Duration.ofSeconds(timeoutSeconds).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
         while (System.nanoTime() < deadline) {
-            java.util.Optional<Deliveries.Projected> found = Deliveries.projected(c, ERASURES_BOARD, sent.deliveryId());
+            Optional<Deliveries.Projected> found = Deliveries.projected(c, ERASURES_BOARD, sent.deliveryId());
             if (found.isPresent()) {
-                boolean mine = java.util.Arrays.equals(found.get().leafHash(), sent.leafHash());
+                boolean mine = Arrays.equals(found.get().leafHash(), sent.leafHash());
                 if (mine) {
                     out.printf(
                             "projected as record %d of board %s%n", found.get().record(), ERASURES_BOARD);
@@ -229,7 +233,7 @@ public final class EraseCommand implements Callable<Integer> {
         byte[] json;
         try {
             json = new ObjectMapper().writeValueAsBytes(account);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException("strings, numbers and a list always serialise", e);
         }
         return Statement.newBuilder()

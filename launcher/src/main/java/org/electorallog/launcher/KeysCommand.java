@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.electorallog.config.Configuration;
@@ -98,7 +99,7 @@ public final class KeysCommand implements Callable<Integer> {
     }
 
     /** The key store of V24 exists once a projector of this build has started (only the projector migrates). */
-    private static void requireMigrated(HikariDataSource db) throws java.sql.SQLException {
+    private static void requireMigrated(HikariDataSource db) throws SQLException {
         try (Connection c = db.getConnection()) {
             if (!ProducerLogins.present(c)) {
                 throw new IllegalStateException(

@@ -1,5 +1,6 @@
 package org.electorallog.launcher;
 
+import org.electorallog.config.Configuration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -48,7 +49,7 @@ public final class Main implements Runnable {
      */
     public static void exit(CommandLine cl, String[] args) {
         try {
-            org.electorallog.config.Configuration.fromEnvironment();
+            Configuration.fromEnvironment();
         } catch (IllegalArgumentException e) {
             System.err.println("electoral-log: " + e.getMessage());
             System.exit(2);

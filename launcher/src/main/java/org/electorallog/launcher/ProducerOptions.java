@@ -9,6 +9,7 @@ import org.electorallog.config.Setting;
 import org.electorallog.core.SigningKey;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.ProducerBuilder;
+import org.electorallog.projector.ProjectorConfig;
 import org.electorallog.schemas.Topics;
 import picocli.CommandLine.Option;
 
@@ -52,9 +53,7 @@ final class ProducerOptions {
             throw new IllegalArgumentException("this statement is the log's own and is signed with the log's key "
                     + "(ELECTORAL_LOG_SIGNING_KEY or _FILE): --sender-key-file and --system-key-file do not apply");
         }
-        return builder(conf)
-                .senderKey(
-                        org.electorallog.projector.ProjectorConfig.signer(conf).statementKey());
+        return builder(conf).senderKey(ProjectorConfig.signer(conf).statementKey());
     }
 
     /** A producer builder from these options and {@code conf}. */

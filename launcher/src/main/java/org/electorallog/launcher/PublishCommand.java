@@ -5,11 +5,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -149,8 +152,7 @@ public final class PublishCommand implements Callable<Integer> {
      */
     private boolean recorded(List<CompletableFuture<PublishResult>> sent) throws IOException {
         Recordings recordings = new Recordings(api);
-        long deadline =
-                System.nanoTime() + java.time.Duration.ofSeconds(timeoutSeconds).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
         long recorded = 0;
         long missing = 0;
         for (CompletableFuture<PublishResult> f : sent) {
@@ -158,9 +160,9 @@ public final class PublishCommand implements Callable<Integer> {
                 continue; // reported as not acknowledged already
             }
             PublishResult r = f.join();
-            java.util.Optional<Recordings.Recorded> found;
+            Optional<Recordings.Recorded> found;
             try {
-                found = recordings.await(r, java.time.Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+                found = recordings.await(r, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while waiting for the statements to be recorded", e);
@@ -184,7 +186,7 @@ public final class PublishCommand implements Callable<Integer> {
 
     private BufferedReader reader() throws IOException {
         if (file == null) {
-            return new BufferedReader(new java.io.StringReader(String.join("\n", statements)));
+            return new BufferedReader(new StringReader(String.join("\n", statements)));
         }
         InputStream in = file.equals("-") ? stdin : Files.newInputStream(Path.of(file));
         return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));

@@ -1,5 +1,6 @@
 package org.electorallog.launcher;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,6 +10,7 @@ import org.electorallog.config.Configuration;
 import org.electorallog.config.Setting;
 import org.electorallog.publisher.BoardPublication;
 import org.electorallog.publisher.Publisher;
+import org.electorallog.query.PublishedVoterPage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -80,7 +82,7 @@ public final class PublishTilesCommand implements Callable<Integer> {
                     out.printf(
                             "%s: checkpoint %,d (published before: %,d), %d file(s) written%n",
                             board, o.size(), o.previous(), o.files());
-                } catch (java.io.IOException | RuntimeException e) {
+                } catch (IOException | RuntimeException e) {
                     failed++;
                     out.printf("%s: NOT published: %s%n", board, e);
                 }
@@ -89,9 +91,9 @@ public final class PublishTilesCommand implements Callable<Integer> {
         }
     }
 
-    private void writePage(Publisher p) throws java.io.IOException {
+    private void writePage(Publisher p) throws IOException {
         if (voterPage) {
-            p.writePage(org.electorallog.query.PublishedVoterPage.files(Publisher.PAGE_DIR));
+            p.writePage(PublishedVoterPage.files(Publisher.PAGE_DIR));
             out.println("publish-tiles: the voter page is at /" + Publisher.PAGE_DIR + "/ of " + dir);
         }
     }

@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import org.electorallog.config.Configuration;
@@ -67,7 +68,7 @@ public final class SealCommand implements Callable<Integer> {
     ProducerOptions producer = new ProducerOptions();
 
     /** The environment the configuration is read from (tests give their own). */
-    java.util.Map<String, String> environment = System.getenv();
+    Map<String, String> environment = System.getenv();
 
     private final PrintStream out;
     private final PrintStream err;

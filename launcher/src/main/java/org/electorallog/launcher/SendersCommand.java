@@ -1,6 +1,7 @@
 package org.electorallog.launcher;
 
 import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.electorallog.config.Configuration;
 import org.electorallog.config.Setting;
+import org.electorallog.schemas.BoardName;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.ProjectionDatabase;
@@ -109,7 +111,7 @@ public final class SendersCommand implements Callable<Integer> {
         } catch (IllegalArgumentException | IllegalStateException e) {
             err.println("senders: " + e.getMessage());
             return 2;
-        } catch (SQLException | RuntimeException | java.io.IOException e) {
+        } catch (SQLException | RuntimeException | IOException e) {
             err.println("senders: " + e.getClass().getSimpleName() + ": " + e.getMessage());
             return 2;
         }
@@ -125,7 +127,7 @@ public final class SendersCommand implements Callable<Integer> {
         }
     }
 
-    private void export(Connection c) throws SQLException, java.io.IOException {
+    private void export(Connection c) throws SQLException, IOException {
         if (exportFile == null) {
             throw new IllegalArgumentException("export needs --out FILE");
         }
@@ -134,7 +136,7 @@ public final class SendersCommand implements Callable<Integer> {
         out.println("senders: exported " + grants.size() + " grant(s) to " + exportFile);
     }
 
-    private void add(Connection c) throws SQLException, java.io.IOException {
+    private void add(Connection c) throws SQLException, IOException {
         requireMigrated(c);
         byte[] publicKey = publicKey();
         SenderGrants.Request r = new SenderGrants.Request(
@@ -145,7 +147,7 @@ public final class SendersCommand implements Callable<Integer> {
                         OptionValues.instant("--from", from),
                         OptionValues.instant("--until", until),
                         "cli (" + System.getProperty("user.name") + ")")
-                .checked(Instant.now(), StatementKinds.NAMES, org.electorallog.schemas.BoardName::isValid);
+                .checked(Instant.now(), StatementKinds.NAMES, BoardName::isValid);
         out.println("senders: added " + describe(SenderGrants.add(c, r)));
     }
 
@@ -167,7 +169,7 @@ public final class SendersCommand implements Callable<Integer> {
         out.println("senders: revoked " + describe(g));
     }
 
-    private byte[] publicKey() throws java.io.IOException {
+    private byte[] publicKey() throws IOException {
         if ((key == null) == (keyFile == null)) {
             throw new IllegalArgumentException("add needs exactly one of --key and --key-file");
         }

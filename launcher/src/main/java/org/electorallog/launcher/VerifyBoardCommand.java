@@ -5,8 +5,10 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.monitor.BoardVerifier;
@@ -117,8 +119,8 @@ public final class VerifyBoardCommand implements Callable<Integer> {
                 notes.add(Files.readString(p));
             }
             List<byte[]> system = new ArrayList<>();
-            systemKeys.forEach(k -> system.add(java.util.Base64.getDecoder().decode(k.trim())));
-            java.util.function.Function<String, TlogFiles> boards = url != null
+            systemKeys.forEach(k -> system.add(Base64.getDecoder().decode(k.trim())));
+            Function<String, TlogFiles> boards = url != null
                     ? name -> TlogFiles.api(url, name, token)
                     : previous == null ? null : name -> TlogFiles.directory(previous);
             options = new VerifyOptions(

@@ -133,7 +133,7 @@ final class BoardCheck {
                 List<byte[]> proof;
                 try {
                     proof = ProofBuilder.consistency(old.size(), cp.size(), tiles);
-                } catch (java.io.UncheckedIOException e) {
+                } catch (UncheckedIOException e) {
                     throw e;
                 } catch (RuntimeException e) {
                     out.add(finding(
@@ -333,7 +333,7 @@ final class BoardCheck {
             return MessageDigest.isEqual(root, cp.root())
                     ? null
                     : "the hash tiles give another root at size " + cp.size() + " than the checkpoint signs";
-        } catch (java.io.UncheckedIOException e) {
+        } catch (UncheckedIOException e) {
             throw e; // the API did not answer: not a finding about the log (Monitor counts it unreachable)
         } catch (RuntimeException e) { // missing, or not a tile (a short or oversized body)
             return "the hash tiles of size " + cp.size() + " cannot be read: " + e.getMessage();

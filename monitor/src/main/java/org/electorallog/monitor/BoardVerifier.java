@@ -1,6 +1,7 @@
 package org.electorallog.monitor;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -82,7 +83,7 @@ public final class BoardVerifier {
             problem("there is no checkpoint");
             return result(null, 0, 0, t0);
         }
-        String note = new String(noteBytes, java.nio.charset.StandardCharsets.UTF_8);
+        String note = new String(noteBytes, StandardCharsets.UTF_8);
         Checkpoint cp;
         try {
             cp = Checkpoint.open(note, options.logKeys());

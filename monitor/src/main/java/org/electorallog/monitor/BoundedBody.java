@@ -1,5 +1,6 @@
 package org.electorallog.monitor;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
@@ -19,7 +20,7 @@ final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
     private final long limit;
     private final String what;
     private final CompletableFuture<byte[]> result = new CompletableFuture<>();
-    private final java.io.ByteArrayOutputStream held = new java.io.ByteArrayOutputStream();
+    private final ByteArrayOutputStream held = new ByteArrayOutputStream();
     private Flow.Subscription subscription;
 
     private BoundedBody(long limit, String what) {

@@ -1,11 +1,15 @@
 package org.electorallog.monitor;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteVerifier;
@@ -50,7 +54,7 @@ public final class Monitor {
     private final Consumer<String> report;
     private final Map<String, LogEndpoint> byUrl = new LinkedHashMap<>();
     /** Findings already reported by this process: a contradiction that persists is reported once per run. */
-    private final java.util.Set<String> reported = new java.util.HashSet<>();
+    private final Set<String> reported = new HashSet<>();
 
     /** {@code report} receives each finding as a JSON line and each unreachable API as a sentence. */
     public Monitor(Settings settings, MonitorMetrics metrics, Consumer<String> report) {
@@ -101,7 +105,7 @@ public final class Monitor {
                             sealed,
                             trust,
                             url -> byUrl.getOrDefault(url, new LogEndpoint(url, null)));
-                    if (!java.util.Objects.equals(r.state(), before)) {
+                    if (!Objects.equals(r.state(), before)) {
                         state.write(board, r.state());
                     }
                     if (r.state() != null) {
@@ -121,7 +125,7 @@ public final class Monitor {
                     }
                 } catch (IOException e) {
                     unreachable(api, e);
-                } catch (java.io.UncheckedIOException e) {
+                } catch (UncheckedIOException e) {
                     unreachable(api, e.getCause());
                 } catch (IllegalArgumentException | IllegalStateException e) {
                     // a name that is no board name, or a state file that cannot be read: the other boards go on

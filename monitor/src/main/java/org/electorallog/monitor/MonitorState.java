@@ -11,7 +11,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.ProofException;
+import org.electorallog.core.SignedNote;
 
 /**
  * What a monitor has verified, one file per board in its state directory ({@code <board>.json}):
@@ -121,8 +126,8 @@ public final class MonitorState {
     }
 
     /** The boards this state holds, by name, sorted. */
-    public java.util.List<String> boards() {
-        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+    public List<String> boards() {
+        try (Stream<Path> files = Files.list(dir)) {
             return files.map(f -> f.getFileName().toString())
                     .filter(n -> n.endsWith(".json"))
                     .map(n -> n.substring(0, n.length() - ".json".length()))
@@ -136,10 +141,8 @@ public final class MonitorState {
 
     private static long sizeOf(String note) throws IOException {
         try {
-            return org.electorallog.core.Checkpoint.parse(
-                            org.electorallog.core.SignedNote.parse(note).text())
-                    .size();
-        } catch (org.electorallog.core.ProofException e) {
+            return Checkpoint.parse(SignedNote.parse(note).text()).size();
+        } catch (ProofException e) {
             throw new IOException("its checkpoint cannot be parsed: " + e.getMessage(), e);
         }
     }

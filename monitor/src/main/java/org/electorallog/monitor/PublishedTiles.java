@@ -2,6 +2,7 @@ package org.electorallog.monitor;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -58,7 +59,7 @@ public final class PublishedTiles {
         if (note == null) {
             throw new IOException("the publication has no checkpoint");
         }
-        String text = new String(note, java.nio.charset.StandardCharsets.UTF_8);
+        String text = new String(note, StandardCharsets.UTF_8);
         long size = Checkpoint.parse(SignedNote.parse(text).text()).size();
         if (record >= size) {
             throw new ProofException("record " + record + " is not in the published checkpoint of size " + size);

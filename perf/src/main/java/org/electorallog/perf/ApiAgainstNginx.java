@@ -1,5 +1,6 @@
 package org.electorallog.perf;
 
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,7 +62,7 @@ final class ApiAgainstNginx {
             Options options,
             List<List<String>> viaApi,
             List<List<String>> viaFiles,
-            Predicate<java.net.http.HttpResponse<byte[]>> ok)
+            Predicate<HttpResponse<byte[]>> ok)
             throws Exception {
         String api = env.api().baseUrl() + "/boards/" + board;
         List<Map<String, Object>> runs = new ArrayList<>();

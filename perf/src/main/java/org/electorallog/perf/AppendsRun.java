@@ -13,9 +13,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.query.QueryApi;
@@ -44,8 +46,7 @@ final class AppendsRun {
 
     /** A cast vote of {@code user} on {@code board}, now, with a fresh random ballot. */
     static Statement vote(String board, String user) {
-        return new ElectionStatements(
-                        board, java.util.concurrent.ThreadLocalRandom.current().nextLong())
+        return new ElectionStatements(board, ThreadLocalRandom.current().nextLong())
                 .vote(user, System.currentTimeMillis());
     }
 
@@ -117,7 +118,7 @@ final class AppendsRun {
                                 for (int done = 0; done < share; done += batch) {
                                     List<String> users = new ArrayList<>();
                                     long t = System.nanoTime();
-                                    List<java.util.concurrent.CompletableFuture<?>> acks = new ArrayList<>();
+                                    List<CompletableFuture<?>> acks = new ArrayList<>();
                                     for (int i = 0; i < batch; i++) {
                                         String user = "a-" + UUID.randomUUID();
                                         users.add(user);

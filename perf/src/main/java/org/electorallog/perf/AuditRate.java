@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
 import org.electorallog.audit.AuditOptions;
@@ -114,7 +115,7 @@ public final class AuditRate {
     private static long size(HikariDataSource ds) throws Exception {
         try (Connection c = ds.getConnection()) {
             return Boards.all(c).stream().mapToLong(BoardState::size).max().orElse(0);
-        } catch (java.sql.SQLException e) {
+        } catch (SQLException e) {
             return 0; // not migrated yet
         }
     }

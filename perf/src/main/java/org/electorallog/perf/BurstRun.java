@@ -6,11 +6,21 @@ import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.projector.Projector;
+import org.electorallog.projector.ProjectorSettings;
+import org.electorallog.schemas.StatementCodec;
+import org.electorallog.schemas.Topics;
+import org.electorallog.schemas.avro.Envelope;
+import org.electorallog.store.BoardRow;
 import org.electorallog.store.Boards;
 import org.electorallog.store.RecordSamples;
 
@@ -31,7 +41,7 @@ final class BurstRun {
     static Map<String, Object> burst(
             PerfEnvironment env, int voters, int batchWaitMs, int warmUpVotes, boolean restartProjector)
             throws Exception {
-        org.electorallog.projector.Projector projector = env.projector(Duration.ZERO, Duration.ofMillis(batchWaitMs));
+        Projector projector = env.projector(Duration.ZERO, Duration.ofMillis(batchWaitMs));
         String board = "perf-burst";
         Map<String, Object> out = new LinkedHashMap<>();
         ProjectorProcess restarted = null;
@@ -48,9 +58,8 @@ final class BurstRun {
             }
             String tag = "b" + System.currentTimeMillis() + "-";
             long base = env.sizes().getOrDefault(board, 0L);
-            List<long[]> timeline =
-                    java.util.Collections.synchronizedList(new ArrayList<>()); // {nanos, checkpoint size}
-            java.util.concurrent.atomic.AtomicBoolean watching = new java.util.concurrent.atomic.AtomicBoolean(true);
+            List<long[]> timeline = Collections.synchronizedList(new ArrayList<>()); // {nanos, checkpoint size}
+            AtomicBoolean watching = new AtomicBoolean(true);
             Thread watcher = new Thread(
                     () -> {
                         long last = -1;
@@ -81,7 +90,7 @@ final class BurstRun {
             long publishedIn;
             long acknowledgedIn;
             try (org.apache.kafka.clients.producer.KafkaProducer<String, byte[]> kafka = rawProducer(env)) {
-                var unused = kafka.partitionsFor(org.electorallog.schemas.Topics.EVENTS); // metadata before the second
+                var unused = kafka.partitionsFor(Topics.EVENTS); // metadata before the second
                 before = restarted == null ? projector.metrics().snapshot() : Map.of();
                 t0 = System.nanoTime();
                 long spacing = 1_000_000_000L / voters;
@@ -90,7 +99,7 @@ final class BurstRun {
                     // parked, not spinning: a spinning generator would take one of the two cores the
                     // system under test shares with it (parkNanos wakes within ~0.1 ms of the due time)
                     for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
-                        java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                        LockSupport.parkNanos(wait);
                     }
                     published[i] = System.nanoTime();
                     var unusedAck = kafka.send(ready.get(i));
@@ -115,7 +124,7 @@ final class BurstRun {
             // only grows): the primary key's range from there, not a walk of the whole board
             try (Connection c = env.db.getConnection()) {
                 // no board row: nothing of the burst was projected, and every vote counts as lost
-                java.util.Optional<org.electorallog.store.BoardRow> row = Boards.find(c, board);
+                Optional<BoardRow> row = Boards.find(c, board);
                 List<RecordSamples.UserRecord> rows = row.isEmpty()
                         ? List.of()
                         : RecordSamples.byUserPrefix(c, row.get().id(), base, tag);
@@ -186,7 +195,7 @@ final class BurstRun {
                     "projector_warm_up_statements",
                     restarted == null
                             ? projector.settings().warmUpStatements()
-                            : org.electorallog.projector.ProjectorSettings.DEFAULT_WARM_UP_STATEMENTS);
+                            : ProjectorSettings.DEFAULT_WARM_UP_STATEMENTS);
             out.put("warm_up_ms", warmUpMs);
             out.put("projector_batch_wait_ms", batchWaitMs);
             out.put("records_all_boards", env.total());
@@ -235,13 +244,13 @@ final class BurstRun {
      */
     private static List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> encodedVotes(
             String board, String tag, int n) {
-        org.electorallog.schemas.StatementCodec codec = org.electorallog.schemas.StatementCodec.embedded();
+        StatementCodec codec = StatementCodec.embedded();
         List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             out.add(new org.apache.kafka.clients.producer.ProducerRecord<>(
-                    org.electorallog.schemas.Topics.EVENTS,
+                    Topics.EVENTS,
                     board,
-                    codec.encode(org.electorallog.schemas.avro.Envelope.newBuilder()
+                    codec.encode(Envelope.newBuilder()
                             .setStatement(AppendsRun.vote(board, tag + i))
                             .build())));
         }

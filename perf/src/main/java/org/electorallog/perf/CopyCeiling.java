@@ -5,10 +5,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.StatementKinds;
+import org.electorallog.store.BoardRow;
 import org.electorallog.store.Boards;
+import org.electorallog.store.IndexedFields;
+import org.electorallog.store.RecordContent;
 import org.electorallog.store.RecordInserter;
 import org.electorallog.store.RecordPartitions;
 import org.electorallog.store.RecordRow;
@@ -28,7 +32,7 @@ final class CopyCeiling {
         long size = env.sizes().getOrDefault(board, 0L);
         short boardId;
         try (Connection c = env.db.getConnection()) {
-            java.util.Optional<org.electorallog.store.BoardRow> row = Boards.find(c, board);
+            Optional<BoardRow> row = Boards.find(c, board);
             if (row.isEmpty()) {
                 // the first window of a new board: nothing projected yet, so no board row to write under
                 Map<String, Object> m = new LinkedHashMap<>();
@@ -48,7 +52,7 @@ final class CopyCeiling {
         new ElectionStatements(board, ~FillRun.seed(board, firstVoter))
                 .interleaved(firstVoter, firstVoter + rows / 5, s -> {
                     long id = next[0]++;
-                    org.electorallog.store.IndexedFields fields = new org.electorallog.store.IndexedFields(
+                    IndexedFields fields = new IndexedFields(
                             str(s.getUserId()),
                             str(s.getUsername()),
                             str(s.getElectionId()),
@@ -60,7 +64,7 @@ final class CopyCeiling {
                             id,
                             System.currentTimeMillis(),
                             1,
-                            new org.electorallog.store.RecordContent(
+                            new RecordContent(
                                     s.getStatementTimestamp(),
                                     (short) StatementKinds.code(s.getKind().name()),
                                     fields,

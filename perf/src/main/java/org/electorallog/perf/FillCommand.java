@@ -2,6 +2,7 @@ package org.electorallog.perf;
 
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.electorallog.projector.ProjectorSettings;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -50,7 +51,7 @@ final class FillCommand implements Callable<Integer> {
 
     @Option(
             names = "--batch-records",
-            defaultValue = "" + org.electorallog.projector.ProjectorSettings.DEFAULT_BATCH_MAX_RECORDS,
+            defaultValue = "" + ProjectorSettings.DEFAULT_BATCH_MAX_RECORDS,
             description = "events a projector batch (one PostgreSQL transaction) holds at most; "
                     + "default ${DEFAULT-VALUE}, the projector's own default")
     int batchRecords;

@@ -1,12 +1,17 @@
 package org.electorallog.perf;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import org.electorallog.core.SigningKey;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.ElectionStatements;
+import org.electorallog.schemas.StatementCodec;
+import org.electorallog.schemas.Topics;
+import org.electorallog.schemas.avro.Envelope;
 
 /**
  * The publisher of {@code perf fill}: reference-shaped statements through the producer library, or
@@ -58,19 +63,19 @@ final class FillPublisher {
      * its key) and encoded as the producer library would send them (Confluent wire format, key = board).
      */
     static List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> presign(Map<String, long[]> voters) {
-        org.electorallog.core.SigningKey key = org.electorallog.core.SigningKey.generate();
-        org.electorallog.schemas.StatementCodec codec = org.electorallog.schemas.StatementCodec.embedded();
+        SigningKey key = SigningKey.generate();
+        StatementCodec codec = StatementCodec.embedded();
         List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> out = new ArrayList<>();
         voters.forEach((board, range) -> new ElectionStatements(board, FillRun.seed(board, range[0]))
                 .interleaved(range[0], range[1], s -> {
-                    s.setSenderPublicKey(java.nio.ByteBuffer.wrap(key.publicKey()));
+                    s.setSenderPublicKey(ByteBuffer.wrap(key.publicKey()));
                     byte[] canonical = CanonicalStatement.encode(s);
-                    org.electorallog.schemas.avro.Envelope e = org.electorallog.schemas.avro.Envelope.newBuilder()
+                    Envelope e = Envelope.newBuilder()
                             .setStatement(s)
-                            .setSenderSignature(java.nio.ByteBuffer.wrap(key.sign(canonical)))
+                            .setSenderSignature(ByteBuffer.wrap(key.sign(canonical)))
                             .build();
                     out.add(new org.apache.kafka.clients.producer.ProducerRecord<>(
-                            org.electorallog.schemas.Topics.EVENTS, board, codec.encode(e)));
+                            Topics.EVENTS, board, codec.encode(e)));
                 }));
         return out;
     }

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+import org.electorallog.projector.Projector;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.store.ServerStatistics;
 
@@ -34,7 +36,7 @@ final class FillRun {
     static Map<String, Object> run(
             PerfEnvironment env, long target, int boards, FillForm form, long ceilingEvery, int ceilingRows)
             throws Exception {
-        org.electorallog.projector.Projector projector = env.projector(Duration.ofSeconds(1));
+        Projector projector = env.projector(Duration.ofSeconds(1));
         Map<String, Long> before = new LinkedHashMap<>();
         String prefix = form.boardPrefix;
         for (int b = 1; b <= boards; b++) {
@@ -118,7 +120,7 @@ final class FillRun {
                 },
                 "perf-publisher");
         publisher.start();
-        java.util.function.LongSupplier boardsSize = () -> env.sizes().entrySet().stream()
+        LongSupplier boardsSize = () -> env.sizes().entrySet().stream()
                 .filter(e -> before.containsKey(e.getKey()))
                 .mapToLong(Map.Entry::getValue)
                 .sum();

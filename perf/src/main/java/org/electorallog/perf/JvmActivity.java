@@ -1,6 +1,7 @@
 package org.electorallog.perf;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -40,7 +41,7 @@ record JvmActivity(long jitMillis, long gcCount, long gcMillis, long stealTicks)
             String line = in.readLine();
             String[] cpu = line == null ? new String[0] : line.trim().split("\\s+");
             return cpu.length > 8 && cpu[0].equals("cpu") ? Long.parseLong(cpu[8]) : -1;
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return -1;
         }
     }

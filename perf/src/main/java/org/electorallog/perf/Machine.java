@@ -1,11 +1,13 @@
 package org.electorallog.perf;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.sql.DataSource;
+import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.ServerStatistics;
 
 /** What a result was measured on: cores, memory, CPU model, and the versions of everything. */
@@ -41,7 +43,7 @@ final class Machine {
 
     private static String run(String... command) throws Exception {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         return p.waitFor() == 0 ? out : null;
     }
 
@@ -66,7 +68,7 @@ final class Machine {
     static Map<String, Object> hugePages(DataSource db) {
         Map<String, Object> h = new LinkedHashMap<>();
         try (Connection c = db.getConnection()) {
-            h.put("postgresql_status", org.electorallog.store.ProjectionDatabase.hugePagesStatus(c));
+            h.put("postgresql_status", ProjectionDatabase.hugePagesStatus(c));
         } catch (Exception e) {
             h.put("postgresql_status", "unknown: " + e.getMessage());
         }

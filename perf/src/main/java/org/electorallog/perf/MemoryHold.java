@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -53,7 +54,7 @@ final class MemoryHold implements AutoCloseable {
 
     /** {@code MemAvailable} and {@code Cached} of /proc/meminfo, in GB (what is left, and the page cache). */
     static Map<String, Double> meminfo() throws IOException {
-        Map<String, Double> out = new java.util.LinkedHashMap<>();
+        Map<String, Double> out = new LinkedHashMap<>();
         for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
             String[] f = line.split("\\s+");
             if (f[0].equals("MemTotal:") || f[0].equals("MemAvailable:") || f[0].equals("Cached:")) {

@@ -1,5 +1,6 @@
 package org.electorallog.perf;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
@@ -36,7 +37,7 @@ final class NationalSection {
             for (String mode : List.of("BOARDS", "HEADS")) {
                 List<National.Round> rs = w.runs().stream()
                         .filter(r -> r.mode().equals(mode) && r.boards() == boards)
-                        .sorted(java.util.Comparator.comparingDouble(National.Round::roundSeconds))
+                        .sorted(Comparator.comparingDouble(National.Round::roundSeconds))
                         .toList();
                 National.Round median = rs.get(rs.size() / 2);
                 md.append(" | ")

@@ -7,20 +7,31 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.core.NoteSigner;
+import org.electorallog.core.SealingKeys;
 import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.infra.EmbeddedPostgresServer;
 import org.electorallog.infra.EmbeddedStack;
 import org.electorallog.producer.EventsTopic;
 import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
+import org.electorallog.projector.SignaturePolicy;
+import org.electorallog.query.FullTiles;
 import org.electorallog.query.HttpSettings;
 import org.electorallog.query.QueryApi;
 import org.electorallog.query.QueryApiSettings;
+import org.electorallog.query.RatePolicy;
 import org.electorallog.schemas.Topics;
 import org.electorallog.store.Boards;
+import org.electorallog.store.KeyMaker;
+import org.electorallog.store.Migrations;
 import org.electorallog.store.PartitionLease;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.ServerStatistics;
@@ -44,7 +55,7 @@ final class PerfEnvironment implements AutoCloseable {
     final NoteSigner signer;
     final HikariDataSource db;
     /** The key-encryption key of the committed form's data keys (work/key-encryption-key, kept between commands). */
-    final org.electorallog.core.KeyEncryptionKeys keyEncryption;
+    final KeyEncryptionKeys keyEncryption;
     /** The commit the running code was built from, read when the environment opened. */
     private final String commit = Machine.commit();
 
@@ -53,14 +64,10 @@ final class PerfEnvironment implements AutoCloseable {
     /** Events a projector batch holds at most (the projector's default unless a command sets it). */
     private int batchRecords = ProjectorSettings.DEFAULT_BATCH_MAX_RECORDS;
     /** Full tiles the query API keeps in memory. */
-    private int fullTiles = org.electorallog.query.FullTiles.DEFAULT_CAPACITY;
+    private int fullTiles = FullTiles.DEFAULT_CAPACITY;
 
     private PerfEnvironment(
-            Path work,
-            EmbeddedStack stack,
-            NoteSigner signer,
-            HikariDataSource db,
-            org.electorallog.core.KeyEncryptionKeys keyEncryption) {
+            Path work, EmbeddedStack stack, NoteSigner signer, HikariDataSource db, KeyEncryptionKeys keyEncryption) {
         this.work = work;
         this.stack = stack;
         this.signer = signer;
@@ -85,18 +92,14 @@ final class PerfEnvironment implements AutoCloseable {
         HikariDataSource db = ProjectionDatabase.pool(a.jdbcUrl(), a.user(), a.password(), 4, "perf");
         // a stack filled by an earlier build gets this build's schema, as its projector would give it
         // (the query API reads the newest columns; it does not migrate)
-        org.electorallog.store.Migrations.apply(db);
+        Migrations.apply(db);
         return new PerfEnvironment(
-                work,
-                stack,
-                signer,
-                db,
-                org.electorallog.core.KeyEncryptionKeys.loadOrCreate(work.resolve("key-encryption-key")));
+                work, stack, signer, db, KeyEncryptionKeys.loadOrCreate(work.resolve("key-encryption-key")));
     }
 
     /** The committed form's keys as the log's key maker makes them (the fill seals to them before the projector starts). */
-    org.electorallog.core.SealingKeys keyMaker() {
-        return new org.electorallog.store.KeyMaker(db, keyEncryption).sealingKeys();
+    SealingKeys keyMaker() {
+        return new KeyMaker(db, keyEncryption).sealingKeys();
     }
 
     /** Starts the projector with the default batch wait (100 ms). */
@@ -148,7 +151,7 @@ final class PerfEnvironment implements AutoCloseable {
                 .withBatch(batchRecords, batchWait)
                 .withWarmUp(ProjectorSettings.DEFAULT_WARM_UP_STATEMENTS)
                 // boards of a signed fill must carry valid sender signatures: the projector verifies every one
-                .withSignatures(org.electorallog.projector.SignaturePolicy.parse("SENDER", SIGNED_BOARDS, null, "OFF"));
+                .withSignatures(SignaturePolicy.parse("SENDER", SIGNED_BOARDS, null, "OFF"));
     }
 
     /** True when PostgreSQL's stored offset of every events partition has reached Kafka's end offset. */
@@ -164,7 +167,7 @@ final class PerfEnvironment implements AutoCloseable {
     }
 
     Map<Integer, Long> endOffsets() {
-        java.util.Properties p = new java.util.Properties();
+        Properties p = new Properties();
         p.put("bootstrap.servers", stack.kafkaBootstrap());
         try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> c =
                 new org.apache.kafka.clients.consumer.KafkaConsumer<>(
@@ -195,9 +198,7 @@ final class PerfEnvironment implements AutoCloseable {
                     Duration.ofHours(1),
                     new byte[32],
                     // the harness is the only client: no rate limit (issue 41's per-class limits)
-                    HttpSettings.defaults()
-                            .withLimits(org.electorallog.query.RatePolicy.unlimited())
-                            .withFullTiles(fullTiles),
+                    HttpSettings.defaults().withLimits(RatePolicy.unlimited()).withFullTiles(fullTiles),
                     null,
                     null));
         }
@@ -219,7 +220,7 @@ final class PerfEnvironment implements AutoCloseable {
         try (Connection c = db.getConnection()) {
             Boards.all(c).stream()
                     .filter(s -> s.board().name().startsWith("perf-"))
-                    .sorted(java.util.Comparator.comparing(s -> s.board().name()))
+                    .sorted(Comparator.comparing(s -> s.board().name()))
                     .forEach(s -> out.put(s.board().name(), s.size()));
         } catch (SQLException e) {
             // not migrated yet: no boards
@@ -263,9 +264,9 @@ final class PerfEnvironment implements AutoCloseable {
         Map<String, Object> machine = new LinkedHashMap<>(Machine.describe());
         machine.put("commit", commit); // the build that ran, read when the run started
         m.put("machine", machine);
-        Map<String, String> pg = new LinkedHashMap<>(org.electorallog.infra.EmbeddedPostgresServer.DEFAULT_SETTINGS);
+        Map<String, String> pg = new LinkedHashMap<>(EmbeddedPostgresServer.DEFAULT_SETTINGS);
         pg.putAll(PG_SETTINGS);
-        m.put("postgresql_settings", new java.util.TreeMap<>(pg));
+        m.put("postgresql_settings", new TreeMap<>(pg));
         m.put("huge_pages", Machine.hugePages(db));
         m.put("versions", Machine.versions(db));
         return m;

@@ -6,7 +6,9 @@ import java.net.HttpURLConnection;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.electorallog.query.QueryApi;
@@ -36,7 +38,7 @@ final class ProbeClient {
     }
 
     /** A connection of the perf environment's pool. */
-    Connection connection() throws java.sql.SQLException {
+    Connection connection() throws SQLException {
         return env.db.getConnection();
     }
 
@@ -156,7 +158,7 @@ final class ProbeClient {
             } else if (name.equals("ballot locator, page")) {
                 Map<String, String> s = firstSample;
                 sql = Records.BALLOTS_SQL;
-                params.addAll(java.util.Arrays.asList(
+                params.addAll(Arrays.asList(
                         id,
                         StatementKinds.CAST_VOTE,
                         s.get("user"),

@@ -1,5 +1,6 @@
 package org.electorallog.perf;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -38,12 +39,7 @@ final class ProbeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
             Map<String, Object> r = ProbeRun.run(
-                    env,
-                    repeats,
-                    cold,
-                    java.time.Duration.ofSeconds(warmUpSeconds),
-                    schedule,
-                    dirs.results.resolve("plans"));
+                    env, repeats, cold, Duration.ofSeconds(warmUpSeconds), schedule, dirs.results.resolve("plans"));
             dirs.write("probe-" + PerfCommand.label(((Number) r.get("records")).longValue()), r);
         }
         return 0;

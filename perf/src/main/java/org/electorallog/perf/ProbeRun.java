@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.HttpURLConnection;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -61,7 +62,7 @@ final class ProbeRun {
     }
 
     static Map<String, Object> run(
-            PerfEnvironment env, int repeats, boolean cold, java.time.Duration warmUp, Schedule schedule, Path plans)
+            PerfEnvironment env, int repeats, boolean cold, Duration warmUp, Schedule schedule, Path plans)
             throws Exception {
         Map<String, Long> sizes = env.sizes();
         String board = sizes.entrySet().stream()
@@ -206,7 +207,7 @@ final class ProbeRun {
     }
 
     /** Every request shape round-robin for {@code warmUp}; returns how many requests that took. */
-    private int warmUp(List<ProbeCatalogue.Probe> probes, java.time.Duration warmUp) throws Exception {
+    private int warmUp(List<ProbeCatalogue.Probe> probes, Duration warmUp) throws Exception {
         long end = System.nanoTime() + warmUp.toNanos();
         int requests = 0;
         do {

@@ -1,5 +1,6 @@
 package org.electorallog.perf;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -7,7 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
+import org.electorallog.core.Checkpoint;
 import org.electorallog.core.ProofBuilder;
+import org.electorallog.core.SignedNote;
 import org.electorallog.core.TileKey;
 import org.electorallog.core.TileLayout;
 import org.electorallog.core.TreeMath;
@@ -47,10 +50,9 @@ final class ProofsCommand implements Callable<Integer> {
             String name = load.board != null ? load.board : env.largestBoard();
             Path published = ApiAgainstNginx.publish(env, dirs.work, name);
             // the published checkpoint's size: the board does not grow meanwhile, so both prove in one tree
-            long size = org.electorallog.core.Checkpoint.parse(
-                            org.electorallog.core.SignedNote.parse(java.nio.file.Files.readString(
-                                            published.resolve(name).resolve("checkpoint")))
-                                    .text())
+            long size = Checkpoint.parse(SignedNote.parse(
+                                    Files.readString(published.resolve(name).resolve("checkpoint")))
+                            .text())
                     .size();
             Random random = new Random(45);
             List<List<String>> viaApi = new ArrayList<>();

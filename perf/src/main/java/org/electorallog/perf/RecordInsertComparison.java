@@ -4,12 +4,18 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
+import org.electorallog.core.Hex;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.EmbeddedPostgresServer;
+import org.electorallog.store.IndexedFields;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.RecordInserter;
@@ -46,7 +52,7 @@ public final class RecordInsertComparison {
             for (int round = 0; round < rounds; round++) {
                 for (RecordInserter method : RecordInserter.values()) {
                     String name = "insert_" + method.name().toLowerCase(Locale.ROOT) + "_" + round;
-                    try (Connection c = java.sql.DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
+                    try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
                         ServerStatistics.createDatabase(c, name);
                     }
                     String url = db.jdbcUrl().replace("/postgres", "/" + name);
@@ -54,7 +60,7 @@ public final class RecordInsertComparison {
                         Migrations.apply(ds);
                         try (Connection c = ds.getConnection()) {
                             // partitions attached before the clock starts
-                            java.util.Map<Short, Long> last = new java.util.HashMap<>();
+                            Map<Short, Long> last = new HashMap<>();
                             rows.forEach(r -> last.merge(r.boardId(), r.id(), Math::max));
                             for (var e : last.entrySet()) {
                                 RecordPartitions.cover(c, e.getKey(), e.getValue());
@@ -114,12 +120,12 @@ public final class RecordInsertComparison {
                     1_767_225_600_000L + i,
                     (short) (vote ? 1 : 3),
                     1,
-                    new org.electorallog.store.IndexedFields(
+                    new IndexedFields(
                             user,
                             "voter" + voter + "@example.org",
                             vote ? "election-" + (voter % 5) : null,
                             "area-" + random.nextInt(1000),
-                            vote ? org.electorallog.core.Hex.encode(java.util.Arrays.copyOf(statement, 32)) : null),
+                            vote ? Hex.encode(Arrays.copyOf(statement, 32)) : null),
                     "delivery-" + i + "-" + new String(new char[] {(char) ('a' + i % 26)}),
                     statement,
                     1,

@@ -6,6 +6,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,14 +90,14 @@ final class RecoveryRun {
 
             long kill1 = System.nanoTime();
             first.kill();
-            System.err.println("recovery: recovery-1 killed at " + java.time.Instant.now());
+            System.err.println("recovery: recovery-1 killed at " + Instant.now());
             awaitRecovered(boards, kill1);
             Thread.sleep(settleSeconds * 1000L); // steady again: the survivor has both partitions
             out.put("handover", phase(boards, kill1, kill1));
 
             long kill2 = System.nanoTime();
             second.kill();
-            System.err.println("recovery: recovery-2 killed and restarted at " + java.time.Instant.now());
+            System.err.println("recovery: recovery-2 killed and restarted at " + Instant.now());
             long start2 = System.nanoTime();
             second = ProjectorProcess.start(env, 100, "recovery-2-restarted", instance(env, "recovery-2"), false);
             awaitRecovered(boards, kill2);

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 /**
  * A closed-loop HTTP load: {@code connections} threads, each with a client of its own (one keep-alive
@@ -50,11 +51,10 @@ final class TileLoad {
     }
 
     /** An answer a full tile must be: 200 with 256 hashes. */
-    static final java.util.function.Predicate<HttpResponse<byte[]>> FULL_TILE =
-            r -> r.statusCode() == 200 && r.body().length == 8192;
+    static final Predicate<HttpResponse<byte[]>> FULL_TILE = r -> r.statusCode() == 200 && r.body().length == 8192;
 
     /** Any 200. */
-    static final java.util.function.Predicate<HttpResponse<byte[]>> OK = r -> r.statusCode() == 200;
+    static final Predicate<HttpResponse<byte[]>> OK = r -> r.statusCode() == 200;
 
     /**
      * {@code connections} clients, each for {@code seconds} running operations picked at random: an
@@ -67,7 +67,7 @@ final class TileLoad {
             List<List<String>> operations,
             int connections,
             int seconds,
-            java.util.function.Predicate<HttpResponse<byte[]>> ok)
+            Predicate<HttpResponse<byte[]>> ok)
             throws InterruptedException {
         long end = System.nanoTime() + seconds * 1_000_000_000L;
         AtomicLong errors = new AtomicLong();

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.electorallog.core.TileLayout;
+import org.electorallog.query.FullTiles;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -36,7 +37,7 @@ final class TilesCommand implements Callable<Integer> {
 
     @Option(
             names = "--api-full-tiles",
-            defaultValue = "" + org.electorallog.query.FullTiles.DEFAULT_CAPACITY,
+            defaultValue = "" + FullTiles.DEFAULT_CAPACITY,
             description = "full tiles the query API keeps in memory (0: every tile from PostgreSQL, as before "
                     + "decision 113); default ${DEFAULT-VALUE}")
     int apiFullTiles;

@@ -1,8 +1,10 @@
 package org.electorallog.producer;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -44,7 +46,7 @@ public final class EventsTopic {
             if (existing.contains(topic)) {
                 return;
             }
-            Map<String, String> configs = new java.util.HashMap<>(Map.of(
+            Map<String, String> configs = new HashMap<>(Map.of(
                     "retention.ms", "-1",
                     "retention.bytes", "-1",
                     "cleanup.policy", "delete",
@@ -55,7 +57,7 @@ public final class EventsTopic {
             // a replication factor below 1: the broker's default.replication.factor (and its min.insync.replicas)
             NewTopic t = replicationFactor > 0
                     ? new NewTopic(topic, partitions, replicationFactor)
-                    : new NewTopic(topic, java.util.Optional.of(partitions), java.util.Optional.empty());
+                    : new NewTopic(topic, Optional.of(partitions), Optional.empty());
             t.configs(configs);
             admin.createTopics(List.of(t)).all().get();
         } catch (ExecutionException e) {

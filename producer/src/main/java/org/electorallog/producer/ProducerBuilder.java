@@ -5,6 +5,7 @@ import java.util.Properties;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.electorallog.core.SealingKeys;
 import org.electorallog.core.SigningKey;
+import org.electorallog.schemas.ConfluentSchemaRegistryClient;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.Topics;
 
@@ -81,9 +82,7 @@ public final class ProducerBuilder {
         this.codec = url == null
                 ? StatementCodec.embedded()
                 : new StatementCodec(
-                        new org.electorallog.schemas.ConfluentSchemaRegistryClient(
-                                url, Duration.ofSeconds(10), 3, true),
-                        Topics.EVENTS_SUBJECT);
+                        new ConfluentSchemaRegistryClient(url, Duration.ofSeconds(10), 3, true), Topics.EVENTS_SUBJECT);
         return this;
     }
 

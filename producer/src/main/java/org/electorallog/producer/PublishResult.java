@@ -1,5 +1,7 @@
 package org.electorallog.producer;
 
+import java.util.Base64;
+
 /**
  * A statement Kafka has acknowledged: where it is (board, partition, offset) and its receipt. The
  * leaf hash, RFC 6962 section 2.1 SHA-256(0x00 || canonical statement), is what the log's tree
@@ -10,6 +12,6 @@ package org.electorallog.producer;
 public record PublishResult(String board, String deliveryId, int partition, long offset, byte[] leafHash) {
     /** The leaf hash in standard base64, as the query API writes hashes. */
     public String leafHashBase64() {
-        return java.util.Base64.getEncoder().encodeToString(leafHash);
+        return Base64.getEncoder().encodeToString(leafHash);
     }
 }

@@ -1,6 +1,7 @@
 package org.electorallog.projector;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HexFormat;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -69,7 +70,7 @@ record DeadLetter(String key, byte[] value, long timestamp, Headers headers) {
                 h.add("dlq.original.length", utf8(String.valueOf(valueLength)));
                 h.add("dlq.original.sha256", utf8(HexFormat.of().formatHex(Hashes.sha256(value))));
                 h.add("dlq.truncated", utf8("true"));
-                v = java.util.Arrays.copyOf(value, room);
+                v = Arrays.copyOf(value, room);
             }
         }
         RecordHeaders all = new RecordHeaders();

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -83,7 +84,7 @@ public final class DeadLetterArchive {
                 throw new IllegalArgumentException("no dead-letter topic '" + deadLetterTopic + "'");
             }
             infos.forEach(p -> tps.add(new TopicPartition(deadLetterTopic, p.partition())));
-            tps.sort(java.util.Comparator.comparingInt(TopicPartition::partition));
+            tps.sort(Comparator.comparingInt(TopicPartition::partition));
             c.assign(tps);
             c.seekToBeginning(tps);
             var end = c.endOffsets(tps, Duration.ofSeconds(30));
@@ -100,7 +101,7 @@ public final class DeadLetterArchive {
                 }
             }
         }
-        out.sort(java.util.Comparator.comparingInt(Entry::partition).thenComparingLong(Entry::offset));
+        out.sort(Comparator.comparingInt(Entry::partition).thenComparingLong(Entry::offset));
         return out;
     }
 

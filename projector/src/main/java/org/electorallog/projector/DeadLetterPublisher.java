@@ -1,5 +1,6 @@
 package org.electorallog.projector;
 
+import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -63,7 +64,7 @@ final class DeadLetterPublisher implements AutoCloseable {
     @Override
     public synchronized void close() {
         if (producer != null) {
-            producer.close(java.time.Duration.ofSeconds(5));
+            producer.close(Duration.ofSeconds(5));
             producer = null;
         }
     }

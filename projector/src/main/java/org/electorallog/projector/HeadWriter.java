@@ -3,6 +3,8 @@ package org.electorallog.projector;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,7 +44,7 @@ final class HeadWriter implements AutoCloseable {
      * How long an acknowledged entry may stay unprojected before it is reported and sent again (a
      * duplicate if the projector only lagged): an acknowledgement is not a record (issue 61 item 7).
      */
-    static final java.time.Duration NOT_PROJECTED_AFTER = java.time.Duration.ofSeconds(60);
+    static final Duration NOT_PROJECTED_AFTER = Duration.ofSeconds(60);
 
     /** An entry sent for a board's checkpoint at {@code size}: when Kafka acknowledged it, and whether it is projected. */
     private record Entered(long size, long ackedNanos, boolean projected) {}
@@ -53,9 +55,9 @@ final class HeadWriter implements AutoCloseable {
      */
     private final Map<String, Entered> entered = new ConcurrentHashMap<>();
 
-    private final java.time.Duration notProjectedAfter;
+    private final Duration notProjectedAfter;
 
-    HeadWriter(ElectoralLogProducer producer, String originPrefix, java.time.Duration notProjectedAfter) {
+    HeadWriter(ElectoralLogProducer producer, String originPrefix, Duration notProjectedAfter) {
         this.producer = producer;
         this.originPrefix = originPrefix;
         this.notProjectedAfter = notProjectedAfter;
@@ -71,7 +73,7 @@ final class HeadWriter implements AutoCloseable {
     }
 
     /** As {@link #create(ProjectorSettings)}, sending an unprojected entry again {@code notProjectedAfter} after its ack. */
-    static HeadWriter create(ProjectorSettings settings, java.time.Duration notProjectedAfter) {
+    static HeadWriter create(ProjectorSettings settings, Duration notProjectedAfter) {
         ProducerBuilder b = ElectoralLogProducer.builder(settings.bootstrap())
                 .topic(settings.topic())
                 .senderKey(settings.signer().statementKey());
@@ -89,7 +91,7 @@ final class HeadWriter implements AutoCloseable {
      * Kafka acknowledged.
      */
     int round(Connection c) throws SQLException, InterruptedException {
-        Map<HeadLinks.Latest, CompletableFuture<?>> sent = new java.util.LinkedHashMap<>();
+        Map<HeadLinks.Latest, CompletableFuture<?>> sent = new LinkedHashMap<>();
         for (HeadLinks.Latest b : HeadLinks.latest(c, HeadsBoard.NAME)) {
             Entered done = entered.get(b.board());
             if (done != null && done.size() >= b.checkpoint().size() && !dueAgain(c, b.board(), done)) {

@@ -1,10 +1,12 @@
 package org.electorallog.projector;
 
+import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import org.electorallog.core.ContentKeys;
 import org.electorallog.core.DataKeys;
 import org.electorallog.core.PersonalCommitment;
@@ -40,7 +42,7 @@ final class PersonalOpening {
     private static final int MAX_CONTENT_KEYS = 10_000;
 
     private final DataKeys keys;
-    private final Map<Wrapped, byte[]> contentKeys = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Wrapped, byte[]> contentKeys = new ConcurrentHashMap<>();
 
     PersonalOpening(DataKeys keys) {
         this.keys = keys;
@@ -101,7 +103,7 @@ final class PersonalOpening {
             throw new IllegalStateException("the data key " + key.id() + " was made before V24 and is not converted "
                     + "yet: the projector's key maker converts it at start (is a key-encryption key configured?)");
         }
-        Wrapped w = new Wrapped(key.id(), java.nio.ByteBuffer.wrap(wrapped));
+        Wrapped w = new Wrapped(key.id(), ByteBuffer.wrap(wrapped));
         byte[] known = contentKeys.get(w);
         if (known != null) {
             return known;
@@ -120,7 +122,7 @@ final class PersonalOpening {
     }
 
     /** A wrapped content key as remembered: only under the key ID it was unwrapped for. */
-    private record Wrapped(String keyId, java.nio.ByteBuffer wrapped) {}
+    private record Wrapped(String keyId, ByteBuffer wrapped) {}
 
     private static Opened opened(
             DecodedStatement st, CommittedParts parts, PersonalOpenings.Sealed sealed, byte[] key, byte[] leafHash)

@@ -1,6 +1,9 @@
 package org.electorallog.projector;
 
 import com.zaxxer.hikari.HikariDataSource;
+import java.lang.management.ManagementFactory;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -8,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -49,7 +54,7 @@ public final class Projector implements AutoCloseable {
     private final KeyMaker keyMaker;
 
     private volatile Throwable stopped;
-    private final java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+    private final CountDownLatch running = new CountDownLatch(1);
     private KafkaConsumer<byte[], byte[]> endOffsetReader;
 
     private Projector(ProjectorSettings settings, TopicLayout layout) {
@@ -127,7 +132,7 @@ public final class Projector implements AutoCloseable {
                 layout.partitions(),
                 settings.jdbcUrl(),
                 p.hugePages(),
-                java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime(),
+                ManagementFactory.getRuntimeMXBean().getUptime(),
                 (t1 - t0) / 1_000_000,
                 (t2 - t1) / 1_000_000,
                 (t3 - t2) / 1_000_000);
@@ -147,7 +152,7 @@ public final class Projector implements AutoCloseable {
                     "ELECTORAL_LOG_KEY_ENCRYPTION_KEY_FILES");
             return;
         }
-        try (java.sql.Connection c = db.getConnection()) {
+        try (Connection c = db.getConnection()) {
             String standby = ProjectionDatabase.synchronousStandby(c);
             if (standby != null) {
                 LOG.warn(
@@ -155,7 +160,7 @@ public final class Projector implements AutoCloseable {
                                 + "before it (docs/operations.md \"The key store's standby\")",
                         standby);
             }
-        } catch (java.sql.SQLException e) {
+        } catch (SQLException e) {
             LOG.warn("cannot tell whether the key store has a synchronous standby: {}", e.getMessage());
         }
         keyMaker.start();
@@ -166,9 +171,9 @@ public final class Projector implements AutoCloseable {
      * time, which slows a newly started projector's first batches (docs/operations.md).
      */
     private String hugePages() {
-        try (java.sql.Connection c = db.getConnection()) {
+        try (Connection c = db.getConnection()) {
             return ProjectionDatabase.hugePagesStatus(c);
-        } catch (java.sql.SQLException e) {
+        } catch (SQLException e) {
             return "unknown: " + e.getMessage();
         }
     }
@@ -180,7 +185,7 @@ public final class Projector implements AutoCloseable {
      */
     public void awaitRunning(Duration timeout) {
         try {
-            if (!running.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS) || stopped != null) {
+            if (!running.await(timeout.toMillis(), TimeUnit.MILLISECONDS) || stopped != null) {
                 throw new IllegalStateException("the projector is not running " + timeout.toSeconds()
                         + " s after its start (state " + streams.state()
                         + (stopped == null ? "" : ", stopped: " + stopped.getMessage()) + ")");
@@ -262,9 +267,9 @@ public final class Projector implements AutoCloseable {
         boolean streamsOk = state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING;
         h.put("streams", state.name());
         boolean dbOk;
-        try (java.sql.Connection c = db.getConnection()) {
+        try (Connection c = db.getConnection()) {
             dbOk = c.isValid(2);
-        } catch (java.sql.SQLException e) {
+        } catch (SQLException e) {
             dbOk = false;
         }
         h.put("database", dbOk ? "UP" : "DOWN");

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.electorallog.config.Configuration;
 import org.electorallog.config.Setting;
+import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.core.NoteSigner;
 
 /**
@@ -62,10 +63,9 @@ public final class ProjectorConfig {
         }
         if (conf.isSet(Setting.KEY_ENCRYPTION_KEY_FILES)) {
             try {
-                s = s.withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.load(
-                        conf.list(Setting.KEY_ENCRYPTION_KEY_FILES).stream()
-                                .map(Path::of)
-                                .toList()));
+                s = s.withKeyEncryption(KeyEncryptionKeys.load(conf.list(Setting.KEY_ENCRYPTION_KEY_FILES).stream()
+                        .map(Path::of)
+                        .toList()));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(Setting.KEY_ENCRYPTION_KEY_FILES.env + ": " + e.getMessage());
             }

@@ -1,5 +1,6 @@
 package org.electorallog.projector;
 
+import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
 import org.electorallog.config.Configuration;
 import org.electorallog.config.Setting;
@@ -57,7 +58,7 @@ public final class ProjectorMain {
         ProjectorHttp http;
         try {
             http = ProjectorHttp.start(projector, host, port);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             if (witnessing != null) {
                 witnessing.close();
             }

@@ -1,8 +1,15 @@
 package org.electorallog.projector;
 
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.electorallog.schemas.BadEventException;
 
@@ -14,10 +21,9 @@ import org.electorallog.schemas.BadEventException;
  */
 public final class ProjectorMetrics {
     /** Bucket boundaries of the batch duration: 1 ms to 10 s. */
-    static final java.time.Duration[] BATCH_BUCKETS =
-            buckets(1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000);
+    static final Duration[] BATCH_BUCKETS = buckets(1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000);
     /** Bucket boundaries of the lag from publishing (Kafka timestamp) to the commit in PostgreSQL: 10 ms to 5 min. */
-    static final java.time.Duration[] LAG_BUCKETS =
+    static final Duration[] LAG_BUCKETS =
             buckets(10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 30000, 60000, 300000);
 
     private final io.micrometer.core.instrument.composite.CompositeMeterRegistry histograms =
@@ -43,7 +49,7 @@ public final class ProjectorMetrics {
     private final AtomicLong commitMicrosTotal = new AtomicLong();
     private final AtomicLong lastBatchSize = new AtomicLong();
     private final Map<BadEventException.Reason, AtomicLong> deadLetters = new EnumMap<>(BadEventException.Reason.class);
-    private final Map<Integer, Long> projectedOffsets = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Integer, Long> projectedOffsets = new ConcurrentHashMap<>();
     private final long startedNanos = System.nanoTime();
 
     public ProjectorMetrics() {
@@ -52,16 +58,14 @@ public final class ProjectorMetrics {
         }
     }
 
-    private static java.time.Duration[] buckets(long... millis) {
-        return java.util.Arrays.stream(millis)
-                .mapToObj(java.time.Duration::ofMillis)
-                .toArray(java.time.Duration[]::new);
+    private static Duration[] buckets(long... millis) {
+        return Arrays.stream(millis).mapToObj(Duration::ofMillis).toArray(Duration[]::new);
     }
 
     /** Each committed event's time from its Kafka timestamp to now (the commit). */
-    void committed(java.util.List<PendingEvent> events, long nowMillis) {
+    void committed(List<PendingEvent> events, long nowMillis) {
         for (PendingEvent e : events) {
-            lagTimer.record(Math.max(0, nowMillis - e.kafkaTimestamp()), java.util.concurrent.TimeUnit.MILLISECONDS);
+            lagTimer.record(Math.max(0, nowMillis - e.kafkaTimestamp()), TimeUnit.MILLISECONDS);
         }
     }
 
@@ -70,7 +74,7 @@ public final class ProjectorMetrics {
      * and of its commit alone (PostgreSQL's WAL flush, which the batch writer waits for).
      */
     void batch(int written, int dropped, long nanos, long commitNanos) {
-        batchTimer.record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        batchTimer.record(nanos, TimeUnit.NANOSECONDS);
         lastBatchSize.set(written);
         records.addAndGet(written);
         duplicates.addAndGet(dropped);
@@ -90,7 +94,7 @@ public final class ProjectorMetrics {
 
     /** The next offset this instance has stored per partition it has projected. */
     public Map<Integer, Long> projectedOffsets() {
-        return new java.util.TreeMap<>(projectedOffsets);
+        return new TreeMap<>(projectedOffsets);
     }
 
     void fenced() {
@@ -182,7 +186,7 @@ public final class ProjectorMetrics {
         m.put("commit_micros_total", commitMicrosTotal.get());
         double seconds = Math.max(1e-9, (System.nanoTime() - startedNanos) / 1e9);
         m.put("records_per_second_since_start", Math.round(records.get() / seconds));
-        deadLetters.forEach((r, v) -> m.put("dead_letters_" + r.name().toLowerCase(java.util.Locale.ROOT), v.get()));
+        deadLetters.forEach((r, v) -> m.put("dead_letters_" + r.name().toLowerCase(Locale.ROOT), v.get()));
         return m;
     }
 }

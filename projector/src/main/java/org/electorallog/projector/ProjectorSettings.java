@@ -2,7 +2,13 @@ package org.electorallog.projector;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Consumer;
+import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.core.NoteSigner;
+import org.electorallog.schemas.ConfluentSchemaRegistryClient;
+import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.Topics;
 
 /**
@@ -54,10 +60,10 @@ public record ProjectorSettings(
         GroupMembership group,
         SignaturePolicy signatures,
         Duration checkpointEvery,
-        java.util.Map<String, Object> kafkaSecurity,
+        Map<String, Object> kafkaSecurity,
         String schemaRegistryUrl,
         long warmUpStatements,
-        org.electorallog.core.KeyEncryptionKeys keyEncryption) {
+        KeyEncryptionKeys keyEncryption) {
     /** Default checkpoint interval. */
     public static final Duration DEFAULT_CHECKPOINT_EVERY = Duration.ofSeconds(1);
 
@@ -75,7 +81,7 @@ public record ProjectorSettings(
     public static final String DEFAULT_ORIGIN_PREFIX = "electoral-log.local/";
 
     public ProjectorSettings {
-        kafkaSecurity = java.util.Map.copyOf(kafkaSecurity);
+        kafkaSecurity = Map.copyOf(kafkaSecurity);
         if (batchMaxRecords < 1) {
             throw new IllegalArgumentException("batchMaxRecords must be at least 1, got " + batchMaxRecords);
         }
@@ -129,14 +135,14 @@ public record ProjectorSettings(
                 GroupMembership.DYNAMIC,
                 SignaturePolicy.none(),
                 DEFAULT_CHECKPOINT_EVERY,
-                java.util.Map.of(),
+                Map.of(),
                 null,
                 0,
-                org.electorallog.core.KeyEncryptionKeys.NONE);
+                KeyEncryptionKeys.NONE);
     }
 
     /** Settings whose projector makes and opens data keys with {@code keys} (first one wrapping). */
-    public ProjectorSettings withKeyEncryption(org.electorallog.core.KeyEncryptionKeys keys) {
+    public ProjectorSettings withKeyEncryption(KeyEncryptionKeys keys) {
         return copy(c -> {
             c.keyEncryption = keys;
         });
@@ -150,13 +156,12 @@ public record ProjectorSettings(
     }
 
     /** The codec of the events: the embedded manifest, or the configured registry's REST API. */
-    org.electorallog.schemas.StatementCodec codec() {
+    StatementCodec codec() {
         return schemaRegistryUrl == null
-                ? org.electorallog.schemas.StatementCodec.embedded()
-                : new org.electorallog.schemas.StatementCodec(
-                        new org.electorallog.schemas.ConfluentSchemaRegistryClient(
-                                schemaRegistryUrl, Duration.ofSeconds(10), 3, false),
-                        org.electorallog.schemas.Topics.EVENTS_SUBJECT);
+                ? StatementCodec.embedded()
+                : new StatementCodec(
+                        new ConfluentSchemaRegistryClient(schemaRegistryUrl, Duration.ofSeconds(10), 3, false),
+                        Topics.EVENTS_SUBJECT);
     }
 
     public ProjectorSettings withSignatures(SignaturePolicy policy) {
@@ -232,15 +237,15 @@ public record ProjectorSettings(
                 1);
     }
 
-    public ProjectorSettings withKafkaSecurity(java.util.Map<String, Object> security) {
+    public ProjectorSettings withKafkaSecurity(Map<String, Object> security) {
         return copy(c -> {
             c.kafkaSecurity = security;
         });
     }
 
     /** Properties every Kafka client of the projector starts from: the servers and the security settings. */
-    public java.util.Properties kafkaClient() {
-        java.util.Properties p = new java.util.Properties();
+    public Properties kafkaClient() {
+        Properties p = new Properties();
         p.put("bootstrap.servers", bootstrap);
         p.putAll(kafkaSecurity);
         return p;
@@ -259,7 +264,7 @@ public record ProjectorSettings(
         });
     }
 
-    private ProjectorSettings copy(java.util.function.Consumer<ProjectorSettingsValues> change) {
+    private ProjectorSettings copy(Consumer<ProjectorSettingsValues> change) {
         ProjectorSettingsValues v = new ProjectorSettingsValues(this);
         change.accept(v);
         return v.build();

@@ -3,6 +3,7 @@ package org.electorallog.projector;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.core.NoteSigner;
 
 /**
@@ -29,7 +30,7 @@ final class ProjectorSettingsValues {
     Map<String, Object> kafkaSecurity;
     String schemaRegistryUrl;
     long warmUpStatements;
-    org.electorallog.core.KeyEncryptionKeys keyEncryption;
+    KeyEncryptionKeys keyEncryption;
 
     ProjectorSettingsValues(ProjectorSettings s) {
         bootstrap = s.bootstrap();

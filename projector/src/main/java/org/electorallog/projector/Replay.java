@@ -1,6 +1,7 @@
 package org.electorallog.projector;
 
 import com.zaxxer.hikari.HikariDataSource;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -56,7 +57,7 @@ public final class Replay {
      */
     public static Result run(
             ProjectorSettings settings, Map<Integer, Long> end, Duration timeout, Consumer<String> progress)
-            throws InterruptedException, java.sql.SQLException {
+            throws InterruptedException, SQLException {
         long total = end.values().stream().mapToLong(Long::longValue).sum();
         long start = System.nanoTime();
         try (Projector p = Projector.start(settings);

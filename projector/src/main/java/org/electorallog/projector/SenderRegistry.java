@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.electorallog.core.LogStatements;
 import org.electorallog.schemas.BadEventException;
 import org.electorallog.schemas.DecodedStatement;
 import org.electorallog.store.SenderGrant;
@@ -74,7 +75,7 @@ final class SenderRegistry {
     /** Whether {@code e} uses a name only the log writes: no grant ever covers it ({@link LogStatementCheck}). */
     private static boolean isLogs(PendingEvent e) {
         DecodedStatement st = e.statement();
-        return org.electorallog.core.LogStatements.reserved(st.board(), st.kind(), st.deliveryId());
+        return LogStatements.reserved(st.board(), st.kind(), st.deliveryId());
     }
 
     /**

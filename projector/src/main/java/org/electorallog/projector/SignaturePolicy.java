@@ -1,9 +1,11 @@
 package org.electorallog.projector;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.electorallog.core.SigningKey;
@@ -59,7 +61,7 @@ public record SignaturePolicy(Mode mode, Pattern boards, List<byte[]> systemKeys
      */
     public static SignaturePolicy parse(String mode, String boards, String systemKeys, String registry) {
         boolean enforce;
-        switch (registry == null ? "OFF" : registry.strip().toUpperCase(java.util.Locale.ROOT)) {
+        switch (registry == null ? "OFF" : registry.strip().toUpperCase(Locale.ROOT)) {
             case "OFF" -> enforce = false;
             case "ENFORCE" -> enforce = true;
             default ->
@@ -67,14 +69,14 @@ public record SignaturePolicy(Mode mode, Pattern boards, List<byte[]> systemKeys
         }
         Mode m;
         try {
-            m = Mode.valueOf(mode.strip().toUpperCase(java.util.Locale.ROOT));
+            m = Mode.valueOf(mode.strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(
                     "signature policy must be NONE, SENDER or SENDER_AND_SYSTEM, got '" + mode + "'");
         }
         List<byte[]> keys = systemKeys == null || systemKeys.isBlank()
                 ? List.of()
-                : java.util.Arrays.stream(systemKeys.split(","))
+                : Arrays.stream(systemKeys.split(","))
                         .map(String::strip)
                         .map(k -> Base64.getDecoder().decode(k))
                         .toList();

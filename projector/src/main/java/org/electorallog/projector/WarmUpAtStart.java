@@ -1,5 +1,6 @@
 package org.electorallog.projector;
 
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import org.electorallog.schemas.StatementCodec;
@@ -59,7 +60,7 @@ final class WarmUpAtStart {
                     (t1 - t0) / 1_000_000,
                     written,
                     (System.nanoTime() - t1) / 1_000_000);
-        } catch (RuntimeException | java.sql.SQLException e) {
+        } catch (RuntimeException | SQLException e) {
             LOG.warn(
                     "projector warm-up failed after {} ms; starting without it (the first events run slower): {}",
                     (System.nanoTime() - t0) / 1_000_000,

@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -69,7 +70,7 @@ final class WitnessSubmission {
                                 .POST(HttpRequest.BodyPublishers.ofString(request(boardId, cp, old)))
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
-            } catch (java.net.http.HttpTimeoutException e) {
+            } catch (HttpTimeoutException e) {
                 failed(w, board, "no answer within " + timeout.toMillis() + " ms (ELECTORAL_LOG_WITNESS_TIMEOUT_MS)");
                 return -1;
             } catch (IOException e) {

@@ -5,9 +5,13 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.electorallog.config.Configuration;
+import org.electorallog.config.Setting;
+import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.WitnessPolicy;
 import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
@@ -67,19 +71,17 @@ public final class Witnessing implements AutoCloseable {
      * a round every checkpoint interval (at least 200 ms, at most 5 s); null
      * without witnesses.
      */
-    public static Witnessing start(org.electorallog.config.Configuration conf, ProjectorSettings settings) {
-        WitnessPolicy policy = WitnessPolicy.parse(
-                conf.list(org.electorallog.config.Setting.WITNESSES),
-                conf.get(org.electorallog.config.Setting.WITNESS_QUORUM));
-        Duration timeout = Duration.ofMillis(conf.number(org.electorallog.config.Setting.WITNESS_TIMEOUT_MS));
+    public static Witnessing start(Configuration conf, ProjectorSettings settings) {
+        WitnessPolicy policy = WitnessPolicy.parse(conf.list(Setting.WITNESSES), conf.get(Setting.WITNESS_QUORUM));
+        Duration timeout = Duration.ofMillis(conf.number(Setting.WITNESS_TIMEOUT_MS));
         long every = Math.max(200, Math.min(5000, settings.checkpointEvery().toMillis()));
-        String mode = conf.get(org.electorallog.config.Setting.WITNESS_MODE);
+        String mode = conf.get(Setting.WITNESS_MODE);
         if ("BOARDS".equals(mode) || policy.isEmpty()) {
             return start(policy, settings, timeout, Duration.ofMillis(every));
         }
         if (!"HEADS".equals(mode)) {
             throw new IllegalArgumentException(
-                    org.electorallog.config.Setting.WITNESS_MODE.env + " must be BOARDS or HEADS, got '" + mode + "'");
+                    Setting.WITNESS_MODE.env + " must be BOARDS or HEADS, got '" + mode + "'");
         }
         return startHeads(policy, settings, timeout, Duration.ofMillis(every));
     }
@@ -196,7 +198,7 @@ public final class Witnessing implements AutoCloseable {
             boards = Boards.all(c);
         }
         for (BoardState b : boards) {
-            if (heads != null && !b.board().name().equals(org.electorallog.core.HeadsBoard.NAME)) {
+            if (heads != null && !b.board().name().equals(HeadsBoard.NAME)) {
                 continue;
             }
             try {
@@ -238,9 +240,9 @@ public final class Witnessing implements AutoCloseable {
      */
     private CheckpointRow target(Connection c, short boardId, WitnessPolicy.Entry witness, long last)
             throws SQLException {
-        java.util.Optional<Long> help = Cosignatures.shortOfQuorum(c, boardId, witness.id(), last, policy.quorum());
+        Optional<Long> help = Cosignatures.shortOfQuorum(c, boardId, witness.id(), last, policy.quorum());
         if (help.isPresent()) {
-            java.util.Optional<CheckpointRow> cp = Checkpoints.at(c, boardId, help.get());
+            Optional<CheckpointRow> cp = Checkpoints.at(c, boardId, help.get());
             if (cp.isPresent()) {
                 return cp.get();
             }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.EntryBundle;
@@ -103,7 +104,7 @@ public final class BoardPublication {
      * tiles.js, {@code verify-board --tiles-url}). Returns the files written, 0 or 1.
      */
     private static int headsLink(Connection c, TlogDirectory dir, BoardTip tip) throws SQLException, IOException {
-        java.util.Optional<HeadLinks.Witnessed> w = HeadLinks.witnessed(c, tip.board(), -1, id -> Tiles.source(c, id));
+        Optional<HeadLinks.Witnessed> w = HeadLinks.witnessed(c, tip.board(), -1, id -> Tiles.source(c, id));
         if (w.isEmpty()) {
             return 0;
         }

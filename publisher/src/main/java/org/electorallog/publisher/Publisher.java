@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.electorallog.core.HeadsBoard;
 import org.electorallog.store.BoardTips;
 import org.electorallog.store.Boards;
@@ -45,7 +46,7 @@ public final class Publisher implements AutoCloseable {
     private final Connection lock;
     private volatile boolean running = true;
     /** Each board's witnessed heads size when its heads link was last looked for. */
-    private final Map<String, Long> linkedAt = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Long> linkedAt = new ConcurrentHashMap<>();
 
     private Thread loop;
 

@@ -1,6 +1,7 @@
 package org.electorallog.publisher;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +52,7 @@ final class TlogDirectory {
         Path tmp = Files.createTempFile(dir, ".publishing-", ".tmp");
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-                ch.write(java.nio.ByteBuffer.wrap(bytes));
+                ch.write(ByteBuffer.wrap(bytes));
                 ch.force(true);
             }
             Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -1,5 +1,8 @@
 package org.electorallog.query;
 
+import java.net.URI;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,7 +41,7 @@ public record AccessSettings(
                         "a static token needs a role above anonymous and at least 16 characters");
             }
         }
-        if (new java.util.HashSet<>(tokens.values()).size() != tokens.size()) {
+        if (new HashSet<>(tokens.values()).size() != tokens.size()) {
             // otherwise the caller would get whichever role the map happens to list first (issue 41)
             throw new IllegalArgumentException(
                     "two roles have the same static token; give each role a token of its own");
@@ -92,9 +95,9 @@ public record AccessSettings(
             if (clockSkewSeconds < 0) {
                 throw new IllegalArgumentException("the OIDC clock skew cannot be negative");
             }
-            java.net.URI uri;
+            URI uri;
             try {
-                uri = java.net.URI.create(jwksUrl);
+                uri = URI.create(jwksUrl);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("the OIDC JWKS URL '" + jwksUrl + "' is not a URL", e);
             }
@@ -117,7 +120,7 @@ public record AccessSettings(
             return a != null
                     && (a.length == 4
                             ? a[0] == 127
-                            : java.util.Arrays.equals(a, new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}));
+                            : Arrays.equals(a, new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}));
         }
     }
 }

@@ -1,6 +1,7 @@
 package org.electorallog.query;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -35,8 +36,7 @@ final class Cursor {
     }
 
     String encode(String query, Position position) {
-        byte[] key =
-                position.key() == null ? new byte[0] : position.key().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] key = position.key() == null ? new byte[0] : position.key().getBytes(StandardCharsets.UTF_8);
         ByteBuffer b = ByteBuffer.allocate(8 + 8 + 1 + key.length);
         b.putLong(position.lastId())
                 .put(queryHash(query))
@@ -77,17 +77,14 @@ final class Cursor {
         if (!Arrays.equals(Arrays.copyOfRange(body, 8, 16), queryHash(query))) {
             throw ApiException.badRequest("the cursor belongs to another query; keep the same filters when paging");
         }
-        String key =
-                body[16] == 0 ? null : new String(body, 17, body.length - 17, java.nio.charset.StandardCharsets.UTF_8);
+        String key = body[16] == 0 ? null : new String(body, 17, body.length - 17, StandardCharsets.UTF_8);
         return new Position(ByteBuffer.wrap(body, 0, 8).getLong(), key);
     }
 
     private static byte[] queryHash(String query) {
         try {
             return Arrays.copyOf(
-                    MessageDigest.getInstance("SHA-256")
-                            .digest(query.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
-                    8);
+                    MessageDigest.getInstance("SHA-256").digest(query.getBytes(StandardCharsets.UTF_8)), 8);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -4,9 +4,11 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import org.electorallog.core.HeadChain;
 import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.ProofBuilder;
+import org.electorallog.core.TileSource;
 import org.electorallog.core.TlogProof;
 import org.electorallog.store.BoardTip;
 import org.electorallog.store.BoardTips;
@@ -106,7 +108,7 @@ final class HeadLinkService {
     }
 
     /** The heads board's tiles on {@code c}, full ones from memory. */
-    private java.util.function.Function<Short, org.electorallog.core.TileSource> headsTiles(Connection c) {
+    private Function<Short, TileSource> headsTiles(Connection c) {
         return headsId -> fullTiles.over(HeadsBoard.NAME, Tiles.source(c, headsId));
     }
 }

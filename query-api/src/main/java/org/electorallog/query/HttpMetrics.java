@@ -9,8 +9,16 @@ import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.LongStream;
+import javax.sql.DataSource;
 import org.electorallog.audit.IncrementalVerifier;
+import org.electorallog.store.Boards;
 
 /**
  * The instance's Prometheus metrics ({@code GET /metrics}): JVM memory, threads and GC, the
@@ -23,7 +31,7 @@ final class HttpMetrics implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
 
-    private final javax.sql.DataSource db;
+    private final DataSource db;
     private final io.micrometer.core.instrument.MultiGauge boardSize;
     private final io.micrometer.core.instrument.MultiGauge uncheckpointed;
     private final io.micrometer.core.instrument.MultiGauge checkpointAge;
@@ -76,14 +84,12 @@ final class HttpMetrics implements AutoCloseable {
     }
 
     /** Bucket boundaries of request durations, 1 ms to 10 s: p95 by route from Prometheus ({@code histogram_quantile}). */
-    static final java.time.Duration[] BUCKETS = java.util.stream.LongStream.of(
-                    1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
-            .mapToObj(java.time.Duration::ofMillis)
-            .toArray(java.time.Duration[]::new);
+    static final Duration[] BUCKETS = LongStream.of(1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
+            .mapToObj(Duration::ofMillis)
+            .toArray(Duration[]::new);
 
     /** Each (method, route, status)'s timer, built once: a tile from memory costs little more than this lookup. */
-    private final java.util.concurrent.ConcurrentHashMap<String, Timer> timers =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Timer> timers = new ConcurrentHashMap<>();
 
     /** Times every request. */
     void register(RoutesConfig routes) {
@@ -115,16 +121,16 @@ final class HttpMetrics implements AutoCloseable {
     }
 
     private void refreshBoards() {
-        java.util.List<org.electorallog.store.Boards.Head> heads;
+        List<Boards.Head> heads;
         try {
-            heads = org.electorallog.store.Boards.heads(db);
-        } catch (java.sql.SQLException e) {
+            heads = Boards.heads(db);
+        } catch (SQLException e) {
             // the database is away: the board gauges disappear and /health/ready says why
-            heads = java.util.List.of();
+            heads = List.of();
         }
         perBoard(boardSize, heads, h -> (double) h.size());
         perBoard(uncheckpointed, heads, h -> (double) Math.max(0, h.size() - h.checkpointedSize()));
-        perBoard(checkpointAge, heads, org.electorallog.store.Boards.Head::checkpointAgeSeconds);
+        perBoard(checkpointAge, heads, Boards.Head::checkpointAgeSeconds);
         if (unwitnessed != null) {
             perBoard(unwitnessed, heads, h -> (double) Math.max(0, h.size() - h.witnessedSize()));
         }
@@ -133,8 +139,8 @@ final class HttpMetrics implements AutoCloseable {
     /** One row a board (none for a board whose value is null), replacing the gauge's rows. */
     private static void perBoard(
             io.micrometer.core.instrument.MultiGauge gauge,
-            java.util.List<org.electorallog.store.Boards.Head> heads,
-            java.util.function.Function<org.electorallog.store.Boards.Head, Double> value) {
+            List<Boards.Head> heads,
+            Function<Boards.Head, Double> value) {
         gauge.register(
                 heads.stream()
                         .filter(h -> value.apply(h) != null)

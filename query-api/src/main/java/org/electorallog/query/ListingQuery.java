@@ -1,10 +1,14 @@
 package org.electorallog.query;
 
+import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.electorallog.core.Hex;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.IndexedFields;
@@ -19,9 +23,9 @@ import org.electorallog.store.RecordFilter;
  * @param identity the request's filters and sort without limit and cursor: a cursor is bound to it
  */
 record ListingQuery(RecordFilter filter, String identity) {
-    static final Set<String> PARAMETERS = java.util.stream.Stream.concat(
+    static final Set<String> PARAMETERS = Stream.concat(
                     IndexedFields.COLUMNS.stream(),
-                    java.util.stream.Stream.of(
+                    Stream.of(
                             "sort",
                             "order",
                             "limit",
@@ -37,7 +41,7 @@ record ListingQuery(RecordFilter filter, String identity) {
                             "with_user",
                             "visible_elections",
                             "visible_areas"))
-            .collect(java.util.stream.Collectors.toUnmodifiableSet());
+            .collect(Collectors.toUnmodifiableSet());
 
     /** Parses a request's query parameters; 400 for an unknown or repeated one. */
     static ListingQuery parse(Map<String, List<String>> query) {
@@ -110,10 +114,10 @@ record ListingQuery(RecordFilter filter, String identity) {
     private static byte[] senderKey(String v) {
         byte[] k = null;
         if (v.length() == 64 && v.chars().allMatch(ch -> Character.digit(ch, 16) >= 0)) {
-            k = Hex.decode(v.toLowerCase(java.util.Locale.ROOT));
+            k = Hex.decode(v.toLowerCase(Locale.ROOT));
         } else if (v.length() >= 43 && v.length() <= 44) {
             try {
-                k = java.util.Base64.getDecoder().decode(v);
+                k = Base64.getDecoder().decode(v);
             } catch (IllegalArgumentException e) {
                 k = null;
             }

@@ -1,6 +1,9 @@
 package org.electorallog.query;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -123,7 +126,7 @@ final class LogReader {
         byte[] full = fullTiles.get(name, level, index);
         if (full != null) {
             // a full tile never changes, and a partial one is a prefix of it: no database read
-            return width == TileLayout.TILE_WIDTH ? full : java.util.Arrays.copyOf(full, width * Hashes.HASH_SIZE);
+            return width == TileLayout.TILE_WIDTH ? full : Arrays.copyOf(full, width * Hashes.HASH_SIZE);
         }
         return reads.proofRead(c -> {
             BoardRow b = SnapshotReads.board(c, name);
@@ -140,7 +143,7 @@ final class LogReader {
                         + hashes.length / 32 + " hashes, fewer than its size requires (" + width + "): run the audit");
             }
             fullTiles.offer(name, level, index, hashes);
-            return width == TileLayout.TILE_WIDTH ? hashes : java.util.Arrays.copyOf(hashes, width * Hashes.HASH_SIZE);
+            return width == TileLayout.TILE_WIDTH ? hashes : Arrays.copyOf(hashes, width * Hashes.HASH_SIZE);
         });
     }
 
@@ -175,8 +178,7 @@ final class LogReader {
         });
     }
 
-    private static List<byte[]> statements(java.sql.Connection c, BoardRow b, long index, int width)
-            throws java.sql.SQLException {
+    private static List<byte[]> statements(Connection c, BoardRow b, long index, int width) throws SQLException {
         List<byte[]> entries = new ArrayList<>(width);
         RecordStatements.statements(
                 c, b.id(), index * 256, index * 256 + width, (id, statement) -> entries.add(statement));
@@ -187,8 +189,8 @@ final class LogReader {
     }
 
     /** The board of a bundle of records [256N, 256N + W), which must all exist; 404 otherwise. */
-    private static BoardRow bundleBoard(java.sql.Connection c, String name, long index, int width, String path)
-            throws java.sql.SQLException {
+    private static BoardRow bundleBoard(Connection c, String name, long index, int width, String path)
+            throws SQLException {
         BoardRow b = SnapshotReads.board(c, name);
         long size = Boards.size(c, b.id());
         if (TileLayout.width(0, index, size) < width) {

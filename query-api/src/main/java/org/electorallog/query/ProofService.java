@@ -1,7 +1,10 @@
 package org.electorallog.query;
 
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.LogDivergenceException;
 import org.electorallog.core.ProofBuilder;
@@ -15,6 +18,7 @@ import org.electorallog.core.TreeMath;
 import org.electorallog.store.BoardRow;
 import org.electorallog.store.BoardTip;
 import org.electorallog.store.CheckpointRow;
+import org.electorallog.store.Deliveries;
 import org.electorallog.store.ProofTip;
 import org.electorallog.store.RecordStatements;
 import org.electorallog.store.Tiles;
@@ -50,18 +54,14 @@ final class ProofService {
      */
     Responses.Delivery delivery(String name, String deliveryId, byte[] leafHash) {
         return reads.proofStatement(c -> {
-            java.util.Optional<org.electorallog.store.Deliveries.Projected> p =
-                    org.electorallog.store.Deliveries.projected(c, name, deliveryId);
-            if (p.isEmpty() || !java.security.MessageDigest.isEqual(p.get().leafHash(), leafHash)) {
+            Optional<Deliveries.Projected> p = Deliveries.projected(c, name, deliveryId);
+            if (p.isEmpty() || !MessageDigest.isEqual(p.get().leafHash(), leafHash)) {
                 throw ApiException.notFound("board " + name + " holds no record of delivery ID '" + deliveryId
                         + "' with this leaf hash (yet): not projected so far, refused (the dead-letter topic says why), "
                         + "or another statement holds the ID");
             }
             return new Responses.Delivery(
-                    name,
-                    deliveryId,
-                    p.get().record(),
-                    java.util.Base64.getEncoder().encodeToString(leafHash));
+                    name, deliveryId, p.get().record(), Base64.getEncoder().encodeToString(leafHash));
         });
     }
 
@@ -238,7 +238,7 @@ final class ProofService {
         return reads.proofRead(c -> {
             BoardTip witnessed = SnapshotReads.witnessedTip(c, name);
             if (!covers(witnessed, id)) {
-                java.util.Optional<String> chained = heads.bundle(c, witnessed, id);
+                Optional<String> chained = heads.bundle(c, witnessed, id);
                 if (chained.isPresent()) {
                     return chained.get();
                 }

@@ -8,6 +8,8 @@ import io.javalin.json.JavalinJackson;
 import io.javalin.router.Endpoint;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import javax.sql.DataSource;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
@@ -120,8 +122,7 @@ public final class QueryApi implements AutoCloseable {
         r.before(schema::require);
         PREFLIGHT_PATHS.forEach(p -> r.options(p, Cors::preflight));
         for (Route route : routes) {
-            r.addEndpoint(new Endpoint(
-                    route.method(), route.path(), onItsPort(route, gate.guard(route)), java.util.Set.of()));
+            r.addEndpoint(new Endpoint(route.method(), route.path(), onItsPort(route, gate.guard(route)), Set.of()));
         }
         Problems.register(r);
     }
@@ -201,7 +202,7 @@ public final class QueryApi implements AutoCloseable {
      * own parameters (decision 20), as many connections as exports may run at once. The perf probe
      * runs its export batches on it, as an export does, without HTTP.
      */
-    public javax.sql.DataSource exportPool() {
+    public DataSource exportPool() {
         return pools.exports();
     }
 

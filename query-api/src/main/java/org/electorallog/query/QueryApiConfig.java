@@ -4,10 +4,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.electorallog.config.Configuration;
 import org.electorallog.config.Setting;
 import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.WitnessPolicy;
+import org.electorallog.schemas.StatementKinds;
 
 /**
  * Reads {@link QueryApiSettings} from the configuration (environment variables and an optional
@@ -75,8 +81,7 @@ public final class QueryApiConfig {
                 access(conf),
                 Path.of(conf.get(Setting.VERIFIER_MEMORY)),
                 registrar(conf, jdbc),
-                org.electorallog.core.WitnessPolicy.parse(
-                        conf.list(Setting.WITNESSES), conf.get(Setting.WITNESS_QUORUM)));
+                WitnessPolicy.parse(conf.list(Setting.WITNESSES), conf.get(Setting.WITNESS_QUORUM)));
     }
 
     /** The rate limits per route class, refused tokens and exports (docs/security.md "Rate limits"). */
@@ -104,7 +109,7 @@ public final class QueryApiConfig {
 
     /** Tokens by role, OIDC, what anonymous callers see, trusted proxies (docs/security.md). */
     static AccessSettings access(Configuration conf) {
-        java.util.Map<Role, String> tokens = new java.util.EnumMap<>(Role.class);
+        Map<Role, String> tokens = new EnumMap<>(Role.class);
         token(conf, tokens, Role.OBSERVER, Setting.OBSERVER_TOKEN);
         token(conf, tokens, Role.ANALYST, Setting.ANALYST_TOKEN);
         token(conf, tokens, Role.VOTER, Setting.VOTER_TOKEN);
@@ -123,9 +128,9 @@ public final class QueryApiConfig {
                     conf.get(Setting.OIDC_USER_CLAIM),
                     Math.toIntExact(conf.number(Setting.OIDC_CLOCK_SKEW_SECONDS)));
         }
-        java.util.Set<String> kinds = new java.util.TreeSet<>(conf.list(Setting.PUBLIC_KINDS));
+        Set<String> kinds = new TreeSet<>(conf.list(Setting.PUBLIC_KINDS));
         for (String k : kinds) {
-            if (org.electorallog.schemas.StatementKinds.code(k) < 0) {
+            if (StatementKinds.code(k) < 0) {
                 throw new IllegalArgumentException(Setting.PUBLIC_KINDS.env + ": '" + k + "' is not a statement kind");
             }
         }
@@ -135,14 +140,14 @@ public final class QueryApiConfig {
                     voterUser,
                     oidc,
                     kinds,
-                    new java.util.TreeSet<>(conf.list(Setting.PUBLIC_FIELDS)),
+                    new TreeSet<>(conf.list(Setting.PUBLIC_FIELDS)),
                     conf.list(Setting.TRUSTED_PROXIES));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("access settings: " + e.getMessage(), e);
         }
     }
 
-    private static void token(Configuration conf, java.util.Map<Role, String> tokens, Role role, Setting s) {
+    private static void token(Configuration conf, Map<Role, String> tokens, Role role, Setting s) {
         String t = conf.secret(s);
         if (t != null) {
             if (t.length() < 16) {

@@ -1,7 +1,12 @@
 package org.electorallog.query;
 
+import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.WitnessPolicy;
 
@@ -41,7 +46,7 @@ public record QueryApiSettings(
         byte[] cursorKey,
         HttpSettings http,
         AccessSettings access,
-        java.nio.file.Path verifierMemory,
+        Path verifierMemory,
         RegistrarLogin registrar,
         WitnessPolicy witnesses) {
     /** A database login that may write the sender registry, and nothing else. */
@@ -65,7 +70,7 @@ public record QueryApiSettings(
             byte[] cursorKey,
             HttpSettings http,
             AccessSettings access,
-            java.nio.file.Path verifierMemory) {
+            Path verifierMemory) {
         this(
                 jdbcUrl,
                 user,
@@ -91,7 +96,7 @@ public record QueryApiSettings(
         return copy(c -> c.access = a);
     }
 
-    public QueryApiSettings withVerifierMemory(java.nio.file.Path memory) {
+    public QueryApiSettings withVerifierMemory(Path memory) {
         return copy(c -> c.verifierMemory = memory);
     }
 
@@ -105,7 +110,7 @@ public record QueryApiSettings(
         if (adminToken == null || a.tokens().containsKey(Role.ADMIN)) {
             return a;
         }
-        java.util.Map<Role, String> tokens = new java.util.EnumMap<>(Role.class);
+        Map<Role, String> tokens = new EnumMap<>(Role.class);
         tokens.putAll(a.tokens());
         tokens.put(Role.ADMIN, adminToken);
         return new AccessSettings(
@@ -123,7 +128,7 @@ public record QueryApiSettings(
         }
         if (cursorKey == null) {
             cursorKey = new byte[32];
-            new java.security.SecureRandom().nextBytes(cursorKey);
+            new SecureRandom().nextBytes(cursorKey);
         }
         if (adminToken != null && adminToken.length() < 16) {
             throw new IllegalArgumentException("the admin token must be at least 16 characters");
@@ -159,7 +164,7 @@ public record QueryApiSettings(
         byte[] cursorKey;
         HttpSettings http;
         AccessSettings access;
-        java.nio.file.Path verifierMemory;
+        Path verifierMemory;
         RegistrarLogin registrar;
         WitnessPolicy witnesses;
 
@@ -199,7 +204,7 @@ public record QueryApiSettings(
         }
     }
 
-    private QueryApiSettings copy(java.util.function.Consumer<Values> change) {
+    private QueryApiSettings copy(Consumer<Values> change) {
         Values v = new Values(this);
         change.accept(v);
         return v.build();

@@ -1,11 +1,14 @@
 package org.electorallog.query;
 
+import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -99,7 +102,7 @@ final class RecordListing {
             long[] range = idRange(c, b, f, size);
             if (ListingPlan.countIsIdRange(f)) {
                 // the count is the ID range's length: what runs is the created-time search of its edge(s)
-                java.sql.Timestamp edge = f.createdFrom != null ? f.createdFrom : f.createdTo;
+                Timestamp edge = f.createdFrom != null ? f.createdFrom : f.createdTo;
                 return edge == null
                         ? "[]"
                         : new BoundStatement(Records.FIRST_CREATED_AT_OR_AFTER_SQL, List.of(size, edge, edge, b.id()))
@@ -290,6 +293,6 @@ final class RecordListing {
     }
 
     static Writer writer(OutputStream out) {
-        return new java.io.BufferedWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+        return new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
     }
 }

@@ -1,6 +1,8 @@
 package org.electorallog.query;
 
 import io.javalin.http.Context;
+import java.util.Base64;
+import java.util.HexFormat;
 import org.electorallog.schemas.BoardName;
 
 /** The path and query values routes share, validated: a bad one is a 400 naming the value and its form. */
@@ -55,13 +57,13 @@ final class RequestValues {
         String t = v.strip();
         byte[] out = null;
         if (t.length() == 64 && t.chars().allMatch(ch -> Character.digit(ch, 16) >= 0)) {
-            out = java.util.HexFormat.of().parseHex(t);
+            out = HexFormat.of().parseHex(t);
         } else {
             try {
-                out = java.util.Base64.getDecoder().decode(t);
+                out = Base64.getDecoder().decode(t);
             } catch (IllegalArgumentException e) {
                 try {
-                    out = java.util.Base64.getUrlDecoder().decode(t);
+                    out = Base64.getUrlDecoder().decode(t);
                 } catch (IllegalArgumentException e2) {
                     out = null;
                 }

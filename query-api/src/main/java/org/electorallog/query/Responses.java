@@ -4,13 +4,17 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.PersonalOpenings;
 import org.electorallog.core.Timestamps;
 import org.electorallog.schemas.StatementKinds;
+import org.electorallog.store.BoardState;
 import org.electorallog.store.IndexedFields;
 import org.electorallog.store.StoredRecord;
 
@@ -46,7 +50,7 @@ final class Responses {
      * open.
      */
     record BoardSummary(String board, String origin, long size, String root, Seal sealed) {
-        static BoardSummary of(org.electorallog.store.BoardState s) {
+        static BoardSummary of(BoardState s) {
             return new BoardSummary(
                     s.board().name(),
                     s.board().origin(),
@@ -57,8 +61,7 @@ final class Responses {
                                     s.size(),
                                     b64(s.root()),
                                     s.size() - 1,
-                                    org.electorallog.core.Timestamps.rfc3339(
-                                            java.time.Instant.ofEpochMilli(s.sealedMillis())))
+                                    Timestamps.rfc3339(Instant.ofEpochMilli(s.sealedMillis())))
                             : null);
         }
     }
@@ -99,7 +102,7 @@ final class Responses {
             long kafkaOffset,
             @JsonInclude(JsonInclude.Include.NON_EMPTY) List<PersonalValue> personal) {
         /** What anonymous callers see of a record of a public kind: the public fields, no statement. */
-        RecordBody publicView(java.util.Set<String> publicFields) {
+        RecordBody publicView(Set<String> publicFields) {
             IndexedFields f = new IndexedFields(
                     publicFields.contains("user_id") ? fields.userId() : null,
                     publicFields.contains("username") ? fields.username() : null,
@@ -225,7 +228,7 @@ final class Responses {
         }
 
         /** The CSV export's columns, in order. */
-        static final List<String> CSV_COLUMNS = java.util.stream.Stream.of(
+        static final List<String> CSV_COLUMNS = Stream.of(
                         List.of("id", "created", "statement_time", "kind"),
                         IndexedFields.COLUMNS,
                         List.of("delivery_id", "leaf_hash"))

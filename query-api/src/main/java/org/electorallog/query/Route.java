@@ -3,6 +3,9 @@ package org.electorallog.query;
 import io.javalin.http.Handler;
 import io.javalin.http.HandlerType;
 import java.util.List;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * One endpoint as the server registers it and as docs (query-api/src/main/resources/openapi.json)
@@ -39,8 +42,8 @@ record Route(
      * where it reads the projection (under /boards and /admin/: until the schema is the one this
      * build reads, {@link ProjectionSchema}).
      */
-    java.util.SortedSet<Integer> answers() {
-        java.util.SortedSet<Integer> all = new java.util.TreeSet<>(statuses);
+    SortedSet<Integer> answers() {
+        SortedSet<Integer> all = new TreeSet<>(statuses);
         all.add(401);
         all.add(429);
         if (ProjectionSchema.readsProjection(path)) {
@@ -72,7 +75,7 @@ record Route(
      * document must list).
      */
     io.javalin.http.Handler strictHandler() {
-        java.util.Set<String> taken = java.util.Set.copyOf(query);
+        Set<String> taken = Set.copyOf(query);
         return ctx -> {
             for (String name : ctx.queryParamMap().keySet()) {
                 if (!taken.contains(name)) {
@@ -80,7 +83,7 @@ record Route(
                             + QueryParameters.shown(name) + "'; "
                             + (query.isEmpty()
                                     ? "this endpoint takes none"
-                                    : "this endpoint takes " + new java.util.TreeSet<>(query)));
+                                    : "this endpoint takes " + new TreeSet<>(query)));
                 }
             }
             handler.handle(ctx);

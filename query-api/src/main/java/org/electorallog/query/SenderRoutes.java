@@ -7,10 +7,13 @@ import io.javalin.http.HandlerType;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import javax.sql.DataSource;
 import org.electorallog.config.Setting;
+import org.electorallog.schemas.BoardName;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.SenderGrant;
 import org.electorallog.store.SenderGrants;
@@ -131,7 +134,7 @@ final class SenderRoutes implements AutoCloseable {
                             instant("valid_from", body.validFrom()),
                             instant("valid_until", body.validUntil()),
                             who(ctx))
-                    .checked(Instant.now(), StatementKinds.NAMES, org.electorallog.schemas.BoardName::isValid);
+                    .checked(Instant.now(), StatementKinds.NAMES, BoardName::isValid);
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
         }
@@ -213,7 +216,7 @@ final class SenderRoutes implements AutoCloseable {
         }
         try {
             return Instant.parse(value.strip());
-        } catch (java.time.format.DateTimeParseException e) {
+        } catch (DateTimeParseException e) {
             throw new IllegalArgumentException(name + " must be an ISO 8601 UTC time like 2026-05-01T08:00:00Z");
         }
     }
@@ -224,7 +227,7 @@ final class SenderRoutes implements AutoCloseable {
         if (c == null) {
             return "unknown";
         }
-        return c.role().name().toLowerCase(java.util.Locale.ROOT) + " via " + c.via()
+        return c.role().name().toLowerCase(Locale.ROOT) + " via " + c.via()
                 + (c.userId() == null ? "" : " (" + c.userId() + ")");
     }
 

@@ -3,6 +3,7 @@ package org.electorallog.schemas;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -112,8 +113,7 @@ public final class CanonicalStatement {
                 Map<?, ?> map = (Map<?, ?>) v;
                 List<Map.Entry<?, ?>> entries = new ArrayList<>(map.entrySet());
                 entries.sort(Comparator.comparing(
-                        e -> e.getKey().toString().getBytes(StandardCharsets.UTF_8),
-                        java.util.Arrays::compareUnsigned));
+                        e -> e.getKey().toString().getBytes(StandardCharsets.UTF_8), Arrays::compareUnsigned));
                 uvarint(out, entries.size());
                 for (Map.Entry<?, ?> e : entries) {
                     str(out, e.getKey().toString());
@@ -160,8 +160,7 @@ public final class CanonicalStatement {
             // the simple name: record names are unique within the envelope, and the namespace would
             // cost every statement 30 bytes twice over
             List<Schema.Field> sorted = new ArrayList<>(schema.getFields());
-            sorted.sort(Comparator.comparing(
-                    f -> f.name().getBytes(StandardCharsets.UTF_8), java.util.Arrays::compareUnsigned));
+            sorted.sort(Comparator.comparing(f -> f.name().getBytes(StandardCharsets.UTF_8), Arrays::compareUnsigned));
             byte[][] names = new byte[sorted.size()][];
             for (int i = 0; i < names.length; i++) {
                 names[i] = str(sorted.get(i).name());
@@ -256,12 +255,12 @@ public final class CanonicalStatement {
         }
 
         byte[] toByteArray() {
-            return java.util.Arrays.copyOf(buf, count);
+            return Arrays.copyOf(buf, count);
         }
 
         private void ensure(int more) {
             if (count + more > buf.length) {
-                buf = java.util.Arrays.copyOf(buf, Math.max(buf.length * 2, count + more));
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, count + more));
             }
         }
     }

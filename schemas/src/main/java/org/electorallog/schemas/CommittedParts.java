@@ -1,6 +1,7 @@
 package org.electorallog.schemas;
 
 import java.nio.ByteBuffer;
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.avro.Schema;
@@ -18,7 +19,7 @@ public record CommittedParts(Map<String, byte[]> commitments, PersonalOpenings.S
     public CommittedParts {
         Map<String, byte[]> copy = new TreeMap<>();
         commitments.forEach((k, v) -> copy.put(k, v.clone()));
-        commitments = java.util.Collections.unmodifiableMap(copy);
+        commitments = Collections.unmodifiableMap(copy);
     }
 
     /** The committed form's parts of a decoded envelope; null for a format 1 statement. */

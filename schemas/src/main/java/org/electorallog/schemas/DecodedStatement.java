@@ -1,6 +1,8 @@
 package org.electorallog.schemas;
 
 import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 
@@ -43,7 +45,7 @@ public record DecodedStatement(
         if (!(st instanceof GenericRecord statement)) {
             throw new BadEventException(BadEventException.Reason.INVALID, "envelope has no statement record");
         }
-        java.util.Optional<StatementRules.Violation> broken = StatementRules.check(statement);
+        Optional<StatementRules.Violation> broken = StatementRules.check(statement);
         if (broken.isEmpty()) {
             broken = StatementRules.checkSignature("sender_signature", bytes(envelope, "sender_signature"));
         }
@@ -90,7 +92,7 @@ public record DecodedStatement(
      * This statement with the personal values the projector opened ({@code values} by path, {@link
      * CommittedForm#PATHS}): what the records' user ID, username and error columns then hold.
      */
-    public DecodedStatement opened(java.util.Map<String, String> values) {
+    public DecodedStatement opened(Map<String, String> values) {
         return new DecodedStatement(
                 schemaId,
                 board,

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
+import java.util.UUID;
+import java.util.function.Consumer;
 import org.electorallog.schemas.avro.CastVote;
 import org.electorallog.schemas.avro.CastVoteError;
 import org.electorallog.schemas.avro.CheckpointReason;
@@ -119,7 +121,7 @@ public final class ElectionStatements {
      * then the second of every voter, and so on, so that a voter's five records are about 20,000
      * records apart. Calls {@code sink} with each statement in order.
      */
-    public void interleaved(long first, long end, java.util.function.Consumer<Statement> sink) {
+    public void interleaved(long first, long end, Consumer<Statement> sink) {
         for (long g = first; g < end; g += INTERLEAVED_VOTERS) {
             int n = (int) Math.min(INTERLEAVED_VOTERS, end - g);
             Statement[][] group = new Statement[n][];
@@ -275,6 +277,6 @@ public final class ElectionStatements {
     }
 
     private String uuid() {
-        return new java.util.UUID(random.nextLong(), random.nextLong()).toString();
+        return new UUID(random.nextLong(), random.nextLong()).toString();
     }
 }

@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.security.NoSuchAlgorithmException;
 import java.util.Collections;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.avro.Schema;
@@ -28,8 +30,8 @@ public final class EmbeddedSchemaRegistry implements SchemaRegistry {
     /** SHA-256 (hex) of a schema's parsing canonical form: what the manifest pins. */
     public static String fingerprint(Schema schema) {
         try {
-            return java.util.HexFormat.of().formatHex(SchemaNormalization.parsingFingerprint("SHA-256", schema));
-        } catch (java.security.NoSuchAlgorithmException e) {
+            return HexFormat.of().formatHex(SchemaNormalization.parsingFingerprint("SHA-256", schema));
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

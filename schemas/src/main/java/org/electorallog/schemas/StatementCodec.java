@@ -15,6 +15,7 @@ import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.util.ClassSecurityValidator;
 import org.electorallog.schemas.avro.Envelope;
+import org.electorallog.schemas.avro.Statement;
 
 /**
  * Serializes envelopes in the Confluent wire format and decodes them again.
@@ -87,7 +88,7 @@ public final class StatementCodec {
     }
 
     /** The canonical bytes of a (generated) statement, as the projector will derive them. */
-    public static byte[] canonical(org.electorallog.schemas.avro.Statement statement) {
+    public static byte[] canonical(Statement statement) {
         return CanonicalStatement.encode(statement);
     }
 

@@ -9,6 +9,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
@@ -171,7 +172,7 @@ public final class StatementJson {
                 if (!v.isObject()) {
                     throw new InvalidStatementJson(where + ": must be an object");
                 }
-                Map<String, Object> m = new java.util.LinkedHashMap<>();
+                Map<String, Object> m = new LinkedHashMap<>();
                 for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
                     Map.Entry<String, JsonNode> e = it.next();
                     m.put(e.getKey(), value(s.getValueType(), e.getValue(), where + "." + e.getKey()));

@@ -1,5 +1,6 @@
 package org.electorallog.schemas;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Map;
 import org.apache.avro.Schema;
@@ -75,9 +76,7 @@ final class TextRules {
         int at = s instanceof Utf8 u ? zeroByte(u.getBytes(), u.getByteLength()) : zeroChar(s);
         if (at >= 0) {
             // the position in chars, as a String's would be
-            int i = s instanceof Utf8 u
-                    ? new String(u.getBytes(), 0, at, java.nio.charset.StandardCharsets.UTF_8).length()
-                    : at;
+            int i = s instanceof Utf8 u ? new String(u.getBytes(), 0, at, StandardCharsets.UTF_8).length() : at;
             return new StatementRules.Violation(
                     "",
                     "holds the character U+0000 at position " + i + ", which PostgreSQL text cannot store",

@@ -1,5 +1,7 @@
 package org.electorallog.store;
 
+import org.electorallog.core.ProjectedOpenings;
+
 /**
  * One record as the full audit reads it: the stored columns to compare with the canonical bytes,
  * the signatures, and in the committed form its error column and stored openings (V21, core
@@ -20,7 +22,7 @@ public record AuditRow(
         String error,
         byte[] openings) {
     /** The columns that hold the personal values its stored openings leave out. */
-    public org.electorallog.core.ProjectedOpenings.Columns personalColumns() {
-        return new org.electorallog.core.ProjectedOpenings.Columns(fields.userId(), fields.username(), error);
+    public ProjectedOpenings.Columns personalColumns() {
+        return new ProjectedOpenings.Columns(fields.userId(), fields.username(), error);
     }
 }

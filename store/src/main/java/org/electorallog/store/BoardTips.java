@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -83,7 +84,7 @@ public final class BoardTips {
             if (leaves.length == 2) {
                 ps.setLong(3, leaves[1]);
             } else {
-                ps.setNull(3, java.sql.Types.BIGINT);
+                ps.setNull(3, Types.BIGINT);
             }
             try (ResultSet rs = ps.executeQuery()) {
                 BoardTip tip = null;

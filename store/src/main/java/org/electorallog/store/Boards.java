@@ -4,11 +4,14 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Timestamp;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.electorallog.core.HeadsBoard;
 
 /** Tables {@code boards} and {@code board_state} (V1): which boards exist, and each one's tree size and root. */
 public final class Boards {
@@ -59,7 +62,7 @@ public final class Boards {
      */
     public static final String HEADS_SQL = "WITH h AS (SELECT b.board_id, (SELECT c.size FROM checkpoints c "
             + "WHERE c.board_id = b.board_id AND c.witnessed IS NOT NULL ORDER BY c.size DESC LIMIT 1) AS size "
-            + "FROM boards b WHERE b.name = '" + org.electorallog.core.HeadsBoard.NAME + "') "
+            + "FROM boards b WHERE b.name = '" + HeadsBoard.NAME + "') "
             + "SELECT b.name, s.size, coalesce(k.size, 0), "
             + "extract(epoch FROM now() - k.signed), greatest(coalesce(w.size, 0), coalesce(l.size, 0)) "
             + "FROM boards b JOIN board_state s USING (board_id) "
@@ -168,7 +171,7 @@ public final class Boards {
         // the highest ID is read in a statement after the lock: at READ COMMITTED (the projector's
         // level) that statement's snapshot sees every creation committed before the lock was granted
         short id;
-        try (java.sql.Statement lock = c.createStatement()) {
+        try (Statement lock = c.createStatement()) {
             // conflicts with itself and with INSERT, not with reads: one creation at a time
             lock.execute("LOCK TABLE boards IN SHARE ROW EXCLUSIVE MODE");
         }
@@ -245,7 +248,7 @@ public final class Boards {
             ps.setLong(4, dropped);
             ps.setTimestamp(5, sealedMillis == null ? null : new Timestamp(sealedMillis));
             if (committedFrom == null) {
-                ps.setNull(6, java.sql.Types.BIGINT);
+                ps.setNull(6, Types.BIGINT);
             } else {
                 ps.setLong(6, committedFrom);
             }

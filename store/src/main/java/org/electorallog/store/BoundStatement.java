@@ -2,6 +2,7 @@ package org.electorallog.store;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 
@@ -27,7 +28,7 @@ public record BoundStatement(String text, List<Object> params) {
     /** EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) of this statement, run in the caller's transaction. */
     public String explain(Connection c) throws SQLException {
         try (PreparedStatement ps = prepare(c, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ");
-                java.sql.ResultSet rs = ps.executeQuery()) {
+                ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {
                 throw new SQLException("EXPLAIN returned no plan");
             }
@@ -38,7 +39,7 @@ public record BoundStatement(String text, List<Object> params) {
     /** The single number a count statement returns. */
     public long count(Connection c) throws SQLException {
         try (PreparedStatement ps = prepare(c, "");
-                java.sql.ResultSet rs = ps.executeQuery()) {
+                ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {
                 throw new SQLException("a count returned no row");
             }

@@ -7,6 +7,8 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /** Table {@code checkpoints} (V1): every signed checkpoint of every board, by (board, size). */
 public final class Checkpoints {
@@ -62,8 +64,8 @@ public final class Checkpoints {
     }
 
     /** The sizes of a board's checkpoints marked witnessed (index checkpoints_witnessed), for the audit. */
-    public static java.util.SortedSet<Long> witnessedSizes(Connection c, short boardId) throws SQLException {
-        java.util.SortedSet<Long> out = new java.util.TreeSet<>();
+    public static SortedSet<Long> witnessedSizes(Connection c, short boardId) throws SQLException {
+        SortedSet<Long> out = new TreeSet<>();
         try (PreparedStatement ps = c.prepareStatement(
                 "SELECT size FROM checkpoints WHERE board_id = ? AND witnessed IS NOT NULL ORDER BY size")) {
             ps.setShort(1, boardId);

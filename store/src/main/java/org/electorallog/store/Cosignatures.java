@@ -8,6 +8,9 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /** Table {@code checkpoint_cosignatures} (V13): witness cosignatures of signed checkpoints. */
 public final class Cosignatures {
@@ -36,8 +39,8 @@ public final class Cosignatures {
     private Cosignatures() {}
 
     /** Every stored cosignature of the board, by checkpoint size (for the audit). */
-    public static java.util.SortedMap<Long, List<Stored>> ofBoard(Connection c, short boardId) throws SQLException {
-        java.util.SortedMap<Long, List<Stored>> out = new java.util.TreeMap<>();
+    public static SortedMap<Long, List<Stored>> ofBoard(Connection c, short boardId) throws SQLException {
+        SortedMap<Long, List<Stored>> out = new TreeMap<>();
         try (PreparedStatement ps = c.prepareStatement(OF_BOARD_SQL)) {
             ps.setShort(1, boardId);
             try (ResultSet rs = ps.executeQuery()) {
@@ -56,15 +59,15 @@ public final class Cosignatures {
      * this, witnesses asked a moment apart while checkpoints keep coming would each cosign another
      * size and no size would reach the quorum while voting goes on.
      */
-    public static java.util.Optional<Long> shortOfQuorum(
-            Connection c, short boardId, String witness, long afterSize, int quorum) throws SQLException {
+    public static Optional<Long> shortOfQuorum(Connection c, short boardId, String witness, long afterSize, int quorum)
+            throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(SHORT_OF_QUORUM_SQL)) {
             ps.setShort(1, boardId);
             ps.setLong(2, afterSize);
             ps.setInt(3, quorum);
             ps.setString(4, witness);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? java.util.Optional.of(rs.getLong(1)) : java.util.Optional.empty();
+                return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
             }
         }
     }

@@ -10,7 +10,10 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.electorallog.core.Hashes;
 
@@ -139,9 +142,9 @@ public final class Deliveries {
      * The stored delivery IDs of a board whose {@link #key keys} are among {@code keys}, each with the
      * ID of the record that holds it (what a repeat's content is compared with, issue 61).
      */
-    public static java.util.Map<String, Long> storedRecords(Connection c, short boardId, Collection<ByteBuffer> keys)
+    public static Map<String, Long> storedRecords(Connection c, short boardId, Collection<ByteBuffer> keys)
             throws SQLException {
-        java.util.Map<String, Long> out = new java.util.LinkedHashMap<>();
+        Map<String, Long> out = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement(LOOKUP_SQL)) {
             ps.setArray(
                     1,
@@ -167,23 +170,22 @@ public final class Deliveries {
      * publishes a statement of fixed ID reads to report the outcome rather than Kafka's ack (issue
      * 61 item 7): the same leaf hash is its statement, another is a statement that took the ID first.
      */
-    public static java.util.Optional<Projected> projected(Connection c, String board, String deliveryId)
-            throws SQLException {
-        java.util.Optional<BoardState> state = Boards.state(c, board);
+    public static Optional<Projected> projected(Connection c, String board, String deliveryId) throws SQLException {
+        Optional<BoardState> state = Boards.state(c, board);
         if (state.isEmpty()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         short boardId = state.get().board().id();
         Long record = storedRecords(c, boardId, List.of(ByteBuffer.wrap(key(boardId, deliveryId))))
                 .get(deliveryId);
         if (record == null) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         byte[] leaf = Tiles.leaves(c, boardId, List.of(record)).get(record);
         if (leaf == null) {
             throw new SQLException("record " + record + " of board " + board + " has no leaf in its tile");
         }
-        return java.util.Optional.of(new Projected(record, leaf));
+        return Optional.of(new Projected(record, leaf));
     }
 
     /** Whether the primary key of deliveries exists and is valid: without it delivery IDs are not kept unique. */

@@ -9,6 +9,8 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.electorallog.core.DataKeys;
 
 /**
  * Erasing personal values (docs/personal-data.md "Erasure"), in the caller's transaction: the
@@ -61,7 +63,7 @@ public final class Erasure {
         }
         List<String> ids = new ArrayList<>();
         for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {
-            ids.add(org.electorallog.core.DataKeys.id(board, d));
+            ids.add(DataKeys.id(board, d));
         }
         List<String> keys = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(ERASE_KEYS)) {
@@ -109,7 +111,7 @@ public final class Erasure {
                 }
             }
         }
-        java.util.Map<Long, byte[]> leaves = Tiles.leaves(c, boardId, ids);
+        Map<Long, byte[]> leaves = Tiles.leaves(c, boardId, ids);
         if (leaves.size() != ids.size()) {
             throw new SQLException("board " + board + ": " + (ids.size() - leaves.size())
                     + " of the user's records have no leaf in their tile; audit the board before erasing");

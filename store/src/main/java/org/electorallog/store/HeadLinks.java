@@ -7,6 +7,11 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
+import org.electorallog.core.HeadsBoard;
+import org.electorallog.core.ProofBuilder;
+import org.electorallog.core.TileSource;
+import org.electorallog.core.TlogProof;
 
 /**
  * The heads board's links (core {@code HeadsBoard}, docs/witnesses.md): what the head writer enters
@@ -102,7 +107,7 @@ public final class HeadLinks {
     }
 
     /** A link whose heads checkpoint the witness quorum cosigned, with the entry's inclusion proof in it. */
-    public record Witnessed(Link link, org.electorallog.core.TlogProof entryProof) {}
+    public record Witnessed(Link link, TlogProof entryProof) {}
 
     /**
      * The newest link of board {@code board} covering record {@code record} (-1: any) in the latest
@@ -112,13 +117,8 @@ public final class HeadLinks {
      * {@code /heads-link} and in chained bundles, and what the publisher writes beside a board.
      */
     public static Optional<Witnessed> witnessed(
-            Connection c,
-            BoardRow board,
-            long record,
-            java.util.function.Function<Short, org.electorallog.core.TileSource> headsTiles)
-            throws SQLException {
-        return witnessed(
-                c, BoardTips.witnessedTip(c, org.electorallog.core.HeadsBoard.NAME), board, record, headsTiles);
+            Connection c, BoardRow board, long record, Function<Short, TileSource> headsTiles) throws SQLException {
+        return witnessed(c, BoardTips.witnessedTip(c, HeadsBoard.NAME), board, record, headsTiles);
     }
 
     /**
@@ -126,15 +126,9 @@ public final class HeadLinks {
      * heads tip {@code heads} the caller read already.
      */
     public static Optional<Witnessed> witnessed(
-            Connection c,
-            Optional<BoardTip> heads,
-            BoardRow board,
-            long record,
-            java.util.function.Function<Short, org.electorallog.core.TileSource> headsTiles)
+            Connection c, Optional<BoardTip> heads, BoardRow board, long record, Function<Short, TileSource> headsTiles)
             throws SQLException {
-        if (heads.isEmpty()
-                || heads.get().checkpoint() == null
-                || board.name().equals(org.electorallog.core.HeadsBoard.NAME)) {
+        if (heads.isEmpty() || heads.get().checkpoint() == null || board.name().equals(HeadsBoard.NAME)) {
             return Optional.empty();
         }
         BoardTip h = heads.get();
@@ -142,13 +136,11 @@ public final class HeadLinks {
         if (row.isEmpty()) {
             return Optional.empty();
         }
-        List<byte[]> proof = org.electorallog.core.ProofBuilder.inclusion(
+        List<byte[]> proof = ProofBuilder.inclusion(
                 row.get().entryIndex(),
                 h.checkpoint().size(),
                 headsTiles.apply(h.board().id()));
         return Optional.of(new Witnessed(
-                row.get(),
-                new org.electorallog.core.TlogProof(
-                        row.get().entry(), row.get().entryIndex(), proof, h.cosignedNote())));
+                row.get(), new TlogProof(row.get().entry(), row.get().entryIndex(), proof, h.cosignedNote())));
     }
 }

@@ -5,8 +5,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Table {@code hourly_counts} (V11): records per board, hour of statement time (UTC) and kind,
@@ -53,8 +55,8 @@ public final class HourlyCounts {
     }
 
     private static Map<Key, Long> sorted(Map<Key, Long> deltas) {
-        Map<Key, Long> out = new java.util.TreeMap<>(
-                java.util.Comparator.comparingLong(Key::hourMillis).thenComparing(Key::kind));
+        Map<Key, Long> out =
+                new TreeMap<>(Comparator.comparingLong(Key::hourMillis).thenComparing(Key::kind));
         out.putAll(deltas);
         return out;
     }

@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.electorallog.core.HeadsBoard;
 
 /**
  * The producers' own logins to the key store (store V24, docs/security.md "Logins"): each producer
@@ -37,7 +38,7 @@ public final class ProducerLogins {
         if (!board.matches("[a-z0-9][a-z0-9._-]{0,63}")) {
             throw new IllegalArgumentException("'" + board + "' is not a board name");
         }
-        if (org.electorallog.core.HeadsBoard.NAME.equals(board)) {
+        if (HeadsBoard.NAME.equals(board)) {
             throw new IllegalArgumentException("board " + board + " is the log's own: no producer writes it");
         }
         boolean created = false;

@@ -1,5 +1,8 @@
 package org.electorallog.store;
 
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -11,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import javax.sql.DataSource;
+import org.electorallog.core.Hex;
+import org.electorallog.core.ProofBuilder;
 
 /**
  * Compares two projections of the same topic board by board (by name, since board IDs are local to
@@ -105,7 +110,7 @@ public final class ProjectionComparison {
                 long limit = limits.getOrDefault(name, b.size());
                 if (limit < b.size()) {
                     String records = digest(c, RECORDS + " AND id < " + limit, id) + " " + statements(c, id, limit);
-                    byte[] root = org.electorallog.core.ProofBuilder.rootAt(limit, Tiles.source(c, id));
+                    byte[] root = ProofBuilder.rootAt(limit, Tiles.source(c, id));
                     out.put(
                             name,
                             new BoardDigest(
@@ -174,20 +179,20 @@ public final class ProjectionComparison {
      * written before V22 holds canonical bytes, a replay the stored form).
      */
     private static String statements(Connection c, short boardId, long limit) throws SQLException {
-        java.security.MessageDigest md;
+        MessageDigest md;
         try {
-            md = java.security.MessageDigest.getInstance("SHA-256");
-        } catch (java.security.NoSuchAlgorithmException e) {
+            md = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("the JDK has no SHA-256", e);
         }
-        java.nio.ByteBuffer head = java.nio.ByteBuffer.allocate(12);
+        ByteBuffer head = ByteBuffer.allocate(12);
         RecordStatements.statements(c, boardId, 0, limit, (id, statement) -> {
             head.clear();
             md.update(head.putLong(id).putInt(statement.length).array());
             md.update(statement);
             return true;
         });
-        return org.electorallog.core.Hex.encode(md.digest());
+        return Hex.encode(md.digest());
     }
 
     private static String digest(Connection c, String sql, short boardId) throws SQLException {

@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import javax.sql.DataSource;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.Tile;
 import org.electorallog.core.TileKey;
@@ -73,13 +74,7 @@ public final class RecordExports {
      * connection each.
      */
     public static <E extends Exception> void export(
-            javax.sql.DataSource db,
-            short boardId,
-            String board,
-            long size,
-            int batch,
-            ExportShape shape,
-            RecordSink<E> sink)
+            DataSource db, short boardId, String board, long size, int batch, ExportShape shape, RecordSink<E> sink)
             throws SQLException, E {
         long from = 0;
         while (from < size) {

@@ -7,14 +7,18 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
+import org.electorallog.core.LogStatements;
 
 /** Table {@code sender_grants} (V9): the sender registry. Rows are added and revoked, never deleted. */
 public final class SenderGrants {
@@ -47,7 +51,7 @@ public final class SenderGrants {
             String createdBy) {
         public Request {
             // a JSON body may hold [null]: kept, so that checked() names it (List.copyOf would throw)
-            kinds = kinds == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(kinds));
+            kinds = kinds == null ? null : Collections.unmodifiableList(new ArrayList<>(kinds));
         }
 
         /**
@@ -55,8 +59,7 @@ public final class SenderGrants {
          * what to change. A grant never starts in the past: events refused before it was made would
          * be accepted by a replay, so the projection would depend on when it was rebuilt.
          */
-        public Request checked(
-                Instant now, Collection<String> knownKinds, java.util.function.Predicate<String> isBoardName) {
+        public Request checked(Instant now, Collection<String> knownKinds, Predicate<String> isBoardName) {
             if (publicKey == null || publicKey.length != 32) {
                 throw new IllegalArgumentException("public_key must be a 32-byte Ed25519 public key (base64), got "
                         + (publicKey == null ? "none" : publicKey.length + " bytes"));
@@ -81,7 +84,7 @@ public final class SenderGrants {
             }
             // the log's own statements are covered by no grant (core LogStatements, decision 130): a
             // grant naming them would look like it allowed what the projector refuses
-            if (org.electorallog.core.LogStatements.reservedBoard(board)) {
+            if (LogStatements.reservedBoard(board)) {
                 throw new IllegalArgumentException("board '" + board + "' is the log's own: only the log's key writes "
                         + "it, and no grant covers it");
             }
@@ -132,7 +135,7 @@ public final class SenderGrants {
      * projector, or a replay would judge that statement otherwise than the live projection did. The
      * hosts' clocks must agree with the brokers' within it (NTP does far better).
      */
-    public static final java.time.Duration SETTLE = java.time.Duration.ofSeconds(2);
+    public static final Duration SETTLE = Duration.ofSeconds(2);
 
     /**
      * When a revocation takes effect: {@code at}, or {@link #SETTLE} from now when absent; never

@@ -1,5 +1,6 @@
 package org.electorallog.store;
 
+import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -117,9 +118,9 @@ public final class SqlDataKeys implements DataKeys {
      * personal_keys.erased_statements}, V24), in the caller's transaction: the projector stores
      * those without values, so that a replay does not bring back what {@code erase --user} erased.
      */
-    public static Set<java.nio.ByteBuffer> erasedStatementsAmong(Connection c, Collection<byte[]> leafHashes)
+    public static Set<ByteBuffer> erasedStatementsAmong(Connection c, Collection<byte[]> leafHashes)
             throws SQLException {
-        Set<java.nio.ByteBuffer> out = new HashSet<>();
+        Set<ByteBuffer> out = new HashSet<>();
         if (leafHashes.isEmpty()) {
             return out;
         }
@@ -127,7 +128,7 @@ public final class SqlDataKeys implements DataKeys {
             ps.setArray(1, c.createArrayOf("bytea", leafHashes.toArray(new byte[0][])));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(java.nio.ByteBuffer.wrap(rs.getBytes(1)));
+                    out.add(ByteBuffer.wrap(rs.getBytes(1)));
                 }
             }
         }

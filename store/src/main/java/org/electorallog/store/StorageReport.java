@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import javax.sql.DataSource;
 
@@ -93,7 +94,7 @@ public record StorageReport(
                 .append(",\"total_bytes\":")
                 .append(totalBytes)
                 .append(",\"bytes_per_record\":")
-                .append(String.format(java.util.Locale.ROOT, "%.1f", bytesPerRecord()))
+                .append(String.format(Locale.ROOT, "%.1f", bytesPerRecord()))
                 .append(",\"relations\":{");
         int i = 0;
         for (Map.Entry<String, Long> e : bytesByRelation.entrySet()) {

@@ -5,13 +5,18 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import org.electorallog.core.Hashes;
 import org.electorallog.core.Tile;
 import org.electorallog.core.TileKey;
+import org.electorallog.core.TileLayout;
 import org.electorallog.core.TileSource;
 
 /**
@@ -64,17 +69,17 @@ public final class Tiles {
      * does not hold it is absent from the map.
      */
     public static Map<Long, byte[]> leaves(Connection c, short boardId, Collection<Long> ids) throws SQLException {
-        java.util.Set<TileKey> keys = new java.util.HashSet<>();
+        Set<TileKey> keys = new HashSet<>();
         for (long id : ids) {
-            keys.add(new TileKey(0, id / org.electorallog.core.TileLayout.TILE_WIDTH));
+            keys.add(new TileKey(0, id / TileLayout.TILE_WIDTH));
         }
         Map<TileKey, byte[]> tiles = read(c, boardId, keys);
         Map<Long, byte[]> out = new HashMap<>();
         for (long id : ids) {
-            byte[] tile = tiles.get(new TileKey(0, id / org.electorallog.core.TileLayout.TILE_WIDTH));
-            int at = (int) (id % org.electorallog.core.TileLayout.TILE_WIDTH) * org.electorallog.core.Hashes.HASH_SIZE;
-            if (tile != null && tile.length >= at + org.electorallog.core.Hashes.HASH_SIZE) {
-                out.put(id, java.util.Arrays.copyOfRange(tile, at, at + org.electorallog.core.Hashes.HASH_SIZE));
+            byte[] tile = tiles.get(new TileKey(0, id / TileLayout.TILE_WIDTH));
+            int at = (int) (id % TileLayout.TILE_WIDTH) * Hashes.HASH_SIZE;
+            if (tile != null && tile.length >= at + Hashes.HASH_SIZE) {
+                out.put(id, Arrays.copyOfRange(tile, at, at + Hashes.HASH_SIZE));
             }
         }
         return out;

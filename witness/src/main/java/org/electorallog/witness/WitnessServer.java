@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -70,7 +71,7 @@ public final class WitnessServer implements AutoCloseable {
     private final Server server;
     private final ServerConnector connector;
     /** {@code add-checkpoint} requests answered (any status), for operators and the perf module. */
-    private final java.util.concurrent.atomic.AtomicLong requests = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong requests = new AtomicLong();
 
     private WitnessServer(Witness witness, Server server, ServerConnector connector) {
         this.witness = witness;

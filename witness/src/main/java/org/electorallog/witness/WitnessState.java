@@ -1,6 +1,7 @@
 package org.electorallog.witness;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -103,7 +104,7 @@ final class WitnessState {
         Path tmp = dir.resolve(target.getFileName() + ".tmp");
         try (FileChannel ch = FileChannel.open(
                 tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-            ch.write(java.nio.ByteBuffer.wrap(note.getBytes(StandardCharsets.UTF_8)));
+            ch.write(ByteBuffer.wrap(note.getBytes(StandardCharsets.UTF_8)));
             ch.force(true);
         }
         try {

@@ -1,6 +1,7 @@
 package org.electorallog.perf.jmh;
 
 import java.time.Instant;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.electorallog.core.Timestamps;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -29,7 +30,7 @@ public class TimestampBenchmark {
     private int i;
 
     public TimestampBenchmark() {
-        java.util.Random r = new java.util.Random(7);
+        Random r = new Random(7);
         for (int k = 0; k < instants.length; k++) {
             instants[k] = Instant.ofEpochSecond(1_767_225_600L + r.nextInt(31_536_000), r.nextInt(1_000_000) * 1_000L);
         }
