@@ -11,11 +11,11 @@ import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.TlogProof;
 import org.electorallog.infra.ExitOrder;
-import org.electorallog.monitor.BoardVerifier;
-import org.electorallog.monitor.TlogFiles;
-import org.electorallog.monitor.Verification;
-import org.electorallog.monitor.VerifyOptions;
 import org.electorallog.projector.ProjectorSettings;
+import org.electorallog.verifier.BoardVerifier;
+import org.electorallog.verifier.TlogFiles;
+import org.electorallog.verifier.Verification;
+import org.electorallog.verifier.VerifyOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -5,7 +5,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -18,7 +17,6 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import org.electorallog.config.Configuration;
-import org.electorallog.config.Setting;
 import org.electorallog.core.LogStatements;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.PublishResult;
@@ -29,7 +27,7 @@ import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
 import org.electorallog.store.Deliveries;
 import org.electorallog.store.Erasure;
-import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.Transactions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -122,42 +120,36 @@ public final class EraseCommand implements Callable<Integer> {
         LocalDate first = byDays ? day("--from", from) : null;
         LocalDate last = byDays ? day("--to", to) : null;
         Configuration conf = Configuration.load(environment);
-        String password = conf.secret(Setting.DB_PASSWORD);
-        try (HikariDataSource ds = ProjectionDatabase.pool(
-                        conf.required(Setting.JDBC_URL),
-                        conf.get(Setting.DB_USER),
-                        password == null ? "" : password,
-                        1,
-                        "erase");
-                Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            BoardState s = Boards.state(c, board)
-                    .orElseThrow(() -> new IllegalArgumentException("there is no board '" + board + "'"));
-            if (s.sealedMillis() == null && !force) {
-                throw new IllegalArgumentException("board " + board + " is not sealed: erasing during an election "
-                        + "hides what its audit needs. Seal it first (electoral-log seal), or give --force");
-            }
-            // the producer first, so that a topic it cannot reach or a missing log key stops the command
-            // before anything is erased; the account is the log's own statement, signed with its key
-            try (ElectoralLogProducer p = producer.logsOwn(conf).build()) {
-                Erasure.Result r = byDays
+        // the producer first, so that a topic it cannot reach or a missing log key stops the command
+        // before anything is erased; the account is the log's own statement, signed with its key
+        try (HikariDataSource ds = OwnerLogin.pool(conf, 1, "erase");
+                ElectoralLogProducer p = producer.logsOwn(conf).build()) {
+            Transactions db = new Transactions(ds);
+            // the board's seal checked and its values erased in one transaction (the store's)
+            Erasure.Result r = db.commit(c -> {
+                BoardState s = Boards.state(c, board)
+                        .orElseThrow(() -> new IllegalArgumentException("there is no board '" + board + "'"));
+                if (s.sealedMillis() == null && !force) {
+                    throw new IllegalArgumentException("board " + board + " is not sealed: erasing during an election "
+                            + "hides what its audit needs. Seal it first (electoral-log seal), or give --force");
+                }
+                return byDays
                         ? Erasure.days(c, s.board().id(), board, first, last)
                         : Erasure.user(c, s.board().id(), board, user);
-                c.commit();
-                report(r, byDays ? "the days " + first + " to " + last : "user " + user, byDays);
-                Statement account = statement(senderName, board, first, last, r, System.currentTimeMillis());
-                try {
-                    PublishResult sent = p.publish(account).get();
-                    out.printf(
-                            "PERSONAL_DATA_ERASED statement on board %s acknowledged (delivery ID %s, partition %d, "
-                                    + "offset %d)%n",
-                            ERASURES_BOARD, account.getDeliveryId(), sent.partition(), sent.offset());
-                    return awaitProjected(c, sent);
-                } catch (ExecutionException e) {
-                    err.println("erase: the erasure is done, but its PERSONAL_DATA_ERASED statement was not "
-                            + "acknowledged (" + e.getCause().getMessage() + "): run the same command again");
-                    return 1;
-                }
+            });
+            report(r, byDays ? "the days " + first + " to " + last : "user " + user, byDays);
+            Statement account = statement(senderName, board, first, last, r, System.currentTimeMillis());
+            try {
+                PublishResult sent = p.publish(account).get();
+                out.printf(
+                        "PERSONAL_DATA_ERASED statement on board %s acknowledged (delivery ID %s, partition %d, "
+                                + "offset %d)%n",
+                        ERASURES_BOARD, account.getDeliveryId(), sent.partition(), sent.offset());
+                return awaitProjected(db, sent);
+            } catch (ExecutionException e) {
+                err.println("erase: the erasure is done, but its PERSONAL_DATA_ERASED statement was not "
+                        + "acknowledged (" + e.getCause().getMessage() + "): run the same command again");
+                return 1;
             }
         }
     }
@@ -167,11 +159,12 @@ public final class EraseCommand implements Callable<Integer> {
      * the erasures board holds it (or, for days erased again, the account an earlier run made under
      * the same delivery ID), 1 when it is not projected within the timeout.
      */
-    private int awaitProjected(Connection c, PublishResult sent) throws SQLException, InterruptedException {
-        c.setAutoCommit(true); // each look sees what the projector committed since
+    private int awaitProjected(Transactions db, PublishResult sent) throws SQLException, InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
         while (System.nanoTime() < deadline) {
-            Optional<Deliveries.Projected> found = Deliveries.projected(c, ERASURES_BOARD, sent.deliveryId());
+            // each look in autocommit: it sees what the projector committed since
+            Optional<Deliveries.Projected> found =
+                    db.autocommit(c -> Deliveries.projected(c, ERASURES_BOARD, sent.deliveryId()));
             if (found.isPresent()) {
                 boolean mine = Arrays.equals(found.get().leafHash(), sent.leafHash());
                 if (mine) {

@@ -15,7 +15,6 @@ import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.store.KeyMaker;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.ProducerLogins;
-import org.electorallog.store.ProjectionDatabase;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -72,13 +71,7 @@ public final class KeysCommand implements Callable<Integer> {
                 return 0;
             }
             Configuration conf = Configuration.load(environment);
-            String password = conf.secret(Setting.DB_PASSWORD);
-            try (HikariDataSource db = ProjectionDatabase.pool(
-                    conf.required(Setting.JDBC_URL),
-                    conf.get(Setting.DB_USER),
-                    password == null ? "" : password,
-                    2,
-                    "keys")) {
+            try (HikariDataSource db = OwnerLogin.pool(conf, 2, "keys")) {
                 requireMigrated(db);
                 switch (action) {
                     case "allow", "deny", "list" -> grants(db);

@@ -8,9 +8,9 @@ import java.util.concurrent.Callable;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.monitor.Finding;
-import org.electorallog.monitor.LogEndpoint;
 import org.electorallog.monitor.Monitor;
 import org.electorallog.monitor.MonitorMetrics;
+import org.electorallog.verifier.LogEndpoint;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

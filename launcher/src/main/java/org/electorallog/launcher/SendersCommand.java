@@ -14,11 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.electorallog.config.Configuration;
-import org.electorallog.config.Setting;
 import org.electorallog.schemas.BoardName;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.Migrations;
-import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.SenderGrant;
 import org.electorallog.store.SenderGrants;
 import picocli.CommandLine.Command;
@@ -90,13 +88,7 @@ public final class SendersCommand implements Callable<Integer> {
     public Integer call() {
         try {
             Configuration conf = Configuration.load(environment);
-            String password = conf.secret(Setting.DB_PASSWORD);
-            try (HikariDataSource db = ProjectionDatabase.pool(
-                            conf.required(Setting.JDBC_URL),
-                            conf.get(Setting.DB_USER),
-                            password == null ? "" : password,
-                            1,
-                            "senders");
+            try (HikariDataSource db = OwnerLogin.pool(conf, 1, "senders");
                     Connection c = db.getConnection()) {
                 switch (action) {
                     case "list" -> list(c);

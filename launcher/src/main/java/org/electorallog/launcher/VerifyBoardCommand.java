@@ -11,11 +11,11 @@ import java.util.concurrent.Callable;
 import java.util.function.Function;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteVerifier;
-import org.electorallog.monitor.BoardVerifier;
-import org.electorallog.monitor.RegistryExport;
-import org.electorallog.monitor.TlogFiles;
-import org.electorallog.monitor.Verification;
-import org.electorallog.monitor.VerifyOptions;
+import org.electorallog.verifier.BoardVerifier;
+import org.electorallog.verifier.RegistryExport;
+import org.electorallog.verifier.TlogFiles;
+import org.electorallog.verifier.Verification;
+import org.electorallog.verifier.VerifyOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -54,7 +54,7 @@ class MonitorCommandTest {
             Poll.until(
                     Duration.ofMinutes(1),
                     "a checkpoint of " + board,
-                    () -> new org.electorallog.monitor.LogEndpoint(api.baseUrl(), null).checkpoint(board) != null);
+                    () -> new org.electorallog.verifier.LogEndpoint(api.baseUrl(), null).checkpoint(board) != null);
             String[] common = {
                 "--once",
                 "--url",

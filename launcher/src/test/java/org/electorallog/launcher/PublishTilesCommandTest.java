@@ -11,9 +11,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.electorallog.config.Setting;
-import org.electorallog.monitor.LogEndpoint;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.testkit.Poll;
+import org.electorallog.verifier.LogEndpoint;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 

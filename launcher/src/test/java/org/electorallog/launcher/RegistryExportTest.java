@@ -7,8 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import org.electorallog.monitor.RegistryExport;
 import org.electorallog.store.SenderGrant;
+import org.electorallog.verifier.RegistryExport;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -12,13 +12,13 @@ import java.time.Duration;
 import org.electorallog.core.SigningKey;
 import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
-import org.electorallog.monitor.LogEndpoint;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.SqlSealingKeys;
 import org.electorallog.testkit.Poll;
+import org.electorallog.verifier.LogEndpoint;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 

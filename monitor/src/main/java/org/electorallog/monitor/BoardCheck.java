@@ -17,6 +17,8 @@ import org.electorallog.core.ProofVerifier;
 import org.electorallog.core.SignedNote;
 import org.electorallog.core.TileLayout;
 import org.electorallog.core.TileSource;
+import org.electorallog.verifier.EntryChecks;
+import org.electorallog.verifier.LogEndpoint;
 
 /**
  * One look at one board through one API, against what the monitor verified before: the

@@ -12,6 +12,8 @@ import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.TileLayout;
+import org.electorallog.verifier.EntryChecks;
+import org.electorallog.verifier.LogEndpoint;
 
 /**
  * The monitor's look at a board's entries (issue 42 item 2, "entry bundles where its role allows"):

@@ -16,6 +16,7 @@ import org.electorallog.core.ProofException;
 import org.electorallog.core.SignedNote;
 import org.electorallog.core.TileKey;
 import org.electorallog.core.TileSource;
+import org.electorallog.verifier.LogEndpoint;
 
 /**
  * The monitor's look at the heads board's new entries (HEADS witness mode, docs/witnesses.md "One

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteVerifier;
+import org.electorallog.verifier.LogEndpoint;
 
 /**
  * {@code electoral-log monitor}: what an observer runs on their own machine to follow an electoral

@@ -20,6 +20,11 @@ import org.electorallog.core.TileLayout;
 import org.electorallog.schemas.avro.LogContinuation;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.verifier.BoardVerifier;
+import org.electorallog.verifier.RegistryExport;
+import org.electorallog.verifier.TlogFiles;
+import org.electorallog.verifier.Verification;
+import org.electorallog.verifier.VerifyOptions;
 import org.junit.jupiter.api.Test;
 
 /**

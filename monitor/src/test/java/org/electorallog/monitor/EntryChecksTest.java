@@ -10,6 +10,7 @@ import org.electorallog.core.SignatureBundle;
 import org.electorallog.core.SigningKey;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.verifier.EntryChecks;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,11 +44,11 @@ class EntryChecksTest {
                         "entry 5 follows the seal at entry 4: the sealed board grew",
                         "entry 6 is not a canonical statement: canonical value is not a record"),
                 problems);
-        assertEquals("a", c.continuation.previousBoard());
-        assertEquals(9, c.continuation.previousSize());
-        assertArrayEquals(root, c.continuation.previousRoot());
-        assertEquals(4, c.sealIndex);
-        assertEquals(1, c.bundlesWithoutSignatures);
+        assertEquals("a", c.continuation().previousBoard());
+        assertEquals(9, c.continuation().previousSize());
+        assertArrayEquals(root, c.continuation().previousRoot());
+        assertEquals(4, c.sealIndex());
+        assertEquals(1, c.bundlesWithoutSignatures());
     }
 
     @Test
@@ -65,7 +66,7 @@ class EntryChecksTest {
                         new SignatureBundle.Signatures(0, null, other.sign(e))));
         assertEquals(List.of("entry 1's system signature verifies with none of the system keys given"), problems);
         assertEquals("b", c.board(), "the first entry's board");
-        assertEquals(2, c.unsigned);
+        assertEquals(2, c.unsigned());
     }
 
     /**

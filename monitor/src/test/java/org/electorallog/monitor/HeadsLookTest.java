@@ -15,6 +15,7 @@ import org.electorallog.schemas.avro.CheckpointReason;
 import org.electorallog.schemas.avro.LogCheckpoint;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.verifier.LogEndpoint;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -27,6 +27,7 @@ import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.SqlSealingKeys;
+import org.electorallog.verifier.LogEndpoint;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -25,6 +25,7 @@ import org.electorallog.store.Boards;
 import org.electorallog.store.CheckpointRow;
 import org.electorallog.store.Checkpoints;
 import org.electorallog.store.Tiles;
+import org.electorallog.verifier.LogEndpoint;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -22,6 +22,7 @@ import org.electorallog.query.QueryApiSettings;
 import org.electorallog.query.Role;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.testkit.Poll;
+import org.electorallog.verifier.LogEndpoint;
 
 /** A projection of its own topic into its own database, and a query API over it. */
 record View(String topic, String jdbcUrl, Projector projector, QueryApi api) implements AutoCloseable {

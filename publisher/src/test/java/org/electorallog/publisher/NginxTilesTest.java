@@ -12,14 +12,14 @@ import java.nio.file.Path;
 import java.util.List;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.infra.NginxServer;
-import org.electorallog.monitor.BoardVerifier;
 import org.electorallog.monitor.Finding;
-import org.electorallog.monitor.LogEndpoint;
 import org.electorallog.monitor.Monitor;
 import org.electorallog.monitor.MonitorMetrics;
-import org.electorallog.monitor.TlogFiles;
-import org.electorallog.monitor.Verification;
-import org.electorallog.monitor.VerifyOptions;
+import org.electorallog.verifier.BoardVerifier;
+import org.electorallog.verifier.LogEndpoint;
+import org.electorallog.verifier.TlogFiles;
+import org.electorallog.verifier.Verification;
+import org.electorallog.verifier.VerifyOptions;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -11,9 +11,9 @@ import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
 import org.electorallog.config.Setting;
 import org.electorallog.infra.DatabaseAddress;
-import org.electorallog.monitor.Verification;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.testkit.Poll;
+import org.electorallog.verifier.Verification;
 import org.junit.jupiter.api.Test;
 
 /**

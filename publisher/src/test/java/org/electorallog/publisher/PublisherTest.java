@@ -14,15 +14,15 @@ import java.util.List;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.SigningKey;
 import org.electorallog.infra.DatabaseAddress;
-import org.electorallog.monitor.BoardVerifier;
-import org.electorallog.monitor.TlogFiles;
-import org.electorallog.monitor.Verification;
-import org.electorallog.monitor.VerifyOptions;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.SqlSealingKeys;
+import org.electorallog.verifier.BoardVerifier;
+import org.electorallog.verifier.TlogFiles;
+import org.electorallog.verifier.Verification;
+import org.electorallog.verifier.VerifyOptions;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,4 +1,4 @@
-package org.electorallog.monitor;
+package org.electorallog.verifier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package org.electorallog.monitor;
+package org.electorallog.verifier;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package org.electorallog.monitor;
+package org.electorallog.verifier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,13 +30,13 @@ import org.electorallog.core.TileSource;
 public final class LogEndpoint {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The largest entry bundle: 256 entries, each a 2-byte length and up to 2^16 - 1 bytes (C2SP tlog-tiles). */
-    static final long MAX_ENTRY_BUNDLE = (long) TileLayout.TILE_WIDTH * (2 + EntryBundle.MAX_ENTRY);
+    public static final long MAX_ENTRY_BUNDLE = (long) TileLayout.TILE_WIDTH * (2 + EntryBundle.MAX_ENTRY);
     /** The largest hash tile: 256 hashes. */
-    static final long MAX_TILE = (long) TileLayout.TILE_WIDTH * Hashes.HASH_SIZE;
+    public static final long MAX_TILE = (long) TileLayout.TILE_WIDTH * Hashes.HASH_SIZE;
     /** A checkpoint with its cosignatures, a board's JSON, a heads link: small documents. */
-    static final long MAX_DOCUMENT = 1 << 20;
+    public static final long MAX_DOCUMENT = 1 << 20;
     /** The list of boards: 16 MiB holds some 100,000 boards. */
-    static final long MAX_BOARD_LIST = 16L << 20;
+    public static final long MAX_BOARD_LIST = 16L << 20;
 
     private final String baseUrl;
     private final String token;
@@ -137,10 +137,10 @@ public final class LogEndpoint {
      *     values (publish-tiles)
      */
     @SuppressWarnings("ArrayRecordComponent") // a response, never compared as a value
-    record Answer(int status, byte[] body, boolean refused) {}
+    public record Answer(int status, byte[] body, boolean refused) {}
 
     /** A file of the board in the tlog-tiles layout with the status it came with ({@link #file} without the status). */
-    Answer fileAnswer(String board, String path) throws IOException {
+    public Answer fileAnswer(String board, String path) throws IOException {
         return answer(boardsPath + enc(board) + "/" + path);
     }
 
@@ -156,7 +156,7 @@ public final class LogEndpoint {
     }
 
     /** The most a file at {@code path} can hold: an entry bundle, a hash tile, or a small document. */
-    static long limit(String path) {
+    public static long limit(String path) {
         if (path.contains("/tile/entries/") || path.startsWith("tile/entries/")) {
             return MAX_ENTRY_BUNDLE;
         }

@@ -1,4 +1,4 @@
-package org.electorallog.monitor;
+package org.electorallog.verifier;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -24,13 +24,13 @@ import org.electorallog.core.SigningKey;
  * about itself (a seal, a heads entry, an erasure's account: core {@link LogStatements}) fits its
  * shape and names the log's key as its sender.
  */
-final class EntryChecks {
-    static final String SEALED = "BOARD_SEALED";
-    static final String CONTINUATION = "LOG_CONTINUATION";
+public final class EntryChecks {
+    public static final String SEALED = "BOARD_SEALED";
+    public static final String CONTINUATION = "LOG_CONTINUATION";
 
     /** A board's first record: the sealed board it continues, at that board's size and root. */
     @SuppressWarnings("ArrayRecordComponent") // compared by its parts
-    record Continuation(String previousBoard, long previousSize, byte[] previousRoot) {}
+    public record Continuation(String previousBoard, long previousSize, byte[] previousRoot) {}
 
     private final List<byte[]> systemKeys;
     private final List<byte[]> logKeys;
@@ -56,7 +56,7 @@ final class EntryChecks {
      * @param logKeys    the log's Ed25519 public keys: the only senders of the statements it makes about
      *                   itself (core {@link LogStatements}); empty: their senders are not checked
      */
-    EntryChecks(
+    public EntryChecks(
             String board,
             List<byte[]> systemKeys,
             RegistryExport registry,
@@ -70,12 +70,12 @@ final class EntryChecks {
     }
 
     /** The board the entries are of (the first entry's when none was given). */
-    String board() {
+    public String board() {
         return board;
     }
 
     /** Checks the entries of one bundle from index {@code first}; {@code signatures} null when unread. */
-    void bundle(long first, List<byte[]> entries, List<SignatureBundle.Signatures> signatures) {
+    public void bundle(long first, List<byte[]> entries, List<SignatureBundle.Signatures> signatures) {
         bundle(first, entries, signatures, null);
     }
 
@@ -83,7 +83,8 @@ final class EntryChecks {
      * As {@link #bundle(long, List, List)}, with each sender signature's verification done already
      * ({@link #senderSignatures}, on another thread), or null to verify them here.
      */
-    void bundle(long first, List<byte[]> entries, List<SignatureBundle.Signatures> signatures, boolean[] verified) {
+    public void bundle(
+            long first, List<byte[]> entries, List<SignatureBundle.Signatures> signatures, boolean[] verified) {
         if (signatures == null) {
             bundlesWithoutSignatures++;
         }
@@ -97,7 +98,7 @@ final class EntryChecks {
      * for an entry without one, or that is no statement): the costly part of the checks, done where
      * the bundles are fetched so that it runs on several threads (Ed25519, RFC 8032 section 5.1.7).
      */
-    static boolean[] senderSignatures(List<byte[]> entries, List<SignatureBundle.Signatures> signatures) {
+    public static boolean[] senderSignatures(List<byte[]> entries, List<SignatureBundle.Signatures> signatures) {
         boolean[] out = new boolean[entries.size()];
         for (int i = 0; i < out.length; i++) {
             byte[] sig = signatures.get(i).sender();
@@ -111,6 +112,31 @@ final class EntryChecks {
             }
         }
         return out;
+    }
+
+    /** Entries whose sender signature verified. */
+    public long signed() {
+        return signed;
+    }
+
+    /** Entries that carried no sender signature. */
+    public long unsigned() {
+        return unsigned;
+    }
+
+    /** Entry bundles whose signature bundle could not be read. */
+    public long bundlesWithoutSignatures() {
+        return bundlesWithoutSignatures;
+    }
+
+    /** The index of the BOARD_SEALED record, or -1. */
+    public long sealIndex() {
+        return sealIndex;
+    }
+
+    /** The board's first record's continuation, or null. */
+    public Continuation continuation() {
+        return continuation;
     }
 
     private void entry(long index, byte[] entry, SignatureBundle.Signatures signatures, boolean[] verified, int i) {

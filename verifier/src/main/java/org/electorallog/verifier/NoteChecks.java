@@ -1,4 +1,4 @@
-package org.electorallog.monitor;
+package org.electorallog.verifier;
 
 import java.util.ArrayList;
 import java.util.List;

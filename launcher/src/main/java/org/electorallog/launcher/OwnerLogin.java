@@ -1,0 +1,26 @@
+package org.electorallog.launcher;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.electorallog.config.Configuration;
+import org.electorallog.config.Setting;
+import org.electorallog.store.ProjectionDatabase;
+
+/**
+ * The projection's owner login as the operator's commands use it ({@code erase}, {@code senders},
+ * {@code keys}): the shared configuration's {@code ELECTORAL_LOG_JDBC_URL} (required),
+ * {@code _DB_USER} and {@code _DB_PASSWORD} (or its file), the projector's own.
+ */
+final class OwnerLogin {
+    private OwnerLogin() {}
+
+    /** A pool of {@code size} connections named {@code name} (in PostgreSQL's application name). */
+    static HikariDataSource pool(Configuration conf, int size, String name) {
+        String password = conf.secret(Setting.DB_PASSWORD);
+        return ProjectionDatabase.pool(
+                conf.required(Setting.JDBC_URL),
+                conf.get(Setting.DB_USER),
+                password == null ? "" : password,
+                size,
+                name);
+    }
+}
