@@ -2,10 +2,9 @@ package org.electorallog.publisher;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -16,6 +15,7 @@ import org.electorallog.core.HeadsBoard;
 import org.electorallog.store.BoardTips;
 import org.electorallog.store.Boards;
 import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.Snapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,12 +95,7 @@ public final class Publisher implements AutoCloseable {
 
     /** Whether this publisher holds the directory's lock (taken on first call, kept while the session lives). */
     public boolean holdsLock() throws SQLException {
-        try (PreparedStatement ps = lock.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
-            ps.setLong(1, LOCK);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() && rs.getBoolean(1);
-            }
-        }
+        return ProjectionDatabase.tryAdvisoryLock(lock, LOCK);
     }
 
     /** One round: every board published from a snapshot of its own; board name to what was done. */
@@ -142,11 +137,11 @@ public final class Publisher implements AutoCloseable {
 
     /** The size of the latest heads checkpoint the witness quorum cosigned (0 without one): read once a round. */
     private long witnessedHeads() throws SQLException {
-        try (Connection c = db.getConnection()) {
-            return BoardTips.witnessedTip(c, HeadsBoard.NAME)
-                    .map(t -> t.checkpoint() == null ? 0L : t.checkpoint().size())
-                    .orElse(0L);
-        }
+        return Snapshot.statement(
+                db,
+                c -> BoardTips.witnessedTip(c, HeadsBoard.NAME)
+                        .map(t -> t.checkpoint() == null ? 0L : t.checkpoint().size())
+                        .orElse(0L));
     }
 
     /**
@@ -154,21 +149,24 @@ public final class Publisher implements AutoCloseable {
      * changed for this board (the snapshot then sees that heads checkpoint or a later one).
      */
     private BoardPublication.Outcome publish(String board, long heads) throws SQLException, IOException {
-        try (Connection c = db.getConnection()) {
-            c.setReadOnly(true);
-            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-            c.setAutoCommit(false);
-            try {
-                boolean link = heads > 0 && !Long.valueOf(heads).equals(linkedAt.get(board));
-                BoardPublication.Outcome o = BoardPublication.publish(c, dir, board, settings.entries(), link);
-                if (link) {
-                    linkedAt.put(board, heads);
+        boolean link = heads > 0 && !Long.valueOf(heads).equals(linkedAt.get(board));
+        BoardPublication.Outcome o;
+        try {
+            // one read-only snapshot (the store's): the tiles written and the checkpoint after them agree
+            o = Snapshot.read(db, c -> {
+                try {
+                    return BoardPublication.publish(c, dir, board, settings.entries(), link);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                 }
-                return o;
-            } finally {
-                c.rollback();
-            }
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
         }
+        if (link) {
+            linkedAt.put(board, heads);
+        }
+        return o;
     }
 
     @Override

@@ -80,12 +80,9 @@ public final class ProjectionDatabase {
      */
     public static Connection advisoryLock(String jdbcUrl, String user, String password, long key) throws SQLException {
         Connection c = DriverManager.getConnection(jdbcUrl, user, password);
-        try (PreparedStatement ps = c.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
-            ps.setLong(1, key);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next() && rs.getBoolean(1)) {
-                    return c;
-                }
+        try {
+            if (tryAdvisoryLock(c, key)) {
+                return c;
             }
         } catch (SQLException | RuntimeException e) {
             c.close();
@@ -93,5 +90,18 @@ public final class ProjectionDatabase {
         }
         c.close();
         return null;
+    }
+
+    /**
+     * Whether the session of {@code c} holds the session-level advisory lock {@code key} (taken now
+     * when free; a session that holds it already holds it once more, released with the session).
+     */
+    public static boolean tryAdvisoryLock(Connection c, long key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
+            ps.setLong(1, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
     }
 }
