@@ -341,6 +341,17 @@ public enum Setting {
     public final String defaultValue;
     public final String meaning;
 
+    /**
+     * The default as a number, for the code that builds settings without an environment (tests, dev,
+     * perf): the one place a default is written is this catalogue (issue 62).
+     */
+    public long defaultNumber() {
+        if (defaultValue == null) {
+            throw new IllegalStateException(env + " has no default");
+        }
+        return Long.parseLong(defaultValue);
+    }
+
     Setting(SettingType type, Set<Process> processes, String defaultValue, String meaning) {
         this.env = PREFIX + name();
         this.type = type;

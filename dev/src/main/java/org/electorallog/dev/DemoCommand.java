@@ -5,13 +5,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.electorallog.config.Setting;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.TlogProof;
 import org.electorallog.infra.ExitOrder;
-import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.verifier.BoardVerifier;
 import org.electorallog.verifier.TlogFiles;
 import org.electorallog.verifier.Verification;
@@ -90,7 +90,7 @@ public final class DemoCommand implements Callable<Integer> {
                     TlogFiles.api(env.api().baseUrl(), sealed, null),
                     new VerifyOptions(
                             List.of(NoteVerifier.parse(env.signer().verifierKey())),
-                            ProjectorSettings.DEFAULT_ORIGIN_PREFIX + sealed,
+                            Setting.ORIGIN_PREFIX.defaultValue + sealed,
                             List.of(Cosigner.Verifier.parse(env.witness().verifierKey())),
                             1,
                             List.of()),
@@ -154,7 +154,7 @@ public final class DemoCommand implements Callable<Integer> {
         List<NoteVerifier> logKeys = List.of(NoteVerifier.parse(env.signer().verifierKey()));
         List<Cosigner.Verifier> witnesses =
                 List.of(Cosigner.Verifier.parse(env.witness().verifierKey()));
-        String origin = ProjectorSettings.DEFAULT_ORIGIN_PREFIX + board;
+        String origin = Setting.ORIGIN_PREFIX.defaultValue + board;
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             try {

@@ -16,6 +16,7 @@ import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
+import org.electorallog.config.Setting;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.HeadChain;
@@ -27,7 +28,6 @@ import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.NginxServer;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.producer.ElectoralLogProducer;
-import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.publisher.Publisher;
 import org.electorallog.query.PublishedVoterPage;
 import org.electorallog.schemas.ElectionStatements;
@@ -142,9 +142,7 @@ class HeadsChainTest {
                 Base64.getEncoder().encodeToString(client.proof(BOARD, 5, null).leafHash());
         String[] ok = verify(file, leaf);
         assertEquals("0", ok[0], ok[1] + ok[2]);
-        assertTrue(
-                ok[1].contains("entered on the heads board " + ProjectorSettings.DEFAULT_ORIGIN_PREFIX + "heads"),
-                ok[1]);
+        assertTrue(ok[1].contains("entered on the heads board " + Setting.ORIGIN_PREFIX.defaultValue + "heads"), ok[1]);
         assertTrue(ok[1].contains("1 witness(es) cosigned: witness.electoral-log.local"), ok[1]);
 
         // the heads entry changed in the bundle: it no longer names the board's checkpoint
@@ -181,8 +179,8 @@ class HeadsChainTest {
         HeadChain.Verified v = HeadChain.verify(
                 bundle,
                 client.proof(BOARD, 7, null).leafHash(),
-                ProjectorSettings.DEFAULT_ORIGIN_PREFIX + BOARD,
-                ProjectorSettings.DEFAULT_ORIGIN_PREFIX + HeadsBoard.NAME,
+                Setting.ORIGIN_PREFIX.defaultValue + BOARD,
+                Setting.ORIGIN_PREFIX.defaultValue + HeadsBoard.NAME,
                 logKeys(),
                 List.of(Cosigner.Verifier.parse(env.witness().verifierKey())),
                 1);
@@ -245,7 +243,7 @@ class HeadsChainTest {
     private static VerifyOptions options(String board) {
         return new VerifyOptions(
                 logKeys(),
-                ProjectorSettings.DEFAULT_ORIGIN_PREFIX + board,
+                Setting.ORIGIN_PREFIX.defaultValue + board,
                 List.of(Cosigner.Verifier.parse(env.witness().verifierKey())),
                 1,
                 List.of());
@@ -256,7 +254,7 @@ class HeadsChainTest {
         String[] good = chromium.check(env.api().baseUrl(), "board=" + BOARD + "&record=5", "heads-verified", null);
         assertEquals("verified", good[0], good[1]);
         String steps = chromium.driver.findElement(By.id("steps")).getText();
-        assertTrue(steps.contains("of the heads board " + ProjectorSettings.DEFAULT_ORIGIN_PREFIX + "heads"), steps);
+        assertTrue(steps.contains("of the heads board " + Setting.ORIGIN_PREFIX.defaultValue + "heads"), steps);
         assertTrue(steps.contains("witnesses cosigned the heads checkpoint (quorum 1)"), steps);
 
         // the server changes the heads entry it shows: its leaf is no longer the one the witnesses cosigned

@@ -33,7 +33,7 @@ final class VerifyCli {
                 "--log-key",
                 env.signer().verifierKey(),
                 "--origin",
-                org.electorallog.projector.ProjectorSettings.DEFAULT_ORIGIN_PREFIX + board,
+                org.electorallog.config.Setting.ORIGIN_PREFIX.defaultValue + board,
                 "--leaf-hash",
                 leaf,
                 "--witness",

@@ -14,9 +14,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import org.electorallog.config.Setting;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.projector.Projector;
-import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.Topics;
 import org.electorallog.schemas.avro.Envelope;
@@ -195,7 +195,7 @@ final class BurstRun {
                     "projector_warm_up_statements",
                     restarted == null
                             ? projector.settings().warmUpStatements()
-                            : ProjectorSettings.DEFAULT_WARM_UP_STATEMENTS);
+                            : Setting.WARM_UP_STATEMENTS.defaultNumber());
             out.put("warm_up_ms", warmUpMs);
             out.put("projector_batch_wait_ms", batchWaitMs);
             out.put("records_all_boards", env.total());

@@ -2,7 +2,7 @@ package org.electorallog.perf;
 
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.electorallog.projector.ProjectorSettings;
+import org.electorallog.config.Setting;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -51,10 +51,9 @@ final class FillCommand implements Callable<Integer> {
 
     @Option(
             names = "--batch-records",
-            defaultValue = "" + ProjectorSettings.DEFAULT_BATCH_MAX_RECORDS,
             description = "events a projector batch (one PostgreSQL transaction) holds at most; "
                     + "default ${DEFAULT-VALUE}, the projector's own default")
-    int batchRecords;
+    int batchRecords = (int) Setting.BATCH_MAX_RECORDS.defaultNumber();
 
     @Option(
             names = "--hold-memory-gb",

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import org.electorallog.config.Setting;
 import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.SealingKeys;
@@ -62,7 +63,7 @@ final class PerfEnvironment implements AutoCloseable {
     private Projector projector;
     private QueryApi api;
     /** Events a projector batch holds at most (the projector's default unless a command sets it). */
-    private int batchRecords = ProjectorSettings.DEFAULT_BATCH_MAX_RECORDS;
+    private int batchRecords = (int) Setting.BATCH_MAX_RECORDS.defaultNumber();
     /** Full tiles the query API keeps in memory. */
     private int fullTiles = FullTiles.DEFAULT_CAPACITY;
 
@@ -149,7 +150,7 @@ final class PerfEnvironment implements AutoCloseable {
                 .withCheckpointEvery(checkpointEvery)
                 .withKeyEncryption(keyEncryption)
                 .withBatch(batchRecords, batchWait)
-                .withWarmUp(ProjectorSettings.DEFAULT_WARM_UP_STATEMENTS)
+                .withWarmUp(Setting.WARM_UP_STATEMENTS.defaultNumber())
                 // boards of a signed fill must carry valid sender signatures: the projector verifies every one
                 .withSignatures(SignaturePolicy.parse("SENDER", SIGNED_BOARDS, null, "OFF"));
     }

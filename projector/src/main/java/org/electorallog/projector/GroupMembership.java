@@ -1,6 +1,7 @@
 package org.electorallog.projector;
 
 import java.time.Duration;
+import org.electorallog.config.Setting;
 
 /**
  * How a projector instance belongs to the projectors' consumer group (decisions 104 and 116).
@@ -13,14 +14,15 @@ import java.time.Duration;
  *                       boards waits this long
  */
 public record GroupMembership(String instanceId, Duration sessionTimeout) {
-    /** Kafka's least session timeout unless the brokers allow less ({@code group.min.session.timeout.ms}). */
-    public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(6);
-
     /** The shortest session accepted: three heartbeats of {@link StreamsProperties#HEARTBEAT_INTERVAL_MS} and some. */
     public static final Duration LEAST_SESSION_TIMEOUT = Duration.ofSeconds(2);
 
-    /** No static ID, the default session. */
-    public static final GroupMembership DYNAMIC = new GroupMembership(null, DEFAULT_SESSION_TIMEOUT);
+    /**
+     * No static ID, the default session ({@code ELECTORAL_LOG_GROUP_SESSION_TIMEOUT_MS}'s default:
+     * Kafka's least session timeout unless the brokers allow less, {@code group.min.session.timeout.ms}).
+     */
+    public static final GroupMembership DYNAMIC =
+            new GroupMembership(null, Duration.ofMillis(Setting.GROUP_SESSION_TIMEOUT_MS.defaultNumber()));
 
     public GroupMembership {
         if (sessionTimeout.compareTo(LEAST_SESSION_TIMEOUT) < 0) {

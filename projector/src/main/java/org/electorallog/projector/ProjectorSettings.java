@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Consumer;
+import org.electorallog.config.Setting;
 import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.schemas.ConfluentSchemaRegistryClient;
@@ -64,22 +65,6 @@ public record ProjectorSettings(
         String schemaRegistryUrl,
         long warmUpStatements,
         KeyEncryptionKeys keyEncryption) {
-    /** Default checkpoint interval. */
-    public static final Duration DEFAULT_CHECKPOINT_EVERY = Duration.ofSeconds(1);
-
-    /**
-     * Statements of the warm-up at start when configured from the environment: 40 batches of {@link
-     * ProjectorWarmUp#BATCH} in memory and 20 written and rolled back, a few seconds on 2 cores; what it
-     * changes is measured in decisions 75 and 81.
-     */
-    public static final long DEFAULT_WARM_UP_STATEMENTS = 20_000;
-
-    /** Events a batch holds at most unless configured ({@code ELECTORAL_LOG_BATCH_MAX_RECORDS}). */
-    public static final int DEFAULT_BATCH_MAX_RECORDS = 5000;
-
-    public static final String DEFAULT_APPLICATION_ID = "electoral-log-projector";
-    public static final String DEFAULT_ORIGIN_PREFIX = "electoral-log.local/";
-
     public ProjectorSettings {
         kafkaSecurity = Map.copyOf(kafkaSecurity);
         if (batchMaxRecords < 1) {
@@ -134,7 +119,7 @@ public record ProjectorSettings(
                 streamThreads,
                 GroupMembership.DYNAMIC,
                 SignaturePolicy.none(),
-                DEFAULT_CHECKPOINT_EVERY,
+                Duration.ofMillis(Setting.CHECKPOINT_EVERY_MS.defaultNumber()),
                 Map.of(),
                 null,
                 0,
@@ -225,16 +210,16 @@ public record ProjectorSettings(
                 bootstrap,
                 Topics.EVENTS,
                 Topics.DEAD_LETTERS,
-                DEFAULT_APPLICATION_ID,
+                Setting.APPLICATION_ID.defaultValue,
                 stateDir,
                 jdbcUrl,
                 dbUser,
                 dbPassword,
-                DEFAULT_BATCH_MAX_RECORDS,
-                Duration.ofMillis(100),
+                (int) Setting.BATCH_MAX_RECORDS.defaultNumber(),
+                Duration.ofMillis(Setting.BATCH_MAX_WAIT_MS.defaultNumber()),
                 signer,
-                DEFAULT_ORIGIN_PREFIX,
-                1);
+                Setting.ORIGIN_PREFIX.defaultValue,
+                (int) Setting.STREAM_THREADS.defaultNumber());
     }
 
     public ProjectorSettings withKafkaSecurity(Map<String, Object> security) {

@@ -32,7 +32,7 @@ class ProjectorConfigTest {
         ProjectorSettings s = ProjectorConfig.fromEnvironment(valid());
         assertEquals(5000, s.batchMaxRecords());
         assertEquals(Duration.ofSeconds(1), s.checkpointEvery());
-        assertEquals(ProjectorSettings.DEFAULT_WARM_UP_STATEMENTS, s.warmUpStatements());
+        assertEquals(org.electorallog.config.Setting.WARM_UP_STATEMENTS.defaultNumber(), s.warmUpStatements());
         for (String required :
                 new String[] {Setting.KAFKA_BOOTSTRAP.env, Setting.JDBC_URL.env, Setting.SIGNING_KEY.env}) {
             Map<String, String> env = valid();
