@@ -1,8 +1,6 @@
 package org.electorallog.cluster;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,6 +9,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -18,8 +17,12 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.electorallog.core.Hashes;
-import org.electorallog.core.StoredStatement;
 import org.electorallog.schemas.Topics;
+import org.electorallog.store.BoardState;
+import org.electorallog.store.Boards;
+import org.electorallog.store.Cosignatures;
+import org.electorallog.store.RecordStatements;
+import org.electorallog.store.Records;
 
 /**
  * What the rehearsal found at its end (issue 43 item 3): every acknowledged statement on its board
@@ -67,18 +70,10 @@ final class Verdict {
         return out;
     }
 
+    /** The board's delivery IDs in record order; none while the board does not exist. */
     private static List<String> deliveryIds(Connection db, String board) throws SQLException {
-        List<String> ids = new ArrayList<>();
-        try (PreparedStatement ps = db.prepareStatement(
-                "SELECT r.delivery_id FROM records r JOIN boards b ON b.board_id = r.board_id WHERE b.name = ?")) {
-            ps.setString(1, board);
-            try (ResultSet r = ps.executeQuery()) {
-                while (r.next()) {
-                    ids.add(r.getString(1));
-                }
-            }
-        }
-        return ids;
+        Optional<BoardState> s = Boards.state(db, board);
+        return s.isEmpty() ? List.of() : Records.deliveryIds(db, s.get().board().id());
     }
 
     /**
@@ -88,21 +83,18 @@ final class Verdict {
      */
     static Map<String, Object> witnessed(Cluster c, Workload w, Duration wait) throws SQLException {
         long deadline = System.nanoTime() + wait.toNanos();
-        try (Connection db = DatabasePair.connect(c.databases().current().address());
-                PreparedStatement ps = db.prepareStatement("SELECT s.size, coalesce((SELECT max(x.size) FROM"
-                        + " checkpoint_cosignatures x WHERE x.board_id = b.board_id), 0) FROM boards b JOIN"
-                        + " board_state s ON s.board_id = b.board_id WHERE b.name = ?")) {
+        try (Connection db = DatabasePair.connect(c.databases().current().address())) {
             while (true) {
                 Map<String, Object> out = new LinkedHashMap<>();
                 boolean all = true;
                 for (BoardTraffic b : w.boards) {
-                    ps.setString(1, b.name);
-                    try (ResultSet r = ps.executeQuery()) {
-                        long size = r.next() ? r.getLong(1) : 0;
-                        long cosigned = size == 0 ? 0 : r.getLong(2);
-                        out.put(b.name, Map.of("size", size, "largest_cosigned", cosigned));
-                        all &= size > 0 && cosigned == size;
-                    }
+                    Optional<BoardState> s = Boards.state(db, b.name);
+                    long size = s.map(BoardState::size).orElse(0L);
+                    long cosigned = size == 0
+                            ? 0
+                            : Cosignatures.largestSize(db, s.get().board().id());
+                    out.put(b.name, Map.of("size", size, "largest_cosigned", cosigned));
+                    all &= size > 0 && cosigned == size;
                 }
                 if (all || System.nanoTime() > deadline) {
                     return out;
@@ -167,41 +159,36 @@ final class Verdict {
         Map<Long, String> out = new LinkedHashMap<>();
         List<byte[]> stack = new ArrayList<>(); // compact range: perfect subtrees, largest first
         List<Long> heights = new ArrayList<>();
-        long n = 0;
-        try (PreparedStatement ps = db.prepareStatement(
-                "SELECT r.stored_statement, r.delivery_id, r.election_id, r.area_id, r.ballot_id FROM records r "
-                        + "JOIN boards b ON b.board_id = r.board_id WHERE b.name = ? ORDER BY r.id")) {
-            ps.setString(1, board);
-            ps.setFetchSize(10_000);
-            db.setAutoCommit(false); // a cursor, not the whole board in memory
-            try (ResultSet r = ps.executeQuery()) {
-                while (r.next()) {
-                    // the row's stored form (store V22) read back with its columns
-                    byte[] h = Hashes.leafHash(StoredStatement.canonical(
-                            r.getBytes(1),
-                            new StoredStatement.Row(
-                                    board, r.getString(2), r.getString(3), r.getString(4), r.getString(5))));
-                    long height = 0;
-                    while (!heights.isEmpty() && heights.get(heights.size() - 1) == height) {
-                        h = Hashes.nodeHash(stack.remove(stack.size() - 1), h);
-                        heights.remove(heights.size() - 1);
-                        height++;
-                    }
-                    stack.add(h);
-                    heights.add(height);
-                    n++;
-                    if (sizes.contains(n)) {
-                        byte[] root = stack.get(stack.size() - 1);
-                        for (int i = stack.size() - 2; i >= 0; i--) {
-                            root = Hashes.nodeHash(stack.get(i), root);
-                        }
-                        out.put(n, Base64.getEncoder().encodeToString(root));
-                    }
+        long[] n = {0}; // leaves read so far
+        Optional<BoardState> state = Boards.state(db, board);
+        if (state.isEmpty()) {
+            return out;
+        }
+        db.setAutoCommit(false); // a cursor, not the whole board in memory
+        try {
+            RecordStatements.statements(db, state.get().board().id(), 0, Long.MAX_VALUE, (id, statement) -> {
+                byte[] h = Hashes.leafHash(statement);
+                long height = 0;
+                while (!heights.isEmpty() && heights.get(heights.size() - 1) == height) {
+                    h = Hashes.nodeHash(stack.remove(stack.size() - 1), h);
+                    heights.remove(heights.size() - 1);
+                    height++;
                 }
-            } finally {
-                db.commit();
-                db.setAutoCommit(true);
-            }
+                stack.add(h);
+                heights.add(height);
+                n[0]++;
+                if (sizes.contains(n[0])) {
+                    byte[] root = stack.get(stack.size() - 1);
+                    for (int i = stack.size() - 2; i >= 0; i--) {
+                        root = Hashes.nodeHash(stack.get(i), root);
+                    }
+                    out.put(n[0], Base64.getEncoder().encodeToString(root));
+                }
+                return true;
+            });
+        } finally {
+            db.commit();
+            db.setAutoCommit(true);
         }
         return out;
     }

@@ -18,6 +18,10 @@ public final class Cosignatures {
     public static final String LINES_SQL =
             "SELECT line FROM checkpoint_cosignatures WHERE board_id = ? AND size = ? ORDER BY witness";
     /** The largest size a witness cosigned on a board (index checkpoint_cosignatures_witness). */
+    /** The largest size any witness cosigned on a board (the primary key's range of the board), 0 for none. */
+    public static final String LARGEST_SIZE_SQL =
+            "SELECT coalesce(max(size), 0) FROM checkpoint_cosignatures WHERE board_id = ?";
+
     public static final String LAST_SIZE_SQL =
             "SELECT max(size) FROM checkpoint_cosignatures WHERE board_id = ? AND witness = ?";
 
@@ -88,6 +92,16 @@ public final class Cosignatures {
     }
 
     /** The largest size {@code witness} cosigned on the board, 0 when none. */
+    /** The largest size any witness cosigned on board {@code boardId} ({@link #LARGEST_SIZE_SQL}). */
+    public static long largestSize(Connection c, short boardId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(LARGEST_SIZE_SQL)) {
+            ps.setShort(1, boardId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+    }
+
     public static long lastSize(Connection c, short boardId, String witness) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(LAST_SIZE_SQL)) {
             ps.setShort(1, boardId);

@@ -228,6 +228,26 @@ public final class Records {
         return rows;
     }
 
+    /**
+     * Every delivery ID a board holds, in record order (one row a record; a repeat would show twice):
+     * what the cluster rehearsal's verdict compares with what Kafka acknowledged (the records
+     * primary key's range of the board).
+     */
+    public static List<String> deliveryIds(Connection c, short boardId) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT delivery_id FROM records WHERE board_id = ? ORDER BY id")) {
+            ps.setFetchSize(10_000);
+            ps.setShort(1, boardId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+        }
+        return out;
+    }
+
     /** What a repeated-delivery-ID scan reports. */
     @FunctionalInterface
     public interface RepeatSink {
