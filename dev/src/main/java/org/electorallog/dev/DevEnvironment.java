@@ -27,7 +27,6 @@ import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.projector.Witnessing;
 import org.electorallog.query.AccessSettings;
-import org.electorallog.query.HttpSettings;
 import org.electorallog.query.QueryApi;
 import org.electorallog.query.QueryApiSettings;
 import org.electorallog.query.Role;
@@ -186,25 +185,18 @@ public final class DevEnvironment implements AutoCloseable {
                     ? Witnessing.startHeads(witnesses, settings, Duration.ofSeconds(5), Duration.ofMillis(250))
                     : Witnessing.start(witnesses, settings, Duration.ofSeconds(5), Duration.ofMillis(250));
             String adminToken = tokens.get(Role.ADMIN);
-            QueryApi api = QueryApi.start(new QueryApiSettings(
-                            db.jdbcUrl(),
-                            db.user(),
-                            db.password(),
-                            apiPort,
-                            adminToken,
-                            List.of(NoteVerifier.parse(signer.verifierKey())),
-                            Duration.ofSeconds(5),
-                            Duration.ofMinutes(10),
-                            null,
-                            HttpSettings.defaults(),
-                            new AccessSettings(
-                                    tokens,
-                                    DEV_VOTER,
-                                    identityProvider == null ? null : identityProvider.oidc(),
-                                    Set.of(),
-                                    Set.of(),
-                                    List.of()),
-                            workDir.resolve("verifier-memory.json"))
+            QueryApi api = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), apiPort)
+                    .withAdminToken(adminToken)
+                    .withLogKeys(List.of(NoteVerifier.parse(signer.verifierKey())))
+                    .withVerifier(Duration.ofSeconds(5), Duration.ofMinutes(10))
+                    .withAccess(new AccessSettings(
+                            tokens,
+                            DEV_VOTER,
+                            identityProvider == null ? null : identityProvider.oidc(),
+                            Set.of(),
+                            Set.of(),
+                            List.of()))
+                    .withVerifierMemory(workDir.resolve("verifier-memory.json"))
                     // the embedded login owns the database; a deployment uses electoral_log_registrar (store V9)
                     .withRegistrar(new QueryApiSettings.RegistrarLogin(db.jdbcUrl(), db.user(), db.password()))
                     .withWitnesses(witnesses));

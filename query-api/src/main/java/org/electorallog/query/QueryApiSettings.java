@@ -7,6 +7,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.electorallog.config.Setting;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.WitnessPolicy;
 
@@ -57,35 +58,25 @@ public record QueryApiSettings(
         }
     }
 
-    /** Settings without a registrar login (the sender registry's write endpoints answer 503). */
-    public QueryApiSettings(
-            String jdbcUrl,
-            String user,
-            String password,
-            int port,
-            String adminToken,
-            List<NoteVerifier> logKeys,
-            Duration verifierEvery,
-            Duration fullAuditEvery,
-            byte[] cursorKey,
-            HttpSettings http,
-            AccessSettings access,
-            Path verifierMemory) {
-        this(
-                jdbcUrl,
-                user,
-                password,
-                port,
-                adminToken,
-                logKeys,
-                verifierEvery,
-                fullAuditEvery,
-                cursorKey,
-                http,
-                access,
-                verifierMemory,
-                null,
-                WitnessPolicy.NONE);
+    /** Settings with the admin endpoints behind {@code token} (at least 16 characters; null: none). */
+    public QueryApiSettings withAdminToken(String token) {
+        return copy(c -> c.adminToken = token);
+    }
+
+    /** The log's verifier keys, with which audits check checkpoint signatures. */
+    public QueryApiSettings withLogKeys(List<NoteVerifier> keys) {
+        return copy(c -> c.logKeys = keys);
+    }
+
+    /**
+     * The incremental verifier every {@code every} (null: off) and its full audit every {@code
+     * fullAudit}.
+     */
+    public QueryApiSettings withVerifier(Duration every, Duration fullAudit) {
+        return copy(c -> {
+            c.verifierEvery = every;
+            c.fullAuditEvery = fullAudit;
+        });
     }
 
     public QueryApiSettings withRegistrar(RegistrarLogin r) {
@@ -135,6 +126,10 @@ public record QueryApiSettings(
         }
     }
 
+    /**
+     * Settings of an API with no admin token, no verifier and no registrar, the configuration's
+     * defaults otherwise: what the withers start from.
+     */
     public static QueryApiSettings publicOnly(String jdbcUrl, String user, String password, int port) {
         return new QueryApiSettings(
                 jdbcUrl,
@@ -144,11 +139,13 @@ public record QueryApiSettings(
                 null,
                 List.of(),
                 null,
-                Duration.ofHours(1),
+                Duration.ofSeconds(Setting.FULL_AUDIT_EVERY_S.defaultNumber()),
                 null,
                 HttpSettings.defaults(),
                 null,
-                null);
+                null,
+                null,
+                WitnessPolicy.NONE);
     }
 
     /** The settings' values, to change some and build new settings from (every wither goes through it). */

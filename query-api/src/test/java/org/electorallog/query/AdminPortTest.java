@@ -39,19 +39,10 @@ class AdminPortTest {
             }
             try {
                 started = new Started(
-                        QueryApi.start(new QueryApiSettings(
-                                db.jdbcUrl(),
-                                "electoral_log_query_api",
-                                "",
-                                0,
-                                AdminTest.TOKEN,
-                                List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())),
-                                null,
-                                Duration.ofHours(1),
-                                null,
-                                http.apply(adminPort),
-                                null,
-                                null)),
+                        QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), "electoral_log_query_api", "", 0)
+                                .withAdminToken(AdminTest.TOKEN)
+                                .withLogKeys(List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())))
+                                .withHttp(http.apply(adminPort))),
                         adminPort);
             } catch (RuntimeException e) {
                 if (attempt >= 4 || !bindFailure(e)) {

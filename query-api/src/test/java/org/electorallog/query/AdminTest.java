@@ -26,19 +26,11 @@ class AdminTest {
     static void start() throws Exception {
         QueryApiTest.load();
         DatabaseAddress db = SharedStack.get().database();
-        admin = QueryApi.start(new QueryApiSettings(
-                db.jdbcUrl(),
-                db.user(),
-                db.password(),
-                0,
-                TOKEN,
-                List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())),
-                Duration.ofMillis(200),
-                Duration.ofHours(1),
-                null,
-                org.electorallog.query.HttpSettings.defaults().withLimits(RatePolicy.unlimited()),
-                null,
-                null));
+        admin = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0)
+                .withAdminToken(TOKEN)
+                .withLogKeys(List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())))
+                .withVerifier(Duration.ofMillis(200), Duration.ofHours(1))
+                .withHttp(HttpSettings.defaults().withLimits(RatePolicy.unlimited())));
     }
 
     @AfterAll

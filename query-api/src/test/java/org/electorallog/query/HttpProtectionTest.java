@@ -89,19 +89,8 @@ class HttpProtectionTest {
     @Test
     void corsAnswersAllowedOriginsOnPublicEndpointsOnly() throws Exception {
         String allowed = "https://verify.example.org";
-        try (QueryApi api = QueryApi.start(new QueryApiSettings(
-                base.jdbcUrl(),
-                base.user(),
-                base.password(),
-                0,
-                "cors-admin-token-0123456789",
-                List.of(),
-                null,
-                Duration.ofHours(1),
-                null,
-                HttpSettings.defaults().withCors(List.of(allowed)),
-                null,
-                null))) {
+        try (QueryApi api = QueryApi.start(base.withAdminToken("cors-admin-token-0123456789")
+                .withHttp(HttpSettings.defaults().withCors(List.of(allowed))))) {
             HttpResponse<String> ok = send(api, get(api, "/boards").header("Origin", allowed));
             assertEquals(
                     allowed,

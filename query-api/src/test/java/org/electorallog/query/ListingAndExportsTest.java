@@ -10,7 +10,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -35,19 +34,9 @@ class ListingAndExportsTest {
     static void start() throws Exception {
         QueryApiTest.load();
         DatabaseAddress db = SharedStack.get().database();
-        admin = QueryApi.start(new QueryApiSettings(
-                db.jdbcUrl(),
-                db.user(),
-                db.password(),
-                0,
-                TOKEN,
-                List.of(),
-                null,
-                Duration.ofHours(1),
-                null,
-                org.electorallog.query.HttpSettings.defaults().withLimits(RatePolicy.unlimited()),
-                null,
-                null));
+        admin = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0)
+                .withAdminToken(TOKEN)
+                .withHttp(HttpSettings.defaults().withLimits(RatePolicy.unlimited())));
     }
 
     @AfterAll

@@ -143,19 +143,9 @@ class ReferenceQueriesPlanTest {
             big = rs.getShort(1);
             size = rs.getLong(2);
         }
-        api = QueryApi.start(new QueryApiSettings(
-                address.jdbcUrl(),
-                address.user(),
-                address.password(),
-                0,
-                TOKEN,
-                List.of(),
-                null,
-                Duration.ofHours(1),
-                null,
-                org.electorallog.query.HttpSettings.defaults().withLimits(RatePolicy.unlimited()),
-                null,
-                null));
+        api = QueryApi.start(QueryApiSettings.publicOnly(address.jdbcUrl(), address.user(), address.password(), 0)
+                .withAdminToken(TOKEN)
+                .withHttp(HttpSettings.defaults().withLimits(RatePolicy.unlimited())));
     }
 
     /**
