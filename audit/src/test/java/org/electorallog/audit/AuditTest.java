@@ -66,20 +66,17 @@ class AuditTest {
 
     static ProjectorSettings settings(String db, String appId) {
         DatabaseAddress a = STACK.database();
-        return new ProjectorSettings(
-                STACK.kafkaBootstrap(),
-                topic,
-                topic + ".dlq",
-                appId,
-                Path.of("target/stack/audit-" + appId),
-                url(db),
-                a.user(),
-                a.password(),
-                500,
-                Duration.ofMillis(50),
-                LOG,
-                "audit-test.electoral-log.local/",
-                1);
+        return ProjectorSettings.defaults(
+                        STACK.kafkaBootstrap(),
+                        url(db),
+                        a.user(),
+                        a.password(),
+                        Path.of("target/stack/audit-" + appId),
+                        LOG)
+                .withTopics(topic, topic + ".dlq")
+                .withApplicationId(appId)
+                .withBatch(500, Duration.ofMillis(50))
+                .withOriginPrefix("audit-test.electoral-log.local/");
     }
 
     static Statement statement(int i) {
@@ -484,20 +481,17 @@ class AuditTest {
         String db = dbPrefix + System.nanoTime();
         sql("postgres", "CREATE DATABASE " + db);
         DatabaseAddress a = STACK.database();
-        ProjectorSettings s = new ProjectorSettings(
+        ProjectorSettings s = ProjectorSettings.defaults(
                         STACK.kafkaBootstrap(),
-                        t,
-                        t + ".dlq",
-                        "audit-alone-" + db,
-                        Path.of("target/stack/audit-" + db),
                         url(db),
                         a.user(),
                         a.password(),
-                        500,
-                        Duration.ofMillis(50),
-                        LOG,
-                        "audit-test.electoral-log.local/",
-                        1)
+                        Path.of("target/stack/audit-" + db),
+                        LOG)
+                .withTopics(t, t + ".dlq")
+                .withApplicationId("audit-alone-" + db)
+                .withBatch(500, Duration.ofMillis(50))
+                .withOriginPrefix("audit-test.electoral-log.local/")
                 .withCheckpointEvery(Duration.ZERO);
         try (Projector p = Projector.start(s);
                 ElectoralLogProducer producer = ElectoralLogProducer.builder(STACK.kafkaBootstrap())

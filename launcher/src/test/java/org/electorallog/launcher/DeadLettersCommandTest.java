@@ -167,20 +167,17 @@ class DeadLettersCommandTest {
     /** A projector of {@code topic} (dead letters on {@code <topic>.dlq}) into the stack's database. */
     static ProjectorSettings projectorSettings(Stack stack, String topic, String host) {
         DatabaseAddress db = stack.database();
-        return new ProjectorSettings(
+        return ProjectorSettings.defaults(
                         stack.kafkaBootstrap(),
-                        topic,
-                        topic + ".dlq",
-                        "app-" + topic,
-                        Path.of("target/stack/streams-" + topic),
                         db.jdbcUrl(),
                         db.user(),
                         db.password(),
-                        500,
-                        Duration.ofMillis(50),
-                        NoteSigner.generate(host),
-                        host + "/",
-                        1)
+                        Path.of("target/stack/streams-" + topic),
+                        NoteSigner.generate(host))
+                .withTopics(topic, topic + ".dlq")
+                .withApplicationId("app-" + topic)
+                .withBatch(500, Duration.ofMillis(50))
+                .withOriginPrefix(host + "/")
                 .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.generate());
     }
 

@@ -70,20 +70,17 @@ class EraseCommandTest {
                         java.nio.file.Files.createDirectories(Path.of("target/tmp")), "kek-")
                 .resolve("key-encryption-key");
         KeyEncryptionKeys.create(kek);
-        ProjectorSettings settings = new ProjectorSettings(
+        ProjectorSettings settings = ProjectorSettings.defaults(
                         stack.kafkaBootstrap(),
-                        topic,
-                        topic + ".dlq",
-                        "live-" + topic,
-                        Path.of("target/stack/erase-live"),
                         live,
                         db.user(),
                         db.password(),
-                        500,
-                        Duration.ofMillis(50),
-                        NoteSigner.generate("erase-test.electoral-log.local"),
-                        "erase-test/",
-                        1)
+                        Path.of("target/stack/erase-live"),
+                        NoteSigner.generate("erase-test.electoral-log.local"))
+                .withTopics(topic, topic + ".dlq")
+                .withApplicationId("live-" + topic)
+                .withBatch(500, Duration.ofMillis(50))
+                .withOriginPrefix("erase-test/")
                 .withKeyEncryption(KeyEncryptionKeys.load(List.of(kek)));
         String board = "erase-board";
         try (HikariDataSource ds = ProjectionDatabase.pool(live, db.user(), db.password(), 2, "erase-live")) {

@@ -45,20 +45,17 @@ class RebuildTest {
         EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
         DatabaseAddress db = stack.database();
         String live = createDatabase("rebuild_live_" + System.nanoTime());
-        ProjectorSettings settings = new ProjectorSettings(
-                stack.kafkaBootstrap(),
-                topic,
-                topic + ".dlq",
-                "live-" + topic,
-                Path.of("target/stack/rebuild-live"),
-                live,
-                db.user(),
-                db.password(),
-                500,
-                Duration.ofMillis(50),
-                NoteSigner.generate("rebuild-test.electoral-log.local"),
-                "rebuild-test/",
-                1);
+        ProjectorSettings settings = ProjectorSettings.defaults(
+                        stack.kafkaBootstrap(),
+                        live,
+                        db.user(),
+                        db.password(),
+                        Path.of("target/stack/rebuild-live"),
+                        NoteSigner.generate("rebuild-test.electoral-log.local"))
+                .withTopics(topic, topic + ".dlq")
+                .withApplicationId("live-" + topic)
+                .withBatch(500, Duration.ofMillis(50))
+                .withOriginPrefix("rebuild-test/");
         List<Statement> statements = new ElectionStatements("rebuild-board-1", 5).election(300);
         statements.addAll(new ElectionStatements("rebuild-board-2", 6).election(300));
         try (Projector p = Projector.start(settings);

@@ -42,20 +42,17 @@ record View(String topic, String jdbcUrl, Projector projector, QueryApi api) imp
             c.createStatement().execute("CREATE DATABASE " + database);
         }
         String url = db.onDatabase(database).jdbcUrl();
-        Projector p = Projector.start(new ProjectorSettings(
+        Projector p = Projector.start(ProjectorSettings.defaults(
                         STACK.kafkaBootstrap(),
-                        topic,
-                        topic + ".dlq",
-                        "app-" + topic,
-                        Path.of("target/stack/streams-" + topic),
                         url,
                         db.user(),
                         db.password(),
-                        500,
-                        Duration.ofMillis(50),
-                        SIGNER,
-                        PREFIX,
-                        1)
+                        Path.of("target/stack/streams-" + topic),
+                        SIGNER)
+                .withTopics(topic, topic + ".dlq")
+                .withApplicationId("app-" + topic)
+                .withBatch(500, Duration.ofMillis(50))
+                .withOriginPrefix(PREFIX)
                 .withCheckpointEvery(Duration.ZERO)
                 .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.generate()));
         QueryApi api = QueryApi.start(QueryApiSettings.publicOnly(url, db.user(), db.password(), 0)

@@ -188,20 +188,13 @@ final class PerfEnvironment implements AutoCloseable {
     QueryApi api() {
         if (api == null) {
             DatabaseAddress a = stack.database();
-            api = QueryApi.start(new QueryApiSettings(
-                    a.jdbcUrl(),
-                    a.user(),
-                    a.password(),
-                    0,
-                    ADMIN_TOKEN,
-                    List.of(),
-                    null,
-                    Duration.ofHours(1),
-                    new byte[32],
+            api = QueryApi.start(QueryApiSettings.publicOnly(a.jdbcUrl(), a.user(), a.password(), 0)
+                    .withAdminToken(ADMIN_TOKEN)
+                    .withCursorKey(new byte[32])
                     // the harness is the only client: no rate limit (issue 41's per-class limits)
-                    HttpSettings.defaults().withLimits(RatePolicy.unlimited()).withFullTiles(fullTiles),
-                    null,
-                    null));
+                    .withHttp(HttpSettings.defaults()
+                            .withLimits(RatePolicy.unlimited())
+                            .withFullTiles(fullTiles)));
         }
         return api;
     }

@@ -28,20 +28,20 @@ public final class ProjectorConfig {
         String jdbc = conf.required(Setting.JDBC_URL);
         NoteSigner signer = signer(conf);
         String password = conf.secret(Setting.DB_PASSWORD);
-        ProjectorSettings s = new ProjectorSettings(
-                bootstrap,
-                conf.get(Setting.TOPIC),
-                conf.get(Setting.DEAD_LETTER_TOPIC),
-                conf.get(Setting.APPLICATION_ID),
-                Path.of(conf.get(Setting.STATE_DIR)),
-                jdbc,
-                conf.get(Setting.DB_USER),
-                password == null ? "" : password,
-                (int) conf.number(Setting.BATCH_MAX_RECORDS),
-                Duration.ofMillis(conf.number(Setting.BATCH_MAX_WAIT_MS)),
-                signer,
-                conf.get(Setting.ORIGIN_PREFIX),
-                (int) conf.number(Setting.STREAM_THREADS));
+        ProjectorSettings s = ProjectorSettings.defaults(
+                        bootstrap,
+                        jdbc,
+                        conf.get(Setting.DB_USER),
+                        password == null ? "" : password,
+                        Path.of(conf.get(Setting.STATE_DIR)),
+                        signer)
+                .withTopics(conf.get(Setting.TOPIC), conf.get(Setting.DEAD_LETTER_TOPIC))
+                .withApplicationId(conf.get(Setting.APPLICATION_ID))
+                .withBatch(
+                        (int) conf.number(Setting.BATCH_MAX_RECORDS),
+                        Duration.ofMillis(conf.number(Setting.BATCH_MAX_WAIT_MS)))
+                .withOriginPrefix(conf.get(Setting.ORIGIN_PREFIX))
+                .withStreamThreads((int) conf.number(Setting.STREAM_THREADS));
         if (conf.isSet(Setting.INSTANCE_ID)) {
             s = s.withInstanceId(conf.get(Setting.INSTANCE_ID));
         }

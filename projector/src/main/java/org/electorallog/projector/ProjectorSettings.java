@@ -87,45 +87,6 @@ public record ProjectorSettings(
         }
     }
 
-    /** Defaults for everything but the servers, the state directory and the key. */
-    /** Settings without a static instance ID. */
-    public ProjectorSettings(
-            String bootstrap,
-            String topic,
-            String deadLetterTopic,
-            String applicationId,
-            Path stateDir,
-            String jdbcUrl,
-            String dbUser,
-            String dbPassword,
-            int batchMaxRecords,
-            Duration batchMaxWait,
-            NoteSigner signer,
-            String originPrefix,
-            int streamThreads) {
-        this(
-                bootstrap,
-                topic,
-                deadLetterTopic,
-                applicationId,
-                stateDir,
-                jdbcUrl,
-                dbUser,
-                dbPassword,
-                batchMaxRecords,
-                batchMaxWait,
-                signer,
-                originPrefix,
-                streamThreads,
-                GroupMembership.DYNAMIC,
-                SignaturePolicy.none(),
-                Duration.ofMillis(Setting.CHECKPOINT_EVERY_MS.defaultNumber()),
-                Map.of(),
-                null,
-                0,
-                KeyEncryptionKeys.NONE);
-    }
-
     /** Settings whose projector makes and opens data keys with {@code keys} (first one wrapping). */
     public ProjectorSettings withKeyEncryption(KeyEncryptionKeys keys) {
         return copy(c -> {
@@ -204,6 +165,12 @@ public record ProjectorSettings(
         });
     }
 
+    /**
+     * Settings of a projector on {@code bootstrap} and the database at {@code jdbcUrl}, signing with
+     * {@code signer}, with every other value the catalogue's default ({@code Setting}); the withers
+     * change the rest. What the configuration ({@link ProjectorConfig}), dev, perf and the tests
+     * start from.
+     */
     public static ProjectorSettings defaults(
             String bootstrap, String jdbcUrl, String dbUser, String dbPassword, Path stateDir, NoteSigner signer) {
         return new ProjectorSettings(
@@ -219,7 +186,36 @@ public record ProjectorSettings(
                 Duration.ofMillis(Setting.BATCH_MAX_WAIT_MS.defaultNumber()),
                 signer,
                 Setting.ORIGIN_PREFIX.defaultValue,
-                (int) Setting.STREAM_THREADS.defaultNumber());
+                (int) Setting.STREAM_THREADS.defaultNumber(),
+                GroupMembership.DYNAMIC,
+                SignaturePolicy.none(),
+                Duration.ofMillis(Setting.CHECKPOINT_EVERY_MS.defaultNumber()),
+                Map.of(),
+                null,
+                0,
+                KeyEncryptionKeys.NONE);
+    }
+
+    /** The events topic and its dead-letter topic. */
+    public ProjectorSettings withTopics(String events, String deadLetters) {
+        return copy(c -> {
+            c.topic = events;
+            c.deadLetterTopic = deadLetters;
+        });
+    }
+
+    /** Checkpoint origins: this prefix followed by the board's name. */
+    public ProjectorSettings withOriginPrefix(String prefix) {
+        return copy(c -> {
+            c.originPrefix = prefix;
+        });
+    }
+
+    /** Kafka Streams threads in this instance. */
+    public ProjectorSettings withStreamThreads(int threads) {
+        return copy(c -> {
+            c.streamThreads = threads;
+        });
     }
 
     public ProjectorSettings withKafkaSecurity(Map<String, Object> security) {

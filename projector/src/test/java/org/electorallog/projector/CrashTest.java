@@ -180,20 +180,17 @@ class CrashTest {
                 .withApplicationId("replay-" + h.topic)
                 .withDatabase(replay, db.user(), db.password())
                 .withStateDir(work.resolve("replay-state"));
-        try (Projector p = Projector.start(new ProjectorSettings(
-                replaySettings.bootstrap(),
-                replaySettings.topic(),
-                replaySettings.deadLetterTopic(),
-                replaySettings.applicationId(),
-                replaySettings.stateDir(),
-                replaySettings.jdbcUrl(),
-                replaySettings.dbUser(),
-                replaySettings.dbPassword(),
-                5000,
-                Duration.ofMillis(100),
-                signer,
-                replaySettings.originPrefix(),
-                1))) {
+        try (Projector p = Projector.start(ProjectorSettings.defaults(
+                        replaySettings.bootstrap(),
+                        replaySettings.jdbcUrl(),
+                        replaySettings.dbUser(),
+                        replaySettings.dbPassword(),
+                        replaySettings.stateDir(),
+                        signer)
+                .withTopics(replaySettings.topic(), replaySettings.deadLetterTopic())
+                .withApplicationId(replaySettings.applicationId())
+                .withBatch(5000, Duration.ofMillis(100))
+                .withOriginPrefix(replaySettings.originPrefix()))) {
             h.awaitProjected(replay, end, Duration.ofMinutes(5));
         }
         try (HikariDataSource a = ProjectionDatabase.pool(live, db.user(), db.password(), 2, "live");

@@ -64,20 +64,17 @@ class ProjectorConfigTest {
     @Test
     void aMissingTopicStopsTheStartNamingIt() {
         ProjectorHarness h = new ProjectorHarness("missing", 1);
-        ProjectorSettings settings = new ProjectorSettings(
-                h.settings.bootstrap(),
-                "no-such-topic",
-                h.deadLetters,
-                "missing-app",
-                h.settings.stateDir(),
-                h.settings.jdbcUrl(),
-                h.settings.dbUser(),
-                h.settings.dbPassword(),
-                100,
-                Duration.ofMillis(50),
-                h.settings.signer(),
-                "x/",
-                1);
+        ProjectorSettings settings = ProjectorSettings.defaults(
+                        h.settings.bootstrap(),
+                        h.settings.jdbcUrl(),
+                        h.settings.dbUser(),
+                        h.settings.dbPassword(),
+                        h.settings.stateDir(),
+                        h.settings.signer())
+                .withTopics("no-such-topic", h.deadLetters)
+                .withApplicationId("missing-app")
+                .withBatch(100, Duration.ofMillis(50))
+                .withOriginPrefix("x/");
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> Projector.start(settings));
         assertTrue(e.getMessage().contains("topic no-such-topic does not exist"), e.getMessage());
     }

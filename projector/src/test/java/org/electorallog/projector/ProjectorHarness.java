@@ -33,20 +33,17 @@ final class ProjectorHarness {
         EventsTopic.ensure(stack.kafkaBootstrap(), topic, partitions, (short) 1);
         EventsTopic.ensure(stack.kafkaBootstrap(), deadLetters, 1, (short) 1);
         DatabaseAddress db = stack.database();
-        settings = new ProjectorSettings(
+        settings = ProjectorSettings.defaults(
                         stack.kafkaBootstrap(),
-                        topic,
-                        deadLetters,
-                        "app-" + topic,
-                        Path.of("target/stack/streams-" + topic),
                         db.jdbcUrl(),
                         db.user(),
                         db.password(),
-                        500,
-                        Duration.ofMillis(50),
-                        NoteSigner.generate("test.electoral-log.local"),
-                        "test.electoral-log.local/",
-                        1)
+                        Path.of("target/stack/streams-" + topic),
+                        NoteSigner.generate("test.electoral-log.local"))
+                .withTopics(topic, deadLetters)
+                .withApplicationId("app-" + topic)
+                .withBatch(500, Duration.ofMillis(50))
+                .withOriginPrefix("test.electoral-log.local/")
                 // the committed form's keys are made and opened with a key-encryption key of the test's own
                 .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.generate());
     }

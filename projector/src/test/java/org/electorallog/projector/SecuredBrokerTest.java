@@ -214,20 +214,17 @@ class SecuredBrokerTest {
 
             DatabaseAddress db = SharedStack.get().database();
             String url = new ProjectorHarness("secured", 1).createDatabase("secured_" + System.nanoTime());
-            ProjectorSettings settings = new ProjectorSettings(
+            ProjectorSettings settings = ProjectorSettings.defaults(
                             bootstrap,
-                            EVENTS,
-                            DEAD_LETTERS,
-                            APP,
-                            dir.resolve("streams"),
                             url,
                             db.user(),
                             db.password(),
-                            100,
-                            Duration.ofMillis(50),
-                            NoteSigner.generate("secured.electoral-log.local"),
-                            "secured.electoral-log.local/",
-                            1)
+                            dir.resolve("streams"),
+                            NoteSigner.generate("secured.electoral-log.local"))
+                    .withTopics(EVENTS, DEAD_LETTERS)
+                    .withApplicationId(APP)
+                    .withBatch(100, Duration.ofMillis(50))
+                    .withOriginPrefix("secured.electoral-log.local/")
                     .withKafkaSecurity(login("projector", "projector-secret"));
             Properties producerProps = ElectoralLogProducer.defaults(bootstrap);
             producerProps.putAll(login("voting-service", "voting-secret"));

@@ -32,20 +32,17 @@ record Projection(String topic, String jdbcUrl, Projector projector) implements 
             c.createStatement().execute("CREATE DATABASE " + database);
         }
         String url = db.onDatabase(database).jdbcUrl();
-        Projector p = Projector.start(new ProjectorSettings(
+        Projector p = Projector.start(ProjectorSettings.defaults(
                         STACK.kafkaBootstrap(),
-                        topic,
-                        topic + ".dlq",
-                        "app-" + topic,
-                        Path.of("target/stack/streams-" + topic),
                         url,
                         db.user(),
                         db.password(),
-                        100,
-                        Duration.ofMillis(20),
-                        SIGNER,
-                        "publisher-test.electoral-log.local/",
-                        1)
+                        Path.of("target/stack/streams-" + topic),
+                        SIGNER)
+                .withTopics(topic, topic + ".dlq")
+                .withApplicationId("app-" + topic)
+                .withBatch(100, Duration.ofMillis(20))
+                .withOriginPrefix("publisher-test.electoral-log.local/")
                 .withCheckpointEvery(Duration.ZERO)
                 .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.generate()));
         return new Projection(topic, url, p);

@@ -63,6 +63,11 @@ public record QueryApiSettings(
         return copy(c -> c.adminToken = token);
     }
 
+    /** The HMAC key of page cursors (at least 16 bytes), the same on every replica. */
+    public QueryApiSettings withCursorKey(byte[] key) {
+        return copy(c -> c.cursorKey = key);
+    }
+
     /** The log's verifier keys, with which audits check checkpoint signatures. */
     public QueryApiSettings withLogKeys(List<NoteVerifier> keys) {
         return copy(c -> c.logKeys = keys);

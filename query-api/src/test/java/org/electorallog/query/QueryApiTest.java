@@ -67,20 +67,17 @@ class QueryApiTest {
         EventsTopic.ensure(stack.kafkaBootstrap(), topic, 1, (short) 1);
         EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
         DatabaseAddress db = stack.database();
-        ProjectorSettings settings = new ProjectorSettings(
+        ProjectorSettings settings = ProjectorSettings.defaults(
                         stack.kafkaBootstrap(),
-                        topic,
-                        topic + ".dlq",
-                        "api-test",
-                        Path.of("target/stack/api-streams"),
                         db.jdbcUrl(),
                         db.user(),
                         db.password(),
-                        100,
-                        Duration.ofMillis(50),
-                        SIGNER,
-                        "api-test.electoral-log.local/",
-                        1)
+                        Path.of("target/stack/api-streams"),
+                        SIGNER)
+                .withTopics(topic, topic + ".dlq")
+                .withApplicationId("api-test")
+                .withBatch(100, Duration.ofMillis(50))
+                .withOriginPrefix("api-test.electoral-log.local/")
                 .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.generate());
         try (Projector projector = Projector.start(settings);
                 ElectoralLogProducer producer =

@@ -99,20 +99,17 @@ class ReferenceQueriesPlanTest {
         EventsTopic.ensure(stack.kafkaBootstrap(), topic, 2, (short) 1);
         EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
         DatabaseAddress address = stack.database();
-        ProjectorSettings settings = new ProjectorSettings(
-                stack.kafkaBootstrap(),
-                topic,
-                topic + ".dlq",
-                "plan-test",
-                Path.of("target/stack/plan-streams"),
-                address.jdbcUrl(),
-                address.user(),
-                address.password(),
-                2000,
-                Duration.ofMillis(50),
-                SIGNER,
-                "plan.electoral-log.local/",
-                1);
+        ProjectorSettings settings = ProjectorSettings.defaults(
+                        stack.kafkaBootstrap(),
+                        address.jdbcUrl(),
+                        address.user(),
+                        address.password(),
+                        Path.of("target/stack/plan-streams"),
+                        SIGNER)
+                .withTopics(topic, topic + ".dlq")
+                .withApplicationId("plan-test")
+                .withBatch(2000, Duration.ofMillis(50))
+                .withOriginPrefix("plan.electoral-log.local/");
         db = DriverManager.getConnection(address.jdbcUrl(), address.user(), address.password());
         // the partitioned forms (decision 86): partitions of 65,536 records, so the big board's
         // queries run over four partitions and the small board's over one
