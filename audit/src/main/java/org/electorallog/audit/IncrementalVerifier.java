@@ -84,6 +84,11 @@ public final class IncrementalVerifier implements AutoCloseable {
             pass();
             lastError = null;
         } catch (Exception e) {
+            if (scheduler.isShutdown()) {
+                // closed under a pass: the pools go next, and what the pass met says nothing of the log
+                LOG.debug("incremental verification stopped by close: {}", e.toString());
+                return;
+            }
             lastError = e.toString();
             LOG.warn("incremental verification failed: {}", e.toString());
         }
@@ -245,5 +250,14 @@ public final class IncrementalVerifier implements AutoCloseable {
     @Override
     public void close() {
         scheduler.shutdownNow();
+        try {
+            // a pass in progress ends before the caller closes the pools it reads (bounded: a full
+            // audit of a large board does not hold a shutdown for long)
+            if (!scheduler.awaitTermination(5, TimeUnit.SECONDS)) {
+                LOG.info("incremental verifier: a pass still running at close is left to end on its own");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

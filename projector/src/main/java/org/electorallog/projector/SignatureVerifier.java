@@ -28,7 +28,7 @@ import org.electorallog.schemas.BadEventException;
  *
  * <p>A batch shorter than {@link #SERIAL_BELOW}, or any batch when there is one thread, is checked on
  * the calling thread at once: handing it over would cost more than it saves. With policy {@code
- * NONE} nothing is checked and no thread started.
+ * NONE} only the log's own statements are checked, on the calling thread, and no thread is started.
  */
 final class SignatureVerifier implements AutoCloseable {
     static final int SERIAL_BELOW = 64;
