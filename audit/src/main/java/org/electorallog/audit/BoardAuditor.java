@@ -25,6 +25,7 @@ import org.electorallog.store.CheckpointRow;
 import org.electorallog.store.Checkpoints;
 import org.electorallog.store.Cosignatures;
 import org.electorallog.store.HourlyCounts;
+import org.electorallog.store.Projection;
 import org.electorallog.store.Records;
 import org.electorallog.store.Snapshot;
 import org.electorallog.store.Tiles;
@@ -42,8 +43,8 @@ public final class BoardAuditor {
     private final AuditOptions options;
     private final RecordChecks recordChecks;
 
-    public BoardAuditor(DataSource db, AuditOptions options) {
-        this.db = db;
+    public BoardAuditor(Projection projection, AuditOptions options) {
+        this.db = projection.dataSource();
         this.options = options;
         this.recordChecks = new RecordChecks(options);
     }

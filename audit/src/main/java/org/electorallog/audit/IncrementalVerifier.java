@@ -23,6 +23,7 @@ import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
 import org.electorallog.store.CheckpointRow;
 import org.electorallog.store.Checkpoints;
+import org.electorallog.store.Projection;
 import org.electorallog.store.RecordStatements;
 import org.electorallog.store.Snapshot;
 import org.slf4j.Logger;
@@ -36,6 +37,7 @@ import org.slf4j.LoggerFactory;
 public final class IncrementalVerifier implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(IncrementalVerifier.class);
 
+    private final Projection projection;
     private final DataSource db;
     private final AuditOptions options;
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -52,7 +54,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     private final VerifiedCheckpoints verified;
 
     /** A verifier that remembers what it verified in memory only (tests; see the other constructor). */
-    public IncrementalVerifier(DataSource db, AuditOptions options) {
+    public IncrementalVerifier(Projection db, AuditOptions options) {
         this(db, options, null);
     }
 
@@ -61,12 +63,13 @@ public final class IncrementalVerifier implements AutoCloseable {
      * log's verifier keys) and keeps the largest checkpoint it verified in {@code memory}, outside
      * the projection, to report a board that shrinks or forks below it, across its own restarts.
      */
-    public IncrementalVerifier(DataSource db, AuditOptions options, Path memory) {
+    public IncrementalVerifier(Projection projection, AuditOptions options, Path memory) {
         if (options.logKeys().isEmpty()) {
             throw new IllegalArgumentException("the verifier needs the log's verifier keys (ELECTORAL_LOG_LOG_KEYS): "
                     + "without them it cannot tell the log's checkpoints from forged ones");
         }
-        this.db = db;
+        this.projection = projection;
+        this.db = projection == null ? null : projection.dataSource();
         this.options = options;
         this.verified = new VerifiedCheckpoints(memory);
     }
@@ -97,7 +100,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     private void safeFullAudit() {
         try {
             for (String board : Boards.names(db)) {
-                AuditResult r = new BoardAuditor(db, options).audit(board, new BoardAuditor.Progress());
+                AuditResult r = new BoardAuditor(projection, options).audit(board, new BoardAuditor.Progress());
                 lastFullAudit.put(
                         board,
                         (r.clean() ? "clean" : "findings " + r.counts()) + " at " + Instant.now() + " ("

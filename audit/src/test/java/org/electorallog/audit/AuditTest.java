@@ -16,6 +16,7 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.Hashes;
@@ -24,7 +25,6 @@ import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.SignedNote;
 import org.electorallog.core.SigningKey;
 import org.electorallog.core.WitnessPolicy;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
 import org.electorallog.producer.ElectoralLogProducer;
@@ -33,6 +33,7 @@ import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.store.Projection;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.BeforeAll;
@@ -58,14 +59,14 @@ class AuditTest {
     }
 
     static void sql(String db, String statement) throws Exception {
-        DatabaseAddress a = STACK.database();
+        DatabaseLogin a = STACK.database();
         try (Connection c = DriverManager.getConnection(url(db), a.user(), a.password())) {
             c.createStatement().execute(statement);
         }
     }
 
     static ProjectorSettings settings(String db, String appId) {
-        DatabaseAddress a = STACK.database();
+        DatabaseLogin a = STACK.database();
         return ProjectorSettings.defaults(
                         STACK.kafkaBootstrap(),
                         url(db),
@@ -116,7 +117,7 @@ class AuditTest {
     }
 
     static void awaitSize(String db, long n) throws Exception {
-        DatabaseAddress a = STACK.database();
+        DatabaseLogin a = STACK.database();
         Poll.until(Duration.ofMinutes(2), "a board of " + n + " records projected", () -> {
             try (Connection c = DriverManager.getConnection(url(db), a.user(), a.password());
                     ResultSet rs = c.createStatement().executeQuery("SELECT coalesce(max(size), 0) FROM board_state")) {
@@ -141,9 +142,9 @@ class AuditTest {
     }
 
     static AuditResult audit(String db, AuditOptions options) throws Exception {
-        DatabaseAddress a = STACK.database();
+        DatabaseLogin a = STACK.database();
         try (HikariDataSource ds = ProjectionDatabase.pool(url(db), a.user(), a.password(), 2, "audit")) {
-            return new BoardAuditor(ds, options).audit(BOARD, new BoardAuditor.Progress());
+            return new BoardAuditor(Projection.over(ds), options).audit(BOARD, new BoardAuditor.Progress());
         }
     }
 
@@ -286,7 +287,7 @@ class AuditTest {
         sql("postgres", "CREATE DATABASE " + copy + " TEMPLATE " + base);
         long size;
         String body;
-        DatabaseAddress addr = STACK.database();
+        DatabaseLogin addr = STACK.database();
         try (Connection c = DriverManager.getConnection(url(copy), addr.user(), addr.password());
                 ResultSet rs = c.createStatement()
                         .executeQuery("SELECT size, note FROM checkpoints WHERE board_id = " + BOARD_ID
@@ -331,7 +332,7 @@ class AuditTest {
     }
 
     private static void cosign(String db, long size, String witness, String line) throws Exception {
-        DatabaseAddress a = STACK.database();
+        DatabaseLogin a = STACK.database();
         try (Connection c = DriverManager.getConnection(url(db), a.user(), a.password());
                 PreparedStatement ps = c.prepareStatement("INSERT INTO checkpoint_cosignatures "
                         + "(board_id, size, witness, line, cosigned) VALUES (" + BOARD_ID + ", ?, ?, ?, now())")) {
@@ -390,10 +391,10 @@ class AuditTest {
             });
             writer.start();
             int audits = 0;
-            DatabaseAddress a = STACK.database();
+            DatabaseLogin a = STACK.database();
             try (HikariDataSource ds = ProjectionDatabase.pool(url(live), a.user(), a.password(), 2, "verifier");
                     IncrementalVerifier verifier = new IncrementalVerifier(
-                            ds, AuditOptions.of(List.of(NoteVerifier.parse(LOG.verifierKey()))))) {
+                            Projection.over(ds), AuditOptions.of(List.of(NoteVerifier.parse(LOG.verifierKey()))))) {
                 while (writer.isAlive() || audits < 3 || size(live) < N + 20_000) {
                     AuditResult r = audit(live, AuditOptions.of(List.of(NoteVerifier.parse(LOG.verifierKey()))));
                     assertTrue(r.clean(), "audit during projection: " + r.toJson());
@@ -414,10 +415,10 @@ class AuditTest {
     void theIncrementalVerifierNoticesARootThatIsNotTheRecords() throws Exception {
         String copy = "audit_inc_" + System.nanoTime();
         sql("postgres", "CREATE DATABASE " + copy + " TEMPLATE " + base);
-        DatabaseAddress a = STACK.database();
+        DatabaseLogin a = STACK.database();
         try (HikariDataSource ds = ProjectionDatabase.pool(url(copy), a.user(), a.password(), 1, "inc");
-                IncrementalVerifier verifier =
-                        new IncrementalVerifier(ds, AuditOptions.of(List.of(NoteVerifier.parse(LOG.verifierKey()))))) {
+                IncrementalVerifier verifier = new IncrementalVerifier(
+                        Projection.over(ds), AuditOptions.of(List.of(NoteVerifier.parse(LOG.verifierKey()))))) {
             verifier.pass();
             assertEquals(0L, verifier.status().problems());
             sql(copy, "UPDATE board_state SET root = sha256(root)");
@@ -442,10 +443,11 @@ class AuditTest {
                 "an audit without the log's key is never clean: " + unsigned.toJson());
         assertThrows(IllegalArgumentException.class, () -> new IncrementalVerifier(null, AuditOptions.of(List.of())));
         Path memory = Path.of("target/verifier-memory-" + System.nanoTime() + ".json");
-        DatabaseAddress a = STACK.database();
+        DatabaseLogin a = STACK.database();
         List<NoteVerifier> keys = List.of(NoteVerifier.parse(LOG.verifierKey()));
         try (HikariDataSource ds = ProjectionDatabase.pool(url(base), a.user(), a.password(), 1, "remember");
-                IncrementalVerifier verifier = new IncrementalVerifier(ds, AuditOptions.of(keys), memory)) {
+                IncrementalVerifier verifier =
+                        new IncrementalVerifier(Projection.over(ds), AuditOptions.of(keys), memory)) {
             verifier.pass();
             assertEquals(0L, verifier.status().problems(), verifier.status().toString());
         }
@@ -456,18 +458,21 @@ class AuditTest {
         String shorter = projectAlone("audit_short_", N / 2, "a-");
         assertTrue(audit(shorter, AuditOptions.of(keys)).clean(), "a consistent rollback passes the full audit alone");
         try (HikariDataSource ds = ProjectionDatabase.pool(url(shorter), a.user(), a.password(), 1, "short");
-                IncrementalVerifier restarted = new IncrementalVerifier(ds, AuditOptions.of(keys), memory)) {
+                IncrementalVerifier restarted =
+                        new IncrementalVerifier(Projection.over(ds), AuditOptions.of(keys), memory)) {
             restarted.pass();
             assertEquals(1L, restarted.status().problems(), "a rollback below the verified checkpoint is reported");
         }
         String fork = projectAlone("audit_fork_", N, "fork-");
         try (HikariDataSource ds = ProjectionDatabase.pool(url(fork), a.user(), a.password(), 1, "fork");
-                IncrementalVerifier restarted = new IncrementalVerifier(ds, AuditOptions.of(keys), memory)) {
+                IncrementalVerifier restarted =
+                        new IncrementalVerifier(Projection.over(ds), AuditOptions.of(keys), memory)) {
             restarted.pass();
             assertEquals(1L, restarted.status().problems(), "another tree at the verified size is reported");
         }
         try (HikariDataSource ds = ProjectionDatabase.pool(url(base), a.user(), a.password(), 1, "again");
-                IncrementalVerifier restarted = new IncrementalVerifier(ds, AuditOptions.of(keys), memory)) {
+                IncrementalVerifier restarted =
+                        new IncrementalVerifier(Projection.over(ds), AuditOptions.of(keys), memory)) {
             restarted.pass();
             assertEquals(0L, restarted.status().problems(), "the verified board itself is fine after a restart");
         }
@@ -480,7 +485,7 @@ class AuditTest {
         EventsTopic.ensure(STACK.kafkaBootstrap(), t + ".dlq", 1, (short) 1);
         String db = dbPrefix + System.nanoTime();
         sql("postgres", "CREATE DATABASE " + db);
-        DatabaseAddress a = STACK.database();
+        DatabaseLogin a = STACK.database();
         ProjectorSettings s = ProjectorSettings.defaults(
                         STACK.kafkaBootstrap(),
                         url(db),
@@ -510,7 +515,7 @@ class AuditTest {
     }
 
     static long size(String db) throws Exception {
-        DatabaseAddress a = STACK.database();
+        DatabaseLogin a = STACK.database();
         try (Connection c = DriverManager.getConnection(url(db), a.user(), a.password());
                 ResultSet rs = c.createStatement().executeQuery("SELECT coalesce(max(size), 0) FROM board_state")) {
             if (!rs.next()) {
@@ -522,7 +527,7 @@ class AuditTest {
 
     @Test
     void anAuditPageReadsAtMostTwoPagesOfRows() throws Exception {
-        DatabaseAddress a = STACK.database();
+        DatabaseLogin a = STACK.database();
         int page = 1000;
         try (Connection c = DriverManager.getConnection(url(base), a.user(), a.password())) {
             c.createStatement().execute("ANALYZE records");

@@ -19,7 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.infra.EmbeddedPostgresServer;
 import org.electorallog.infra.EmbeddedStack;
 
@@ -146,7 +146,7 @@ public final class DatabasePair implements AutoCloseable {
         }
     }
 
-    static Connection connect(DatabaseAddress a) throws SQLException {
+    static Connection connect(DatabaseLogin a) throws SQLException {
         return DriverManager.getConnection(a.jdbcUrl(), a.user(), a.password());
     }
 

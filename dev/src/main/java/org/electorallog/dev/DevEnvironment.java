@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.core.NoteSigner;
@@ -198,7 +199,7 @@ public final class DevEnvironment implements AutoCloseable {
                             List.of()))
                     .withVerifierMemory(workDir.resolve("verifier-memory.json"))
                     // the embedded login owns the database; a deployment uses electoral_log_registrar (store V9)
-                    .withRegistrar(new QueryApiSettings.RegistrarLogin(db.jdbcUrl(), db.user(), db.password()))
+                    .withRegistrar(new DatabaseLogin(db.jdbcUrl(), db.user(), db.password()))
                     .withWitnesses(witnesses));
             return new DevEnvironment(
                     stack,

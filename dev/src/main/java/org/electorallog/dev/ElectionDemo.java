@@ -1,6 +1,5 @@
 package org.electorallog.dev;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.security.MessageDigest;
@@ -12,19 +11,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.ProofVerifier;
 import org.electorallog.core.TileTree;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.launcher.SealCommand;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.PublishResult;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.avro.Statement;
-import org.electorallog.store.ProjectionDatabase;
-import org.electorallog.store.SqlSealingKeys;
+import org.electorallog.store.Projection;
 
 /**
  * The demo's work on a running environment: publish an election on several boards, each ending with
@@ -74,13 +72,12 @@ public final class ElectionDemo {
     private Map<String, List<byte[]>> publish(Map<String, List<Statement>> published) {
         long total = published.values().stream().mapToLong(List::size).sum();
         out.printf("publishing %,d statements on %d boards in the committed form%n", total, published.size());
-        DatabaseAddress db = env.stack().database();
+        DatabaseLogin db = env.stack().database();
         Map<String, List<CompletableFuture<PublishResult>>> acks = new LinkedHashMap<>();
-        try (HikariDataSource keyStore =
-                        ProjectionDatabase.pool(db.jdbcUrl(), db.user(), db.password(), 2, "demo-keys");
+        try (Projection keyStore = Projection.open(db, 2, "demo-keys");
                 ElectoralLogProducer producer = ElectoralLogProducer.builder(
                                 env.stack().kafkaBootstrap())
-                        .committedForm(new SqlSealingKeys(keyStore))
+                        .committedForm(keyStore.sealingKeys())
                         .build();
                 // a seal is the log's own statement, signed with the log's key (decision 130)
                 ElectoralLogProducer sealer = ElectoralLogProducer.builder(

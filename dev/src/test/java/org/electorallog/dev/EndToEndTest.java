@@ -17,13 +17,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofVerifier;
 import org.electorallog.core.TileTree;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
 import org.electorallog.producer.ElectoralLogProducer;
@@ -80,7 +80,7 @@ class EndToEndTest {
         LogClient client = new LogClient(env.api().baseUrl());
         awaitSizes(client, published);
 
-        DatabaseAddress db = stack.database();
+        DatabaseLogin db = stack.database();
         NoteVerifier verifier = NoteVerifier.parse(signer.verifierKey());
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
             for (Map.Entry<String, List<Statement>> e : published.entrySet()) {

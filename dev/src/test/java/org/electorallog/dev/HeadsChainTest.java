@@ -16,6 +16,7 @@ import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Cosigner;
@@ -24,7 +25,6 @@ import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.TlogProof;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.NginxServer;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.producer.ElectoralLogProducer;
@@ -275,7 +275,7 @@ class HeadsChainTest {
         Path work = Files.createTempDirectory(Files.createDirectories(Path.of("target/tmp")), "heads-static-")
                 .toAbsolutePath();
         Path dir = work.resolve("published");
-        DatabaseAddress db = SharedStack.get().database();
+        DatabaseLogin db = SharedStack.get().database();
         try (Publisher publisher = Publisher.open(
                 new Publisher.Settings(db.jdbcUrl(), db.user(), db.password(), dir, Duration.ofSeconds(1), false))) {
             publisher.publish(BOARD);
@@ -303,7 +303,7 @@ class HeadsChainTest {
 
     /** Flips the last byte of heads entry {@code id} in the projection, as a lying server would. */
     private static void flipLastByte(long id) throws Exception {
-        DatabaseAddress db = SharedStack.get().database();
+        DatabaseLogin db = SharedStack.get().database();
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
                 PreparedStatement ps =
                         c.prepareStatement("UPDATE records SET stored_statement = set_byte(stored_statement, "

@@ -9,10 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.SignedNote;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.NginxServer;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.producer.ElectoralLogProducer;
@@ -66,7 +66,7 @@ class PublishedVoterPageTest {
                                 : -1L;
                     },
                     size -> size == VOTES);
-            DatabaseAddress db = SharedStack.get().database();
+            DatabaseLogin db = SharedStack.get().database();
             try (Publisher publisher = Publisher.open(new Publisher.Settings(
                     db.jdbcUrl(), db.user(), db.password(), dir, Duration.ofSeconds(1), false))) {
                 assertEquals(VOTES, publisher.publish(BOARD).size());

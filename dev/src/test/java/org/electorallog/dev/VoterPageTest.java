@@ -18,10 +18,10 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.SignedNote;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.PublishResult;
@@ -111,7 +111,7 @@ class VoterPageTest {
             sealer.publish(org.electorallog.launcher.SealCommand.statement(SEALED, "back-office", null, 2_000))
                     .get();
         }
-        DatabaseAddress db = SharedStack.get().database();
+        DatabaseLogin db = SharedStack.get().database();
         try (HikariDataSource keys = ProjectionDatabase.pool(db.jdbcUrl(), db.user(), db.password(), 2, "voter-keys");
                 ElectoralLogProducer producer = ElectoralLogProducer.builder(
                                 SharedStack.get().kafkaBootstrap())
@@ -404,7 +404,7 @@ class VoterPageTest {
             """;
 
     static Connection connect() throws SQLException {
-        DatabaseAddress db = SharedStack.get().database();
+        DatabaseLogin db = SharedStack.get().database();
         return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
     }
 

@@ -2,6 +2,7 @@ package org.electorallog.infra;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.electorallog.config.DatabaseLogin;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.kafka.KafkaContainer;
 import org.testcontainers.postgresql.PostgreSQLContainer;
@@ -63,8 +64,8 @@ public final class ContainerStack implements Stack {
     }
 
     @Override
-    public DatabaseAddress database() {
-        return new DatabaseAddress(postgres.getJdbcUrl(), postgres.getUsername(), postgres.getPassword());
+    public DatabaseLogin database() {
+        return new DatabaseLogin(postgres.getJdbcUrl(), postgres.getUsername(), postgres.getPassword());
     }
 
     @Override

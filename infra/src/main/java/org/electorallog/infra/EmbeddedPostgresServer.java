@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.electorallog.config.DatabaseLogin;
 
 /**
  * A real PostgreSQL server (zonky's embedded binaries: PostgreSQL 18 unless the build puts another
@@ -140,8 +141,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         }
     }
 
-    public DatabaseAddress address() {
-        return new DatabaseAddress("jdbc:postgresql://127.0.0.1:" + port + "/postgres", "postgres", "");
+    public DatabaseLogin address() {
+        return new DatabaseLogin("jdbc:postgresql://127.0.0.1:" + port + "/postgres", "postgres", "");
     }
 
     public int port() {

@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.electorallog.config.DatabaseLogin;
 
 /**
  * The default stack: a real KRaft Kafka broker in this JVM and a real PostgreSQL server as a child
@@ -91,7 +92,7 @@ public final class EmbeddedStack implements Stack {
     }
 
     @Override
-    public DatabaseAddress database() {
+    public DatabaseLogin database() {
         return postgres.address();
     }
 

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
 
 /**
@@ -19,15 +20,15 @@ import org.electorallog.config.Setting;
  */
 public final class ExternalStack implements Stack {
     private final String kafka;
-    private final DatabaseAddress db;
+    private final DatabaseLogin db;
 
-    private ExternalStack(String kafka, DatabaseAddress db) {
+    private ExternalStack(String kafka, DatabaseLogin db) {
         this.kafka = kafka;
         this.db = db;
     }
 
     /** Checks both servers answer within {@code timeoutSeconds}, then returns the stack. */
-    public static ExternalStack connect(String kafkaBootstrap, DatabaseAddress db, int timeoutSeconds) {
+    public static ExternalStack connect(String kafkaBootstrap, DatabaseLogin db, int timeoutSeconds) {
         checkKafka(kafkaBootstrap, timeoutSeconds);
         checkPostgres(db, timeoutSeconds);
         return new ExternalStack(kafkaBootstrap, db);
@@ -53,7 +54,7 @@ public final class ExternalStack implements Stack {
         }
     }
 
-    static void checkPostgres(DatabaseAddress db, int timeoutSeconds) {
+    static void checkPostgres(DatabaseLogin db, int timeoutSeconds) {
         Properties p = new Properties();
         if (db.user() != null) {
             p.put("user", db.user());
@@ -94,7 +95,7 @@ public final class ExternalStack implements Stack {
     }
 
     @Override
-    public DatabaseAddress database() {
+    public DatabaseLogin database() {
         return db;
     }
 

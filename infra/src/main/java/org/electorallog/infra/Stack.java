@@ -1,5 +1,7 @@
 package org.electorallog.infra;
 
+import org.electorallog.config.DatabaseLogin;
+
 /**
  * A running Kafka broker and PostgreSQL server for the electoral log: embedded, in containers, or
  * external. Closing it stops whatever it started (and nothing it did not start).
@@ -9,7 +11,7 @@ public interface Stack extends AutoCloseable {
     String kafkaBootstrap();
 
     /** The PostgreSQL database the projection lives in. */
-    DatabaseAddress database();
+    DatabaseLogin database();
 
     /** One line saying what this stack is, for logs and summaries. */
     String describe();

@@ -2,6 +2,7 @@ package org.electorallog.infra;
 
 import java.nio.file.Path;
 import java.util.Map;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,7 +43,7 @@ public final class Stacks {
                 }
                 yield ExternalStack.connect(
                         s.kafkaBootstrap(),
-                        new DatabaseAddress(s.jdbcUrl(), s.dbUser(), s.dbPassword()),
+                        new DatabaseLogin(s.jdbcUrl(), s.dbUser(), s.dbPassword()),
                         CONNECT_TIMEOUT_SECONDS);
             }
             case "containers" -> ContainerStack.start();

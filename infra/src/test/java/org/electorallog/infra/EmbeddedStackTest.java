@@ -23,6 +23,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.electorallog.config.DatabaseLogin;
 import org.junit.jupiter.api.Test;
 
 class EmbeddedStackTest {
@@ -37,7 +38,7 @@ class EmbeddedStackTest {
         List<ProcessHandle> pgProcesses;
         try {
             // PostgreSQL answers SQL
-            DatabaseAddress db = stack.database();
+            DatabaseLogin db = stack.database();
             try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
                     ResultSet rs =
                             c.createStatement().executeQuery("select current_setting('server_version_num')::int")) {

@@ -1,6 +1,5 @@
 package org.electorallog.launcher;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,11 +14,12 @@ import org.electorallog.audit.AuditResult;
 import org.electorallog.audit.BoardAuditor;
 import org.electorallog.audit.Finding;
 import org.electorallog.config.Configuration;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.WitnessPolicy;
 import org.electorallog.projector.SignaturePolicy;
-import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.Projection;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -74,8 +74,8 @@ public final class AuditCommand implements Callable<Integer> {
         AuditOptions options = options(conf, board, logKeys);
         BoardAuditor.Progress progress = new BoardAuditor.Progress();
         AuditResult result;
-        try (HikariDataSource ds =
-                ProjectionDatabase.pool(url, conf.get(Setting.DB_USER), password == null ? "" : password, 2, "audit")) {
+        try (Projection ds = Projection.open(
+                new DatabaseLogin(url, conf.get(Setting.DB_USER), password == null ? "" : password), 2, "audit")) {
             CompletableFuture<AuditResult> run = CompletableFuture.supplyAsync(() -> {
                 try {
                     return new BoardAuditor(ds, options).audit(board, progress);

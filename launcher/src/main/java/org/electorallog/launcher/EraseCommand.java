@@ -1,11 +1,9 @@
 package org.electorallog.launcher;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
@@ -23,11 +21,9 @@ import org.electorallog.producer.PublishResult;
 import org.electorallog.schemas.BoardName;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
-import org.electorallog.store.BoardState;
-import org.electorallog.store.Boards;
 import org.electorallog.store.Deliveries;
 import org.electorallog.store.Erasure;
-import org.electorallog.store.Transactions;
+import org.electorallog.store.Projection;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -122,21 +118,10 @@ public final class EraseCommand implements Callable<Integer> {
         Configuration conf = Configuration.load(environment);
         // the producer first, so that a topic it cannot reach or a missing log key stops the command
         // before anything is erased; the account is the log's own statement, signed with its key
-        try (HikariDataSource ds = OwnerLogin.pool(conf, 1, "erase");
+        try (Projection db = OwnerLogin.open(conf, 1, "erase");
                 ElectoralLogProducer p = producer.logsOwn(conf).build()) {
-            Transactions db = new Transactions(ds);
             // the board's seal checked and its values erased in one transaction (the store's)
-            Erasure.Result r = db.commit(c -> {
-                BoardState s = Boards.state(c, board)
-                        .orElseThrow(() -> new IllegalArgumentException("there is no board '" + board + "'"));
-                if (s.sealedMillis() == null && !force) {
-                    throw new IllegalArgumentException("board " + board + " is not sealed: erasing during an election "
-                            + "hides what its audit needs. Seal it first (electoral-log seal), or give --force");
-                }
-                return byDays
-                        ? Erasure.days(c, s.board().id(), board, first, last)
-                        : Erasure.user(c, s.board().id(), board, user);
-            });
+            Erasure.Result r = db.keyCustody().erase(board, first, last, byDays ? null : user, force);
             report(r, byDays ? "the days " + first + " to " + last : "user " + user, byDays);
             Statement account = statement(senderName, board, first, last, r, System.currentTimeMillis());
             try {
@@ -159,12 +144,11 @@ public final class EraseCommand implements Callable<Integer> {
      * the erasures board holds it (or, for days erased again, the account an earlier run made under
      * the same delivery ID), 1 when it is not projected within the timeout.
      */
-    private int awaitProjected(Transactions db, PublishResult sent) throws SQLException, InterruptedException {
+    private int awaitProjected(Projection db, PublishResult sent) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
         while (System.nanoTime() < deadline) {
             // each look in autocommit: it sees what the projector committed since
-            Optional<Deliveries.Projected> found =
-                    db.autocommit(c -> Deliveries.projected(c, ERASURES_BOARD, sent.deliveryId()));
+            Optional<Deliveries.Projected> found = db.statement(r -> r.delivery(ERASURES_BOARD, sent.deliveryId()));
             if (found.isPresent()) {
                 boolean mine = Arrays.equals(found.get().leafHash(), sent.leafHash());
                 if (mine) {

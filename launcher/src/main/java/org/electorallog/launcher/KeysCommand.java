@@ -1,20 +1,17 @@
 package org.electorallog.launcher;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.electorallog.config.Configuration;
 import org.electorallog.config.Setting;
 import org.electorallog.core.KeyEncryptionKeys;
-import org.electorallog.store.KeyMaker;
+import org.electorallog.store.KeyCustody;
 import org.electorallog.store.Migrations;
-import org.electorallog.store.ProducerLogins;
+import org.electorallog.store.Projection;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -71,7 +68,8 @@ public final class KeysCommand implements Callable<Integer> {
                 return 0;
             }
             Configuration conf = Configuration.load(environment);
-            try (HikariDataSource db = OwnerLogin.pool(conf, 2, "keys")) {
+            try (Projection projection = OwnerLogin.open(conf, 2, "keys")) {
+                KeyCustody db = projection.keyCustody();
                 requireMigrated(db);
                 switch (action) {
                     case "allow", "deny", "list" -> grants(db);
@@ -92,48 +90,41 @@ public final class KeysCommand implements Callable<Integer> {
     }
 
     /** The key store of V24 exists once a projector of this build has started (only the projector migrates). */
-    private static void requireMigrated(HikariDataSource db) throws SQLException {
-        try (Connection c = db.getConnection()) {
-            if (!ProducerLogins.present(c)) {
-                throw new IllegalStateException(
-                        "this database has no key store of this build yet (schema below version "
-                                + Migrations.latestVersion() + "): start the projector once, or run a newer build");
-            }
+    private static void requireMigrated(KeyCustody db) {
+        if (!db.present()) {
+            throw new IllegalStateException("this database has no key store of this build yet (schema below version "
+                    + Migrations.latestVersion() + "): start the projector once, or run a newer build");
         }
     }
 
-    private void grants(HikariDataSource db) throws Exception {
-        try (Connection c = db.getConnection()) {
-            if (action.equals("list")) {
-                var all = ProducerLogins.all(c);
-                if (all.isEmpty()) {
-                    out.println("keys: no producer login may ask for keys (the owner's login always may)");
-                }
-                all.forEach(g -> out.println(g.login() + " may seal for board " + g.board()));
-                return;
+    private void grants(KeyCustody db) throws Exception {
+        if (action.equals("list")) {
+            var all = db.logins();
+            if (all.isEmpty()) {
+                out.println("keys: no producer login may ask for keys (the owner's login always may)");
             }
-            if (login == null || board == null) {
-                throw new IllegalArgumentException(action + " needs --login and --board");
-            }
-            if (action.equals("deny")) {
-                out.println(
-                        ProducerLogins.deny(c, login, board)
-                                ? "keys: login " + login + " may no longer ask keys for board " + board
-                                : "keys: login " + login + " had no grant of board " + board);
-                return;
-            }
-            String pw = passwordFile == null
-                    ? null
-                    : Files.readString(passwordFile, StandardCharsets.UTF_8).strip();
-            c.setAutoCommit(false);
-            boolean created = ProducerLogins.allow(c, login, pw, board);
-            c.commit();
-            out.println("keys: " + (created ? "created login " + login + "; " : "") + "login " + login
-                    + " may ask keys for board " + board + " (and open none)");
+            all.forEach(g -> out.println(g.login() + " may seal for board " + g.board()));
+            return;
         }
+        if (login == null || board == null) {
+            throw new IllegalArgumentException(action + " needs --login and --board");
+        }
+        if (action.equals("deny")) {
+            out.println(
+                    db.deny(login, board)
+                            ? "keys: login " + login + " may no longer ask keys for board " + board
+                            : "keys: login " + login + " had no grant of board " + board);
+            return;
+        }
+        String pw = passwordFile == null
+                ? null
+                : Files.readString(passwordFile, StandardCharsets.UTF_8).strip();
+        boolean created = db.allow(login, pw, board);
+        out.println("keys: " + (created ? "created login " + login + "; " : "") + "login " + login
+                + " may ask keys for board " + board + " (and open none)");
     }
 
-    private void rewrap(Configuration conf, HikariDataSource db) throws Exception {
+    private void rewrap(Configuration conf, KeyCustody db) throws Exception {
         if (!conf.isSet(Setting.KEY_ENCRYPTION_KEY_FILES)) {
             throw new IllegalArgumentException("rewrap needs " + Setting.KEY_ENCRYPTION_KEY_FILES.env
                     + ": the new key's file first, then every key still wrapping a data key");
@@ -141,10 +132,7 @@ public final class KeysCommand implements Callable<Integer> {
         KeyEncryptionKeys keks = KeyEncryptionKeys.load(conf.list(Setting.KEY_ENCRYPTION_KEY_FILES).stream()
                 .map(Path::of)
                 .toList());
-        int n;
-        try (KeyMaker maker = new KeyMaker(db, keks)) {
-            n = maker.rewrap();
-        }
+        int n = db.rewrap(keks);
         out.println("keys: wrapped " + n + " data key(s) again under key-encryption key " + keks.currentId()
                 + "; the other key files can be retired once every projector lists the new one first");
     }

@@ -1,9 +1,9 @@
 package org.electorallog.launcher;
 
-import com.zaxxer.hikari.HikariDataSource;
 import org.electorallog.config.Configuration;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
-import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.Projection;
 
 /**
  * The projection's owner login as the operator's commands use it ({@code erase}, {@code senders},
@@ -13,13 +13,12 @@ import org.electorallog.store.ProjectionDatabase;
 final class OwnerLogin {
     private OwnerLogin() {}
 
-    /** A pool of {@code size} connections named {@code name} (in PostgreSQL's application name). */
-    static HikariDataSource pool(Configuration conf, int size, String name) {
+    /** The projection over a pool of {@code size} connections named {@code name} (in PostgreSQL's application name). */
+    static Projection open(Configuration conf, int size, String name) {
         String password = conf.secret(Setting.DB_PASSWORD);
-        return ProjectionDatabase.pool(
-                conf.required(Setting.JDBC_URL),
-                conf.get(Setting.DB_USER),
-                password == null ? "" : password,
+        return Projection.open(
+                new DatabaseLogin(
+                        conf.required(Setting.JDBC_URL), conf.get(Setting.DB_USER), password == null ? "" : password),
                 size,
                 name);
     }

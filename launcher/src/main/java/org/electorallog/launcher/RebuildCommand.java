@@ -1,11 +1,9 @@
 package org.electorallog.launcher;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,18 +16,15 @@ import org.electorallog.audit.AuditOptions;
 import org.electorallog.audit.AuditResult;
 import org.electorallog.audit.BoardAuditor;
 import org.electorallog.config.Configuration;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.producer.EventsTopic;
 import org.electorallog.projector.ProjectorConfig;
 import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.projector.Replay;
-import org.electorallog.store.Boards;
-import org.electorallog.store.KeyStoreCopy;
-import org.electorallog.store.Migrations;
-import org.electorallog.store.ProjectionComparison;
-import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.Projection;
+import org.electorallog.store.Registry;
 import org.electorallog.store.SenderGrant;
-import org.electorallog.store.SenderGrants;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -99,21 +94,21 @@ public final class RebuildCommand implements Callable<Integer> {
         if (into.equals(live.jdbcUrl())) {
             throw new IllegalArgumentException("--into names the live projection (ELECTORAL_LOG_JDBC_URL)");
         }
-        HikariDataSource liveDb = reachable(live);
+        Projection liveDb = reachable(live);
         try {
-            try (HikariDataSource target = pool(live, into, "rebuild-target")) {
-                if (Boards.any(target)) {
+            try (Projection target = pool(live, into, "rebuild-target")) {
+                if (target.anyBoard()) {
                     throw new IllegalArgumentException(
                             into + " is not empty (it has boards); rebuild needs an empty " + "database");
                 }
-                Migrations.apply(target);
+                target.migrate();
                 applyRegistry(target, liveDb, live);
                 // the data keys of the committed form are not in the topic: the replay opens values with the live ones
                 if (liveDb == null) {
                     out.println("rebuild: no data keys copied (the live projection does not answer): statements in "
                             + "the committed form are dead-lettered UNKNOWN_DATA_KEY unless the key store is restored");
                 } else {
-                    int keys = KeyStoreCopy.copy(liveDb, target);
+                    int keys = target.copyKeysFrom(liveDb);
                     if (keys > 0) {
                         out.printf("copied %,d data keys of the committed form into %s%n", keys, into);
                     }
@@ -142,12 +137,12 @@ public final class RebuildCommand implements Callable<Integer> {
 
             List<String> problems = new ArrayList<>();
             Map<String, Object> figures = new LinkedHashMap<>();
-            try (HikariDataSource target = pool(live, into, "rebuild-audit")) {
+            try (Projection target = pool(live, into, "rebuild-audit")) {
                 auditAll(conf, settings, target, problems, figures);
                 if (liveDb == null) {
                     out.println("rebuild: the live projection does not answer; nothing to compare with");
                 } else {
-                    List<String> differences = ProjectionComparison.compareWithReplay(liveDb, target);
+                    List<String> differences = target.differencesFrom(liveDb);
                     if (differences.isEmpty()) {
                         out.println("rebuild: EQUAL: every board's size, root, records, tiles and counters match the "
                                 + "live projection");
@@ -157,7 +152,7 @@ public final class RebuildCommand implements Callable<Integer> {
                         problems.addAll(differences);
                     }
                     // an erasure made in the live projection during the replay is not in the rebuilt one
-                    List<String> missed = KeyStoreCopy.missedErasures(liveDb, target);
+                    List<String> missed = target.missedErasuresOf(liveDb);
                     if (!missed.isEmpty()) {
                         out.println("rebuild: NOT FIT TO PROMOTE: erased in the live projection during the replay, "
                                 + "not in the rebuilt one (run rebuild again into an empty database):");
@@ -197,11 +192,11 @@ public final class RebuildCommand implements Callable<Integer> {
     private void auditAll(
             Configuration conf,
             ProjectorSettings settings,
-            HikariDataSource target,
+            Projection target,
             List<String> problems,
             Map<String, Object> figures)
             throws Exception {
-        List<String> boards = Boards.names(target);
+        List<String> boards = target.boardNames();
         long records = 0;
         long t0 = System.nanoTime();
         for (String board : boards) {
@@ -225,44 +220,36 @@ public final class RebuildCommand implements Callable<Integer> {
     }
 
     /** The sender registry of the rebuilt projection: from the file, or copied from the live projection. */
-    private void applyRegistry(HikariDataSource target, HikariDataSource liveDb, ProjectorSettings live)
-            throws Exception {
+    private void applyRegistry(Projection target, Projection liveDb, ProjectorSettings live) throws Exception {
         List<SenderGrant> grants = List.of();
         String from = "nowhere";
         if (registry != null) {
             grants = RegistryFile.read(registry);
             from = registry.toString();
         } else if (liveDb != null) {
-            try (Connection c = liveDb.getConnection()) {
-                if (SenderGrants.present(c)) {
-                    grants = SenderGrants.all(c);
-                    from = "the live projection";
-                }
+            Registry c = liveDb.registry();
+            if (c.present()) {
+                grants = c.all();
+                from = "the live projection";
             }
         }
         if (grants.isEmpty() && live.signatures().registry()) {
             throw new IllegalArgumentException("the sender registry is enforced (ELECTORAL_LOG_SENDER_REGISTRY) and "
                     + "there are no grants to apply: give --registry FILE (written by electoral-log senders export)");
         }
-        try (Connection c = target.getConnection()) {
-            for (SenderGrant g : grants) {
-                SenderGrants.restore(c, g);
-            }
-        }
+        target.registry().restore(grants);
         if (!grants.isEmpty()) {
             out.println("rebuild: applied " + grants.size() + " sender grant(s) from " + from);
         }
     }
 
     /** The live projection's pool, or null when it does not answer (the rebuild goes on without it). */
-    private HikariDataSource reachable(ProjectorSettings live) {
+    private Projection reachable(ProjectorSettings live) {
         try {
-            HikariDataSource ds = pool(live, live.jdbcUrl(), "rebuild-live");
-            try (Connection c = ds.getConnection()) {
-                if (!c.isValid(10)) {
-                    ds.close();
-                    return null;
-                }
+            Projection ds = pool(live, live.jdbcUrl(), "rebuild-live");
+            if (!ds.reachable(10)) {
+                ds.close();
+                return null;
             }
             return ds;
         } catch (Exception e) {
@@ -272,8 +259,8 @@ public final class RebuildCommand implements Callable<Integer> {
         }
     }
 
-    private static HikariDataSource pool(ProjectorSettings s, String url, String name) {
-        return ProjectionDatabase.pool(url, s.dbUser(), s.dbPassword(), 2, name);
+    private static Projection pool(ProjectorSettings s, String url, String name) {
+        return Projection.open(new DatabaseLogin(url, s.dbUser(), s.dbPassword()), 2, name);
     }
 
     static Map<Integer, Long> endOffsets(String servers, String topic) {

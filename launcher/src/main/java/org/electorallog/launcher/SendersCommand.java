@@ -1,13 +1,10 @@
 package org.electorallog.launcher;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
@@ -17,6 +14,8 @@ import org.electorallog.config.Configuration;
 import org.electorallog.schemas.BoardName;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.Migrations;
+import org.electorallog.store.Projection;
+import org.electorallog.store.Registry;
 import org.electorallog.store.SenderGrant;
 import org.electorallog.store.SenderGrants;
 import picocli.CommandLine.Command;
@@ -88,8 +87,8 @@ public final class SendersCommand implements Callable<Integer> {
     public Integer call() {
         try {
             Configuration conf = Configuration.load(environment);
-            try (HikariDataSource db = OwnerLogin.pool(conf, 1, "senders");
-                    Connection c = db.getConnection()) {
+            try (Projection db = OwnerLogin.open(conf, 1, "senders")) {
+                Registry c = db.registry();
                 switch (action) {
                     case "list" -> list(c);
                     case "add" -> add(c);
@@ -103,14 +102,14 @@ public final class SendersCommand implements Callable<Integer> {
         } catch (IllegalArgumentException | IllegalStateException e) {
             err.println("senders: " + e.getMessage());
             return 2;
-        } catch (SQLException | RuntimeException | IOException e) {
+        } catch (RuntimeException | IOException e) {
             err.println("senders: " + e.getClass().getSimpleName() + ": " + e.getMessage());
             return 2;
         }
     }
 
-    private void list(Connection c) throws SQLException {
-        List<SenderGrant> grants = SenderGrants.all(c);
+    private void list(Registry c) {
+        List<SenderGrant> grants = c.all();
         if (grants.isEmpty()) {
             out.println("senders: the registry is empty");
         }
@@ -119,16 +118,16 @@ public final class SendersCommand implements Callable<Integer> {
         }
     }
 
-    private void export(Connection c) throws SQLException, IOException {
+    private void export(Registry c) throws IOException {
         if (exportFile == null) {
             throw new IllegalArgumentException("export needs --out FILE");
         }
-        List<SenderGrant> grants = SenderGrants.all(c);
+        List<SenderGrant> grants = c.all();
         RegistryFile.write(exportFile, grants);
         out.println("senders: exported " + grants.size() + " grant(s) to " + exportFile);
     }
 
-    private void add(Connection c) throws SQLException, IOException {
+    private void add(Registry c) throws IOException {
         requireMigrated(c);
         byte[] publicKey = publicKey();
         SenderGrants.Request r = new SenderGrants.Request(
@@ -140,10 +139,10 @@ public final class SendersCommand implements Callable<Integer> {
                         OptionValues.instant("--until", until),
                         "cli (" + System.getProperty("user.name") + ")")
                 .checked(Instant.now(), StatementKinds.NAMES, BoardName::isValid);
-        out.println("senders: added " + describe(SenderGrants.add(c, r)));
+        out.println("senders: added " + describe(c.add(r)));
     }
 
-    private void revoke(Connection c) throws SQLException {
+    private void revoke(Registry c) {
         if (grantId == null) {
             throw new IllegalArgumentException("revoke needs the grant_id (senders list shows them)");
         }
@@ -151,10 +150,10 @@ public final class SendersCommand implements Callable<Integer> {
             throw new IllegalArgumentException("revoke needs --reason (it is kept with the grant)");
         }
         Instant when = SenderGrants.revocationTime(OptionValues.instant("--at", at), Instant.now());
-        SenderGrant g = SenderGrants.revoke(c, grantId, when, "cli (" + System.getProperty("user.name") + ")", reason)
+        SenderGrant g = c.revoke(grantId, when, "cli (" + System.getProperty("user.name") + ")", reason)
                 .orElse(null);
         if (g == null) {
-            throw new IllegalArgumentException(SenderGrants.byId(c, grantId)
+            throw new IllegalArgumentException(c.byId(grantId)
                     .map(x -> "grant " + grantId + " was already revoked at " + x.revoked())
                     .orElse("no grant " + grantId + " (senders list shows them)"));
         }
@@ -174,8 +173,8 @@ public final class SendersCommand implements Callable<Integer> {
     }
 
     /** The registry table exists from store V9 on: a projection the projector never started has none yet. */
-    private static void requireMigrated(Connection c) throws SQLException {
-        if (!SenderGrants.present(c)) {
+    private static void requireMigrated(Registry c) {
+        if (!c.present()) {
             throw new IllegalStateException("this database has no sender registry yet (schema below version "
                     + Migrations.latestVersion() + "): start the projector once, or run a newer build");
         }

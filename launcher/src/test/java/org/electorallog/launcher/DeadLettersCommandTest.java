@@ -23,9 +23,9 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.SigningKey;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
 import org.electorallog.producer.ElectoralLogProducer;
@@ -63,7 +63,7 @@ class DeadLettersCommandTest {
     @Test
     void anUnregisteredSendersStatementIsListedAndRepublishedOnceRegistered() throws Exception {
         Stack stack = SharedStack.get();
-        DatabaseAddress db = stack.database();
+        DatabaseLogin db = stack.database();
         String suffix = Long.toString(System.nanoTime(), 36);
         String topic = "dl-events-" + suffix;
         String dlq = topic + ".dlq";
@@ -166,7 +166,7 @@ class DeadLettersCommandTest {
 
     /** A projector of {@code topic} (dead letters on {@code <topic>.dlq}) into the stack's database. */
     static ProjectorSettings projectorSettings(Stack stack, String topic, String host) {
-        DatabaseAddress db = stack.database();
+        DatabaseLogin db = stack.database();
         return ProjectorSettings.defaults(
                         stack.kafkaBootstrap(),
                         db.jdbcUrl(),
@@ -181,7 +181,7 @@ class DeadLettersCommandTest {
                 .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.generate());
     }
 
-    static void awaitProjected(DatabaseAddress db, String topic, long offset) throws Exception {
+    static void awaitProjected(DatabaseLogin db, String topic, long offset) throws Exception {
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
                 PreparedStatement ps = c.prepareStatement(
                         "SELECT coalesce(max(next_offset), 0) FROM partition_offsets WHERE topic = ?")) {
@@ -194,7 +194,7 @@ class DeadLettersCommandTest {
         }
     }
 
-    static long boardSize(DatabaseAddress db, String board) throws Exception {
+    static long boardSize(DatabaseLogin db, String board) throws Exception {
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
                 PreparedStatement ps = c.prepareStatement(
                         "SELECT s.size FROM board_state s JOIN boards b USING (board_id) WHERE b.name = ?")) {

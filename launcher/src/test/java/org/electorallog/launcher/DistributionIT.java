@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
 import org.electorallog.producer.EventsTopic;
@@ -183,7 +183,7 @@ class DistributionIT {
     @Test
     void projectorAndApiRunFromTheConfigurationAndStopOnSigterm() throws Exception {
         Stack stack = SharedStack.get();
-        DatabaseAddress db = stack.database();
+        DatabaseLogin db = stack.database();
         String topic = "dist-events";
         EventsTopic.ensure(stack.kafkaBootstrap(), topic, 1, (short) 1);
         EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);

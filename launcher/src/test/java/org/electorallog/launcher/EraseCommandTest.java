@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.core.DataKeys;
 import org.electorallog.core.KeyEncryptionKeys;
@@ -26,7 +27,6 @@ import org.electorallog.core.NoteSigner;
 import org.electorallog.core.PersonalOpenings.Opening;
 import org.electorallog.core.ProjectedOpenings;
 import org.electorallog.core.SigningKey;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
 import org.electorallog.producer.ElectoralLogProducer;
@@ -63,7 +63,7 @@ class EraseCommandTest {
         String topic = "erase-events-" + System.nanoTime();
         EventsTopic.ensure(stack.kafkaBootstrap(), topic, 1, (short) 1);
         EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
-        DatabaseAddress db = stack.database();
+        DatabaseLogin db = stack.database();
         String live = rebuilds.createDatabase("erase_live_" + System.nanoTime());
         // the key-encryption key: a file, as the rebuild command reads it from its configuration
         Path kek = java.nio.file.Files.createTempDirectory(

@@ -14,8 +14,8 @@ import java.sql.DriverManager;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.KeyEncryptionKeys;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.store.KeyMaker;
 import org.electorallog.store.Migrations;
@@ -52,7 +52,7 @@ class KeysCommandTest {
         assertEquals(2, keys(Map.of(), "kek"));
         assertTrue(err.toString().contains("--file"), err.toString());
 
-        DatabaseAddress db = SharedStack.get().database();
+        DatabaseLogin db = SharedStack.get().database();
         String name = "keys_cli_" + System.nanoTime();
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
             c.createStatement().execute("CREATE DATABASE " + name);

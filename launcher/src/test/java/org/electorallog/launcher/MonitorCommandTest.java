@@ -9,8 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.NoteSigner;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.query.QueryApi;
@@ -46,7 +46,7 @@ class MonitorCommandTest {
             ElectoralLogProducer producer = log.producer;
             QueryApi api = log.api;
             ProjectorSettings settings = log.settings;
-            DatabaseAddress db = log.stack.database();
+            DatabaseLogin db = log.stack.database();
             String topic = log.topic;
             producer.publish(made.vote("voter-1", 1_000)).get();
             producer.publish(made.vote("voter-2", 2_000)).get();

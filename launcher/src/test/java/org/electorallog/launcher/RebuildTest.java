@@ -12,8 +12,8 @@ import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.NoteSigner;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
 import org.electorallog.producer.ElectoralLogProducer;
@@ -30,7 +30,7 @@ class RebuildTest {
     final Stack stack = SharedStack.get();
 
     String createDatabase(String name) throws Exception {
-        DatabaseAddress db = stack.database();
+        DatabaseLogin db = stack.database();
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
             c.createStatement().execute("CREATE DATABASE " + name);
         }
@@ -43,7 +43,7 @@ class RebuildTest {
         String topic = "rebuild-events-" + System.nanoTime();
         EventsTopic.ensure(stack.kafkaBootstrap(), topic, 2, (short) 1);
         EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
-        DatabaseAddress db = stack.database();
+        DatabaseLogin db = stack.database();
         String live = createDatabase("rebuild_live_" + System.nanoTime());
         ProjectorSettings settings = ProjectorSettings.defaults(
                         stack.kafkaBootstrap(),
@@ -164,7 +164,7 @@ class RebuildTest {
         return text;
     }
 
-    static boolean projected(String url, DatabaseAddress db, String topic, Map<Integer, Long> end) throws Exception {
+    static boolean projected(String url, DatabaseLogin db, String topic, Map<Integer, Long> end) throws Exception {
         try (Connection c = DriverManager.getConnection(url, db.user(), db.password());
                 var ps = c.prepareStatement("SELECT partition, next_offset FROM partition_offsets WHERE topic = ?")) {
             ps.setString(1, topic);

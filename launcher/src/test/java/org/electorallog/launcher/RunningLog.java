@@ -3,7 +3,7 @@ package org.electorallog.launcher;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
 import org.electorallog.producer.ElectoralLogProducer;
@@ -33,7 +33,7 @@ final class RunningLog implements AutoCloseable {
         EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
         settings = DeadLettersCommandTest.projectorSettings(stack, topic, name + "-test.electoral-log.local")
                 .withCheckpointEvery(Duration.ZERO);
-        DatabaseAddress db = stack.database();
+        DatabaseLogin db = stack.database();
         projector = Projector.start(settings);
         api = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0)
                 .withAccess(new AccessSettings(java.util.Map.of(), null, null, Set.of(), Set.of(), List.of())));

@@ -7,7 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.ElectionStatements;
@@ -43,7 +43,7 @@ class SealCommandTest {
         String board = "seal-board-" + Long.toString(System.nanoTime(), 36);
         ElectionStatements made = new ElectionStatements(board, 3);
         List<Statement> votes = List.of(made.vote("voter-1", 1_000), made.vote("voter-2", 2_000));
-        DatabaseAddress db = SharedStack.get().database();
+        DatabaseLogin db = SharedStack.get().database();
         try (RunningLog log = new RunningLog("seal")) {
             signingKey = log.settings.signer().signerKey();
             String topic = log.topic;

@@ -12,7 +12,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.ProjectionDatabase;
@@ -28,7 +28,7 @@ class SendersCommandTest {
 
     @BeforeAll
     static void database() {
-        DatabaseAddress db = SharedStack.get().database();
+        DatabaseLogin db = SharedStack.get().database();
         try (var pool = ProjectionDatabase.pool(db.jdbcUrl(), db.user(), db.password(), 2, "senders-test")) {
             Migrations.apply(pool);
         }

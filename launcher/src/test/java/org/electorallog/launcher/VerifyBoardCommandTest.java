@@ -9,8 +9,8 @@ import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.SigningKey;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.ElectionStatements;
@@ -84,7 +84,7 @@ class VerifyBoardCommandTest {
     void aBoardInTheCommittedFormVerifiesWholeWithoutAToken() throws Exception {
         String board = "verify-committed-" + Long.toString(System.nanoTime(), 36);
         ElectionStatements made = new ElectionStatements(board, 9);
-        DatabaseAddress db = SharedStack.get().database();
+        DatabaseLogin db = SharedStack.get().database();
         try (RunningLog log = new RunningLog("verify-committed");
                 HikariDataSource keys =
                         ProjectionDatabase.pool(db.jdbcUrl(), db.user(), db.password(), 2, "verify-committed-keys");

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.EntryBundle;
 import org.electorallog.core.HeadsBoard;
@@ -21,7 +22,6 @@ import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.SignedNote;
 import org.electorallog.core.SigningKey;
 import org.electorallog.core.TileLayout;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.avro.Statement;
@@ -232,7 +232,7 @@ class HostileApiTest {
         String clear = "clear-" + id();
         Path state = stateDir("committed");
         List<String> reported = new ArrayList<>();
-        DatabaseAddress db = View.STACK.database();
+        DatabaseLogin db = View.STACK.database();
         try (View v = View.start("committed");
                 HostileApi api = new HostileApi(v.api().baseUrl());
                 HikariDataSource keysDb = ProjectionDatabase.pool(v.jdbcUrl(), db.user(), db.password(), 2, "keys")) {

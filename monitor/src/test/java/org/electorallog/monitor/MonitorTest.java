@@ -11,12 +11,12 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.ArrayList;
 import java.util.List;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.SignedNote;
 import org.electorallog.core.TileTree;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.Stack;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
@@ -177,7 +177,7 @@ class MonitorTest {
                             .pass());
             v.publish(statements(board, "vote-", 5, 10));
             v.awaitCheckpoint(board, 10);
-            DatabaseAddress db = STACK.database();
+            DatabaseLogin db = STACK.database();
             try (Connection c = DriverManager.getConnection(v.jdbcUrl(), db.user(), db.password());
                     java.sql.PreparedStatement ps = c.prepareStatement("UPDATE records SET stored_statement = ? "
                             + "WHERE id = 7 AND board_id = (SELECT board_id FROM boards WHERE name = ?)")) {
@@ -231,7 +231,7 @@ class MonitorTest {
 
     /** What a dishonest operator would do: disable the seal trigger, append a leaf, sign a checkpoint. */
     static void growBehindTheSeal(View v, String board) throws Exception {
-        DatabaseAddress db = STACK.database();
+        DatabaseLogin db = STACK.database();
         try (Connection c = DriverManager.getConnection(v.jdbcUrl(), db.user(), db.password())) {
             c.createStatement().execute("ALTER TABLE board_state DISABLE TRIGGER board_state_sealed");
             BoardState s = Boards.state(c, board).orElseThrow();

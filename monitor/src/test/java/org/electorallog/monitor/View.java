@@ -6,10 +6,10 @@ import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.SignedNote;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
 import org.electorallog.producer.ElectoralLogProducer;
@@ -36,7 +36,7 @@ record View(String topic, String jdbcUrl, Projector projector, QueryApi api) imp
         String topic = "monitor-" + name + "-" + System.nanoTime();
         EventsTopic.ensure(STACK.kafkaBootstrap(), topic, 1, (short) 1);
         EventsTopic.ensure(STACK.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
-        DatabaseAddress db = STACK.database();
+        DatabaseLogin db = STACK.database();
         String database = "monitor_" + name + "_" + System.nanoTime();
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
             c.createStatement().execute("CREATE DATABASE " + database);

@@ -10,9 +10,9 @@ import java.util.Locale;
 import org.electorallog.audit.AuditOptions;
 import org.electorallog.audit.AuditResult;
 import org.electorallog.audit.BoardAuditor;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.EmbeddedStack;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.EventsTopic;
@@ -23,6 +23,7 @@ import org.electorallog.schemas.Topics;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
+import org.electorallog.store.Projection;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.StorageReport;
 
@@ -43,7 +44,7 @@ public final class AuditRate {
         try (EmbeddedStack stack = EmbeddedStack.start(Path.of("perf/target/stack"), true)) {
             EventsTopic.ensure(stack.kafkaBootstrap(), Topics.EVENTS, 1, (short) 1);
             EventsTopic.ensure(stack.kafkaBootstrap(), Topics.DEAD_LETTERS, 1, (short) 1);
-            DatabaseAddress db = stack.database();
+            DatabaseLogin db = stack.database();
             long t0 = System.nanoTime();
             try (Projector p = Projector.start(ProjectorSettings.defaults(
                             stack.kafkaBootstrap(),
@@ -76,8 +77,10 @@ public final class AuditRate {
             try (HikariDataSource ds = ProjectionDatabase.pool(db.jdbcUrl(), db.user(), db.password(), 2, "audit")) {
                 StorageReport storage = StorageReport.measure(ds);
                 AuditOptions options = AuditOptions.of(List.of(NoteVerifier.parse(signer.verifierKey())));
-                AuditResult first = new BoardAuditor(ds, options).audit(board, new BoardAuditor.Progress());
-                AuditResult warm = new BoardAuditor(ds, options).audit(board, new BoardAuditor.Progress());
+                AuditResult first =
+                        new BoardAuditor(Projection.over(ds), options).audit(board, new BoardAuditor.Progress());
+                AuditResult warm =
+                        new BoardAuditor(Projection.over(ds), options).audit(board, new BoardAuditor.Progress());
                 double r1 = first.recordsChecked() / first.seconds();
                 double r2 = warm.recordsChecked() / warm.seconds();
                 System.out.printf(

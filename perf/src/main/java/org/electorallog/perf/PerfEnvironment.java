@@ -13,11 +13,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
 import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.SealingKeys;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.EmbeddedPostgresServer;
 import org.electorallog.infra.EmbeddedStack;
 import org.electorallog.producer.EventsTopic;
@@ -89,7 +89,7 @@ final class PerfEnvironment implements AutoCloseable {
         EmbeddedStack stack = EmbeddedStack.open(work, PG_SETTINGS);
         EventsTopic.ensure(stack.kafkaBootstrap(), Topics.EVENTS, 2, (short) 1);
         EventsTopic.ensure(stack.kafkaBootstrap(), Topics.DEAD_LETTERS, 1, (short) 1);
-        DatabaseAddress a = stack.database();
+        DatabaseLogin a = stack.database();
         HikariDataSource db = ProjectionDatabase.pool(a.jdbcUrl(), a.user(), a.password(), 4, "perf");
         // a stack filled by an earlier build gets this build's schema, as its projector would give it
         // (the query API reads the newest columns; it does not migrate)
@@ -144,7 +144,7 @@ final class PerfEnvironment implements AutoCloseable {
 
     /** The projector's settings of every perf run: batches of {@link #batchRecords(int)}, the signed boards verified. */
     ProjectorSettings projectorSettings(Duration checkpointEvery, Duration batchWait) {
-        DatabaseAddress a = stack.database();
+        DatabaseLogin a = stack.database();
         return ProjectorSettings.defaults(
                         stack.kafkaBootstrap(), a.jdbcUrl(), a.user(), a.password(), work.resolve("streams"), signer)
                 .withCheckpointEvery(checkpointEvery)
@@ -187,7 +187,7 @@ final class PerfEnvironment implements AutoCloseable {
     /** The query API on a free port, with the admin endpoints and no proof rate limit (the probe measures, it does not attack). */
     QueryApi api() {
         if (api == null) {
-            DatabaseAddress a = stack.database();
+            DatabaseLogin a = stack.database();
             api = QueryApi.start(QueryApiSettings.publicOnly(a.jdbcUrl(), a.user(), a.password(), 0)
                     .withAdminToken(ADMIN_TOKEN)
                     .withCursorKey(new byte[32])

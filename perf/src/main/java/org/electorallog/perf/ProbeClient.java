@@ -88,7 +88,7 @@ final class ProbeClient {
      * partition (its board_id and kind unknown) and filters, 50 ms where the export takes 1.
      */
     private String[] sql(String which, long from) throws Exception {
-        try (Connection c = api.exportPool().getConnection()) {
+        try (Connection c = api.exportPool().dataSource().getConnection()) {
             int[] n = {0};
             RecordExports.<RuntimeException>exportBatch(
                     c,

@@ -11,8 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
-import org.electorallog.infra.DatabaseAddress;
 
 /**
  * The projector as an operator runs it, {@code org.electorallog.projector.ProjectorMain} in a JVM of
@@ -55,7 +55,7 @@ final class ProjectorProcess implements AutoCloseable {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort(); // a free port for its metrics and health endpoints
         }
-        DatabaseAddress db = env.stack.database();
+        DatabaseLogin db = env.stack.database();
         Path tmp = Files.createDirectories(env.work.resolve("tmp-" + name));
         Path log = env.work.resolve(name + ".log");
         String java = ProcessHandle.current()

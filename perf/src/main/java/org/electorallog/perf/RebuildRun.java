@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.producer.EventsTopic;
 import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.projector.Replay;
@@ -25,7 +25,7 @@ final class RebuildRun {
     private RebuildRun() {}
 
     static Map<String, Object> rebuild(PerfEnvironment env, boolean keep) throws Exception {
-        DatabaseAddress a = env.stack.database();
+        DatabaseLogin a = env.stack.database();
         String name = "perf_rebuild_" + System.currentTimeMillis();
         try (Connection c = env.db.getConnection()) {
             ServerStatistics.createDatabase(c, name);

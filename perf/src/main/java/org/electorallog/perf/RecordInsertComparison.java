@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Hex;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.EmbeddedPostgresServer;
 import org.electorallog.store.IndexedFields;
 import org.electorallog.store.Migrations;
@@ -47,7 +47,7 @@ public final class RecordInsertComparison {
                 .append(batch)
                 .append(",\"postgresql\":\"18.6 embedded, fsync on, synchronous_commit on\",\"runs\":[");
         try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(dir)) {
-            DatabaseAddress db = pg.address();
+            DatabaseLogin db = pg.address();
             int n = 0;
             for (int round = 0; round < rounds; round++) {
                 for (RecordInserter method : RecordInserter.values()) {

@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.ContentKeys;
 import org.electorallog.core.DataKeys;
 import org.electorallog.core.Hashes;
@@ -21,7 +22,6 @@ import org.electorallog.core.PersonalCommitment;
 import org.electorallog.core.PersonalOpenings;
 import org.electorallog.core.PersonalOpenings.Opening;
 import org.electorallog.core.SigningKey;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
 import org.electorallog.schemas.CanonicalStatement;
@@ -161,7 +161,7 @@ class CommittedFormPublishTest {
     }
 
     private HikariDataSource keyStore() throws Exception {
-        DatabaseAddress admin = stack.database();
+        DatabaseLogin admin = stack.database();
         String name = "producer_keys_" + System.nanoTime();
         try (Connection c = DriverManager.getConnection(admin.jdbcUrl(), admin.user(), admin.password())) {
             c.createStatement().execute("CREATE DATABASE " + name);

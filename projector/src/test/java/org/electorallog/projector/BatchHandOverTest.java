@@ -19,7 +19,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Envelope;
@@ -39,7 +39,7 @@ class BatchHandOverTest {
     void theStreamThreadDecodesOnWhileABatchWriteIsHeld() throws Exception {
         ProjectorHarness h = new ProjectorHarness("handover", 1);
         String url = h.createDatabase("handover_" + System.nanoTime());
-        DatabaseAddress a = h.stack.database();
+        DatabaseLogin a = h.stack.database();
         ProjectorSettings settings = h.settings.withDatabase(url, a.user(), a.password());
         StatementCodec codec = StatementCodec.embedded();
         String board = "handover-board";

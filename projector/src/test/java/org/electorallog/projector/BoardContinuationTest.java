@@ -9,7 +9,7 @@ import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.schemas.avro.LogContinuation;
@@ -33,7 +33,7 @@ class BoardContinuationTest {
         String suffix = Long.toString(System.nanoTime(), 36);
         String next = "next-" + suffix;
         String open = "open-" + suffix;
-        DatabaseAddress db = h.stack.database();
+        DatabaseLogin db = h.stack.database();
         String url = h.createDatabase("continuation_" + suffix);
         ProjectorSettings settings = h.settings.withDatabase(url, db.user(), db.password());
         try (ElectoralLogProducer producer =

@@ -18,7 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.schemas.avro.Statement;
@@ -46,7 +46,7 @@ class BoardSealTest {
         String suffix = Long.toString(System.nanoTime(), 36);
         String sealed = "sealed-" + suffix;
         String open = "open-" + suffix;
-        DatabaseAddress db = h.stack.database();
+        DatabaseLogin db = h.stack.database();
         String url = h.createDatabase("seal_" + suffix);
         ProjectorSettings settings =
                 h.settings.withDatabase(url, db.user(), db.password()).withCheckpointEvery(Duration.ofHours(1));
@@ -160,7 +160,7 @@ class BoardSealTest {
     }
 
     static List<Long> checkpointSizes(String url, String board) throws Exception {
-        DatabaseAddress db = org.electorallog.infra.SharedStack.get().database();
+        DatabaseLogin db = org.electorallog.infra.SharedStack.get().database();
         List<Long> out = new ArrayList<>();
         try (Connection c = DriverManager.getConnection(url, db.user(), db.password());
                 PreparedStatement ps = c.prepareStatement("SELECT k.size FROM checkpoints k JOIN boards b "

@@ -9,8 +9,8 @@ import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.Map;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.SigningKey;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.avro.Statement;
@@ -39,7 +39,7 @@ class CommittedBoardTest {
         String suffix = Long.toString(System.nanoTime(), 36);
         String board = "switched-" + suffix;
         String clear = "clear-" + suffix;
-        DatabaseAddress db = h.stack.database();
+        DatabaseLogin db = h.stack.database();
         String url = h.createDatabase("switched_" + suffix);
         ProjectorSettings settings = h.settings.withDatabase(url, db.user(), db.password());
         try (HikariDataSource live = ProjectionDatabase.pool(url, db.user(), db.password(), 2, "switched-live")) {

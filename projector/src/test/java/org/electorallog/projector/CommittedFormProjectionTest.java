@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.ContentKeys;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.KeyEncryptionKeys;
@@ -24,7 +25,6 @@ import org.electorallog.core.PersonalCommitment;
 import org.electorallog.core.PersonalOpenings.Opening;
 import org.electorallog.core.SealingKeys;
 import org.electorallog.core.SigningKey;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.CommittedForm;
 import org.electorallog.schemas.ElectionStatements;
@@ -63,7 +63,7 @@ class CommittedFormProjectionTest {
         ProjectorHarness h = new ProjectorHarness("committed", 1);
         String suffix = Long.toString(System.nanoTime(), 36);
         String board = "committed-" + suffix;
-        DatabaseAddress db = h.stack.database();
+        DatabaseLogin db = h.stack.database();
         String url = h.createDatabase("committed_" + suffix);
         KeyEncryptionKeys kek = KeyEncryptionKeys.generate();
         ProjectorSettings settings =
@@ -191,7 +191,7 @@ class CommittedFormProjectionTest {
     void aBatchWhoseKeyWasErasedAfterItsEventsWereDecodedStoresNoValue() throws Exception {
         ProjectorHarness h = new ProjectorHarness("committed-race", 1);
         String suffix = Long.toString(System.nanoTime(), 36);
-        DatabaseAddress db = h.stack.database();
+        DatabaseLogin db = h.stack.database();
         String url = h.createDatabase("committed_race_" + suffix);
         try (HikariDataSource ds = ProjectionDatabase.pool(url, db.user(), db.password(), 2, "committed-race")) {
             Migrations.apply(ds);

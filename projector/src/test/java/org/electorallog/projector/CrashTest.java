@@ -20,9 +20,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
 import org.electorallog.core.NoteSigner;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.StatementKinds;
@@ -134,7 +134,7 @@ class CrashTest {
             last.waitFor();
         }
 
-        DatabaseAddress db = h.stack.database();
+        DatabaseLogin db = h.stack.database();
         try (Connection c = DriverManager.getConnection(live, db.user(), db.password())) {
             long total = 0;
             for (Map.Entry<String, List<String>> e : published.entrySet()) {
@@ -216,7 +216,7 @@ class CrashTest {
                 "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=org.electorallog.schemas.avro",
                 "org.electorallog.projector.ProjectorMain");
         Map<String, String> env = pb.environment();
-        DatabaseAddress db = h.stack.database();
+        DatabaseLogin db = h.stack.database();
         env.put(Setting.KAFKA_BOOTSTRAP.env, h.stack.kafkaBootstrap());
         env.put(Setting.JDBC_URL.env, jdbcUrl);
         env.put(Setting.DB_USER.env, db.user());

@@ -9,7 +9,7 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +23,7 @@ class DeliveryLookupPlanTest {
     void aNewBoardsLookupReadsOneIndexEntryPerKey() throws Exception {
         ProjectorHarness h = new ProjectorHarness("lookup", 1);
         String url = h.createDatabase("lookup_" + System.nanoTime());
-        DatabaseAddress db = h.stack.database();
+        DatabaseLogin db = h.stack.database();
         int n = 4000;
         try (Projector p = Projector.start(h.settings.withDatabase(url, db.user(), db.password()));
                 ElectoralLogProducer producer =

@@ -10,10 +10,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.List;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.WitnessPolicy;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.store.BoardTip;
 import org.electorallog.store.BoardTips;
@@ -37,7 +37,7 @@ class HeadWritingTest {
     @Test
     void oneWitnessRequestARoundCoversEveryBoard() throws Exception {
         ProjectorHarness h = new ProjectorHarness("heads", 2);
-        DatabaseAddress db = h.stack.database();
+        DatabaseLogin db = h.stack.database();
         String url = h.createDatabase("heads_" + System.nanoTime());
         ProjectorSettings settings =
                 h.settings.withDatabase(url, db.user(), db.password()).withCheckpointEvery(Duration.ZERO);
@@ -131,7 +131,7 @@ class HeadWritingTest {
     }
 
     /** Every board's newest link is its checkpoint at {@code size}, named by a heads entry within the witnessed heads. */
-    private static void assertLinks(String url, DatabaseAddress db, String prefix, long size) throws Exception {
+    private static void assertLinks(String url, DatabaseLogin db, String prefix, long size) throws Exception {
         try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
             BoardTip heads = BoardTips.witnessedTip(c, HeadsBoard.NAME).orElseThrow();
             for (int b = 0; b < BOARDS; b++) {

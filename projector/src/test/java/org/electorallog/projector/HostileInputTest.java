@@ -32,8 +32,8 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Hashes;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.StatementRules;
 import org.electorallog.schemas.WireFormat;
@@ -103,7 +103,7 @@ class HostileInputTest {
         }
 
         String url = h.createDatabase("hostile_" + System.nanoTime());
-        DatabaseAddress dba = h.stack.database();
+        DatabaseLogin dba = h.stack.database();
         try (HikariDataSource ds = ProjectionDatabase.pool(url, dba.user(), dba.password(), 2, "hostile-setup")) {
             Migrations.apply(ds); // Flyway takes two connections of the pool
             try (Connection con = ds.getConnection();
@@ -486,7 +486,7 @@ class HostileInputTest {
         return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }
 
-    static List<String> deliveryIds(String url, DatabaseAddress db, String board) throws Exception {
+    static List<String> deliveryIds(String url, DatabaseLogin db, String board) throws Exception {
         List<String> out = new ArrayList<>();
         try (Connection c = DriverManager.getConnection(url, db.user(), db.password());
                 PreparedStatement ps =

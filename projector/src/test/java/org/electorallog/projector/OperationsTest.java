@@ -11,7 +11,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.Map;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.avro.Statement;
@@ -28,7 +28,7 @@ class OperationsTest {
     void metricsHealthViewsAndStorage() throws Exception {
         ProjectorHarness h = new ProjectorHarness("ops", 2);
         String url = h.createDatabase("ops_" + System.nanoTime());
-        DatabaseAddress db = h.stack.database();
+        DatabaseLogin db = h.stack.database();
         ElectionStatements[] boards = {
             new ElectionStatements("ops-board-0", 3), new ElectionStatements("ops-board-1", 4)
         };

@@ -51,7 +51,7 @@ class ProjectionTest {
         ProjectorHarness h = new ProjectorHarness("warm-up", 1);
         // a database of its own, so that its counts are this test's alone
         String url = h.createDatabase("warm_up_" + System.nanoTime());
-        org.electorallog.infra.DatabaseAddress db = h.stack.database();
+        org.electorallog.config.DatabaseLogin db = h.stack.database();
         String board = "warmed-board";
         long offset = -1;
         try (ElectoralLogProducer producer =

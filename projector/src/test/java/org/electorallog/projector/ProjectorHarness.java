@@ -9,8 +9,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.NoteSigner;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
 import org.electorallog.producer.EventsTopic;
@@ -32,7 +32,7 @@ final class ProjectorHarness {
         deadLetters = topic + ".dlq";
         EventsTopic.ensure(stack.kafkaBootstrap(), topic, partitions, (short) 1);
         EventsTopic.ensure(stack.kafkaBootstrap(), deadLetters, 1, (short) 1);
-        DatabaseAddress db = stack.database();
+        DatabaseLogin db = stack.database();
         settings = ProjectorSettings.defaults(
                         stack.kafkaBootstrap(),
                         db.jdbcUrl(),
@@ -62,7 +62,7 @@ final class ProjectorHarness {
      */
     String createDatabase(String name, long partitionWidth) throws SQLException {
         String url = createDatabase(name);
-        DatabaseAddress db = stack.database();
+        DatabaseLogin db = stack.database();
         try (com.zaxxer.hikari.HikariDataSource ds =
                 org.electorallog.store.ProjectionDatabase.pool(url, db.user(), db.password(), 2, "harness-" + name)) {
             org.electorallog.store.Migrations.apply(ds);
@@ -93,7 +93,7 @@ final class ProjectorHarness {
 
     /** Waits until the projection in {@code jdbcUrl} has every partition's stored offset at the given end offsets. */
     void awaitProjected(String jdbcUrl, java.util.Map<Integer, Long> end, Duration timeout) throws Exception {
-        DatabaseAddress db = stack.database();
+        DatabaseLogin db = stack.database();
         Poll.until(
                 timeout,
                 "every partition projected to " + end,
@@ -117,7 +117,7 @@ final class ProjectorHarness {
     }
 
     Connection connect() throws SQLException {
-        DatabaseAddress db = stack.database();
+        DatabaseLogin db = stack.database();
         return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
     }
 

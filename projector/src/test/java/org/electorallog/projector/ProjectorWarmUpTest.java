@@ -13,9 +13,9 @@ import java.sql.SQLException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.SigningKey;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.schemas.BadEventException;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.DecodedStatement;
@@ -75,7 +75,7 @@ class ProjectorWarmUpTest {
     void theWritesOfTheWarmUpAreRolledBackAndLeaveNoTrace() throws Exception {
         ProjectorHarness h = new ProjectorHarness("warmup", 1);
         String url = h.createDatabase("warmup_" + System.nanoTime());
-        DatabaseAddress a = h.stack.database();
+        DatabaseLogin a = h.stack.database();
         try (HikariDataSource db = ProjectionDatabase.pool(url, a.user(), a.password(), 2, "warm-up-test")) {
             Migrations.apply(db);
             ProjectorWarmUp w = new ProjectorWarmUp(codec, true);

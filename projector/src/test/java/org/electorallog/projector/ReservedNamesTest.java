@@ -17,8 +17,8 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.SigningKey;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Envelope;
@@ -51,7 +51,7 @@ class ReservedNamesTest {
         String open = "open-" + suffix; // outside the signed boards: policy NONE there
         SigningKey wildcard = SigningKey.generate();
         ProjectorHarness h = new ProjectorHarness("reserved", 1);
-        DatabaseAddress db = h.stack.database();
+        DatabaseLogin db = h.stack.database();
         String url = h.createDatabase("reserved_" + suffix);
         grantEverything(url, db, wildcard);
         ProjectorSettings settings = h.settings
@@ -133,7 +133,7 @@ class ReservedNamesTest {
     }
 
     /** Migrates the database at {@code url} and grants {@code key} every kind on every board (a wildcard grant). */
-    private static void grantEverything(String url, DatabaseAddress db, SigningKey key) throws Exception {
+    private static void grantEverything(String url, DatabaseLogin db, SigningKey key) throws Exception {
         try (HikariDataSource ds = ProjectionDatabase.pool(url, db.user(), db.password(), 4, "reserved-grants");
                 Connection c = ds.getConnection()) {
             org.electorallog.store.Migrations.apply(ds);

@@ -19,8 +19,8 @@ import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.NoteSigner;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.EmbeddedKafkaBroker;
 import org.electorallog.infra.EmbeddedPostgresServer;
 import org.electorallog.producer.ElectoralLogProducer;
@@ -47,7 +47,7 @@ class ResilienceTest {
         return ids;
     }
 
-    static List<String> deliveryIds(String jdbcUrl, DatabaseAddress db, String board) throws Exception {
+    static List<String> deliveryIds(String jdbcUrl, DatabaseLogin db, String board) throws Exception {
         List<String> ids = new ArrayList<>();
         try (Connection c = DriverManager.getConnection(jdbcUrl, db.user(), db.password());
                 PreparedStatement ps = c.prepareStatement(
@@ -159,7 +159,7 @@ class ResilienceTest {
     void aKilledInstanceHandsItsPartitionsOverAndItsZombieBatchIsFenced() throws Exception {
         ProjectorHarness h = new ProjectorHarness("handover", 4);
         String live = h.createDatabase("handover_" + System.nanoTime());
-        DatabaseAddress db = h.stack.database();
+        DatabaseLogin db = h.stack.database();
         NoteSigner signer = NoteSigner.generate("handover.electoral-log.local");
         Path work = Files.createDirectories(Path.of("target/handover").toAbsolutePath());
         CrashTest crash = new CrashTest();
@@ -229,7 +229,7 @@ class ResilienceTest {
         }
     }
 
-    static Map<Integer, long[]> offsetsAndEpochs(String jdbcUrl, DatabaseAddress db, String topic) throws Exception {
+    static Map<Integer, long[]> offsetsAndEpochs(String jdbcUrl, DatabaseLogin db, String topic) throws Exception {
         Map<Integer, long[]> out = new HashMap<>();
         try (Connection c = DriverManager.getConnection(jdbcUrl, db.user(), db.password());
                 PreparedStatement ps = c.prepareStatement(
@@ -249,7 +249,7 @@ class ResilienceTest {
         ProjectorHarness h = new ProjectorHarness("pgrestart", 2);
         Path dir = Files.createTempDirectory(Files.createDirectories(Path.of("target/stack")), "pg-restart-");
         try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(dir)) {
-            DatabaseAddress db = pg.address();
+            DatabaseLogin db = pg.address();
             ProjectorSettings settings = h.settings.withDatabase(db.jdbcUrl(), db.user(), db.password());
             List<String> expected = new ArrayList<>();
             try (Projector projector = Projector.start(settings);
@@ -270,7 +270,7 @@ class ResilienceTest {
     void theBrokerRestartingInTheMiddleOfARunLosesAndDoublesNothing() throws Exception {
         ProjectorHarness shared = new ProjectorHarness("brokerrestart", 1);
         String live = shared.createDatabase("broker_restart_" + System.nanoTime());
-        DatabaseAddress db = shared.stack.database();
+        DatabaseLogin db = shared.stack.database();
         Path dir = Files.createTempDirectory(Files.createDirectories(Path.of("target/stack")), "broker-restart-");
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dir.resolve("kafka"))) {
             String topic = Topics.EVENTS;
@@ -299,7 +299,7 @@ class ResilienceTest {
         }
     }
 
-    static void awaitOffsets(String bootstrap, String topic, String jdbcUrl, DatabaseAddress db, Duration timeout)
+    static void awaitOffsets(String bootstrap, String topic, String jdbcUrl, DatabaseLogin db, Duration timeout)
             throws Exception {
         Properties props = new Properties();
         props.put("bootstrap.servers", bootstrap);

@@ -35,8 +35,8 @@ import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.electorallog.config.Configuration;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.NoteSigner;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.EmbeddedKafkaBroker;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.producer.ElectoralLogProducer;
@@ -212,7 +212,7 @@ class SecuredBrokerTest {
                     TopicAuthorizationException.class,
                     sendFailure(bootstrap, login("voting-service", "voting-secret"), DEAD_LETTERS));
 
-            DatabaseAddress db = SharedStack.get().database();
+            DatabaseLogin db = SharedStack.get().database();
             String url = new ProjectorHarness("secured", 1).createDatabase("secured_" + System.nanoTime());
             ProjectorSettings settings = ProjectorSettings.defaults(
                             bootstrap,

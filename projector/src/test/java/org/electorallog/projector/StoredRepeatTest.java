@@ -11,7 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.schemas.BadEventException;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Envelope;
@@ -33,7 +33,7 @@ class StoredRepeatTest {
     void aStoredRepeatRefusesTheBatchWhichIsThenWrittenWithALookupAndTheNextBatchesLookUpFirst() throws Exception {
         ProjectorHarness h = new ProjectorHarness("repeats", 1);
         String url = h.createDatabase("repeats_" + System.nanoTime());
-        DatabaseAddress a = h.stack.database();
+        DatabaseLogin a = h.stack.database();
         try (HikariDataSource db = ProjectionDatabase.pool(url, a.user(), a.password(), 2, "repeats-test")) {
             Migrations.apply(db);
             BoardWriter writer = new BoardWriter("test/", SignaturePolicy.none());
@@ -81,7 +81,7 @@ class StoredRepeatTest {
     void aRepeatWithOtherContentIsRefusedAndTheFirstStands() throws Exception {
         ProjectorHarness h = new ProjectorHarness("reused", 1);
         String url = h.createDatabase("reused_" + System.nanoTime());
-        DatabaseAddress a = h.stack.database();
+        DatabaseLogin a = h.stack.database();
         try (HikariDataSource db = ProjectionDatabase.pool(url, a.user(), a.password(), 2, "reused-test")) {
             Migrations.apply(db);
             BoardWriter writer = new BoardWriter("test/", SignaturePolicy.none());

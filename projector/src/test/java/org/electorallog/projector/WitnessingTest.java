@@ -15,12 +15,12 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.SignedNote;
 import org.electorallog.core.WitnessPolicy;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.store.BoardTip;
 import org.electorallog.store.BoardTips;
@@ -40,7 +40,7 @@ class WitnessingTest {
     @Test
     void checkpointsAreCosignedWhileWitnessesComeAndGo() throws Exception {
         ProjectorHarness h = new ProjectorHarness("witnessing", 1);
-        DatabaseAddress db = h.stack.database();
+        DatabaseLogin db = h.stack.database();
         String url = h.createDatabase("witnessing_" + System.nanoTime());
         ProjectorSettings settings =
                 h.settings.withDatabase(url, db.user(), db.password()).withCheckpointEvery(Duration.ZERO);
@@ -144,7 +144,7 @@ class WitnessingTest {
 
     /** Verifies the served form (note + stored lines) with the witnesses' keys. */
     static void assertCosignedBy(
-            String url, DatabaseAddress db, String board, long size, WitnessPolicy policy, List<String> expected)
+            String url, DatabaseLogin db, String board, long size, WitnessPolicy policy, List<String> expected)
             throws Exception {
         try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
             BoardTip tip = BoardTips.witnessedTip(c, board).orElseThrow();
@@ -164,7 +164,7 @@ class WitnessingTest {
         }
     }
 
-    static long witnessedSize(String url, DatabaseAddress db, String board) {
+    static long witnessedSize(String url, DatabaseLogin db, String board) {
         try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
             return BoardTips.witnessedTip(c, board)
                     .map(t -> t.checkpoint() == null ? 0L : t.checkpoint().size())
@@ -174,13 +174,13 @@ class WitnessingTest {
         }
     }
 
-    static long treeSize(String url, DatabaseAddress db, String board) throws SQLException {
+    static long treeSize(String url, DatabaseLogin db, String board) throws SQLException {
         try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
             return Boards.state(c, board).orElseThrow().size();
         }
     }
 
-    static int cosigners(String url, DatabaseAddress db, String board, long size) {
+    static int cosigners(String url, DatabaseLogin db, String board, long size) {
         try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
             return Cosignatures.lines(c, Boards.find(c, board).orElseThrow().id(), size)
                     .size();
@@ -189,7 +189,7 @@ class WitnessingTest {
         }
     }
 
-    static Object witnessedAt(String url, DatabaseAddress db, String board, long size) throws SQLException {
+    static Object witnessedAt(String url, DatabaseLogin db, String board, long size) throws SQLException {
         try (Connection c = DriverManager.getConnection(url, db.user(), db.password());
                 PreparedStatement ps = c.prepareStatement("SELECT k.witnessed FROM checkpoints k JOIN boards b "
                         + "USING (board_id) WHERE b.name = ? AND k.size = ?")) {
@@ -202,7 +202,7 @@ class WitnessingTest {
         }
     }
 
-    static void execute(String url, DatabaseAddress db, String sql) throws SQLException {
+    static void execute(String url, DatabaseLogin db, String sql) throws SQLException {
         try (Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
             c.createStatement().execute(sql);
         }

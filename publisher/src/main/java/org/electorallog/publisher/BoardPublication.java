@@ -2,8 +2,6 @@ package org.electorallog.publisher;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -18,11 +16,8 @@ import org.electorallog.core.SignedNote;
 import org.electorallog.core.TileKey;
 import org.electorallog.core.TileLayout;
 import org.electorallog.store.BoardTip;
-import org.electorallog.store.BoardTips;
 import org.electorallog.store.HeadLinks;
-import org.electorallog.store.RecordSignatures;
-import org.electorallog.store.RecordStatements;
-import org.electorallog.store.Tiles;
+import org.electorallog.store.LogReader;
 
 /**
  * One board copied into a {@link TlogDirectory} (issue 45 item 1, docs/architecture.md "Static
@@ -44,9 +39,9 @@ public final class BoardPublication {
     /** What one publication did: the checkpoint's size, the size published before, files written. */
     public record Outcome(long size, long previous, int files) {}
 
-    static Outcome publish(Connection c, TlogDirectory dir, String board, boolean entries, boolean link)
-            throws SQLException, IOException {
-        BoardTip tip = BoardTips.tip(c, board).orElse(null);
+    static Outcome publish(LogReader c, TlogDirectory dir, String board, boolean entries, boolean link)
+            throws IOException {
+        BoardTip tip = c.tip(board).orElse(null);
         if (tip == null || tip.checkpoint() == null) {
             return new Outcome(0, 0, 0);
         }
@@ -73,7 +68,7 @@ public final class BoardPublication {
             }
             for (int from = 0; from < need.size(); from += BATCH) {
                 List<TileKey> batch = need.subList(from, Math.min(need.size(), from + BATCH));
-                Map<TileKey, byte[]> stored = Tiles.read(c, id, batch);
+                Map<TileKey, byte[]> stored = c.tiles(id, batch);
                 for (TileKey k : batch) {
                     int width = TileLayout.width(k.level(), k.index(), n);
                     byte[] hashes = stored.get(k);
@@ -103,8 +98,8 @@ public final class BoardPublication {
      * it changed: a static client proves a record through the heads board with it (the voter page's
      * tiles.js, {@code verify-board --tiles-url}). Returns the files written, 0 or 1.
      */
-    private static int headsLink(Connection c, TlogDirectory dir, BoardTip tip) throws SQLException, IOException {
-        Optional<HeadLinks.Witnessed> w = HeadLinks.witnessed(c, tip.board(), -1, id -> Tiles.source(c, id));
+    private static int headsLink(LogReader c, TlogDirectory dir, BoardTip tip) throws IOException {
+        Optional<HeadLinks.Witnessed> w = c.headLink(tip.board(), -1, c::tileSource);
         if (w.isEmpty()) {
             return 0;
         }
@@ -121,19 +116,19 @@ public final class BoardPublication {
      * which no entry holds a personal value in the clear (the committed form: docs/personal-data.md),
      * and the others too when {@code all} (a deployment whose every statement kind is public).
      */
-    private static int bundles(Connection c, TlogDirectory dir, String board, short id, long p, long n, boolean all)
-            throws SQLException, IOException {
+    private static int bundles(LogReader c, TlogDirectory dir, String board, short id, long p, long n, boolean all)
+            throws IOException {
         int files = 0;
         for (long i = p / TileLayout.TILE_WIDTH; TileLayout.width(0, i, n) > 0; i++) {
             int width = TileLayout.width(0, i, n);
             long start = i * TileLayout.TILE_WIDTH;
             if (!dir.exists(board, TileLayout.entriesPath(i, width))) {
                 List<byte[]> statements = new ArrayList<>(width);
-                RecordStatements.statements(c, id, start, start + width, (rid, s) -> statements.add(s));
+                c.statements(id, start, start + width, (rid, s) -> statements.add(s));
                 if (!all && statements.size() == width && CanonicalStatementReader.anyHoldsPersonalValue(statements)) {
                     continue; // observers' only: its signatures need not be read
                 }
-                List<SignatureBundle.Signatures> signatures = RecordSignatures.of(c, id, start, start + width);
+                List<SignatureBundle.Signatures> signatures = c.signatures(id, start, start + width);
                 if (statements.size() != width || signatures.size() != width) {
                     throw new IllegalStateException(
                             "board " + board + " is missing records in bundle " + i + ": run the audit");

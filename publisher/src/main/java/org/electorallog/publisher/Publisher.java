@@ -1,21 +1,16 @@
 package org.electorallog.publisher;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.HeadsBoard;
-import org.electorallog.store.BoardTips;
-import org.electorallog.store.Boards;
-import org.electorallog.store.ProjectionDatabase;
-import org.electorallog.store.Snapshot;
+import org.electorallog.store.Projection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,29 +36,30 @@ public final class Publisher implements AutoCloseable {
     public record Settings(String jdbcUrl, String user, String password, Path dir, Duration every, boolean entries) {}
 
     private final Settings settings;
-    private final HikariDataSource db;
+    private final Projection db;
     private final TlogDirectory dir;
-    private final Connection lock;
+    private final Projection.AdvisoryLock lock;
     private volatile boolean running = true;
     /** Each board's witnessed heads size when its heads link was last looked for. */
     private final Map<String, Long> linkedAt = new ConcurrentHashMap<>();
 
     private Thread loop;
 
-    private Publisher(Settings settings) throws IOException, SQLException {
+    private Publisher(Settings settings) throws IOException {
         this.settings = settings;
         this.dir = new TlogDirectory(settings.dir());
-        this.db = ProjectionDatabase.pool(settings.jdbcUrl(), settings.user(), settings.password(), 2, "publisher");
-        this.lock = db.getConnection();
+        this.db = Projection.open(
+                new DatabaseLogin(settings.jdbcUrl(), settings.user(), settings.password()), 2, "publisher");
+        this.lock = db.lock(LOCK);
     }
 
     /** A publisher that has not started its loop: {@link #round} publishes once. */
-    public static Publisher open(Settings settings) throws IOException, SQLException {
+    public static Publisher open(Settings settings) throws IOException {
         return new Publisher(settings);
     }
 
     /** Opens a publisher and starts its loop on a thread of its own. */
-    public static Publisher start(Settings settings) throws IOException, SQLException {
+    public static Publisher start(Settings settings) throws IOException {
         Publisher p = open(settings);
         p.loop = new Thread(p::run, "publisher");
         p.loop.start();
@@ -76,7 +72,7 @@ public final class Publisher implements AutoCloseable {
                 if (holdsLock()) {
                     round();
                 }
-            } catch (SQLException | RuntimeException e) {
+            } catch (RuntimeException e) {
                 LOG.warn("publication round failed (next round in {}): {}", settings.every(), e.toString());
             }
             try {
@@ -89,17 +85,17 @@ public final class Publisher implements AutoCloseable {
     }
 
     /** The projection's boards now. */
-    public List<String> boards() throws SQLException {
-        return Boards.names(db);
+    public List<String> boards() {
+        return db.boardNames();
     }
 
     /** Whether this publisher holds the directory's lock (taken on first call, kept while the session lives). */
-    public boolean holdsLock() throws SQLException {
-        return ProjectionDatabase.tryAdvisoryLock(lock, LOCK);
+    public boolean holdsLock() {
+        return lock.held();
     }
 
     /** One round: every board published from a snapshot of its own; board name to what was done. */
-    public Map<String, BoardPublication.Outcome> round() throws SQLException {
+    public Map<String, BoardPublication.Outcome> round() {
         Map<String, BoardPublication.Outcome> out = new LinkedHashMap<>();
         long heads = witnessedHeads();
         for (String board : boards()) {
@@ -131,29 +127,27 @@ public final class Publisher implements AutoCloseable {
      * again only when the witnessed heads checkpoint changed since this publisher last looked for the
      * board, as nothing else changes a link.
      */
-    public BoardPublication.Outcome publish(String board) throws SQLException, IOException {
+    public BoardPublication.Outcome publish(String board) throws IOException {
         return publish(board, witnessedHeads());
     }
 
     /** The size of the latest heads checkpoint the witness quorum cosigned (0 without one): read once a round. */
-    private long witnessedHeads() throws SQLException {
-        return Snapshot.statement(
-                db,
-                c -> BoardTips.witnessedTip(c, HeadsBoard.NAME)
-                        .map(t -> t.checkpoint() == null ? 0L : t.checkpoint().size())
-                        .orElse(0L));
+    private long witnessedHeads() {
+        return db.statement(r -> r.witnessedTip(HeadsBoard.NAME)
+                .map(t -> t.checkpoint() == null ? 0L : t.checkpoint().size())
+                .orElse(0L));
     }
 
     /**
      * {@link #publish(String)} with the witnessed heads size already read: a link is looked for when it
      * changed for this board (the snapshot then sees that heads checkpoint or a later one).
      */
-    private BoardPublication.Outcome publish(String board, long heads) throws SQLException, IOException {
+    private BoardPublication.Outcome publish(String board, long heads) throws IOException {
         boolean link = heads > 0 && !Long.valueOf(heads).equals(linkedAt.get(board));
         BoardPublication.Outcome o;
         try {
             // one read-only snapshot (the store's): the tiles written and the checkpoint after them agree
-            o = Snapshot.read(db, c -> {
+            o = db.read(c -> {
                 try {
                     return BoardPublication.publish(c, dir, board, settings.entries(), link);
                 } catch (IOException e) {
@@ -182,7 +176,7 @@ public final class Publisher implements AutoCloseable {
         }
         try {
             lock.close();
-        } catch (SQLException e) {
+        } catch (RuntimeException e) {
             LOG.warn("closing the publisher's lock session: {}", e.toString());
         }
         db.close();

@@ -5,8 +5,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.List;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.NoteSigner;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
 import org.electorallog.producer.ElectoralLogProducer;
@@ -26,7 +26,7 @@ record Projection(String topic, String jdbcUrl, Projector projector) implements 
         String topic = "publisher-" + name + "-" + System.nanoTime();
         EventsTopic.ensure(STACK.kafkaBootstrap(), topic, 1, (short) 1);
         EventsTopic.ensure(STACK.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
-        DatabaseAddress db = STACK.database();
+        DatabaseLogin db = STACK.database();
         String database = "publisher_" + name + "_" + System.nanoTime();
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
             c.createStatement().execute("CREATE DATABASE " + database);
@@ -63,7 +63,7 @@ record Projection(String topic, String jdbcUrl, Projector projector) implements 
 
     /** Waits until the board's latest checkpoint is at {@code size}. */
     void awaitCheckpoint(String board, long size) throws Exception {
-        DatabaseAddress db = STACK.database();
+        DatabaseLogin db = STACK.database();
         Poll.until(Duration.ofMinutes(1), board + " checkpointed at " + size, () -> {
             try (Connection c = DriverManager.getConnection(jdbcUrl, db.user(), db.password())) {
                 var tip = BoardTips.tip(c, board);
@@ -75,7 +75,7 @@ record Projection(String topic, String jdbcUrl, Projector projector) implements 
     }
 
     Publisher.Settings publishing(Path dir, boolean entries) {
-        DatabaseAddress db = STACK.database();
+        DatabaseLogin db = STACK.database();
         return new Publisher.Settings(jdbcUrl, db.user(), db.password(), dir, Duration.ofMillis(50), entries);
     }
 

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.testkit.Poll;
 import org.electorallog.verifier.Verification;
@@ -115,7 +115,7 @@ class PublisherCrashTest {
                 dir.toString(),
                 "20",
                 "entries");
-        DatabaseAddress db = Projection.STACK.database();
+        DatabaseLogin db = Projection.STACK.database();
         Map<String, String> env = pb.environment();
         env.put(Setting.JDBC_URL.env, p.jdbcUrl());
         env.put(Setting.DB_USER.env, db.user());

@@ -11,9 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.SigningKey;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.avro.Statement;
@@ -112,7 +112,7 @@ class PublisherTest {
         String committed = "committed-" + Long.toString(System.nanoTime(), 36);
         String inTheClear = "clear-" + Long.toString(System.nanoTime(), 36);
         Path dir = Files.createTempDirectory(Files.createDirectories(Path.of("target/tmp")), "committed-");
-        DatabaseAddress db = Projection.STACK.database();
+        DatabaseLogin db = Projection.STACK.database();
         try (Projection p = Projection.start("committed");
                 HikariDataSource keysDb = ProjectionDatabase.pool(p.jdbcUrl(), db.user(), db.password(), 2, "keys");
                 Publisher publisher = Publisher.open(p.publishing(dir, false))) {

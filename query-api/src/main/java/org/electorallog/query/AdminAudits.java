@@ -5,17 +5,17 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import javax.sql.DataSource;
 import org.electorallog.audit.AuditOptions;
 import org.electorallog.audit.AuditResult;
 import org.electorallog.audit.BoardAuditor;
+import org.electorallog.store.Projection;
 
 /**
  * Audits started over the admin API: run one at a time in the background, their progress and
  * results kept (the last 100) for {@code GET /admin/audits/{id}}.
  */
 final class AdminAudits implements AutoCloseable {
-    private final DataSource db;
+    private final Projection db;
     private final AuditOptions options;
     private final ExecutorService runner = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "admin-audit");
@@ -29,7 +29,7 @@ final class AdminAudits implements AutoCloseable {
         }
     };
 
-    AdminAudits(DataSource db, AuditOptions options) {
+    AdminAudits(Projection db, AuditOptions options) {
         this.db = db;
         this.options = options;
     }

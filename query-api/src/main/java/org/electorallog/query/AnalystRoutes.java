@@ -12,12 +12,12 @@ import org.electorallog.store.RecordExports;
  * and their query plans. For the analyst role (plans: admin; the gate checks it; docs/security.md).
  */
 final class AnalystRoutes {
-    private final LogReader reader;
+    private final PublicReads reader;
     private final RecordListing listing;
     private final Cursor cursors;
     private final ExportSlots exports;
 
-    AnalystRoutes(LogReader reader, RecordListing listing, Cursor cursors, ExportSlots exports) {
+    AnalystRoutes(PublicReads reader, RecordListing listing, Cursor cursors, ExportSlots exports) {
         this.reader = reader;
         this.listing = listing;
         this.cursors = cursors;

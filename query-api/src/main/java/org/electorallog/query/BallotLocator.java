@@ -13,7 +13,6 @@ import org.electorallog.core.TlogProof;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.BoardTip;
 import org.electorallog.store.Records;
-import org.electorallog.store.Tiles;
 
 /** The ballot locator: a voter's own cast votes with their C2SP tlog-proof bundles. */
 final class BallotLocator {
@@ -39,10 +38,9 @@ final class BallotLocator {
      */
     List<Responses.Ballot> ballots(
             String name, String userId, String electionId, String ballotId, Long beforeId, int limit) {
-        return reads.proofRead(c -> {
-            BoardTip witnessed = SnapshotReads.witnessedTip(c, name);
-            List<Records.Ballot> votes = Records.ballots(
-                    c,
+        return reads.proofRead(r -> {
+            BoardTip witnessed = SnapshotReads.witnessedTip(r, name);
+            List<Records.Ballot> votes = r.ballots(
                     witnessed.board().id(),
                     StatementKinds.CAST_VOTE,
                     userId,
@@ -56,7 +54,7 @@ final class BallotLocator {
             for (Records.Ballot v : votes) {
                 BoardTip tip = witnessed;
                 if (!ProofService.covers(witnessed, v.id())) {
-                    latest = latest == null ? SnapshotReads.tip(c, name) : latest;
+                    latest = latest == null ? SnapshotReads.tip(r, name) : latest;
                     tip = latest;
                 }
                 tips.add(tip);
@@ -66,14 +64,14 @@ final class BallotLocator {
                 }
             }
             Map<TileKey, byte[]> tiles =
-                    keys.isEmpty() ? Map.of() : Tiles.read(c, witnessed.board().id(), keys);
+                    keys.isEmpty() ? Map.of() : r.tiles(witnessed.board().id(), keys);
             List<Responses.Ballot> out = new ArrayList<>(votes.size());
             for (int i = 0; i < votes.size(); i++) {
                 Records.Ballot v = votes.get(i);
                 BoardTip tip = tips.get(i);
                 String chained = ProofService.covers(witnessed, v.id())
                         ? null
-                        : heads.bundle(c, witnessed, v.id()).orElse(null);
+                        : heads.bundle(r, witnessed, v.id()).orElse(null);
                 String bundle = chained != null
                         ? chained
                         : !ProofService.covers(tip, v.id())

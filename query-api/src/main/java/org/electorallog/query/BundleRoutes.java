@@ -11,9 +11,9 @@ import org.electorallog.core.TilePath;
  * (docs/personal-data.md "What each role sees", decision 119); observers' otherwise.
  */
 final class BundleRoutes {
-    private final LogReader reader;
+    private final PublicReads reader;
 
-    BundleRoutes(LogReader reader) {
+    BundleRoutes(PublicReads reader) {
         this.reader = reader;
     }
 
@@ -71,7 +71,7 @@ final class BundleRoutes {
      * in the clear (cached publicly; a bundle never changes once it exists), else to observers only
      * and never to a shared cache ({@code private}).
      */
-    private static void serve(Context ctx, LogReader.Bundle b) {
+    private static void serve(Context ctx, PublicReads.Bundle b) {
         if (!b.open() && !Gate.caller(ctx).covers(Role.OBSERVER)) {
             String why = "this bundle holds statements with personal values in the clear (format 1): observers only;"
                     + " a bundle whose entries are all in the committed form (format 2), or hold no personal value,"

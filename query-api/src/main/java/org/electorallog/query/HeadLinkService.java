@@ -1,7 +1,5 @@
 package org.electorallog.query;
 
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -11,9 +9,8 @@ import org.electorallog.core.ProofBuilder;
 import org.electorallog.core.TileSource;
 import org.electorallog.core.TlogProof;
 import org.electorallog.store.BoardTip;
-import org.electorallog.store.BoardTips;
 import org.electorallog.store.HeadLinks;
-import org.electorallog.store.Tiles;
+import org.electorallog.store.LogReader;
 
 /**
  * A board's link to the witnessed heads board (core {@link HeadsBoard}, docs/witnesses.md "One
@@ -51,15 +48,15 @@ final class HeadLinkService {
      * checkpoint of the board, and anonymous callers may ask as often as the rate limit lets them.
      */
     HeadsLink latest(String name) {
-        Optional<HeadsLink> found = reads.proofRead(c -> {
-            BoardTip board = SnapshotReads.tip(c, name);
-            Optional<BoardTip> heads = BoardTips.witnessedTip(c, HeadsBoard.NAME);
+        Optional<HeadsLink> found = reads.proofRead(r -> {
+            BoardTip board = SnapshotReads.tip(r, name);
+            Optional<BoardTip> heads = r.witnessedTip(HeadsBoard.NAME);
             String headsNote = heads.map(BoardTip::cosignedNote).orElse("");
             Optional<HeadsLink> held = latest.get(name, headsNote);
             if (held != null) {
                 return held;
             }
-            Optional<HeadsLink> link = HeadLinks.witnessed(c, heads, board.board(), -1, headsTiles(c))
+            Optional<HeadsLink> link = r.headLink(heads, board.board(), -1, headsTiles(r))
                     .map(l -> new HeadsLink(
                             name,
                             l.link().checkpoint().note(),
@@ -84,8 +81,8 @@ final class HeadLinkService {
      * The chained tlog-proof of record {@code id} of {@code board} ({@link HeadChain}), when a board
      * checkpoint covering it is in a witnessed heads checkpoint; empty otherwise.
      */
-    Optional<String> bundle(Connection c, BoardTip board, long id) throws SQLException {
-        Optional<HeadLinks.Witnessed> link = link(c, board, id);
+    Optional<String> bundle(LogReader r, BoardTip board, long id) {
+        Optional<HeadLinks.Witnessed> link = link(r, board, id);
         if (link.isEmpty()) {
             return Optional.empty();
         }
@@ -93,8 +90,7 @@ final class HeadLinkService {
         List<byte[]> proof = ProofBuilder.inclusion(
                 id,
                 size,
-                fullTiles.over(
-                        board.board().name(), Tiles.source(c, board.board().id())));
+                fullTiles.over(board.board().name(), r.tileSource(board.board().id())));
         TlogProof inBoard =
                 new TlogProof(null, id, proof, link.get().link().checkpoint().note());
         return Optional.of(
@@ -103,12 +99,12 @@ final class HeadLinkService {
     }
 
     /** The link of a checkpoint covering record {@code id} (-1: any), with E's proof in the witnessed H. */
-    private Optional<HeadLinks.Witnessed> link(Connection c, BoardTip board, long id) throws SQLException {
-        return HeadLinks.witnessed(c, board.board(), id, headsTiles(c));
+    private Optional<HeadLinks.Witnessed> link(LogReader r, BoardTip board, long id) {
+        return r.headLink(board.board(), id, headsTiles(r));
     }
 
-    /** The heads board's tiles on {@code c}, full ones from memory. */
-    private Function<Short, TileSource> headsTiles(Connection c) {
-        return headsId -> fullTiles.over(HeadsBoard.NAME, Tiles.source(c, headsId));
+    /** The heads board's tiles in the snapshot of {@code r}, full ones from memory. */
+    private Function<Short, TileSource> headsTiles(LogReader r) {
+        return headsId -> fullTiles.over(HeadsBoard.NAME, r.tileSource(headsId));
     }
 }

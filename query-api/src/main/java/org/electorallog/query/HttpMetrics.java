@@ -9,16 +9,16 @@ import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.LongStream;
-import javax.sql.DataSource;
 import org.electorallog.audit.IncrementalVerifier;
 import org.electorallog.store.Boards;
+import org.electorallog.store.Projection;
+import org.electorallog.store.ProjectionException;
 
 /**
  * The instance's Prometheus metrics ({@code GET /metrics}): JVM memory, threads and GC, the
@@ -31,7 +31,7 @@ final class HttpMetrics implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
 
-    private final DataSource db;
+    private final Projection db;
     private final io.micrometer.core.instrument.MultiGauge boardSize;
     private final io.micrometer.core.instrument.MultiGauge uncheckpointed;
     private final io.micrometer.core.instrument.MultiGauge checkpointAge;
@@ -41,9 +41,9 @@ final class HttpMetrics implements AutoCloseable {
     HttpMetrics(IncrementalVerifier verifier, ReadPools pools, boolean witnessed) {
         this.db = pools.listings();
         // each pool's metrics carry its name: query-api, query-api-proofs and query-api-exports
-        pools.listings().setMetricRegistry(registry);
-        pools.proofs().setMetricRegistry(registry);
-        pools.exports().setMetricRegistry(registry);
+        pools.listings().reportTo(registry);
+        pools.proofs().reportTo(registry);
+        pools.exports().reportTo(registry);
         boardSize = io.micrometer.core.instrument.MultiGauge.builder("electoral_log_board_size")
                 .description("records on the board")
                 .register(registry);
@@ -123,8 +123,8 @@ final class HttpMetrics implements AutoCloseable {
     private void refreshBoards() {
         List<Boards.Head> heads;
         try {
-            heads = Boards.heads(db);
-        } catch (SQLException e) {
+            heads = db.heads();
+        } catch (ProjectionException e) {
             // the database is away: the board gauges disappear and /health/ready says why
             heads = List.of();
         }

@@ -4,21 +4,19 @@ import io.javalin.http.HandlerType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.List;
-import javax.sql.DataSource;
+import org.electorallog.store.Projection;
 
 /** Health, metrics, the log's verifier keys and the OpenAPI document: unauthenticated, no data of any board. */
 final class OperationsRoutes {
     private static final String OPENAPI = openApi();
 
-    private final DataSource db;
+    private final Projection db;
     private final QueryApiSettings settings;
     private final HttpMetrics metrics;
     private final ProjectionSchema schema;
 
-    OperationsRoutes(DataSource db, QueryApiSettings settings, HttpMetrics metrics, ProjectionSchema schema) {
+    OperationsRoutes(Projection db, QueryApiSettings settings, HttpMetrics metrics, ProjectionSchema schema) {
         this.db = db;
         this.settings = settings;
         this.metrics = metrics;
@@ -98,11 +96,7 @@ final class OperationsRoutes {
     }
 
     private boolean databaseUp() {
-        try (Connection c = db.getConnection()) {
-            return c.isValid(2);
-        } catch (SQLException e) {
-            return false;
-        }
+        return db.reachable(2);
     }
 
     private static String openApi() {

@@ -2,10 +2,10 @@ package org.electorallog.query;
 
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
-import java.sql.Connection;
-import java.sql.SQLException;
-import javax.sql.DataSource;
+import org.electorallog.store.LogReader;
 import org.electorallog.store.Migrations;
+import org.electorallog.store.Projection;
+import org.electorallog.store.ProjectionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,11 +21,11 @@ import org.slf4j.LoggerFactory;
  */
 final class ProjectionSchema {
     private static final Logger LOG = LoggerFactory.getLogger(ProjectionSchema.class);
-    private final DataSource db;
+    private final Projection db;
     private final int needed;
     private volatile boolean current;
 
-    ProjectionSchema(DataSource db, int needed) {
+    ProjectionSchema(Projection db, int needed) {
         this.db = db;
         this.needed = needed;
     }
@@ -36,9 +36,9 @@ final class ProjectionSchema {
             return null;
         }
         int version;
-        try (Connection c = db.getConnection()) {
-            version = Migrations.appliedVersion(c);
-        } catch (SQLException e) {
+        try {
+            version = db.statement(LogReader::schemaVersion);
+        } catch (ProjectionException e) {
             return "cannot read the projection's schema version (" + e.getMessage() + ")";
         }
         if (version < needed) {

@@ -20,7 +20,6 @@ import org.electorallog.store.BoardTip;
 import org.electorallog.store.CheckpointRow;
 import org.electorallog.store.Deliveries;
 import org.electorallog.store.ProofTip;
-import org.electorallog.store.RecordStatements;
 import org.electorallog.store.Tiles;
 
 /**
@@ -53,8 +52,8 @@ final class ProofService {
      * so the answer tells nothing to a caller who does not hold the statement.
      */
     Responses.Delivery delivery(String name, String deliveryId, byte[] leafHash) {
-        return reads.proofStatement(c -> {
-            Optional<Deliveries.Projected> p = Deliveries.projected(c, name, deliveryId);
+        return reads.proofStatement(r -> {
+            Optional<Deliveries.Projected> p = r.delivery(name, deliveryId);
             if (p.isEmpty() || !MessageDigest.isEqual(p.get().leafHash(), leafHash)) {
                 throw ApiException.notFound("board " + name + " holds no record of delivery ID '" + deliveryId
                         + "' with this leaf hash (yet): not projected so far, refused (the dead-letter topic says why), "
@@ -73,15 +72,15 @@ final class ProofService {
      */
     Responses.InclusionProof inclusion(String name, long id, Long requestedSize) {
         if (requestedSize == null) {
-            return reads.proofStatement(c -> {
-                ProofTip t = SnapshotReads.proofTip(c, name, id);
+            return reads.proofStatement(r -> {
+                ProofTip t = SnapshotReads.proofTip(r, name, id);
                 CheckpointRow cp = t.tip().checkpoint();
                 long size = sizeOrLatest(name, "size", null, cp, t.tip().size());
                 return inclusionProof(name, id, size, cp, t.source(size, id));
             });
         }
-        return reads.proofRead(c -> {
-            BoardTip tip = SnapshotReads.tip(c, name);
+        return reads.proofRead(r -> {
+            BoardTip tip = SnapshotReads.tip(r, name);
             CheckpointRow cp = tip.checkpoint();
             long size = sizeOrLatest(name, "size", requestedSize, cp, tip.size());
             return inclusionProof(
@@ -89,7 +88,7 @@ final class ProofService {
                     id,
                     size,
                     cp,
-                    fullTiles.over(name, Tiles.source(c, tip.board().id())));
+                    fullTiles.over(name, r.tileSource(tip.board().id())));
         });
     }
 
@@ -118,9 +117,9 @@ final class ProofService {
      * receipt holding only the hash), at {@code size} (null = the latest checkpoint).
      */
     Responses.InclusionProof inclusionOfLeaf(String name, byte[] leafHash, Long requestedSize) {
-        long id = reads.proofRead(c -> {
-            BoardRow b = SnapshotReads.board(c, name);
-            return RecordStatements.idByLeafHash(c, b.id(), leafHash)
+        long id = reads.proofRead(r -> {
+            BoardRow b = SnapshotReads.board(r, name);
+            return r.idByLeafHash(b.id(), leafHash)
                     .orElseThrow(() -> ApiException.notFound("board '" + name + "' has no cast vote with leaf hash "
                             + Responses.b64(leafHash) + " (the leaf hash is SHA-256 of 0x00 and the canonical "
                             + "statement, RFC 6962 section 2.1; other kinds of record are proven by ID)"));
@@ -136,20 +135,20 @@ final class ProofService {
      */
     Responses.ConsistencyProof consistency(String name, long from, Long requestedTo) {
         if (requestedTo == null) {
-            return reads.proofStatement(c -> {
-                ProofTip t = SnapshotReads.proofTip(c, name, from - 1);
+            return reads.proofStatement(r -> {
+                ProofTip t = SnapshotReads.proofTip(r, name, from - 1);
                 CheckpointRow cp = t.tip().checkpoint(); // none: a 404 before any tile is read
                 return consistencyProof(name, from, null, t.tip(), t.source(cp == null ? 0 : cp.size(), from - 1));
             });
         }
-        return reads.proofRead(c -> {
-            BoardTip tip = SnapshotReads.tip(c, name);
+        return reads.proofRead(r -> {
+            BoardTip tip = SnapshotReads.tip(r, name);
             return consistencyProof(
                     name,
                     from,
                     requestedTo,
                     tip,
-                    fullTiles.over(name, Tiles.source(c, tip.board().id())));
+                    fullTiles.over(name, r.tileSource(tip.board().id())));
         });
     }
 
@@ -187,8 +186,8 @@ final class ProofService {
             throw ApiException.badRequest(
                     "the body must be a signed checkpoint note (C2SP tlog-checkpoint): " + e.getMessage());
         }
-        return reads.proofStatement(c -> {
-            ProofTip t = SnapshotReads.proofTip(c, name, id, trusted.size() - 1);
+        return reads.proofStatement(r -> {
+            ProofTip t = SnapshotReads.proofTip(r, name, id, trusted.size() - 1);
             BoardTip tip = t.tip();
             BoardRow b = tip.board();
             if (!trusted.origin().equals(b.origin())) {
@@ -235,24 +234,22 @@ final class ProofService {
      * checkpoint (docs/witnesses.md).
      */
     String bundle(String name, long id) {
-        return reads.proofRead(c -> {
-            BoardTip witnessed = SnapshotReads.witnessedTip(c, name);
+        return reads.proofRead(r -> {
+            BoardTip witnessed = SnapshotReads.witnessedTip(r, name);
             if (!covers(witnessed, id)) {
-                Optional<String> chained = heads.bundle(c, witnessed, id);
+                Optional<String> chained = heads.bundle(r, witnessed, id);
                 if (chained.isPresent()) {
                     return chained.get();
                 }
             }
-            BoardTip tip = covers(witnessed, id) ? witnessed : SnapshotReads.tip(c, name);
+            BoardTip tip = covers(witnessed, id) ? witnessed : SnapshotReads.tip(r, name);
             CheckpointRow cp = tip.checkpoint();
             if (cp == null || id >= cp.size()) {
                 throw ApiException.notFound(
                         "record " + id + " is not yet in a checkpoint of board '" + name + "'; retry shortly");
             }
             List<byte[]> proof = ProofBuilder.inclusion(
-                    id,
-                    cp.size(),
-                    fullTiles.over(name, Tiles.source(c, tip.board().id())));
+                    id, cp.size(), fullTiles.over(name, r.tileSource(tip.board().id())));
             return new TlogProof(null, id, proof, tip.cosignedNote()).format();
         });
     }

@@ -13,7 +13,7 @@ import org.electorallog.core.TilePath;
  * No authorization check (docs/security.md says which of these move behind roles).
  */
 final class PublicRoutes {
-    private final LogReader reader;
+    private final PublicReads reader;
     private final ProofService proofs;
     private final BallotLocator ballots;
     private final Cursor cursors;
@@ -22,7 +22,7 @@ final class PublicRoutes {
     private final HeadLinkService headLinks;
 
     PublicRoutes(
-            LogReader reader,
+            PublicReads reader,
             ProofService proofs,
             HeadLinkService headLinks,
             BallotLocator ballots,

@@ -1,6 +1,5 @@
 package org.electorallog.query;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.javalin.Javalin;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.HandlerType;
@@ -9,7 +8,6 @@ import io.javalin.router.Endpoint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import javax.sql.DataSource;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
@@ -20,6 +18,7 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.electorallog.audit.AuditOptions;
 import org.electorallog.audit.IncrementalVerifier;
 import org.electorallog.store.Migrations;
+import org.electorallog.store.Projection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +34,7 @@ public final class QueryApi implements AutoCloseable {
     static final List<String> PREFLIGHT_PATHS = List.of("/boards/*", "/openapi.json");
 
     private final ReadPools pools;
-    private final HikariDataSource db;
+    private final Projection db;
     private final QueryApiSettings settings;
     private final AdminAudits audits;
     private final IncrementalVerifier verifier;
@@ -62,10 +61,10 @@ public final class QueryApi implements AutoCloseable {
             // not fatal: the projector may be starting beside this instance; readiness says why meanwhile
             LOG.warn("not ready: {}", behind);
         }
-        SnapshotReads reads = new SnapshotReads(db, pools.proofs(), pools.exports());
+        SnapshotReads reads = new SnapshotReads(pools);
         FullTiles fullTiles = new FullTiles(settings.http().fullTiles());
         metrics.fullTiles(fullTiles);
-        LogReader reader = new LogReader(reads, fullTiles);
+        PublicReads reader = new PublicReads(reads, fullTiles);
         Cursor cursors = new Cursor(settings.cursorKey());
         AccessSettings access = settings.effectiveAccess();
         HeadLinkService headLinks = new HeadLinkService(reads, fullTiles);
@@ -202,7 +201,7 @@ public final class QueryApi implements AutoCloseable {
      * own parameters (decision 20), as many connections as exports may run at once. The perf probe
      * runs its export batches on it, as an export does, without HTTP.
      */
-    public DataSource exportPool() {
+    public Projection exportPool() {
         return pools.exports();
     }
 

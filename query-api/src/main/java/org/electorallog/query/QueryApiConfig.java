@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.electorallog.config.Configuration;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.WitnessPolicy;
@@ -98,13 +99,12 @@ public final class QueryApiConfig {
     }
 
     /** The sender registry's writer login, when configured. */
-    static QueryApiSettings.RegistrarLogin registrar(Configuration conf, String jdbc) {
+    static DatabaseLogin registrar(Configuration conf, String jdbc) {
         if (!conf.isSet(Setting.REGISTRAR_DB_USER)) {
             return null;
         }
         String password = conf.secret(Setting.REGISTRAR_DB_PASSWORD);
-        return new QueryApiSettings.RegistrarLogin(
-                jdbc, conf.get(Setting.REGISTRAR_DB_USER), password == null ? "" : password);
+        return new DatabaseLogin(jdbc, conf.get(Setting.REGISTRAR_DB_USER), password == null ? "" : password);
     }
 
     /** Tokens by role, OIDC, what anonymous callers see, trusted proxies (docs/security.md). */

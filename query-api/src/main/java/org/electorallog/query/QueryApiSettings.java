@@ -7,6 +7,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.WitnessPolicy;
@@ -29,8 +30,8 @@ import org.electorallog.core.WitnessPolicy;
  *                        outside the projection; null = in memory only (lost on restart)
  * @param access          tokens by role, OIDC, what anonymous callers see, trusted proxies; null = the
  *                        admin token alone ({@link AccessSettings#adminOnly})
- * @param registrar       the login the admin endpoints write the sender registry with (store V9's
- *                        electoral_log_registrar); null = those endpoints answer 503
+ * @param registrar       a login that may write the sender registry and nothing else (store V9's
+ *                        electoral_log_registrar), for the admin endpoints; null = those answer 503
  * @param witnesses       the witnesses and quorum the voter page checks cosignatures against
  *                        (ELECTORAL_LOG_WITNESSES, docs/witnesses.md); {@link WitnessPolicy#NONE} = none
  */
@@ -48,14 +49,11 @@ public record QueryApiSettings(
         HttpSettings http,
         AccessSettings access,
         Path verifierMemory,
-        RegistrarLogin registrar,
+        DatabaseLogin registrar,
         WitnessPolicy witnesses) {
-    /** A database login that may write the sender registry, and nothing else. */
-    public record RegistrarLogin(String jdbcUrl, String user, String password) {
-        @Override
-        public String toString() {
-            return "RegistrarLogin[" + jdbcUrl + ", " + user + "]"; // never the password
-        }
+    /** The projection's login (the read-only role suffices). */
+    public DatabaseLogin login() {
+        return new DatabaseLogin(jdbcUrl, user, password);
     }
 
     /** Settings with the admin endpoints behind {@code token} (at least 16 characters; null: none). */
@@ -84,7 +82,7 @@ public record QueryApiSettings(
         });
     }
 
-    public QueryApiSettings withRegistrar(RegistrarLogin r) {
+    public QueryApiSettings withRegistrar(DatabaseLogin r) {
         return copy(c -> c.registrar = r);
     }
 
@@ -167,7 +165,7 @@ public record QueryApiSettings(
         HttpSettings http;
         AccessSettings access;
         Path verifierMemory;
-        RegistrarLogin registrar;
+        DatabaseLogin registrar;
         WitnessPolicy witnesses;
 
         Values(QueryApiSettings s) {

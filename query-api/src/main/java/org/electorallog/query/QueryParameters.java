@@ -1,6 +1,5 @@
 package org.electorallog.query;
 
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 
@@ -71,12 +70,12 @@ final class QueryParameters {
     }
 
     /** An ISO-8601 instant, null when absent. */
-    static Timestamp instant(String name, String text) {
+    static Instant instant(String name, String text) {
         if (text == null) {
             return null;
         }
         try {
-            return Timestamp.from(Instant.parse(text));
+            return Instant.parse(text);
         } catch (DateTimeParseException e) {
             throw ApiException.badRequest(
                     name + " must be an ISO-8601 instant such as 2026-11-30T10:00:00Z, got '" + shown(text) + "'");

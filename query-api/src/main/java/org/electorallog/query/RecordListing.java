@@ -6,25 +6,22 @@ import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Timestamp;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.electorallog.store.BoardRow;
-import org.electorallog.store.Boards;
 import org.electorallog.store.BoundStatement;
 import org.electorallog.store.CheckpointRow;
-import org.electorallog.store.Checkpoints;
 import org.electorallog.store.CounterKey;
 import org.electorallog.store.Counters;
 import org.electorallog.store.ListingPlan;
 import org.electorallog.store.ListingSql;
+import org.electorallog.store.LogReader;
+import org.electorallog.store.ProjectionException;
 import org.electorallog.store.RecordExports;
 import org.electorallog.store.RecordFilter;
 import org.electorallog.store.Records;
-import org.electorallog.store.Senders;
 import org.electorallog.store.StoredRecord;
 
 /**
@@ -43,14 +40,14 @@ final class RecordListing {
         String identity = q.identity() + "\u0000" + board;
         Cursor.Position after = cursor == null ? null : cursors.position(identity, cursor);
         RecordFilter f = q.filter();
-        return reads.read(c -> {
-            Planned p = plan(c, board, f, after);
+        return reads.read(r -> {
+            Planned p = plan(r, board, f, after);
             if (p.sql() == null) {
                 return new Responses.ListingPage(List.of(), null, p.served());
             }
-            List<StoredRecord> rows = Records.list(c, board, p.sql());
+            List<StoredRecord> rows = r.list(board, p.sql());
             List<Responses.ListedRecord> out = new ArrayList<>(rows.size());
-            rows.forEach(r -> out.add(Responses.ListedRecord.of(r)));
+            rows.forEach(row -> out.add(Responses.ListedRecord.of(row)));
             if (p.path() == ListingPlan.Path.SORT_INDEX) {
                 StoredRecord last = rows.isEmpty() ? null : rows.get(rows.size() - 1);
                 String next = rows.size() < f.limit
@@ -80,42 +77,41 @@ final class RecordListing {
     /** EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) of the statement a listing request runs (the explain endpoint). */
     String explain(String board, ListingQuery q, String cursor, Cursor cursors) {
         Cursor.Position after = cursor == null ? null : cursors.position(q.identity() + "\u0000" + board, cursor);
-        return reads.read(c -> {
-            Planned p = plan(c, board, q.filter(), after);
-            return p.sql() == null ? "[]" : p.sql().explain(c);
+        return reads.read(r -> {
+            Planned p = plan(r, board, q.filter(), after);
+            return p.sql() == null ? "[]" : r.explain(p.sql());
         });
     }
 
     /** EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) of the statement a count request runs. */
     String explainCount(String board, ListingQuery q) {
         RecordFilter f = q.filter();
-        return reads.read(c -> {
-            BoardRow b = SnapshotReads.board(c, board);
+        return reads.read(r -> {
+            BoardRow b = SnapshotReads.board(r, board);
             List<CounterKey> keys = ListingPlan.counterKeys(f);
             if (keys != null) {
-                return new BoundStatement(
-                                Counters.ONE_SQL,
-                                List.of(b.id(), keys.get(0).kind(), keys.get(0).electionId()))
-                        .explain(c);
+                return r.explain(new BoundStatement(
+                        Counters.ONE_SQL,
+                        List.of(b.id(), keys.get(0).kind(), keys.get(0).electionId())));
             }
-            long size = Boards.size(c, b.id());
-            long[] range = idRange(c, b, f, size);
+            long size = r.size(b.id());
+            long[] range = idRange(r, b, f, size);
             if (ListingPlan.countIsIdRange(f)) {
                 // the count is the ID range's length: what runs is the created-time search of its edge(s)
-                Timestamp edge = f.createdFrom != null ? f.createdFrom : f.createdTo;
+                Instant edge = f.createdFrom != null ? f.createdFrom : f.createdTo;
                 return edge == null
                         ? "[]"
-                        : new BoundStatement(Records.FIRST_CREATED_AT_OR_AFTER_SQL, List.of(size, edge, edge, b.id()))
-                                .explain(c);
+                        : r.explain(new BoundStatement(
+                                Records.FIRST_CREATED_AT_OR_AFTER_SQL, List.of(size, edge, edge, b.id())));
             }
             Integer senderId =
-                    f.senderKey == null ? null : Senders.idOf(c, f.senderKey).orElse(null);
+                    f.senderKey == null ? null : r.senderId(f.senderKey).orElse(null);
             BoundStatement sql = ListingSql.cappedCount(f, b.id(), range[0], range[1], senderId);
             if (sql == null) {
                 throw ApiException.badRequest(
                         "this filter combination has no bounded count; countable: " + RecordFilter.COUNTABLE);
             }
-            return sql.explain(c);
+            return r.explain(sql);
         });
     }
 
@@ -123,14 +119,14 @@ final class RecordListing {
     private record Planned(
             BoundStatement sql, ListingPlan.Path path, Responses.Served served, long from, long to, long lo, long hi) {}
 
-    private Planned plan(Connection c, String board, RecordFilter f, Cursor.Position after) throws SQLException {
-        BoardRow b = SnapshotReads.board(c, board);
-        long size = Boards.size(c, b.id());
+    private Planned plan(LogReader r, String board, RecordFilter f, Cursor.Position after) {
+        BoardRow b = SnapshotReads.board(r, board);
+        long size = r.size(b.id());
         ListingPlan.Path path = ListingPlan.path(f);
         String pathName = path.name().toLowerCase(Locale.ROOT);
         Integer senderId = null;
         if (f.senderKey != null) {
-            senderId = Senders.idOf(c, f.senderKey).orElse(null);
+            senderId = r.senderId(f.senderKey).orElse(null);
             if (senderId == null) {
                 return new Planned(
                         null,
@@ -159,7 +155,7 @@ final class RecordListing {
                     0,
                     0);
         }
-        long[] range = idRange(c, b, f, size);
+        long[] range = idRange(r, b, f, size);
         long from = range[0];
         long to = range[1];
         if (after != null) {
@@ -196,19 +192,19 @@ final class RecordListing {
      */
     Responses.Count count(String board, ListingQuery q) {
         RecordFilter f = q.filter();
-        return reads.read(c -> {
-            BoardRow b = SnapshotReads.board(c, board);
+        return reads.read(r -> {
+            BoardRow b = SnapshotReads.board(r, board);
             List<CounterKey> keys = ListingPlan.counterKeys(f);
             if (keys != null) {
-                return new Responses.Count(Counters.sum(c, b.id(), keys), false, "counters");
+                return new Responses.Count(r.counterSum(b.id(), keys), false, "counters");
             }
-            long[] range = idRange(c, b, f, Boards.size(c, b.id()));
+            long[] range = idRange(r, b, f, r.size(b.id()));
             if (ListingPlan.countIsIdRange(f)) {
                 return new Responses.Count(Math.max(0, range[1] - range[0]), false, "id_range");
             }
             Integer senderId = null;
             if (f.senderKey != null) {
-                senderId = Senders.idOf(c, f.senderKey).orElse(null);
+                senderId = r.senderId(f.senderKey).orElse(null);
                 if (senderId == null) {
                     return new Responses.Count(0, false, "senders");
                 }
@@ -218,20 +214,20 @@ final class RecordListing {
                 throw ApiException.badRequest(
                         "this filter combination has no bounded count; countable: " + RecordFilter.COUNTABLE);
             }
-            long n = sql.count(c);
+            long n = r.count(sql);
             return new Responses.Count(Math.min(n, RecordFilter.COUNT_CAP), n > RecordFilter.COUNT_CAP, "index");
         });
     }
 
     /** [from, to) of the IDs the request's ID bounds and created window allow, within the board's size. */
-    private static long[] idRange(Connection c, BoardRow b, RecordFilter f, long size) throws SQLException {
+    private static long[] idRange(LogReader r, BoardRow b, RecordFilter f, long size) {
         long from = f.fromId == null ? 0 : f.fromId;
         long to = f.toId == null ? size : Math.min(size, f.toId);
         if (f.createdFrom != null) {
-            from = Math.max(from, Records.firstCreatedAtOrAfter(c, b, f.createdFrom, size));
+            from = Math.max(from, r.firstCreatedAtOrAfter(b, f.createdFrom, size));
         }
         if (f.createdTo != null) {
-            to = Math.min(to, Records.firstCreatedAtOrAfter(c, b, f.createdTo, size));
+            to = Math.min(to, r.firstCreatedAtOrAfter(b, f.createdTo, size));
         }
         return new long[] {from, Math.max(from, to)};
     }
@@ -240,9 +236,9 @@ final class RecordListing {
     record Manifest(short boardId, long size, String root, String checkpoint) {}
 
     Manifest manifest(String board) {
-        return reads.read(c -> {
-            BoardRow b = SnapshotReads.board(c, board);
-            CheckpointRow cp = Checkpoints.latest(c, b.id())
+        return reads.read(r -> {
+            BoardRow b = SnapshotReads.board(r, board);
+            CheckpointRow cp = r.latestCheckpoint(b.id())
                     .orElseThrow(() ->
                             ApiException.notFound("board '" + board + "' has no checkpoint yet; nothing to export"));
             return new Manifest(b.id(), cp.size(), Responses.b64(cp.root()), cp.note());
@@ -262,15 +258,15 @@ final class RecordListing {
      */
     void stream(String board, Manifest m, int batch, RecordExports.ExportShape shape, RowSink sink) throws IOException {
         try {
-            RecordExports.<IOException>export(
-                    reads.exportDb(),
-                    m.boardId(),
-                    board,
-                    m.size(),
-                    batch,
-                    shape,
-                    (r, leafHash) -> sink.accept(Responses.ListedRecord.of(r, leafHash, shape.statements())));
-        } catch (SQLException e) {
+            reads.exports()
+                    .<IOException>export(
+                            m.boardId(),
+                            board,
+                            m.size(),
+                            batch,
+                            shape,
+                            (r, leafHash) -> sink.accept(Responses.ListedRecord.of(r, leafHash, shape.statements())));
+        } catch (ProjectionException e) {
             throw new IOException("export of board " + board + " failed: " + e.getMessage(), e);
         }
     }

@@ -1,20 +1,18 @@
 package org.electorallog.query;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
-import javax.sql.DataSource;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
 import org.electorallog.schemas.BoardName;
 import org.electorallog.schemas.StatementKinds;
+import org.electorallog.store.Projection;
+import org.electorallog.store.Registry;
 import org.electorallog.store.SenderGrant;
 import org.electorallog.store.SenderGrants;
 
@@ -25,12 +23,13 @@ import org.electorallog.store.SenderGrants;
  * touch {@code sender_grants} only; without it the write endpoints answer 503 saying what to set.
  */
 final class SenderRoutes implements AutoCloseable {
-    private final DataSource reads;
-    private final HikariDataSource writes;
+    private final Projection reads;
+    private final Projection writes;
 
-    SenderRoutes(DataSource reads, QueryApiSettings.RegistrarLogin registrar) {
+    SenderRoutes(Projection reads, DatabaseLogin registrar) {
         this.reads = reads;
-        this.writes = registrar == null ? null : pool(registrar);
+        // the server starts even when the login is not there yet; a write then answers 500 with the cause logged
+        this.writes = registrar == null ? null : Projection.openOnDemand(registrar, 2, "registrar");
     }
 
     /** A grant as the endpoints show it (keys base64, times ISO 8601). */
@@ -116,13 +115,11 @@ final class SenderRoutes implements AutoCloseable {
                 .toList();
     }
 
-    private List<Grant> list() throws SQLException {
-        try (Connection c = reads.getConnection()) {
-            return SenderGrants.all(c).stream().map(Grant::of).toList();
-        }
+    private List<Grant> list() {
+        return reads.registry().all().stream().map(Grant::of).toList();
     }
 
-    private void grant(Context ctx) throws SQLException {
+    private void grant(Context ctx) {
         GrantRequest body = body(ctx, GrantRequest.class);
         SenderGrants.Request request;
         try {
@@ -138,12 +135,10 @@ final class SenderRoutes implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
         }
-        try (Connection c = writer().getConnection()) {
-            ctx.status(201).json(Grant.of(SenderGrants.add(c, request)));
-        }
+        ctx.status(201).json(Grant.of(writer().add(request)));
     }
 
-    private void revoke(Context ctx) throws SQLException {
+    private void revoke(Context ctx) {
         long id;
         try {
             id = Long.parseLong(ctx.pathParam("grant"));
@@ -161,21 +156,19 @@ final class SenderRoutes implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
         }
-        try (Connection c = writer().getConnection()) {
-            SenderGrant done =
-                    SenderGrants.revoke(c, id, at, who(ctx), body.reason()).orElse(null);
-            if (done == null) {
-                SenderGrant g = SenderGrants.byId(c, id)
-                        .orElseThrow(() -> ApiException.notFound("no sender grant " + id + " (GET /admin/senders)"));
-                throw new ApiException(
-                        Problem.Type.CONFLICT,
-                        "grant " + id + " was already revoked at " + g.revoked() + " by " + g.revokedBy());
-            }
-            ctx.json(Grant.of(done));
+        Registry registry = writer();
+        SenderGrant done = registry.revoke(id, at, who(ctx), body.reason()).orElse(null);
+        if (done == null) {
+            SenderGrant g = registry.byId(id)
+                    .orElseThrow(() -> ApiException.notFound("no sender grant " + id + " (GET /admin/senders)"));
+            throw new ApiException(
+                    Problem.Type.CONFLICT,
+                    "grant " + id + " was already revoked at " + g.revoked() + " by " + g.revokedBy());
         }
+        ctx.json(Grant.of(done));
     }
 
-    private DataSource writer() {
+    private Registry writer() {
         if (writes == null) {
             throw new ApiException(
                     Problem.Type.UNAVAILABLE,
@@ -183,7 +176,7 @@ final class SenderRoutes implements AutoCloseable {
                             + Setting.REGISTRAR_DB_PASSWORD.fileEnv()
                             + " (the electoral_log_registrar login), or use `electoral-log senders`");
         }
-        return writes;
+        return writes.registry();
     }
 
     private static <T> T body(Context ctx, Class<T> type) {
@@ -229,20 +222,6 @@ final class SenderRoutes implements AutoCloseable {
         }
         return c.role().name().toLowerCase(Locale.ROOT) + " via " + c.via()
                 + (c.userId() == null ? "" : " (" + c.userId() + ")");
-    }
-
-    private static HikariDataSource pool(QueryApiSettings.RegistrarLogin login) {
-        HikariConfig cfg = new HikariConfig();
-        cfg.setJdbcUrl(login.jdbcUrl());
-        cfg.setUsername(login.user());
-        cfg.setPassword(login.password());
-        cfg.setMaximumPoolSize(2);
-        cfg.setMinimumIdle(0);
-        cfg.setPoolName("registrar");
-        cfg.setAutoCommit(true);
-        // the server starts even when the login is not there yet; a write then answers 500 with the cause logged
-        cfg.setInitializationFailTimeout(-1);
-        return new HikariDataSource(cfg);
     }
 
     @Override

@@ -348,7 +348,7 @@ class AccessTest {
 
     @Test
     void theRateLimitCountsTheClientBehindATrustedProxyOnly() throws Exception {
-        org.electorallog.infra.DatabaseAddress db =
+        org.electorallog.config.DatabaseLogin db =
                 org.electorallog.infra.SharedStack.get().database();
         QueryApiSettings base = QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0)
                 .withHttp(HttpSettings.defaults().withLimits(RatePolicy.everyClass(1)));

@@ -11,8 +11,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.NoteVerifier;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +27,7 @@ class AdminPortTest {
     /** Starts the API with an admin port chosen here (again when another process took it first). */
     static Started withAdminPort(java.util.function.IntFunction<HttpSettings> http) throws Exception {
         QueryApiTest.load();
-        DatabaseAddress db = SharedStack.get().database();
+        DatabaseLogin db = SharedStack.get().database();
         Started started = null;
         // a free port chosen here may be taken before the server binds it on a busy machine: choose again
         for (int attempt = 0; started == null; attempt++) {

@@ -9,8 +9,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.NoteVerifier;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.AfterAll;
@@ -25,7 +25,7 @@ class AdminTest {
     @BeforeAll
     static void start() throws Exception {
         QueryApiTest.load();
-        DatabaseAddress db = SharedStack.get().database();
+        DatabaseLogin db = SharedStack.get().database();
         admin = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0)
                 .withAdminToken(TOKEN)
                 .withLogKeys(List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())))

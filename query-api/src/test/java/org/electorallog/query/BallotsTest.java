@@ -13,11 +13,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.TlogProof;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.junit.jupiter.api.Test;
 
@@ -142,7 +142,7 @@ class BallotsTest {
 
     @Test
     void theLocatorPageReadsOnlyTheVotersOwnRows() throws Exception {
-        DatabaseAddress db = SharedStack.get().database();
+        DatabaseLogin db = SharedStack.get().database();
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
             c.createStatement().execute("ANALYZE records");
             short boardId;

@@ -18,8 +18,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.SigningKey;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 class HostileCallersTest {
     static final String BOARD = QueryApiTest.BOARD;
-    static DatabaseAddress db;
+    static DatabaseLogin db;
 
     @BeforeAll
     static void load() throws Exception {

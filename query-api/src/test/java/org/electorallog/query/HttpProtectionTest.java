@@ -17,7 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.infra.SharedStack;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,7 +29,7 @@ class HttpProtectionTest {
     @BeforeAll
     static void data() throws Exception {
         QueryApiTest.load();
-        DatabaseAddress db = SharedStack.get().database();
+        DatabaseLogin db = SharedStack.get().database();
         base = QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0);
     }
 

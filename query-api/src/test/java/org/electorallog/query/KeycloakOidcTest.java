@@ -17,7 +17,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.infra.KeycloakAdmin;
 import org.electorallog.infra.KeycloakRealm;
 import org.electorallog.infra.KeycloakServer;
@@ -107,7 +107,7 @@ class KeycloakOidcTest {
     }
 
     static QueryApi startApi(String realm) {
-        DatabaseAddress db = SharedStack.get().database();
+        DatabaseLogin db = SharedStack.get().database();
         AccessSettings.Oidc oidc = new AccessSettings.Oidc(
                 keycloak.issuer(realm),
                 keycloak.jwksUrl(realm),

@@ -13,11 +13,11 @@ import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.TileTree;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.RecordExports;
@@ -33,7 +33,7 @@ class ListingAndExportsTest {
     @BeforeAll
     static void start() throws Exception {
         QueryApiTest.load();
-        DatabaseAddress db = SharedStack.get().database();
+        DatabaseLogin db = SharedStack.get().database();
         admin = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0)
                 .withAdminToken(TOKEN)
                 .withHttp(HttpSettings.defaults().withLimits(RatePolicy.unlimited())));
@@ -222,7 +222,7 @@ class ListingAndExportsTest {
     /** Every record once, in ID order, across batch edges and tile edges, with the leaf hash the tree holds. */
     @Test
     void exportBatchesCarryTheTreesLeafHashesAcrossBatchAndTileEdges() throws Exception {
-        DatabaseAddress db = SharedStack.get().database();
+        DatabaseLogin db = SharedStack.get().database();
         // an export takes a connection a batch: pooled, as the API's are
         try (com.zaxxer.hikari.HikariDataSource ds = org.electorallog.store.ProjectionDatabase.pool(
                 db.jdbcUrl(), db.user(), db.password(), 2, "export-test")) {
@@ -294,7 +294,7 @@ class ListingAndExportsTest {
     /** A record whose leaf is missing from the tiles is a damaged projection: the export stops and says so. */
     @Test
     void anExportStopsOnARecordWithoutItsLeafHash() throws Exception {
-        DatabaseAddress db = SharedStack.get().database();
+        DatabaseLogin db = SharedStack.get().database();
         try (Connection c = java.sql.DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
             c.setAutoCommit(false);
             short board = org.electorallog.store.Boards.find(c, QueryApiTest.BOARD)

@@ -22,7 +22,7 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.infra.SharedStack;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -57,7 +57,7 @@ class OidcTest {
             ex.close();
         });
         jwks.start();
-        DatabaseAddress db = SharedStack.get().database();
+        DatabaseLogin db = SharedStack.get().database();
         AccessSettings.Oidc oidc = new AccessSettings.Oidc(
                 ISSUER,
                 "http://127.0.0.1:" + jwks.getAddress().getPort() + "/certs",

@@ -8,8 +8,9 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.infra.SharedStack;
+import org.electorallog.store.Projection;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -26,13 +27,14 @@ class PoolsTest {
 
     @Test
     void listingsPlanAfreshAndProofsKeepTheirPlans() throws Exception {
-        DatabaseAddress db = SharedStack.get().database();
+        DatabaseLogin db = SharedStack.get().database();
         QueryApiSettings settings = QueryApiSettings.publicOnly(db.jdbcUrl(), "electoral_log_query_api", "", 0);
-        try (HikariDataSource listings = ReadPools.pool(settings, "pools-test-listings", true, 8);
-                HikariDataSource proofs = ReadPools.pool(settings, "pools-test-proofs", false, 8)) {
-            assertEquals("force_custom_plan", show(listings, "plan_cache_mode"));
-            assertEquals("auto", show(proofs, "plan_cache_mode"));
-            for (HikariDataSource pool : new HikariDataSource[] {listings, proofs}) {
+        try (Projection listings = Projection.openSnapshots(settings.login(), 8, "pools-test-listings", true);
+                Projection proofs = Projection.openSnapshots(settings.login(), 8, "pools-test-proofs", false)) {
+            assertEquals("force_custom_plan", show(listings.dataSource(), "plan_cache_mode"));
+            assertEquals("auto", show(proofs.dataSource(), "plan_cache_mode"));
+            for (Projection p : new Projection[] {listings, proofs}) {
+                HikariDataSource pool = (HikariDataSource) p.dataSource();
                 assertEquals("1min", show(pool, "statement_timeout"), pool.getPoolName());
                 try (Connection c = pool.getConnection()) {
                     assertTrue(c.isReadOnly(), pool.getPoolName());
@@ -56,7 +58,7 @@ class PoolsTest {
         assertTrue(metrics.contains("hikaricp_connections_active{pool=\"query-api-exports\"}"), metrics);
     }
 
-    private static String show(HikariDataSource pool, String setting) throws SQLException {
+    private static String show(javax.sql.DataSource pool, String setting) throws SQLException {
         try (Connection c = pool.getConnection();
                 Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SHOW " + setting)) {

@@ -11,7 +11,7 @@ import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.ProjectionDatabase;
@@ -27,13 +27,13 @@ class ProjectionSchemaTest {
 
     @Test
     void beforeTheMigrationsTheApiIsNotReadyAndSaysWhyThenServesWithoutARestart() throws Exception {
-        DatabaseAddress server = SharedStack.get().database();
+        DatabaseLogin server = SharedStack.get().database();
         String name = "schema_gate_" + System.nanoTime();
         try (Connection c = DriverManager.getConnection(server.jdbcUrl(), server.user(), server.password());
                 Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE " + name);
         }
-        DatabaseAddress db = server.onDatabase(name);
+        DatabaseLogin db = server.onDatabase(name);
         try (QueryApi api = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0))) {
             HttpResponse<String> ready = get(api, "/health/ready");
             assertEquals(503, ready.statusCode(), ready.body());

@@ -23,13 +23,13 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofVerifier;
 import org.electorallog.core.TileTree;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
 import org.electorallog.producer.ElectoralLogProducer;
@@ -66,7 +66,7 @@ class QueryApiTest {
         String topic = "api-test-events";
         EventsTopic.ensure(stack.kafkaBootstrap(), topic, 1, (short) 1);
         EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
-        DatabaseAddress db = stack.database();
+        DatabaseLogin db = stack.database();
         ProjectorSettings settings = ProjectorSettings.defaults(
                         stack.kafkaBootstrap(),
                         db.jdbcUrl(),
@@ -153,7 +153,7 @@ class QueryApiTest {
                 .withHttp(HttpSettings.defaults().withLimits(RatePolicy.unlimited()))
                 .withAccess(new AccessSettings(TOKENS, VOTER_USER, null, Set.of(), Set.of(), List.of()))
                 // the sender registry's writes as store V9's registrar login
-                .withRegistrar(new QueryApiSettings.RegistrarLogin(db.jdbcUrl(), "electoral_log_registrar", "")));
+                .withRegistrar(new DatabaseLogin(db.jdbcUrl(), "electoral_log_registrar", "")));
     }
 
     static long offset(Connection c, String topic) throws Exception {

@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.ProofBuilder;
@@ -37,7 +38,6 @@ import org.electorallog.core.TileKey;
 import org.electorallog.core.TileLayout;
 import org.electorallog.core.TileSource;
 import org.electorallog.core.TreeMath;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
 import org.electorallog.producer.ElectoralLogProducer;
@@ -98,7 +98,7 @@ class ReferenceQueriesPlanTest {
         String topic = "plan-test-events";
         EventsTopic.ensure(stack.kafkaBootstrap(), topic, 2, (short) 1);
         EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
-        DatabaseAddress address = stack.database();
+        DatabaseLogin address = stack.database();
         ProjectorSettings settings = ProjectorSettings.defaults(
                         stack.kafkaBootstrap(),
                         address.jdbcUrl(),

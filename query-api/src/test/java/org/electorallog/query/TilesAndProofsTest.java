@@ -129,7 +129,7 @@ class TilesAndProofsTest {
     void aFullTileOnceReadIsServedFromMemory() throws Exception {
         byte[] tile = getBytes("/boards/" + BOARD + "/tile/0/000").body();
         assertEquals(8192, tile.length);
-        org.electorallog.infra.DatabaseAddress db =
+        org.electorallog.config.DatabaseLogin db =
                 org.electorallog.infra.SharedStack.get().database();
         String update = "UPDATE tiles SET hashes = ? WHERE level = 0 AND idx = 0 "
                 + "AND board_id = (SELECT board_id FROM boards WHERE name = ?)";

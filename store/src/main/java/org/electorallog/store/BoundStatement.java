@@ -4,10 +4,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
 import java.util.List;
 
 /**
- * A statement built for one request, with its parameters in order (text arrays as {@code String[]}).
+ * A statement built for one request, with its parameters in order (text arrays as {@code String[]}, times as {@link Instant}).
  * Only code of this module builds the text; callers' values go in as parameters, never into it.
  */
 public record BoundStatement(String text, List<Object> params) {
@@ -18,6 +20,8 @@ public record BoundStatement(String text, List<Object> params) {
         for (Object p : params) {
             if (p instanceof String[] a) {
                 ps.setArray(i++, c.createArrayOf("text", a));
+            } else if (p instanceof Instant t) {
+                ps.setTimestamp(i++, Timestamp.from(t)); // the driver's setObject takes no Instant
             } else {
                 ps.setObject(i++, p);
             }

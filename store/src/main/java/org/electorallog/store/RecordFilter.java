@@ -1,6 +1,6 @@
 package org.electorallog.store;
 
-import java.sql.Timestamp;
+import java.time.Instant;
 
 /**
  * The filters and sort of one listing or count of a board's records: a value, checked when built;
@@ -43,10 +43,10 @@ public final class RecordFilter {
     public final String areaId;
     public final String ballotId;
     public final byte[] senderKey;
-    public final Timestamp createdFrom;
-    public final Timestamp createdTo;
-    public final Timestamp statementFrom;
-    public final Timestamp statementTo;
+    public final Instant createdFrom;
+    public final Instant createdTo;
+    public final Instant statementFrom;
+    public final Instant statementTo;
     public final Long fromId;
     public final Long toId;
     public final boolean withUser;
@@ -65,10 +65,10 @@ public final class RecordFilter {
         public String areaId;
         public String ballotId;
         public byte[] senderKey;
-        public Timestamp createdFrom;
-        public Timestamp createdTo;
-        public Timestamp statementFrom;
-        public Timestamp statementTo;
+        public Instant createdFrom;
+        public Instant createdTo;
+        public Instant statementFrom;
+        public Instant statementTo;
         public Long fromId;
         public Long toId;
         public boolean withUser;

@@ -131,8 +131,8 @@ public final class Records {
      * binary search over the primary key (created never decreases along the IDs) in one statement,
      * {@link #FIRST_CREATED_AT_OR_AFTER_SQL}.
      */
-    public static long firstCreatedAtOrAfter(Connection c, BoardRow b, Timestamp instant, long size)
-            throws SQLException {
+    public static long firstCreatedAtOrAfter(Connection c, BoardRow b, Instant at, long size) throws SQLException {
+        Timestamp instant = Timestamp.from(at);
         try (PreparedStatement ps = c.prepareStatement(FIRST_CREATED_AT_OR_AFTER_SQL)) {
             ps.setLong(1, size);
             ps.setTimestamp(2, instant);

@@ -8,7 +8,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.util.List;
 import java.util.Optional;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.infra.SharedStack;
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * advisory lock that lets one process witness a database.
  */
 class CosignaturesTest {
-    private static final DatabaseAddress DB = SharedStack.get().database();
+    private static final DatabaseLogin DB = SharedStack.get().database();
 
     @Test
     void witnessesConvergeOnASizeShortOfTheQuorumAndTheQuorumMarksIt() throws Exception {

@@ -20,13 +20,13 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.ContentKeys;
 import org.electorallog.core.DataKeys;
 import org.electorallog.core.DataKeys.State;
 import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.core.PersonalOpenings;
 import org.electorallog.core.SealingKeys.SealingKey;
-import org.electorallog.infra.DatabaseAddress;
 import org.electorallog.infra.SharedStack;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
  * rotation of the key-encryption key; erasure by key ID.
  */
 class KeyStoreTest {
-    private static final DatabaseAddress DB = SharedStack.get().database();
+    private static final DatabaseLogin DB = SharedStack.get().database();
     private static final LocalDate DAY = LocalDate.of(2026, 11, 30);
 
     private static HikariDataSource fresh(String name) throws Exception {

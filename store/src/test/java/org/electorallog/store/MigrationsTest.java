@@ -14,13 +14,13 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.infra.SharedStack;
 import org.junit.jupiter.api.Test;
 
 /** The projection's schema through Flyway: fresh, repeated, concurrent, from the old runner, and refused when newer. */
 class MigrationsTest {
-    private static final DatabaseAddress DB = SharedStack.get().database();
+    private static final DatabaseLogin DB = SharedStack.get().database();
 
     /** Creates an empty database on the shared server; returns its JDBC URL (other store tests use it too). */
     static String createDatabase(String name) throws Exception {

@@ -15,7 +15,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.infra.SharedStack;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * the projector relies on since it writes before it looks up (decision 83).
  */
 class RecordInserterTest {
-    private static final DatabaseAddress DB = SharedStack.get().database();
+    private static final DatabaseLogin DB = SharedStack.get().database();
     /** Rows of about 1 KB: several of the driver's 64 KB messages. */
     private static final int ROWS = 700;
 

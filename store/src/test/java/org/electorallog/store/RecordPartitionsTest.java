@@ -13,7 +13,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.infra.SharedStack;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * existing records moved by the migration with their views and grants.
  */
 class RecordPartitionsTest {
-    private static final DatabaseAddress DB = SharedStack.get().database();
+    private static final DatabaseLogin DB = SharedStack.get().database();
 
     @Test
     void aBoardGrowsIntoNewPartitionsAndADeliveryKeyStaysUniqueAcrossThem() throws Exception {

@@ -9,13 +9,13 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.util.Map;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.infra.SharedStack;
 import org.junit.jupiter.api.Test;
 
 /** The server reads and the maintenance the load-test harness runs through store, on a real PostgreSQL. */
 class ServerStatisticsTest {
-    private static final DatabaseAddress DB = SharedStack.get().database();
+    private static final DatabaseLogin DB = SharedStack.get().database();
 
     @Test
     void readsTheServersCountersAndMakesAndDropsAScratchDatabase() throws Exception {

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.infra.EmbeddedPostgresServer;
 import org.electorallog.infra.SharedStack;
 import org.junit.jupiter.api.Test;
@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * {@code postgres-oldest} pass on the oldest), and a server older than the oldest is refused.
  */
 class ServerVersionTest {
-    private static final DatabaseAddress DB = SharedStack.get().database();
+    private static final DatabaseLogin DB = SharedStack.get().database();
 
     @Test
     void theServerIsTheMajorTheBuildAskedForAndASupportedOne() throws Exception {

@@ -13,7 +13,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.electorallog.infra.DatabaseAddress;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.infra.SharedStack;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * {@link Snapshot#pool} (isolation set once per connection, no round trip per read) as on a plain one.
  */
 class SnapshotTest {
-    private static final DatabaseAddress DB = SharedStack.get().database();
+    private static final DatabaseLogin DB = SharedStack.get().database();
 
     @Test
     void aReadIsOneReadOnlySnapshotOnAPresetPoolAndOnAPlainOne() throws Exception {

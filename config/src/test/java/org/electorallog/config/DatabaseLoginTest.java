@@ -1,20 +1,20 @@
-package org.electorallog.infra;
+package org.electorallog.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
 /** Another database on the same server: the URL's path replaced, parameters and credentials kept. */
-class DatabaseAddressTest {
+class DatabaseLoginTest {
     @Test
     void anotherDatabaseKeepsTheServerTheParametersAndTheCredentials() {
-        DatabaseAddress a = new DatabaseAddress("jdbc:postgresql://h:5432/postgres?sslmode=require&x=/y", "u", "p");
+        DatabaseLogin a = new DatabaseLogin("jdbc:postgresql://h:5432/postgres?sslmode=require&x=/y", "u", "p");
         assertEquals(
-                new DatabaseAddress("jdbc:postgresql://h:5432/other?sslmode=require&x=/y", "u", "p"),
+                new DatabaseLogin("jdbc:postgresql://h:5432/other?sslmode=require&x=/y", "u", "p"),
                 a.onDatabase("other"));
         assertEquals(
                 "jdbc:postgresql://localhost/other",
-                new DatabaseAddress("jdbc:postgresql://localhost/postgres", "u", "p")
+                new DatabaseLogin("jdbc:postgresql://localhost/postgres", "u", "p")
                         .onDatabase("other")
                         .jdbcUrl());
     }

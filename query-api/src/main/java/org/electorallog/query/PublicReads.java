@@ -1,7 +1,5 @@
 package org.electorallog.query;
 
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,33 +13,28 @@ import org.electorallog.core.TileLayout;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.BoardRow;
 import org.electorallog.store.BoardState;
-import org.electorallog.store.Boards;
 import org.electorallog.store.CounterKey;
 import org.electorallog.store.Counters;
-import org.electorallog.store.RecordSignatures;
-import org.electorallog.store.RecordStatements;
-import org.electorallog.store.Records;
-import org.electorallog.store.StoredOpenings;
-import org.electorallog.store.Tiles;
+import org.electorallog.store.LogReader;
 
 /**
  * The reads behind the public and voter endpoints other than proofs ({@link ProofService}): boards,
  * checkpoints, records, the ballot locator, counts, and the C2SP tlog-tiles hash tiles and entry
  * bundles. Each request runs in one snapshot.
  */
-final class LogReader {
+final class PublicReads {
     private final SnapshotReads reads;
     private final FullTiles fullTiles;
 
-    LogReader(SnapshotReads reads, FullTiles fullTiles) {
+    PublicReads(SnapshotReads reads, FullTiles fullTiles) {
         this.reads = reads;
         this.fullTiles = fullTiles;
     }
 
     Responses.BoardList boards() {
-        return reads.read(c -> {
+        return reads.read(r -> {
             List<Responses.BoardSummary> out = new ArrayList<>();
-            for (BoardState s : Boards.all(c)) {
+            for (BoardState s : r.boards()) {
                 out.add(Responses.BoardSummary.of(s));
             }
             return new Responses.BoardList(out);
@@ -50,15 +43,15 @@ final class LogReader {
 
     /** One board's state: size, root, and its seal once sealed. */
     Responses.BoardSummary board(String name) {
-        return reads.read(c -> Responses.BoardSummary.of(Boards.state(c, name)
+        return reads.read(r -> Responses.BoardSummary.of(r.state(name)
                 .orElseThrow(() ->
                         ApiException.notFound("there is no board named '" + name + "'; GET /boards lists them"))));
     }
 
     /** The latest signed checkpoint note of a board, with the witness cosignatures it has so far. */
     String latestCheckpoint(String name) {
-        return reads.proofStatement(c -> {
-            String note = SnapshotReads.tip(c, name).cosignedNote();
+        return reads.proofStatement(r -> {
+            String note = SnapshotReads.tip(r, name).cosignedNote();
             if (note == null) {
                 throw ApiException.notFound("board '" + name + "' has no checkpoint yet");
             }
@@ -68,8 +61,8 @@ final class LogReader {
 
     /** The latest checkpoint a quorum of witnesses cosigned, with its cosignatures (store V13). */
     String latestWitnessedCheckpoint(String name) {
-        return reads.proofStatement(c -> {
-            String note = SnapshotReads.witnessedTip(c, name).cosignedNote();
+        return reads.proofStatement(r -> {
+            String note = SnapshotReads.witnessedTip(r, name).cosignedNote();
             if (note == null) {
                 throw ApiException.notFound("no checkpoint of board '" + name
                         + "' has been cosigned by the witness quorum yet (docs/witnesses.md); retry shortly");
@@ -79,26 +72,26 @@ final class LogReader {
     }
 
     Responses.RecordBody record(String name, long id) {
-        return reads.read(c -> {
-            BoardRow b = SnapshotReads.board(c, name);
+        return reads.read(r -> {
+            BoardRow b = SnapshotReads.board(r, name);
             return Responses.RecordBody.of(
                     name,
-                    Records.one(c, b.id(), id)
+                    r.record(b.id(), id)
                             .orElseThrow(() -> ApiException.notFound("board '" + name + "' has no record " + id)),
-                    StoredOpenings.of(c, b.id(), id));
+                    r.openings(b.id(), id));
         });
     }
 
     /** Counts from the per-board counters, in constant time: all, with a user, by kind, by election, by election and kind. */
     Responses.Counts counts(String name) {
-        return reads.read(c -> {
-            BoardRow b = SnapshotReads.board(c, name);
+        return reads.read(r -> {
+            BoardRow b = SnapshotReads.board(r, name);
             long total = 0;
             long withUser = 0;
             Map<String, Long> byElectionAll = new TreeMap<>();
             Map<String, Long> byKind = new TreeMap<>();
             Map<String, Map<String, Long>> byElection = new TreeMap<>();
-            for (Counters.Row row : Counters.rows(c, b.id())) {
+            for (Counters.Row row : r.counters(b.id())) {
                 CounterKey k = new CounterKey(row.kind(), row.electionId());
                 if (k.isTotal()) {
                     total = row.n();
@@ -128,14 +121,14 @@ final class LogReader {
             // a full tile never changes, and a partial one is a prefix of it: no database read
             return width == TileLayout.TILE_WIDTH ? full : Arrays.copyOf(full, width * Hashes.HASH_SIZE);
         }
-        return reads.proofRead(c -> {
-            BoardRow b = SnapshotReads.board(c, name);
-            long size = Boards.size(c, b.id());
+        return reads.proofRead(r -> {
+            BoardRow b = SnapshotReads.board(r, name);
+            long size = r.size(b.id());
             if (TileLayout.width(level, index, size) < width) {
                 throw ApiException.notFound("tile " + TileLayout.tilePath(level, index, width)
                         + " does not exist yet: the board has " + size + " records");
             }
-            byte[] hashes = Tiles.one(c, b.id(), level, index)
+            byte[] hashes = r.tile(b.id(), level, index)
                     .orElseThrow(() -> new IllegalStateException(
                             "tile " + level + "/" + index + " of board " + name + " is missing"));
             if (hashes.length < width * Hashes.HASH_SIZE) {
@@ -157,31 +150,30 @@ final class LogReader {
 
     /** A C2SP tlog-tiles entry bundle: the canonical statements of records [256N, 256N + width). */
     Bundle entries(String name, long index, int width) {
-        return reads.read(c -> {
-            BoardRow b = bundleBoard(c, name, index, width, TileLayout.entriesPath(index, width));
-            List<byte[]> entries = statements(c, b, index, width);
+        return reads.read(r -> {
+            BoardRow b = bundleBoard(r, name, index, width, TileLayout.entriesPath(index, width));
+            List<byte[]> entries = statements(r, b, index, width);
             return new Bundle(EntryBundle.encode(entries), !CanonicalStatementReader.anyHoldsPersonalValue(entries));
         });
     }
 
     /** The signature bundle beside entry bundle N of width W (core SignatureBundle), open as its entries are. */
     Bundle signatures(String name, long index, int width) {
-        return reads.read(c -> {
-            BoardRow b = bundleBoard(c, name, index, width, TileLayout.signaturesPath(index, width));
-            List<SignatureBundle.Signatures> items = RecordSignatures.of(c, b.id(), index * 256, index * 256 + width);
+        return reads.read(r -> {
+            BoardRow b = bundleBoard(r, name, index, width, TileLayout.signaturesPath(index, width));
+            List<SignatureBundle.Signatures> items = r.signatures(b.id(), index * 256, index * 256 + width);
             if (items.size() != width) {
                 throw new IllegalStateException("board " + name + " is missing records in bundle " + index);
             }
             return new Bundle(
                     SignatureBundle.encode(items),
-                    !CanonicalStatementReader.anyHoldsPersonalValue(statements(c, b, index, width)));
+                    !CanonicalStatementReader.anyHoldsPersonalValue(statements(r, b, index, width)));
         });
     }
 
-    private static List<byte[]> statements(Connection c, BoardRow b, long index, int width) throws SQLException {
+    private static List<byte[]> statements(LogReader r, BoardRow b, long index, int width) {
         List<byte[]> entries = new ArrayList<>(width);
-        RecordStatements.statements(
-                c, b.id(), index * 256, index * 256 + width, (id, statement) -> entries.add(statement));
+        r.statements(b.id(), index * 256, index * 256 + width, (id, statement) -> entries.add(statement));
         if (entries.size() != width) {
             throw new IllegalStateException("board " + b.name() + " is missing records in bundle " + index);
         }
@@ -189,10 +181,9 @@ final class LogReader {
     }
 
     /** The board of a bundle of records [256N, 256N + W), which must all exist; 404 otherwise. */
-    private static BoardRow bundleBoard(Connection c, String name, long index, int width, String path)
-            throws SQLException {
-        BoardRow b = SnapshotReads.board(c, name);
-        long size = Boards.size(c, b.id());
+    private static BoardRow bundleBoard(LogReader r, String name, long index, int width, String path) {
+        BoardRow b = SnapshotReads.board(r, name);
+        long size = r.size(b.id());
         if (TileLayout.width(0, index, size) < width) {
             throw ApiException.notFound(path + " does not exist yet: the board has " + size + " records");
         }

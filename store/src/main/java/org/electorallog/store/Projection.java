@@ -1,0 +1,276 @@
+package org.electorallog.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import javax.sql.DataSource;
+import org.electorallog.config.DatabaseLogin;
+import org.electorallog.core.SealingKeys;
+
+/**
+ * The projection's database as one login sees it: a connection pool opened here and the typed
+ * objects over it, so that no caller outside this module holds a connection, shapes a
+ * transaction or names {@code java.sql} (issue 62; decisions 96, 98 and 133): reads in one
+ * snapshot ({@link #read}, {@link #statement} give a {@link LogReader}), exports ({@link
+ * #export}), the sender registry's admin operations ({@link #registry}), a session-level advisory
+ * lock ({@link #lock}). Modelled on Tessera's storage drivers: one object per backend owns its SQL
+ * and its transactions. Failures are {@link ProjectionException}s.
+ */
+public final class Projection implements AutoCloseable {
+    private final DataSource db;
+    private final HikariDataSource owned;
+
+    private Projection(DataSource db, HikariDataSource owned) {
+        this.db = db;
+        this.owned = owned;
+    }
+
+    /**
+     * A pool of {@code size} read-write connections of {@code login} named {@code name} (in
+     * pg_stat_activity too): a process's writes and its reads of more than one statement.
+     */
+    public static Projection open(DatabaseLogin login, int size, String name) {
+        HikariDataSource ds = ProjectionDatabase.pool(login.jdbcUrl(), login.user(), login.password(), size, name);
+        return new Projection(ds, ds);
+    }
+
+    /**
+     * {@link #open}, but making no connection until one is needed: a process starts even when the
+     * login does not exist yet (the query API's registrar login); a use then fails, saying why.
+     */
+    public static Projection openOnDemand(DatabaseLogin login, int size, String name) {
+        HikariConfig hc = new HikariConfig();
+        hc.setJdbcUrl(login.jdbcUrl());
+        hc.setUsername(login.user());
+        hc.setPassword(login.password());
+        hc.setMaximumPoolSize(size);
+        hc.setMinimumIdle(0);
+        hc.setPoolName(name);
+        hc.setInitializationFailTimeout(-1);
+        HikariDataSource ds = new HikariDataSource(hc);
+        return new Projection(ds, ds);
+    }
+
+    /**
+     * A pool of read-only REPEATABLE READ connections (a snapshot begins without a round trip,
+     * decision 62) with a 60 s statement timeout, named {@code name} in pg_stat_activity too;
+     * {@code customPlans}: every statement planned for its own parameters (decision 20: a generic
+     * plan for "kind = $1" could walk the primary key for a rare kind), else cached plans (index
+     * probes by key: proofs, checkpoints, tiles, decision 71).
+     */
+    public static Projection openSnapshots(DatabaseLogin login, int size, String name, boolean customPlans) {
+        HikariConfig hc = new HikariConfig();
+        hc.setJdbcUrl(login.jdbcUrl());
+        hc.setUsername(login.user());
+        hc.setPassword(login.password());
+        hc.setMaximumPoolSize(size);
+        hc.setMinimumIdle(1);
+        hc.setPoolName(name);
+        hc.addDataSourceProperty("ApplicationName", name);
+        Snapshot.pool(hc);
+        hc.addDataSourceProperty(
+                "options", (customPlans ? "-c plan_cache_mode=force_custom_plan " : "") + "-c statement_timeout=60000");
+        HikariDataSource ds = new HikariDataSource(hc);
+        return new Projection(ds, ds);
+    }
+
+    /**
+     * The objects of this class over a pool someone else opened and closes (the modules whose SQL
+     * has not moved here yet hand theirs on; tests).
+     */
+    public static Projection over(DataSource db) {
+        return new Projection(db, null);
+    }
+
+    /** What a caller reads in one snapshot. */
+    @FunctionalInterface
+    public interface Reading<T> {
+        T run(LogReader reader);
+    }
+
+    /**
+     * Runs {@code work} in one read-only REPEATABLE READ snapshot ({@link Snapshot#read}): every
+     * read sees one state, so a proof's tiles and its checkpoint belong to one tree.
+     */
+    public <T> T read(Reading<T> work) {
+        return ProjectionException.wrap(
+                "reading the projection", () -> Snapshot.read(db, c -> work.run(new LogReader(c))));
+    }
+
+    /**
+     * Runs {@code work}, which reads with one statement, autocommitted ({@link Snapshot#statement}):
+     * its own snapshot, one round trip fewer than {@link #read}.
+     */
+    public <T> T statement(Reading<T> work) {
+        return ProjectionException.wrap(
+                "reading the projection", () -> Snapshot.statement(db, c -> work.run(new LogReader(c))));
+    }
+
+    /**
+     * Streams records [0, size) of board {@code boardId} in ID order with their leaf hashes,
+     * {@code batch} per query on a connection each ({@link RecordExports#export}).
+     */
+    public <E extends Exception> void export(
+            short boardId,
+            String board,
+            long size,
+            int batch,
+            RecordExports.ExportShape shape,
+            RecordExports.RecordSink<E> sink)
+            throws E {
+        try {
+            RecordExports.export(db, boardId, board, size, batch, shape, sink);
+        } catch (SQLException e) {
+            throw new ProjectionException("exporting board " + board, e);
+        }
+    }
+
+    /** The sender registry's admin operations, each in a transaction of its own. */
+    public Registry registry() {
+        return new Registry(db);
+    }
+
+    /** The operator's key custody and erasure, each operation in a transaction of its own. */
+    public KeyCustody keyCustody() {
+        return new KeyCustody(db);
+    }
+
+    /**
+     * Brings the schema to this build's version ({@link Migrations#apply}); the version it is at.
+     * The projector does it when it starts; {@code rebuild} into its empty target.
+     */
+    public int migrate() {
+        return Migrations.apply(db);
+    }
+
+    /** Whether the projection holds any board (a rebuild's target must hold none). */
+    public boolean anyBoard() {
+        return ProjectionException.wrap("looking for boards", () -> Boards.any(db));
+    }
+
+    /**
+     * Copies the key store of the committed form from {@code live} into this (empty) projection
+     * ({@link KeyStoreCopy#copy}): the data keys are not in the topic; how many it copied.
+     */
+    public int copyKeysFrom(Projection live) {
+        return ProjectionException.wrap("copying the key store", () -> KeyStoreCopy.copy(live.db, db));
+    }
+
+    /**
+     * What {@code live} erased that this rebuilt projection has not (an erasure made during the
+     * replay, {@link KeyStoreCopy#missedErasures}), one line each.
+     */
+    public List<String> missedErasuresOf(Projection live) {
+        return ProjectionException.wrap("comparing erasures", () -> KeyStoreCopy.missedErasures(live.db, db));
+    }
+
+    /**
+     * Where this projection, rebuilt by a replay, differs from {@code live} board by board
+     * (invariant 2, {@link ProjectionComparison#compareWithReplay}), one line each; empty when equal.
+     */
+    public List<String> differencesFrom(Projection live) {
+        return ProjectionException.wrap(
+                "comparing projections", () -> ProjectionComparison.compareWithReplay(live.db, db));
+    }
+
+    /**
+     * The public halves of the boards' day keys, as a producer's own login asks for them ({@link
+     * SqlSealingKeys}: the committed form's sealing keys).
+     */
+    public SealingKeys sealingKeys() {
+        return new SqlSealingKeys(db);
+    }
+
+    /** The names of the projection's boards, in name order. */
+    public List<String> boardNames() {
+        return ProjectionException.wrap("listing boards", () -> Boards.names(db));
+    }
+
+    /**
+     * A connection of this pool kept for the session-level advisory lock {@code key} ({@link
+     * AdvisoryLock#held} takes it when free); closing the lock gives the connection back, and with
+     * it the lock.
+     */
+    public AdvisoryLock lock(long key) {
+        return ProjectionException.wrap(
+                "taking a connection for an advisory lock", () -> new AdvisoryLock(db.getConnection(), key));
+    }
+
+    /** A session-level advisory lock on a connection of its own. */
+    public static final class AdvisoryLock implements AutoCloseable {
+        private final Connection c;
+        private final long key;
+
+        private AdvisoryLock(Connection c, long key) {
+            this.c = c;
+            this.key = key;
+        }
+
+        /**
+         * Whether this session holds the lock, taken now when free (a session that holds it
+         * already holds it once more, all released with the session).
+         */
+        public boolean held() {
+            return ProjectionException.wrap(
+                    "taking an advisory lock", () -> ProjectionDatabase.tryAdvisoryLock(c, key));
+        }
+
+        @Override
+        public void close() {
+            ProjectionException.wrap("closing an advisory lock's session", () -> {
+                c.close();
+                return null;
+            });
+        }
+    }
+
+    /** Whether a connection answers within {@code seconds} (readiness). */
+    public boolean reachable(int seconds) {
+        try (Connection c = db.getConnection()) {
+            return c.isValid(seconds);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    /** Every board's latest checkpoint size and age ({@link Boards#HEADS_SQL}), for the metrics. */
+    public List<Boards.Head> heads() {
+        return ProjectionException.wrap("reading the boards' heads", () -> Boards.heads(db));
+    }
+
+    /**
+     * Reports the pool's gauges and timers to {@code meterRegistry} (a Micrometer registry, which
+     * HikariCP takes as it is), before the pool's first connection.
+     */
+    public void reportTo(Object meterRegistry) {
+        if (owned != null) {
+            owned.setMetricRegistry(meterRegistry);
+        }
+    }
+
+    /** Drops the pool's connections, each as soon as it is idle (after PostgreSQL restarted). */
+    public void reconnect() {
+        if (owned != null) {
+            owned.getHikariPoolMXBean().softEvictConnections();
+        }
+    }
+
+    /**
+     * The pool under these objects, for the modules whose SQL has not moved into this one yet (the
+     * audit's exported-snapshot page reader, the projector, perf: listed in the build's
+     * {@code storage.debt}); nothing new may use it.
+     */
+    public DataSource dataSource() {
+        return db;
+    }
+
+    /** Closes the pool when this projection opened it. */
+    @Override
+    public void close() {
+        if (owned != null) {
+            owned.close();
+        }
+    }
+}
