@@ -1,7 +1,7 @@
 package org.electorallog.projector;
 
-import java.sql.SQLException;
 import org.electorallog.store.DamageConstraints;
+import org.electorallog.store.ProjectionException;
 
 /**
  * Why writing a batch failed, which decides what the projector does next (docs/architecture.md,
@@ -43,10 +43,8 @@ enum BatchFailure {
         if (DamageConstraints.violated(t) != null) {
             return STOP;
         }
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof SQLException e) {
-                return ofSqlState(e.getSQLState());
-            }
+        if (ProjectionException.isDatabaseFailure(t)) {
+            return ofSqlState(ProjectionException.sqlStateOf(t));
         }
         // anything else (a bug that throws IllegalArgumentException or NullPointerException, a Kafka
         // client failure) could fail every event alike, and isolating it would dead-letter good

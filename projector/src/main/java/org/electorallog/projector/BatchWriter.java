@@ -1,8 +1,6 @@
 package org.electorallog.projector;
 
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -15,8 +13,8 @@ import org.apache.avro.SchemaNormalization;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.schemas.SchemaRegistry;
+import org.electorallog.store.LogWriter;
 import org.electorallog.store.PartitionLease;
-import org.electorallog.store.WriterSchemas;
 
 /**
  * Writes one batch of one partition in ONE PostgreSQL transaction: the writer schemas, each board's
@@ -56,13 +54,12 @@ final class BatchWriter {
      * to {@code nextOffset}; {@link FencedException} when another task took the partition.
      */
     Result write(
-            Connection c,
+            LogWriter c,
             PartitionLease lease,
             long expectedOffset,
             long nextOffset,
             List<PendingEvent> events,
-            Map<String, BoardProjection> boards)
-            throws SQLException {
+            Map<String, BoardProjection> boards) {
         Map<String, List<PendingEvent>> byBoard = new LinkedHashMap<>();
         for (PendingEvent e : events) {
             byBoard.computeIfAbsent(e.statement().board(), b -> new ArrayList<>())
@@ -96,7 +93,7 @@ final class BatchWriter {
             }
         }
         checkpoints.signDue(c, now);
-        if (!lease.advance(c, expectedOffset, nextOffset)) {
+        if (!c.advance(lease, expectedOffset, nextOffset)) {
             throw new FencedException("partition " + lease.topic() + "-" + lease.partition()
                     + " is no longer ours at epoch " + lease.epoch() + " and offset " + expectedOffset
                     + ": another task took it; batch rolled back");
@@ -104,7 +101,7 @@ final class BatchWriter {
         return new Result(written, duplicates, byBoard.keySet(), refused);
     }
 
-    private void recordSchemas(Connection c, List<PendingEvent> events) throws SQLException {
+    private void recordSchemas(LogWriter c, List<PendingEvent> events) {
         for (PendingEvent e : events) {
             int id = e.statement().schemaId();
             if (schemasRecorded.contains(id)) {
@@ -116,8 +113,7 @@ final class BatchWriter {
             } catch (SchemaRegistry.UnknownSchemaException ex) {
                 throw new IllegalStateException("schema " + id + " decoded an event but is now unknown", ex);
             }
-            WriterSchemas.record(
-                    c,
+            c.recordWriterSchema(
                     id,
                     Hashes.sha256(SchemaNormalization.toParsingForm(schema).getBytes(StandardCharsets.UTF_8)),
                     schema.toString());

@@ -2,8 +2,6 @@ package org.electorallog.projector;
 
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,16 +18,11 @@ import org.electorallog.schemas.BadEventException;
 import org.electorallog.schemas.DecodedStatement;
 import org.electorallog.store.BoardRow;
 import org.electorallog.store.BoardState;
-import org.electorallog.store.Boards;
 import org.electorallog.store.CounterKey;
-import org.electorallog.store.Counters;
 import org.electorallog.store.Deliveries;
 import org.electorallog.store.HourlyCounts;
-import org.electorallog.store.RecordInserter;
-import org.electorallog.store.RecordPartitions;
+import org.electorallog.store.LogWriter;
 import org.electorallog.store.RecordRow;
-import org.electorallog.store.Senders;
-import org.electorallog.store.Tiles;
 
 /**
  * Writes one board's share of a batch in the batch transaction: drops repeated delivery IDs, appends
@@ -73,20 +66,20 @@ final class BoardWriter {
      * The board as stored (its tree's right edge restored from the stored tiles and checked against
      * the stored root), or empty when there is no board of that name yet.
      */
-    Optional<BoardProjection> load(Connection c, String name) throws SQLException {
-        BoardState s = Boards.state(c, name).orElse(null);
+    Optional<BoardProjection> load(LogWriter c, String name) {
+        BoardState s = c.reads().state(name).orElse(null);
         if (s == null) {
             return Optional.empty();
         }
         short id = s.board().id();
         TileTree tree = TileTree.restore(
                 s.size(),
-                Tiles.read(
-                        c,
-                        id,
-                        TileTree.edgeTiles(s.size()).stream()
-                                .map(TileTree.EdgeTile::key)
-                                .toList()));
+                c.reads()
+                        .tiles(
+                                id,
+                                TileTree.edgeTiles(s.size()).stream()
+                                        .map(TileTree.EdgeTile::key)
+                                        .toList()));
         if (!MessageDigest.isEqual(tree.root(), s.root())) {
             throw new ProjectionStoppedException("board " + name + ": root recomputed from stored tiles at size "
                     + s.size() + " differs from the stored root; the projection is damaged: run "
@@ -137,7 +130,7 @@ final class BoardWriter {
      * batch again, which then looks the IDs up ({@link #metStoredRepeat}). The lookup was a twelfth
      * of the batch writer's time in a 2M fill (decision 83).
      */
-    Written write(Connection c, String name, BoardProjection stored, List<PendingEvent> events) throws SQLException {
+    Written write(LogWriter c, String name, BoardProjection stored, List<PendingEvent> events) {
         List<Refused> refused = new ArrayList<>();
         // the registry first: a refused statement must not take a delivery ID from a later good one,
         // nor create its board (issue 41: refused traffic would use up the board IDs)
@@ -162,13 +155,12 @@ final class BoardWriter {
                 refused);
         if (!fresh.isEmpty()) {
             List<RecordRow> rows = insertRecords(c, board, fresh);
-            Tiles.write(c, board.boardId, board.tree.drainChangedTiles());
-            Counters.add(c, board.boardId, counterDeltas(fresh));
-            HourlyCounts.add(c, board.boardId, hourlyDeltas(rows));
+            c.writeTiles(board.boardId, board.tree.drainChangedTiles());
+            c.addCounters(board.boardId, counterDeltas(fresh));
+            c.addHourlyCounts(board.boardId, hourlyDeltas(rows));
         }
         boolean sealedNow = !wasSealed && BoardSeal.sealedBy(board, fresh);
-        Boards.update(
-                c,
+        c.updateBoard(
                 board.boardId,
                 board.tree.size(),
                 board.tree.root(),
@@ -180,8 +172,8 @@ final class BoardWriter {
     }
 
     /** A new board with an empty tree, created at the time of its first kept statement. */
-    private BoardProjection create(Connection c, String name, long firstTimestamp) throws SQLException {
-        BoardRow b = Boards.create(c, name, originPrefix + name, firstTimestamp, Hashes.emptyRoot());
+    private BoardProjection create(LogWriter c, String name, long firstTimestamp) {
+        BoardRow b = c.createBoard(name, originPrefix + name, firstTimestamp, Hashes.emptyRoot());
         return new BoardProjection(b.id(), name, b.origin(), TileTree.empty(), Long.MIN_VALUE);
     }
 
@@ -199,8 +191,7 @@ final class BoardWriter {
      * board's own earlier records, so a replay makes it again.
      */
     private static List<PendingEvent> dropRepeated(
-            Connection c, BoardProjection board, List<PendingEvent> events, List<Refused> refused, boolean lookUp)
-            throws SQLException {
+            LogWriter c, BoardProjection board, List<PendingEvent> events, List<Refused> refused, boolean lookUp) {
         Map<String, PendingEvent> firstCopies = new LinkedHashMap<>();
         for (PendingEvent e : events) {
             PendingEvent first = firstCopies.putIfAbsent(e.statement().deliveryId(), e);
@@ -222,8 +213,8 @@ final class BoardWriter {
         if (!lookUp) {
             return new ArrayList<>(firstCopies.values());
         }
-        Map<String, Long> stored = Deliveries.storedRecords(c, board.boardId, byKey.keySet());
-        Map<Long, byte[]> storedLeaves = stored.isEmpty() ? Map.of() : Tiles.leaves(c, board.boardId, stored.values());
+        Map<String, Long> stored = c.storedDeliveries(board.boardId, byKey.keySet());
+        Map<Long, byte[]> storedLeaves = stored.isEmpty() ? Map.of() : c.leaves(board.boardId, stored.values());
         Set<String> duplicates = new HashSet<>();
         for (Map.Entry<String, Long> s : stored.entrySet()) {
             String id = s.getKey();
@@ -269,19 +260,18 @@ final class BoardWriter {
     }
 
     /** The records' rows, in the order of {@code events}. */
-    private static List<RecordRow> insertRecords(Connection c, BoardProjection board, List<PendingEvent> events)
-            throws SQLException {
+    private static List<RecordRow> insertRecords(LogWriter c, BoardProjection board, List<PendingEvent> events) {
         long lastId = board.tree.size() + events.size() - 1;
         if (lastId >= board.partitionsEnd) {
             // the next partition is attached in this transaction, before it takes any other lock
             // (decision 86); a failed batch drops the board's state, so the end is read again after a rollback
-            board.partitionsEnd = RecordPartitions.cover(c, board.boardId, lastId);
+            board.partitionsEnd = c.coverPartitions(board.boardId, lastId);
         }
         List<ByteBuffer> keys = new ArrayList<>(events.size());
         for (PendingEvent e : events) {
             keys.add(ByteBuffer.wrap(e.statement().senderPublicKey()));
         }
-        Map<ByteBuffer, Integer> senders = Senders.intern(c, keys);
+        Map<ByteBuffer, Integer> senders = c.internSenders(keys);
         List<RecordRow> rows = new ArrayList<>(events.size());
         for (PendingEvent e : events) {
             long id = board.tree.size();
@@ -294,7 +284,7 @@ final class BoardWriter {
                     senders.get(ByteBuffer.wrap(e.statement().senderPublicKey())),
                     e.content()));
         }
-        RecordInserter.DEFAULT.insert(c, rows);
+        c.insertRecords(rows);
         return rows;
     }
 

@@ -1,7 +1,5 @@
 package org.electorallog.projector;
 
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -10,9 +8,8 @@ import java.util.Map;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.store.BoardState;
-import org.electorallog.store.Boards;
 import org.electorallog.store.CheckpointRow;
-import org.electorallog.store.Checkpoints;
+import org.electorallog.store.LogWriter;
 
 /**
  * When the boards of one task get a signed checkpoint: a written board is signed once its interval
@@ -101,11 +98,11 @@ final class CheckpointScheduler {
     }
 
     /** Signs a checkpoint of every written board whose interval has passed, in the caller's transaction. */
-    void signDue(Connection c, long nowMillis) throws SQLException {
+    void signDue(LogWriter c, long nowMillis) {
         for (Iterator<String> it = unsigned.keySet().iterator(); it.hasNext(); ) {
             String board = it.next();
             if (due(board, nowMillis)) {
-                BoardState s = Boards.state(c, board).orElse(null);
+                BoardState s = c.reads().state(board).orElse(null);
                 if (s != null) {
                     sign(c, s);
                 }
@@ -116,17 +113,17 @@ final class CheckpointScheduler {
     }
 
     /** Signs every board whose current size has no checkpoint yet (after a predecessor died between a batch and its checkpoint). */
-    void signUncheckpointed(Connection c) throws SQLException {
-        for (BoardState s : Boards.withoutCurrentCheckpoint(c)) {
+    void signUncheckpointed(LogWriter c) {
+        for (BoardState s : c.boardsWithoutCurrentCheckpoint()) {
             sign(c, s);
         }
     }
 
-    private void sign(Connection c, BoardState s) throws SQLException {
+    private void sign(LogWriter c, BoardState s) {
         if (s.size() == 0) {
             return;
         }
         String note = new Checkpoint(s.board().origin(), s.size(), s.root()).sign(signer);
-        Checkpoints.add(c, s.board().id(), new CheckpointRow(s.size(), s.root(), note));
+        c.addCheckpoint(s.board().id(), new CheckpointRow(s.size(), s.root(), note));
     }
 }

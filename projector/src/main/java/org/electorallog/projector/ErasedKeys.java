@@ -1,12 +1,11 @@
 package org.electorallog.projector;
 
 import java.nio.ByteBuffer;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.electorallog.store.LogWriter;
 import org.electorallog.store.SqlDataKeys;
 
 /**
@@ -23,7 +22,7 @@ final class ErasedKeys {
      * until the transaction ends ({@link SqlDataKeys#erasedAmong}), so an erasure cannot slip
      * between this check and the commit.
      */
-    static List<PendingEvent> withoutErased(Connection c, List<PendingEvent> events) throws SQLException {
+    static List<PendingEvent> withoutErased(LogWriter c, List<PendingEvent> events) {
         Set<String> keys = new TreeSet<>();
         List<byte[]> leaves = new ArrayList<>();
         for (PendingEvent e : events) {
@@ -35,8 +34,8 @@ final class ErasedKeys {
         if (keys.isEmpty()) {
             return events;
         }
-        Set<String> erased = SqlDataKeys.erasedAmong(c, keys);
-        Set<ByteBuffer> erasedStatements = SqlDataKeys.erasedStatementsAmong(c, leaves);
+        Set<String> erased = c.erasedKeysAmong(keys);
+        Set<ByteBuffer> erasedStatements = c.erasedStatementsAmong(leaves);
         if (erased.isEmpty() && erasedStatements.isEmpty()) {
             return events;
         }

@@ -1,8 +1,6 @@
 package org.electorallog.projector;
 
 import java.nio.ByteBuffer;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,8 +15,8 @@ import org.electorallog.schemas.avro.LogCheckpoint;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
 import org.electorallog.store.CheckpointRow;
-import org.electorallog.store.Deliveries;
 import org.electorallog.store.HeadLinks;
+import org.electorallog.store.Projection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,11 +88,11 @@ final class HeadWriter implements AutoCloseable {
      * acknowledged is reported and tried again next round, the others go on. Returns how many
      * Kafka acknowledged.
      */
-    int round(Connection c) throws SQLException, InterruptedException {
+    int round(Projection db) throws InterruptedException {
         Map<HeadLinks.Latest, CompletableFuture<?>> sent = new LinkedHashMap<>();
-        for (HeadLinks.Latest b : HeadLinks.latest(c, HeadsBoard.NAME)) {
+        for (HeadLinks.Latest b : db.statement(r -> r.latestHeads(HeadsBoard.NAME))) {
             Entered done = entered.get(b.board());
-            if (done != null && done.size() >= b.checkpoint().size() && !dueAgain(c, b.board(), done)) {
+            if (done != null && done.size() >= b.checkpoint().size() && !dueAgain(db, b.board(), done)) {
                 continue;
             }
             try {
@@ -128,11 +126,11 @@ final class HeadWriter implements AutoCloseable {
      * holds it (then it is never looked up again) or while it is younger than {@code
      * notProjectedAfter}; past that it was refused or the projector lags, which is reported.
      */
-    private boolean dueAgain(Connection c, String board, Entered done) throws SQLException {
+    private boolean dueAgain(Projection db, String board, Entered done) {
         if (done.projected()) {
             return false;
         }
-        if (Deliveries.projected(c, HeadsBoard.NAME, HeadsBoard.deliveryId(board, done.size()))
+        if (db.statement(r -> r.delivery(HeadsBoard.NAME, HeadsBoard.deliveryId(board, done.size())))
                 .isPresent()) {
             entered.replace(board, done, new Entered(done.size(), done.ackedNanos(), true));
             return false;

@@ -1,7 +1,7 @@
 package org.electorallog.projector;
 
 import org.electorallog.schemas.StatementCodec;
-import org.electorallog.store.Transactions;
+import org.electorallog.store.Projection;
 
 /**
  * What one projector instance's tasks share ({@link ProjectorProcessor}, one a partition): its
@@ -10,7 +10,7 @@ import org.electorallog.store.Transactions;
  */
 record InstanceParts(
         ProjectorSettings settings,
-        Transactions transactions,
+        Projection transactions,
         StatementCodec codec,
         ProjectorMetrics metrics,
         TopicLayout layout,

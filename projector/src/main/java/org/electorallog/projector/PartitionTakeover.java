@@ -1,6 +1,5 @@
 package org.electorallog.projector;
 
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -11,7 +10,8 @@ import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.electorallog.store.PartitionLease;
-import org.electorallog.store.Transactions;
+import org.electorallog.store.Projection;
+import org.electorallog.store.ProjectionException;
 
 /**
  * Taking a partition when a task starts (BRIEF section 3, invariant 1: PostgreSQL's stored next
@@ -23,11 +23,11 @@ import org.electorallog.store.Transactions;
  */
 final class PartitionTakeover {
     private final ProjectorSettings settings;
-    private final Transactions transactions;
+    private final Projection transactions;
     private final KafkaPositions positions;
     private final TopicPartition tp;
 
-    PartitionTakeover(ProjectorSettings settings, Transactions transactions, KafkaPositions positions, int partition) {
+    PartitionTakeover(ProjectorSettings settings, Projection transactions, KafkaPositions positions, int partition) {
         this.settings = settings;
         this.transactions = transactions;
         this.positions = positions;
@@ -37,13 +37,13 @@ final class PartitionTakeover {
     /** Takes the lease and signs what a predecessor that died between a batch and its checkpoint left. */
     PartitionLease take(CheckpointScheduler checkpoints) {
         try {
-            PartitionLease lease = transactions.autocommit(c -> PartitionLease.acquire(c, tp.topic(), tp.partition()));
+            PartitionLease lease = transactions.autocommit(c -> c.acquire(tp.topic(), tp.partition()));
             transactions.commit(c -> {
                 checkpoints.signUncheckpointed(c);
                 return null;
             });
             return lease;
-        } catch (SQLException e) {
+        } catch (ProjectionException e) {
             throw new IllegalStateException("cannot take partition " + tp + " in PostgreSQL: " + e.getMessage(), e);
         }
     }

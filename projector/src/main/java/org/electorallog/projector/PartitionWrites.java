@@ -1,18 +1,19 @@
 package org.electorallog.projector;
 
-import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.electorallog.store.PartitionLease;
+import org.electorallog.store.Projection;
+import org.electorallog.store.ProjectionException;
 import org.electorallog.store.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One partition's writes while this task holds it (one {@link PartitionLease}), made on the batch
- * writer's thread alone ({@link BatchPipeline}): each is one PostgreSQL transaction ({@link
- * Transactions}, which commits and rolls back) of a batch's events and the move of the stored
+ * writer's thread alone ({@link BatchPipeline}): each is one PostgreSQL transaction (the store's
+ * {@link Projection#decide}, which commits and rolls back; the work writes on its {@code LogWriter}) of a batch's events and the move of the stored
  * offset, by compare-and-set on the lease. A failure is classified ({@link BatchFailure}): an
  * infrastructure failure is retried with backoff, a refusal of the content is returned for {@link
  * RefusalIsolation}, a lost lease fences the task, damage stops it.
@@ -25,7 +26,7 @@ final class PartitionWrites {
     /** Infrastructure failures of one write are retried this many times (backoff 0.1 s doubling, about 6 s in all). */
     static final int INFRASTRUCTURE_RETRIES = 6;
 
-    private final Transactions transactions;
+    private final Projection transactions;
     private final PartitionLease lease;
     private final BatchWriter writer;
     private final AtLeastOnceDeadLetters deadLetters;
@@ -34,7 +35,7 @@ final class PartitionWrites {
     private long storedOffset;
 
     PartitionWrites(
-            Transactions transactions,
+            Projection transactions,
             PartitionLease lease,
             BatchWriter writer,
             AtLeastOnceDeadLetters deadLetters,
@@ -119,7 +120,7 @@ final class PartitionWrites {
                 storedOffset = upTo;
                 metrics.projected(partition(), storedOffset);
                 return Attempt.COMMITTED;
-            } catch (SQLException | RuntimeException e) {
+            } catch (RuntimeException e) {
                 forgetRolledBack();
                 if (writer.metStoredRepeat(e)) {
                     // a resent statement, written without a lookup: the same batch again, looking up first
@@ -199,7 +200,7 @@ final class PartitionWrites {
                 return null;
             });
             checkpoints.committed();
-        } catch (SQLException | RuntimeException e) {
+        } catch (RuntimeException e) {
             checkpoints.rolledBack();
             throw new IllegalStateException("checkpoint of partition " + partition() + " failed: " + e.getMessage(), e);
         }
@@ -215,8 +216,8 @@ final class PartitionWrites {
     private void requireOwnership() {
         boolean held;
         try {
-            held = transactions.autocommit(lease::held);
-        } catch (SQLException e) {
+            held = transactions.autocommit(c -> c.held(lease));
+        } catch (ProjectionException e) {
             throw new IllegalStateException(
                     "cannot check the epoch of partition " + partition() + ": " + e.getMessage(), e);
         }
@@ -229,12 +230,8 @@ final class PartitionWrites {
 
     /** PostgreSQL's SQLSTATE and message (or the exception's), for logs and dead-letter reasons. */
     static String describe(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof SQLException e && e.getSQLState() != null) {
-                return "SQLSTATE " + e.getSQLState() + ": " + e.getMessage();
-            }
-        }
-        return t.getClass().getSimpleName() + ": " + t.getMessage();
+        String server = ProjectionException.serverError(t);
+        return server != null ? server : t.getClass().getSimpleName() + ": " + t.getMessage();
     }
 
     private static void pause(long millis) {

@@ -1,9 +1,6 @@
 package org.electorallog.projector;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.lang.management.ManagementFactory;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,10 +20,8 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.store.KeyMaker;
-import org.electorallog.store.Migrations;
-import org.electorallog.store.ProjectionDatabase;
-import org.electorallog.store.SqlDataKeys;
-import org.electorallog.store.Transactions;
+import org.electorallog.store.Projection;
+import org.electorallog.store.ProjectionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +37,7 @@ public final class Projector implements AutoCloseable {
     /** The stream thread's codec, shared with the warm-up so that its readers and layouts are made before the first event. */
     private final StatementCodec codec;
 
-    private final HikariDataSource db;
+    private final Projection db;
     private final ProjectorMetrics metrics = new ProjectorMetrics();
     private final KafkaStreams streams;
     private final TopicLayout layout;
@@ -61,20 +56,15 @@ public final class Projector implements AutoCloseable {
         this.settings = settings;
         this.layout = layout;
         this.codec = settings.codec();
-        this.db = ProjectionDatabase.pool(
-                settings.jdbcUrl(),
-                settings.dbUser(),
-                settings.dbPassword(),
-                settings.streamThreads() + 3, // + the key maker's
-                "projector");
+        this.db = Projection.open(settings.login(), settings.streamThreads() + 3, "projector"); // + the key maker's
         this.deadLetters = new DeadLetterPublisher(settings.kafkaClient(), settings.deadLetterTopic());
         this.signatures = SignatureVerifier.forThisMachine(settings.signatures(), LogStatementCheck.of(settings));
         this.positions = new KafkaPositions(settings);
-        this.opening = new PersonalOpening(new SqlDataKeys(db, settings.keyEncryption()));
+        this.opening = new PersonalOpening(db.dataKeys(settings.keyEncryption()));
         try {
-            Migrations.apply(db);
-            this.keyMaker = settings.keyEncryption().isEmpty() ? null : new KeyMaker(db, settings.keyEncryption());
-            layout.requireUnchanged(new Transactions(db), settings.topic());
+            db.migrate();
+            this.keyMaker = settings.keyEncryption().isEmpty() ? null : db.keyMaker(settings.keyEncryption());
+            layout.requireUnchanged(db, settings.topic());
             this.streams = new KafkaStreams(topology(), StreamsProperties.of(settings));
         } catch (RuntimeException e) {
             db.close();
@@ -118,7 +108,7 @@ public final class Projector implements AutoCloseable {
         Projector p = new Projector(settings, layout);
         long t2 = System.nanoTime();
         if (settings.warmUpStatements() > 0) {
-            WarmUpAtStart.run(settings, p.codec, new Transactions(p.db));
+            WarmUpAtStart.run(settings, p.codec, p.db);
         }
         long t3 = System.nanoTime();
         p.startKeyMaker();
@@ -152,15 +142,15 @@ public final class Projector implements AutoCloseable {
                     "ELECTORAL_LOG_KEY_ENCRYPTION_KEY_FILES");
             return;
         }
-        try (Connection c = db.getConnection()) {
-            String standby = ProjectionDatabase.synchronousStandby(c);
+        try {
+            String standby = db.synchronousStandby();
             if (standby != null) {
                 LOG.warn(
                         "the key store has {}: a failover to an asynchronous standby can restore data keys erased just "
                                 + "before it (docs/operations.md \"The key store's standby\")",
                         standby);
             }
-        } catch (SQLException e) {
+        } catch (ProjectionException e) {
             LOG.warn("cannot tell whether the key store has a synchronous standby: {}", e.getMessage());
         }
         keyMaker.start();
@@ -171,9 +161,9 @@ public final class Projector implements AutoCloseable {
      * time, which slows a newly started projector's first batches (docs/operations.md).
      */
     private String hugePages() {
-        try (Connection c = db.getConnection()) {
-            return ProjectionDatabase.hugePagesStatus(c);
-        } catch (SQLException e) {
+        try {
+            return db.hugePagesStatus();
+        } catch (ProjectionException e) {
             return "unknown: " + e.getMessage();
         }
     }
@@ -212,15 +202,7 @@ public final class Projector implements AutoCloseable {
         t.addProcessor(
                 "project",
                 () -> new ProjectorProcessor(new InstanceParts(
-                        settings,
-                        new Transactions(db),
-                        codec,
-                        metrics,
-                        layout,
-                        deadLetters,
-                        signatures,
-                        positions,
-                        opening)),
+                        settings, db, codec, metrics, layout, deadLetters, signatures, positions, opening)),
                 "events");
         t.addSink(
                 ExactlyOnceDeadLetters.SINK,
@@ -266,12 +248,7 @@ public final class Projector implements AutoCloseable {
         KafkaStreams.State state = streams.state();
         boolean streamsOk = state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING;
         h.put("streams", state.name());
-        boolean dbOk;
-        try (Connection c = db.getConnection()) {
-            dbOk = c.isValid(2);
-        } catch (SQLException e) {
-            dbOk = false;
-        }
+        boolean dbOk = db.reachable(2);
         h.put("database", dbOk ? "UP" : "DOWN");
         Throwable why = stopped;
         if (why != null) {
@@ -307,7 +284,7 @@ public final class Projector implements AutoCloseable {
     public void bindTo(io.micrometer.core.instrument.MeterRegistry registry) {
         metrics.bindTo(registry);
         new io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics(streams).bindTo(registry);
-        db.setMetricRegistry(registry);
+        db.reportTo(registry);
     }
 
     public KafkaStreams.State state() {

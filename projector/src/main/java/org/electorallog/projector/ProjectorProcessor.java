@@ -13,7 +13,7 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.electorallog.schemas.BadEventException;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.store.PartitionLease;
-import org.electorallog.store.Transactions;
+import org.electorallog.store.Projection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +35,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     private static final Logger LOG = LoggerFactory.getLogger(ProjectorProcessor.class);
 
     private final ProjectorSettings settings;
-    private final Transactions transactions;
+    private final Projection transactions;
     private final StatementCodec codec;
     private final ProjectorMetrics metrics;
     private final TopicLayout layout;

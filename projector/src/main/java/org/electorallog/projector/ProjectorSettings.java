@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Consumer;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
 import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.core.NoteSigner;
@@ -88,6 +89,11 @@ public record ProjectorSettings(
     }
 
     /** Settings whose projector makes and opens data keys with {@code keys} (first one wrapping). */
+    /** The projection's login. */
+    public DatabaseLogin login() {
+        return new DatabaseLogin(jdbcUrl, dbUser, dbPassword);
+    }
+
     public ProjectorSettings withKeyEncryption(KeyEncryptionKeys keys) {
         return copy(c -> {
             c.keyEncryption = keys;

@@ -1,7 +1,6 @@
 package org.electorallog.projector;
 
 import java.nio.ByteBuffer;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,7 +23,7 @@ import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.store.BoardRow;
 import org.electorallog.store.Boards;
-import org.electorallog.store.Transactions;
+import org.electorallog.store.Projection;
 
 /**
  * Runs the projector's per-event code before it takes its partitions, so that the first events of a
@@ -171,7 +170,7 @@ final class ProjectorWarmUp {
      * senders identity, for the throwaway sender key (rolled back values are not given back).
      * Returns the statements written (repeated delivery IDs are dropped, as in a batch).
      */
-    long write(Transactions transactions, BoardWriter boards, int rounds) throws SQLException {
+    long write(Projection transactions, BoardWriter boards, int rounds) {
         short id = (short) -(1 + ThreadLocalRandom.current().nextInt(Short.MAX_VALUE));
         UUID run = UUID.randomUUID();
         String name = "projector-warm-up-" + run;
@@ -187,8 +186,7 @@ final class ProjectorWarmUp {
             try {
                 // never kept: the scratch board and everything written to it go with the rollback
                 written += transactions.rollBack(c -> {
-                    BoardRow b = Boards.createScratch(
-                            c, id, name, "warm-up.invalid/" + run, EPOCH_MILLIS, Hashes.emptyRoot());
+                    BoardRow b = c.createScratch(id, name, "warm-up.invalid/" + run, EPOCH_MILLIS, Hashes.emptyRoot());
                     BoardProjection board =
                             new BoardProjection(b.id(), name, b.origin(), TileTree.empty(), Long.MIN_VALUE);
                     int n = boards.write(c, name, board, events).written();

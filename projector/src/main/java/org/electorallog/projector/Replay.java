@@ -1,7 +1,5 @@
 package org.electorallog.projector;
 
-import com.zaxxer.hikari.HikariDataSource;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -13,8 +11,7 @@ import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.electorallog.store.PartitionLease;
-import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.Projection;
 
 /**
  * A projection made again from the topic (BRIEF invariant 2): a projector with the given settings
@@ -57,16 +54,15 @@ public final class Replay {
      */
     public static Result run(
             ProjectorSettings settings, Map<Integer, Long> end, Duration timeout, Consumer<String> progress)
-            throws InterruptedException, SQLException {
+            throws InterruptedException {
         long total = end.values().stream().mapToLong(Long::longValue).sum();
         long start = System.nanoTime();
         try (Projector p = Projector.start(settings);
-                HikariDataSource target = ProjectionDatabase.pool(
-                        settings.jdbcUrl(), settings.dbUser(), settings.dbPassword(), 1, "replay-progress")) {
+                Projection target = Projection.open(settings.login(), 1, "replay-progress")) {
             long deadline = start + timeout.toNanos();
             Eta eta = new Eta(total);
             while (true) {
-                Map<Integer, Long> stored = PartitionLease.nextOffsets(target, settings.topic());
+                Map<Integer, Long> stored = target.nextOffsets(settings.topic());
                 long done = 0;
                 boolean complete = true;
                 for (Map.Entry<Integer, Long> e : end.entrySet()) {

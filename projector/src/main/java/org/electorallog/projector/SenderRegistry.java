@@ -1,8 +1,6 @@
 package org.electorallog.projector;
 
 import java.nio.ByteBuffer;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -14,8 +12,8 @@ import java.util.Set;
 import org.electorallog.core.LogStatements;
 import org.electorallog.schemas.BadEventException;
 import org.electorallog.schemas.DecodedStatement;
+import org.electorallog.store.LogWriter;
 import org.electorallog.store.SenderGrant;
-import org.electorallog.store.SenderGrants;
 
 /**
  * The projector's side of the sender registry (store V9, docs/security.md "Writers"): in the batch
@@ -40,15 +38,14 @@ final class SenderRegistry {
      * those it refuses (added to {@code refused}).
      */
     static List<PendingEvent> allowed(
-            Connection c, String board, List<PendingEvent> events, List<BoardWriter.Refused> refused)
-            throws SQLException {
+            LogWriter c, String board, List<PendingEvent> events, List<BoardWriter.Refused> refused) {
         Set<ByteBuffer> keys = new LinkedHashSet<>();
         for (PendingEvent e : events) {
             if (!isLogs(e)) {
                 keys.add(ByteBuffer.wrap(e.statement().senderPublicKey()));
             }
         }
-        Map<ByteBuffer, List<SenderGrant>> grants = SenderGrants.forKeys(c, keys);
+        Map<ByteBuffer, List<SenderGrant>> grants = c.grantsFor(keys);
         List<PendingEvent> out = new ArrayList<>(events.size());
         for (PendingEvent e : events) {
             if (isLogs(e)) {

@@ -1,7 +1,6 @@
 package org.electorallog.projector;
 
 import java.nio.charset.StandardCharsets;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -15,9 +14,8 @@ import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.utils.Utils;
-import org.electorallog.store.PartitionLease;
-import org.electorallog.store.TopicLayouts;
-import org.electorallog.store.Transactions;
+import org.electorallog.store.Projection;
+import org.electorallog.store.ProjectionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -140,11 +138,11 @@ record TopicLayout(int partitions, int deadLetterMaxBytes) {
      * Records the partition count on the first start and refuses a changed count once anything of
      * the topic was projected: a board must never move partitions.
      */
-    void requireUnchanged(Transactions transactions, String topic) {
+    void requireUnchanged(Projection transactions, String topic) {
         try {
             transactions.commit(c -> {
-                Integer stored = TopicLayouts.lockRecorded(c, topic).orElse(null);
-                if (stored != null && stored != partitions && PartitionLease.anyProjected(c, topic)) {
+                Integer stored = c.lockRecordedLayout(topic).orElse(null);
+                if (stored != null && stored != partitions && c.anyProjected(topic)) {
                     throw new ProjectionStoppedException("topic " + topic + " has " + partitions
                             + " partitions but had " + stored + " when its boards were projected: a board's "
                             + "statements would now go to another partition and lose their order. Do not change "
@@ -152,10 +150,10 @@ record TopicLayout(int partitions, int deadLetterMaxBytes) {
                             + "(docs/architecture.md, \"Growing the events topic\"), or restore the topic's "
                             + "partition count.");
                 }
-                TopicLayouts.record(c, topic, partitions);
+                c.recordLayout(topic, partitions);
                 return null;
             });
-        } catch (SQLException e) {
+        } catch (ProjectionException e) {
             throw new IllegalStateException(
                     "cannot check the layout of topic " + topic + " in PostgreSQL: " + e.getMessage(), e);
         }

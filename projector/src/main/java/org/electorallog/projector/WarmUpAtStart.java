@@ -1,10 +1,9 @@
 package org.electorallog.projector;
 
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import org.electorallog.schemas.StatementCodec;
-import org.electorallog.store.Transactions;
+import org.electorallog.store.Projection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,7 +17,7 @@ final class WarmUpAtStart {
      * Decisions 75 and 81: the per-event and per-batch code compiled before the first event, on
      * made-up statements and the topic's last events (see {@link ProjectorWarmUp}).
      */
-    static void run(ProjectorSettings settings, StatementCodec codec, Transactions transactions) {
+    static void run(ProjectorSettings settings, StatementCodec codec, Projection transactions) {
         long t0 = System.nanoTime();
         // an optimisation, never a reason not to project: a failed warm-up (a made-up statement the
         // rules now refuse; ProjectorWarmUpTest catches that drift) is reported and the start goes on
@@ -60,7 +59,7 @@ final class WarmUpAtStart {
                     (t1 - t0) / 1_000_000,
                     written,
                     (System.nanoTime() - t1) / 1_000_000);
-        } catch (RuntimeException | SQLException e) {
+        } catch (RuntimeException e) {
             LOG.warn(
                     "projector warm-up failed after {} ms; starting without it (the first events run slower): {}",
                     (System.nanoTime() - t0) / 1_000_000,

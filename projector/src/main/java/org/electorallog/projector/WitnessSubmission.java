@@ -1,6 +1,5 @@
 package org.electorallog.projector;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -8,8 +7,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,9 +18,7 @@ import org.electorallog.core.SignedNote;
 import org.electorallog.core.WitnessPolicy;
 import org.electorallog.core.WitnessRequest;
 import org.electorallog.store.CheckpointRow;
-import org.electorallog.store.Checkpoints;
-import org.electorallog.store.Cosignatures;
-import org.electorallog.store.Tiles;
+import org.electorallog.store.Projection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +32,7 @@ import org.slf4j.LoggerFactory;
 final class WitnessSubmission {
     private static final Logger LOG = LoggerFactory.getLogger(WitnessSubmission.class);
 
-    private final HikariDataSource db;
+    private final Projection db;
     private final HttpClient http;
     private final Duration timeout;
     /**
@@ -46,7 +41,7 @@ final class WitnessSubmission {
      */
     private final Map<String, String> failing = new ConcurrentHashMap<>();
 
-    WitnessSubmission(HikariDataSource db, Duration timeout) {
+    WitnessSubmission(Projection db, Duration timeout) {
         this.db = db;
         this.timeout = timeout;
         this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
@@ -59,7 +54,7 @@ final class WitnessSubmission {
      * the witness already cosigned past {@code cp}, and then the latest checkpoint is asked for.
      */
     long submit(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w, long last)
-            throws SQLException, InterruptedException {
+            throws InterruptedException {
         long old = last;
         for (int attempt = 0; attempt < 2; attempt++) {
             HttpResponse<String> r;
@@ -90,10 +85,9 @@ final class WitnessSubmission {
                     return -1;
                 }
                 if (theirs > cp.size()) {
-                    CheckpointRow latest;
-                    try (Connection c = db.getConnection()) {
-                        latest = Checkpoints.latest(c, boardId).orElse(cp);
-                    }
+                    CheckpointRow asked = cp;
+                    CheckpointRow latest = db.statement(
+                            reader -> reader.latestCheckpoint(boardId).orElse(asked));
                     if (theirs > latest.size()) {
                         failed(
                                 w,
@@ -122,17 +116,17 @@ final class WitnessSubmission {
         return -1;
     }
 
-    private String request(short boardId, CheckpointRow cp, long old) throws SQLException {
-        try (Connection c = db.getConnection()) {
+    private String request(short boardId, CheckpointRow cp, long old) {
+        // autocommitted: each tile read its own statement, as a proof's tiles are immutable once written
+        return db.autocommit(c -> {
             List<byte[]> proof = old == 0 || old == cp.size()
                     ? List.of()
-                    : ProofBuilder.consistency(old, cp.size(), Tiles.source(c, boardId));
+                    : ProofBuilder.consistency(old, cp.size(), c.reads().tileSource(boardId));
             return new WitnessRequest(old, proof, cp.note()).format();
-        }
+        });
     }
 
-    private boolean store(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w, String body)
-            throws SQLException {
+    private boolean store(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w, String body) {
         SignedNote.Signature line;
         try {
             SignedNote cosigned = SignedNote.parse(cp.note() + body);
@@ -146,9 +140,10 @@ final class WitnessSubmission {
             return false;
         }
         long timestamp = ByteBuffer.wrap(line.signature(), 0, 8).getLong();
-        try (Connection c = db.getConnection()) {
-            Cosignatures.add(c, boardId, cp.size(), w.id(), line.line(), timestamp);
-        }
+        db.autocommit(c -> {
+            c.addCosignature(boardId, cp.size(), w.id(), line.line(), timestamp);
+            return null;
+        });
         if (failing.remove(w.id() + " " + board) != null) {
             LOG.info("witness {} cosigns again (board {}, size {})", w.id(), board, cp.size());
         }

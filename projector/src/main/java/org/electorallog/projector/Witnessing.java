@@ -1,8 +1,5 @@
 package org.electorallog.projector;
 
-import com.zaxxer.hikari.HikariDataSource;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -14,11 +11,10 @@ import org.electorallog.config.Setting;
 import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.WitnessPolicy;
 import org.electorallog.store.BoardState;
-import org.electorallog.store.Boards;
 import org.electorallog.store.CheckpointRow;
-import org.electorallog.store.Checkpoints;
-import org.electorallog.store.Cosignatures;
-import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.LogReader;
+import org.electorallog.store.LogWriter;
+import org.electorallog.store.Projection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +39,7 @@ public final class Witnessing implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Witnessing.class);
 
     private final WitnessPolicy policy;
-    private final HikariDataSource db;
+    private final Projection db;
     private final WitnessSubmission submission;
     private final ScheduledExecutorService thread;
     /** The head writer in HEADS mode; null in BOARDS mode, where every board goes to the witnesses. */
@@ -52,7 +48,7 @@ public final class Witnessing implements AutoCloseable {
     private final WitnessingLock lock;
 
     private Witnessing(
-            WitnessPolicy policy, ProjectorSettings settings, HikariDataSource db, Duration timeout, HeadWriter heads) {
+            WitnessPolicy policy, ProjectorSettings settings, Projection db, Duration timeout, HeadWriter heads) {
         this.policy = policy;
         this.heads = heads;
         this.lock = new WitnessingLock(settings);
@@ -141,19 +137,15 @@ public final class Witnessing implements AutoCloseable {
 
     static Witnessing unscheduled(
             WitnessPolicy policy, ProjectorSettings settings, Duration timeout, HeadWriter heads) {
-        HikariDataSource db = ProjectionDatabase.pool(
-                settings.jdbcUrl(),
-                settings.dbUser(),
-                settings.dbPassword(),
-                Math.min(policy.witnesses().size() + 1, 8),
-                "witnessing");
+        Projection db =
+                Projection.open(settings.login(), Math.min(policy.witnesses().size() + 1, 8), "witnessing");
         return new Witnessing(policy, settings, db, timeout, heads);
     }
 
     private void safeRound(WitnessPolicy.Entry witness) {
         try {
             round(witness);
-        } catch (SQLException | RuntimeException e) {
+        } catch (RuntimeException e) {
             LOG.warn("witnessing round for {} failed (the next round tries again): {}", witness.id(), e.toString());
             lock.release();
         } catch (InterruptedException e) {
@@ -164,7 +156,7 @@ public final class Witnessing implements AutoCloseable {
     private void safeHeadRound() {
         try {
             headRound();
-        } catch (SQLException | RuntimeException e) {
+        } catch (RuntimeException e) {
             LOG.warn("head round failed (the next round tries again): {}", e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -175,13 +167,11 @@ public final class Witnessing implements AutoCloseable {
      * One head round (HEADS mode): the heads entries of the boards whose checkpoint changed, sent and
      * acknowledged. Returns how many were sent; 0 while another process holds the witnessing lock.
      */
-    public int headRound() throws SQLException, InterruptedException {
+    public int headRound() throws InterruptedException {
         if (!lock.hold()) {
             return 0;
         }
-        try (Connection c = db.getConnection()) {
-            return heads.round(c);
-        }
+        return heads.round(db);
     }
 
     /**
@@ -189,14 +179,11 @@ public final class Witnessing implements AutoCloseable {
      * witness when it has not cosigned it, then the quorum mark. Does nothing while another process holds the
      * witnessing lock.
      */
-    public void round(WitnessPolicy.Entry witness) throws SQLException, InterruptedException {
+    public void round(WitnessPolicy.Entry witness) throws InterruptedException {
         if (!lock.hold()) {
             return;
         }
-        List<BoardState> boards;
-        try (Connection c = db.getConnection()) {
-            boards = Boards.all(c);
-        }
+        List<BoardState> boards = db.statement(LogReader::boards);
         for (BoardState b : boards) {
             if (heads != null && !b.board().name().equals(HeadsBoard.NAME)) {
                 continue;
@@ -211,14 +198,10 @@ public final class Witnessing implements AutoCloseable {
     }
 
     /** One board for one witness: the target checkpoint, the request, the quorum mark. */
-    private void witness(BoardState b, WitnessPolicy.Entry witness) throws SQLException, InterruptedException {
+    private void witness(BoardState b, WitnessPolicy.Entry witness) throws InterruptedException {
         short boardId = b.board().id();
-        long last;
-        CheckpointRow cp;
-        try (Connection c = db.getConnection()) {
-            last = Cosignatures.lastSize(c, boardId, witness.id());
-            cp = target(c, boardId, witness, last);
-        }
+        long last = db.autocommit(c -> c.lastCosignedSize(boardId, witness.id()));
+        CheckpointRow cp = db.autocommit(c -> target(c, boardId, witness, last));
         if (cp == null || last >= cp.size()) {
             return;
         }
@@ -226,10 +209,8 @@ public final class Witnessing implements AutoCloseable {
         if (stored < 0) {
             return;
         }
-        try (Connection c = db.getConnection()) {
-            if (Cosignatures.markWitnessed(c, boardId, stored, policy.quorum())) {
-                LOG.debug("board {} checkpoint {} witnessed", b.board().name(), stored);
-            }
+        if (db.autocommit(c -> c.markWitnessed(boardId, stored, policy.quorum()))) {
+            LOG.debug("board {} checkpoint {} witnessed", b.board().name(), stored);
         }
     }
 
@@ -238,16 +219,15 @@ public final class Witnessing implements AutoCloseable {
      * quorum, after the size this witness last cosigned, when there is one (so that witnesses asked a
      * moment apart converge on one size while checkpoints keep coming); else the latest.
      */
-    private CheckpointRow target(Connection c, short boardId, WitnessPolicy.Entry witness, long last)
-            throws SQLException {
-        Optional<Long> help = Cosignatures.shortOfQuorum(c, boardId, witness.id(), last, policy.quorum());
+    private CheckpointRow target(LogWriter c, short boardId, WitnessPolicy.Entry witness, long last) {
+        Optional<Long> help = c.shortOfQuorum(boardId, witness.id(), last, policy.quorum());
         if (help.isPresent()) {
-            Optional<CheckpointRow> cp = Checkpoints.at(c, boardId, help.get());
+            Optional<CheckpointRow> cp = c.checkpointAt(boardId, help.get());
             if (cp.isPresent()) {
                 return cp.get();
             }
         }
-        return Checkpoints.latest(c, boardId).orElse(null);
+        return c.reads().latestCheckpoint(boardId).orElse(null);
     }
 
     @Override

@@ -1,8 +1,6 @@
 package org.electorallog.projector;
 
-import java.sql.Connection;
-import java.sql.SQLException;
-import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.Projection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,19 +15,19 @@ final class WitnessingLock implements AutoCloseable {
     static final long KEY = 0x656c5f7769746e65L; // "el_witne"
 
     private final ProjectorSettings settings;
-    private Connection lock;
+    private Projection.AdvisoryLock lock;
 
     WitnessingLock(ProjectorSettings settings) {
         this.settings = settings;
     }
 
     /** Whether this process holds the lock (taking it when free). */
-    synchronized boolean hold() throws SQLException {
-        if (lock != null && lock.isValid(2)) {
+    synchronized boolean hold() {
+        if (lock != null && lock.valid(2)) {
             return true;
         }
         release();
-        lock = ProjectionDatabase.advisoryLock(settings.jdbcUrl(), settings.dbUser(), settings.dbPassword(), KEY);
+        lock = Projection.sessionLock(settings.login(), KEY);
         return lock != null;
     }
 
@@ -38,7 +36,7 @@ final class WitnessingLock implements AutoCloseable {
         if (lock != null) {
             try {
                 lock.close(); // ending the session releases its advisory lock
-            } catch (SQLException e) {
+            } catch (RuntimeException e) {
                 LOG.debug("closing the witnessing lock connection: {}", e.toString());
             }
             lock = null;

@@ -36,6 +36,7 @@ import org.electorallog.store.Boards;
 import org.electorallog.store.Erasure;
 import org.electorallog.store.KeyMaker;
 import org.electorallog.store.KeyStoreCopy;
+import org.electorallog.store.LogWriter;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.ProjectionDatabase;
 import org.electorallog.store.SqlDataKeys;
@@ -218,7 +219,7 @@ class CommittedFormProjectionTest {
                     assertEquals(1, ps.executeUpdate());
                 }
                 conn.setAutoCommit(false);
-                assertNull(ErasedKeys.withoutErased(conn, List.of(event))
+                assertNull(ErasedKeys.withoutErased(LogWriter.on(conn), List.of(event))
                         .get(0)
                         .content()
                         .fields()
@@ -232,7 +233,7 @@ class CommittedFormProjectionTest {
                                 "UPDATE personal_keys.data_keys SET wrapped = NULL, kek_id = NULL, erased = now() "
                                         + "WHERE key_id = '" + key.id() + "'");
                 conn.setAutoCommit(false);
-                List<PendingEvent> kept = ErasedKeys.withoutErased(conn, List.of(event));
+                List<PendingEvent> kept = ErasedKeys.withoutErased(LogWriter.on(conn), List.of(event));
                 conn.rollback();
                 assertEquals(List.of(), kept.get(0).openings());
                 assertNull(kept.get(0).content().fields().userId(), "no value reaches the record");

@@ -21,6 +21,7 @@ import org.electorallog.store.Boards;
 import org.electorallog.store.CheckpointRow;
 import org.electorallog.store.Checkpoints;
 import org.electorallog.store.HeadLinks;
+import org.electorallog.store.Projection;
 import org.electorallog.witness.FollowedLogs;
 import org.electorallog.witness.WitnessServer;
 import org.junit.jupiter.api.Test;
@@ -78,7 +79,8 @@ class HeadWritingTest {
 
             // a new leader, who does not know what was entered, enters every board again: the repeats are dropped
             try (HeadWriter newLeader = HeadWriter.create(settings);
-                    Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
+                    Projection c =
+                            Projection.open(new DatabaseLogin(url, db.user(), db.password()), 1, "head-writing-test")) {
                 assertEquals(BOARDS, newLeader.round(c));
             }
             h.awaitProjected(url, h.endOffsets(), Duration.ofMinutes(1));
@@ -118,13 +120,15 @@ class HeadWritingTest {
         // With no projector running, the grown board's new entry is never projected: a writer that
         // waits no time before sending again sends it again each round; the others are on the board.
         try (HeadWriter impatient = HeadWriter.create(settings, Duration.ZERO);
-                Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
+                Projection c =
+                        Projection.open(new DatabaseLogin(url, db.user(), db.password()), 1, "head-writing-test")) {
             assertEquals(BOARDS, impatient.round(c), "a new writer enters every board once");
             assertEquals(1, impatient.round(c), "the unprojected entry is sent again, the projected ones are not");
             assertEquals(1, impatient.round(c));
         }
         try (HeadWriter patient = HeadWriter.create(settings, Duration.ofHours(1));
-                Connection c = DriverManager.getConnection(url, db.user(), db.password())) {
+                Projection c =
+                        Projection.open(new DatabaseLogin(url, db.user(), db.password()), 1, "head-writing-test")) {
             assertEquals(BOARDS, patient.round(c));
             assertEquals(0, patient.round(c), "within its wait, an acknowledged entry is not sent again");
         }

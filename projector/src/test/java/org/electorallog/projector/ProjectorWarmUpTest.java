@@ -24,6 +24,7 @@ import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.StatementKind;
 import org.electorallog.store.Boards;
 import org.electorallog.store.Migrations;
+import org.electorallog.store.Projection;
 import org.electorallog.store.ProjectionDatabase;
 import org.junit.jupiter.api.Test;
 
@@ -80,9 +81,7 @@ class ProjectorWarmUpTest {
             Migrations.apply(db);
             ProjectorWarmUp w = new ProjectorWarmUp(codec, true);
             // every round's statements written (write throws when one is dropped or refused)
-            assertEquals(
-                    3L * ProjectorWarmUp.BATCH,
-                    w.write(new org.electorallog.store.Transactions(db), new BoardWriter("test/", sender), 3));
+            assertEquals(3L * ProjectorWarmUp.BATCH, w.write(Projection.over(db), new BoardWriter("test/", sender), 3));
             try (Connection c = db.getConnection()) {
                 for (String table : List.of(
                         "boards",
@@ -103,7 +102,7 @@ class ProjectorWarmUpTest {
                         "the first board after the warm-up takes the first board ID");
                 c.rollback();
             }
-            assertEquals(0, w.write(new org.electorallog.store.Transactions(db), new BoardWriter("test/", sender), 0));
+            assertEquals(0, w.write(Projection.over(db), new BoardWriter("test/", sender), 0));
             assertEquals(2, ProjectorWarmUp.writeRounds(2 * ProjectorWarmUp.BATCH + 7));
         }
     }

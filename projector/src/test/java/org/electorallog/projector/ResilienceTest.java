@@ -26,6 +26,7 @@ import org.electorallog.infra.EmbeddedPostgresServer;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.EventsTopic;
 import org.electorallog.schemas.Topics;
+import org.electorallog.store.LogWriter;
 import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.Test;
 
@@ -214,7 +215,7 @@ class ResilienceTest {
                 c.setAutoCommit(false);
                 assertThrows(
                         FencedException.class,
-                        () -> zombie.write(c, stale, now[0], now[0] + 1, List.of(), new HashMap<>()));
+                        () -> zombie.write(LogWriter.on(c), stale, now[0], now[0] + 1, List.of(), new HashMap<>()));
                 c.rollback();
             }
             assertEquals(now[0], offsetsAndEpochs(live, db, h.topic).get(part)[0], "the zombie moved nothing");

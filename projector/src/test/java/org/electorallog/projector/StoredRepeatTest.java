@@ -15,8 +15,10 @@ import org.electorallog.config.DatabaseLogin;
 import org.electorallog.schemas.BadEventException;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Envelope;
+import org.electorallog.store.LogWriter;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.ProjectionException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,8 +45,8 @@ class StoredRepeatTest {
             assertEquals(new Share(3, 0, List.of()), write(db, writer, batch(offset, "a", "b", "c")));
 
             // a stored ID comes again in a batch that does not look it up: the unique index refuses the batch
-            SQLException refused =
-                    assertThrows(SQLException.class, () -> write(db, writer, batch(offset, "d", "b", "e")));
+            ProjectionException refused =
+                    assertThrows(ProjectionException.class, () -> write(db, writer, batch(offset, "d", "b", "e")));
             assertTrue(writer.metStoredRepeat(refused), "the refusal is the stored delivery ID: " + refused);
             assertEquals(3, rows(db), "the refused batch left nothing");
 
@@ -59,7 +61,8 @@ class StoredRepeatTest {
                         "batch " + i + " after the repeat");
             }
             // then the writer writes first again
-            SQLException again = assertThrows(SQLException.class, () -> write(db, writer, batch(offset, "c", "g")));
+            ProjectionException again =
+                    assertThrows(ProjectionException.class, () -> write(db, writer, batch(offset, "c", "g")));
             assertTrue(writer.metStoredRepeat(again));
             assertEquals(5 + BoardWriter.LOOKUP_BATCHES_AFTER_A_STORED_REPEAT, rows(db), "every ID stored once");
 
@@ -91,7 +94,7 @@ class StoredRepeatTest {
             // the same ID, other content, stored before: refused (after the unique index sent the batch
             // back to be written with the lookup, as a plain repeat is)
             List<PendingEvent> squat = batchAt(offset, 1_767_225_700_000L, "v-2", "seal:x");
-            SQLException first = assertThrows(SQLException.class, () -> write(db, writer, squat));
+            ProjectionException first = assertThrows(ProjectionException.class, () -> write(db, writer, squat));
             assertTrue(writer.metStoredRepeat(first));
             Share s = write(db, writer, squat);
             assertEquals(1, s.written(), "v-2");
@@ -128,8 +131,8 @@ class StoredRepeatTest {
             try {
                 writer.batchBegan();
                 // a board loaded afresh for every batch, as after the projector's rollback
-                BoardProjection board = writer.load(c, BOARD).orElse(null);
-                BoardWriter.Written w = writer.write(c, BOARD, board, events);
+                BoardProjection board = writer.load(LogWriter.on(c), BOARD).orElse(null);
+                BoardWriter.Written w = writer.write(LogWriter.on(c), BOARD, board, events);
                 c.commit();
                 return new Share(w.written(), w.duplicates(), w.refused());
             } catch (SQLException | RuntimeException e) {

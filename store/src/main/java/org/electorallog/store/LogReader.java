@@ -108,6 +108,11 @@ public final class LogReader {
                 () -> HeadLinks.witnessed(c, heads, board, record, headsTiles));
     }
 
+    /** Every board's latest checkpoint and last record time, the heads board's {@code heads} aside. */
+    public List<HeadLinks.Latest> latestHeads(String heads) {
+        return ProjectionException.wrap("reading the boards' heads", () -> HeadLinks.latest(c, heads));
+    }
+
     // records
 
     /** The canonical statements of records [from, to) in ID order, until the sink says stop. */

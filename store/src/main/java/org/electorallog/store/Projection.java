@@ -5,8 +5,11 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.electorallog.config.DatabaseLogin;
+import org.electorallog.core.DataKeys;
+import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.core.SealingKeys;
 
 /**
@@ -106,6 +109,45 @@ public final class Projection implements AutoCloseable {
     public <T> T statement(Reading<T> work) {
         return ProjectionException.wrap(
                 "reading the projection", () -> Snapshot.statement(db, c -> work.run(new LogReader(c))));
+    }
+
+    /** What a caller writes in one transaction. */
+    @FunctionalInterface
+    public interface Writing<T> {
+        T run(LogWriter writer);
+    }
+
+    /** What a caller writes in one transaction, and whether it is kept. */
+    @FunctionalInterface
+    public interface Choosing<T> {
+        Transactions.Decision<T> run(LogWriter writer);
+    }
+
+    /** Runs {@code work} in one transaction and commits it; rolls it back when {@code work} throws. */
+    public <T> T commit(Writing<T> work) {
+        return ProjectionException.wrap(
+                "writing the projection", () -> new Transactions(db).commit(c -> work.run(new LogWriter(c))));
+    }
+
+    /** Runs {@code work} in one transaction and always rolls it back (a rehearsal that keeps nothing). */
+    public <T> T rollBack(Writing<T> work) {
+        return ProjectionException.wrap(
+                "rehearsing a write", () -> new Transactions(db).rollBack(c -> work.run(new LogWriter(c))));
+    }
+
+    /**
+     * Runs {@code choice} in one transaction, then commits or rolls back as it decided ({@link
+     * Transactions#decide}); when it or the commit throws, the transaction is rolled back.
+     */
+    public <T> Transactions.Outcome<T> decide(Choosing<T> choice) {
+        return ProjectionException.wrap(
+                "writing the projection", () -> new Transactions(db).decide(c -> choice.run(new LogWriter(c))));
+    }
+
+    /** Runs {@code work} in autocommit: each statement its own transaction. */
+    public <T> T autocommit(Writing<T> work) {
+        return ProjectionException.wrap(
+                "writing the projection", () -> new Transactions(db).autocommit(c -> work.run(new LogWriter(c))));
     }
 
     /**
@@ -208,6 +250,15 @@ public final class Projection implements AutoCloseable {
             this.key = key;
         }
 
+        /** Whether the lock's session still answers within {@code seconds}. */
+        public boolean valid(int seconds) {
+            try {
+                return c.isValid(seconds);
+            } catch (SQLException e) {
+                return false;
+            }
+        }
+
         /**
          * Whether this session holds the lock, taken now when free (a session that holds it
          * already holds it once more, all released with the session).
@@ -224,6 +275,57 @@ public final class Projection implements AutoCloseable {
                 return null;
             });
         }
+    }
+
+    /**
+     * A connection of its own (outside any pool) holding the session-level advisory lock {@code
+     * key}, or null when another session holds it; closing it releases the lock, and a process that
+     * dies loses it at once ({@link ProjectionDatabase#advisoryLock}).
+     */
+    public static AdvisoryLock sessionLock(DatabaseLogin login, long key) {
+        return ProjectionException.wrap("taking an advisory lock", () -> {
+            Connection c = ProjectionDatabase.advisoryLock(login.jdbcUrl(), login.user(), login.password(), key);
+            return c == null ? null : new AdvisoryLock(c, key);
+        });
+    }
+
+    /**
+     * The data keys of the committed form as the projector opens them, unwrapped with {@code keks}
+     * ({@link SqlDataKeys}).
+     */
+    public DataKeys dataKeys(KeyEncryptionKeys keks) {
+        return new SqlDataKeys(db, keks);
+    }
+
+    /** The projector's maker of the boards' day keys, wrapped under {@code keks} ({@link KeyMaker}). */
+    public KeyMaker keyMaker(KeyEncryptionKeys keks) {
+        return new KeyMaker(db, keks);
+    }
+
+    /** Each partition's stored next offset of {@code topic} (a replay's end check). */
+    public Map<Integer, Long> nextOffsets(String topic) {
+        return ProjectionException.wrap("reading the stored offsets", () -> PartitionLease.nextOffsets(db, topic));
+    }
+
+    /**
+     * Null when the database commits on a synchronous standby, else what it has instead ({@link
+     * ProjectionDatabase#synchronousStandby}).
+     */
+    public String synchronousStandby() {
+        return ProjectionException.wrap("asking about the standby", () -> {
+            try (Connection c = db.getConnection()) {
+                return ProjectionDatabase.synchronousStandby(c);
+            }
+        });
+    }
+
+    /** Whether the server's shared memory is in huge pages ({@link ProjectionDatabase#hugePagesStatus}). */
+    public String hugePagesStatus() {
+        return ProjectionException.wrap("asking about huge pages", () -> {
+            try (Connection c = db.getConnection()) {
+                return ProjectionDatabase.hugePagesStatus(c);
+            }
+        });
     }
 
     /** Whether a connection answers within {@code seconds} (readiness). */

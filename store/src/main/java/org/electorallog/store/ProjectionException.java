@@ -38,6 +38,19 @@ public final class ProjectionException extends RuntimeException {
         return null;
     }
 
+    /**
+     * "SQLSTATE xxxxx: the server's message" of the first database failure with a code in {@code
+     * t}'s cause chain, or null when there is none (for logs and dead-letter reasons).
+     */
+    public static String serverError(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof SQLException e && e.getSQLState() != null) {
+                return "SQLSTATE " + e.getSQLState() + ": " + e.getMessage();
+            }
+        }
+        return null;
+    }
+
     /** Whether {@code t} or a cause is a failure of the projection's database. */
     public static boolean isDatabaseFailure(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause()) {
