@@ -1,20 +1,13 @@
 package org.electorallog.audit;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import javax.sql.DataSource;
 import org.electorallog.core.TileKey;
 import org.electorallog.store.AuditRow;
 import org.electorallog.store.BoardRow;
-import org.electorallog.store.Records;
-import org.electorallog.store.Senders;
-import org.electorallog.store.Snapshot;
-import org.electorallog.store.Tiles;
+import org.electorallog.store.Projection;
 
 /**
  * Reads the audit's pages one ahead of the checks, on a second connection that joins the audit's
@@ -33,60 +26,70 @@ final class AuditPages implements AutoCloseable {
 
     private record End() implements Item {}
 
-    private record Failed(Exception failure) implements Item {}
+    private record Failed(RuntimeException failure) implements Item {}
 
     private final BlockingQueue<Item> queue = new ArrayBlockingQueue<>(2);
     private final Thread reader;
 
     /** Starts reading pages [0, limit) of {@code board} in the exported snapshot. */
-    AuditPages(DataSource db, String snapshot, BoardRow board, long limit, long size, int pageSize) {
+    AuditPages(Projection db, String snapshot, BoardRow board, long limit, long size, int pageSize) {
         reader = new Thread(() -> read(db, snapshot, board, limit, size, pageSize), "audit-reader");
         reader.setDaemon(true);
         reader.start();
     }
 
-    private void read(DataSource db, String snapshot, BoardRow board, long limit, long size, int pageSize) {
+    /** The audit closed while the reader waited to hand a page over. */
+    private static final class Stopped extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Stopped() {
+            super("audit closed", null, false, false);
+        }
+    }
+
+    private void read(Projection db, String snapshot, BoardRow board, long limit, long size, int pageSize) {
         short boardId = board.id();
-        try (Connection r = db.getConnection()) {
-            Snapshot.join(r, snapshot);
-            try {
-                Map<Integer, byte[]> senders = Senders.all(r);
-                try (PreparedStatement ps = r.prepareStatement(Records.AUDIT_PAGE_SQL)) {
-                    for (long start = 0; start < limit; start += pageSize) {
-                        Map<TileKey, byte[]> tiles = Tiles.covering(r, boardId, start, start + pageSize, size);
-                        List<AuditRow> rows = Records.auditPage(ps, board, start, start + pageSize, senders);
-                        queue.put(new PageItem(new Page(start, rows, tiles)));
-                    }
+        try {
+            db.readIn(snapshot, r -> {
+                Map<Integer, byte[]> senders = r.senders();
+                for (long start = 0; start < limit; start += pageSize) {
+                    Map<TileKey, byte[]> tiles = r.coveringTiles(boardId, start, start + pageSize, size);
+                    List<AuditRow> rows = r.auditPage(board, start, start + pageSize, senders);
+                    hand(new PageItem(new Page(start, rows, tiles)));
                 }
-            } finally {
-                r.rollback();
-            }
-            queue.put(new End());
-        } catch (SQLException | RuntimeException e) {
+                return null;
+            });
+            hand(new End());
+        } catch (Stopped e) {
+            Thread.currentThread().interrupt(); // the audit closed: nobody waits for a page
+        } catch (RuntimeException e) {
             try {
-                queue.put(new Failed(e));
-            } catch (InterruptedException stopped) {
+                hand(new Failed(e));
+            } catch (Stopped stopped) {
                 Thread.currentThread().interrupt(); // the audit closed: nobody waits for the failure
             }
+        }
+    }
+
+    private void hand(Item item) {
+        try {
+            queue.put(item);
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            throw new Stopped();
         }
     }
 
     /** The next page, or null after the last one; the reader's failure is thrown here. */
-    Page next() throws SQLException {
+    Page next() {
         Item item;
         try {
             item = queue.take();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new SQLException("audit interrupted", e);
+            throw new IllegalStateException("audit interrupted", e);
         }
         if (item instanceof Failed f) {
-            if (f.failure() instanceof SQLException e) {
-                throw e;
-            }
-            throw (RuntimeException) f.failure();
+            throw f.failure();
         }
         return item instanceof PageItem p ? p.page() : null;
     }

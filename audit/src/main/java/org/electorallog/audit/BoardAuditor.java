@@ -1,13 +1,10 @@
 package org.electorallog.audit;
 
 import java.security.MessageDigest;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.sql.DataSource;
 import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Hashes;
@@ -20,14 +17,10 @@ import org.electorallog.core.TileLayout;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.AuditRow;
 import org.electorallog.store.BoardState;
-import org.electorallog.store.Boards;
 import org.electorallog.store.CheckpointRow;
-import org.electorallog.store.Checkpoints;
-import org.electorallog.store.Cosignatures;
 import org.electorallog.store.HourlyCounts;
+import org.electorallog.store.LogReader;
 import org.electorallog.store.Projection;
-import org.electorallog.store.Records;
-import org.electorallog.store.Snapshot;
 import org.electorallog.store.Tiles;
 
 /**
@@ -39,12 +32,12 @@ import org.electorallog.store.Tiles;
  * counters against the rows; gap-free IDs and unique delivery IDs.
  */
 public final class BoardAuditor {
-    private final DataSource db;
+    private final Projection db;
     private final AuditOptions options;
     private final RecordChecks recordChecks;
 
     public BoardAuditor(Projection projection, AuditOptions options) {
-        this.db = projection.dataSource();
+        this.db = projection;
         this.options = options;
         this.recordChecks = new RecordChecks(options);
     }
@@ -69,19 +62,18 @@ public final class BoardAuditor {
      * ({@link AuditPages}), one page ahead of the checks; the data source must be able to lend two
      * connections.
      */
-    public AuditResult audit(String boardName, Progress progress) throws SQLException {
+    public AuditResult audit(String boardName, Progress progress) {
         long t0 = System.nanoTime();
         AuditResult result = new AuditResult(boardName);
-        Snapshot.read(db, c -> {
+        db.read(c -> {
             run(c, boardName, progress, result, t0);
             return null;
         });
         return result;
     }
 
-    private void run(Connection c, String boardName, Progress progress, AuditResult result, long t0)
-            throws SQLException {
-        BoardState state = Boards.state(c, boardName)
+    private void run(LogReader c, String boardName, Progress progress, AuditResult result, long t0) {
+        BoardState state = c.state(boardName)
                 .orElseThrow(() -> new IllegalArgumentException("there is no board named '" + boardName + "'"));
         short boardId = state.board().id();
         long size = state.size();
@@ -93,13 +85,13 @@ public final class BoardAuditor {
                     "no log verifier key was given: the checkpoints' "
                             + "signatures were not checked, so this audit cannot be clean (give the log's verifier key)");
         }
-        List<CheckpointRow> checkpoints = Checkpoints.all(c, boardId);
+        List<CheckpointRow> checkpoints = c.checkpoints(boardId);
         Recount n = new Recount();
         n.boardId = boardId;
         checkpoints.forEach(cp -> n.wanted.add(cp.size()));
-        long limit = Math.max(size, Records.maxId(c, boardId) + 1);
+        long limit = Math.max(size, c.maxId(boardId) + 1);
         try (AuditPages pages =
-                new AuditPages(db, Snapshot.export(c), state.board(), limit, size, options.pageSize())) {
+                new AuditPages(db, c.exportSnapshot(), state.board(), limit, size, options.pageSize())) {
             for (AuditPages.Page pg = pages.next(); pg != null; pg = pages.next()) {
                 checkPage(pg, boardName, size, n, result);
                 progress.checked.set(Math.min(n.expected, size));
@@ -119,11 +111,7 @@ public final class BoardAuditor {
         checkTileWidths(c, boardId, size, result);
         checkCheckpoints(checkpoints, n.rootsAt, state.board().origin(), size, result);
         CosignatureChecks.check(
-                options.witnesses(),
-                checkpoints,
-                Cosignatures.ofBoard(c, boardId),
-                Checkpoints.witnessedSizes(c, boardId),
-                result);
+                options.witnesses(), checkpoints, c.cosignatures(boardId), c.witnessedSizes(boardId), result);
         DerivedTableChecks.counters(c, boardId, n.counters, result);
         DerivedTableChecks.hourlyCounts(c, boardId, n.hourly, result);
         DerivedTableChecks.deliveryIds(c, boardId, n, result);
@@ -213,9 +201,8 @@ public final class BoardAuditor {
     }
 
     /** Every stored tile must exist at this size with exactly its width: no extra tiles, no over-long ones. */
-    private static void checkTileWidths(Connection c, short boardId, long size, AuditResult result)
-            throws SQLException {
-        for (Tiles.StoredWidth t : Tiles.notFullOrBeyond(c, boardId, size)) {
+    private static void checkTileWidths(LogReader c, short boardId, long size, AuditResult result) {
+        for (Tiles.StoredWidth t : c.tilesNotFullOrBeyond(boardId, size)) {
             int width = TileLayout.width(t.key().level(), t.key().index(), size);
             if (width * 32 != t.bytes()) {
                 result.add(

@@ -1,7 +1,5 @@
 package org.electorallog.audit;
 
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -13,7 +11,7 @@ import org.electorallog.store.CounterKey;
 import org.electorallog.store.Counters;
 import org.electorallog.store.Deliveries;
 import org.electorallog.store.HourlyCounts;
-import org.electorallog.store.Records;
+import org.electorallog.store.LogReader;
 
 /**
  * The audit's checks of the tables derived from the records (BRIEF invariant 5): the counters and
@@ -23,10 +21,9 @@ import org.electorallog.store.Records;
 final class DerivedTableChecks {
     private DerivedTableChecks() {}
 
-    static void counters(Connection c, short boardId, Map<CounterKey, Long> counted, AuditResult result)
-            throws SQLException {
+    static void counters(LogReader c, short boardId, Map<CounterKey, Long> counted, AuditResult result) {
         Map<CounterKey, Long> stored = new HashMap<>();
-        for (Counters.Row row : Counters.rows(c, boardId)) {
+        for (Counters.Row row : c.counters(boardId)) {
             try {
                 stored.put(new CounterKey(row.kind(), row.electionId()), row.n());
             } catch (IllegalArgumentException | NullPointerException e) {
@@ -96,9 +93,8 @@ final class DerivedTableChecks {
     }
 
     /** The hourly counts (store V11) against the records' statement times and kinds. */
-    static void hourlyCounts(Connection c, short boardId, Map<HourlyCounts.Key, Long> counted, AuditResult result)
-            throws SQLException {
-        Map<HourlyCounts.Key, Long> stored = HourlyCounts.rows(c, boardId);
+    static void hourlyCounts(LogReader c, short boardId, Map<HourlyCounts.Key, Long> counted, AuditResult result) {
+        Map<HourlyCounts.Key, Long> stored = c.hourlyCounts(boardId);
         Set<HourlyCounts.Key> keys = new TreeSet<>(
                 Comparator.comparingLong(HourlyCounts.Key::hourMillis).thenComparing(HourlyCounts.Key::kind));
         keys.addAll(stored.keySet());
@@ -123,15 +119,15 @@ final class DerivedTableChecks {
      * fingerprints (one range scan of the board's keys, not a probe per record). If either fails, the
      * records are searched for repeated delivery IDs, each reported.
      */
-    static void deliveryIds(Connection c, short boardId, Recount n, AuditResult result) throws SQLException {
-        boolean indexed = Deliveries.uniquelyIndexed(c);
+    static void deliveryIds(LogReader c, short boardId, Recount n, AuditResult result) {
+        boolean indexed = c.deliveriesUniquelyIndexed();
         if (!indexed) {
             result.add(
                     Finding.Kind.DUPLICATE_DELIVERY_ID,
                     null,
                     "the primary key of deliveries is missing or invalid: delivery IDs are not guaranteed unique");
         }
-        Deliveries.Fingerprint stored = Deliveries.fingerprint(c, boardId);
+        Deliveries.Fingerprint stored = c.deliveryFingerprint(boardId);
         boolean matching = stored.rows() == n.deliveryRows && stored.sum().equals(n.deliverySum);
         if (!matching) {
             result.add(
@@ -141,8 +137,7 @@ final class DerivedTableChecks {
                             + n.deliveryRows + " records' delivery IDs: a repeat would not be refused");
         }
         if (!indexed || !matching) {
-            Records.repeatedDeliveryIds(
-                    c,
+            c.repeatedDeliveryIds(
                     boardId,
                     (d, id) -> result.add(Finding.Kind.DUPLICATE_DELIVERY_ID, id, "delivery ID " + d + " is repeated"));
         }

@@ -2,8 +2,6 @@ package org.electorallog.audit;
 
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
@@ -13,19 +11,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import javax.sql.DataSource;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.Hex;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.TileTree;
 import org.electorallog.store.BoardState;
-import org.electorallog.store.Boards;
 import org.electorallog.store.CheckpointRow;
-import org.electorallog.store.Checkpoints;
+import org.electorallog.store.LogReader;
 import org.electorallog.store.Projection;
-import org.electorallog.store.RecordStatements;
-import org.electorallog.store.Snapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +32,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(IncrementalVerifier.class);
 
     private final Projection projection;
-    private final DataSource db;
+    private final Projection db;
     private final AuditOptions options;
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "incremental-verifier");
@@ -69,7 +63,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                     + "without them it cannot tell the log's checkpoints from forged ones");
         }
         this.projection = projection;
-        this.db = projection == null ? null : projection.dataSource();
+        this.db = projection;
         this.options = options;
         this.verified = new VerifiedCheckpoints(memory);
     }
@@ -99,7 +93,7 @@ public final class IncrementalVerifier implements AutoCloseable {
 
     private void safeFullAudit() {
         try {
-            for (String board : Boards.names(db)) {
+            for (String board : db.boardNames()) {
                 AuditResult r = new BoardAuditor(projection, options).audit(board, new BoardAuditor.Progress());
                 lastFullAudit.put(
                         board,
@@ -116,16 +110,16 @@ public final class IncrementalVerifier implements AutoCloseable {
     }
 
     /** One pass over every board: the records added since the last pass, in one snapshot per board. */
-    public synchronized void pass() throws SQLException {
-        for (String board : Boards.names(db)) {
+    public synchronized void pass() {
+        for (String board : db.boardNames()) {
             verifyNew(board);
         }
         lastPass = Instant.now();
     }
 
-    private void verifyNew(String board) throws SQLException {
-        Snapshot.read(db, c -> {
-            BoardState state = Boards.state(c, board).orElse(null);
+    private void verifyNew(String board) {
+        db.read(c -> {
+            BoardState state = c.state(board).orElse(null);
             if (state == null) {
                 return null;
             }
@@ -147,22 +141,19 @@ public final class IncrementalVerifier implements AutoCloseable {
             boolean[] forked = {false};
             for (long from = tree.size(); from < size; from += options.pageSize()) {
                 boolean[] gap = {false};
-                RecordStatements.statements(
-                        c, state.board().id(), from, Math.min(size, from + options.pageSize()), (id, statement) -> {
-                            if (id != tree.size()) {
-                                gap[0] = true;
-                                return false;
-                            }
-                            tree.appendLeafHash(Hashes.leafHash(statement));
-                            if (remembered != null
-                                    && tree.size() == remembered.size()
-                                    && !Base64.getEncoder()
-                                            .encodeToString(tree.root())
-                                            .equals(remembered.root())) {
-                                forked[0] = true;
-                            }
-                            return true;
-                        });
+                c.statements(state.board().id(), from, Math.min(size, from + options.pageSize()), (id, statement) -> {
+                    if (id != tree.size()) {
+                        gap[0] = true;
+                        return false;
+                    }
+                    tree.appendLeafHash(Hashes.leafHash(statement));
+                    if (remembered != null
+                            && tree.size() == remembered.size()
+                            && !Base64.getEncoder().encodeToString(tree.root()).equals(remembered.root())) {
+                        forked[0] = true;
+                    }
+                    return true;
+                });
                 if (gap[0]) {
                     problem(board, "record " + tree.size() + " is missing");
                     trees.remove(board);
@@ -196,9 +187,8 @@ public final class IncrementalVerifier implements AutoCloseable {
      * The board's latest checkpoint, when it is at the size just verified: its signature must verify
      * with the log's keys and its root must be the recomputed one; then it is remembered.
      */
-    private void rememberLatestCheckpoint(Connection c, String board, BoardState state, TileTree tree)
-            throws SQLException {
-        CheckpointRow cp = Checkpoints.latest(c, state.board().id()).orElse(null);
+    private void rememberLatestCheckpoint(LogReader c, String board, BoardState state, TileTree tree) {
+        CheckpointRow cp = c.latestCheckpoint(state.board().id()).orElse(null);
         if (cp == null || cp.size() != tree.size()) {
             return;
         }

@@ -8,20 +8,16 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.electorallog.config.DatabaseLogin;
 import org.electorallog.infra.EmbeddedPostgresServer;
 import org.electorallog.infra.EmbeddedStack;
+import org.electorallog.store.ProjectionException;
+import org.electorallog.store.Servers;
 
 /**
  * A PostgreSQL primary and a streaming standby of the same major version (zonky's PostgreSQL 18
@@ -79,24 +75,13 @@ public final class DatabasePair implements AutoCloseable {
     }
 
     private static void baseBackup(EmbeddedPostgresServer primary, Path target, int replicationPort) {
-        try (Connection c = connect(primary.address())) {
-            try (Statement s = c.createStatement()) {
-                // the slot keeps every WAL segment from the backup's start until the standby has it
-                s.execute("SELECT pg_create_physical_replication_slot('" + SLOT + "', true)");
-                s.execute("SELECT pg_backup_start('standby', true)");
-            }
+        // the slot keeps every WAL segment from the backup's start until the standby has it
+        try (Servers.BaseBackup backup = Servers.startBaseBackup(primary.address(), SLOT)) {
             EmbeddedStack.deleteTree(target);
             copy(primary.dataDir(), target);
-            String label;
-            String spcmap;
-            try (Statement s = c.createStatement();
-                    ResultSet r = s.executeQuery("SELECT labelfile, spcmapfile FROM pg_backup_stop(false)")) {
-                if (!r.next()) {
-                    throw new IllegalStateException("pg_backup_stop returned no row");
-                }
-                label = r.getString(1);
-                spcmap = r.getString(2);
-            }
+            Servers.BaseBackup.Labels labels = backup.stop();
+            String label = labels.label();
+            String spcmap = labels.tablespaceMap();
             Files.writeString(target.resolve("backup_label"), label, StandardCharsets.UTF_8);
             if (spcmap != null && !spcmap.isEmpty()) {
                 Files.writeString(target.resolve("tablespace_map"), spcmap, StandardCharsets.UTF_8);
@@ -108,7 +93,7 @@ public final class DatabasePair implements AutoCloseable {
                             + " user=postgres application_name=standby'\nprimary_slot_name = '" + SLOT + "'\n",
                     StandardCharsets.UTF_8,
                     StandardOpenOption.APPEND);
-        } catch (SQLException e) {
+        } catch (ProjectionException e) {
             throw new IllegalStateException("cannot take the standby's base backup: " + e.getMessage(), e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot copy the primary's data for the standby", e);
@@ -146,10 +131,6 @@ public final class DatabasePair implements AutoCloseable {
         }
     }
 
-    static Connection connect(DatabaseLogin a) throws SQLException {
-        return DriverManager.getConnection(a.jdbcUrl(), a.user(), a.password());
-    }
-
     public EmbeddedPostgresServer primary() {
         return primary;
     }
@@ -166,15 +147,11 @@ public final class DatabasePair implements AutoCloseable {
     /** Waits until the standby has replayed everything the primary has written. */
     public void awaitStandbyCaughtUp(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        try (Connection p = connect(primary.address());
-                Connection s = connect(standby.address())) {
-            String target = one(p, "SELECT pg_current_wal_lsn()::text");
+        try {
+            String target = Servers.currentWalPosition(primary.address());
             while (true) {
-                String behind = one(
-                        s,
-                        "SELECT pg_wal_lsn_diff('" + target
-                                + "', coalesce(pg_last_wal_replay_lsn(), '0/0'))::bigint::text");
-                if (Long.parseLong(behind) <= 0) {
+                long behind = Servers.replayLagBytes(standby.address(), target);
+                if (behind <= 0) {
                     return;
                 }
                 if (System.nanoTime() > deadline) {
@@ -183,33 +160,22 @@ public final class DatabasePair implements AutoCloseable {
                 }
                 JavaProcess.pause(50); // the standby's replay position is the condition
             }
-        } catch (SQLException e) {
+        } catch (ProjectionException e) {
             throw new IllegalStateException("cannot compare the standby with the primary: " + e.getMessage(), e);
         }
     }
 
     /** Bytes of WAL the primary has written that the standby has not replayed (the primary must be up). */
-    public long standbyLagBytes() throws SQLException {
-        try (Connection p = connect(primary.address());
-                Connection s = connect(standby.address())) {
-            String target = one(p, "SELECT pg_current_wal_lsn()::text");
-            return Long.parseLong(one(
-                    s,
-                    "SELECT pg_wal_lsn_diff('" + target
-                            + "', coalesce(pg_last_wal_replay_lsn(), '0/0'))::bigint::text"));
-        }
+    public long standbyLagBytes() {
+        return Servers.replayLagBytes(standby.address(), Servers.currentWalPosition(primary.address()));
     }
 
     /**
      * Events the primary has projected that the standby has not: the difference of their stored
      * next offsets (partition_offsets) summed over partitions; 0 when neither has projected any.
      */
-    public long eventsStandbyMissed() throws SQLException {
-        String sql = "SELECT coalesce(sum(next_offset), 0)::text FROM partition_offsets";
-        try (Connection p = connect(primary.address());
-                Connection s = connect(standby.address())) {
-            return Long.parseLong(one(p, sql)) - Long.parseLong(one(s, sql));
-        }
+    public long eventsStandbyMissed() {
+        return Servers.projectedEvents(primary.address()) - Servers.projectedEvents(standby.address());
     }
 
     /** Holds the standby's replication back (its WAL stream stops at the relay): it starts to lag. */
@@ -225,24 +191,12 @@ public final class DatabasePair implements AutoCloseable {
 
     /** Promotes the standby to a primary ({@code pg_promote}, waiting up to 60 s for it to finish). */
     public void promoteStandby() {
-        try (Connection s = connect(standby.address());
-                Statement st = s.createStatement();
-                ResultSet r = st.executeQuery("SELECT pg_promote(true, 60)")) {
-            if (!r.next() || !r.getBoolean(1)) {
+        try {
+            if (!Servers.promote(standby.address())) {
                 throw new IllegalStateException("pg_promote did not finish within 60 s");
             }
-        } catch (SQLException e) {
+        } catch (ProjectionException e) {
             throw new IllegalStateException("cannot promote the standby: " + e.getMessage(), e);
-        }
-    }
-
-    private static String one(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement();
-                ResultSet r = s.executeQuery(sql)) {
-            if (!r.next()) {
-                throw new IllegalStateException("no row from: " + sql);
-            }
-            return r.getString(1);
         }
     }
 

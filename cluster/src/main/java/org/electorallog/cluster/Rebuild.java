@@ -1,13 +1,12 @@
 package org.electorallog.cluster;
 
 import java.nio.file.Files;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.electorallog.infra.EmbeddedPostgresServer;
+import org.electorallog.store.Servers;
 
 /**
  * The rehearsal's last check: {@code electoral-log rebuild} (the operator's command, in a process
@@ -20,10 +19,7 @@ final class Rebuild {
 
     static Map<String, Object> run(Cluster c) throws Exception {
         EmbeddedPostgresServer primary = c.databases().current();
-        try (Connection db = DatabasePair.connect(primary.address());
-                Statement s = db.createStatement()) {
-            s.execute("CREATE DATABASE rebuild");
-        }
+        Servers.createDatabase(primary.address(), "rebuild");
         String into = primary.address().onDatabase("rebuild").jdbcUrl();
         JavaProcess p = JavaProcess.start(
                 c.work(),

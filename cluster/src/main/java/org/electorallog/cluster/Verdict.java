@@ -1,7 +1,5 @@
 package org.electorallog.cluster;
 
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -19,10 +17,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.electorallog.core.Hashes;
 import org.electorallog.schemas.Topics;
 import org.electorallog.store.BoardState;
-import org.electorallog.store.Boards;
-import org.electorallog.store.Cosignatures;
-import org.electorallog.store.RecordStatements;
-import org.electorallog.store.Records;
+import org.electorallog.store.Projection;
 
 /**
  * What the rehearsal found at its end (issue 43 item 3): every acknowledged statement on its board
@@ -35,12 +30,12 @@ final class Verdict {
     private Verdict() {}
 
     /** Per board: acknowledged, projected, lost, doubled, and projected though never acknowledged. */
-    static Map<String, Object> statements(Cluster c, Workload w, Duration wait) throws SQLException {
+    static Map<String, Object> statements(Cluster c, Workload w, Duration wait) {
         Map<String, Object> out = new LinkedHashMap<>();
         long lost = 0;
         long doubled = 0;
         long deadline = System.nanoTime() + wait.toNanos();
-        try (Connection db = DatabasePair.connect(c.databases().current().address())) {
+        try (Projection db = projection(c)) {
             for (BoardTraffic b : w.boards) {
                 List<String> rows = deliveryIds(db, b.name);
                 while (!new HashSet<>(rows).containsAll(b.acknowledged) && System.nanoTime() < deadline) {
@@ -71,9 +66,18 @@ final class Verdict {
     }
 
     /** The board's delivery IDs in record order; none while the board does not exist. */
-    private static List<String> deliveryIds(Connection db, String board) throws SQLException {
-        Optional<BoardState> s = Boards.state(db, board);
-        return s.isEmpty() ? List.of() : Records.deliveryIds(db, s.get().board().id());
+    private static List<String> deliveryIds(Projection db, String board) {
+        return db.read(r -> {
+            Optional<BoardState> s = r.state(board);
+            return s.isEmpty()
+                    ? List.<String>of()
+                    : r.deliveryIds(s.get().board().id());
+        });
+    }
+
+    /** The final projection: the current primary's. */
+    private static Projection projection(Cluster c) {
+        return Projection.open(c.databases().current().address(), 1, "verdict");
     }
 
     /**
@@ -81,18 +85,19 @@ final class Verdict {
      * cosigned every board's final checkpoint or {@code wait} has passed (the witnessing loop sends
      * each new checkpoint after the batch that made it).
      */
-    static Map<String, Object> witnessed(Cluster c, Workload w, Duration wait) throws SQLException {
+    static Map<String, Object> witnessed(Cluster c, Workload w, Duration wait) {
         long deadline = System.nanoTime() + wait.toNanos();
-        try (Connection db = DatabasePair.connect(c.databases().current().address())) {
+        try (Projection db = projection(c)) {
             while (true) {
                 Map<String, Object> out = new LinkedHashMap<>();
                 boolean all = true;
                 for (BoardTraffic b : w.boards) {
-                    Optional<BoardState> s = Boards.state(db, b.name);
+                    Optional<BoardState> s = db.statement(r -> r.state(b.name));
                     long size = s.map(BoardState::size).orElse(0L);
                     long cosigned = size == 0
                             ? 0
-                            : Cosignatures.largestSize(db, s.get().board().id());
+                            : db.statement(
+                                    r -> r.largestCosignedSize(s.get().board().id()));
                     out.put(b.name, Map.of("size", size, "largest_cosigned", cosigned));
                     all &= size > 0 && cosigned == size;
                 }
@@ -134,9 +139,9 @@ final class Verdict {
      * Checks every checkpoint served during the run against the final projection: its root must be
      * the root of the board's first {@code size} leaves. Returns one sentence per mismatch.
      */
-    static List<String> servedCheckpoints(Cluster c, Workload w) throws SQLException {
+    static List<String> servedCheckpoints(Cluster c, Workload w) {
         List<String> problems = new ArrayList<>();
-        try (Connection db = DatabasePair.connect(c.databases().current().address())) {
+        try (Projection db = projection(c)) {
             for (BoardTraffic b : w.boards) {
                 problems.addAll(b.forks);
                 Map<Long, String> roots = rootsAtServedSizes(db, b.name, b.roots.keySet());
@@ -154,19 +159,18 @@ final class Verdict {
     }
 
     /** RFC 9162 2.1.1 roots of the board's first n leaves, for each n in {@code sizes}, in one pass. */
-    private static Map<Long, String> rootsAtServedSizes(Connection db, String board, Set<Long> sizes)
-            throws SQLException {
+    private static Map<Long, String> rootsAtServedSizes(Projection db, String board, Set<Long> sizes) {
         Map<Long, String> out = new LinkedHashMap<>();
         List<byte[]> stack = new ArrayList<>(); // compact range: perfect subtrees, largest first
         List<Long> heights = new ArrayList<>();
         long[] n = {0}; // leaves read so far
-        Optional<BoardState> state = Boards.state(db, board);
-        if (state.isEmpty()) {
-            return out;
-        }
-        db.setAutoCommit(false); // a cursor, not the whole board in memory
-        try {
-            RecordStatements.statements(db, state.get().board().id(), 0, Long.MAX_VALUE, (id, statement) -> {
+        // one snapshot, so the statements come through a cursor, not the whole board in memory
+        db.read(r -> {
+            Optional<BoardState> state = r.state(board);
+            if (state.isEmpty()) {
+                return null;
+            }
+            r.statements(state.get().board().id(), 0, Long.MAX_VALUE, (id, statement) -> {
                 byte[] h = Hashes.leafHash(statement);
                 long height = 0;
                 while (!heights.isEmpty() && heights.get(heights.size() - 1) == height) {
@@ -186,10 +190,8 @@ final class Verdict {
                 }
                 return true;
             });
-        } finally {
-            db.commit();
-            db.setAutoCommit(true);
-        }
+            return null;
+        });
         return out;
     }
 }

@@ -1,11 +1,15 @@
 package org.electorallog.store;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.function.Function;
 import org.electorallog.core.PersonalOpenings.Opening;
 import org.electorallog.core.SignatureBundle;
@@ -21,9 +25,18 @@ import org.electorallog.core.TileSource;
  */
 public final class LogReader {
     private final Connection c;
+    /** The audit's page statement, prepared once for the reader's pages ({@link #auditPage}). */
+    private PreparedStatement auditPage;
 
     LogReader(Connection c) {
         this.c = c;
+    }
+
+    /** Closes what the reader prepared; its snapshot ends with the work. */
+    void close() throws SQLException {
+        if (auditPage != null) {
+            auditPage.close();
+        }
     }
 
     // boards
@@ -201,6 +214,92 @@ public final class LogReader {
     /** The interned ID of a sender key. */
     public Optional<Integer> senderId(byte[] publicKey) {
         return ProjectionException.wrap("finding a sender", () -> Senders.idOf(c, publicKey));
+    }
+
+    // the audit's reads (a board checked whole in one snapshot, its pages on a second connection)
+
+    /** Exports this snapshot for another connection to join ({@link Projection#readIn}). */
+    public String exportSnapshot() {
+        return ProjectionException.wrap("exporting the snapshot", () -> Snapshot.export(c));
+    }
+
+    /** Every checkpoint of a board, by size. */
+    public List<CheckpointRow> checkpoints(short boardId) {
+        return ProjectionException.wrap("reading checkpoints", () -> Checkpoints.all(c, boardId));
+    }
+
+    /** The sizes of a board's witnessed checkpoints. */
+    public SortedSet<Long> witnessedSizes(short boardId) {
+        return ProjectionException.wrap("reading witnessed sizes", () -> Checkpoints.witnessedSizes(c, boardId));
+    }
+
+    /** A board's cosignatures by checkpoint size. */
+    public SortedMap<Long, List<Cosignatures.Stored>> cosignatures(short boardId) {
+        return ProjectionException.wrap("reading cosignatures", () -> Cosignatures.ofBoard(c, boardId));
+    }
+
+    /** The highest record ID of a board, or -1 when it has none. */
+    public long maxId(short boardId) {
+        return ProjectionException.wrap("reading the highest record ID", () -> Records.maxId(c, boardId));
+    }
+
+    /** The stored tiles that are not full-width or lie beyond {@code size} (the audit's width check). */
+    public List<Tiles.StoredWidth> tilesNotFullOrBeyond(short boardId, long size) {
+        return ProjectionException.wrap("reading tile widths", () -> Tiles.notFullOrBeyond(c, boardId, size));
+    }
+
+    /** The stored tiles covering records [start, end) at every level of a tree of {@code size}. */
+    public Map<TileKey, byte[]> coveringTiles(short boardId, long start, long end, long size) {
+        return ProjectionException.wrap("reading tiles", () -> Tiles.covering(c, boardId, start, end, size));
+    }
+
+    /** Every sender key by its interned ID. */
+    public Map<Integer, byte[]> senders() {
+        return ProjectionException.wrap("reading sender keys", () -> Senders.all(c));
+    }
+
+    /** One audit page: records [start, end) of {@code board} ({@link Records#AUDIT_PAGE_SQL}). */
+    public List<AuditRow> auditPage(BoardRow board, long start, long end, Map<Integer, byte[]> senders) {
+        return ProjectionException.wrap("reading an audit page", () -> {
+            if (auditPage == null) {
+                auditPage = c.prepareStatement(Records.AUDIT_PAGE_SQL);
+            }
+            return Records.auditPage(auditPage, board, start, end, senders);
+        });
+    }
+
+    /** A board's hourly counts. */
+    public Map<HourlyCounts.Key, Long> hourlyCounts(short boardId) {
+        return ProjectionException.wrap("reading hourly counts", () -> HourlyCounts.rows(c, boardId));
+    }
+
+    /** Whether delivery IDs are held unique board-wide (V15's deliveries table). */
+    public boolean deliveriesUniquelyIndexed() {
+        return ProjectionException.wrap("reading the deliveries' index", () -> Deliveries.uniquelyIndexed(c));
+    }
+
+    /** The fingerprint of a board's delivery keys (count and sum). */
+    public Deliveries.Fingerprint deliveryFingerprint(short boardId) {
+        return ProjectionException.wrap(
+                "reading the deliveries' fingerprint", () -> Deliveries.fingerprint(c, boardId));
+    }
+
+    /** Every delivery ID a board holds more than once, to {@code sink} (a sorted pass over the records). */
+    public void repeatedDeliveryIds(short boardId, Records.RepeatSink sink) {
+        ProjectionException.wrap("looking for repeated delivery IDs", () -> {
+            Records.repeatedDeliveryIds(c, boardId, sink);
+            return null;
+        });
+    }
+
+    /** Every delivery ID a board holds, in record order (a repeat would show twice). */
+    public List<String> deliveryIds(short boardId) {
+        return ProjectionException.wrap("reading delivery IDs", () -> Records.deliveryIds(c, boardId));
+    }
+
+    /** The largest size any witness cosigned on a board (0 for none). */
+    public long largestCosignedSize(short boardId) {
+        return ProjectionException.wrap("reading cosigned sizes", () -> Cosignatures.largestSize(c, boardId));
     }
 
     /** The schema version the projection is at (Flyway's history; 0 before any migration). */

@@ -107,8 +107,33 @@ public final class Projection implements AutoCloseable {
      * its own snapshot, one round trip fewer than {@link #read}.
      */
     public <T> T statement(Reading<T> work) {
-        return ProjectionException.wrap(
-                "reading the projection", () -> Snapshot.statement(db, c -> work.run(new LogReader(c))));
+        return ProjectionException.wrap("reading the projection", () -> Snapshot.statement(db, c -> run(work, c)));
+    }
+
+    /**
+     * Runs {@code work} on a connection of its own that joins the snapshot another reader exported
+     * ({@link LogReader#exportSnapshot}): the audit reads its pages there, one ahead of its checks.
+     */
+    public <T> T readIn(String exported, Reading<T> work) {
+        return ProjectionException.wrap("reading in an exported snapshot", () -> {
+            try (Connection c = db.getConnection()) {
+                Snapshot.join(c, exported);
+                try {
+                    return run(work, c);
+                } finally {
+                    c.rollback();
+                }
+            }
+        });
+    }
+
+    private static <T> T run(Reading<T> work, Connection c) throws SQLException {
+        LogReader reader = new LogReader(c);
+        try {
+            return work.run(reader);
+        } finally {
+            reader.close();
+        }
     }
 
     /** What a caller writes in one transaction. */
