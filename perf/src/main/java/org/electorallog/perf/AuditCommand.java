@@ -8,7 +8,6 @@ import org.electorallog.audit.AuditOptions;
 import org.electorallog.audit.AuditResult;
 import org.electorallog.audit.BoardAuditor;
 import org.electorallog.core.NoteVerifier;
-import org.electorallog.store.Projection;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -25,8 +24,7 @@ final class AuditCommand implements Callable<Integer> {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("board", board);
             for (String run : List.of("first", "warm")) {
-                AuditResult a =
-                        new BoardAuditor(Projection.over(env.db), options).audit(board, new BoardAuditor.Progress());
+                AuditResult a = new BoardAuditor(env.db, options).audit(board, new BoardAuditor.Progress());
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("records", a.recordsChecked());
                 m.put("seconds", Latencies.round(a.seconds()));

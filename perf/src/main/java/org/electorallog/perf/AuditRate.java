@@ -1,10 +1,7 @@
 package org.electorallog.perf;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
 import org.electorallog.audit.AuditOptions;
@@ -22,9 +19,9 @@ import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.Topics;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.store.BoardState;
-import org.electorallog.store.Boards;
+import org.electorallog.store.LogReader;
 import org.electorallog.store.Projection;
-import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.ProjectionException;
 import org.electorallog.store.StorageReport;
 
 /**
@@ -61,7 +58,7 @@ public final class AuditRate {
                     }
                 }
                 producer.flush();
-                try (HikariDataSource ds = ProjectionDatabase.pool(db.jdbcUrl(), db.user(), db.password(), 1, "wait")) {
+                try (Projection ds = Projection.open(db, 1, "wait")) {
                     while (size(ds) < records) {
                         Thread.sleep(200); // poll interval; the board size is the condition
                     }
@@ -74,13 +71,11 @@ public final class AuditRate {
                     records,
                     fill,
                     records / fill);
-            try (HikariDataSource ds = ProjectionDatabase.pool(db.jdbcUrl(), db.user(), db.password(), 2, "audit")) {
-                StorageReport storage = StorageReport.measure(ds);
+            try (Projection ds = Projection.open(db, 2, "audit")) {
+                StorageReport storage = ds.server().storageReport();
                 AuditOptions options = AuditOptions.of(List.of(NoteVerifier.parse(signer.verifierKey())));
-                AuditResult first =
-                        new BoardAuditor(Projection.over(ds), options).audit(board, new BoardAuditor.Progress());
-                AuditResult warm =
-                        new BoardAuditor(Projection.over(ds), options).audit(board, new BoardAuditor.Progress());
+                AuditResult first = new BoardAuditor(ds, options).audit(board, new BoardAuditor.Progress());
+                AuditResult warm = new BoardAuditor(ds, options).audit(board, new BoardAuditor.Progress());
                 double r1 = first.recordsChecked() / first.seconds();
                 double r2 = warm.recordsChecked() / warm.seconds();
                 System.out.printf(
@@ -115,10 +110,13 @@ public final class AuditRate {
         }
     }
 
-    private static long size(HikariDataSource ds) throws Exception {
-        try (Connection c = ds.getConnection()) {
-            return Boards.all(c).stream().mapToLong(BoardState::size).max().orElse(0);
-        } catch (SQLException e) {
+    private static long size(Projection ds) {
+        try {
+            return ds.statement(LogReader::boards).stream()
+                    .mapToLong(BoardState::size)
+                    .max()
+                    .orElse(0);
+        } catch (ProjectionException e) {
             return 0; // not migrated yet
         }
     }

@@ -3,7 +3,6 @@ package org.electorallog.perf;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -21,7 +20,6 @@ import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.Topics;
 import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.store.BoardRow;
-import org.electorallog.store.Boards;
 import org.electorallog.store.RecordSamples;
 
 /**
@@ -122,15 +120,15 @@ final class BurstRun {
             long found;
             // the burst's records, and any copy of one, come after the board's size before it (the board
             // only grows): the primary key's range from there, not a walk of the whole board
-            try (Connection c = env.db.getConnection()) {
-                // no board row: nothing of the burst was projected, and every vote counts as lost
-                Optional<BoardRow> row = Boards.find(c, board);
-                List<RecordSamples.UserRecord> rows = row.isEmpty()
-                        ? List.of()
-                        : RecordSamples.byUserPrefix(c, row.get().id(), base, tag);
-                rows.forEach(r -> ids.put(r.userId(), r.id()));
-                found = rows.size();
-            }
+            // no board row: nothing of the burst was projected, and every vote counts as lost
+            List<RecordSamples.UserRecord> rows = env.db.read(r -> {
+                Optional<BoardRow> row = r.board(board);
+                return row.isEmpty()
+                        ? List.<RecordSamples.UserRecord>of()
+                        : r.byUserPrefix(row.get().id(), base, tag);
+            });
+            rows.forEach(r -> ids.put(r.userId(), r.id()));
+            found = rows.size();
             Latencies lat = new Latencies();
             long last = 0;
             int proofsOk = 0;

@@ -1,6 +1,5 @@
 package org.electorallog.perf;
 
-import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,11 +9,9 @@ import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.BoardRow;
-import org.electorallog.store.Boards;
 import org.electorallog.store.IndexedFields;
 import org.electorallog.store.RecordContent;
 import org.electorallog.store.RecordInserter;
-import org.electorallog.store.RecordPartitions;
 import org.electorallog.store.RecordRow;
 
 /**
@@ -30,20 +27,17 @@ final class CopyCeiling {
      */
     static Map<String, Object> window(PerfEnvironment env, String board, int rows) throws Exception {
         long size = env.sizes().getOrDefault(board, 0L);
-        short boardId;
-        try (Connection c = env.db.getConnection()) {
-            Optional<BoardRow> row = Boards.find(c, board);
-            if (row.isEmpty()) {
-                // the first window of a new board: nothing projected yet, so no board row to write under
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("at", size);
-                m.put("rows", 0);
-                m.put("rows_per_second", null);
-                m.put("note", "the board has no row yet: nothing to write under");
-                return m;
-            }
-            boardId = row.get().id();
+        Optional<BoardRow> row = env.db.statement(r -> r.board(board));
+        if (row.isEmpty()) {
+            // the first window of a new board: nothing projected yet, so no board row to write under
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("at", size);
+            m.put("rows", 0);
+            m.put("rows_per_second", null);
+            m.put("note", "the board has no row yet: nothing to write under");
+            return m;
         }
+        short boardId = row.get().id();
         // voters far beyond the fill's (one range per size), with a seed of their own: fresh delivery IDs,
         // users and ballots, so they land at random places in the indexes as new voters do
         long firstVoter = 1_000_000_000L + size;
@@ -81,23 +75,19 @@ final class CopyCeiling {
                                     null,
                                     null)));
                 });
-        long spent = 0;
-        try (Connection c = env.db.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                // the partitions these IDs need (rolled back with the rows; untimed, as the projector
-                // attaches a partition once per million records)
-                RecordPartitions.cover(c, boardId, size + all.size() - 1);
-                for (int i = 0; i < all.size(); i += FillRun.COPY_BATCH) {
-                    List<RecordRow> batch = all.subList(i, Math.min(all.size(), i + FillRun.COPY_BATCH));
-                    long t = System.nanoTime();
-                    RecordInserter.BINARY_COPY.insert(c, batch);
-                    spent += System.nanoTime() - t;
-                }
-            } finally {
-                c.rollback();
+        // one transaction, rolled back: the rows are measured, not kept
+        long spent = env.db.rollBack(w -> {
+            // the partitions these IDs need (untimed, as the projector attaches a partition once per million records)
+            w.coverPartitions(boardId, size + all.size() - 1);
+            long copying = 0;
+            for (int i = 0; i < all.size(); i += FillRun.COPY_BATCH) {
+                List<RecordRow> batch = all.subList(i, Math.min(all.size(), i + FillRun.COPY_BATCH));
+                long t = System.nanoTime();
+                w.insertRecords(RecordInserter.BINARY_COPY, batch);
+                copying += System.nanoTime() - t;
             }
-        }
+            return copying;
+        });
         double seconds = spent / 1e9;
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("at", size);

@@ -1,6 +1,5 @@
 package org.electorallog.perf;
 
-import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,7 +10,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import org.electorallog.projector.Projector;
 import org.electorallog.schemas.ElectionStatements;
-import org.electorallog.store.ServerStatistics;
 
 /**
  * {@code perf fill}: realistic election statements (producer {@link ElectionStatements}) through the
@@ -255,11 +253,8 @@ final class FillRun {
      * probe's measurements.
      */
     private static void settle(PerfEnvironment env) throws Exception {
-        try (Connection c = env.db.getConnection()) {
-            c.setAutoCommit(true);
-            ServerStatistics.vacuumAnalyze(c, "records");
-            ServerStatistics.vacuumAnalyze(c, "tiles");
-        }
+        env.db.server().vacuumAnalyze("records");
+        env.db.server().vacuumAnalyze("tiles");
     }
 
     /** A seed per board and starting voter: a resumed fill must not repeat earlier delivery IDs. */

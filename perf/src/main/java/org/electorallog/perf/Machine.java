@@ -3,12 +3,9 @@ package org.electorallog.perf;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import javax.sql.DataSource;
-import org.electorallog.store.ProjectionDatabase;
-import org.electorallog.store.ServerStatistics;
+import org.electorallog.store.DatabaseServer;
 
 /** What a result was measured on: cores, memory, CPU model, and the versions of everything. */
 final class Machine {
@@ -47,11 +44,11 @@ final class Machine {
         return p.waitFor() == 0 ? out : null;
     }
 
-    static Map<String, String> versions(DataSource db) {
+    static Map<String, String> versions(DatabaseServer db) {
         Map<String, String> v = new LinkedHashMap<>();
         v.put("kafka", org.apache.kafka.common.utils.internals.AppInfoParser.getVersion());
-        try (Connection c = db.getConnection()) {
-            v.put("postgresql", ServerStatistics.serverVersion(c));
+        try {
+            v.put("postgresql", db.serverVersion());
         } catch (Exception e) {
             v.put("postgresql", "unknown: " + e.getMessage());
         }
@@ -65,10 +62,10 @@ final class Machine {
      * /proc/meminfo; decision 82: without them each new connection's backend faults in every 4 KB of
      * shared buffers it first touches).
      */
-    static Map<String, Object> hugePages(DataSource db) {
+    static Map<String, Object> hugePages(DatabaseServer db) {
         Map<String, Object> h = new LinkedHashMap<>();
-        try (Connection c = db.getConnection()) {
-            h.put("postgresql_status", ProjectionDatabase.hugePagesStatus(c));
+        try {
+            h.put("postgresql_status", db.hugePagesStatus());
         } catch (Exception e) {
             h.put("postgresql_status", "unknown: " + e.getMessage());
         }

@@ -1,11 +1,8 @@
 package org.electorallog.perf;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -30,12 +27,9 @@ import org.electorallog.query.QueryApi;
 import org.electorallog.query.QueryApiSettings;
 import org.electorallog.query.RatePolicy;
 import org.electorallog.schemas.Topics;
-import org.electorallog.store.Boards;
-import org.electorallog.store.KeyMaker;
-import org.electorallog.store.Migrations;
-import org.electorallog.store.PartitionLease;
-import org.electorallog.store.ProjectionDatabase;
-import org.electorallog.store.ServerStatistics;
+import org.electorallog.store.LogReader;
+import org.electorallog.store.Projection;
+import org.electorallog.store.ProjectionException;
 
 /**
  * The system under test: a persistent embedded stack (real Kafka broker and PostgreSQL 18 in
@@ -54,7 +48,7 @@ final class PerfEnvironment implements AutoCloseable {
     final Path work;
     final EmbeddedStack stack;
     final NoteSigner signer;
-    final HikariDataSource db;
+    final Projection db;
     /** The key-encryption key of the committed form's data keys (work/key-encryption-key, kept between commands). */
     final KeyEncryptionKeys keyEncryption;
     /** The commit the running code was built from, read when the environment opened. */
@@ -68,7 +62,7 @@ final class PerfEnvironment implements AutoCloseable {
     private int fullTiles = FullTiles.DEFAULT_CAPACITY;
 
     private PerfEnvironment(
-            Path work, EmbeddedStack stack, NoteSigner signer, HikariDataSource db, KeyEncryptionKeys keyEncryption) {
+            Path work, EmbeddedStack stack, NoteSigner signer, Projection db, KeyEncryptionKeys keyEncryption) {
         this.work = work;
         this.stack = stack;
         this.signer = signer;
@@ -90,17 +84,17 @@ final class PerfEnvironment implements AutoCloseable {
         EventsTopic.ensure(stack.kafkaBootstrap(), Topics.EVENTS, 2, (short) 1);
         EventsTopic.ensure(stack.kafkaBootstrap(), Topics.DEAD_LETTERS, 1, (short) 1);
         DatabaseLogin a = stack.database();
-        HikariDataSource db = ProjectionDatabase.pool(a.jdbcUrl(), a.user(), a.password(), 4, "perf");
+        Projection db = Projection.open(a, 4, "perf");
         // a stack filled by an earlier build gets this build's schema, as its projector would give it
         // (the query API reads the newest columns; it does not migrate)
-        Migrations.apply(db);
+        db.migrate();
         return new PerfEnvironment(
                 work, stack, signer, db, KeyEncryptionKeys.loadOrCreate(work.resolve("key-encryption-key")));
     }
 
     /** The committed form's keys as the log's key maker makes them (the fill seals to them before the projector starts). */
     SealingKeys keyMaker() {
-        return new KeyMaker(db, keyEncryption).sealingKeys();
+        return db.keyMaker(keyEncryption).sealingKeys();
     }
 
     /** Starts the projector with the default batch wait (100 ms). */
@@ -160,8 +154,8 @@ final class PerfEnvironment implements AutoCloseable {
         Map<Integer, Long> end = endOffsets();
         Map<Integer, Long> stored;
         try {
-            stored = PartitionLease.nextOffsets(db, Topics.EVENTS);
-        } catch (SQLException e) {
+            stored = db.nextOffsets(Topics.EVENTS);
+        } catch (ProjectionException e) {
             return end.values().stream().allMatch(v -> v == 0);
         }
         return end.entrySet().stream().allMatch(e -> stored.getOrDefault(e.getKey(), 0L) >= e.getValue());
@@ -211,12 +205,12 @@ final class PerfEnvironment implements AutoCloseable {
     /** Board name -> size, of the perf boards. */
     Map<String, Long> sizes() {
         Map<String, Long> out = new LinkedHashMap<>();
-        try (Connection c = db.getConnection()) {
-            Boards.all(c).stream()
+        try {
+            db.read(LogReader::boards).stream()
                     .filter(s -> s.board().name().startsWith("perf-"))
                     .sorted(Comparator.comparing(s -> s.board().name()))
                     .forEach(s -> out.put(s.board().name(), s.size()));
-        } catch (SQLException e) {
+        } catch (ProjectionException e) {
             // not migrated yet: no boards
         }
         return out;
@@ -228,9 +222,9 @@ final class PerfEnvironment implements AutoCloseable {
      * milliseconds; empty on a server without the view.
      */
     Map<String, Long> checkpoints() {
-        try (Connection c = db.getConnection()) {
-            return ServerStatistics.checkpointer(c);
-        } catch (SQLException e) {
+        try {
+            return db.server().checkpointer();
+        } catch (ProjectionException e) {
             throw new IllegalStateException("cannot read pg_stat_checkpointer: " + e.getMessage(), e);
         }
     }
@@ -241,9 +235,9 @@ final class PerfEnvironment implements AutoCloseable {
      * buffers were full.
      */
     Map<String, Long> wal() {
-        try (Connection c = db.getConnection()) {
-            return ServerStatistics.wal(c);
-        } catch (SQLException e) {
+        try {
+            return db.server().wal();
+        } catch (ProjectionException e) {
             throw new IllegalStateException("cannot read pg_stat_wal: " + e.getMessage(), e);
         }
     }
@@ -261,8 +255,8 @@ final class PerfEnvironment implements AutoCloseable {
         Map<String, String> pg = new LinkedHashMap<>(EmbeddedPostgresServer.DEFAULT_SETTINGS);
         pg.putAll(PG_SETTINGS);
         m.put("postgresql_settings", new TreeMap<>(pg));
-        m.put("huge_pages", Machine.hugePages(db));
-        m.put("versions", Machine.versions(db));
+        m.put("huge_pages", Machine.hugePages(db.server()));
+        m.put("versions", Machine.versions(db.server()));
         return m;
     }
 

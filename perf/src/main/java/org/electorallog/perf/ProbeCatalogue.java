@@ -3,7 +3,6 @@ package org.electorallog.perf;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Function;
-import org.electorallog.store.Checkpoints;
 import org.electorallog.store.RecordSamples;
 
 /**
@@ -42,28 +40,29 @@ final class ProbeCatalogue {
 
     /** 200 random records of the board: their users, usernames, ballots and times. */
     void sample() throws Exception {
-        try (Connection c = client.connection()) {
-            short id = client.boardId(c);
-            while (samples.size() < 200) {
-                RecordSamples.Sample r = RecordSamples.sample(c, id, (long) (random.nextDouble() * size))
-                        .orElse(null);
-                if (r != null && r.ballotId() != null) {
-                    Map<String, String> s = new LinkedHashMap<>();
-                    s.put("id", Long.toString(r.id()));
-                    s.put("user", r.userId());
-                    s.put("username", r.username());
-                    s.put("created", r.created().toString());
-                    s.put("statement", r.statementTime().toString());
-                    s.put("ballot", r.ballotId());
-                    s.put("election", r.electionId());
-                    samples.add(s);
-                }
+        short id = client.boardId();
+        while (samples.size() < 200) {
+            long at = (long) (random.nextDouble() * size);
+            RecordSamples.Sample r = client.projection()
+                    .statement(reader -> reader.sample(id, at))
+                    .orElse(null);
+            if (r != null && r.ballotId() != null) {
+                Map<String, String> s = new LinkedHashMap<>();
+                s.put("id", Long.toString(r.id()));
+                s.put("user", r.userId());
+                s.put("username", r.username());
+                s.put("created", r.created().toString());
+                s.put("statement", r.statementTime().toString());
+                s.put("ballot", r.ballotId());
+                s.put("election", r.electionId());
+                samples.add(s);
             }
-            trustedCheckpoint = Checkpoints.atOrBelow(c, id, size / 2)
-                    .orElseThrow(
-                            () -> new IllegalStateException("no checkpoint at or below size " + size / 2 + " to trust"))
-                    .note();
         }
+        trustedCheckpoint = client.projection()
+                .statement(r -> r.checkpointAtOrBelow(id, size / 2))
+                .orElseThrow(
+                        () -> new IllegalStateException("no checkpoint at or below size " + size / 2 + " to trust"))
+                .note();
     }
 
     private static String enc(String s) {

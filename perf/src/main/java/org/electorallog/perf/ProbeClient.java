@@ -5,8 +5,6 @@ import java.io.OutputStream;
 import java.net.HttpURLConnection;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -14,8 +12,8 @@ import java.util.Map;
 import org.electorallog.query.QueryApi;
 import org.electorallog.schemas.StatementKinds;
 import org.electorallog.store.BoardTips;
-import org.electorallog.store.Boards;
 import org.electorallog.store.BoundStatement;
+import org.electorallog.store.Projection;
 import org.electorallog.store.RecordExports;
 import org.electorallog.store.Records;
 
@@ -37,9 +35,9 @@ final class ProbeClient {
         this.size = size;
     }
 
-    /** A connection of the perf environment's pool. */
-    Connection connection() throws SQLException {
-        return env.db.getConnection();
+    /** The perf environment's projection. */
+    Projection projection() {
+        return env.db;
     }
 
     /** Milliseconds of one request; a failed request is an error, never a timing. */
@@ -88,19 +86,18 @@ final class ProbeClient {
      * partition (its board_id and kind unknown) and filters, 50 ms where the export takes 1.
      */
     private String[] sql(String which, long from) throws Exception {
-        try (Connection c = api.exportPool().dataSource().getConnection()) {
-            int[] n = {0};
-            RecordExports.<RuntimeException>exportBatch(
-                    c,
-                    boardId(c),
-                    board,
-                    from,
-                    size,
-                    batchOf(which),
-                    shapeOf(which),
-                    (r, leaf) -> n[0] += leaf.length > 0 ? 1 : 0);
-            return new String[] {"200", Integer.toString(n[0])};
-        }
+        short id = boardId();
+        int[] n = {0};
+        api.exportPool()
+                .statement(r -> r.<RuntimeException>exportBatch(
+                        id,
+                        board,
+                        from,
+                        size,
+                        batchOf(which),
+                        shapeOf(which),
+                        (rec, leaf) -> n[0] += leaf.length > 0 ? 1 : 0));
+        return new String[] {"200", Integer.toString(n[0])};
     }
 
     private static RecordExports.ExportShape shapeOf(String which) {
@@ -117,17 +114,14 @@ final class ProbeClient {
     }
 
     /** The board's ID, read once (an export knows it from its manifest). */
-    short boardId(Connection c) throws Exception {
+    short boardId() {
         if (boardId == null) {
-            boardId = readBoardId(c);
+            boardId = env.db
+                    .statement(r -> r.board(board))
+                    .orElseThrow(() -> new IllegalStateException("there is no board " + board))
+                    .id();
         }
         return boardId;
-    }
-
-    private short readBoardId(Connection c) throws Exception {
-        return Boards.find(c, board)
-                .orElseThrow(() -> new IllegalStateException("there is no board " + board))
-                .id();
     }
 
     /** The plan of a probe: the listing and count explain endpoints, or EXPLAIN of the statement. */
@@ -141,36 +135,28 @@ final class ProbeClient {
         }
         String sql;
         List<Object> params = new ArrayList<>();
-        try (Connection c = env.db.getConnection()) {
-            short id = boardId(c);
-            if (request[0].equals("SQL")) {
-                // the batch's records page; the CSV and cast-vote batches' tile range is in the plan tests
-                RecordExports.ExportShape shape = shapeOf(request[1]);
-                sql = shape.sql();
-                params.add(id);
-                if (shape.kind() != null) {
-                    params.add(shape.kind());
-                }
-                params.addAll(List.of(Long.parseLong(request[2]), size, batchOf(request[1])));
-            } else if (name.equals("current checkpoint")) {
-                sql = BoardTips.TIP_SQL; // the board, its size, checkpoint and cosignatures
-                params.add(board);
-            } else if (name.equals("ballot locator, page")) {
-                Map<String, String> s = firstSample;
-                sql = Records.BALLOTS_SQL;
-                params.addAll(Arrays.asList(
-                        id,
-                        StatementKinds.CAST_VOTE,
-                        s.get("user"),
-                        s.get("election"),
-                        Long.MAX_VALUE,
-                        null,
-                        null,
-                        100));
-            } else {
-                return null; // proofs: the current checkpoint's statement and one tile query, see the plan tests
+        short id = boardId();
+        if (request[0].equals("SQL")) {
+            // the batch's records page; the CSV and cast-vote batches' tile range is in the plan tests
+            RecordExports.ExportShape shape = shapeOf(request[1]);
+            sql = shape.sql();
+            params.add(id);
+            if (shape.kind() != null) {
+                params.add(shape.kind());
             }
-            return new BoundStatement(sql, params).explain(c);
+            params.addAll(List.of(Long.parseLong(request[2]), size, batchOf(request[1])));
+        } else if (name.equals("current checkpoint")) {
+            sql = BoardTips.TIP_SQL; // the board, its size, checkpoint and cosignatures
+            params.add(board);
+        } else if (name.equals("ballot locator, page")) {
+            Map<String, String> s = firstSample;
+            sql = Records.BALLOTS_SQL;
+            params.addAll(Arrays.asList(
+                    id, StatementKinds.CAST_VOTE, s.get("user"), s.get("election"), Long.MAX_VALUE, null, null, 100));
+        } else {
+            return null; // proofs: the current checkpoint's statement and one tile query, see the plan tests
         }
+        BoundStatement statement = new BoundStatement(sql, params);
+        return env.db.statement(r -> r.explain(statement));
     }
 }

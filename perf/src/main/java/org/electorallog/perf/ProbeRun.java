@@ -256,7 +256,7 @@ final class ProbeRun {
         }
         env.stack.postgres().restart();
         api.reconnect(); // connections made before or during the restart are dead
-        env.db.getHikariPoolMXBean().softEvictConnections();
+        env.db.reconnect();
         return drop;
     }
 }

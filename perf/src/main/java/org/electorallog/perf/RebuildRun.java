@@ -1,7 +1,5 @@
 package org.electorallog.perf;
 
-import com.zaxxer.hikari.HikariDataSource;
-import java.sql.Connection;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,9 +9,7 @@ import org.electorallog.producer.EventsTopic;
 import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.projector.Replay;
 import org.electorallog.schemas.Topics;
-import org.electorallog.store.ProjectionDatabase;
-import org.electorallog.store.ServerStatistics;
-import org.electorallog.store.StorageReport;
+import org.electorallog.store.Projection;
 
 /**
  * {@code perf rebuild}: recovery by replay measured. The whole events topic of the perf stack is
@@ -27,9 +23,7 @@ final class RebuildRun {
     static Map<String, Object> rebuild(PerfEnvironment env, boolean keep) throws Exception {
         DatabaseLogin a = env.stack.database();
         String name = "perf_rebuild_" + System.currentTimeMillis();
-        try (Connection c = env.db.getConnection()) {
-            ServerStatistics.createDatabase(c, name);
-        }
+        env.db.server().createDatabase(name);
         String url = a.jdbcUrl().replaceFirst("/[^/?]+(\\?|$)", "/" + name + "$1");
         String deadLetters = Topics.DEAD_LETTERS + ".rebuild";
         EventsTopic.ensure(env.stack.kafkaBootstrap(), deadLetters, 1, (short) 1);
@@ -53,17 +47,15 @@ final class RebuildRun {
         out.put("seconds", Latencies.round(r.seconds()));
         out.put("events_per_second", Math.round(r.eventsPerSecond()));
         out.put("records_in_live_projection", env.total());
-        try (HikariDataSource rebuilt = ProjectionDatabase.pool(url, a.user(), a.password(), 1, "perf-rebuilt")) {
+        try (Projection rebuilt = Projection.open(new DatabaseLogin(url, a.user(), a.password()), 1, "perf-rebuilt")) {
             out.put(
                     "bytes_per_record",
-                    Math.round(StorageReport.measure(rebuilt).bytesPerRecord()));
+                    Math.round(rebuilt.server().storageReport().bytesPerRecord()));
         }
         System.err.printf(
                 "rebuild: %,d events in %.1f s (%,.0f events/s)%n", r.events(), r.seconds(), r.eventsPerSecond());
         if (!keep) {
-            try (Connection c = env.db.getConnection()) {
-                ServerStatistics.dropDatabase(c, name);
-            }
+            env.db.server().dropDatabase(name);
         }
         out.put("database", keep ? name : name + " (dropped)");
         out.putAll(env.describe());

@@ -1,10 +1,7 @@
 package org.electorallog.perf;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -16,12 +13,10 @@ import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Hex;
 import org.electorallog.infra.EmbeddedPostgresServer;
 import org.electorallog.store.IndexedFields;
-import org.electorallog.store.Migrations;
-import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.Projection;
 import org.electorallog.store.RecordInserter;
-import org.electorallog.store.RecordPartitions;
 import org.electorallog.store.RecordRow;
-import org.electorallog.store.ServerStatistics;
+import org.electorallog.store.Servers;
 
 /**
  * Measures the two ways the projector can write a batch of records (issue 5: "binary COPY or
@@ -52,27 +47,24 @@ public final class RecordInsertComparison {
             for (int round = 0; round < rounds; round++) {
                 for (RecordInserter method : RecordInserter.values()) {
                     String name = "insert_" + method.name().toLowerCase(Locale.ROOT) + "_" + round;
-                    try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
-                        ServerStatistics.createDatabase(c, name);
-                    }
+                    Servers.createDatabase(db, name);
                     String url = db.jdbcUrl().replace("/postgres", "/" + name);
-                    try (HikariDataSource ds = ProjectionDatabase.pool(url, db.user(), db.password(), 2, name)) {
-                        Migrations.apply(ds);
-                        try (Connection c = ds.getConnection()) {
-                            // partitions attached before the clock starts
-                            Map<Short, Long> last = new HashMap<>();
-                            rows.forEach(r -> last.merge(r.boardId(), r.id(), Math::max));
-                            for (var e : last.entrySet()) {
-                                RecordPartitions.cover(c, e.getKey(), e.getValue());
-                            }
-                        }
+                    try (Projection ds = Projection.open(new DatabaseLogin(url, db.user(), db.password()), 2, name)) {
+                        ds.migrate();
+                        // partitions attached before the clock starts
+                        Map<Short, Long> last = new HashMap<>();
+                        rows.forEach(r -> last.merge(r.boardId(), r.id(), Math::max));
+                        ds.commit(w -> {
+                            last.forEach(w::coverPartitions);
+                            return null;
+                        });
                         long t0 = System.nanoTime();
-                        try (Connection c = ds.getConnection()) {
-                            c.setAutoCommit(false);
-                            for (int i = 0; i < rows.size(); i += batch) {
-                                method.insert(c, rows.subList(i, Math.min(rows.size(), i + batch)));
-                                c.commit();
-                            }
+                        for (int i = 0; i < rows.size(); i += batch) {
+                            List<RecordRow> part = rows.subList(i, Math.min(rows.size(), i + batch));
+                            ds.commit(w -> {
+                                w.insertRecords(method, part);
+                                return null;
+                            });
                         }
                         double seconds = (System.nanoTime() - t0) / 1e9;
                         double rate = records / seconds;

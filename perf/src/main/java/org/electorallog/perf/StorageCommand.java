@@ -15,7 +15,7 @@ final class StorageCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
-            StorageReport s = StorageReport.measure(env.db);
+            StorageReport s = env.db.server().storageReport();
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("storage", PerfCommand.JSON.readTree(s.toJson()));
             r.put(

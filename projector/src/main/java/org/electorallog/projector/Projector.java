@@ -143,7 +143,7 @@ public final class Projector implements AutoCloseable {
             return;
         }
         try {
-            String standby = db.synchronousStandby();
+            String standby = db.server().synchronousStandby();
             if (standby != null) {
                 LOG.warn(
                         "the key store has {}: a failover to an asynchronous standby can restore data keys erased just "
@@ -162,7 +162,7 @@ public final class Projector implements AutoCloseable {
      */
     private String hugePages() {
         try {
-            return db.hugePagesStatus();
+            return db.server().hugePagesStatus();
         } catch (ProjectionException e) {
             return "unknown: " + e.getMessage();
         }

@@ -103,6 +103,11 @@ public final class LogReader {
         return ProjectionException.wrap("reading the latest checkpoint", () -> Checkpoints.latest(c, boardId));
     }
 
+    /** A board's newest checkpoint at or below {@code size}. */
+    public Optional<CheckpointRow> checkpointAtOrBelow(short boardId, long size) {
+        return ProjectionException.wrap("reading a checkpoint", () -> Checkpoints.atOrBelow(c, boardId, size));
+    }
+
     /**
      * The newest link of {@code board} to the witnessed heads board covering {@code record} (-1:
      * any), with the entry's inclusion proof from {@code headsTiles} ({@link HeadLinks#witnessed}).
@@ -300,6 +305,39 @@ public final class LogReader {
     /** The largest size any witness cosigned on a board (0 for none). */
     public long largestCosignedSize(short boardId) {
         return ProjectionException.wrap("reading cosigned sizes", () -> Cosignatures.largestSize(c, boardId));
+    }
+
+    // the load-test harness's reads (perf)
+
+    /** The record at or after {@code id} with its voter's ballot ({@link RecordSamples#SAMPLE_SQL}). */
+    public Optional<RecordSamples.Sample> sample(short boardId, long id) {
+        return ProjectionException.wrap("sampling a record", () -> RecordSamples.sample(c, boardId, id));
+    }
+
+    /** The records from {@code fromId} on whose user starts with {@code prefix} (a burst's). */
+    public List<RecordSamples.UserRecord> byUserPrefix(short boardId, long fromId, String prefix) {
+        return ProjectionException.wrap(
+                "reading a burst's records", () -> RecordSamples.byUserPrefix(c, boardId, fromId, prefix));
+    }
+
+    /**
+     * One export batch from {@code from} ({@link RecordExports#exportBatch}); the ID the next batch
+     * starts from, or -1 after the last (the perf probe times one, as an export runs it).
+     */
+    public <E extends Exception> long exportBatch(
+            short boardId,
+            String board,
+            long from,
+            long size,
+            int batch,
+            RecordExports.ExportShape shape,
+            RecordExports.RecordSink<E> sink)
+            throws E {
+        try {
+            return RecordExports.exportBatch(c, boardId, board, from, size, batch, shape, sink);
+        } catch (SQLException e) {
+            throw new ProjectionException("exporting board " + board, e);
+        }
     }
 
     /** The schema version the projection is at (Flyway's history; 0 before any migration). */

@@ -131,6 +131,11 @@ public final class LogWriter {
         run("inserting records", () -> RecordInserter.DEFAULT.insert(c, rows));
     }
 
+    /** Inserts records with {@code method} (perf compares the methods: {@code RecordInsertComparison}). */
+    public void insertRecords(RecordInserter method, List<RecordRow> rows) {
+        run("inserting records", () -> method.insert(c, rows));
+    }
+
     /** Writes the changed tiles of a board. */
     public void writeTiles(short boardId, List<Tile> tiles) {
         run("writing tiles", () -> Tiles.write(c, boardId, tiles));

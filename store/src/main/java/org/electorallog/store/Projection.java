@@ -332,25 +332,9 @@ public final class Projection implements AutoCloseable {
         return ProjectionException.wrap("reading the stored offsets", () -> PartitionLease.nextOffsets(db, topic));
     }
 
-    /**
-     * Null when the database commits on a synchronous standby, else what it has instead ({@link
-     * ProjectionDatabase#synchronousStandby}).
-     */
-    public String synchronousStandby() {
-        return ProjectionException.wrap("asking about the standby", () -> {
-            try (Connection c = db.getConnection()) {
-                return ProjectionDatabase.synchronousStandby(c);
-            }
-        });
-    }
-
-    /** Whether the server's shared memory is in huge pages ({@link ProjectionDatabase#hugePagesStatus}). */
-    public String hugePagesStatus() {
-        return ProjectionException.wrap("asking about huge pages", () -> {
-            try (Connection c = db.getConnection()) {
-                return ProjectionDatabase.hugePagesStatus(c);
-            }
-        });
+    /** The server under this projection: its version, counters, huge pages, standby, databases. */
+    public DatabaseServer server() {
+        return new DatabaseServer(db);
     }
 
     /** Whether a connection answers within {@code seconds} (readiness). */
