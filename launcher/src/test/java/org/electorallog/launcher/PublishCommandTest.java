@@ -102,7 +102,7 @@ class PublishCommandTest {
      * Issue 61 item 7: with {@code --api} the command reports whether each statement is recorded, not
      * only acknowledged: a vote is recorded at its record; a vote under a board's seal ID is
      * acknowledged by Kafka, refused by the projector (RESERVED_NAME), and the command exits 1 saying
-     * it is not recorded.
+     * it is not recorded. A delivery ID with '/' in it is found too.
      */
     @Test
     void withTheApiItReportsWhatIsRecordedNotWhatIsAcknowledged() throws Exception {
@@ -114,6 +114,15 @@ class PublishCommandTest {
             assertEquals(0, code, o + err.toString(StandardCharsets.UTF_8));
             assertTrue(o.contains("cli-1 recorded on board " + board + " as record 0"), o);
             assertTrue(o.contains("recorded 1, not recorded 0"), o);
+
+            // a delivery ID holding '/', '?' and '&' is looked up as it is (a query parameter, not a path)
+            out.reset();
+            err.reset();
+            String slashed = line(board, 3).replace("\"cli-3\"", "\"ballots/area 7/cli-3?x=1&y\"");
+            code = run("", concat(base, slashed));
+            o = out.toString(StandardCharsets.UTF_8);
+            assertEquals(0, code, o + err.toString(StandardCharsets.UTF_8));
+            assertTrue(o.contains("ballots/area 7/cli-3?x=1&y recorded on board " + board + " as record 1"), o);
 
             out.reset();
             err.reset();

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * acknowledgement says the topic holds it, not that the projector took it (a board sealed before it,
  * the sender registry, a delivery ID another statement holds, a name only the log writes: each is a
  * dead letter after the ack). Asks a query API for the record holding the statement's delivery ID
- * with the statement's leaf hash ({@code GET /boards/{board}/deliveries/{delivery_id}?leaf_hash=},
+ * with the statement's leaf hash ({@code GET /boards/{board}/deliveries?delivery_id=&leaf_hash=},
  * anonymous, in the proofs rate class), so a sender that must know, such as a back office closing a
  * ceremony or a voting service before it hands out a receipt, waits for the record, not the ack.
  * One request a look: meant for the statements that matter one by one, not for a bulk load.
@@ -45,9 +45,8 @@ public final class Recordings {
      */
     public Optional<Recorded> look(PublishResult sent) throws IOException, InterruptedException {
         URI uri = URI.create(api + "/boards/" + URLEncoder.encode(sent.board(), StandardCharsets.UTF_8)
-                + "/deliveries/"
-                + URLEncoder.encode(sent.deliveryId(), StandardCharsets.UTF_8).replace("+", "%20")
-                + "?leaf_hash=" + Base64.getUrlEncoder().withoutPadding().encodeToString(sent.leafHash()));
+                + "/deliveries?delivery_id=" + URLEncoder.encode(sent.deliveryId(), StandardCharsets.UTF_8)
+                + "&leaf_hash=" + Base64.getUrlEncoder().withoutPadding().encodeToString(sent.leafHash()));
         HttpResponse<String> r = http.send(
                 HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());

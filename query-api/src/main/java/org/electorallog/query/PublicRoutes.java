@@ -125,9 +125,9 @@ final class PublicRoutes {
                         List.of(200, 400, 404, 429),
                         ctx -> ctx.json(headLinks.latest(RequestValues.board(ctx)))),
                 Route.get(
-                        "/boards/{board}/deliveries/{delivery_id}",
+                        "/boards/{board}/deliveries",
                         Responses.Delivery.class,
-                        List.of("leaf_hash"),
+                        List.of("delivery_id", "leaf_hash"),
                         List.of(200, 400, 404, 429),
                         ctx -> ctx.json(proofs.delivery(
                                 RequestValues.board(ctx),

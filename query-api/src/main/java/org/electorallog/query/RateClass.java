@@ -38,7 +38,7 @@ enum RateClass {
         if (p.equals("/boards/{board}/proof")
                 || p.equals("/boards/{board}/consistency")
                 || p.equals("/boards/{board}/heads-link")
-                || p.equals("/boards/{board}/deliveries/{delivery_id}")
+                || p.equals("/boards/{board}/deliveries")
                 || p.startsWith("/boards/{board}/records/{id}/proof")) {
             return PROOFS;
         }

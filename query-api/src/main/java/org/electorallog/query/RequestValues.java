@@ -20,7 +20,9 @@ final class RequestValues {
 
     /** A delivery ID from the path: 1 to 256 characters, no control characters. */
     static String deliveryId(Context ctx) {
-        String v = QueryParameters.text("delivery_id", ctx.pathParam("delivery_id"));
+        // a query parameter, not a path segment: a delivery ID may hold '/', which a path would
+        // have to carry as %2F, and Jetty refuses an encoded separator in a path
+        String v = QueryParameters.text("delivery_id", ctx.queryParam("delivery_id"));
         if (v == null || v.isEmpty()) {
             throw ApiException.badRequest("delivery_id is required");
         }

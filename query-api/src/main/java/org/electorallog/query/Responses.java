@@ -158,7 +158,7 @@ final class Responses {
             @JsonInclude(JsonInclude.Include.NON_NULL) String checkpoint) {}
 
     /**
-     * GET /boards/{board}/deliveries/{delivery_id}: where a sender's statement was recorded (issue 61
+     * GET /boards/{board}/deliveries?delivery_id=&leaf_hash=: where a sender's statement was recorded (issue 61
      * item 7): the record holding that delivery ID, whose leaf hash is the one the sender asked with.
      */
     record Delivery(String board, String deliveryId, long record, String leafHash) {}

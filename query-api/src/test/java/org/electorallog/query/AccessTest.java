@@ -73,7 +73,7 @@ class AccessTest {
             Map.entry("POST /boards/{board}/records/{id}/proof", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/records/{id}/proof-bundle", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/heads-link", Role.ANONYMOUS),
-            Map.entry("GET /boards/{board}/deliveries/{delivery_id}", Role.ANONYMOUS),
+            Map.entry("GET /boards/{board}/deliveries", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/consistency", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/ballots", Role.VOTER),
             Map.entry("GET /admin/boards/{board}/records", Role.ANALYST),
@@ -416,12 +416,14 @@ class AccessTest {
                 .replace("tile/{path}", "tile/0/" + tileIndex(operation))
                 .replace("audits/{id}", "audits/no-such-audit")
                 .replace("{grant}", "999999999")
-                .replace("records/{id}", "records/" + recordId)
-                .replace("{delivery_id}", "api-" + recordId);
+                .replace("records/{id}", "records/" + recordId);
         if (path.endsWith("/consistency")) {
             path += "?from=1";
-        } else if (path.matches("/boards/[^/]+/proof") || path.contains("/deliveries/")) {
+        } else if (path.matches("/boards/[^/]+/proof")) {
             path += "?leaf_hash=" + java.util.HexFormat.of().formatHex(QueryApiTest.LEAVES.get((int) recordId));
+        } else if (path.endsWith("/deliveries")) {
+            path += "?delivery_id=api-" + recordId + "&leaf_hash="
+                    + java.util.HexFormat.of().formatHex(QueryApiTest.LEAVES.get((int) recordId));
         } else if (path.endsWith("/ballots")) {
             path += "?election_id=e1" + (role.covers(Role.OBSERVER) ? "&user_id=user-8" : "");
         }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * GET /boards/{board}/deliveries/{delivery_id} (issue 61 item 7): a sender learns where its
+ * GET /boards/{board}/deliveries?delivery_id=&leaf_hash= (issue 61 item 7): a sender learns where its
  * statement was recorded by its delivery ID and leaf hash; any other leaf hash, an unknown ID or
  * board is a 404 that tells nothing more, and a malformed hash a 400.
  */
@@ -24,8 +24,9 @@ class DeliveryRouteTest {
     @Test
     void aStatementIsFoundByItsDeliveryIdAndLeafHashOnly() throws Exception {
         byte[] leaf = QueryApiTest.LEAVES.get(12);
-        HttpResponse<String> r = QueryApiTest.get("/boards/" + QueryApiTest.BOARD + "/deliveries/api-12?leaf_hash="
-                + Base64.getUrlEncoder().withoutPadding().encodeToString(leaf));
+        HttpResponse<String> r =
+                QueryApiTest.get("/boards/" + QueryApiTest.BOARD + "/deliveries?delivery_id=api-12&leaf_hash="
+                        + Base64.getUrlEncoder().withoutPadding().encodeToString(leaf));
         assertEquals(200, r.statusCode(), r.body());
         JsonNode d = QueryApiTest.JSON.readTree(r.body());
         assertEquals(12, d.get("record").asLong());
@@ -36,9 +37,9 @@ class DeliveryRouteTest {
         // another statement's leaf hash: the same 404 as an ID nobody used
         String other = HexFormat.of().formatHex(QueryApiTest.LEAVES.get(13));
         HttpResponse<String> wrong =
-                QueryApiTest.get("/boards/" + QueryApiTest.BOARD + "/deliveries/api-12?leaf_hash=" + other);
-        HttpResponse<String> unknown =
-                QueryApiTest.get("/boards/" + QueryApiTest.BOARD + "/deliveries/no-such-id?leaf_hash=" + other);
+                QueryApiTest.get("/boards/" + QueryApiTest.BOARD + "/deliveries?delivery_id=api-12&leaf_hash=" + other);
+        HttpResponse<String> unknown = QueryApiTest.get(
+                "/boards/" + QueryApiTest.BOARD + "/deliveries?delivery_id=no-such-id&leaf_hash=" + other);
         assertEquals(404, wrong.statusCode(), wrong.body());
         assertEquals(404, unknown.statusCode(), unknown.body());
         assertEquals(
@@ -46,16 +47,16 @@ class DeliveryRouteTest {
                 QueryApiTest.JSON.readTree(unknown.body()).get("title"));
         assertEquals(
                 404,
-                QueryApiTest.get("/boards/no-such-board/deliveries/api-12?leaf_hash=" + other)
+                QueryApiTest.get("/boards/no-such-board/deliveries?delivery_id=api-12&leaf_hash=" + other)
                         .statusCode());
 
         HttpResponse<String> bad =
-                QueryApiTest.get("/boards/" + QueryApiTest.BOARD + "/deliveries/api-12?leaf_hash=abc");
+                QueryApiTest.get("/boards/" + QueryApiTest.BOARD + "/deliveries?delivery_id=api-12&leaf_hash=abc");
         assertEquals(400, bad.statusCode());
         assertTrue(bad.body().contains("leaf_hash"), bad.body());
         assertEquals(
                 400,
-                QueryApiTest.get("/boards/" + QueryApiTest.BOARD + "/deliveries/api-12")
+                QueryApiTest.get("/boards/" + QueryApiTest.BOARD + "/deliveries?delivery_id=api-12")
                         .statusCode());
     }
 }
