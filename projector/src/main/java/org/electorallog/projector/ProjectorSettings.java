@@ -88,12 +88,22 @@ public record ProjectorSettings(
         }
     }
 
-    /** Settings whose projector makes and opens data keys with {@code keys} (first one wrapping). */
+    /** The settings without their secrets (the database password, the signing key, the key-encryption keys). */
+    @Override
+    public String toString() {
+        return "ProjectorSettings[bootstrap=" + bootstrap + ", topic=" + topic + ", deadLetterTopic=" + deadLetterTopic
+                + ", applicationId=" + applicationId + ", " + login() + ", batchMaxRecords=" + batchMaxRecords
+                + ", batchMaxWait=" + batchMaxWait + ", originPrefix=" + originPrefix + ", streamThreads="
+                + streamThreads + ", signatures=" + signatures + ", checkpointEvery=" + checkpointEvery
+                + ", schemaRegistryUrl=" + schemaRegistryUrl + ", warmUpStatements=" + warmUpStatements + "]";
+    }
+
     /** The projection's login. */
     public DatabaseLogin login() {
         return new DatabaseLogin(jdbcUrl, dbUser, dbPassword);
     }
 
+    /** Settings whose projector makes and opens data keys with {@code keys} (first one wrapping). */
     public ProjectorSettings withKeyEncryption(KeyEncryptionKeys keys) {
         return copy(c -> {
             c.keyEncryption = keys;

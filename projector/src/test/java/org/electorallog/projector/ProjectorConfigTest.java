@@ -28,6 +28,18 @@ class ProjectorConfigTest {
     }
 
     @Test
+    void printedSettingsShowNoSecret() {
+        Map<String, String> env = valid();
+        env.put(Setting.DB_PASSWORD.env, "db-secret-1234");
+        ProjectorSettings s = ProjectorConfig.fromEnvironment(env);
+        String shown = s.toString();
+        assertTrue(shown.contains("jdbc:postgresql://127.0.0.1/db"), shown);
+        assertFalse(shown.contains("db-secret-1234"), shown);
+        assertFalse(shown.contains(env.get(Setting.SIGNING_KEY.env)), shown);
+        assertFalse(shown.contains(s.signer().signerKey()), shown);
+    }
+
+    @Test
     void missingAndInvalidSettingsAreNamed() {
         ProjectorSettings s = ProjectorConfig.fromEnvironment(valid());
         assertEquals(5000, s.batchMaxRecords());

@@ -51,6 +51,14 @@ public record QueryApiSettings(
         Path verifierMemory,
         DatabaseLogin registrar,
         WitnessPolicy witnesses) {
+    /** The settings without their secrets (the database password, the admin token, the cursor key). */
+    @Override
+    public String toString() {
+        return "QueryApiSettings[" + login() + ", port=" + port + ", admin endpoints "
+                + (adminToken == null ? "off" : "on") + ", logKeys=" + logKeys.size() + ", verifierEvery="
+                + verifierEvery + ", registrar=" + registrar + ", witnesses=" + witnesses + "]";
+    }
+
     /** The projection's login (the read-only role suffices). */
     public DatabaseLogin login() {
         return new DatabaseLogin(jdbcUrl, user, password);

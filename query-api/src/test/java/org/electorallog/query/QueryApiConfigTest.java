@@ -145,5 +145,13 @@ class QueryApiConfigTest {
         m = error(env);
         assertTrue(m.contains("ELECTORAL_LOG_ADMIN_TOKN") && m.contains("docs/configuration.md"), m);
         assertFalse(m.contains("typo-of-a-setting"), m);
+
+        // a settings value printed (a log line, a failure message) shows none of its secrets
+        env = valid();
+        env.put("ELECTORAL_LOG_DB_PASSWORD", "db-secret-1234");
+        env.put("ELECTORAL_LOG_ADMIN_TOKEN", "admin-secret-0123456789");
+        String shown = QueryApiConfig.from(Configuration.load(env)).toString();
+        assertTrue(shown.contains("jdbc:postgresql://db/log") && shown.contains("admin endpoints on"), shown);
+        assertFalse(shown.contains("db-secret-1234") || shown.contains("admin-secret-0123456789"), shown);
     }
 }

@@ -14,12 +14,15 @@ import org.electorallog.core.SealingKeys;
 
 /**
  * The projection's database as one login sees it: a connection pool opened here and the typed
- * objects over it, so that no caller outside this module holds a connection, shapes a
+ * objects over it, so that no caller outside this module holds a connection, opens or ends a
  * transaction or names {@code java.sql} (issue 62; decisions 96, 98 and 133): reads in one
- * snapshot ({@link #read}, {@link #statement} give a {@link LogReader}), exports ({@link
- * #export}), the sender registry's admin operations ({@link #registry}), a session-level advisory
- * lock ({@link #lock}). Modelled on Tessera's storage drivers: one object per backend owns its SQL
- * and its transactions. Failures are {@link ProjectionException}s.
+ * snapshot ({@link #read}, {@link #statement} give a {@link LogReader}; {@link #readIn} joins an
+ * exported one), writes in one transaction the store commits or rolls back ({@link #commit},
+ * {@link #decide}, {@link #rollBack}, {@link #autocommit} give a {@link LogWriter}), exports
+ * ({@link #export}), the sender registry ({@link #registry}), key custody and erasure ({@link
+ * #keyCustody}), advisory locks ({@link #lock}, {@link #sessionLock}), rebuild's steps and the
+ * server under it ({@link #server}). Modelled on Tessera's storage drivers: one object per backend
+ * owns its SQL and its transactions. Failures are {@link ProjectionException}s.
  */
 public final class Projection implements AutoCloseable {
     private final DataSource db;
@@ -44,13 +47,8 @@ public final class Projection implements AutoCloseable {
      * login does not exist yet (the query API's registrar login); a use then fails, saying why.
      */
     public static Projection openOnDemand(DatabaseLogin login, int size, String name) {
-        HikariConfig hc = new HikariConfig();
-        hc.setJdbcUrl(login.jdbcUrl());
-        hc.setUsername(login.user());
-        hc.setPassword(login.password());
-        hc.setMaximumPoolSize(size);
+        HikariConfig hc = ProjectionDatabase.config(login.jdbcUrl(), login.user(), login.password(), size, name);
         hc.setMinimumIdle(0);
-        hc.setPoolName(name);
         hc.setInitializationFailTimeout(-1);
         HikariDataSource ds = new HikariDataSource(hc);
         return new Projection(ds, ds);
@@ -64,13 +62,7 @@ public final class Projection implements AutoCloseable {
      * probes by key: proofs, checkpoints, tiles, decision 71).
      */
     public static Projection openSnapshots(DatabaseLogin login, int size, String name, boolean customPlans) {
-        HikariConfig hc = new HikariConfig();
-        hc.setJdbcUrl(login.jdbcUrl());
-        hc.setUsername(login.user());
-        hc.setPassword(login.password());
-        hc.setMaximumPoolSize(size);
-        hc.setMinimumIdle(1);
-        hc.setPoolName(name);
+        HikariConfig hc = ProjectionDatabase.config(login.jdbcUrl(), login.user(), login.password(), size, name);
         hc.addDataSourceProperty("ApplicationName", name);
         Snapshot.pool(hc);
         hc.addDataSourceProperty(
@@ -79,10 +71,7 @@ public final class Projection implements AutoCloseable {
         return new Projection(ds, ds);
     }
 
-    /**
-     * The objects of this class over a pool someone else opened and closes (the modules whose SQL
-     * has not moved here yet hand theirs on; tests).
-     */
+    /** The objects of this class over a pool a test opened and closes. */
     public static Projection over(DataSource db) {
         return new Projection(db, null);
     }
@@ -369,9 +358,8 @@ public final class Projection implements AutoCloseable {
     }
 
     /**
-     * The pool under these objects, for the modules whose SQL has not moved into this one yet (the
-     * audit's exported-snapshot page reader, the projector, perf: listed in the build's
-     * {@code storage.debt}); nothing new may use it.
+     * The pool under these objects, for tests, which arrange and inspect the database with JDBC (the
+     * build keeps every main class outside this module from naming it).
      */
     public DataSource dataSource() {
         return db;

@@ -18,6 +18,15 @@ public final class ProjectionDatabase {
     private ProjectionDatabase() {}
 
     public static HikariDataSource pool(String jdbcUrl, String user, String password, int size, String name) {
+        HikariConfig hc = config(jdbcUrl, user, password, size, name);
+        hc.setConnectionTimeout(30_000);
+        hc.addDataSourceProperty("reWriteBatchedInserts", "true");
+        hc.addDataSourceProperty("tcpKeepAlive", "true");
+        return new HikariDataSource(hc);
+    }
+
+    /** A pool's login, size (at least one connection kept open) and name: what every pool here starts from. */
+    static HikariConfig config(String jdbcUrl, String user, String password, int size, String name) {
         HikariConfig hc = new HikariConfig();
         hc.setJdbcUrl(jdbcUrl);
         hc.setUsername(user);
@@ -25,10 +34,7 @@ public final class ProjectionDatabase {
         hc.setMaximumPoolSize(size);
         hc.setMinimumIdle(1);
         hc.setPoolName(name);
-        hc.setConnectionTimeout(30_000);
-        hc.addDataSourceProperty("reWriteBatchedInserts", "true");
-        hc.addDataSourceProperty("tcpKeepAlive", "true");
-        return new HikariDataSource(hc);
+        return hc;
     }
 
     /**
