@@ -3,6 +3,17 @@ package org.electorallog.config;
 /** How to reach a PostgreSQL database: a JDBC URL and credentials. */
 public record DatabaseLogin(String jdbcUrl, String user, String password) {
     /**
+     * The projection's login as the configuration gives it to every process: {@link
+     * Setting#JDBC_URL} (required), {@link Setting#DB_USER}, {@link Setting#DB_PASSWORD} or its
+     * file (empty when unset).
+     */
+    public static DatabaseLogin of(Configuration conf) {
+        String password = conf.secret(Setting.DB_PASSWORD);
+        return new DatabaseLogin(
+                conf.required(Setting.JDBC_URL), conf.get(Setting.DB_USER), password == null ? "" : password);
+    }
+
+    /**
      * Database {@code name} on the same server with the same credentials: the URL's path (the text
      * after its last '/' before any '?') replaced, its parameters kept.
      */

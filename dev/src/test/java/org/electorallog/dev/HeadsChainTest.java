@@ -276,8 +276,7 @@ class HeadsChainTest {
                 .toAbsolutePath();
         Path dir = work.resolve("published");
         DatabaseLogin db = SharedStack.get().database();
-        try (Publisher publisher = Publisher.open(
-                new Publisher.Settings(db.jdbcUrl(), db.user(), db.password(), dir, Duration.ofSeconds(1), false))) {
+        try (Publisher publisher = Publisher.open(new Publisher.Settings(db, dir, Duration.ofSeconds(1), false))) {
             publisher.publish(BOARD);
             publisher.publish(SEALED);
             publisher.writePage(PublishedVoterPage.files(Publisher.PAGE_DIR));

@@ -67,8 +67,7 @@ class PublishedVoterPageTest {
                     },
                     size -> size == VOTES);
             DatabaseLogin db = SharedStack.get().database();
-            try (Publisher publisher = Publisher.open(new Publisher.Settings(
-                    db.jdbcUrl(), db.user(), db.password(), dir, Duration.ofSeconds(1), false))) {
+            try (Publisher publisher = Publisher.open(new Publisher.Settings(db, dir, Duration.ofSeconds(1), false))) {
                 assertEquals(VOTES, publisher.publish(BOARD).size());
                 publisher.writePage(PublishedVoterPage.files(Publisher.PAGE_DIR));
             }

@@ -69,13 +69,11 @@ public final class AuditCommand implements Callable<Integer> {
 
     private int audit() throws Exception {
         Configuration conf = Configuration.load(environment);
-        String url = conf.required(Setting.JDBC_URL);
-        String password = conf.secret(Setting.DB_PASSWORD);
+        DatabaseLogin login = DatabaseLogin.of(conf);
         AuditOptions options = options(conf, board, logKeys);
         BoardAuditor.Progress progress = new BoardAuditor.Progress();
         AuditResult result;
-        try (Projection ds = Projection.open(
-                new DatabaseLogin(url, conf.get(Setting.DB_USER), password == null ? "" : password), 2, "audit")) {
+        try (Projection ds = Projection.open(login, 2, "audit")) {
             CompletableFuture<AuditResult> run = CompletableFuture.supplyAsync(() -> {
                 try {
                     return new BoardAuditor(ds, options).audit(board, progress);

@@ -2,7 +2,6 @@ package org.electorallog.launcher;
 
 import org.electorallog.config.Configuration;
 import org.electorallog.config.DatabaseLogin;
-import org.electorallog.config.Setting;
 import org.electorallog.store.Projection;
 
 /**
@@ -15,11 +14,6 @@ final class OwnerLogin {
 
     /** The projection over a pool of {@code size} connections named {@code name} (in PostgreSQL's application name). */
     static Projection open(Configuration conf, int size, String name) {
-        String password = conf.secret(Setting.DB_PASSWORD);
-        return Projection.open(
-                new DatabaseLogin(
-                        conf.required(Setting.JDBC_URL), conf.get(Setting.DB_USER), password == null ? "" : password),
-                size,
-                name);
+        return Projection.open(DatabaseLogin.of(conf), size, name);
     }
 }

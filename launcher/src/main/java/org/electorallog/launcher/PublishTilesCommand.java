@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.electorallog.config.Configuration;
-import org.electorallog.config.Setting;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.publisher.BoardPublication;
 import org.electorallog.publisher.Publisher;
 import org.electorallog.query.PublishedVoterPage;
@@ -53,14 +53,8 @@ public final class PublishTilesCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Configuration conf = Configuration.load(environment);
-        String password = conf.secret(Setting.DB_PASSWORD);
         Publisher.Settings settings = new Publisher.Settings(
-                conf.required(Setting.JDBC_URL),
-                conf.get(Setting.DB_USER),
-                password == null ? "" : password,
-                dir,
-                Duration.ofMillis(Math.max(50, intervalMs)),
-                entries);
+                DatabaseLogin.of(conf), dir, Duration.ofMillis(Math.max(50, intervalMs)), entries);
         if (!once) {
             try (Publisher p = Publisher.start(settings)) {
                 writePage(p);

@@ -42,8 +42,7 @@ final class ApiAgainstNginx {
     static Path publish(PerfEnvironment env, Path work, String board) throws Exception {
         Path published = work.resolve("published");
         var a = env.stack.database();
-        try (Publisher p = Publisher.open(
-                new Publisher.Settings(a.jdbcUrl(), a.user(), a.password(), published, Duration.ofSeconds(1), false))) {
+        try (Publisher p = Publisher.open(new Publisher.Settings(a, published, Duration.ofSeconds(1), false))) {
             p.publish(board);
         }
         return published;

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.electorallog.config.Configuration;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
 import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.core.NoteSigner;
@@ -25,14 +26,13 @@ public final class ProjectorConfig {
     /** Settings from a configuration; throws IllegalArgumentException naming the first bad setting. */
     public static ProjectorSettings from(Configuration conf) {
         String bootstrap = conf.required(Setting.KAFKA_BOOTSTRAP);
-        String jdbc = conf.required(Setting.JDBC_URL);
+        DatabaseLogin login = DatabaseLogin.of(conf);
         NoteSigner signer = signer(conf);
-        String password = conf.secret(Setting.DB_PASSWORD);
         ProjectorSettings s = ProjectorSettings.defaults(
                         bootstrap,
-                        jdbc,
-                        conf.get(Setting.DB_USER),
-                        password == null ? "" : password,
+                        login.jdbcUrl(),
+                        login.user(),
+                        login.password(),
                         Path.of(conf.get(Setting.STATE_DIR)),
                         signer)
                 .withTopics(conf.get(Setting.TOPIC), conf.get(Setting.DEAD_LETTER_TOPIC))

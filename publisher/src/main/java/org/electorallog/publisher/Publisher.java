@@ -28,12 +28,13 @@ public final class Publisher implements AutoCloseable {
     static final long LOCK = 0x656c7062L;
 
     /**
+     * @param login   the projection's login (a read-only one suffices)
      * @param every   how often a round runs
      * @param entries whether every entry bundle (whole statements) and signature bundle is published,
      *                format 1 ones too: only where every statement kind is public (docs/security.md);
      *                those whose entries are all in the committed form are published either way
      */
-    public record Settings(String jdbcUrl, String user, String password, Path dir, Duration every, boolean entries) {}
+    public record Settings(DatabaseLogin login, Path dir, Duration every, boolean entries) {}
 
     private final Settings settings;
     private final Projection db;
@@ -48,8 +49,7 @@ public final class Publisher implements AutoCloseable {
     private Publisher(Settings settings) throws IOException {
         this.settings = settings;
         this.dir = new TlogDirectory(settings.dir());
-        this.db = Projection.open(
-                new DatabaseLogin(settings.jdbcUrl(), settings.user(), settings.password()), 2, "publisher");
+        this.db = Projection.open(settings.login(), 2, "publisher");
         this.lock = db.lock(LOCK);
     }
 

@@ -3,7 +3,7 @@ package org.electorallog.publisher;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.electorallog.config.Configuration;
-import org.electorallog.config.Setting;
+import org.electorallog.config.DatabaseLogin;
 
 /**
  * The publisher as a process of its own: {@code PublisherMain <dir> <interval ms> [entries]}, the
@@ -20,11 +20,8 @@ public final class PublisherMain {
             System.exit(2);
         }
         Configuration conf = Configuration.load(System.getenv());
-        String password = conf.secret(Setting.DB_PASSWORD);
         Publisher p = Publisher.start(new Publisher.Settings(
-                conf.required(Setting.JDBC_URL),
-                conf.get(Setting.DB_USER),
-                password == null ? "" : password,
+                DatabaseLogin.of(conf),
                 Path.of(args[0]),
                 Duration.ofMillis(Long.parseLong(args[1])),
                 args.length > 2 && args[2].equals("entries")));

@@ -76,7 +76,8 @@ record Projection(String topic, String jdbcUrl, Projector projector) implements 
 
     Publisher.Settings publishing(Path dir, boolean entries) {
         DatabaseLogin db = STACK.database();
-        return new Publisher.Settings(jdbcUrl, db.user(), db.password(), dir, Duration.ofMillis(50), entries);
+        return new Publisher.Settings(
+                new DatabaseLogin(jdbcUrl, db.user(), db.password()), dir, Duration.ofMillis(50), entries);
     }
 
     @Override

@@ -25,8 +25,7 @@ public final class QueryApiConfig {
     private QueryApiConfig() {}
 
     public static QueryApiSettings from(Configuration conf) {
-        String jdbc = conf.required(Setting.JDBC_URL);
-        String password = conf.secret(Setting.DB_PASSWORD);
+        DatabaseLogin owner = DatabaseLogin.of(conf);
         String token = conf.secret(Setting.ADMIN_TOKEN);
         if (token != null && token.length() < 16) {
             throw new IllegalArgumentException(Setting.ADMIN_TOKEN.env + " must be at least 16 characters");
@@ -67,11 +66,11 @@ public final class QueryApiConfig {
             throw new IllegalArgumentException(Setting.ADMIN_PORT.env + " must differ from " + Setting.HTTP_PORT.env);
         }
         // reads may come from a standby; the registrar's writes go to JDBC_URL (the primary)
-        String reads = conf.isSet(Setting.READ_JDBC_URL) ? conf.get(Setting.READ_JDBC_URL) : jdbc;
+        String reads = conf.isSet(Setting.READ_JDBC_URL) ? conf.get(Setting.READ_JDBC_URL) : owner.jdbcUrl();
         return new QueryApiSettings(
                 reads,
-                conf.get(Setting.DB_USER),
-                password == null ? "" : password,
+                owner.user(),
+                owner.password(),
                 conf.port(Setting.HTTP_PORT),
                 token,
                 keys,
@@ -81,7 +80,7 @@ public final class QueryApiConfig {
                 http,
                 access(conf),
                 Path.of(conf.get(Setting.VERIFIER_MEMORY)),
-                registrar(conf, jdbc),
+                registrar(conf, owner.jdbcUrl()),
                 WitnessPolicy.parse(conf.list(Setting.WITNESSES), conf.get(Setting.WITNESS_QUORUM)));
     }
 
