@@ -59,7 +59,7 @@ public final class BoardAuditor {
 
     /**
      * Audits a board. Pages are read on a second connection that imports the first one's snapshot
-     * ({@link AuditPages}), one page ahead of the checks; the data source must be able to lend two
+     * ({@link AuditPages}), one page ahead of the checks; the projection's pool must lend two
      * connections.
      */
     public AuditResult audit(String boardName, Progress progress) {

@@ -31,7 +31,6 @@ import org.slf4j.LoggerFactory;
 public final class IncrementalVerifier implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(IncrementalVerifier.class);
 
-    private final Projection projection;
     private final Projection db;
     private final AuditOptions options;
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -62,7 +61,6 @@ public final class IncrementalVerifier implements AutoCloseable {
             throw new IllegalArgumentException("the verifier needs the log's verifier keys (ELECTORAL_LOG_LOG_KEYS): "
                     + "without them it cannot tell the log's checkpoints from forged ones");
         }
-        this.projection = projection;
         this.db = projection;
         this.options = options;
         this.verified = new VerifiedCheckpoints(memory);
@@ -94,7 +92,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     private void safeFullAudit() {
         try {
             for (String board : db.boardNames()) {
-                AuditResult r = new BoardAuditor(projection, options).audit(board, new BoardAuditor.Progress());
+                AuditResult r = new BoardAuditor(db, options).audit(board, new BoardAuditor.Progress());
                 lastFullAudit.put(
                         board,
                         (r.clean() ? "clean" : "findings " + r.counts()) + " at " + Instant.now() + " ("
