@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.Hex;
@@ -14,7 +13,8 @@ import org.electorallog.core.SignedNote;
 import org.electorallog.core.Tile;
 import org.electorallog.core.TileKey;
 import org.electorallog.core.TileLayout;
-import org.electorallog.schemas.StatementKinds;
+import org.electorallog.statement.BoardRules;
+import org.electorallog.statement.CanonicalStatementReader;
 import org.electorallog.store.AuditRow;
 import org.electorallog.store.BoardState;
 import org.electorallog.store.CheckpointRow;
@@ -115,7 +115,7 @@ public final class BoardAuditor {
         DerivedTableChecks.counters(c, boardId, n.counters, result);
         DerivedTableChecks.hourlyCounts(c, boardId, n.hourly, result);
         DerivedTableChecks.deliveryIds(c, boardId, n, result);
-        DerivedTableChecks.seal(state, n.firstSeal, result);
+        DerivedTableChecks.seal(state, n.rules.sealIndex(), result);
         DerivedTableChecks.committedFrom(state, n.firstCommitted, result);
         result.finish(size, n.records, checkpoints.size(), (System.nanoTime() - t0) / 1e9);
     }
@@ -148,10 +148,9 @@ public final class BoardAuditor {
                                 + " holds a personal value in the clear, on a board in the committed form since record "
                                 + n.firstCommitted + " (the projector keeps none there)");
             }
-            if (row.kind() == StatementKinds.BOARD_SEALED && n.firstSeal < 0) {
-                n.firstSeal = id;
-            }
-            if (row.kind() == StatementKinds.LOG_CONTINUATION && id != 0) {
+            // the board rules (statement BoardRules): a continuation is only record 0; the seal's
+            // place is compared with the board state once the walk ends (DerivedTableChecks.seal)
+            if (n.rules.next(row.kind()) == BoardRules.Breach.CONTINUATION_NOT_FIRST) {
                 result.add(
                         Finding.Kind.CONTINUATION_NOT_FIRST,
                         id,

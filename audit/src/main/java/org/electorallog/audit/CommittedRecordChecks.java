@@ -4,10 +4,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.electorallog.core.CanonicalStatementReader;
-import org.electorallog.core.PersonalCommitment;
-import org.electorallog.core.PersonalOpenings.Opening;
-import org.electorallog.core.ProjectedOpenings;
+import org.electorallog.statement.CanonicalStatementReader;
+import org.electorallog.statement.PersonalCommitment;
+import org.electorallog.statement.PersonalOpenings.Opening;
+import org.electorallog.statement.ProjectedOpenings;
 import org.electorallog.store.AuditRow;
 
 /**

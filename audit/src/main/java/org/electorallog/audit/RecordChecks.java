@@ -3,9 +3,9 @@ package org.electorallog.audit;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
-import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.core.SigningKey;
-import org.electorallog.schemas.StatementKinds;
+import org.electorallog.statement.CanonicalStatementReader;
+import org.electorallog.statement.StatementKinds;
 import org.electorallog.store.AuditRow;
 import org.electorallog.store.CounterKey;
 

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.NavigableSet;
 import java.util.TreeSet;
 import org.electorallog.core.TileTree;
+import org.electorallog.statement.BoardRules;
 import org.electorallog.store.AuditRow;
 import org.electorallog.store.CounterKey;
 import org.electorallog.store.Deliveries;
@@ -27,8 +28,8 @@ final class Recount {
     /** The audited board (its delivery keys begin with its ID). */
     short boardId;
 
-    /** The ID of the board's first BOARD_SEALED record, or -1 (issue 42). */
-    long firstSeal = -1;
+    /** The board rules walked over the records so far: where the first seal is (issue 42). */
+    final BoardRules rules = BoardRules.empty();
 
     /** The ID of the board's first record in the committed form, or -1 (issue 61, store V23). */
     long firstCommitted = -1;

@@ -100,8 +100,8 @@ public final class NoteSigner {
 
     /**
      * The same Ed25519 key as a statement sender key: what signs the statements the log makes about
-     * itself (core {@link LogStatements}: heads entries, seals, erasures' accounts). A statement's
-     * signed bytes can never be a note's text (see {@link LogStatements}).
+     * itself (the statement module's {@code LogStatements}: heads entries, seals, erasures' accounts). A statement's
+     * signed bytes can never be a note's text (see the statement module's {@code LogStatements}).
      */
     public SigningKey statementKey() {
         return SigningKey.fromSeed(key.getEncoded());

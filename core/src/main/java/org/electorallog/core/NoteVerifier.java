@@ -56,8 +56,8 @@ public final class NoteVerifier {
     }
 
     /**
-     * The 32-byte Ed25519 public key: the sender key of the statements the log signs itself ({@link
-     * LogStatements}).
+     * The 32-byte Ed25519 public key: the sender key of the statements the log signs itself ({@code
+     * LogStatements} in the statement module).
      */
     public byte[] publicKey() {
         return key.getEncoded();

@@ -16,7 +16,6 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Cosigner;
-import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.WitnessPolicy;
@@ -32,6 +31,7 @@ import org.electorallog.query.QueryApi;
 import org.electorallog.query.QueryApiSettings;
 import org.electorallog.query.Role;
 import org.electorallog.schemas.Topics;
+import org.electorallog.statement.KeyEncryptionKeys;
 import org.electorallog.witness.FollowedLogs;
 import org.electorallog.witness.WitnessServer;
 

@@ -15,12 +15,12 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import org.electorallog.config.Configuration;
-import org.electorallog.core.LogStatements;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.PublishResult;
 import org.electorallog.schemas.BoardName;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.statement.LogStatements;
 import org.electorallog.store.Deliveries;
 import org.electorallog.store.Erasure;
 import org.electorallog.store.Projection;
@@ -68,7 +68,7 @@ public final class EraseCommand implements Callable<Integer> {
     @Option(names = "--force", description = "erase on a board that is not sealed")
     boolean force;
 
-    /** The board of the accounts: the log's own (core {@code LogStatements}, decision 130). */
+    /** The board of the accounts: the log's own (statement {@code LogStatements}, decision 130). */
     private static final String ERASURES_BOARD = LogStatements.ERASURES_BOARD;
 
     @Option(names = "--sender-name", defaultValue = "back-office", description = "default ${DEFAULT-VALUE}")

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.electorallog.config.Configuration;
 import org.electorallog.config.Setting;
-import org.electorallog.core.KeyEncryptionKeys;
+import org.electorallog.statement.KeyEncryptionKeys;
 import org.electorallog.store.KeyCustody;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.Projection;

@@ -43,7 +43,7 @@ final class ProducerOptions {
     }
 
     /**
-     * A producer builder for the statements the log makes about itself (core {@code LogStatements}:
+     * A producer builder for the statements the log makes about itself (statement {@code LogStatements}:
      * seals, erasures' accounts), signing with the log's key of {@code conf} (ELECTORAL_LOG_SIGNING_KEY
      * or _FILE, decision 130): the projector takes them from no other key, whatever the registry says.
      * A sender or system key given to such a command is refused, not silently ignored.

@@ -16,12 +16,12 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import org.electorallog.config.Configuration;
-import org.electorallog.core.LogStatements;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.PublishResult;
 import org.electorallog.schemas.BoardName;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.statement.LogStatements;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -116,7 +116,7 @@ public final class SealCommand implements Callable<Integer> {
         }
         PublishResult sent;
         // the seal is the log's own statement: signed with the log's key, the only one the projector
-        // takes a seal from (core LogStatements, decision 130)
+        // takes a seal from (statement LogStatements, decision 130)
         try (ElectoralLogProducer p =
                 producer.logsOwn(Configuration.load(environment)).build()) {
             sent = p.publish(statement(board, senderName, election, System.currentTimeMillis()))

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.electorallog.config.Configuration;
 import org.electorallog.schemas.BoardName;
-import org.electorallog.schemas.StatementKinds;
+import org.electorallog.statement.StatementKinds;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.Projection;
 import org.electorallog.store.Registry;

@@ -12,11 +12,11 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.Hashes;
-import org.electorallog.core.HeadChain;
-import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.TlogProof;
+import org.electorallog.statement.HeadChain;
+import org.electorallog.statement.HeadsBoard;
 import org.electorallog.verifier.PublishedTiles;
 import org.electorallog.verifier.TlogFiles;
 import picocli.CommandLine.Command;
@@ -143,7 +143,7 @@ public final class VerifyCommand implements Callable<Integer> {
         }
     }
 
-    /** A bundle through the heads board (core {@link HeadChain}): the witnesses cosigned the heads checkpoint. */
+    /** A bundle through the heads board (statement {@link HeadChain}): the witnesses cosigned the heads checkpoint. */
     private int chained(
             TlogProof proof, byte[] leaf, List<NoteVerifier> logs, List<Cosigner.Verifier> cosigners, int needed)
             throws ProofException {

@@ -178,7 +178,7 @@ class DeadLettersCommandTest {
                 .withApplicationId("app-" + topic)
                 .withBatch(500, Duration.ofMillis(50))
                 .withOriginPrefix(host + "/")
-                .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.generate());
+                .withKeyEncryption(org.electorallog.statement.KeyEncryptionKeys.generate());
     }
 
     static void awaitProjected(DatabaseLogin db, String topic, long offset) throws Exception {

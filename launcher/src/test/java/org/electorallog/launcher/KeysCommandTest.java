@@ -15,8 +15,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.electorallog.config.DatabaseLogin;
-import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.infra.SharedStack;
+import org.electorallog.statement.KeyEncryptionKeys;
 import org.electorallog.store.KeyMaker;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.ProjectionDatabase;
@@ -95,7 +95,7 @@ class KeysCommandTest {
             assertEquals(0, keys(env, "rewrap"), err.toString());
             assertTrue(out.toString().contains("wrapped 1 data key(s) again"), out.toString());
             assertEquals(
-                    org.electorallog.core.DataKeys.State.PRESENT,
+                    org.electorallog.statement.DataKeys.State.PRESENT,
                     new SqlDataKeys(pool, KeyEncryptionKeys.load(List.of(next)))
                             .find("b1/2026-12-06")
                             .state(),

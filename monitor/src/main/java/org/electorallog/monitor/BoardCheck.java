@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.function.Function;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Cosigner;
-import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofBuilder;
 import org.electorallog.core.ProofException;
@@ -17,6 +16,7 @@ import org.electorallog.core.ProofVerifier;
 import org.electorallog.core.SignedNote;
 import org.electorallog.core.TileLayout;
 import org.electorallog.core.TileSource;
+import org.electorallog.statement.HeadsBoard;
 import org.electorallog.verifier.EntryChecks;
 import org.electorallog.verifier.LogEndpoint;
 

@@ -5,13 +5,13 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.core.EntryBundle;
 import org.electorallog.core.Hashes;
-import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.TileLayout;
+import org.electorallog.statement.CanonicalStatementReader;
+import org.electorallog.statement.HeadsBoard;
 import org.electorallog.verifier.EntryChecks;
 import org.electorallog.verifier.LogEndpoint;
 

@@ -10,12 +10,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.electorallog.core.Checkpoint;
-import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.ProofBuilder;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.SignedNote;
 import org.electorallog.core.TileKey;
 import org.electorallog.core.TileSource;
+import org.electorallog.statement.HeadsBoard;
 import org.electorallog.verifier.LogEndpoint;
 
 /**

@@ -214,7 +214,7 @@ class BoardVerifierTest {
 
     static Statement seal(String board) {
         return Statement.newBuilder(MonitorTest.statements(board, "seal-", 0, 1).get(0))
-                .setDeliveryId(org.electorallog.core.LogStatements.sealId(board))
+                .setDeliveryId(org.electorallog.statement.LogStatements.sealId(board))
                 .setKind(StatementKind.BOARD_SEALED)
                 .setUserId(null)
                 .build();

@@ -9,12 +9,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.electorallog.core.Checkpoint;
-import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.SignedNote;
 import org.electorallog.schemas.avro.CheckpointReason;
 import org.electorallog.schemas.avro.LogCheckpoint;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.statement.HeadsBoard;
 import org.electorallog.verifier.LogEndpoint;
 import org.junit.jupiter.api.Test;
 

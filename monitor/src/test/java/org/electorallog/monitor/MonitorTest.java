@@ -127,7 +127,7 @@ class MonitorTest {
         try (View v = View.start("sealed")) {
             List<Statement> election = statements(board, "vote-", 0, 4);
             election.add(Statement.newBuilder(statements(board, "seal", 0, 1).get(0))
-                    .setDeliveryId(org.electorallog.core.LogStatements.sealId(board))
+                    .setDeliveryId(org.electorallog.statement.LogStatements.sealId(board))
                     .setKind(StatementKind.BOARD_SEALED)
                     .build()); // the seal, record 4
             v.publish(election);

@@ -54,7 +54,7 @@ record View(String topic, String jdbcUrl, Projector projector, QueryApi api) imp
                 .withBatch(500, Duration.ofMillis(50))
                 .withOriginPrefix(PREFIX)
                 .withCheckpointEvery(Duration.ZERO)
-                .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.generate()));
+                .withKeyEncryption(org.electorallog.statement.KeyEncryptionKeys.generate()));
         QueryApi api = QueryApi.start(QueryApiSettings.publicOnly(url, db.user(), db.password(), 0)
                 .withAccess(new AccessSettings(
                         java.util.Map.of(Role.OBSERVER, OBSERVER), null, null, Set.of(), Set.of(), List.of())));
@@ -76,7 +76,7 @@ record View(String topic, String jdbcUrl, Projector projector, QueryApi api) imp
     }
 
     private static boolean logsOwn(Statement s) {
-        return org.electorallog.core.LogStatements.reserved(
+        return org.electorallog.statement.LogStatements.reserved(
                 s.getBoard(), s.getKind().name(), s.getDeliveryId());
     }
 

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.ElectionStatements;
-import org.electorallog.schemas.StatementKinds;
+import org.electorallog.statement.Entry;
 import org.electorallog.store.BoardRow;
 import org.electorallog.store.IndexedFields;
 import org.electorallog.store.RecordContent;
@@ -60,12 +60,12 @@ final class CopyCeiling {
                             1,
                             new RecordContent(
                                     s.getStatementTimestamp(),
-                                    (short) StatementKinds.code(s.getKind().name()),
+                                    Entry.of(
+                                            CanonicalStatement.encode(s),
+                                            s.getKind().name()),
                                     fields,
                                     board,
                                     s.getDeliveryId().toString(),
-                                    CanonicalStatement.encode(s),
-                                    null,
                                     1,
                                     0,
                                     id,

@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.electorallog.core.Hashes;
-import org.electorallog.core.PersonalOpenings;
-import org.electorallog.core.SealingKeys;
 import org.electorallog.core.SigningKey;
 import org.electorallog.producer.OpeningSealer;
 import org.electorallog.schemas.CanonicalStatement;
@@ -17,6 +15,8 @@ import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.Topics;
 import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.PersonalData;
+import org.electorallog.statement.PersonalOpenings;
+import org.electorallog.statement.SealingKeys;
 
 /**
  * The form of the statements {@code perf fill} publishes: as the producer library sends plain

@@ -10,7 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.electorallog.query.QueryApi;
-import org.electorallog.schemas.StatementKinds;
+import org.electorallog.statement.StatementKinds;
 import org.electorallog.store.BoardTips;
 import org.electorallog.store.BoundStatement;
 import org.electorallog.store.Projection;

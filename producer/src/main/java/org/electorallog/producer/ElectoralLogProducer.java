@@ -13,10 +13,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.electorallog.core.Hashes;
-import org.electorallog.core.PersonalOpenings;
-import org.electorallog.core.PersonalOpenings.Opening;
-import org.electorallog.core.SealingKeys;
 import org.electorallog.core.SigningKey;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.CommittedForm;
@@ -26,6 +22,10 @@ import org.electorallog.schemas.Topics;
 import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.PersonalData;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.statement.Entry;
+import org.electorallog.statement.PersonalOpenings;
+import org.electorallog.statement.PersonalOpenings.Opening;
+import org.electorallog.statement.SealingKeys;
 
 /**
  * The library producers embed to publish statements. Each statement is validated before anything
@@ -192,7 +192,8 @@ public final class ElectoralLogProducer implements AutoCloseable {
             envelope.setStatement(st);
             openings = committed.openings();
         }
-        byte[] canonical = validate(st);
+        Entry entry = validate(st);
+        byte[] canonical = entry.canonical();
         if (senderKey != null) {
             envelope.setSenderSignature(ByteBuffer.wrap(senderKey.sign(canonical)));
         } else if (envelope.getSenderSignature() != null) {
@@ -201,7 +202,7 @@ public final class ElectoralLogProducer implements AutoCloseable {
         if (systemKey != null) {
             envelope.setSystemSignature(ByteBuffer.wrap(systemKey.sign(canonical)));
         }
-        byte[] leafHash = Hashes.leafHash(canonical);
+        byte[] leafHash = entry.leafHash();
         if (!openings.isEmpty()) {
             envelope.setPersonal(seal(st, leafHash, openings));
         }
@@ -254,9 +255,9 @@ public final class ElectoralLogProducer implements AutoCloseable {
     /**
      * Checks the statement against {@link StatementRules} (the rules the projector applies too, so
      * nothing this accepts is dead-lettered for its content); the exception names the field and the
-     * limit. Returns the canonical bytes.
+     * limit. Returns its entry (canonical bytes, leaf hash, kind), computed once.
      */
-    static byte[] validate(Statement st) {
+    static Entry validate(Statement st) {
         Optional<StatementRules.Violation> broken = StatementRules.check(st);
         if (broken.isPresent()) {
             throw new StatementRejectedException(
@@ -268,7 +269,7 @@ public final class ElectoralLogProducer implements AutoCloseable {
             throw new StatementRejectedException(
                     broken.get().field(), broken.get().rule());
         }
-        return canonical;
+        return Entry.of(canonical, st.getKind().name());
     }
 
     /** Waits until every statement sent so far is acknowledged or failed. */

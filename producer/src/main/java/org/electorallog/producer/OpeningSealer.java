@@ -3,11 +3,11 @@ package org.electorallog.producer;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.electorallog.core.ContentKeys;
-import org.electorallog.core.DataKeys;
-import org.electorallog.core.PersonalOpenings;
-import org.electorallog.core.PersonalOpenings.Opening;
-import org.electorallog.core.SealingKeys;
+import org.electorallog.statement.ContentKeys;
+import org.electorallog.statement.DataKeys;
+import org.electorallog.statement.PersonalOpenings;
+import org.electorallog.statement.PersonalOpenings.Opening;
+import org.electorallog.statement.SealingKeys;
 
 /**
  * Seals a statement's openings for the topic (docs/personal-data.md "The keys"): one random content

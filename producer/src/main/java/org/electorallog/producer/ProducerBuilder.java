@@ -3,11 +3,11 @@ package org.electorallog.producer;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.electorallog.core.SealingKeys;
 import org.electorallog.core.SigningKey;
 import org.electorallog.schemas.ConfluentSchemaRegistryClient;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.Topics;
+import org.electorallog.statement.SealingKeys;
 
 /** Options of a producer: servers, topic, keys, back-pressure and any Kafka setting ({@link ElectoralLogProducer#builder}). */
 public final class ProducerBuilder {

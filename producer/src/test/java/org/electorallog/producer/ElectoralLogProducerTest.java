@@ -73,7 +73,7 @@ class ElectoralLogProducerTest {
             assertTrue(SigningKey.verify(system.publicKey(), canonical, array(e.getSystemSignature())));
             assertEquals(
                     ByteBuffer.wrap(canonical),
-                    ByteBuffer.wrap(codec.decode(r.value()).canonicalBytes()));
+                    ByteBuffer.wrap(codec.decode(r.value()).entry().canonical()));
             // the receipt is the leaf the log's tree commits to (RFC 6962 section 2.1)
             assertEquals(
                     java.util.Base64.getEncoder().encodeToString(org.electorallog.core.Hashes.leafHash(canonical)),

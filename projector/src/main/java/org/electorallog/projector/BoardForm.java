@@ -2,8 +2,8 @@ package org.electorallog.projector;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.schemas.BadEventException;
+import org.electorallog.statement.CanonicalStatementReader;
 
 /**
  * A board in the committed form stays in it (issue 61 item 6, docs/personal-data.md): its first
@@ -34,7 +34,7 @@ final class BoardForm {
                 kept.add(e);
             } else if (committed
                     || !CanonicalStatementReader.holdsPersonalValue(
-                            e.statement().canonicalBytes())) {
+                            e.statement().entry().canonical())) {
                 kept.add(e);
             } else {
                 refused.add(new BoardWriter.Refused(

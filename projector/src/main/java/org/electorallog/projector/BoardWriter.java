@@ -147,19 +147,14 @@ final class BoardWriter {
         int dropped = events.size() - unique.size() - refused.size();
         boolean wasSealed = board.sealedMillis != null;
         List<PendingEvent> fresh = BoardForm.keepCommitted(
-                board,
-                ErasedKeys.withoutErased(
-                        c,
-                        BoardSeal.keepUntilSealed(
-                                board, BoardContinuation.keepFirstOnly(board, unique, refused), refused)),
-                refused);
+                board, ErasedKeys.withoutErased(c, BoardOrder.keep(board, unique, refused)), refused);
         if (!fresh.isEmpty()) {
             List<RecordRow> rows = insertRecords(c, board, fresh);
             c.writeTiles(board.boardId, board.tree.drainChangedTiles());
             c.addCounters(board.boardId, counterDeltas(fresh));
             c.addHourlyCounts(board.boardId, hourlyDeltas(rows));
         }
-        boolean sealedNow = !wasSealed && BoardSeal.sealedBy(board, fresh);
+        boolean sealedNow = !wasSealed && BoardOrder.sealedBy(board, fresh);
         c.updateBoard(
                 board.boardId,
                 board.tree.size(),

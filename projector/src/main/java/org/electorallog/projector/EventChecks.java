@@ -1,7 +1,6 @@
 package org.electorallog.projector;
 
 import java.util.Optional;
-import org.electorallog.core.Hashes;
 import org.electorallog.schemas.BadEventException;
 import org.electorallog.schemas.DecodedStatement;
 import org.electorallog.schemas.StatementCodec;
@@ -55,6 +54,6 @@ final class EventChecks {
         if (time.isPresent()) {
             throw time.get().exception();
         }
-        return opening.open(st, Hashes.leafHash(st.canonicalBytes()));
+        return opening.open(st);
     }
 }

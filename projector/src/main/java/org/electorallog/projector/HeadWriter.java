@@ -7,13 +7,13 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import org.electorallog.core.HeadsBoard;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.producer.ProducerBuilder;
 import org.electorallog.schemas.avro.CheckpointReason;
 import org.electorallog.schemas.avro.LogCheckpoint;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.statement.HeadsBoard;
 import org.electorallog.store.CheckpointRow;
 import org.electorallog.store.HeadLinks;
 import org.electorallog.store.Projection;
@@ -64,7 +64,7 @@ final class HeadWriter implements AutoCloseable {
     /**
      * A head writer sending through the projector's Kafka (its security settings and schema source),
      * signing with the log's key: the heads board takes entries from no other sender, and clients
-     * check that its entries name the log's key (core {@code LogStatements}, decision 130).
+     * check that its entries name the log's key (statement {@code LogStatements}, decision 130).
      */
     static HeadWriter create(ProjectorSettings settings) {
         return create(settings, NOT_PROJECTED_AFTER);

@@ -3,13 +3,13 @@ package org.electorallog.projector;
 import java.util.Arrays;
 import java.util.List;
 import org.electorallog.core.Hex;
-import org.electorallog.core.LogStatements;
 import org.electorallog.core.SigningKey;
 import org.electorallog.schemas.BadEventException;
 import org.electorallog.schemas.DecodedStatement;
+import org.electorallog.statement.LogStatements;
 
 /**
- * The projector's check of the statements the log makes about itself (core {@link LogStatements},
+ * The projector's check of the statements the log makes about itself (statement {@link LogStatements},
  * issue 61 item 1, decision 130): a statement using a reserved board, kind or delivery-ID prefix is
  * taken only when it fits its shape and carries a sender signature that verifies with one of the
  * log's keys, whatever the signature policy and the sender registry say (the registry is never
@@ -62,7 +62,7 @@ final class LogStatementCheck {
                     "a " + st.kind() + " on board " + st.board()
                             + " names the log's key as its sender but is not signed");
         }
-        if (!SigningKey.verify(sender, st.canonicalBytes(), st.senderSignature())) {
+        if (!SigningKey.verify(sender, st.entry().canonical(), st.senderSignature())) {
             throw new BadEventException(
                     BadEventException.Reason.BAD_SIGNATURE,
                     "a " + st.kind() + " on board " + st.board() + " names the log's key as its sender and its "

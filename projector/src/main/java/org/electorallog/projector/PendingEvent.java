@@ -3,11 +3,9 @@ package org.electorallog.projector;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.header.Headers;
-import org.electorallog.core.Hashes;
-import org.electorallog.core.PersonalOpenings.Opening;
-import org.electorallog.core.ProjectedOpenings;
 import org.electorallog.schemas.DecodedStatement;
-import org.electorallog.schemas.StatementKinds;
+import org.electorallog.statement.PersonalOpenings.Opening;
+import org.electorallog.statement.ProjectedOpenings;
 import org.electorallog.store.IndexedFields;
 import org.electorallog.store.RecordContent;
 
@@ -30,8 +28,7 @@ record PendingEvent(
         String key,
         byte[] value,
         Headers headers,
-        RecordContent content,
-        byte[] leafHash) {
+        RecordContent content) {
     PendingEvent(
             DecodedStatement statement,
             int partition,
@@ -40,14 +37,7 @@ record PendingEvent(
             String key,
             byte[] value,
             Headers headers) {
-        this(
-                new PersonalOpening.Opened(statement, List.of(), Hashes.leafHash(statement.canonicalBytes())),
-                partition,
-                offset,
-                kafkaTimestamp,
-                key,
-                value,
-                headers);
+        this(new PersonalOpening.Opened(statement, List.of()), partition, offset, kafkaTimestamp, key, value, headers);
     }
 
     PendingEvent(
@@ -67,8 +57,12 @@ record PendingEvent(
                 key,
                 value,
                 headers,
-                content(opened.statement(), opened.openings(), opened.leafHash(), partition, offset),
-                opened.leafHash());
+                content(opened.statement(), opened.openings(), partition, offset));
+    }
+
+    /** The statement's leaf hash (its entry's, computed once where it was decoded). */
+    byte[] leafHash() {
+        return statement.entry().leafHash();
     }
 
     /** The data key of its openings; null when it has none. */
@@ -88,24 +82,20 @@ record PendingEvent(
                 key,
                 value,
                 headers,
-                content(committedOnly, List.of(), leafHash, partition, offset),
-                leafHash);
+                content(committedOnly, List.of(), partition, offset));
     }
 
     /**
      * What the event's row in records holds from the statement and its place in the topic, with the
      * openings in their stored form (core ProjectedOpenings, store V21) when it has any.
      */
-    static RecordContent content(
-            DecodedStatement s, List<Opening> openings, byte[] leafHash, int partition, long offset) {
+    static RecordContent content(DecodedStatement s, List<Opening> openings, int partition, long offset) {
         return new RecordContent(
                 s.statementTimestamp(),
-                (short) StatementKinds.code(s.kind()),
+                s.entry(),
                 new IndexedFields(s.userId(), s.username(), s.electionId(), s.areaId(), s.ballotId()),
                 s.board(),
                 s.deliveryId(),
-                s.canonicalBytes(),
-                leafHash,
                 s.schemaId(),
                 partition,
                 offset,

@@ -7,15 +7,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import org.electorallog.core.ContentKeys;
-import org.electorallog.core.DataKeys;
-import org.electorallog.core.PersonalCommitment;
-import org.electorallog.core.PersonalOpenings;
-import org.electorallog.core.PersonalOpenings.Opening;
 import org.electorallog.schemas.BadEventException;
 import org.electorallog.schemas.CommittedParts;
 import org.electorallog.schemas.DecodedStatement;
 import org.electorallog.schemas.StatementRules;
+import org.electorallog.statement.ContentKeys;
+import org.electorallog.statement.DataKeys;
+import org.electorallog.statement.PersonalCommitment;
+import org.electorallog.statement.PersonalOpenings;
+import org.electorallog.statement.PersonalOpenings.Opening;
 
 /**
  * Opens the personal values of a statement in the committed form (docs/personal-data.md, "The
@@ -32,7 +32,7 @@ final class PersonalOpening {
      * or, when its key was erased or it has no personal value, as it was with no openings.
      */
     @SuppressWarnings("ArrayRecordComponent") // handed on to the batch, never compared as a value
-    record Opened(DecodedStatement statement, List<Opening> openings, byte[] leafHash) {
+    record Opened(DecodedStatement statement, List<Opening> openings) {
         Opened {
             openings = List.copyOf(openings);
         }
@@ -53,15 +53,15 @@ final class PersonalOpening {
      * key store is not the event's fault: it propagates as an {@link IllegalStateException} and
      * the batch is read again.
      */
-    Opened open(DecodedStatement st, byte[] leafHash) throws BadEventException {
+    Opened open(DecodedStatement st) throws BadEventException {
         CommittedParts parts = st.committed();
         if (parts == null) {
-            return new Opened(st, List.of(), leafHash);
+            return new Opened(st, List.of());
         }
         PersonalOpenings.Sealed sealed = parts.sealed();
         if (sealed == null) {
             if (parts.commitments().isEmpty()) {
-                return new Opened(st, List.of(), leafHash);
+                return new Opened(st, List.of());
             }
             throw bad("commits to " + parts.commitments().keySet()
                     + " but its envelope carries no openings (the envelope's personal field)");
@@ -79,8 +79,8 @@ final class PersonalOpening {
                         BadEventException.Reason.UNKNOWN_DATA_KEY,
                         "the data key " + sealed.keyId() + " is not in the key store (never made, not erased): restore "
                                 + "the key store from a backup that holds it, then replay this dead letter");
-            case ERASED -> new Opened(st, List.of(), leafHash);
-            case PRESENT -> opened(st, parts, sealed, contentKey(found.key(), sealed), leafHash);
+            case ERASED -> new Opened(st, List.of());
+            case PRESENT -> opened(st, parts, sealed, contentKey(found.key(), sealed));
         };
     }
 
@@ -124,12 +124,11 @@ final class PersonalOpening {
     /** A wrapped content key as remembered: only under the key ID it was unwrapped for. */
     private record Wrapped(String keyId, ByteBuffer wrapped) {}
 
-    private static Opened opened(
-            DecodedStatement st, CommittedParts parts, PersonalOpenings.Sealed sealed, byte[] key, byte[] leafHash)
+    private static Opened opened(DecodedStatement st, CommittedParts parts, PersonalOpenings.Sealed sealed, byte[] key)
             throws BadEventException {
         List<Opening> openings;
         try {
-            openings = PersonalOpenings.open(sealed, key, leafHash);
+            openings = PersonalOpenings.open(sealed, key, st.entry().leafHash());
         } catch (RuntimeException e) { // a ciphertext that does not authenticate, or openings that do not decode
             throw bad(e.getMessage());
         }
@@ -157,7 +156,7 @@ final class PersonalOpening {
             missing.removeAll(values.keySet());
             throw bad("no opening for " + missing);
         }
-        return new Opened(st.opened(values), openings, leafHash);
+        return new Opened(st.opened(values), openings);
     }
 
     private static BadEventException bad(String message) {

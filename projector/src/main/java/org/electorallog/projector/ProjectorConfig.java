@@ -6,8 +6,8 @@ import java.util.Map;
 import org.electorallog.config.Configuration;
 import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
-import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.core.NoteSigner;
+import org.electorallog.statement.KeyEncryptionKeys;
 
 /**
  * Reads {@link ProjectorSettings} from the configuration (environment variables and an optional

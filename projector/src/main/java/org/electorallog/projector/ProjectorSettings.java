@@ -7,11 +7,11 @@ import java.util.Properties;
 import java.util.function.Consumer;
 import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
-import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.schemas.ConfluentSchemaRegistryClient;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.Topics;
+import org.electorallog.statement.KeyEncryptionKeys;
 
 /**
  * Everything the projector needs; projector/README.md documents each setting.

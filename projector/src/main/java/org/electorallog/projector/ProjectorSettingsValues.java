@@ -3,8 +3,8 @@ package org.electorallog.projector;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.electorallog.core.KeyEncryptionKeys;
 import org.electorallog.core.NoteSigner;
+import org.electorallog.statement.KeyEncryptionKeys;
 
 /**
  * The values of {@link ProjectorSettings}, to change some and build new settings from: every

@@ -138,11 +138,11 @@ final class ProjectorWarmUp {
                 if (verifySignatures && st.senderSignature() != null) {
                     SigningKey.PublicKey key = senderKeys.computeIfAbsent(
                             ByteBuffer.wrap(st.senderPublicKey()), k -> SigningKey.PublicKey.decode(k.array()));
-                    if (!key.verify(st.canonicalBytes(), st.senderSignature()) && m.madeUp()) {
+                    if (!key.verify(st.entry().canonical(), st.senderSignature()) && m.madeUp()) {
                         throw new IllegalStateException("a made-up warm-up statement's signature does not verify");
                     }
                 }
-                tree.appendLeafHash(Hashes.leafHash(st.canonicalBytes()));
+                tree.appendLeafHash(st.entry().leafHash());
             }
             tree.drainChangedTiles();
             new Checkpoint(BOARD, tree.size(), tree.root()).sign(checkpointKey);

@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.electorallog.core.LogStatements;
 import org.electorallog.schemas.BadEventException;
 import org.electorallog.schemas.DecodedStatement;
+import org.electorallog.statement.LogStatements;
 import org.electorallog.store.LogWriter;
 import org.electorallog.store.SenderGrant;
 

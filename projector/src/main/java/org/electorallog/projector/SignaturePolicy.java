@@ -113,7 +113,7 @@ public record SignaturePolicy(Mode mode, Pattern boards, List<byte[]> systemKeys
                 ? SigningKey.PublicKey.decode(null)
                 : senderKeys.computeIfAbsent(
                         ByteBuffer.wrap(senderKey.clone()), k -> SigningKey.PublicKey.decode(k.array()));
-        if (!sender.verify(st.canonicalBytes(), st.senderSignature())) {
+        if (!sender.verify(st.entry().canonical(), st.senderSignature())) {
             throw new BadEventException(
                     BadEventException.Reason.BAD_SIGNATURE,
                     "the sender signature does not verify with the statement's sender key");
@@ -125,7 +125,7 @@ public record SignaturePolicy(Mode mode, Pattern boards, List<byte[]> systemKeys
                         "board " + st.board() + " requires a system signature and the statement has none");
             }
             for (byte[] key : systemKeys) {
-                if (SigningKey.verify(key, st.canonicalBytes(), st.systemSignature())) {
+                if (SigningKey.verify(key, st.entry().canonical(), st.systemSignature())) {
                     return;
                 }
             }

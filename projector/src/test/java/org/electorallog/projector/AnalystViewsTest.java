@@ -56,7 +56,7 @@ class AnalystViewsTest {
                     kinds.add(rs.getString(1));
                 }
             }
-            assertEquals(org.electorallog.schemas.StatementKinds.NAMES, kinds);
+            assertEquals(org.electorallog.statement.StatementKinds.NAMES, kinds);
             assertEquals(
                     List.of("0 LOGIN null", "1 LOGIN_ERROR invalid_user_credentials", "2 LOGIN null"),
                     rows(

@@ -18,12 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.electorallog.config.DatabaseLogin;
-import org.electorallog.core.ContentKeys;
-import org.electorallog.core.Hashes;
-import org.electorallog.core.KeyEncryptionKeys;
-import org.electorallog.core.PersonalCommitment;
-import org.electorallog.core.PersonalOpenings.Opening;
-import org.electorallog.core.SealingKeys;
 import org.electorallog.core.SigningKey;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.CommittedForm;
@@ -31,6 +25,11 @@ import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.statement.ContentKeys;
+import org.electorallog.statement.KeyEncryptionKeys;
+import org.electorallog.statement.PersonalCommitment;
+import org.electorallog.statement.PersonalOpenings.Opening;
+import org.electorallog.statement.SealingKeys;
 import org.electorallog.store.BoardState;
 import org.electorallog.store.Boards;
 import org.electorallog.store.Erasure;
@@ -206,7 +205,7 @@ class CommittedFormProjectionTest {
             }
             StatementCodec codec = StatementCodec.embedded();
             var st = codec.decode(codec.encode(envelope(c, key, c.openings())));
-            PersonalOpening.Opened opened = new PersonalOpening(keys).open(st, Hashes.leafHash(st.canonicalBytes()));
+            PersonalOpening.Opened opened = new PersonalOpening(keys).open(st);
             PendingEvent event = new PendingEvent(opened, 0, 0, DAY_1, board, new byte[0], null);
             assertEquals("frank", event.content().fields().userId());
 

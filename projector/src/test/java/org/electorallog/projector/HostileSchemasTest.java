@@ -179,8 +179,8 @@ class HostileSchemasTest {
     /** The envelope schema of a newer producer: one more statement kind at the end of the enum. */
     private static Schema newerEnvelope() {
         String current = Envelope.getClassSchema().toString();
-        String kind = org.electorallog.schemas.StatementKinds.NAMES.get(
-                org.electorallog.schemas.StatementKinds.NAMES.size() - 1);
+        String kind = org.electorallog.statement.StatementKinds.NAMES.get(
+                org.electorallog.statement.StatementKinds.NAMES.size() - 1);
         String last = "\"" + kind + "\"]";
         assertTrue(current.contains(last), "the enum ends with " + kind);
         return new Schema.Parser().parse(current.replace(last, "\"" + kind + "\",\"FUTURE_KIND\"]"));

@@ -12,11 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.electorallog.core.ContentKeys;
-import org.electorallog.core.DataKeys;
 import org.electorallog.core.Hashes;
-import org.electorallog.core.PersonalOpenings;
-import org.electorallog.core.PersonalOpenings.Opening;
 import org.electorallog.schemas.BadEventException;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.CommittedForm;
@@ -26,6 +22,10 @@ import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.PersonalData;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.statement.ContentKeys;
+import org.electorallog.statement.DataKeys;
+import org.electorallog.statement.PersonalOpenings;
+import org.electorallog.statement.PersonalOpenings.Opening;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,7 +62,7 @@ class PersonalOpeningTest {
         Statement vote = new ElectionStatements(BOARD, 1).vote("user-1", TIME);
         DecodedStatement st = CODEC.decode(
                 CODEC.encode(Envelope.newBuilder().setStatement(vote).build()));
-        PersonalOpening.Opened o = opening.open(st, Hashes.leafHash(st.canonicalBytes()));
+        PersonalOpening.Opened o = opening.open(st);
         assertSame(st, o.statement());
         assertEquals(List.of(), o.openings());
     }
@@ -182,7 +182,7 @@ class PersonalOpeningTest {
 
     private PersonalOpening.Opened decodeAndOpen(Envelope e) throws BadEventException {
         DecodedStatement st = CODEC.decode(CODEC.encode(e));
-        return opening.open(st, Hashes.leafHash(st.canonicalBytes()));
+        return opening.open(st);
     }
 
     /** {@code openings} sealed as a producer seals them: under a fresh content key wrapped to {@code publicKey}. */

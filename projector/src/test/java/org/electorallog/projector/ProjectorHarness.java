@@ -45,7 +45,7 @@ final class ProjectorHarness {
                 .withBatch(500, Duration.ofMillis(50))
                 .withOriginPrefix("test.electoral-log.local/")
                 // the committed form's keys are made and opened with a key-encryption key of the test's own
-                .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.generate());
+                .withKeyEncryption(org.electorallog.statement.KeyEncryptionKeys.generate());
     }
 
     /** Creates a fresh database on the stack's server; returns its JDBC URL. */

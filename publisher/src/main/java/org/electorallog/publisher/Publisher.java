@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.electorallog.config.DatabaseLogin;
-import org.electorallog.core.HeadsBoard;
+import org.electorallog.statement.HeadsBoard;
 import org.electorallog.store.Projection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

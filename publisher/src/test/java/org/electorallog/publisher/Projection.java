@@ -44,7 +44,7 @@ record Projection(String topic, String jdbcUrl, Projector projector) implements 
                 .withBatch(100, Duration.ofMillis(20))
                 .withOriginPrefix("publisher-test.electoral-log.local/")
                 .withCheckpointEvery(Duration.ZERO)
-                .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.generate()));
+                .withKeyEncryption(org.electorallog.statement.KeyEncryptionKeys.generate()));
         return new Projection(topic, url, p);
     }
 

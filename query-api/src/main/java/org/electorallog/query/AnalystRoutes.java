@@ -4,7 +4,7 @@ import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
-import org.electorallog.schemas.StatementKinds;
+import org.electorallog.statement.StatementKinds;
 import org.electorallog.store.RecordExports;
 
 /**

@@ -10,7 +10,7 @@ import org.electorallog.core.TileKey;
 import org.electorallog.core.TileLayout;
 import org.electorallog.core.Timestamps;
 import org.electorallog.core.TlogProof;
-import org.electorallog.schemas.StatementKinds;
+import org.electorallog.statement.StatementKinds;
 import org.electorallog.store.BoardTip;
 import org.electorallog.store.Records;
 

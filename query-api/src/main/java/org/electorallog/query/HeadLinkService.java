@@ -3,17 +3,17 @@ package org.electorallog.query;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
-import org.electorallog.core.HeadChain;
-import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.ProofBuilder;
 import org.electorallog.core.TileSource;
 import org.electorallog.core.TlogProof;
+import org.electorallog.statement.HeadChain;
+import org.electorallog.statement.HeadsBoard;
 import org.electorallog.store.BoardTip;
 import org.electorallog.store.HeadLinks;
 import org.electorallog.store.LogReader;
 
 /**
- * A board's link to the witnessed heads board (core {@link HeadsBoard}, docs/witnesses.md "One
+ * A board's link to the witnessed heads board (statement {@link HeadsBoard}, docs/witnesses.md "One
  * witness round for every board"): the newest checkpoint C of the board whose heads entry E is in the
  * latest heads checkpoint H a witness quorum cosigned, with E and its inclusion proof in H. The voter
  * page reads it as JSON; tlog-proof bundles carry it ({@link HeadChain}).

@@ -14,7 +14,7 @@ import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.WitnessPolicy;
-import org.electorallog.schemas.StatementKinds;
+import org.electorallog.statement.StatementKinds;
 
 /**
  * Reads {@link QueryApiSettings} from the configuration (environment variables and an optional

@@ -10,7 +10,7 @@ import java.util.Locale;
 import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
 import org.electorallog.schemas.BoardName;
-import org.electorallog.schemas.StatementKinds;
+import org.electorallog.statement.StatementKinds;
 import org.electorallog.store.Projection;
 import org.electorallog.store.Registry;
 import org.electorallog.store.SenderGrant;

@@ -313,7 +313,7 @@ class AccessTest {
                 .body();
         List<byte[]> entries = org.electorallog.core.EntryBundle.decode(bundle);
         assertEquals(1, entries.size());
-        assertEquals(2, org.electorallog.core.CanonicalStatementReader.formatVersion(entries.get(0)));
+        assertEquals(2, org.electorallog.statement.CanonicalStatementReader.formatVersion(entries.get(0)));
         byte[] tile = QueryApiTest.HTTP
                 .send(
                         HttpRequest.newBuilder(URI.create(QueryApiTest.api.baseUrl() + committed + "/tile/0/000.p/1"))

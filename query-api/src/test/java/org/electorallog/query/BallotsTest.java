@@ -156,7 +156,7 @@ class BallotsTest {
             try (PreparedStatement ps = c.prepareStatement(
                     "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + org.electorallog.store.Records.BALLOTS_SQL)) {
                 ps.setShort(1, boardId);
-                ps.setShort(2, org.electorallog.schemas.StatementKinds.CAST_VOTE);
+                ps.setShort(2, org.electorallog.statement.StatementKinds.CAST_VOTE);
                 ps.setString(3, "user-7");
                 ps.setString(4, "e1");
                 ps.setLong(5, Long.MAX_VALUE);

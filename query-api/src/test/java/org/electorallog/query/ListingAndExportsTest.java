@@ -19,7 +19,7 @@ import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.TileTree;
 import org.electorallog.infra.SharedStack;
-import org.electorallog.schemas.StatementKinds;
+import org.electorallog.statement.StatementKinds;
 import org.electorallog.store.RecordExports;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

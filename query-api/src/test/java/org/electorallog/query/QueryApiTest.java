@@ -78,7 +78,7 @@ class QueryApiTest {
                 .withApplicationId("api-test")
                 .withBatch(100, Duration.ofMillis(50))
                 .withOriginPrefix("api-test.electoral-log.local/")
-                .withKeyEncryption(org.electorallog.core.KeyEncryptionKeys.generate());
+                .withKeyEncryption(org.electorallog.statement.KeyEncryptionKeys.generate());
         try (Projector projector = Projector.start(settings);
                 ElectoralLogProducer producer =
                         ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic);

@@ -14,34 +14,20 @@ import org.apache.avro.generic.GenericContainer;
 import org.apache.avro.generic.GenericEnumSymbol;
 import org.apache.avro.generic.GenericFixed;
 import org.apache.avro.generic.IndexedRecord;
+import org.electorallog.statement.CanonicalWriter;
 
 /**
- * The canonical statement bytes: a deterministic encoding of a {@code Statement} record that the
- * signatures cover and the leaf hash commits to. It depends only on the data, never on the Avro
- * schema version it was read with: fields are written by name in sorted order and null fields are
- * left out, so adding an optional field (default null) keeps every old statement's bytes.
- * schemas/README.md documents it byte by byte ("Canonical statement bytes").
- *
- * <pre>
- * canonical = "ELS1" value(statement)
- * value(record) = 0x07 str(name) uvarint(n) { str(field name) value(field) } for the n non-null fields, by name
- * value(null)   = 0x00            (only inside arrays and maps; null fields are omitted)
- * value(bool)   = 0x01 (0x00 | 0x01)
- * value(int|long) = 0x02 int64 big-endian
- * value(float|double) = 0x03 IEEE-754 binary64 big-endian
- * value(string) = 0x04 str
- * value(bytes|fixed) = 0x05 uvarint(len) bytes
- * value(enum)   = 0x06 str(symbol)
- * value(array)  = 0x08 uvarint(n) value*
- * value(map)    = 0x09 uvarint(n) { str(key) value } by key
- * str(s) = uvarint(len(utf8(s))) utf8(s);  uvarint = unsigned LEB128
- * </pre>
+ * The canonical statement bytes of an Avro {@code Statement} record (generic or generated): the
+ * mapping from Avro to the statement module's grammar ({@link CanonicalWriter}, schemas/README.md
+ * "Canonical statement bytes"). The bytes depend only on the data, never on the Avro schema version
+ * it was read with: fields are written by name in sorted order and null fields are left out, so
+ * adding an optional field (default null) keeps every old statement's bytes.
  */
 public final class CanonicalStatement {
-    /** Format tag and version at the start of every canonical statement. */
-    public static final byte[] MAGIC = "ELS1".getBytes(StandardCharsets.US_ASCII);
-    /** Entries of C2SP tlog-tiles entry bundles carry a uint16 length: nothing longer can be logged. */
-    public static final int MAX_BYTES = 65_535;
+    /** Format tag and version at the start of every canonical statement ({@link CanonicalWriter#MAGIC}). */
+    public static final byte[] MAGIC = CanonicalWriter.MAGIC;
+    /** The longest entry a C2SP tlog-tiles entry bundle carries ({@link CanonicalWriter#MAX_BYTES}). */
+    public static final int MAX_BYTES = CanonicalWriter.MAX_BYTES;
 
     private CanonicalStatement() {}
 
@@ -53,86 +39,55 @@ public final class CanonicalStatement {
 
     /** The canonical bytes of a statement record (generic or generated). */
     public static byte[] encode(IndexedRecord statement) {
-        Sink out = new Sink();
-        out.writeBytes(MAGIC);
+        CanonicalWriter out = CanonicalWriter.statement();
         value(out, statement, statement.getSchema());
         return out.toByteArray();
     }
 
-    private static void value(Sink out, Object v, Schema schema) {
+    private static void value(CanonicalWriter out, Object v, Schema schema) {
         if (v == null) {
-            out.write(0x00);
+            out.nullValue();
             return;
         }
         switch (schema.getType()) {
             case UNION -> value(out, v, branch(schema, v));
             case RECORD -> record(out, (IndexedRecord) v);
-            case BOOLEAN -> {
-                out.write(0x01);
-                out.write((Boolean) v ? 1 : 0);
-            }
-            case INT, LONG -> {
-                out.write(0x02);
-                out.int64(((Number) v).longValue());
-            }
-            case FLOAT, DOUBLE -> {
-                out.write(0x03);
-                // the bits ByteBuffer.putDouble writes: NaN payloads kept as they are
-                out.int64(Double.doubleToRawLongBits(((Number) v).doubleValue()));
-            }
-            case STRING -> {
-                out.write(0x04);
-                str(out, v.toString());
-            }
-            case BYTES -> {
-                out.write(0x05);
-                ByteBuffer b = ((ByteBuffer) v).duplicate();
-                uvarint(out, b.remaining());
-                out.write(b);
-            }
-            case FIXED -> {
-                out.write(0x05);
-                byte[] bytes = ((GenericFixed) v).bytes();
-                uvarint(out, bytes.length);
-                out.writeBytes(bytes);
-            }
-            case ENUM -> {
-                out.write(0x06);
-                str(out, v instanceof GenericEnumSymbol<?> s ? s.toString() : ((Enum<?>) v).name());
-            }
+            case BOOLEAN -> out.bool((Boolean) v);
+            case INT, LONG -> out.int64(((Number) v).longValue());
+            case FLOAT, DOUBLE -> out.float64(((Number) v).doubleValue());
+            case STRING -> out.string(v.toString());
+            case BYTES -> out.bytes((ByteBuffer) v);
+            case FIXED -> out.bytes(((GenericFixed) v).bytes());
+            case ENUM -> out.enumSymbol(v instanceof GenericEnumSymbol<?> s ? s.toString() : ((Enum<?>) v).name());
             case ARRAY -> {
-                out.write(0x08);
                 Collection<?> items = (Collection<?>) v;
-                uvarint(out, items.size());
+                out.array(items.size());
                 for (Object item : items) {
                     value(out, item, schema.getElementType());
                 }
             }
             case MAP -> {
-                out.write(0x09);
                 Map<?, ?> map = (Map<?, ?>) v;
                 List<Map.Entry<?, ?>> entries = new ArrayList<>(map.entrySet());
                 entries.sort(Comparator.comparing(
                         e -> e.getKey().toString().getBytes(StandardCharsets.UTF_8), Arrays::compareUnsigned));
-                uvarint(out, entries.size());
+                out.map(entries.size());
                 for (Map.Entry<?, ?> e : entries) {
-                    str(out, e.getKey().toString());
+                    out.mapKey(e.getKey().toString());
                     value(out, e.getValue(), schema.getValueType());
                 }
             }
-            case NULL -> out.write(0x00);
+            case NULL -> out.nullValue();
             default -> throw new IllegalArgumentException("no canonical form for Avro type " + schema.getType());
         }
     }
 
-    private static void record(Sink out, IndexedRecord r) {
+    private static void record(CanonicalWriter out, IndexedRecord r) {
         Layout layout = LAYOUTS.get(r.getSchema());
         if (layout == null) {
             // computeIfAbsent locks the bin even when the key is there (unless it is the bin's first)
             layout = LAYOUTS.computeIfAbsent(r.getSchema(), Layout::of);
         }
-        out.write(0x07);
-        out.writeBytes(layout.name());
         Schema.Field[] fields = layout.fields();
         int present = 0;
         for (Schema.Field f : fields) {
@@ -140,11 +95,11 @@ public final class CanonicalStatement {
                 present++;
             }
         }
-        uvarint(out, present);
+        out.record(layout.name(), present);
         for (int i = 0; i < fields.length; i++) {
             Object v = r.get(fields[i].pos());
             if (v != null) {
-                out.writeBytes(layout.fieldNames()[i]);
+                out.field(layout.fieldNames()[i]);
                 value(out, v, fields[i].schema());
             }
         }
@@ -163,15 +118,9 @@ public final class CanonicalStatement {
             sorted.sort(Comparator.comparing(f -> f.name().getBytes(StandardCharsets.UTF_8), Arrays::compareUnsigned));
             byte[][] names = new byte[sorted.size()][];
             for (int i = 0; i < names.length; i++) {
-                names[i] = str(sorted.get(i).name());
+                names[i] = CanonicalWriter.str(sorted.get(i).name());
             }
-            return new Layout(str(schema.getName()), sorted.toArray(Schema.Field[]::new), names);
-        }
-
-        private static byte[] str(String s) {
-            Sink out = new Sink();
-            CanonicalStatement.str(out, s);
-            return out.toByteArray();
+            return new Layout(CanonicalWriter.str(schema.getName()), sorted.toArray(Schema.Field[]::new), names);
         }
     }
 
@@ -206,62 +155,5 @@ public final class CanonicalStatement {
             case ENUM -> v instanceof Enum || v instanceof GenericEnumSymbol;
             default -> false;
         };
-    }
-
-    private static void str(Sink out, String s) {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        uvarint(out, b.length);
-        out.writeBytes(b);
-    }
-
-    private static void uvarint(Sink out, long v) {
-        while ((v & ~0x7FL) != 0) {
-            out.write((int) ((v & 0x7F) | 0x80));
-            v >>>= 7;
-        }
-        out.write((int) v);
-    }
-
-    /** A growing byte buffer of one encoding, unsynchronized (ByteArrayOutputStream locks on every write). */
-    private static final class Sink {
-        private byte[] buf = new byte[512];
-        private int count;
-
-        void write(int b) {
-            ensure(1);
-            buf[count++] = (byte) b;
-        }
-
-        void writeBytes(byte[] b) {
-            ensure(b.length);
-            System.arraycopy(b, 0, buf, count, b.length);
-            count += b.length;
-        }
-
-        /** The buffer's remaining bytes (its position moves to its limit). */
-        void write(ByteBuffer b) {
-            int n = b.remaining();
-            ensure(n);
-            b.get(buf, count, n);
-            count += n;
-        }
-
-        /** An int64, big-endian. */
-        void int64(long v) {
-            ensure(8);
-            for (int shift = 56; shift >= 0; shift -= 8) {
-                buf[count++] = (byte) (v >>> shift);
-            }
-        }
-
-        byte[] toByteArray() {
-            return Arrays.copyOf(buf, count);
-        }
-
-        private void ensure(int more) {
-            if (count + more > buf.length) {
-                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, count + more));
-            }
-        }
     }
 }

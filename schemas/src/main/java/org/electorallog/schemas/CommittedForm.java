@@ -9,9 +9,9 @@ import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.IndexedRecord;
 import org.apache.avro.specific.SpecificData;
-import org.electorallog.core.PersonalCommitment;
-import org.electorallog.core.PersonalOpenings.Opening;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.statement.PersonalCommitment;
+import org.electorallog.statement.PersonalOpenings.Opening;
 
 /**
  * Statement format 2, the committed form (docs/personal-data.md): each personal field's value

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
-import org.electorallog.core.PersonalOpenings;
+import org.electorallog.statement.PersonalOpenings;
 
 /**
  * What a statement in the committed form (format 2, docs/personal-data.md) carries about its

@@ -5,10 +5,12 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
+import org.electorallog.statement.Entry;
 
 /**
  * A decoded envelope: the writer schema ID, the statement's fields as the projector stores them,
- * its canonical bytes (the log entry) and the signatures. {@code eventType} and {@code error} come
+ * its log entry (statement {@link Entry}: canonical bytes, leaf hash and kind, computed here once)
+ * and the signatures. {@code eventType} and {@code error} come
  * from the body, for the analysts' views (store V11): an identity-provider event's {@code event_type}
  * and {@code error}, a cast-vote error's {@code error}; null for other kinds. {@code committed} is
  * null for a format 1 statement; in format 2 (the committed form) the personal fields ({@code
@@ -20,7 +22,6 @@ public record DecodedStatement(
         int schemaId,
         String board,
         String deliveryId,
-        String kind,
         long statementTimestamp,
         String senderName,
         byte[] senderPublicKey,
@@ -29,7 +30,7 @@ public record DecodedStatement(
         String electionId,
         String areaId,
         String ballotId,
-        byte[] canonicalBytes,
+        Entry entry,
         byte[] senderSignature,
         byte[] systemSignature,
         String eventType,
@@ -71,7 +72,6 @@ public record DecodedStatement(
                 schemaId,
                 string(statement, "board"),
                 string(statement, "delivery_id"),
-                string(statement, "kind"),
                 ts instanceof Number n ? n.longValue() : Long.MIN_VALUE,
                 string(statement, "sender_name"),
                 bytes(statement, "sender_public_key"),
@@ -80,7 +80,7 @@ public record DecodedStatement(
                 string(statement, "election_id"),
                 string(statement, "area_id"),
                 string(statement, "ballot_id"),
-                canonical,
+                Entry.of(canonical, string(statement, "kind")),
                 bytes(envelope, "sender_signature"),
                 bytes(envelope, "system_signature"),
                 bodyText(statement, "event_type"),
@@ -97,7 +97,6 @@ public record DecodedStatement(
                 schemaId,
                 board,
                 deliveryId,
-                kind,
                 statementTimestamp,
                 senderName,
                 senderPublicKey,
@@ -106,12 +105,17 @@ public record DecodedStatement(
                 electionId,
                 areaId,
                 ballotId,
-                canonicalBytes,
+                entry,
                 senderSignature,
                 systemSignature,
                 eventType,
                 values.get("body.error"),
                 committed);
+    }
+
+    /** The statement's kind, by name. */
+    public String kind() {
+        return entry.kindName();
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.IndexedRecord;
 import org.apache.avro.util.Utf8;
+import org.electorallog.statement.StatementKinds;
 
 /**
  * What the projection can store: the one rule set that the producer library applies before it

@@ -7,11 +7,11 @@ import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.schemas.avro.CastVote;
 import org.electorallog.schemas.avro.ElectionPublished;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.statement.CanonicalStatementReader;
 import org.junit.jupiter.api.Test;
 
 /** Golden vectors of the canonical statement bytes documented in schemas/README.md. */

@@ -12,13 +12,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.electorallog.core.CanonicalStatementReader;
-import org.electorallog.core.PersonalCommitment;
-import org.electorallog.core.PersonalOpenings.Opening;
 import org.electorallog.schemas.CommittedForm.Committed;
 import org.electorallog.schemas.avro.CastVote;
 import org.electorallog.schemas.avro.IdentityProviderUserEvent;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.statement.CanonicalStatementReader;
+import org.electorallog.statement.PersonalCommitment;
+import org.electorallog.statement.PersonalOpenings.Opening;
 import org.junit.jupiter.api.Test;
 
 /** Statement format 2 (docs/personal-data.md): what {@link CommittedForm} makes and what the rules refuse. */

@@ -10,6 +10,7 @@ import org.electorallog.schemas.avro.CastVote;
 import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.statement.StatementKinds;
 import org.junit.jupiter.api.Test;
 
 class StatementCodecTest {
@@ -43,7 +44,8 @@ class StatementCodecTest {
         assertEquals("CAST_VOTE", d.kind());
         assertEquals("u1", d.userId());
         assertEquals(null, d.username());
-        assertArrayEquals(StatementCodec.canonical(vote("u1").getStatement()), d.canonicalBytes());
+        assertArrayEquals(
+                StatementCodec.canonical(vote("u1").getStatement()), d.entry().canonical());
         assertEquals(vote("u1"), codec.decodeSpecific(wire));
     }
 

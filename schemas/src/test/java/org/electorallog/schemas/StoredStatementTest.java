@@ -15,14 +15,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.avro.Schema;
-import org.electorallog.core.PersonalCommitment;
-import org.electorallog.core.StatementNames;
-import org.electorallog.core.StoredStatement;
-import org.electorallog.core.StoredStatement.Row;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.statement.PersonalCommitment;
+import org.electorallog.statement.StatementNames;
+import org.electorallog.statement.StoredStatement;
+import org.electorallog.statement.StoredStatement.Row;
 import org.junit.jupiter.api.Test;
 
-/** The projection's stored form of a statement (core {@link StoredStatement}, decision 123). */
+/** The projection's stored form of a statement (statement {@link StoredStatement}, decision 123). */
 class StoredStatementTest {
     private static Row rowOf(Statement s) {
         return new Row(

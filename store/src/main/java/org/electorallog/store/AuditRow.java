@@ -1,6 +1,6 @@
 package org.electorallog.store;
 
-import org.electorallog.core.ProjectedOpenings;
+import org.electorallog.statement.ProjectedOpenings;
 
 /**
  * One record as the full audit reads it: the stored columns to compare with the canonical bytes,

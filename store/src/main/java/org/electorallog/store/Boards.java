@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
-import org.electorallog.core.HeadsBoard;
+import org.electorallog.statement.HeadsBoard;
 
 /** Tables {@code boards} and {@code board_state} (V1): which boards exist, and each one's tree size and root. */
 public final class Boards {

@@ -11,7 +11,7 @@ import java.util.Objects;
  * the batch transaction and the audit recounts them from the records, both through {@link #of}, so
  * the two can never count differently; the query API answers counts from them.
  *
- * @param kind       a statement kind code (schemas {@code StatementKinds}), {@link #ALL_KINDS} or {@link #WITH_USER}
+ * @param kind       a statement kind code (statement {@code StatementKinds}), {@link #ALL_KINDS} or {@link #WITH_USER}
  * @param electionId an election ID, or {@link #ALL_ELECTIONS}
  */
 public record CounterKey(short kind, String electionId) implements Comparable<CounterKey> {

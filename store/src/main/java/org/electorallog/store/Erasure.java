@@ -10,7 +10,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.electorallog.core.DataKeys;
+import org.electorallog.statement.DataKeys;
 
 /**
  * Erasing personal values (docs/personal-data.md "Erasure"), in the caller's transaction: the

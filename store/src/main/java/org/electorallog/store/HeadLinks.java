@@ -8,13 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
-import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.ProofBuilder;
 import org.electorallog.core.TileSource;
 import org.electorallog.core.TlogProof;
+import org.electorallog.statement.HeadsBoard;
 
 /**
- * The heads board's links (core {@code HeadsBoard}, docs/witnesses.md): what the head writer enters
+ * The heads board's links (statement {@code HeadsBoard}, docs/witnesses.md): what the head writer enters
  * each round, and which heads entry covers a board's record. A heads entry is found by its delivery ID
  * ({@code head:<board>:<size>}) in {@code deliveries} (V15), so no table of its own is needed: the
  * projection of the heads board is the index.

@@ -3,7 +3,7 @@ package org.electorallog.store;
 import java.time.LocalDate;
 import java.util.List;
 import javax.sql.DataSource;
-import org.electorallog.core.KeyEncryptionKeys;
+import org.electorallog.statement.KeyEncryptionKeys;
 
 /**
  * The operator's side of the committed form's key custody and erasure (issue 66, V24), each

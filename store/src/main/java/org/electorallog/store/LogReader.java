@@ -11,10 +11,10 @@ import java.util.Optional;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.function.Function;
-import org.electorallog.core.PersonalOpenings.Opening;
 import org.electorallog.core.SignatureBundle;
 import org.electorallog.core.TileKey;
 import org.electorallog.core.TileSource;
+import org.electorallog.statement.PersonalOpenings.Opening;
 
 /**
  * The projection's reads, inside one read-only snapshot (or one autocommitted statement) that a

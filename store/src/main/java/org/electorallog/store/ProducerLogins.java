@@ -8,7 +8,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
-import org.electorallog.core.HeadsBoard;
+import org.electorallog.statement.HeadsBoard;
 
 /**
  * The producers' own logins to the key store (store V24, docs/security.md "Logins"): each producer

@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.electorallog.config.DatabaseLogin;
-import org.electorallog.core.DataKeys;
-import org.electorallog.core.KeyEncryptionKeys;
-import org.electorallog.core.SealingKeys;
+import org.electorallog.statement.DataKeys;
+import org.electorallog.statement.KeyEncryptionKeys;
+import org.electorallog.statement.SealingKeys;
 
 /**
  * The projection's database as one login sees it: a connection pool opened here and the typed

@@ -4,7 +4,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.electorallog.core.Hashes;
-import org.electorallog.core.StoredStatement;
+import org.electorallog.statement.Entry;
+import org.electorallog.statement.StoredStatement;
 
 /**
  * What a record's row holds that comes from its statement and its place in the topic alone, not from
@@ -40,27 +41,22 @@ public final class RecordContent {
 
     /**
      * @param statementMillis the statement's time (epoch milliseconds)
-     * @param kind            the statement kind's code
+     * @param entry           the statement's log entry: its canonical bytes, leaf hash (a cast vote's
+     *                        leaf key) and kind code, as the projector computed them once
      * @param deliveryId      the producer-chosen delivery ID (never null)
      * @param board           the name of the board the record joins, which the statement names: with the
      *                        row's delivery, election, area and ballot IDs, what its stored form refers to
-     *                        (core {@link StoredStatement}, store V22); null stores the statement bytes as
+     *                        (statement {@link StoredStatement}, store V22); null stores the statement bytes as
      *                        they are given (tests and perf of the write path alone)
-     * @param statement       the canonical statement bytes
-     * @param leafHash        their RFC 6962 leaf hash when the caller has it (the projector hashed them
-     *                        already), or null to hash them here when the record needs it (a cast vote's
-     *                        leaf key)
      * @param openings        the stored openings of a statement in the committed form (core
      *                        {@code ProjectedOpenings}: store V21 records.openings), or null
      */
     public RecordContent(
             long statementMillis,
-            short kind,
+            Entry entry,
             IndexedFields fields,
             String board,
             String deliveryId,
-            byte[] statement,
-            byte[] leafHash,
             int schemaId,
             int partition,
             long offset,
@@ -70,10 +66,10 @@ public final class RecordContent {
             String error,
             byte[] openings) {
         this.statementMillis = statementMillis;
-        this.kind = kind;
+        this.kind = entry.kind();
         this.fields = fields;
         this.deliveryId = deliveryId;
-        this.statement = statement;
+        this.statement = entry.canonical();
         this.stored = board == null ? statement : stored(statement, RecordContent.row(board, deliveryId, fields));
         this.schemaId = schemaId;
         this.partition = partition;
@@ -83,9 +79,7 @@ public final class RecordContent {
         this.eventType = eventType;
         this.error = error;
         this.openings = openings;
-        this.leafKey = kind != RecordStatements.CAST_VOTE_KIND
-                ? null
-                : RecordStatements.leafKey(leafHash != null ? leafHash : Hashes.leafHash(statement));
+        this.leafKey = kind != RecordStatements.CAST_VOTE_KIND ? null : RecordStatements.leafKey(entry.leafHash());
         byte[] delivery = deliveryId.getBytes(StandardCharsets.UTF_8);
         this.deliveryDigest = Arrays.copyOf(Hashes.sha256(delivery), Deliveries.DIGEST_BYTES);
         this.copyFields = encode(delivery);
@@ -150,7 +144,7 @@ public final class RecordContent {
     /** What a stored statement of a row on this board with these columns may refer to. */
     /**
      * The stored form of a statement in this row, or its canonical bytes as they are when the stored
-     * form cannot hold it (nested deeper than core {@link StoredStatement} walks): every reader reads
+     * form cannot hold it (nested deeper than statement {@link StoredStatement} walks): every reader reads
      * canonical bytes as they are (rows from before V22 hold them too), so such a statement costs bytes,
      * never its record nor the batch it is in.
      */
@@ -213,7 +207,7 @@ public final class RecordContent {
         return statement;
     }
 
-    /** The statement as the row stores it (core {@link StoredStatement}). */
+    /** The statement as the row stores it (statement {@link StoredStatement}). */
     public byte[] storedStatement() {
         return stored;
     }
@@ -251,7 +245,7 @@ public final class RecordContent {
         return leafKey;
     }
 
-    /** The stored openings (core {@code ProjectedOpenings}), or null. */
+    /** The stored openings (statement {@code ProjectedOpenings}), or null. */
     public byte[] openings() {
         return openings;
     }

@@ -1,5 +1,7 @@
 package org.electorallog.store;
 
+import org.electorallog.statement.Entry;
+
 /**
  * One row of the {@code records} table (V1), as a batch writes it: what the batch sets (the board, the
  * record's ID, its created time and its sender's key in {@code senders}) and what the statement holds
@@ -34,12 +36,10 @@ public record RecordRow(short boardId, long id, long createdMillis, int senderId
                 senderId,
                 new RecordContent(
                         statementMillis,
-                        kind,
+                        Entry.of(statement, kind),
                         fields,
                         null,
                         deliveryId,
-                        statement,
-                        null,
                         schemaId,
                         partition,
                         offset,

@@ -8,11 +8,11 @@ import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.Optional;
 import org.electorallog.core.Hashes;
-import org.electorallog.core.StoredStatement;
+import org.electorallog.statement.StoredStatement;
 
 /**
  * The statements of table {@code records} as anyone outside the projection sees them: canonical
- * bytes, read back from the form the rows store them in (core {@link StoredStatement}, V22) with
+ * bytes, read back from the form the rows store them in (statement {@link StoredStatement}, V22) with
  * each row's board name and columns, and found by their leaf hash.
  */
 public final class RecordStatements {
@@ -71,7 +71,7 @@ public final class RecordStatements {
     }
 
     /**
-     * The canonical statement bytes of a row's stored statement (core {@link StoredStatement}, V22)
+     * The canonical statement bytes of a row's stored statement (statement {@link StoredStatement}, V22)
      * read with its board's name and its own columns; when they do not decode (a row changed behind
      * the projector) the stored bytes as they are, whose leaf then matches no tree: what the audit and
      * every client find, as they would any other change of a row.

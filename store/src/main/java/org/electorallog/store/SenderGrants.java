@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
-import org.electorallog.core.LogStatements;
+import org.electorallog.statement.LogStatements;
 
 /** Table {@code sender_grants} (V9): the sender registry. Rows are added and revoked, never deleted. */
 public final class SenderGrants {
@@ -82,7 +82,7 @@ public final class SenderGrants {
             if (kinds.contains(SenderGrant.ANY) && kinds.size() > 1) {
                 throw new IllegalArgumentException("kinds: \"*\" stands alone (every kind)");
             }
-            // the log's own statements are covered by no grant (core LogStatements, decision 130): a
+            // the log's own statements are covered by no grant (statement LogStatements, decision 130): a
             // grant naming them would look like it allowed what the projector refuses
             if (LogStatements.reservedBoard(board)) {
                 throw new IllegalArgumentException("board '" + board + "' is the log's own: only the log's key writes "

@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
-import org.electorallog.core.DataKeys;
-import org.electorallog.core.KeyEncryptionKeys;
+import org.electorallog.statement.DataKeys;
+import org.electorallog.statement.KeyEncryptionKeys;
 
 /**
  * The data keys of the committed form in PostgreSQL as the projector reads them ({@code

@@ -11,8 +11,8 @@ import java.time.LocalDate;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
-import org.electorallog.core.DataKeys;
-import org.electorallog.core.SealingKeys;
+import org.electorallog.statement.DataKeys;
+import org.electorallog.statement.SealingKeys;
 import org.postgresql.PGConnection;
 
 /**

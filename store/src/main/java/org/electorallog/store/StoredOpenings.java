@@ -5,12 +5,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
-import org.electorallog.core.PersonalOpenings.Opening;
-import org.electorallog.core.ProjectedOpenings;
+import org.electorallog.statement.PersonalOpenings.Opening;
+import org.electorallog.statement.ProjectedOpenings;
 
 /**
  * The openings of records in the committed form (store V21 records.openings, docs/personal-data.md
- * "The projection"), as core {@link ProjectedOpenings} stores them: written with the record by the
+ * "The projection"), as statement {@link ProjectedOpenings} stores them: written with the record by the
  * projector, read here with the record's user ID, username and error columns by the record view
  * (the audit reads them with its pages: {@link Records#AUDIT_PAGE_SQL}), cleared by erasure
  * ({@link Erasure}).

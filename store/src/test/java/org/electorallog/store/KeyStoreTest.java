@@ -21,13 +21,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.electorallog.config.DatabaseLogin;
-import org.electorallog.core.ContentKeys;
-import org.electorallog.core.DataKeys;
-import org.electorallog.core.DataKeys.State;
-import org.electorallog.core.KeyEncryptionKeys;
-import org.electorallog.core.PersonalOpenings;
-import org.electorallog.core.SealingKeys.SealingKey;
 import org.electorallog.infra.SharedStack;
+import org.electorallog.statement.ContentKeys;
+import org.electorallog.statement.DataKeys;
+import org.electorallog.statement.DataKeys.State;
+import org.electorallog.statement.KeyEncryptionKeys;
+import org.electorallog.statement.PersonalOpenings;
+import org.electorallog.statement.SealingKeys.SealingKey;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -8,12 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import org.electorallog.core.Hashes;
+import org.electorallog.statement.Entry;
 import org.junit.jupiter.api.Test;
 
 /**
  * A record's row content (V22): its statement in the stored form when that form can hold it, and as
  * canonical bytes when it cannot, so that no statement fails its record; a cast vote's leaf key from
- * the leaf hash the projector already computed.
+ * its entry's leaf hash.
  */
 class RecordContentTest {
     private static final IndexedFields FIELDS = new IndexedFields(null, null, "e1", null, null);
@@ -28,7 +29,7 @@ class RecordContentTest {
             out.write(0x04);
             text(out, "b1");
         });
-        RecordContent c = content(canonical, null, (short) 2);
+        RecordContent c = content(canonical, (short) 2);
         assertTrue(c.storedStatement().length < canonical.length, "names coded, the board a reference");
         assertArrayEquals(canonical, RecordStatements.canonical(c.storedStatement(), "b1", "d1", FIELDS));
         assertNull(c.leafKey(), "only cast votes have a leaf key");
@@ -44,24 +45,15 @@ class RecordContentTest {
             }
             out.write(0x00);
         });
-        RecordContent c = content(canonical, null, RecordStatements.CAST_VOTE_KIND);
+        RecordContent c = content(canonical, RecordStatements.CAST_VOTE_KIND);
         assertArrayEquals(canonical, c.storedStatement());
         assertArrayEquals(canonical, RecordStatements.canonical(c.storedStatement(), "b1", "d1", FIELDS));
         assertEquals(RecordStatements.leafKey(Hashes.leafHash(canonical)), c.leafKey());
     }
 
-    @Test
-    void aCastVotesLeafKeyComesFromTheLeafHashGiven() {
-        byte[] canonical = canonical(out -> out.write(0x00));
-        byte[] given = Hashes.sha256("another".getBytes(StandardCharsets.UTF_8));
-        assertEquals(
-                RecordStatements.leafKey(given),
-                content(canonical, given, RecordStatements.CAST_VOTE_KIND).leafKey());
-    }
-
-    private static RecordContent content(byte[] canonical, byte[] leafHash, short kind) {
+    private static RecordContent content(byte[] canonical, short kind) {
         return new RecordContent(
-                0L, kind, FIELDS, "b1", "d1", canonical, leafHash, 1, 0, 0L, null, null, null, null, null);
+                0L, Entry.of(canonical, kind), FIELDS, "b1", "d1", 1, 0, 0L, null, null, null, null, null);
     }
 
     private interface Body {

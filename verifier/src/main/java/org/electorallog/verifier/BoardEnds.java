@@ -26,18 +26,18 @@ final class BoardEnds {
      */
     static long seal(long said, Checkpoint cp, boolean allEntries, EntryChecks checks, Consumer<String> problem) {
         if (said == TlogFiles.NOT_SAID) {
-            return checks.sealIndex >= 0 ? checks.sealIndex + 1 : -1;
+            return checks.sealIndex() >= 0 ? checks.sealIndex() + 1 : -1;
         }
         if (said >= 0 && said != cp.size()) {
             problem.accept("the board was sealed at size " + said + ", and its checkpoint is at size " + cp.size());
         }
-        if (allEntries && said >= 0 && checks.sealIndex != said - 1) {
+        if (allEntries && said >= 0 && checks.sealIndex() != said - 1) {
             problem.accept("the board is said to be sealed at size " + said + ", and record " + (said - 1)
                     + " is not a BOARD_SEALED statement");
         }
-        if (allEntries && said < 0 && checks.sealIndex >= 0) {
-            problem.accept(
-                    "record " + checks.sealIndex + " is a BOARD_SEALED statement, and the log says the board is open");
+        if (allEntries && said < 0 && checks.sealIndex() >= 0) {
+            problem.accept("record " + checks.sealIndex()
+                    + " is a BOARD_SEALED statement, and the log says the board is open");
         }
         return said;
     }

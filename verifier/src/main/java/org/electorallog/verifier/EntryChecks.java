@@ -6,22 +6,23 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.electorallog.core.CanonicalStatementReader;
 import org.electorallog.core.Hex;
-import org.electorallog.core.LogStatements;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.SignatureBundle;
 import org.electorallog.core.SigningKey;
+import org.electorallog.statement.BoardRules;
+import org.electorallog.statement.CanonicalStatementReader;
+import org.electorallog.statement.LogStatements;
 
 /**
  * What {@code verify-board} checks of each entry beyond its leaf hash (issue 42 item 3), reading
- * the canonical statement bytes with core alone ({@link CanonicalStatementReader}): that it is a
+ * the canonical statement bytes with the statement module ({@link CanonicalStatementReader}): that it is a
  * canonical statement of this board; its sender signature with the sender key it names and its
  * system signature with the system keys given (the signature bundle beside the entry bundle, core
  * {@link SignatureBundle}); its sender's grant in a registry export at its Kafka time; that no
  * record follows a {@code BOARD_SEALED} one; that a {@code LOG_CONTINUATION} is the board's
  * first record ({@link BoardVerifier} checks the link it names); and that a statement the log makes
- * about itself (a seal, a heads entry, an erasure's account: core {@link LogStatements}) fits its
+ * about itself (a seal, a heads entry, an erasure's account: statement {@link LogStatements}) fits its
  * shape and names the log's key as its sender.
  */
 public final class EntryChecks {
@@ -44,8 +45,8 @@ public final class EntryChecks {
     long unsigned;
     /** Entry bundles whose signature bundle could not be read (an anonymous caller, a copy without them). */
     long bundlesWithoutSignatures;
-    /** The index of the BOARD_SEALED record, or -1. */
-    long sealIndex = -1;
+    /** The board rules (statement {@link BoardRules}) over the entries read, from the first one read; null before. */
+    private BoardRules rules;
 
     Continuation continuation;
 
@@ -54,7 +55,7 @@ public final class EntryChecks {
      * @param systemKeys the voting system's keys; empty: system signatures are not checked
      * @param registry   the sender registry export, or null: grants are not checked
      * @param logKeys    the log's Ed25519 public keys: the only senders of the statements it makes about
-     *                   itself (core {@link LogStatements}); empty: their senders are not checked
+     *                   itself (statement {@link LogStatements}); empty: their senders are not checked
      */
     public EntryChecks(
             String board,
@@ -131,7 +132,7 @@ public final class EntryChecks {
 
     /** The index of the BOARD_SEALED record, or -1. */
     public long sealIndex() {
-        return sealIndex;
+        return rules == null ? -1 : rules.sealIndex();
     }
 
     /** The board's first record's continuation, or null. */
@@ -154,13 +155,15 @@ public final class EntryChecks {
         } else if (!board.equals(of)) {
             problems.accept("entry " + index + " is a statement of board '" + of + "', not of '" + board + "'");
         }
-        if (sealIndex >= 0) {
-            problems.accept("entry " + index + " follows the seal at entry " + sealIndex + ": the sealed board grew");
-        } else if (kind.equals(SEALED)) {
-            sealIndex = index;
+        if (rules == null || rules.size() != index) {
+            // the first entry read, or one after a bundle that could not be read: the rules go on from here
+            rules = BoardRules.at(index, rules == null ? -1 : rules.sealIndex());
         }
-        if (kind.equals(CONTINUATION)) {
-            continuation(index, fields);
+        BoardRules.Breach breach = rules.next(kind);
+        if (breach != null) {
+            problems.accept(rules.describe(breach, index));
+        } else if (kind.equals(CONTINUATION)) {
+            continuation(fields);
         }
         String id = String.valueOf(fields.get("delivery_id"));
         if (LogStatements.reserved(of, kind, id)) {
@@ -187,11 +190,8 @@ public final class EntryChecks {
         }
     }
 
-    private void continuation(long index, Map<String, Object> fields) {
-        if (index != 0) {
-            problems.accept("entry " + index + " is a LOG_CONTINUATION, which only a board's first record may be");
-            return;
-        }
+    /** The continuation record 0 names. */
+    private void continuation(Map<String, Object> fields) {
         try {
             Map<String, Object> body = CanonicalStatementReader.record((byte[]) fields.get("body"));
             continuation =

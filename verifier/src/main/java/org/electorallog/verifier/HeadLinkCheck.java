@@ -9,18 +9,18 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Cosigner;
-import org.electorallog.core.HeadChain;
-import org.electorallog.core.HeadsBoard;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.TlogProof;
+import org.electorallog.statement.HeadChain;
+import org.electorallog.statement.HeadsBoard;
 
 /**
  * A board's link to the witnessed heads board (GET /boards/{board}/heads-link, docs/witnesses.md
  * "One witness round for every board"), checked as {@code verify-board} and the monitor see it:
  * the link's board checkpoint C is signed by the log, of the board's origin and not beyond the
  * latest checkpoint; the heads entry names C and is in a heads checkpoint the witness quorum
- * cosigned (core {@link HeadChain#verifyLink}). C's root is then checked against the tree (an older
+ * cosigned (statement {@link HeadChain#verifyLink}). C's root is then checked against the tree (an older
  * checkpoint the rebuild or a consistency proof must meet), so the witnesses vouch for the board up to
  * C's size.
  */
