@@ -68,12 +68,7 @@ class AuditTest {
     static ProjectorSettings settings(String db, String appId) {
         DatabaseLogin a = STACK.database();
         return ProjectorSettings.defaults(
-                        STACK.kafkaBootstrap(),
-                        url(db),
-                        a.user(),
-                        a.password(),
-                        Path.of("target/stack/audit-" + appId),
-                        LOG)
+                        STACK.kafkaBootstrap(), a.atUrl(url(db)), Path.of("target/stack/audit-" + appId), LOG)
                 .withTopics(topic, topic + ".dlq")
                 .withApplicationId(appId)
                 .withBatch(500, Duration.ofMillis(50))
@@ -487,12 +482,7 @@ class AuditTest {
         sql("postgres", "CREATE DATABASE " + db);
         DatabaseLogin a = STACK.database();
         ProjectorSettings s = ProjectorSettings.defaults(
-                        STACK.kafkaBootstrap(),
-                        url(db),
-                        a.user(),
-                        a.password(),
-                        Path.of("target/stack/audit-" + db),
-                        LOG)
+                        STACK.kafkaBootstrap(), a.atUrl(url(db)), Path.of("target/stack/audit-" + db), LOG)
                 .withTopics(t, t + ".dlq")
                 .withApplicationId("audit-alone-" + db)
                 .withBatch(500, Duration.ofMillis(50))

@@ -24,6 +24,11 @@ public record DatabaseLogin(String jdbcUrl, String user, String password) {
         return new DatabaseLogin(base.substring(0, base.lastIndexOf('/') + 1) + name + params, user, password);
     }
 
+    /** The same credentials at another JDBC URL (a rebuild's target, a standby). */
+    public DatabaseLogin atUrl(String url) {
+        return new DatabaseLogin(url, user, password);
+    }
+
     @Override
     public String toString() {
         return "DatabaseLogin[" + jdbcUrl + ", user=" + user + "]";

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
@@ -150,12 +149,7 @@ public final class DevEnvironment implements AutoCloseable {
             EventsTopic.ensure(stack.kafkaBootstrap(), Topics.DEAD_LETTERS, 1, (short) 1);
             var db = stack.database();
             ProjectorSettings settings = ProjectorSettings.defaults(
-                            stack.kafkaBootstrap(),
-                            db.jdbcUrl(),
-                            db.user(),
-                            db.password(),
-                            workDir.resolve("streams-state"),
-                            signer)
+                            stack.kafkaBootstrap(), db, workDir.resolve("streams-state"), signer)
                     // the committed form's key-encryption key: a file of the work directory, never in PostgreSQL
                     .withKeyEncryption(KeyEncryptionKeys.loadOrCreate(keyEncryptionKey));
             projector = Projector.start(settings);
@@ -186,7 +180,7 @@ public final class DevEnvironment implements AutoCloseable {
                     ? Witnessing.startHeads(witnesses, settings, Duration.ofSeconds(5), Duration.ofMillis(250))
                     : Witnessing.start(witnesses, settings, Duration.ofSeconds(5), Duration.ofMillis(250));
             String adminToken = tokens.get(Role.ADMIN);
-            QueryApi api = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), apiPort)
+            QueryApi api = QueryApi.start(QueryApiSettings.publicOnly(db, apiPort)
                     .withAdminToken(adminToken)
                     .withLogKeys(List.of(NoteVerifier.parse(signer.verifierKey())))
                     .withVerifier(Duration.ofSeconds(5), Duration.ofMinutes(10))
@@ -199,7 +193,7 @@ public final class DevEnvironment implements AutoCloseable {
                             List.of()))
                     .withVerifierMemory(workDir.resolve("verifier-memory.json"))
                     // the embedded login owns the database; a deployment uses electoral_log_registrar (store V9)
-                    .withRegistrar(new DatabaseLogin(db.jdbcUrl(), db.user(), db.password()))
+                    .withRegistrar(db.atUrl(db.jdbcUrl()))
                     .withWitnesses(witnesses));
             return new DevEnvironment(
                     stack,

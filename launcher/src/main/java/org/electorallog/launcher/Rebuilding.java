@@ -13,7 +13,6 @@ import org.electorallog.audit.AuditOptions;
 import org.electorallog.audit.AuditResult;
 import org.electorallog.audit.BoardAuditor;
 import org.electorallog.config.Configuration;
-import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.producer.EventsTopic;
 import org.electorallog.projector.ProjectorSettings;
@@ -45,7 +44,7 @@ final class Rebuilding {
      *                 the live projection's
      */
     Rebuilding(Configuration conf, ProjectorSettings live, String into, Path registry, PrintStream out) {
-        if (into.equals(live.jdbcUrl())) {
+        if (into.equals(live.login().jdbcUrl())) {
             throw new IllegalArgumentException("--into names the live projection (ELECTORAL_LOG_JDBC_URL)");
         }
         this.conf = conf;
@@ -88,7 +87,7 @@ final class Rebuilding {
             String deadLetters = live.deadLetterTopic() + ".rebuild";
             EventsTopic.ensure(client, deadLetters, 1, (short) -1);
             Path state = Files.createTempDirectory("rebuild-state-");
-            ProjectorSettings settings = live.withDatabase(into, live.dbUser(), live.dbPassword())
+            ProjectorSettings settings = live.withDatabase(live.login().atUrl(into))
                     .forReplay("electoral-log-rebuild-" + System.currentTimeMillis(), deadLetters)
                     .withStateDir(state);
             Replay.Result replayed = Replay.run(settings, end, timeout, line -> out.print("\r" + line));
@@ -188,20 +187,20 @@ final class Rebuilding {
     /** The live projection's pool, or null when it does not answer (the rebuild goes on without it). */
     private Projection reachable() {
         try {
-            Projection ds = pool(live, live.jdbcUrl(), "rebuild-live");
+            Projection ds = pool(live, live.login().jdbcUrl(), "rebuild-live");
             if (!ds.reachable(10)) {
                 ds.close();
                 return null;
             }
             return ds;
         } catch (Exception e) {
-            out.println("rebuild: the live projection (" + live.jdbcUrl() + ") does not answer: "
+            out.println("rebuild: the live projection (" + live.login().jdbcUrl() + ") does not answer: "
                     + AuditCommand.oneLine(e));
             return null;
         }
     }
 
     private static Projection pool(ProjectorSettings s, String url, String name) {
-        return Projection.open(new DatabaseLogin(url, s.dbUser(), s.dbPassword()), 2, name);
+        return Projection.open(s.login().atUrl(url), 2, name);
     }
 }

@@ -168,12 +168,7 @@ class DeadLettersCommandTest {
     static ProjectorSettings projectorSettings(Stack stack, String topic, String host) {
         DatabaseLogin db = stack.database();
         return ProjectorSettings.defaults(
-                        stack.kafkaBootstrap(),
-                        db.jdbcUrl(),
-                        db.user(),
-                        db.password(),
-                        Path.of("target/stack/streams-" + topic),
-                        NoteSigner.generate(host))
+                        stack.kafkaBootstrap(), db, Path.of("target/stack/streams-" + topic), NoteSigner.generate(host))
                 .withTopics(topic, topic + ".dlq")
                 .withApplicationId("app-" + topic)
                 .withBatch(500, Duration.ofMillis(50))

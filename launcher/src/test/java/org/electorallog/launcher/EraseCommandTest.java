@@ -72,9 +72,7 @@ class EraseCommandTest {
         KeyEncryptionKeys.create(kek);
         ProjectorSettings settings = ProjectorSettings.defaults(
                         stack.kafkaBootstrap(),
-                        live,
-                        db.user(),
-                        db.password(),
+                        db.atUrl(live),
                         Path.of("target/stack/erase-live"),
                         NoteSigner.generate("erase-test.electoral-log.local"))
                 .withTopics(topic, topic + ".dlq")

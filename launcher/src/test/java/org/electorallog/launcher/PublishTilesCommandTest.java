@@ -38,9 +38,9 @@ class PublishTilesCommandTest {
             });
             PublishTilesCommand publish = new PublishTilesCommand();
             publish.environment = Map.of(
-                    Setting.JDBC_URL.env, log.settings.jdbcUrl(),
-                    Setting.DB_USER.env, log.settings.dbUser(),
-                    Setting.DB_PASSWORD.env, log.settings.dbPassword());
+                    Setting.JDBC_URL.env, log.settings.login().jdbcUrl(),
+                    Setting.DB_USER.env, log.settings.login().user(),
+                    Setting.DB_PASSWORD.env, log.settings.login().password());
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             publish.out = new PrintStream(out, true, StandardCharsets.UTF_8);
             assertEquals(0, new CommandLine(publish).execute("--dir", dir.toString(), "--once"), out.toString());

@@ -47,9 +47,7 @@ class RebuildTest {
         String live = createDatabase("rebuild_live_" + System.nanoTime());
         ProjectorSettings settings = ProjectorSettings.defaults(
                         stack.kafkaBootstrap(),
-                        live,
-                        db.user(),
-                        db.password(),
+                        db.atUrl(live),
                         Path.of("target/stack/rebuild-live"),
                         NoteSigner.generate("rebuild-test.electoral-log.local"))
                 .withTopics(topic, topic + ".dlq")

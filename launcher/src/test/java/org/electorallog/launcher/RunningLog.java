@@ -35,7 +35,7 @@ final class RunningLog implements AutoCloseable {
                 .withCheckpointEvery(Duration.ZERO);
         DatabaseLogin db = stack.database();
         projector = Projector.start(settings);
-        api = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0)
+        api = QueryApi.start(QueryApiSettings.publicOnly(db, 0)
                 .withAccess(new AccessSettings(java.util.Map.of(), null, null, Set.of(), Set.of(), List.of())));
         producer = ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic);
     }

@@ -43,19 +43,14 @@ record View(String topic, String jdbcUrl, Projector projector, QueryApi api) imp
         }
         String url = db.onDatabase(database).jdbcUrl();
         Projector p = Projector.start(ProjectorSettings.defaults(
-                        STACK.kafkaBootstrap(),
-                        url,
-                        db.user(),
-                        db.password(),
-                        Path.of("target/stack/streams-" + topic),
-                        SIGNER)
+                        STACK.kafkaBootstrap(), db.atUrl(url), Path.of("target/stack/streams-" + topic), SIGNER)
                 .withTopics(topic, topic + ".dlq")
                 .withApplicationId("app-" + topic)
                 .withBatch(500, Duration.ofMillis(50))
                 .withOriginPrefix(PREFIX)
                 .withCheckpointEvery(Duration.ZERO)
                 .withKeyEncryption(org.electorallog.statement.KeyEncryptionKeys.generate()));
-        QueryApi api = QueryApi.start(QueryApiSettings.publicOnly(url, db.user(), db.password(), 0)
+        QueryApi api = QueryApi.start(QueryApiSettings.publicOnly(db.atUrl(url), 0)
                 .withAccess(new AccessSettings(
                         java.util.Map.of(Role.OBSERVER, OBSERVER), null, null, Set.of(), Set.of(), List.of())));
         return new View(topic, url, p, api);

@@ -44,12 +44,7 @@ public final class AuditRate {
             DatabaseLogin db = stack.database();
             long t0 = System.nanoTime();
             try (Projector p = Projector.start(ProjectorSettings.defaults(
-                            stack.kafkaBootstrap(),
-                            db.jdbcUrl(),
-                            db.user(),
-                            db.password(),
-                            stack.workDir().resolve("streams"),
-                            signer));
+                            stack.kafkaBootstrap(), db, stack.workDir().resolve("streams"), signer));
                     ElectoralLogProducer producer = ElectoralLogProducer.create(stack.kafkaBootstrap())) {
                 ElectionStatements gen = new ElectionStatements(board, 42);
                 for (long v = 0; v * 5 < records; v++) {

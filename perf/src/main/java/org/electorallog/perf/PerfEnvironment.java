@@ -139,8 +139,7 @@ final class PerfEnvironment implements AutoCloseable {
     /** The projector's settings of every perf run: batches of {@link #batchRecords(int)}, the signed boards verified. */
     ProjectorSettings projectorSettings(Duration checkpointEvery, Duration batchWait) {
         DatabaseLogin a = stack.database();
-        return ProjectorSettings.defaults(
-                        stack.kafkaBootstrap(), a.jdbcUrl(), a.user(), a.password(), work.resolve("streams"), signer)
+        return ProjectorSettings.defaults(stack.kafkaBootstrap(), a, work.resolve("streams"), signer)
                 .withCheckpointEvery(checkpointEvery)
                 .withKeyEncryption(keyEncryption)
                 .withBatch(batchRecords, batchWait)
@@ -182,7 +181,7 @@ final class PerfEnvironment implements AutoCloseable {
     QueryApi api() {
         if (api == null) {
             DatabaseLogin a = stack.database();
-            api = QueryApi.start(QueryApiSettings.publicOnly(a.jdbcUrl(), a.user(), a.password(), 0)
+            api = QueryApi.start(QueryApiSettings.publicOnly(a, 0)
                     .withAdminToken(ADMIN_TOKEN)
                     .withCursorKey(new byte[32])
                     // the harness is the only client: no rate limit (issue 41's per-class limits)

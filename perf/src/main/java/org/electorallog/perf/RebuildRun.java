@@ -28,7 +28,7 @@ final class RebuildRun {
         String deadLetters = Topics.DEAD_LETTERS + ".rebuild";
         EventsTopic.ensure(env.stack.kafkaBootstrap(), deadLetters, 1, (short) 1);
         ProjectorSettings settings = env.projectorSettings(Duration.ofSeconds(1), Duration.ofMillis(100))
-                .withDatabase(url, a.user(), a.password())
+                .withDatabase(a.atUrl(url))
                 .forReplay("perf-rebuild-" + System.currentTimeMillis(), deadLetters)
                 .withStateDir(env.work.resolve("streams-" + name));
         Properties client = new Properties();
@@ -47,7 +47,7 @@ final class RebuildRun {
         out.put("seconds", Latencies.round(r.seconds()));
         out.put("events_per_second", Math.round(r.eventsPerSecond()));
         out.put("records_in_live_projection", env.total());
-        try (Projection rebuilt = Projection.open(new DatabaseLogin(url, a.user(), a.password()), 1, "perf-rebuilt")) {
+        try (Projection rebuilt = Projection.open(a.atUrl(url), 1, "perf-rebuilt")) {
             out.put(
                     "bytes_per_record",
                     Math.round(rebuilt.server().storageReport().bytesPerRecord()));

@@ -37,15 +37,15 @@ final class TilesCommand implements Callable<Integer> {
 
     @Option(
             names = "--api-full-tiles",
-            defaultValue = "" + FullTiles.DEFAULT_CAPACITY,
             description = "full tiles the query API keeps in memory (0: every tile from PostgreSQL, as before "
-                    + "decision 113); default ${DEFAULT-VALUE}")
-    int apiFullTiles;
+                    + "decision 113); default the API's (ELECTORAL_LOG_FULL_TILES' default)")
+    Integer apiFullTiles;
 
     @Override
     public Integer call() throws Exception {
         try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
-            env.fullTiles(apiFullTiles);
+            int apiTiles = apiFullTiles == null ? FullTiles.DEFAULT_CAPACITY : apiFullTiles;
+            env.fullTiles(apiTiles);
             String name = load.board != null ? load.board : env.largestBoard();
             long size = env.sizes().get(name);
             int n = (int) Math.min(tiles, TileLayout.width(0, 0, size) == 256 ? size / 256 : 0);
@@ -63,7 +63,7 @@ final class TilesCommand implements Callable<Integer> {
             r.put("board", name);
             r.put("board_size", size);
             r.put("distinct_tiles", n);
-            r.put("api_full_tiles", apiFullTiles);
+            r.put("api_full_tiles", apiTiles);
             r.put("publish_seconds", Latencies.round(publishSeconds));
             List<List<String>> each = paths.stream().map(List::of).toList();
             r.put(
@@ -72,8 +72,7 @@ final class TilesCommand implements Callable<Integer> {
                             "tiles", env, dirs.work, published, name, load, each, each, TileLoad.FULL_TILE));
             r.putAll(env.describe());
             dirs.write(
-                    "tiles-" + name + "-" + PerfCommand.label(size) + (apiFullTiles == 0 ? "-api-from-postgresql" : ""),
-                    r);
+                    "tiles-" + name + "-" + PerfCommand.label(size) + (apiTiles == 0 ? "-api-from-postgresql" : ""), r);
         }
         return 0;
     }

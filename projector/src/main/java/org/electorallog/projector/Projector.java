@@ -120,7 +120,7 @@ public final class Projector implements AutoCloseable {
                 settings.applicationId(),
                 settings.topic(),
                 layout.partitions(),
-                settings.jdbcUrl(),
+                settings.login().jdbcUrl(),
                 p.hugePages(),
                 ManagementFactory.getRuntimeMXBean().getUptime(),
                 (t1 - t0) / 1_000_000,

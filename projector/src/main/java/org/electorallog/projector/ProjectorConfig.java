@@ -28,13 +28,7 @@ public final class ProjectorConfig {
         String bootstrap = conf.required(Setting.KAFKA_BOOTSTRAP);
         DatabaseLogin login = DatabaseLogin.of(conf);
         NoteSigner signer = signer(conf);
-        ProjectorSettings s = ProjectorSettings.defaults(
-                        bootstrap,
-                        login.jdbcUrl(),
-                        login.user(),
-                        login.password(),
-                        Path.of(conf.get(Setting.STATE_DIR)),
-                        signer)
+        ProjectorSettings s = ProjectorSettings.defaults(bootstrap, login, Path.of(conf.get(Setting.STATE_DIR)), signer)
                 .withTopics(conf.get(Setting.TOPIC), conf.get(Setting.DEAD_LETTER_TOPIC))
                 .withApplicationId(conf.get(Setting.APPLICATION_ID))
                 .withBatch(

@@ -14,60 +14,74 @@ import org.electorallog.schemas.Topics;
 import org.electorallog.statement.KeyEncryptionKeys;
 
 /**
- * Everything the projector needs; projector/README.md documents each setting.
- *
- * @param bootstrap        Kafka bootstrap servers
- * @param topic            the events topic
- * @param deadLetterTopic  where undecodable or invalid events go
- * @param applicationId    Kafka Streams application ID (also the consumer group)
- * @param stateDir         Kafka Streams state directory
- * @param jdbcUrl          PostgreSQL JDBC URL
- * @param dbUser           PostgreSQL user
- * @param dbPassword       PostgreSQL password
- * @param batchMaxRecords  a batch is written when it holds this many events
- * @param batchMaxWait     ... or when this much time has passed and the last batch is written (latency bound
- *                         under light traffic; decision 84)
- * @param signer           the log's checkpoint signing key
- * @param originPrefix     checkpoint origin of a board = prefix + board name
- * @param streamThreads    Kafka Streams threads in this instance
- * @param group            how this instance belongs to the consumer group: its static ID, if any, and
- *                         the session timeout ({@link GroupMembership})
- * @param signatures       which statements must carry valid signatures
- * @param checkpointEvery  how often a changed board gets a signed checkpoint; zero = after every batch
- * @param kafkaSecurity    Kafka client security properties (SASL/SCRAM, TLS) added to every client; empty = PLAINTEXT
- * @param schemaRegistryUrl a Confluent-compatible schema registry to read writer schemas from; null = the
- *                         embedded manifest
- * @param warmUpStatements statements the projector decodes, verifies and hashes in memory before it
- *                         takes its partitions (made-up ones and the topic's last events), then partly
- *                         writes in rolled-back transactions, so that its first events meet compiled
- *                         code ({@link ProjectorWarmUp}); 0 = none
- * @param keyEncryption    the key-encryption keys that wrap the committed form's data keys (docs/personal-data.md
- *                         "Keys at rest"): with them the projector makes and opens data keys; without, it
- *                         projects no statement in the committed form that has values
+ * Everything the projector needs; projector/README.md documents each setting. Immutable: {@link
+ * #defaults} gives the catalogue's values ({@code Setting}) around the four a projector cannot do
+ * without, and each {@code with...} method returns a changed copy, checked again. Each value is
+ * declared once, as a field below (no positional constructor, no copy of the fields).
  */
-public record ProjectorSettings(
-        String bootstrap,
-        String topic,
-        String deadLetterTopic,
-        String applicationId,
-        Path stateDir,
-        String jdbcUrl,
-        String dbUser,
-        String dbPassword,
-        int batchMaxRecords,
-        Duration batchMaxWait,
-        NoteSigner signer,
-        String originPrefix,
-        int streamThreads,
-        GroupMembership group,
-        SignaturePolicy signatures,
-        Duration checkpointEvery,
-        Map<String, Object> kafkaSecurity,
-        String schemaRegistryUrl,
-        long warmUpStatements,
-        KeyEncryptionKeys keyEncryption) {
-    public ProjectorSettings {
+public final class ProjectorSettings implements Cloneable {
+    /** Kafka bootstrap servers. */
+    private String bootstrap;
+
+    /** The events topic. */
+    private String topic;
+
+    /** Where undecodable or invalid events go. */
+    private String deadLetterTopic;
+
+    /** Kafka Streams application ID (also the consumer group). */
+    private String applicationId;
+
+    /** Kafka Streams state directory. */
+    private Path stateDir;
+
+    /** The projection: its JDBC URL, user and password. */
+    private DatabaseLogin login;
+
+    /** A batch is written when it holds this many events. */
+    private int batchMaxRecords;
+
+    /** A batch is also written when this much time has passed and the last batch is written (latency bound under light traffic; decision 84). */
+    private Duration batchMaxWait;
+
+    /** The log's checkpoint signing key. */
+    private NoteSigner signer;
+
+    /** Checkpoint origin of a board = prefix + board name. */
+    private String originPrefix;
+
+    /** Kafka Streams threads in this instance. */
+    private int streamThreads;
+
+    /** How this instance belongs to the consumer group: its static ID, if any, and the session timeout ({@link GroupMembership}). */
+    private GroupMembership group;
+
+    /** Which statements must carry valid signatures. */
+    private SignaturePolicy signatures;
+
+    /** How often a changed board gets a signed checkpoint; zero = after every batch. */
+    private Duration checkpointEvery;
+
+    /** Kafka client security properties (SASL/SCRAM, TLS) added to every client; empty = PLAINTEXT. */
+    private Map<String, Object> kafkaSecurity;
+
+    /** A Confluent-compatible schema registry to read writer schemas from; null = the embedded manifest. */
+    private String schemaRegistryUrl;
+
+    /** Statements the projector decodes, verifies and hashes in memory before it takes its partitions (made-up ones and the topic's last events), then partly writes in rolled-back transactions, so that its first events meet compiled code ({@link ProjectorWarmUp}); 0 = none. */
+    private long warmUpStatements;
+
+    /** The key-encryption keys that wrap the committed form's data keys (docs/personal-data.md "Keys at rest"): with them the projector makes and opens data keys; without, it projects no statement in the committed form that has values. */
+    private KeyEncryptionKeys keyEncryption;
+
+    private ProjectorSettings() {}
+
+    /** This, its values checked; IllegalArgumentException names the first wrong one. */
+    private ProjectorSettings checked() {
         kafkaSecurity = Map.copyOf(kafkaSecurity);
+        if (login == null) {
+            throw new IllegalArgumentException("the projection's login must be given");
+        }
         if (batchMaxRecords < 1) {
             throw new IllegalArgumentException("batchMaxRecords must be at least 1, got " + batchMaxRecords);
         }
@@ -86,6 +100,7 @@ public record ProjectorSettings(
         if (warmUpStatements < 0) {
             throw new IllegalArgumentException("warmUpStatements must not be negative, got " + warmUpStatements);
         }
+        return this;
     }
 
     /** The settings without their secrets (the database password, the signing key, the key-encryption keys). */
@@ -96,11 +111,6 @@ public record ProjectorSettings(
                 + ", batchMaxWait=" + batchMaxWait + ", originPrefix=" + originPrefix + ", streamThreads="
                 + streamThreads + ", signatures=" + signatures + ", checkpointEvery=" + checkpointEvery
                 + ", schemaRegistryUrl=" + schemaRegistryUrl + ", warmUpStatements=" + warmUpStatements + "]";
-    }
-
-    /** The projection's login. */
-    public DatabaseLogin login() {
-        return new DatabaseLogin(jdbcUrl, dbUser, dbPassword);
     }
 
     /** Settings whose projector makes and opens data keys with {@code keys} (first one wrapping). */
@@ -158,11 +168,10 @@ public record ProjectorSettings(
         });
     }
 
-    public ProjectorSettings withDatabase(String url, String user, String password) {
+    /** Settings of a projector into the projection at {@code login}. */
+    public ProjectorSettings withDatabase(DatabaseLogin login) {
         return copy(c -> {
-            c.jdbcUrl = url;
-            c.dbUser = user;
-            c.dbPassword = password;
+            c.login = login;
         });
     }
 
@@ -182,34 +191,32 @@ public record ProjectorSettings(
     }
 
     /**
-     * Settings of a projector on {@code bootstrap} and the database at {@code jdbcUrl}, signing with
+     * Settings of a projector on {@code bootstrap} and the projection at {@code login}, signing with
      * {@code signer}, with every other value the catalogue's default ({@code Setting}); the withers
      * change the rest. What the configuration ({@link ProjectorConfig}), dev, perf and the tests
      * start from.
      */
-    public static ProjectorSettings defaults(
-            String bootstrap, String jdbcUrl, String dbUser, String dbPassword, Path stateDir, NoteSigner signer) {
-        return new ProjectorSettings(
-                bootstrap,
-                Topics.EVENTS,
-                Topics.DEAD_LETTERS,
-                Setting.APPLICATION_ID.defaultValue,
-                stateDir,
-                jdbcUrl,
-                dbUser,
-                dbPassword,
-                (int) Setting.BATCH_MAX_RECORDS.defaultNumber(),
-                Duration.ofMillis(Setting.BATCH_MAX_WAIT_MS.defaultNumber()),
-                signer,
-                Setting.ORIGIN_PREFIX.defaultValue,
-                (int) Setting.STREAM_THREADS.defaultNumber(),
-                GroupMembership.DYNAMIC,
-                SignaturePolicy.none(),
-                Duration.ofMillis(Setting.CHECKPOINT_EVERY_MS.defaultNumber()),
-                Map.of(),
-                null,
-                0,
-                KeyEncryptionKeys.NONE);
+    public static ProjectorSettings defaults(String bootstrap, DatabaseLogin login, Path stateDir, NoteSigner signer) {
+        ProjectorSettings s = new ProjectorSettings();
+        s.bootstrap = bootstrap;
+        s.topic = Topics.EVENTS;
+        s.deadLetterTopic = Topics.DEAD_LETTERS;
+        s.applicationId = Setting.APPLICATION_ID.defaultValue;
+        s.stateDir = stateDir;
+        s.login = login;
+        s.batchMaxRecords = (int) Setting.BATCH_MAX_RECORDS.defaultNumber();
+        s.batchMaxWait = Duration.ofMillis(Setting.BATCH_MAX_WAIT_MS.defaultNumber());
+        s.signer = signer;
+        s.originPrefix = Setting.ORIGIN_PREFIX.defaultValue;
+        s.streamThreads = (int) Setting.STREAM_THREADS.defaultNumber();
+        s.group = GroupMembership.DYNAMIC;
+        s.signatures = SignaturePolicy.none();
+        s.checkpointEvery = Duration.ofMillis(Setting.CHECKPOINT_EVERY_MS.defaultNumber());
+        s.kafkaSecurity = Map.of();
+        s.schemaRegistryUrl = null;
+        s.warmUpStatements = 0;
+        s.keyEncryption = KeyEncryptionKeys.NONE;
+        return s.checked();
     }
 
     /** The events topic and its dead-letter topic. */
@@ -261,9 +268,87 @@ public record ProjectorSettings(
         });
     }
 
-    private ProjectorSettings copy(Consumer<ProjectorSettingsValues> change) {
-        ProjectorSettingsValues v = new ProjectorSettingsValues(this);
-        change.accept(v);
-        return v.build();
+    /** A copy with {@code change} made, checked. */
+    private ProjectorSettings copy(Consumer<ProjectorSettings> change) {
+        ProjectorSettings c;
+        try {
+            c = (ProjectorSettings) super.clone();
+        } catch (CloneNotSupportedException e) {
+            throw new AssertionError(e);
+        }
+        change.accept(c);
+        return c.checked();
+    }
+
+    public String bootstrap() {
+        return bootstrap;
+    }
+
+    public String topic() {
+        return topic;
+    }
+
+    public String deadLetterTopic() {
+        return deadLetterTopic;
+    }
+
+    public String applicationId() {
+        return applicationId;
+    }
+
+    public Path stateDir() {
+        return stateDir;
+    }
+
+    public DatabaseLogin login() {
+        return login;
+    }
+
+    public int batchMaxRecords() {
+        return batchMaxRecords;
+    }
+
+    public Duration batchMaxWait() {
+        return batchMaxWait;
+    }
+
+    public NoteSigner signer() {
+        return signer;
+    }
+
+    public String originPrefix() {
+        return originPrefix;
+    }
+
+    public int streamThreads() {
+        return streamThreads;
+    }
+
+    public GroupMembership group() {
+        return group;
+    }
+
+    public SignaturePolicy signatures() {
+        return signatures;
+    }
+
+    public Duration checkpointEvery() {
+        return checkpointEvery;
+    }
+
+    public Map<String, Object> kafkaSecurity() {
+        return kafkaSecurity;
+    }
+
+    public String schemaRegistryUrl() {
+        return schemaRegistryUrl;
+    }
+
+    public long warmUpStatements() {
+        return warmUpStatements;
+    }
+
+    public KeyEncryptionKeys keyEncryption() {
+        return keyEncryption;
     }
 }

@@ -48,7 +48,7 @@ public final class Replay {
     }
 
     /**
-     * Projects {@code settings.topic()} up to {@code end} into {@code settings.jdbcUrl()}, calling
+     * Projects {@code settings.topic()} up to {@code end} into {@code settings.login()}, calling
      * {@code progress} with a line (bar, rate, ETA) about twice a second. Throws when the projector
      * stops or the time runs out.
      */

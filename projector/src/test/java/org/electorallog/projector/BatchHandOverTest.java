@@ -40,7 +40,7 @@ class BatchHandOverTest {
         ProjectorHarness h = new ProjectorHarness("handover", 1);
         String url = h.createDatabase("handover_" + System.nanoTime());
         DatabaseLogin a = h.stack.database();
-        ProjectorSettings settings = h.settings.withDatabase(url, a.user(), a.password());
+        ProjectorSettings settings = h.settings.withDatabase(a.atUrl(url));
         StatementCodec codec = StatementCodec.embedded();
         String board = "handover-board";
         try (Projector p = Projector.start(settings);

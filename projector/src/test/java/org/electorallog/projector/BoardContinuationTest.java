@@ -35,7 +35,7 @@ class BoardContinuationTest {
         String open = "open-" + suffix;
         DatabaseLogin db = h.stack.database();
         String url = h.createDatabase("continuation_" + suffix);
-        ProjectorSettings settings = h.settings.withDatabase(url, db.user(), db.password());
+        ProjectorSettings settings = h.settings.withDatabase(db.atUrl(url));
         try (ElectoralLogProducer producer =
                         ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic);
                 Projector p = Projector.start(settings)) {
@@ -60,7 +60,7 @@ class BoardContinuationTest {
         // a replay of the topic into a new database refuses the same continuations (BRIEF invariant 2)
         String replay = h.createDatabase("continuation_replay_" + suffix);
         try (Projector p = Projector.start(settings.withApplicationId("replay-" + h.topic)
-                .withDatabase(replay, db.user(), db.password())
+                .withDatabase(db.atUrl(replay))
                 .withStateDir(h.settings.stateDir().resolveSibling("replay-" + h.topic)))) {
             h.awaitProjected(replay, h.endOffsets(), Duration.ofMinutes(1));
         }

@@ -48,8 +48,7 @@ class BoardSealTest {
         String open = "open-" + suffix;
         DatabaseLogin db = h.stack.database();
         String url = h.createDatabase("seal_" + suffix);
-        ProjectorSettings settings =
-                h.settings.withDatabase(url, db.user(), db.password()).withCheckpointEvery(Duration.ofHours(1));
+        ProjectorSettings settings = h.settings.withDatabase(db.atUrl(url)).withCheckpointEvery(Duration.ofHours(1));
         List<String> refusedIds = new ArrayList<>();
         int openCount = 0;
         // signed with the log's key: a seal is taken from no other (decision 130); the other statements
@@ -126,7 +125,7 @@ class BoardSealTest {
         // a replay of the topic into a new database seals at the same size
         String replay = h.createDatabase("seal_replay_" + suffix);
         try (Projector p = Projector.start(settings.withApplicationId("replay-" + h.topic)
-                .withDatabase(replay, db.user(), db.password())
+                .withDatabase(db.atUrl(replay))
                 .withStateDir(h.settings.stateDir().resolveSibling("replay-" + h.topic)))) {
             h.awaitProjected(replay, h.endOffsets(), Duration.ofMinutes(1));
         }

@@ -41,7 +41,7 @@ class CommittedBoardTest {
         String clear = "clear-" + suffix;
         DatabaseLogin db = h.stack.database();
         String url = h.createDatabase("switched_" + suffix);
-        ProjectorSettings settings = h.settings.withDatabase(url, db.user(), db.password());
+        ProjectorSettings settings = h.settings.withDatabase(db.atUrl(url));
         try (HikariDataSource live = ProjectionDatabase.pool(url, db.user(), db.password(), 2, "switched-live")) {
             Migrations.apply(live);
             ElectionStatements votes = new ElectionStatements(board, 7);
@@ -83,7 +83,7 @@ class CommittedBoardTest {
                 Migrations.apply(replay);
                 KeyStoreCopy.copy(live, replay);
                 try (Projector p = Projector.start(settings.withApplicationId("replay-" + h.topic)
-                        .withDatabase(replayUrl, db.user(), db.password())
+                        .withDatabase(db.atUrl(replayUrl))
                         .withStateDir(h.settings.stateDir().resolveSibling("replay-" + h.topic)))) {
                     h.awaitProjected(replayUrl, h.endOffsets(), Duration.ofMinutes(1));
                 }

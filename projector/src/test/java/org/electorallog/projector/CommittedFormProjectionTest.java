@@ -66,8 +66,7 @@ class CommittedFormProjectionTest {
         DatabaseLogin db = h.stack.database();
         String url = h.createDatabase("committed_" + suffix);
         KeyEncryptionKeys kek = KeyEncryptionKeys.generate();
-        ProjectorSettings settings =
-                h.settings.withDatabase(url, db.user(), db.password()).withKeyEncryption(kek);
+        ProjectorSettings settings = h.settings.withDatabase(db.atUrl(url)).withKeyEncryption(kek);
         try (HikariDataSource live = ProjectionDatabase.pool(url, db.user(), db.password(), 2, "committed-live")) {
             Migrations.apply(live);
             // the producer asks the key store for the day's public key; the projector's key maker makes it
@@ -162,7 +161,7 @@ class CommittedFormProjectionTest {
                 Migrations.apply(replay);
                 assertEquals(2, KeyStoreCopy.copy(live, replay), "both days' keys, one of them erased");
                 try (Projector p = Projector.start(settings.withApplicationId("replay-" + h.topic)
-                        .withDatabase(replayUrl, db.user(), db.password())
+                        .withDatabase(db.atUrl(replayUrl))
                         .withStateDir(h.settings.stateDir().resolveSibling("replay-" + h.topic)))) {
                     h.awaitProjected(replayUrl, h.endOffsets(), Duration.ofMinutes(1));
                 }

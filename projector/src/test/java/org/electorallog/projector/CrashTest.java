@@ -178,15 +178,10 @@ class CrashTest {
         String replay = h.createDatabase("crash_replay_" + System.nanoTime(), PARTITION_WIDTH);
         ProjectorSettings replaySettings = h.settings
                 .withApplicationId("replay-" + h.topic)
-                .withDatabase(replay, db.user(), db.password())
+                .withDatabase(db.atUrl(replay))
                 .withStateDir(work.resolve("replay-state"));
         try (Projector p = Projector.start(ProjectorSettings.defaults(
-                        replaySettings.bootstrap(),
-                        replaySettings.jdbcUrl(),
-                        replaySettings.dbUser(),
-                        replaySettings.dbPassword(),
-                        replaySettings.stateDir(),
-                        signer)
+                        replaySettings.bootstrap(), replaySettings.login(), replaySettings.stateDir(), signer)
                 .withTopics(replaySettings.topic(), replaySettings.deadLetterTopic())
                 .withApplicationId(replaySettings.applicationId())
                 .withBatch(5000, Duration.ofMillis(100))

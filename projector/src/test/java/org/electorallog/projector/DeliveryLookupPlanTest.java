@@ -25,7 +25,7 @@ class DeliveryLookupPlanTest {
         String url = h.createDatabase("lookup_" + System.nanoTime());
         DatabaseLogin db = h.stack.database();
         int n = 4000;
-        try (Projector p = Projector.start(h.settings.withDatabase(url, db.user(), db.password()));
+        try (Projector p = Projector.start(h.settings.withDatabase(db.atUrl(url)));
                 ElectoralLogProducer producer =
                         ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
             for (int i = 0; i < n; i++) {

@@ -40,8 +40,7 @@ class HeadWritingTest {
         ProjectorHarness h = new ProjectorHarness("heads", 2);
         DatabaseLogin db = h.stack.database();
         String url = h.createDatabase("heads_" + System.nanoTime());
-        ProjectorSettings settings =
-                h.settings.withDatabase(url, db.user(), db.password()).withCheckpointEvery(Duration.ZERO);
+        ProjectorSettings settings = h.settings.withDatabase(db.atUrl(url)).withCheckpointEvery(Duration.ZERO);
         NoteSigner logKey = settings.signer();
         Path dir = Files.createDirectories(Path.of("target/heads-test-" + System.nanoTime()));
         org.electorallog.core.Cosigner.Key key = org.electorallog.core.Cosigner.Key.generate("w1.witness.test");
@@ -79,8 +78,7 @@ class HeadWritingTest {
 
             // a new leader, who does not know what was entered, enters every board again: the repeats are dropped
             try (HeadWriter newLeader = HeadWriter.create(settings);
-                    Projection c =
-                            Projection.open(new DatabaseLogin(url, db.user(), db.password()), 1, "head-writing-test")) {
+                    Projection c = Projection.open(db.atUrl(url), 1, "head-writing-test")) {
                 assertEquals(BOARDS, newLeader.round(c));
             }
             h.awaitProjected(url, h.endOffsets(), Duration.ofMinutes(1));
@@ -120,15 +118,13 @@ class HeadWritingTest {
         // With no projector running, the grown board's new entry is never projected: a writer that
         // waits no time before sending again sends it again each round; the others are on the board.
         try (HeadWriter impatient = HeadWriter.create(settings, Duration.ZERO);
-                Projection c =
-                        Projection.open(new DatabaseLogin(url, db.user(), db.password()), 1, "head-writing-test")) {
+                Projection c = Projection.open(db.atUrl(url), 1, "head-writing-test")) {
             assertEquals(BOARDS, impatient.round(c), "a new writer enters every board once");
             assertEquals(1, impatient.round(c), "the unprojected entry is sent again, the projected ones are not");
             assertEquals(1, impatient.round(c));
         }
         try (HeadWriter patient = HeadWriter.create(settings, Duration.ofHours(1));
-                Projection c =
-                        Projection.open(new DatabaseLogin(url, db.user(), db.password()), 1, "head-writing-test")) {
+                Projection c = Projection.open(db.atUrl(url), 1, "head-writing-test")) {
             assertEquals(BOARDS, patient.round(c));
             assertEquals(0, patient.round(c), "within its wait, an acknowledged entry is not sent again");
         }

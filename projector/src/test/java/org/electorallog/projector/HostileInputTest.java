@@ -119,7 +119,7 @@ class HostileInputTest {
                         "CREATE TRIGGER hostile_refuse BEFORE INSERT ON records FOR EACH ROW EXECUTE FUNCTION hostile_refuse()");
             }
         }
-        ProjectorSettings settings = h.settings.withDatabase(url, dba.user(), dba.password());
+        ProjectorSettings settings = h.settings.withDatabase(dba.atUrl(url));
 
         List<Event> events = new ArrayList<>();
         int[] seq = {0};

@@ -32,7 +32,7 @@ class OperationsTest {
         ElectionStatements[] boards = {
             new ElectionStatements("ops-board-0", 3), new ElectionStatements("ops-board-1", 4)
         };
-        try (Projector p = Projector.start(h.settings.withDatabase(url, db.user(), db.password()));
+        try (Projector p = Projector.start(h.settings.withDatabase(db.atUrl(url)));
                 ElectoralLogProducer producer =
                         ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
             for (int v = 0; v < VOTERS; v++) {

@@ -60,9 +60,8 @@ class ProjectionTest {
                 producer.publish(ProjectorHarness.statement(board, "before-" + i, 1000 + i));
             }
             producer.flush();
-            try (Projector p = Projector.start(h.settings
-                    .withDatabase(url, db.user(), db.password())
-                    .withWarmUp(ProjectorWarmUp.BATCH * 2L + 1))) {
+            try (Projector p = Projector.start(
+                    h.settings.withDatabase(db.atUrl(url)).withWarmUp(ProjectorWarmUp.BATCH * 2L + 1))) {
                 for (int i = 0; i < 3; i++) {
                     offset = producer.publish(ProjectorHarness.statement(board, "w-" + i, 1000 + i))
                             .get()

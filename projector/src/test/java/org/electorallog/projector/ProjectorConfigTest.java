@@ -77,12 +77,7 @@ class ProjectorConfigTest {
     void aMissingTopicStopsTheStartNamingIt() {
         ProjectorHarness h = new ProjectorHarness("missing", 1);
         ProjectorSettings settings = ProjectorSettings.defaults(
-                        h.settings.bootstrap(),
-                        h.settings.jdbcUrl(),
-                        h.settings.dbUser(),
-                        h.settings.dbPassword(),
-                        h.settings.stateDir(),
-                        h.settings.signer())
+                        h.settings.bootstrap(), h.settings.login(), h.settings.stateDir(), h.settings.signer())
                 .withTopics("no-such-topic", h.deadLetters)
                 .withApplicationId("missing-app")
                 .withBatch(100, Duration.ofMillis(50))

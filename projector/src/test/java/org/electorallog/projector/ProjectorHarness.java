@@ -35,9 +35,7 @@ final class ProjectorHarness {
         DatabaseLogin db = stack.database();
         settings = ProjectorSettings.defaults(
                         stack.kafkaBootstrap(),
-                        db.jdbcUrl(),
-                        db.user(),
-                        db.password(),
+                        db,
                         Path.of("target/stack/streams-" + topic),
                         NoteSigner.generate("test.electoral-log.local"))
                 .withTopics(topic, deadLetters)

@@ -55,7 +55,7 @@ class ReservedNamesTest {
         String url = h.createDatabase("reserved_" + suffix);
         grantEverything(url, db, wildcard);
         ProjectorSettings settings = h.settings
-                .withDatabase(url, db.user(), db.password())
+                .withDatabase(db.atUrl(url))
                 .withSignatures(
                         new SignaturePolicy(SignaturePolicy.Mode.SENDER, Pattern.compile("res-.*"), List.of(), true));
         SigningKey log = settings.signer().statementKey();
@@ -122,7 +122,7 @@ class ReservedNamesTest {
         String replay = h.createDatabase("reserved_replay_" + suffix);
         grantEverything(replay, db, wildcard);
         try (Projector p = Projector.start(settings.withApplicationId("replay-" + h.topic)
-                .withDatabase(replay, db.user(), db.password())
+                .withDatabase(db.atUrl(replay))
                 .withStateDir(h.settings.stateDir().resolveSibling("replay-" + h.topic)))) {
             h.awaitProjected(replay, h.endOffsets(), Duration.ofMinutes(1));
         }

@@ -251,7 +251,7 @@ class ResilienceTest {
         Path dir = Files.createTempDirectory(Files.createDirectories(Path.of("target/stack")), "pg-restart-");
         try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(dir)) {
             DatabaseLogin db = pg.address();
-            ProjectorSettings settings = h.settings.withDatabase(db.jdbcUrl(), db.user(), db.password());
+            ProjectorSettings settings = h.settings.withDatabase(db);
             List<String> expected = new ArrayList<>();
             try (Projector projector = Projector.start(settings);
                     ElectoralLogProducer p = ElectoralLogProducer.create(
@@ -279,9 +279,7 @@ class ResilienceTest {
             EventsTopic.ensure(broker.bootstrapServers(), Topics.DEAD_LETTERS, 1, (short) 1);
             ProjectorSettings settings = ProjectorSettings.defaults(
                     broker.bootstrapServers(),
-                    live,
-                    db.user(),
-                    db.password(),
+                    db.atUrl(live),
                     dir.resolve("streams"),
                     NoteSigner.generate("broker-restart.electoral-log.local"));
             List<String> expected = new ArrayList<>();

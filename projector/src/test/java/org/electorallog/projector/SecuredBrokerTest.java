@@ -216,9 +216,7 @@ class SecuredBrokerTest {
             String url = new ProjectorHarness("secured", 1).createDatabase("secured_" + System.nanoTime());
             ProjectorSettings settings = ProjectorSettings.defaults(
                             bootstrap,
-                            url,
-                            db.user(),
-                            db.password(),
+                            db.atUrl(url),
                             dir.resolve("streams"),
                             NoteSigner.generate("secured.electoral-log.local"))
                     .withTopics(EVENTS, DEAD_LETTERS)

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
+import org.electorallog.config.DatabaseLogin;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,7 +17,10 @@ import org.junit.jupiter.api.Test;
  */
 class StreamsPropertiesTest {
     private final ProjectorSettings settings = ProjectorSettings.defaults(
-                    "localhost:9092", "jdbc:postgresql://localhost/x", "u", "p", Path.of("target/state"), null)
+                    "localhost:9092",
+                    new DatabaseLogin("jdbc:postgresql://localhost/x", "u", "p"),
+                    Path.of("target/state"),
+                    null)
             .withInstanceId("projector-a");
     private final StreamsConfig config = new StreamsConfig(StreamsProperties.of(settings));
 

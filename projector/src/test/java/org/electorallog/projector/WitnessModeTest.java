@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.Map;
 import org.electorallog.config.Configuration;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteSigner;
 import org.junit.jupiter.api.Test;
@@ -18,9 +19,7 @@ import org.junit.jupiter.api.Test;
 class WitnessModeTest {
     private static final ProjectorSettings SETTINGS = ProjectorSettings.defaults(
             "127.0.0.1:9",
-            "jdbc:postgresql://127.0.0.1:9/none",
-            "u",
-            "p",
+            new DatabaseLogin("jdbc:postgresql://127.0.0.1:9/none", "u", "p"),
             Path.of("target/none"),
             NoteSigner.generate("mode.electoral-log.local"));
     private static final String WITNESS = Cosigner.Key.generate("w.mode.test").verifierKey() + " http://127.0.0.1:9";

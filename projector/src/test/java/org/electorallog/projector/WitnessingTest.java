@@ -42,8 +42,7 @@ class WitnessingTest {
         ProjectorHarness h = new ProjectorHarness("witnessing", 1);
         DatabaseLogin db = h.stack.database();
         String url = h.createDatabase("witnessing_" + System.nanoTime());
-        ProjectorSettings settings =
-                h.settings.withDatabase(url, db.user(), db.password()).withCheckpointEvery(Duration.ZERO);
+        ProjectorSettings settings = h.settings.withDatabase(db.atUrl(url)).withCheckpointEvery(Duration.ZERO);
         NoteSigner logKey = settings.signer();
         Path dir = Files.createDirectories(Path.of("target/witnessing-test-" + System.nanoTime()));
         Cosigner.Key k1 = Cosigner.Key.generate("w1.witness.test");

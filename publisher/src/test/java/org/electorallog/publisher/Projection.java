@@ -33,12 +33,7 @@ record Projection(String topic, String jdbcUrl, Projector projector) implements 
         }
         String url = db.onDatabase(database).jdbcUrl();
         Projector p = Projector.start(ProjectorSettings.defaults(
-                        STACK.kafkaBootstrap(),
-                        url,
-                        db.user(),
-                        db.password(),
-                        Path.of("target/stack/streams-" + topic),
-                        SIGNER)
+                        STACK.kafkaBootstrap(), db.atUrl(url), Path.of("target/stack/streams-" + topic), SIGNER)
                 .withTopics(topic, topic + ".dlq")
                 .withApplicationId("app-" + topic)
                 .withBatch(100, Duration.ofMillis(20))
@@ -76,8 +71,7 @@ record Projection(String topic, String jdbcUrl, Projector projector) implements 
 
     Publisher.Settings publishing(Path dir, boolean entries) {
         DatabaseLogin db = STACK.database();
-        return new Publisher.Settings(
-                new DatabaseLogin(jdbcUrl, db.user(), db.password()), dir, Duration.ofMillis(50), entries);
+        return new Publisher.Settings(db.atUrl(jdbcUrl), dir, Duration.ofMillis(50), entries);
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.electorallog.config.Setting;
 
 /**
  * Who may call the query API and what anonymous callers see (docs/security.md, docs/configuration.md).
@@ -83,8 +84,8 @@ public record AccessSettings(
      */
     public record Oidc(
             String issuer, String jwksUrl, String audience, String rolesClaim, String userClaim, int clockSkewSeconds) {
-        /** The default tolerance of {@code OIDC_CLOCK_SKEW_SECONDS}. */
-        public static final int DEFAULT_CLOCK_SKEW_SECONDS = 30;
+        /** The default tolerance: the catalogue's {@code OIDC_CLOCK_SKEW_SECONDS}. */
+        public static final int DEFAULT_CLOCK_SKEW_SECONDS = (int) Setting.OIDC_CLOCK_SKEW_SECONDS.defaultNumber();
 
         /** With the default clock skew. */
         public Oidc(String issuer, String jwksUrl, String audience, String rolesClaim, String userClaim) {

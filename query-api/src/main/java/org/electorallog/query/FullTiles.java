@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
+import org.electorallog.config.Setting;
 import org.electorallog.core.TileKey;
 import org.electorallog.core.TileLayout;
 import org.electorallog.core.TileSource;
@@ -19,8 +20,8 @@ import org.electorallog.core.TileSource;
  * and cover the level-0 tiles of 2M records, or every tile above level 0 of a 500M-record board.
  */
 public final class FullTiles {
-    /** Tiles kept by default (64 MiB of hashes). */
-    public static final int DEFAULT_CAPACITY = 8_192;
+    /** Tiles kept by default (64 MiB of hashes): the catalogue's {@code FULL_TILES}. */
+    public static final int DEFAULT_CAPACITY = (int) Setting.FULL_TILES.defaultNumber();
 
     /** A board's tile by name: board names are unique and a board is never deleted. */
     record Key(String board, int level, long index) {}

@@ -168,11 +168,6 @@ public final class QueryApi implements AutoCloseable {
         return c;
     }
 
-    /** Starts the public endpoints only on {@code port} (0 = any free port) over the given database. */
-    public static QueryApi start(String jdbcUrl, String user, String password, int port) {
-        return start(QueryApiSettings.publicOnly(jdbcUrl, user, password, port));
-    }
-
     /** Starts the API with the given settings, over its three pools ({@link ReadPools}). */
     public static QueryApi start(QueryApiSettings settings) {
         ReadPools pools = ReadPools.open(settings);

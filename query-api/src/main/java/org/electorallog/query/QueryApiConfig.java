@@ -67,21 +67,18 @@ public final class QueryApiConfig {
         }
         // reads may come from a standby; the registrar's writes go to JDBC_URL (the primary)
         String reads = conf.isSet(Setting.READ_JDBC_URL) ? conf.get(Setting.READ_JDBC_URL) : owner.jdbcUrl();
-        return new QueryApiSettings(
-                reads,
-                owner.user(),
-                owner.password(),
-                conf.port(Setting.HTTP_PORT),
-                token,
-                keys,
-                verifierSeconds == 0 ? null : Duration.ofSeconds(verifierSeconds),
-                Duration.ofSeconds(auditSeconds),
-                cursorKey,
-                http,
-                access(conf),
-                Path.of(conf.get(Setting.VERIFIER_MEMORY)),
-                registrar(conf, owner.jdbcUrl()),
-                WitnessPolicy.parse(conf.list(Setting.WITNESSES), conf.get(Setting.WITNESS_QUORUM)));
+        return QueryApiSettings.publicOnly(owner.atUrl(reads), conf.port(Setting.HTTP_PORT))
+                .withAdminToken(token)
+                .withLogKeys(keys)
+                .withVerifier(
+                        verifierSeconds == 0 ? null : Duration.ofSeconds(verifierSeconds),
+                        Duration.ofSeconds(auditSeconds))
+                .withCursorKey(cursorKey)
+                .withHttp(http)
+                .withAccess(access(conf))
+                .withVerifierMemory(Path.of(conf.get(Setting.VERIFIER_MEMORY)))
+                .withRegistrar(registrar(conf, owner.jdbcUrl()))
+                .withWitnesses(WitnessPolicy.parse(conf.list(Setting.WITNESSES), conf.get(Setting.WITNESS_QUORUM)));
     }
 
     /** The rate limits per route class, refused tokens and exports (docs/security.md "Rate limits"). */

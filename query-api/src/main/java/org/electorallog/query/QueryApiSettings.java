@@ -13,55 +13,54 @@ import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.WitnessPolicy;
 
 /**
- * Settings of a query API instance.
- *
- * @param jdbcUrl         the projection (primary or read replica)
- * @param user            database user (the read-only role suffices)
- * @param password        database password
- * @param port            HTTP port, 0 for any free port
- * @param adminToken      bearer token of the admin endpoints; null disables them
- * @param logKeys         the log's verifier keys, used by audits to check checkpoint signatures
- * @param verifierEvery   how often the incremental verifier checks new records; null disables it
- * @param fullAuditEvery  how often the verifier runs the full audit of every board
- * @param cursorKey       HMAC key of page cursors (at least 16 bytes), shared by every replica; null = a random
- *                        key for this process (cursors then only work on the instance that issued them)
- * @param http            host, TLS, CORS, rate and size limits, pool size
- * @param verifierMemory  where the incremental verifier keeps the largest checkpoint it verified per board,
- *                        outside the projection; null = in memory only (lost on restart)
- * @param access          tokens by role, OIDC, what anonymous callers see, trusted proxies; null = the
- *                        admin token alone ({@link AccessSettings#adminOnly})
- * @param registrar       a login that may write the sender registry and nothing else (store V9's
- *                        electoral_log_registrar), for the admin endpoints; null = those answer 503
- * @param witnesses       the witnesses and quorum the voter page checks cosignatures against
- *                        (ELECTORAL_LOG_WITNESSES, docs/witnesses.md); {@link WitnessPolicy#NONE} = none
+ * Settings of a query API instance. Immutable: {@link #publicOnly} gives the configuration's
+ * defaults around the login and the port, and each {@code with...} method returns a changed copy,
+ * checked again. Each value is declared once, as a field below (no positional constructor, no copy
+ * of the fields).
  */
-@SuppressWarnings("ArrayRecordComponent") // settings, never compared as a value
-public record QueryApiSettings(
-        String jdbcUrl,
-        String user,
-        String password,
-        int port,
-        String adminToken,
-        List<NoteVerifier> logKeys,
-        Duration verifierEvery,
-        Duration fullAuditEvery,
-        byte[] cursorKey,
-        HttpSettings http,
-        AccessSettings access,
-        Path verifierMemory,
-        DatabaseLogin registrar,
-        WitnessPolicy witnesses) {
+public final class QueryApiSettings implements Cloneable {
+    /** The projection (primary or read replica; the read-only role suffices). */
+    private DatabaseLogin login;
+
+    /** HTTP port, 0 for any free port. */
+    private int port;
+
+    /** Bearer token of the admin endpoints; null disables them. */
+    private String adminToken;
+
+    /** The log's verifier keys, used by audits to check checkpoint signatures. */
+    private List<NoteVerifier> logKeys;
+
+    /** How often the incremental verifier checks new records; null disables it. */
+    private Duration verifierEvery;
+
+    /** How often the verifier runs the full audit of every board. */
+    private Duration fullAuditEvery;
+
+    /** HMAC key of page cursors (at least 16 bytes), shared by every replica; null = a random key for this process (cursors then only work on the instance that issued them). */
+    private byte[] cursorKey;
+
+    /** Host, TLS, CORS, rate and size limits, pool size. */
+    private HttpSettings http;
+
+    /** Tokens by role, OIDC, what anonymous callers see, trusted proxies; null = the admin token alone ({@link AccessSettings#adminOnly}). */
+    private AccessSettings access;
+
+    /** Where the incremental verifier keeps the largest checkpoint it verified per board, outside the projection; null = in memory only (lost on restart). */
+    private Path verifierMemory;
+
+    /** A login that may write the sender registry and nothing else (store V9's electoral_log_registrar), for the admin endpoints; null = those answer 503. */
+    private DatabaseLogin registrar;
+
+    /** The witnesses and quorum the voter page checks cosignatures against (ELECTORAL_LOG_WITNESSES, docs/witnesses.md); {@link WitnessPolicy#NONE} = none. */
+    private WitnessPolicy witnesses;
+
     /** The settings without their secrets (the database password, the admin token, the cursor key). */
     @Override
     public String toString() {
         return "QueryApiSettings[" + login() + ", port=" + port + ", admin endpoints "
                 + (adminToken == null ? "off" : "on") + ", logKeys=" + logKeys.size() + ", verifierEvery="
                 + verifierEvery + ", registrar=" + registrar + ", witnesses=" + witnesses + "]";
-    }
-
-    /** The projection's login (the read-only role suffices). */
-    public DatabaseLogin login() {
-        return new DatabaseLogin(jdbcUrl, user, password);
     }
 
     /** Settings with the admin endpoints behind {@code token} (at least 16 characters; null: none). */
@@ -123,7 +122,13 @@ public record QueryApiSettings(
         return copy(c -> c.http = h);
     }
 
-    public QueryApiSettings {
+    private QueryApiSettings() {}
+
+    /** This, its values checked; IllegalArgumentException names the first wrong one. */
+    private QueryApiSettings checked() {
+        if (login == null) {
+            throw new IllegalArgumentException("the projection's login must be given");
+        }
         logKeys = List.copyOf(logKeys);
         if (witnesses == null) {
             witnesses = WitnessPolicy.NONE;
@@ -135,86 +140,81 @@ public record QueryApiSettings(
         if (adminToken != null && adminToken.length() < 16) {
             throw new IllegalArgumentException("the admin token must be at least 16 characters");
         }
+        return this;
     }
 
     /**
      * Settings of an API with no admin token, no verifier and no registrar, the configuration's
      * defaults otherwise: what the withers start from.
      */
-    public static QueryApiSettings publicOnly(String jdbcUrl, String user, String password, int port) {
-        return new QueryApiSettings(
-                jdbcUrl,
-                user,
-                password,
-                port,
-                null,
-                List.of(),
-                null,
-                Duration.ofSeconds(Setting.FULL_AUDIT_EVERY_S.defaultNumber()),
-                null,
-                HttpSettings.defaults(),
-                null,
-                null,
-                null,
-                WitnessPolicy.NONE);
+    public static QueryApiSettings publicOnly(DatabaseLogin login, int port) {
+        QueryApiSettings s = new QueryApiSettings();
+        s.login = login;
+        s.port = port;
+        s.logKeys = List.of();
+        s.fullAuditEvery = Duration.ofSeconds(Setting.FULL_AUDIT_EVERY_S.defaultNumber());
+        s.http = HttpSettings.defaults();
+        s.witnesses = WitnessPolicy.NONE;
+        return s.checked();
     }
 
-    /** The settings' values, to change some and build new settings from (every wither goes through it). */
-    private static final class Values {
-        String jdbcUrl;
-        String user;
-        String password;
-        int port;
-        String adminToken;
-        List<NoteVerifier> logKeys;
-        Duration verifierEvery;
-        Duration fullAuditEvery;
-        byte[] cursorKey;
-        HttpSettings http;
-        AccessSettings access;
-        Path verifierMemory;
-        DatabaseLogin registrar;
-        WitnessPolicy witnesses;
-
-        Values(QueryApiSettings s) {
-            jdbcUrl = s.jdbcUrl;
-            user = s.user;
-            password = s.password;
-            port = s.port;
-            adminToken = s.adminToken;
-            logKeys = s.logKeys;
-            verifierEvery = s.verifierEvery;
-            fullAuditEvery = s.fullAuditEvery;
-            cursorKey = s.cursorKey;
-            http = s.http;
-            access = s.access;
-            verifierMemory = s.verifierMemory;
-            registrar = s.registrar;
-            witnesses = s.witnesses;
+    /** A copy with {@code change} made, checked. */
+    private QueryApiSettings copy(Consumer<QueryApiSettings> change) {
+        QueryApiSettings c;
+        try {
+            c = (QueryApiSettings) super.clone();
+        } catch (CloneNotSupportedException e) {
+            throw new AssertionError(e);
         }
-
-        QueryApiSettings build() {
-            return new QueryApiSettings(
-                    jdbcUrl,
-                    user,
-                    password,
-                    port,
-                    adminToken,
-                    logKeys,
-                    verifierEvery,
-                    fullAuditEvery,
-                    cursorKey,
-                    http,
-                    access,
-                    verifierMemory,
-                    registrar,
-                    witnesses);
-        }
+        change.accept(c);
+        return c.checked();
     }
 
-    private QueryApiSettings copy(Consumer<Values> change) {
-        Values v = new Values(this);
-        change.accept(v);
-        return v.build();
+    public DatabaseLogin login() {
+        return login;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String adminToken() {
+        return adminToken;
+    }
+
+    public List<NoteVerifier> logKeys() {
+        return logKeys;
+    }
+
+    public Duration verifierEvery() {
+        return verifierEvery;
+    }
+
+    public Duration fullAuditEvery() {
+        return fullAuditEvery;
+    }
+
+    public byte[] cursorKey() {
+        return cursorKey;
+    }
+
+    public HttpSettings http() {
+        return http;
+    }
+
+    public AccessSettings access() {
+        return access;
+    }
+
+    public Path verifierMemory() {
+        return verifierMemory;
+    }
+
+    public DatabaseLogin registrar() {
+        return registrar;
+    }
+
+    public WitnessPolicy witnesses() {
+        return witnesses;
     }
 }

@@ -350,7 +350,7 @@ class AccessTest {
     void theRateLimitCountsTheClientBehindATrustedProxyOnly() throws Exception {
         org.electorallog.config.DatabaseLogin db =
                 org.electorallog.infra.SharedStack.get().database();
-        QueryApiSettings base = QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0)
+        QueryApiSettings base = QueryApiSettings.publicOnly(db, 0)
                 .withHttp(HttpSettings.defaults().withLimits(RatePolicy.everyClass(1)));
         // a CIDR range of proxies (issue 41): the loopback network
         try (QueryApi behindProxy = QueryApi.start(base.withAccess(new AccessSettings(

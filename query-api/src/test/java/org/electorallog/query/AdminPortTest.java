@@ -39,7 +39,8 @@ class AdminPortTest {
             }
             try {
                 started = new Started(
-                        QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), "electoral_log_query_api", "", 0)
+                        QueryApi.start(QueryApiSettings.publicOnly(
+                                        new DatabaseLogin(db.jdbcUrl(), "electoral_log_query_api", ""), 0)
                                 .withAdminToken(AdminTest.TOKEN)
                                 .withLogKeys(List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())))
                                 .withHttp(http.apply(adminPort))),

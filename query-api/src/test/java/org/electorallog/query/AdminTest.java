@@ -26,7 +26,7 @@ class AdminTest {
     static void start() throws Exception {
         QueryApiTest.load();
         DatabaseLogin db = SharedStack.get().database();
-        admin = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0)
+        admin = QueryApi.start(QueryApiSettings.publicOnly(db, 0)
                 .withAdminToken(TOKEN)
                 .withLogKeys(List.of(NoteVerifier.parse(QueryApiTest.SIGNER.verifierKey())))
                 .withVerifier(Duration.ofMillis(200), Duration.ofHours(1))

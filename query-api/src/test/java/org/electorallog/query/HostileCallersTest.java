@@ -43,10 +43,11 @@ class HostileCallersTest {
 
     /** An API with the shared one's tokens and data and the given limits. */
     static QueryApi start(RatePolicy limits) {
-        return QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), "electoral_log_query_api", "", 0)
-                .withHttp(HttpSettings.defaults().withLimits(limits))
-                .withAccess(new AccessSettings(
-                        QueryApiTest.TOKENS, QueryApiTest.VOTER_USER, null, Set.of(), Set.of(), List.of())));
+        return QueryApi.start(
+                QueryApiSettings.publicOnly(new DatabaseLogin(db.jdbcUrl(), "electoral_log_query_api", ""), 0)
+                        .withHttp(HttpSettings.defaults().withLimits(limits))
+                        .withAccess(new AccessSettings(
+                                QueryApiTest.TOKENS, QueryApiTest.VOTER_USER, null, Set.of(), Set.of(), List.of())));
     }
 
     static HttpResponse<String> get(QueryApi api, String path, String token) throws Exception {
@@ -234,7 +235,7 @@ class HostileCallersTest {
 
         AccessSettings.Oidc oidc = new AccessSettings.Oidc(
                 "https://idp.test/realms/election", "http://127.0.0.1:9/certs", "electoral-log", "roles", "sub");
-        try (QueryApi api = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0)
+        try (QueryApi api = QueryApi.start(QueryApiSettings.publicOnly(db, 0)
                 .withAccess(new AccessSettings(Map.of(), null, oidc, Set.of(), Set.of(), List.of())))) {
             HttpResponse<String> r = get(api, "/boards", "eyJhbGciOiJub25lIn0.eyJpc3MiOiJ4In0.");
             assertEquals(401, r.statusCode(), r.body());

@@ -30,7 +30,7 @@ class HttpProtectionTest {
     static void data() throws Exception {
         QueryApiTest.load();
         DatabaseLogin db = SharedStack.get().database();
-        base = QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0);
+        base = QueryApiSettings.publicOnly(db, 0);
     }
 
     static HttpResponse<String> send(QueryApi api, HttpRequest.Builder request) throws Exception {

@@ -115,8 +115,9 @@ class KeycloakOidcTest {
                 "realm_access.roles",
                 "sub",
                 CLOCK_SKEW_SECONDS);
-        return QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), "electoral_log_query_api", "", 0)
-                .withAccess(new AccessSettings(java.util.Map.of(), null, oidc, Set.of(), Set.of(), List.of())));
+        return QueryApi.start(
+                QueryApiSettings.publicOnly(new DatabaseLogin(db.jdbcUrl(), "electoral_log_query_api", ""), 0)
+                        .withAccess(new AccessSettings(java.util.Map.of(), null, oidc, Set.of(), Set.of(), List.of())));
     }
 
     static String signIn(String realm, String client, String username) {

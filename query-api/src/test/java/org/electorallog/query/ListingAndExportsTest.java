@@ -34,7 +34,7 @@ class ListingAndExportsTest {
     static void start() throws Exception {
         QueryApiTest.load();
         DatabaseLogin db = SharedStack.get().database();
-        admin = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0)
+        admin = QueryApi.start(QueryApiSettings.publicOnly(db, 0)
                 .withAdminToken(TOKEN)
                 .withHttp(HttpSettings.defaults().withLimits(RatePolicy.unlimited())));
     }

@@ -64,7 +64,7 @@ class OidcTest {
                 AUDIENCE,
                 "realm_access.roles",
                 "sub");
-        api = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0)
+        api = QueryApi.start(QueryApiSettings.publicOnly(db, 0)
                 .withAccess(new AccessSettings(Map.of(), null, oidc, Set.of(), Set.of(), List.of())));
     }
 

@@ -28,7 +28,8 @@ class PoolsTest {
     @Test
     void listingsPlanAfreshAndProofsKeepTheirPlans() throws Exception {
         DatabaseLogin db = SharedStack.get().database();
-        QueryApiSettings settings = QueryApiSettings.publicOnly(db.jdbcUrl(), "electoral_log_query_api", "", 0);
+        QueryApiSettings settings =
+                QueryApiSettings.publicOnly(new DatabaseLogin(db.jdbcUrl(), "electoral_log_query_api", ""), 0);
         try (Projection listings = Projection.openSnapshots(settings.login(), 8, "pools-test-listings", true);
                 Projection proofs = Projection.openSnapshots(settings.login(), 8, "pools-test-proofs", false)) {
             assertEquals("force_custom_plan", show(listings.dataSource(), "plan_cache_mode"));

@@ -34,7 +34,7 @@ class ProjectionSchemaTest {
             st.execute("CREATE DATABASE " + name);
         }
         DatabaseLogin db = server.onDatabase(name);
-        try (QueryApi api = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), db.user(), db.password(), 0))) {
+        try (QueryApi api = QueryApi.start(QueryApiSettings.publicOnly(db, 0))) {
             HttpResponse<String> ready = get(api, "/health/ready");
             assertEquals(503, ready.statusCode(), ready.body());
             assertTrue(ready.body().contains("\"database\":\"UP\""), ready.body());

@@ -27,12 +27,14 @@ class QueryApiConfigTest {
     @Test
     void readsComeFromTheReadUrlAndTheRegistrarWritesToThePrimary() {
         QueryApiSettings alone = QueryApiConfig.from(Configuration.load(valid()));
-        assertEquals("jdbc:postgresql://db/log", alone.jdbcUrl(), "without a read URL, reads go to JDBC_URL");
+        assertEquals("jdbc:postgresql://db/log", alone.login().jdbcUrl(), "without a read URL, reads go to JDBC_URL");
         Map<String, String> env = valid();
         env.put("ELECTORAL_LOG_READ_JDBC_URL", "jdbc:postgresql://standby,db/log?targetServerType=preferSecondary");
         env.put("ELECTORAL_LOG_REGISTRAR_DB_USER", "electoral_log_registrar");
         QueryApiSettings s = QueryApiConfig.from(Configuration.load(env));
-        assertEquals("jdbc:postgresql://standby,db/log?targetServerType=preferSecondary", s.jdbcUrl());
+        assertEquals(
+                "jdbc:postgresql://standby,db/log?targetServerType=preferSecondary",
+                s.login().jdbcUrl());
         assertEquals("jdbc:postgresql://db/log", s.registrar().jdbcUrl(), "the registrar writes to the primary");
     }
 

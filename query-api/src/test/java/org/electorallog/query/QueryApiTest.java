@@ -68,12 +68,7 @@ class QueryApiTest {
         EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
         DatabaseLogin db = stack.database();
         ProjectorSettings settings = ProjectorSettings.defaults(
-                        stack.kafkaBootstrap(),
-                        db.jdbcUrl(),
-                        db.user(),
-                        db.password(),
-                        Path.of("target/stack/api-streams"),
-                        SIGNER)
+                        stack.kafkaBootstrap(), db, Path.of("target/stack/api-streams"), SIGNER)
                 .withTopics(topic, topic + ".dlq")
                 .withApplicationId("api-test")
                 .withBatch(100, Duration.ofMillis(50))
@@ -149,11 +144,12 @@ class QueryApiTest {
         }
         // no rate limit on the shared instance (HttpProtectionTest and AccessTest test it on their own)
         // as the read-only login of store V8, as deployments run it (docs/security.md)
-        api = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), "electoral_log_query_api", "", 0)
-                .withHttp(HttpSettings.defaults().withLimits(RatePolicy.unlimited()))
-                .withAccess(new AccessSettings(TOKENS, VOTER_USER, null, Set.of(), Set.of(), List.of()))
-                // the sender registry's writes as store V9's registrar login
-                .withRegistrar(new DatabaseLogin(db.jdbcUrl(), "electoral_log_registrar", "")));
+        api = QueryApi.start(
+                QueryApiSettings.publicOnly(new DatabaseLogin(db.jdbcUrl(), "electoral_log_query_api", ""), 0)
+                        .withHttp(HttpSettings.defaults().withLimits(RatePolicy.unlimited()))
+                        .withAccess(new AccessSettings(TOKENS, VOTER_USER, null, Set.of(), Set.of(), List.of()))
+                        // the sender registry's writes as store V9's registrar login
+                        .withRegistrar(new DatabaseLogin(db.jdbcUrl(), "electoral_log_registrar", "")));
     }
 
     static long offset(Connection c, String topic) throws Exception {

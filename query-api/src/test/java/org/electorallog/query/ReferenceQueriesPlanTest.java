@@ -100,12 +100,7 @@ class ReferenceQueriesPlanTest {
         EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
         DatabaseLogin address = stack.database();
         ProjectorSettings settings = ProjectorSettings.defaults(
-                        stack.kafkaBootstrap(),
-                        address.jdbcUrl(),
-                        address.user(),
-                        address.password(),
-                        Path.of("target/stack/plan-streams"),
-                        SIGNER)
+                        stack.kafkaBootstrap(), address, Path.of("target/stack/plan-streams"), SIGNER)
                 .withTopics(topic, topic + ".dlq")
                 .withApplicationId("plan-test")
                 .withBatch(2000, Duration.ofMillis(50))
@@ -140,7 +135,7 @@ class ReferenceQueriesPlanTest {
             big = rs.getShort(1);
             size = rs.getLong(2);
         }
-        api = QueryApi.start(QueryApiSettings.publicOnly(address.jdbcUrl(), address.user(), address.password(), 0)
+        api = QueryApi.start(QueryApiSettings.publicOnly(address, 0)
                 .withAdminToken(TOKEN)
                 .withHttp(HttpSettings.defaults().withLimits(RatePolicy.unlimited())));
     }

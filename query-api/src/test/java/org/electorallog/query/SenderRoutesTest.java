@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.SigningKey;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -99,14 +100,15 @@ class SenderRoutesTest {
     @Test
     void withoutTheRegistrarLoginWritesAnswer503() throws Exception {
         var db = org.electorallog.infra.SharedStack.get().database();
-        try (QueryApi bare = QueryApi.start(QueryApiSettings.publicOnly(db.jdbcUrl(), "electoral_log_query_api", "", 0)
-                .withAccess(new AccessSettings(
-                        QueryApiTest.TOKENS,
-                        QueryApiTest.VOTER_USER,
-                        null,
-                        java.util.Set.of(),
-                        java.util.Set.of(),
-                        List.of())))) {
+        try (QueryApi bare = QueryApi.start(
+                QueryApiSettings.publicOnly(new DatabaseLogin(db.jdbcUrl(), "electoral_log_query_api", ""), 0)
+                        .withAccess(new AccessSettings(
+                                QueryApiTest.TOKENS,
+                                QueryApiTest.VOTER_USER,
+                                null,
+                                java.util.Set.of(),
+                                java.util.Set.of(),
+                                List.of())))) {
             HttpResponse<String> r = QueryApiTest.HTTP.send(
                     HttpRequest.newBuilder(URI.create(bare.baseUrl() + "/admin/senders"))
                             .header("Authorization", "Bearer " + QueryApiTest.TOKENS.get(Role.ADMIN))
