@@ -6,32 +6,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Stream;
-import org.electorallog.core.Cosigner;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
-import org.electorallog.core.WitnessPolicy;
 import org.electorallog.infra.ExitOrder;
 import org.electorallog.infra.Stack;
 import org.electorallog.infra.Stacks;
-import org.electorallog.producer.EventsTopic;
+import org.electorallog.node.LogNode;
 import org.electorallog.projector.Projector;
-import org.electorallog.projector.ProjectorSettings;
-import org.electorallog.projector.Witnessing;
 import org.electorallog.query.AccessSettings;
 import org.electorallog.query.QueryApi;
-import org.electorallog.query.QueryApiSettings;
 import org.electorallog.query.Role;
 import org.electorallog.schemas.Topics;
 import org.electorallog.statement.KeyEncryptionKeys;
-import org.electorallog.witness.FollowedLogs;
 import org.electorallog.witness.WitnessServer;
 
 /**
@@ -45,18 +38,14 @@ public final class DevEnvironment implements AutoCloseable {
 
     private final Stack stack;
     private final NoteSigner signer;
-    private final Projector projector;
-    private final WitnessServer witness;
-    private final Witnessing witnessing;
-    /** The local witness's state: throwaway like its key, removed on close. */
-    private final Path witnessState;
+    /** The log: topics, projector, local witness and its rounds, query API (one wiring, {@link LogNode}). */
+    private final LogNode node;
     /**
      * The committed form's key-encryption key: kept with a stack this environment does not own (its
      * database outlives it), removed with one it owns (docs/personal-data.md "Keys at rest").
      */
     private final Path keyEncryptionKey;
 
-    private final QueryApi api;
     private final boolean ownsStack;
     /** The user ID the dev voter token stands for. */
     public static final String DEV_VOTER = "dev-voter-1";
@@ -71,12 +60,8 @@ public final class DevEnvironment implements AutoCloseable {
             Stack stack,
             boolean ownsStack,
             NoteSigner signer,
-            Projector projector,
-            WitnessServer witness,
-            Witnessing witnessing,
-            Path witnessState,
+            LogNode node,
             Path keyEncryptionKey,
-            QueryApi api,
             Map<Role, String> tokens,
             DevIdentityProvider identityProvider) {
         this.stack = stack;
@@ -85,11 +70,7 @@ public final class DevEnvironment implements AutoCloseable {
         this.ownsStack = ownsStack;
         this.tokens = Map.copyOf(tokens);
         this.signer = signer;
-        this.projector = projector;
-        this.witness = witness;
-        this.witnessing = witnessing;
-        this.witnessState = witnessState;
-        this.api = api;
+        this.node = node;
         // closed at JVM exit (SIGTERM, Ctrl-C) before the stack it runs on
         ExitOrder.register(this);
     }
@@ -136,27 +117,11 @@ public final class DevEnvironment implements AutoCloseable {
             Path keycloakHome,
             boolean heads) {
         DevIdentityProvider identityProvider = null;
-        Projector projector = null;
-        WitnessServer witness = null;
-        Witnessing witnessing = null;
-        Path witnessState = workDir.resolve("witness-state-" + System.nanoTime());
         Path keyEncryptionKey = workDir.resolve("key-encryption-key");
         try {
             if (keycloakHome != null) {
                 identityProvider = DevIdentityProvider.start(keycloakHome, workDir);
             }
-            EventsTopic.ensure(stack.kafkaBootstrap(), Topics.EVENTS, PARTITIONS, (short) 1);
-            EventsTopic.ensure(stack.kafkaBootstrap(), Topics.DEAD_LETTERS, 1, (short) 1);
-            var db = stack.database();
-            ProjectorSettings settings = ProjectorSettings.defaults(
-                            stack.kafkaBootstrap(), db, workDir.resolve("streams-state"), signer)
-                    // the committed form's key-encryption key: a file of the work directory, never in PostgreSQL
-                    .withKeyEncryption(KeyEncryptionKeys.loadOrCreate(keyEncryptionKey));
-            projector = Projector.start(settings);
-            long t0 = System.nanoTime();
-            projector.awaitRunning(Duration.ofSeconds(60));
-            org.slf4j.LoggerFactory.getLogger(DevEnvironment.class)
-                    .info("projector running after {} ms", (System.nanoTime() - t0) / 1_000_000);
             // one throwaway token per role (docs/security.md); the voter token stands for user DEV_VOTER
             Map<Role, String> tokens = new EnumMap<>(Role.class);
             for (Role role : List.of(Role.VOTER, Role.OBSERVER, Role.ANALYST, Role.ADMIN)) {
@@ -164,60 +129,30 @@ public final class DevEnvironment implements AutoCloseable {
                 new SecureRandom().nextBytes(token);
                 tokens.put(role, HexFormat.of().formatHex(token));
             }
-            // one local witness following every board of this log, with a throwaway key (docs/witnesses.md)
-            Cosigner.Key witnessKey = Cosigner.Key.generate("witness.electoral-log.local");
-            witness = WitnessServer.start(
-                    "127.0.0.1",
-                    0,
-                    witnessKey,
-                    FollowedLogs.parse(List.of(settings.originPrefix() + "* " + signer.verifierKey())),
-                    witnessState,
-                    true, // dev's state directory is new with every start
-                    WitnessServer.Options.defaults());
-            WitnessPolicy witnesses =
-                    WitnessPolicy.parse(List.of(witnessKey.verifierKey() + " http://127.0.0.1:" + witness.port()), "1");
-            witnessing = heads
-                    ? Witnessing.startHeads(witnesses, settings, Duration.ofSeconds(5), Duration.ofMillis(250))
-                    : Witnessing.start(witnesses, settings, Duration.ofSeconds(5), Duration.ofMillis(250));
-            String adminToken = tokens.get(Role.ADMIN);
-            QueryApi api = QueryApi.start(QueryApiSettings.publicOnly(db, apiPort)
-                    .withAdminToken(adminToken)
-                    .withLogKeys(List.of(NoteVerifier.parse(signer.verifierKey())))
-                    .withVerifier(Duration.ofSeconds(5), Duration.ofMinutes(10))
-                    .withAccess(new AccessSettings(
-                            tokens,
-                            DEV_VOTER,
-                            identityProvider == null ? null : identityProvider.oidc(),
-                            Set.of(),
-                            Set.of(),
-                            List.of()))
-                    .withVerifierMemory(workDir.resolve("verifier-memory.json"))
-                    // the embedded login owns the database; a deployment uses electoral_log_registrar (store V9)
-                    .withRegistrar(db.atUrl(db.jdbcUrl()))
-                    .withWitnesses(witnesses));
-            return new DevEnvironment(
-                    stack,
-                    ownsStack,
-                    signer,
-                    projector,
-                    witness,
-                    witnessing,
-                    witnessState,
-                    keyEncryptionKey,
-                    api,
-                    tokens,
-                    identityProvider);
+            // the committed form's key-encryption key: a file of the work directory, never in PostgreSQL
+            KeyEncryptionKeys keys = KeyEncryptionKeys.loadOrCreate(keyEncryptionKey);
+            DatabaseLogin db = stack.database();
+            AccessSettings.Oidc oidc = identityProvider == null ? null : identityProvider.oidc();
+            LogNode node = LogNode.on(stack.kafkaBootstrap(), db, signer, workDir.resolve("streams-state"))
+                    .topics(Topics.EVENTS, Topics.DEAD_LETTERS, PARTITIONS)
+                    .projector(s -> s.withKeyEncryption(keys))
+                    .awaitRunning(Duration.ofSeconds(60))
+                    // one local witness following every board of this log, with a throwaway key (docs/witnesses.md)
+                    .localWitness(workDir.resolve("witness-state-" + System.nanoTime()), heads)
+                    .api(
+                            apiPort,
+                            a -> a.withAdminToken(tokens.get(Role.ADMIN))
+                                    .withLogKeys(List.of(NoteVerifier.parse(signer.verifierKey())))
+                                    .withVerifier(Duration.ofSeconds(5), Duration.ofMinutes(10))
+                                    .withAccess(
+                                            new AccessSettings(tokens, DEV_VOTER, oidc, Set.of(), Set.of(), List.of()))
+                                    .withVerifierMemory(workDir.resolve("verifier-memory.json"))
+                                    // the embedded login owns the database; a deployment uses electoral_log_registrar
+                                    // (store V9)
+                                    .withRegistrar(db))
+                    .start();
+            return new DevEnvironment(stack, ownsStack, signer, node, keyEncryptionKey, tokens, identityProvider);
         } catch (RuntimeException | IOException e) {
-            if (witnessing != null) {
-                witnessing.close();
-            }
-            if (witness != null) {
-                witness.close();
-            }
-            deleteTree(witnessState);
-            if (projector != null) {
-                projector.close();
-            }
             if (identityProvider != null) {
                 identityProvider.close();
             }
@@ -238,16 +173,16 @@ public final class DevEnvironment implements AutoCloseable {
     }
 
     public Projector projector() {
-        return projector;
+        return node.projector();
     }
 
     public QueryApi api() {
-        return api;
+        return node.api();
     }
 
     /** The local witness that cosigns this run's checkpoints. */
     public WitnessServer witness() {
-        return witness;
+        return node.witness();
     }
 
     /** The throwaway admin token of this development run (printed by {@code dev}). */
@@ -266,8 +201,8 @@ public final class DevEnvironment implements AutoCloseable {
     }
 
     /**
-     * Stops the query API, then the projector, then Keycloak (if any), then (when it owns it) the
-     * stack; a second call does nothing.
+     * Stops the log (the query API, the witness, the projector), then Keycloak (if any), then (when
+     * it owns it) the stack; a second call does nothing.
      */
     @Override
     public synchronized void close() {
@@ -277,21 +212,14 @@ public final class DevEnvironment implements AutoCloseable {
         closed = true;
         ExitOrder.unregister(this);
         try {
-            api.close();
-            witnessing.close();
-            witness.close();
-            deleteTree(witnessState);
+            node.close();
         } finally {
-            try {
-                projector.close();
-            } finally {
-                if (identityProvider != null) {
-                    identityProvider.close();
-                }
-                if (ownsStack) {
-                    stack.close();
-                    deleteKey(keyEncryptionKey);
-                }
+            if (identityProvider != null) {
+                identityProvider.close();
+            }
+            if (ownsStack) {
+                stack.close();
+                deleteKey(keyEncryptionKey);
             }
         }
     }
@@ -303,21 +231,6 @@ public final class DevEnvironment implements AutoCloseable {
         } catch (IOException e) {
             org.slf4j.LoggerFactory.getLogger(DevEnvironment.class)
                     .warn("could not remove {}: {}", file, e.getMessage());
-        }
-    }
-
-    /** Removes a directory tree if it exists; what cannot be removed is logged, not hidden. */
-    private static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            org.slf4j.LoggerFactory.getLogger(DevEnvironment.class)
-                    .warn("could not remove the dev witness state {}: {}", dir, e.toString());
         }
     }
 }

@@ -1,18 +1,20 @@
 package org.electorallog.launcher;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import org.electorallog.config.DatabaseLogin;
+import org.electorallog.core.NoteSigner;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
+import org.electorallog.node.LogNode;
 import org.electorallog.producer.ElectoralLogProducer;
-import org.electorallog.producer.EventsTopic;
 import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.query.AccessSettings;
 import org.electorallog.query.QueryApi;
-import org.electorallog.query.QueryApiSettings;
+import org.electorallog.statement.KeyEncryptionKeys;
 
 /**
  * A log for a command's test: a topic of its own (and its dead-letter topic) on the shared stack, a
@@ -22,6 +24,7 @@ import org.electorallog.query.QueryApiSettings;
 final class RunningLog implements AutoCloseable {
     final Stack stack = SharedStack.get();
     final String topic;
+    final LogNode node;
     final ProjectorSettings settings;
     final Projector projector;
     final QueryApi api;
@@ -29,21 +32,29 @@ final class RunningLog implements AutoCloseable {
 
     RunningLog(String name) {
         topic = name + "-events-" + Long.toString(System.nanoTime(), 36);
-        EventsTopic.ensure(stack.kafkaBootstrap(), topic, 1, (short) 1);
-        EventsTopic.ensure(stack.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
-        settings = DeadLettersCommandTest.projectorSettings(stack, topic, name + "-test.electoral-log.local")
-                .withCheckpointEvery(Duration.ZERO);
-        DatabaseLogin db = stack.database();
-        projector = Projector.start(settings);
-        api = QueryApi.start(QueryApiSettings.publicOnly(db, 0)
-                .withAccess(new AccessSettings(java.util.Map.of(), null, null, Set.of(), Set.of(), List.of())));
-        producer = ElectoralLogProducer.create(ElectoralLogProducer.defaults(stack.kafkaBootstrap()), topic);
+        String host = name + "-test.electoral-log.local";
+        node = LogNode.on(
+                        stack.kafkaBootstrap(),
+                        stack.database(),
+                        NoteSigner.generate(host),
+                        Path.of("target/stack/streams-" + topic))
+                .topics(topic, topic + ".dlq", 1)
+                .projector(s -> s.withApplicationId("app-" + topic)
+                        .withBatch(500, Duration.ofMillis(50))
+                        .withOriginPrefix(host + "/")
+                        .withKeyEncryption(KeyEncryptionKeys.generate())
+                        .withCheckpointEvery(Duration.ZERO))
+                .api(0, a -> a.withAccess(new AccessSettings(Map.of(), null, null, Set.of(), Set.of(), List.of())))
+                .start();
+        settings = node.settings();
+        projector = node.projector();
+        api = node.api();
+        producer = node.producer();
     }
 
     @Override
     public void close() {
         producer.close();
-        api.close();
-        projector.close();
+        node.close();
     }
 }

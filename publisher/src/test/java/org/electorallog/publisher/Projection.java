@@ -9,42 +9,43 @@ import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
+import org.electorallog.node.LogNode;
 import org.electorallog.producer.ElectoralLogProducer;
-import org.electorallog.producer.EventsTopic;
 import org.electorallog.projector.Projector;
-import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.statement.KeyEncryptionKeys;
 import org.electorallog.store.BoardTips;
 import org.electorallog.testkit.Poll;
 
-/** A projector of its own topic into its own database, checkpointing every batch: what the publisher reads. */
-record Projection(String topic, String jdbcUrl, Projector projector) implements AutoCloseable {
+/**
+ * A log of its own topic and database, checkpointing every batch (a {@link LogNode} without an
+ * API): what the publisher reads.
+ */
+record Projection(String topic, String jdbcUrl, LogNode node) implements AutoCloseable {
     static final NoteSigner SIGNER = NoteSigner.generate("publisher-test.electoral-log.local");
     static final Stack STACK = SharedStack.get();
 
-    static Projection start(String name) throws Exception {
+    static Projection start(String name) {
         String topic = "publisher-" + name + "-" + System.nanoTime();
-        EventsTopic.ensure(STACK.kafkaBootstrap(), topic, 1, (short) 1);
-        EventsTopic.ensure(STACK.kafkaBootstrap(), topic + ".dlq", 1, (short) 1);
-        DatabaseLogin db = STACK.database();
-        String database = "publisher_" + name + "_" + System.nanoTime();
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
-            c.createStatement().execute("CREATE DATABASE " + database);
-        }
-        String url = db.onDatabase(database).jdbcUrl();
-        Projector p = Projector.start(ProjectorSettings.defaults(
-                        STACK.kafkaBootstrap(), db.atUrl(url), Path.of("target/stack/streams-" + topic), SIGNER)
-                .withTopics(topic, topic + ".dlq")
-                .withApplicationId("app-" + topic)
-                .withBatch(100, Duration.ofMillis(20))
-                .withOriginPrefix("publisher-test.electoral-log.local/")
-                .withCheckpointEvery(Duration.ZERO)
-                .withKeyEncryption(org.electorallog.statement.KeyEncryptionKeys.generate()));
-        return new Projection(topic, url, p);
+        LogNode node = LogNode.on(
+                        STACK.kafkaBootstrap(), STACK.database(), SIGNER, Path.of("target/stack/streams-" + topic))
+                .topics(topic, topic + ".dlq", 1)
+                .ownDatabase("publisher_" + name + "_" + System.nanoTime())
+                .projector(s -> s.withApplicationId("app-" + topic)
+                        .withBatch(100, Duration.ofMillis(20))
+                        .withOriginPrefix("publisher-test.electoral-log.local/")
+                        .withCheckpointEvery(Duration.ZERO)
+                        .withKeyEncryption(KeyEncryptionKeys.generate()))
+                .start();
+        return new Projection(topic, node.login().jdbcUrl(), node);
+    }
+
+    Projector projector() {
+        return node.projector();
     }
 
     ElectoralLogProducer producer() {
-        return ElectoralLogProducer.create(ElectoralLogProducer.defaults(STACK.kafkaBootstrap()), topic);
+        return node.producer();
     }
 
     void publish(List<Statement> statements) throws Exception {
@@ -76,6 +77,6 @@ record Projection(String topic, String jdbcUrl, Projector projector) implements 
 
     @Override
     public void close() {
-        projector.close();
+        node.close();
     }
 }
