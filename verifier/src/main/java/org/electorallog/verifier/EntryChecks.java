@@ -157,7 +157,8 @@ public final class EntryChecks {
         }
         if (rules == null || rules.size() != index) {
             // the first entry read, or one after a bundle that could not be read: the rules go on from here
-            rules = BoardRules.at(index, rules == null ? -1 : rules.sealIndex());
+            long seal = rules == null ? -1 : rules.sealIndex();
+            rules = BoardRules.at(index, seal < index ? seal : -1);
         }
         BoardRules.Breach breach = rules.next(kind);
         if (breach != null) {
