@@ -67,6 +67,15 @@ public record DecodedStatement(
         if (broken.isPresent()) {
             throw broken.get().exception();
         }
+        Entry entry;
+        try {
+            // the rules above refuse what Entry refuses; a refusal here still names the event, never stops the
+            // partition
+            entry = Entry.of(canonical, string(statement, "kind"));
+        } catch (IllegalArgumentException e) {
+            throw new BadEventException(
+                    BadEventException.Reason.INVALID, "statement has no log entry: " + e.getMessage());
+        }
         Object ts = field(statement, "statement_timestamp");
         return new DecodedStatement(
                 schemaId,
@@ -80,7 +89,7 @@ public record DecodedStatement(
                 string(statement, "election_id"),
                 string(statement, "area_id"),
                 string(statement, "ballot_id"),
-                Entry.of(canonical, string(statement, "kind")),
+                entry,
                 bytes(envelope, "sender_signature"),
                 bytes(envelope, "system_signature"),
                 bodyText(statement, "event_type"),
