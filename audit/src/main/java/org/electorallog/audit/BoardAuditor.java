@@ -1,16 +1,18 @@
 package org.electorallog.audit;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Hashes;
-import org.electorallog.core.Hex;
 import org.electorallog.core.ProofException;
+import org.electorallog.core.SignatureBundle;
 import org.electorallog.core.SignedNote;
-import org.electorallog.core.Tile;
 import org.electorallog.core.TileKey;
 import org.electorallog.core.TileLayout;
 import org.electorallog.statement.BoardRules;
@@ -22,6 +24,9 @@ import org.electorallog.store.HourlyCounts;
 import org.electorallog.store.LogReader;
 import org.electorallog.store.Projection;
 import org.electorallog.store.Tiles;
+import org.electorallog.verifier.EntryChecks;
+import org.electorallog.verifier.Problem;
+import org.electorallog.verifier.TreeCheck;
 
 /**
  * The full audit of one board (BRIEF invariant 5), in one read-only REPEATABLE READ snapshot, in
@@ -34,12 +39,10 @@ import org.electorallog.store.Tiles;
 public final class BoardAuditor {
     private final Projection db;
     private final AuditOptions options;
-    private final RecordChecks recordChecks;
 
     public BoardAuditor(Projection projection, AuditOptions options) {
         this.db = projection;
         this.options = options;
-        this.recordChecks = new RecordChecks(options);
     }
 
     /** Progress of a running audit, readable from other threads. */
@@ -86,30 +89,48 @@ public final class BoardAuditor {
                             + "signatures were not checked, so this audit cannot be clean (give the log's verifier key)");
         }
         List<CheckpointRow> checkpoints = c.checkpoints(boardId);
+        Map<Long, byte[]> roots = openCheckpoints(checkpoints, state.board().origin(), size, result);
         Recount n = new Recount();
         n.boardId = boardId;
-        checkpoints.forEach(cp -> n.wanted.add(cp.size()));
+        n.tree = new TreeCheck(roots, p -> result.add(findingOf(p.kind()), recordOf(p), p.message()));
+        n.entries = new EntryChecks(
+                boardName,
+                options.systemKeys(),
+                null,
+                options.logKeys(),
+                options.requireSenderSignature(),
+                !options.systemKeys().isEmpty(),
+                p -> result.add(findingOf(p.kind()), recordOf(p), p.message()));
         long limit = Math.max(size, c.maxId(boardId) + 1);
+        Map<TileKey, byte[]> lastTiles = Map.of();
         try (AuditPages pages =
                 new AuditPages(db, c.exportSnapshot(), state.board(), limit, size, options.pageSize())) {
             for (AuditPages.Page pg = pages.next(); pg != null; pg = pages.next()) {
                 checkPage(pg, boardName, size, n, result);
-                progress.checked.set(Math.min(n.expected, size));
+                if (pg.start() < size) {
+                    lastTiles = pg.tiles(); // the page holding the last record: its tiles cover the right edge
+                }
+                progress.checked.set(Math.min(n.expected(), size));
             }
         }
-        while (n.expected < size) {
-            result.add(Finding.Kind.ID_GAP, n.expected, "record " + n.expected + " is missing");
-            n.expected++;
+        while (n.expected() < size) {
+            result.add(Finding.Kind.ID_GAP, n.expected(), "record " + n.expected() + " is missing");
+            n.missing++;
         }
-        if (n.tree.size() == size && !MessageDigest.isEqual(n.tree.root(), state.root())) {
-            result.add(
-                    Finding.Kind.ROOT_MISMATCH,
-                    null,
-                    "the stored root at size " + size + " is " + Hex.encode(state.root()) + ", the records give "
-                            + Hex.encode(n.tree.root()));
+        try {
+            n.tree.finish(stored(lastTiles), size, state.root(), "the board state");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // the stored tiles are in memory: never thrown
         }
+        roots.keySet().stream()
+                .filter(s -> s > n.tree.size())
+                .sorted()
+                .forEach(s -> result.add(
+                        Finding.Kind.CHECKPOINT_MISMATCH,
+                        s,
+                        "checkpoint at size " + s + " does not have the root of the records at that size: the "
+                                + "records end at " + n.tree.size()));
         checkTileWidths(c, boardId, size, result);
-        checkCheckpoints(checkpoints, n.rootsAt, state.board().origin(), size, result);
         CosignatureChecks.check(
                 options.witnesses(), checkpoints, c.cosignatures(boardId), c.witnessedSizes(boardId), result);
         DerivedTableChecks.counters(c, boardId, n.counters, result);
@@ -118,6 +139,39 @@ public final class BoardAuditor {
         DerivedTableChecks.seal(state, n.rules.sealIndex(), result);
         DerivedTableChecks.committedFrom(state, n.firstCommitted, result);
         result.finish(size, n.records, checkpoints.size(), (System.nanoTime() - t0) / 1e9);
+    }
+
+    /**
+     * The audit's finding class of a problem the verifier's checks report (verifier {@link
+     * Problem.Kind}): the same check, named as the audit's findings name it.
+     */
+    static Finding.Kind findingOf(Problem.Kind kind) {
+        return switch (kind) {
+            case NOT_A_STATEMENT -> Finding.Kind.UNDECODABLE_STATEMENT;
+            case OTHER_BOARD -> Finding.Kind.RECORD_FIELD_MISMATCH;
+            case AFTER_SEAL -> Finding.Kind.SEAL_MISMATCH;
+            case CONTINUATION_NOT_FIRST -> Finding.Kind.CONTINUATION_NOT_FIRST;
+            case LOG_STATEMENT -> Finding.Kind.LOG_STATEMENT_MISMATCH;
+            case BAD_SIGNATURE, NOT_GRANTED -> Finding.Kind.BAD_SIGNATURE; // no registry is given: no NOT_GRANTED
+            case UNSIGNED -> Finding.Kind.UNSIGNED;
+            case LEAF -> Finding.Kind.LEAF_MISMATCH;
+            case TILE -> Finding.Kind.TILE_MISMATCH;
+            case ROOT -> Finding.Kind.ROOT_MISMATCH;
+            case CHECKPOINT -> Finding.Kind.CHECKPOINT_MISMATCH;
+        };
+    }
+
+    private static Long recordOf(Problem p) {
+        return p.index() == Problem.NONE ? null : p.index();
+    }
+
+    /** The stored tiles of a page as the verifier's tree check reads them, each at the width asked for. */
+    private static TreeCheck.Tiles stored(Map<TileKey, byte[]> tiles) {
+        return (level, index, width) -> {
+            byte[] s = tiles.get(new TileKey(level, index));
+            // a stored tile longer than its width is reported by checkTileWidths; here its first hashes count
+            return s == null || s.length <= width * Hashes.HASH_SIZE ? s : Arrays.copyOf(s, width * Hashes.HASH_SIZE);
+        };
     }
 
     private void checkPage(AuditPages.Page pg, String boardName, long size, Recount n, AuditResult result) {
@@ -129,13 +183,17 @@ public final class BoardAuditor {
                 result.add(Finding.Kind.EXTRA_RECORD, id, "record " + id + " is at or above the board's size " + size);
                 continue;
             }
-            while (n.expected < id) {
+            while (n.expected() < id) {
                 // keeps the recomputed tree aligned past a missing record by taking the stored hash at its position
-                result.add(Finding.Kind.ID_GAP, n.expected, "record " + n.expected + " is missing");
-                byte[] stored = storedLeaf(storedTiles, n.expected);
-                n.append(stored != null ? stored : new byte[Hashes.HASH_SIZE]);
+                result.add(Finding.Kind.ID_GAP, n.expected(), "record " + n.expected() + " is missing");
+                byte[] stored = storedLeaf(storedTiles, n.expected());
+                n.tree.append(stored != null ? stored : new byte[Hashes.HASH_SIZE], null);
             }
-            boolean committed = recordChecks.check(row, boardName, result, n.counters);
+            Map<String, Object> fields = RecordChecks.check(row, boardName, result, n.counters);
+            boolean committed = fields != null && fields.get("format_version") != null;
+            if (fields != null) {
+                n.entries.entry(id, row.statement(), fields, signatures(row, result), null);
+            }
             if (committed && n.firstCommitted < 0) {
                 n.firstCommitted = id;
             } else if (!committed
@@ -148,8 +206,10 @@ public final class BoardAuditor {
                                 + " holds a personal value in the clear, on a board in the committed form since record "
                                 + n.firstCommitted + " (the projector keeps none there)");
             }
-            // the board rules (statement BoardRules): a continuation is only record 0; the seal's
-            // place is compared with the board state once the walk ends (DerivedTableChecks.seal)
+            // the board rules (statement BoardRules) over the stored kinds, which the board state and
+            // the counts follow: a continuation is only record 0; the seal's place is compared with
+            // the board state once the walk ends (DerivedTableChecks.seal). EntryChecks walks the
+            // same rules over the statements' own kinds.
             if (n.rules.next(row.kind()) == BoardRules.Breach.CONTINUATION_NOT_FIRST) {
                 result.add(
                         Finding.Kind.CONTINUATION_NOT_FIRST,
@@ -159,18 +219,25 @@ public final class BoardAuditor {
             if (row.statementMillis() != null) {
                 n.hourly.merge(HourlyCounts.keyOf(row.statementMillis(), row.kind()), 1L, Long::sum);
             }
-            byte[] leaf = Hashes.leafHash(row.statement());
-            byte[] stored = storedLeaf(storedTiles, id);
-            if (stored != null && !MessageDigest.isEqual(stored, leaf)) {
-                result.add(
-                        Finding.Kind.LEAF_MISMATCH,
-                        id,
-                        "the leaf of record " + id + " differs from the stored tile hash at its position");
-            }
-            n.append(leaf);
+            n.tree.append(
+                    Hashes.leafHash(row.statement()), storedTiles.get(new TileKey(0, id / TileLayout.TILE_WIDTH)));
             n.records++;
         }
-        compareTiles(n.tree.drainChangedTiles(), storedTiles, result);
+        try {
+            n.tree.compareFull(stored(storedTiles));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // the stored tiles are in memory: never thrown
+        }
+    }
+
+    /** The record's stored signatures as the verifier's entry checks take them; null (reported) when one is no Ed25519 signature. */
+    private static SignatureBundle.Signatures signatures(AuditRow row, AuditResult result) {
+        try {
+            return new SignatureBundle.Signatures(0, row.senderSignature(), row.systemSignature());
+        } catch (IllegalArgumentException e) {
+            result.add(Finding.Kind.BAD_SIGNATURE, row.id(), "record " + row.id() + ": " + e.getMessage());
+            return null;
+        }
     }
 
     private static byte[] storedLeaf(Map<TileKey, byte[]> tiles, long id) {
@@ -180,23 +247,6 @@ public final class BoardAuditor {
             return null;
         }
         return Arrays.copyOfRange(tile, pos * 32, pos * 32 + 32);
-    }
-
-    private static void compareTiles(List<Tile> recomputed, Map<TileKey, byte[]> stored, AuditResult result) {
-        for (Tile t : recomputed) {
-            byte[] s = stored.get(t.key());
-            String path = TileLayout.tilePath(t.key().level(), t.key().index(), t.width());
-            long firstRecord = t.key().index() * 256L << (8 * t.key().level());
-            if (s == null) {
-                result.add(Finding.Kind.TILE_MISMATCH, firstRecord, "tile " + path + " is missing");
-            } else if (s.length < t.hashes().length
-                    || !MessageDigest.isEqual(Arrays.copyOf(s, t.hashes().length), t.hashes())) {
-                result.add(
-                        Finding.Kind.TILE_MISMATCH,
-                        firstRecord,
-                        "tile " + path + " differs from the tile recomputed from the records");
-            }
-        }
     }
 
     /** Every stored tile must exist at this size with exactly its width: no extra tiles, no over-long ones. */
@@ -213,8 +263,14 @@ public final class BoardAuditor {
         }
     }
 
-    private void checkCheckpoints(
-            List<CheckpointRow> checkpoints, Map<Long, byte[]> rootsAt, String origin, long size, AuditResult result) {
+    /**
+     * Every stored checkpoint: its note signed with the log's key, of the board's origin, its row
+     * what its note says and not beyond the board's size. Returns the roots of those the tree check
+     * must meet, by size.
+     */
+    private Map<Long, byte[]> openCheckpoints(
+            List<CheckpointRow> checkpoints, String origin, long size, AuditResult result) {
+        Map<Long, byte[]> roots = new HashMap<>();
         for (CheckpointRow row : checkpoints) {
             long s = row.size();
             try {
@@ -233,21 +289,18 @@ public final class BoardAuditor {
                             s,
                             "checkpoint row at size " + s + " disagrees with its note");
                 }
-                byte[] actual = rootsAt.get(s);
                 if (s > size) {
                     result.add(
                             Finding.Kind.CHECKPOINT_MISMATCH,
                             s,
                             "checkpoint at size " + s + " is beyond the board's size " + size);
-                } else if (actual == null || !MessageDigest.isEqual(actual, cp.root())) {
-                    result.add(
-                            Finding.Kind.CHECKPOINT_MISMATCH,
-                            s,
-                            "checkpoint at size " + s + " does not have the root of the records at that size");
+                } else {
+                    roots.put(s, cp.root());
                 }
             } catch (ProofException e) {
                 result.add(Finding.Kind.CHECKPOINT_MISMATCH, s, "checkpoint at size " + s + ": " + e.getMessage());
             }
         }
+        return roots;
     }
 }

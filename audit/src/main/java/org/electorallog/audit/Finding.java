@@ -48,6 +48,12 @@ public record Finding(Kind kind, Long recordId, String detail) {
         COUNTER_MISMATCH,
         /** Two records of the board share a delivery ID, or the unique index that prevents it is gone. */
         DUPLICATE_DELIVERY_ID,
+        /**
+         * A statement under a name only the log writes (a seal, a heads entry, an erasure's account:
+         * statement LogStatements) that does not fit its shape or names another sender than the log's
+         * key (issue 61 item 1: a projector takes it from no other).
+         */
+        LOG_STATEMENT_MISMATCH,
         /** A statement signature does not verify. */
         BAD_SIGNATURE,
         /** A statement lacks a signature the audit requires. */

@@ -3,29 +3,25 @@ package org.electorallog.audit;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
-import org.electorallog.core.SigningKey;
 import org.electorallog.statement.CanonicalStatementReader;
 import org.electorallog.statement.StatementKinds;
 import org.electorallog.store.AuditRow;
 import org.electorallog.store.CounterKey;
 
 /**
- * The audit's checks of one record on its own: its stored columns against its canonical bytes, its
- * sender and system signatures; and its share of the counters, recounted through {@link CounterKey#of}
- * as the projector counts.
+ * The audit's checks of one record's stored columns against its canonical bytes (the statement's
+ * own checks, its board, the board rules and its signatures, are the verifier's {@code
+ * EntryChecks}, which {@link BoardAuditor} calls with the fields read here); and its share of the
+ * counters, recounted through {@link CounterKey#of} as the projector counts.
  */
 final class RecordChecks {
-    private final AuditOptions options;
-
-    RecordChecks(AuditOptions options) {
-        this.options = options;
-    }
+    private RecordChecks() {}
 
     /**
      * Checks {@code row}, a record of {@code board}, with its stored openings (V21) when it has any;
-     * returns whether its statement is in the committed form (format 2).
+     * returns its canonical statement's fields, or null when they cannot be read (reported).
      */
-    boolean check(AuditRow row, String board, AuditResult result, Map<CounterKey, Long> counters) {
+    static Map<String, Object> check(AuditRow row, String board, AuditResult result, Map<CounterKey, Long> counters) {
         long id = row.id();
         byte[] statement = row.statement();
         Map<String, Object> f;
@@ -34,13 +30,12 @@ final class RecordChecks {
         } catch (IllegalArgumentException e) {
             result.add(Finding.Kind.UNDECODABLE_STATEMENT, id, e.getMessage());
             countAs(row, row.fields().userId() != null, counters);
-            return false;
+            return null;
         }
         Map<String, Object> commitments = CommittedRecordChecks.commitments(f, id, result);
         countAs(row, row.fields().userId() != null || commitments.containsKey("user_id"), counters);
         short kind = row.kind();
         byte[] senderKey = row.senderKey();
-        field(result, id, "board", f.get("board"), board);
         field(result, id, "delivery_id", f.get("delivery_id"), row.deliveryId());
         field(
                 result,
@@ -69,35 +64,13 @@ final class RecordChecks {
         field(result, id, "election_id", f.get("election_id"), row.fields().electionId());
         field(result, id, "area_id", f.get("area_id"), row.fields().areaId());
         field(result, id, "ballot_id", f.get("ballot_id"), row.fields().ballotId());
-        signatures(row, senderKey, result);
-        return f.get("format_version") != null;
+        return f;
     }
 
     /** The record's share of the counters, recounted as the projector counts (a user committed to counts). */
     private static void countAs(AuditRow row, boolean hasUser, Map<CounterKey, Long> counters) {
         for (CounterKey k : CounterKey.of(row.kind(), row.fields().electionId(), hasUser)) {
             counters.merge(k, 1L, Long::sum);
-        }
-    }
-
-    private void signatures(AuditRow row, byte[] senderKey, AuditResult result) {
-        long id = row.id();
-        byte[] statement = row.statement();
-        byte[] senderSig = row.senderSignature();
-        byte[] systemSig = row.systemSignature();
-        if (senderSig != null) {
-            if (senderKey == null || !SigningKey.verify(senderKey, statement, senderSig)) {
-                result.add(Finding.Kind.BAD_SIGNATURE, id, "the sender signature does not verify");
-            }
-        } else if (options.requireSenderSignature()) {
-            result.add(Finding.Kind.UNSIGNED, id, "no sender signature");
-        }
-        if (!options.systemKeys().isEmpty()) {
-            if (systemSig == null) {
-                result.add(Finding.Kind.UNSIGNED, id, "no system signature");
-            } else if (options.systemKeys().stream().noneMatch(k -> SigningKey.verify(k, statement, systemSig))) {
-                result.add(Finding.Kind.BAD_SIGNATURE, id, "the system signature does not verify with any system key");
-            }
         }
     }
 

@@ -3,24 +3,30 @@ package org.electorallog.audit;
 import java.math.BigInteger;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.NavigableSet;
-import java.util.TreeSet;
-import org.electorallog.core.TileTree;
 import org.electorallog.statement.BoardRules;
 import org.electorallog.store.AuditRow;
 import org.electorallog.store.CounterKey;
 import org.electorallog.store.Deliveries;
 import org.electorallog.store.HourlyCounts;
+import org.electorallog.verifier.EntryChecks;
+import org.electorallog.verifier.TreeCheck;
 
-/** The recomputed tree and what it has counted so far. */
+/**
+ * The audit's walk so far: the tree rebuilt from the records and the statements' checks (the
+ * verifier's {@link TreeCheck} and {@link EntryChecks}), and what it has counted.
+ */
 final class Recount {
-    final TileTree tree = TileTree.empty();
+    /** The tree rebuilt from the records, checked against the stored tiles and checkpoints. */
+    TreeCheck tree;
+
+    /** The statements' own checks, in record order. */
+    EntryChecks entries;
+
     final Map<CounterKey, Long> counters = new HashMap<>();
     final Map<HourlyCounts.Key, Long> hourly = new HashMap<>();
-    final Map<Long, byte[]> rootsAt = new HashMap<>();
-    final NavigableSet<Long> wanted = new TreeSet<>();
-    long expected;
     long records;
+    /** Records missing after the last row (no leaf appended for them). */
+    long missing;
     /** The delivery rows the records read so far call for: how many, and the sum of their fingerprints. */
     long deliveryRows;
 
@@ -40,11 +46,8 @@ final class Recount {
                 BigInteger.valueOf(Deliveries.fingerprint(Deliveries.key(boardId, row.deliveryId()), row.id())));
     }
 
-    void append(byte[] leaf) {
-        tree.appendLeafHash(leaf);
-        expected++;
-        if (wanted.contains(tree.size())) {
-            rootsAt.put(tree.size(), tree.root());
-        }
+    /** The ID the next record must have. */
+    long expected() {
+        return tree.size() + missing;
     }
 }

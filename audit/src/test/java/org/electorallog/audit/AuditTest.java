@@ -178,6 +178,30 @@ class AuditTest {
         assertFinding(bytes, Finding.Kind.LEAF_MISMATCH, 77L);
     }
 
+    /**
+     * The statements' signatures, checked by the verifier's entry checks (issue 62 item 5): a
+     * changed sender signature is a BAD_SIGNATURE, and a removed one is UNSIGNED when every statement
+     * must be signed (and only counted when not).
+     */
+    @Test
+    void aChangedOrRemovedSignatureIsReported() throws Exception {
+        assertFinding(
+                auditCopy(
+                        "UPDATE records SET sender_signature = set_byte(sender_signature, 3, get_byte(sender_signature, 3) # 1) "
+                                + "WHERE id = 42 AND board_id = " + BOARD_ID),
+                Finding.Kind.BAD_SIGNATURE,
+                42L);
+        String copy = "audit_unsigned_" + System.nanoTime();
+        sql("postgres", "CREATE DATABASE " + copy + " TEMPLATE " + base);
+        sql(copy, "UPDATE records SET sender_signature = NULL WHERE id = 43 AND board_id = " + BOARD_ID);
+        assertFinding(
+                audit(copy, new AuditOptions(List.of(NoteVerifier.parse(LOG.verifierKey())), true, List.of(), 1000)),
+                Finding.Kind.UNSIGNED,
+                43L);
+        assertTrue(audit(copy, AuditOptions.of(List.of(NoteVerifier.parse(LOG.verifierKey()))))
+                .clean());
+    }
+
     @Test
     void aRecordPointedAtAnotherSenderOrNoneIsReported() throws Exception {
         // sender keys live in senders since V5: a row's sender_id must resolve to the key its statement names

@@ -3,7 +3,6 @@ package org.electorallog.monitor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.electorallog.core.EntryBundle;
 import org.electorallog.core.Hashes;
@@ -14,6 +13,8 @@ import org.electorallog.statement.CanonicalStatementReader;
 import org.electorallog.statement.HeadsBoard;
 import org.electorallog.verifier.EntryChecks;
 import org.electorallog.verifier.LogEndpoint;
+import org.electorallog.verifier.Problem;
+import org.electorallog.verifier.TreeCheck;
 
 /**
  * The monitor's look at a board's entries (issue 42 item 2, "entry bundles where its role allows"):
@@ -47,7 +48,7 @@ final class EntryLook {
     static Look read(
             LogEndpoint api, String board, long from, long to, String originPrefix, List<NoteVerifier> logKeys) {
         List<String> problems = new ArrayList<>();
-        EntryChecks checks = new EntryChecks(board, List.of(), null, logKeys, problems::add);
+        EntryChecks checks = new EntryChecks(board, List.of(), null, logKeys, p -> problems.add(p.message()));
         long committedFrom = -1;
         long readTo = from;
         int bundles = 0;
@@ -86,10 +87,9 @@ final class EntryLook {
                 int before = problems.size();
                 for (int i = first; i < width; i++) {
                     long index = t * TileLayout.TILE_WIDTH + i;
-                    byte[] leaf = Hashes.leafHash(entries.get(i));
-                    if (!Arrays.equals(leaf, 0, 32, tile, i * 32, i * 32 + 32)) {
-                        problems.add("entry " + index
-                                + " does not hash to its leaf in the level-0 tile: the statement was changed");
+                    Problem differs = TreeCheck.leaf(index, Hashes.leafHash(entries.get(i)), tile);
+                    if (differs != null) {
+                        problems.add(differs.message());
                     } else if (committedFrom < 0 && isCommitted(entries.get(i))) {
                         committedFrom = index; // only an entry of the log says what form the board is in
                     }

@@ -85,7 +85,7 @@ class BoardVerifierTest {
                     uncosigned.problems().toString());
             Verification forked = verify(TlogFiles.directory(dir), List.of(), 0, List.of(otherView));
             assertTrue(
-                    forked.problems().toString().contains("the older checkpoint of size 300 is not a prefix"),
+                    forked.problems().toString().contains("the checkpoint of size 300 is not a prefix"),
                     forked.problems().toString());
         }
     }

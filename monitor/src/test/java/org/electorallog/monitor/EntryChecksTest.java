@@ -11,6 +11,7 @@ import org.electorallog.core.SigningKey;
 import org.electorallog.schemas.CanonicalStatement;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.verifier.EntryChecks;
+import org.electorallog.verifier.Problem;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,7 +24,7 @@ class EntryChecksTest {
     @Test
     void whatAnHonestProjectorNeverLogsIsReported() {
         List<String> problems = new ArrayList<>();
-        EntryChecks c = new EntryChecks("b", List.of(), null, List.of(), problems::add);
+        EntryChecks c = new EntryChecks("b", List.of(), null, List.of(), p -> problems.add(p.message()));
         byte[] root = new byte[32];
         root[31] = 7;
         c.bundle(
@@ -57,7 +58,8 @@ class EntryChecksTest {
         SigningKey other = SigningKey.generate();
         byte[] e = entry(MonitorTest.statements("b", "v-", 0, 1).get(0));
         List<String> problems = new ArrayList<>();
-        EntryChecks c = new EntryChecks(null, List.of(system.publicKey()), null, List.of(), problems::add);
+        EntryChecks c =
+                new EntryChecks(null, List.of(system.publicKey()), null, List.of(), p -> problems.add(p.message()));
         c.bundle(
                 0,
                 List.of(e, e),
@@ -67,6 +69,51 @@ class EntryChecksTest {
         assertEquals(List.of("entry 1's system signature verifies with none of the system keys given"), problems);
         assertEquals("b", c.board(), "the first entry's board");
         assertEquals(2, c.unsigned());
+    }
+
+    /**
+     * The audit's signature policy (issue 62 item 5: the audit calls these checks): an entry without
+     * a sender signature is a problem when senders are required, one without a system signature when
+     * system signatures are; a signed entry is not; and each problem says what it is about.
+     */
+    @Test
+    void requiredSignaturesAreProblemsWhenMissing() {
+        SigningKey sender = SigningKey.generate();
+        SigningKey system = SigningKey.generate();
+        Statement s = MonitorTest.statements("b", "v-", 0, 1).get(0);
+        s.setSenderPublicKey(java.nio.ByteBuffer.wrap(sender.publicKey()));
+        byte[] e = entry(s);
+        List<Problem> problems = new ArrayList<>();
+        EntryChecks c = new EntryChecks("b", List.of(system.publicKey()), null, List.of(), true, true, problems::add);
+        c.bundle(
+                0,
+                List.of(e, e, e),
+                List.of(
+                        new SignatureBundle.Signatures(0, sender.sign(e), system.sign(e)),
+                        new SignatureBundle.Signatures(0, null, system.sign(e)),
+                        new SignatureBundle.Signatures(0, sender.sign(e), null)));
+        assertEquals(
+                List.of(
+                        new Problem(
+                                Problem.Kind.UNSIGNED,
+                                1,
+                                "entry 1 has no sender signature, and every statement must carry one"),
+                        new Problem(
+                                Problem.Kind.UNSIGNED,
+                                2,
+                                "entry 2 has no system signature, and every statement must carry one by a system key given")),
+                problems);
+        assertEquals(2, c.signed());
+        assertEquals(1, c.unsigned());
+        List<Problem> relaxed = new ArrayList<>();
+        new EntryChecks("b", List.of(system.publicKey()), null, List.of(), relaxed::add)
+                .bundle(
+                        0,
+                        List.of(e, e),
+                        List.of(
+                                new SignatureBundle.Signatures(0, null, system.sign(e)),
+                                new SignatureBundle.Signatures(0, sender.sign(e), null)));
+        assertEquals(List.of(), relaxed, "verify-board counts what is unsigned");
     }
 
     /**
@@ -89,7 +136,7 @@ class EntryChecksTest {
         Statement ownSeal = BoardVerifierTest.seal("b");
         ownSeal.setSenderPublicKey(java.nio.ByteBuffer.wrap(log.publicKey()));
         List<String> problems = new ArrayList<>();
-        new EntryChecks("b", List.of(), null, keys, problems::add)
+        new EntryChecks("b", List.of(), null, keys, p -> problems.add(p.message()))
                 .bundle(0, List.of(entry(squat), entry(foreignSeal)), null);
         assertEquals(2, problems.size(), problems.toString());
         assertTrue(
@@ -97,7 +144,8 @@ class EntryChecksTest {
         assertTrue(
                 problems.get(1).contains("is one of the log's own statements but names sender key"), problems.get(1));
         List<String> none = new ArrayList<>();
-        new EntryChecks("b", List.of(), null, keys, none::add).bundle(0, List.of(entry(ownSeal)), null);
+        new EntryChecks("b", List.of(), null, keys, p -> none.add(p.message()))
+                .bundle(0, List.of(entry(ownSeal)), null);
         assertEquals(List.of(), none);
     }
 

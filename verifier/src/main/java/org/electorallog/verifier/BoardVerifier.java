@@ -2,23 +2,17 @@ package org.electorallog.verifier;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.EntryBundle;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.SignatureBundle;
-import org.electorallog.core.Tile;
-import org.electorallog.core.TileKey;
 import org.electorallog.core.TileLayout;
-import org.electorallog.core.TileTree;
 
 /**
  * {@code electoral-log verify-board}: a whole board checked from the outside (issue 42 item 3),
@@ -57,7 +51,11 @@ public final class BoardVerifier {
         this.options = options;
         this.depth = depth;
         this.entryChecks = new EntryChecks(
-                options.board(), options.systemKeys(), options.registry(), options.logKeys(), this::problem);
+                options.board(),
+                options.systemKeys(),
+                options.registry(),
+                options.logKeys(),
+                p -> problem(p.message()));
     }
 
     /** Verifies the board in {@code files}; I/O failures of the source are thrown, everything else is a problem. */
@@ -96,20 +94,19 @@ public final class BoardVerifier {
         }
         TreeMap<Long, byte[]> older = NoteChecks.older(cp, options.older(), options.logKeys(), this::problem);
         witnessed(note, cp, older);
-        TileTree tree = TileTree.empty();
-        Map<TileKey, Tile> partial = new HashMap<>();
+        TreeCheck tree = new TreeCheck(older, p -> problem(p.message()));
         long entries = 0;
         long lastReport = System.nanoTime();
         long tiles = (cp.size() + TileLayout.TILE_WIDTH - 1) / TileLayout.TILE_WIDTH;
-        byte[] lastLevel0 = null; // the only level-0 tile that can be partial, compared at the end
+        byte[][] lastLevel0 = {null}; // the only level-0 tile that can be partial, compared at the end
         try (Level0Prefetch ahead = new Level0Prefetch(files, cp.size(), FETCHING)) {
             for (long t = 0; t < tiles && problems.size() < MAX_PROBLEMS; t++) {
                 Level0Prefetch.Files f = ahead.next();
-                long hashed = level0(t, f, cp, tree, partial, older);
+                long hashed = level0(t, f, cp, tree);
                 if (hashed < 0) {
                     return result(cp, tree.size(), entries, t0);
                 }
-                lastLevel0 = f.tile();
+                lastLevel0[0] = f.tile();
                 entries += hashed;
                 if (System.nanoTime() - lastReport > 2_000_000_000L) {
                     progress.at(tree.size(), cp.size(), (System.nanoTime() - t0) / 1e9);
@@ -117,14 +114,12 @@ public final class BoardVerifier {
                 }
             }
         }
-        for (Tile rebuilt : partial.values()) {
-            compare(rebuilt, rebuilt.key().level() == 0 ? lastLevel0 : null);
-        }
-        if (tree.size() == cp.size() && !MessageDigest.isEqual(tree.root(), cp.root())) {
-            problem("the tree rebuilt from the leaves has root "
-                    + Base64.getEncoder().encodeToString(tree.root()) + " at size " + cp.size()
-                    + ", not the checkpoint's " + Base64.getEncoder().encodeToString(cp.root()));
-        }
+        tree.finish(
+                (level, index, width) ->
+                        level == 0 ? lastLevel0[0] : files.get(TileLayout.tilePath(level, index, width)),
+                cp.size(),
+                cp.root(),
+                "the checkpoint");
         progress.at(tree.size(), cp.size(), (System.nanoTime() - t0) / 1e9);
         sealedSize = BoardEnds.seal(files.sealedSize(), cp, entries == cp.size(), entryChecks, this::problem);
         if (entryChecks.continuation != null) {
@@ -157,18 +152,12 @@ public final class BoardVerifier {
 
     /**
      * Level-0 index {@code t}: its tile checked for size, its entries hashed and checked (when
-     * readable), its leaves appended to the rebuilt tree with the older checkpoints checked as the
-     * tree passes their sizes, and every tile the rebuild completed compared. Returns the entries
-     * hashed, or -1 when the tile is missing and the rebuild cannot go on.
+     * readable), its leaves appended to the rebuilt tree ({@link TreeCheck}: each compared with the
+     * tile, the older checkpoints met as the tree passes their sizes) and every tile the rebuild
+     * completed compared. Returns the entries hashed, or -1 when the tile is missing and the rebuild
+     * cannot go on.
      */
-    private long level0(
-            long t,
-            Level0Prefetch.Files f,
-            Checkpoint cp,
-            TileTree tree,
-            Map<TileKey, Tile> partial,
-            TreeMap<Long, byte[]> older)
-            throws IOException {
+    private long level0(long t, Level0Prefetch.Files f, Checkpoint cp, TreeCheck tree) throws IOException {
         int width = TileLayout.width(0, t, cp.size());
         byte[] served = f.tile();
         if (served == null || served.length != width * Hashes.HASH_SIZE) {
@@ -176,32 +165,24 @@ public final class BoardVerifier {
                     + (served == null ? "missing" : served.length + " bytes, not " + width * Hashes.HASH_SIZE));
             return -1;
         }
-        List<byte[]> leaves = leaves(t, width, served, f);
+        List<byte[]> leaves = leaves(t, width, f);
         for (int i = 0; i < width; i++) {
-            tree.appendLeafHash(leaves != null ? leaves.get(i) : Arrays.copyOfRange(served, i * 32, i * 32 + 32));
-            byte[] old = older.get(tree.size());
-            if (old != null && !MessageDigest.isEqual(old, tree.root())) {
-                problem("the older checkpoint of size " + tree.size()
-                        + " is not a prefix of this board: its root differs from the rebuilt tree's at that size");
-            }
-        }
-        for (Tile rebuilt : tree.drainChangedTiles()) {
-            if (rebuilt.hashes().length == TileLayout.FULL_TILE_BYTES) {
-                partial.remove(rebuilt.key());
-                compare(rebuilt, rebuilt.key().level() == 0 ? served : null);
+            if (leaves != null) {
+                tree.append(leaves.get(i), served);
             } else {
-                partial.put(rebuilt.key(), rebuilt);
+                tree.append(Arrays.copyOfRange(served, i * 32, i * 32 + 32), null);
             }
         }
+        tree.compareFull((level, index, w) -> level == 0 ? served : files.get(TileLayout.tilePath(level, index, w)));
         return leaves == null ? 0 : width;
     }
 
     /**
-     * The leaf hashes of level-0 tile {@code t} from its entry bundle, each checked against the
-     * tile; null when the bundle cannot be read (anonymous callers may not), and the tile's own
-     * hashes are used.
+     * The leaf hashes of level-0 tile {@code t} from its entry bundle, each entry checked
+     * ({@link EntryChecks}); null when the bundle cannot be read (anonymous callers may not), and
+     * the tile's own hashes are used.
      */
-    private List<byte[]> leaves(long t, int width, byte[] tile, Level0Prefetch.Files f) {
+    private List<byte[]> leaves(long t, int width, Level0Prefetch.Files f) {
         byte[] bundle = f.entries();
         if (bundle == null) {
             return null;
@@ -221,13 +202,8 @@ public final class BoardVerifier {
         entryChecks.bundle(
                 t * TileLayout.TILE_WIDTH, entries, signatures(t, width, f.signatures()), f.senderVerified());
         List<byte[]> leaves = new ArrayList<>(width);
-        for (int i = 0; i < width; i++) {
-            byte[] leaf = Hashes.leafHash(entries.get(i));
-            if (!Arrays.equals(leaf, 0, 32, tile, i * 32, i * 32 + 32)) {
-                problem("entry " + (t * TileLayout.TILE_WIDTH + i)
-                        + " does not hash to its leaf in the level-0 tile: the statement was changed");
-            }
-            leaves.add(leaf);
+        for (byte[] entry : entries) {
+            leaves.add(Hashes.leafHash(entry));
         }
         return leaves;
     }
@@ -248,18 +224,6 @@ public final class BoardVerifier {
             problem("signature bundle " + TileLayout.signaturesPath(t, width) + " cannot be read: " + e.getMessage());
         }
         return null;
-    }
-
-    /** Compares a rebuilt tile with the one served at its width ({@code served}: already read, or null). */
-    private void compare(Tile rebuilt, byte[] served) throws IOException {
-        int width = rebuilt.hashes().length / Hashes.HASH_SIZE;
-        String path = TileLayout.tilePath(rebuilt.key().level(), rebuilt.key().index(), width);
-        byte[] got = served != null ? served : files.get(path);
-        if (got == null) {
-            problem("tile " + path + " is missing");
-        } else if (!MessageDigest.isEqual(got, rebuilt.hashes())) {
-            problem("tile " + path + " differs from the tile rebuilt from the leaves");
-        }
     }
 
     private Verification result(Checkpoint cp, long leaves, long entries, long t0) {

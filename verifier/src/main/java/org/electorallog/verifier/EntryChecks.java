@@ -36,7 +36,9 @@ public final class EntryChecks {
     private final List<byte[]> systemKeys;
     private final List<byte[]> logKeys;
     private final RegistryExport registry;
-    private final Consumer<String> problems;
+    private final Consumer<Problem> problems;
+    private final boolean requireSender;
+    private final boolean requireSystem;
     private final Map<ByteBuffer, SigningKey.PublicKey> keys = new HashMap<>();
     private String board;
     /** Entries whose sender signature verified, and entries that carried none. */
@@ -62,7 +64,26 @@ public final class EntryChecks {
             List<byte[]> systemKeys,
             RegistryExport registry,
             List<NoteVerifier> logKeys,
-            Consumer<String> problems) {
+            Consumer<Problem> problems) {
+        this(board, systemKeys, registry, logKeys, false, false, problems);
+    }
+
+    /**
+     * As {@link #EntryChecks(String, List, RegistryExport, List, Consumer)}, where an entry without
+     * a sender signature is a problem ({@link Problem.Kind#UNSIGNED}) when {@code requireSender}, and
+     * one without a system signature when {@code requireSystem} (the audit's signature policy);
+     * otherwise an entry without one is only counted.
+     */
+    public EntryChecks(
+            String board,
+            List<byte[]> systemKeys,
+            RegistryExport registry,
+            List<NoteVerifier> logKeys,
+            boolean requireSender,
+            boolean requireSystem,
+            Consumer<Problem> problems) {
+        this.requireSender = requireSender;
+        this.requireSystem = requireSystem;
         this.board = board;
         this.systemKeys = List.copyOf(systemKeys);
         this.logKeys = logKeys.stream().map(NoteVerifier::publicKey).toList();
@@ -145,15 +166,36 @@ public final class EntryChecks {
         try {
             fields = CanonicalStatementReader.fields(entry);
         } catch (IllegalArgumentException e) {
-            problems.accept("entry " + index + " is not a canonical statement: " + e.getMessage());
+            problem(
+                    Problem.Kind.NOT_A_STATEMENT,
+                    index,
+                    "entry " + index + " is not a canonical statement: " + e.getMessage());
             return;
         }
+        entry(index, entry, fields, signatures, verified == null ? null : verified[i]);
+    }
+
+    /**
+     * Checks entry {@code index} whose canonical statement the caller has read already
+     * ({@code fields}: statement {@link CanonicalStatementReader#fields}), with its signatures (null:
+     * not read) and whether its sender signature verified (null: verify it here). Entries are given
+     * in index order; after a gap the board rules go on from the entry given.
+     */
+    public void entry(
+            long index,
+            byte[] entry,
+            Map<String, Object> fields,
+            SignatureBundle.Signatures signatures,
+            Boolean senderVerified) {
         String of = String.valueOf(fields.get("board"));
         String kind = String.valueOf(fields.get("kind"));
         if (board == null) {
             board = of;
         } else if (!board.equals(of)) {
-            problems.accept("entry " + index + " is a statement of board '" + of + "', not of '" + board + "'");
+            problem(
+                    Problem.Kind.OTHER_BOARD,
+                    index,
+                    "entry " + index + " is a statement of board '" + of + "', not of '" + board + "'");
         }
         if (rules == null || rules.size() != index) {
             // the first entry read, or one after a bundle that could not be read: the rules go on from here
@@ -162,7 +204,12 @@ public final class EntryChecks {
         }
         BoardRules.Breach breach = rules.next(kind);
         if (breach != null) {
-            problems.accept(rules.describe(breach, index));
+            problem(
+                    breach == BoardRules.Breach.CONTINUATION_NOT_FIRST
+                            ? Problem.Kind.CONTINUATION_NOT_FIRST
+                            : Problem.Kind.AFTER_SEAL,
+                    index,
+                    rules.describe(breach, index));
         } else if (kind.equals(CONTINUATION)) {
             continuation(fields);
         }
@@ -171,8 +218,12 @@ public final class EntryChecks {
             logsOwn(index, of, kind, id, fields.get("sender_public_key") instanceof byte[] k ? k : null);
         }
         if (signatures != null) {
-            signatures(index, entry, kind, fields, signatures, verified == null ? null : verified[i]);
+            signatures(index, entry, kind, fields, signatures, senderVerified);
         }
+    }
+
+    private void problem(Problem.Kind kind, long index, String message) {
+        problems.accept(new Problem(kind, index, message));
     }
 
     /**
@@ -182,12 +233,19 @@ public final class EntryChecks {
     private void logsOwn(long index, String of, String kind, String id, byte[] sender) {
         String misfit = LogStatements.misfit(of, kind, id);
         if (misfit != null) {
-            problems.accept("entry " + index + " uses a name only the log writes: " + misfit);
+            problem(
+                    Problem.Kind.LOG_STATEMENT,
+                    index,
+                    "entry " + index + " uses a name only the log writes: " + misfit);
         } else if (!logKeys.isEmpty()
                 && (sender == null || logKeys.stream().noneMatch(k -> Arrays.equals(k, sender)))) {
-            problems.accept("entry " + index + " (" + kind + " under '" + id + "') is one of the log's own statements "
-                    + "but names sender key " + (sender == null ? "none" : Hex.encode(sender))
-                    + ", not the log's: a projector takes it from no other key");
+            problem(
+                    Problem.Kind.LOG_STATEMENT,
+                    index,
+                    "entry " + index + " (" + kind + " under '" + id
+                            + "') is one of the log's own statements "
+                            + "but names sender key " + (sender == null ? "none" : Hex.encode(sender))
+                            + ", not the log's: a projector takes it from no other key");
         }
     }
 
@@ -205,7 +263,10 @@ public final class EntryChecks {
             }
         } catch (RuntimeException e) {
             continuation = null;
-            problems.accept("entry 0 is a LOG_CONTINUATION whose body cannot be read: " + e.getMessage());
+            problem(
+                    Problem.Kind.NOT_A_STATEMENT,
+                    0,
+                    "entry 0 is a LOG_CONTINUATION whose body cannot be read: " + e.getMessage());
         }
     }
 
@@ -219,6 +280,12 @@ public final class EntryChecks {
         byte[] key = fields.get("sender_public_key") instanceof byte[] b ? b : null;
         if (s.sender() == null) {
             unsigned++;
+            if (requireSender) {
+                problem(
+                        Problem.Kind.UNSIGNED,
+                        index,
+                        "entry " + index + " has no sender signature, and every " + "statement must carry one");
+            }
         } else if (verified != null
                 ? verified
                 : key != null
@@ -226,15 +293,27 @@ public final class EntryChecks {
                                 .verify(entry, s.sender())) {
             signed++;
         } else {
-            problems.accept("entry " + index + "'s sender signature does not verify with the sender key it names");
+            problem(
+                    Problem.Kind.BAD_SIGNATURE,
+                    index,
+                    "entry " + index + "'s sender signature does not verify with the sender key it names");
         }
-        if (s.system() != null && !systemKeys.isEmpty()) {
+        if (s.system() == null && requireSystem) {
+            problem(
+                    Problem.Kind.UNSIGNED,
+                    index,
+                    "entry " + index + " has no system signature, and every "
+                            + "statement must carry one by a system key given");
+        } else if (s.system() != null && !systemKeys.isEmpty()) {
             boolean any = false;
             for (byte[] k : systemKeys) {
                 any |= SigningKey.verify(k, entry, s.system());
             }
             if (!any) {
-                problems.accept("entry " + index + "'s system signature verifies with none of the system keys given");
+                problem(
+                        Problem.Kind.BAD_SIGNATURE,
+                        index,
+                        "entry " + index + "'s system signature verifies with none of the system keys given");
             }
         }
         if (registry != null && !LogStatements.reserved(board, kind, String.valueOf(fields.get("delivery_id")))) {
@@ -243,7 +322,9 @@ public final class EntryChecks {
                     ? "it has no sender signature"
                     : registry.refusal(key, board, kind, s.createdMillis());
             if (refusal != null) {
-                problems.accept(
+                problem(
+                        Problem.Kind.NOT_GRANTED,
+                        index,
                         "entry " + index + " (" + kind + ") is not allowed by the sender registry given: " + refusal);
             }
         }
