@@ -26,6 +26,7 @@ import org.electorallog.query.Role;
 import org.electorallog.schemas.Topics;
 import org.electorallog.statement.KeyEncryptionKeys;
 import org.electorallog.witness.WitnessServer;
+import org.slf4j.LoggerFactory;
 
 /**
  * Everything {@code demo} and {@code dev} run: a stack (embedded by default), the topics, the
@@ -229,8 +230,7 @@ public final class DevEnvironment implements AutoCloseable {
         try {
             Files.deleteIfExists(file);
         } catch (IOException e) {
-            org.slf4j.LoggerFactory.getLogger(DevEnvironment.class)
-                    .warn("could not remove {}: {}", file, e.getMessage());
+            LoggerFactory.getLogger(DevEnvironment.class).warn("could not remove {}: {}", file, e.getMessage());
         }
     }
 }

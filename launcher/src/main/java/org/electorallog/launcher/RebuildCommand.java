@@ -1,5 +1,6 @@
 package org.electorallog.launcher;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -88,10 +89,7 @@ public final class RebuildCommand implements Callable<Integer> {
             figures.put("commit", commit());
             Files.writeString(
                     results,
-                    new com.fasterxml.jackson.databind.ObjectMapper()
-                                    .writerWithDefaultPrettyPrinter()
-                                    .writeValueAsString(figures)
-                            + "\n",
+                    new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(figures) + "\n",
                     StandardCharsets.UTF_8);
         }
         if (o.problems().isEmpty()) {

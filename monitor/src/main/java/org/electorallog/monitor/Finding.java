@@ -1,6 +1,7 @@
 package org.electorallog.monitor;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 
@@ -69,7 +70,7 @@ public record Finding(
         n.put("detail", detail);
         n.put("previous", previous);
         n.put("current", current);
-        com.fasterxml.jackson.databind.node.ArrayNode hashes = n.putArray("proof");
+        ArrayNode hashes = n.putArray("proof");
         proof.forEach(hashes::add);
         return n.toString();
     }

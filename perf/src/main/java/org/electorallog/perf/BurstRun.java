@@ -13,6 +13,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.electorallog.config.Setting;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.projector.Projector;
@@ -80,14 +84,13 @@ final class BurstRun {
             // the votes are encoded before the timed second, as the voting servers would each encode their
             // own (one load generator thread could not encode 5,000 a second beside the projector), and
             // sent with the producer library's Kafka settings: the bytes on the wire are the library's
-            List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> ready =
-                    encodedVotes(board, tag, voters);
+            List<ProducerRecord<String, byte[]>> ready = encodedVotes(board, tag, voters);
             long[] published = new long[voters];
             Map<String, Long> before;
             long t0;
             long publishedIn;
             long acknowledgedIn;
-            try (org.apache.kafka.clients.producer.KafkaProducer<String, byte[]> kafka = rawProducer(env)) {
+            try (KafkaProducer<String, byte[]> kafka = rawProducer(env)) {
                 var unused = kafka.partitionsFor(Topics.EVENTS); // metadata before the second
                 before = restarted == null ? projector.metrics().snapshot() : Map.of();
                 t0 = System.nanoTime();
@@ -240,12 +243,11 @@ final class BurstRun {
      * Votes of {@code board} encoded as the voting servers would send them (user IDs {@code tag + i}),
      * ready for {@link #rawProducer}.
      */
-    private static List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> encodedVotes(
-            String board, String tag, int n) {
+    private static List<ProducerRecord<String, byte[]>> encodedVotes(String board, String tag, int n) {
         StatementCodec codec = StatementCodec.embedded();
-        List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> out = new ArrayList<>(n);
+        List<ProducerRecord<String, byte[]>> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            out.add(new org.apache.kafka.clients.producer.ProducerRecord<>(
+            out.add(new ProducerRecord<>(
                     Topics.EVENTS,
                     board,
                     codec.encode(Envelope.newBuilder()
@@ -256,11 +258,11 @@ final class BurstRun {
     }
 
     /** A Kafka producer with the producer library's settings, sending encoded statements. */
-    private static org.apache.kafka.clients.producer.KafkaProducer<String, byte[]> rawProducer(PerfEnvironment env) {
-        return new org.apache.kafka.clients.producer.KafkaProducer<>(
+    private static KafkaProducer<String, byte[]> rawProducer(PerfEnvironment env) {
+        return new KafkaProducer<>(
                 ElectoralLogProducer.defaults(env.stack.kafkaBootstrap()),
-                new org.apache.kafka.common.serialization.StringSerializer(),
-                new org.apache.kafka.common.serialization.ByteArraySerializer());
+                new StringSerializer(),
+                new ByteArraySerializer());
     }
 
     /**
@@ -276,7 +278,7 @@ final class BurstRun {
         }
         long t0 = System.nanoTime();
         long target = run.checkpointSize(board) + votes;
-        try (org.apache.kafka.clients.producer.KafkaProducer<String, byte[]> kafka = rawProducer(env)) {
+        try (KafkaProducer<String, byte[]> kafka = rawProducer(env)) {
             for (var r : encodedVotes(board, "w" + System.currentTimeMillis() + "-", votes)) {
                 var unusedAck = kafka.send(r);
             }

@@ -5,6 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.electorallog.core.SigningKey;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.CanonicalStatement;
@@ -62,10 +66,10 @@ final class FillPublisher {
      * The statements signed by one sender key (Ed25519 over the canonical bytes, the statement naming
      * its key) and encoded as the producer library would send them (Confluent wire format, key = board).
      */
-    static List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> presign(Map<String, long[]> voters) {
+    static List<ProducerRecord<String, byte[]>> presign(Map<String, long[]> voters) {
         SigningKey key = SigningKey.generate();
         StatementCodec codec = StatementCodec.embedded();
-        List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> out = new ArrayList<>();
+        List<ProducerRecord<String, byte[]>> out = new ArrayList<>();
         voters.forEach((board, range) -> new ElectionStatements(board, FillRun.seed(board, range[0]))
                 .interleaved(range[0], range[1], s -> {
                     s.setSenderPublicKey(ByteBuffer.wrap(key.publicKey()));
@@ -74,23 +78,18 @@ final class FillPublisher {
                             .setStatement(s)
                             .setSenderSignature(ByteBuffer.wrap(key.sign(canonical)))
                             .build();
-                    out.add(new org.apache.kafka.clients.producer.ProducerRecord<>(
-                            Topics.EVENTS, board, codec.encode(e)));
+                    out.add(new ProducerRecord<>(Topics.EVENTS, board, codec.encode(e)));
                 }));
         return out;
     }
 
     /** The presigned records through a plain Kafka producer with the library's settings. */
-    static void publishSigned(
-            PerfEnvironment env,
-            List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> records,
-            Gate gate) {
-        try (org.apache.kafka.clients.producer.KafkaProducer<String, byte[]> kafka =
-                new org.apache.kafka.clients.producer.KafkaProducer<>(
-                        ElectoralLogProducer.defaults(env.stack.kafkaBootstrap()),
-                        new org.apache.kafka.common.serialization.StringSerializer(),
-                        new org.apache.kafka.common.serialization.ByteArraySerializer())) {
-            for (org.apache.kafka.clients.producer.ProducerRecord<String, byte[]> r : records) {
+    static void publishSigned(PerfEnvironment env, List<ProducerRecord<String, byte[]>> records, Gate gate) {
+        try (KafkaProducer<String, byte[]> kafka = new KafkaProducer<>(
+                ElectoralLogProducer.defaults(env.stack.kafkaBootstrap()),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+            for (ProducerRecord<String, byte[]> r : records) {
                 gate.pass();
                 var unused = kafka.send(r);
             }

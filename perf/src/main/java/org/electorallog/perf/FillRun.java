@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.electorallog.projector.Projector;
 import org.electorallog.schemas.ElectionStatements;
 
@@ -94,11 +95,11 @@ final class FillRun {
         gate.allow(boundary - startTotal);
         // producers sign and commit on their own machines: done before the timed window
         long s0 = System.nanoTime();
-        List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> presigned = form.prepare(env, voters);
+        List<ProducerRecord<String, byte[]>> presigned = form.prepare(env, voters);
         if (presigned != null) {
             out.put("preparing_seconds_before_the_window", Latencies.round((System.nanoTime() - s0) / 1e9));
         }
-        List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> ready = presigned;
+        List<ProducerRecord<String, byte[]>> ready = presigned;
         long t0 = System.nanoTime();
         Map<String, Long> windowBatches = projector.metrics().snapshot();
         Map<String, Long> windowCheckpoints = env.checkpoints();

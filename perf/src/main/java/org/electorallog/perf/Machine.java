@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.kafka.common.utils.internals.AppInfoParser;
 import org.electorallog.store.DatabaseServer;
 
 /** What a result was measured on: cores, memory, CPU model, and the versions of everything. */
@@ -46,7 +47,7 @@ final class Machine {
 
     static Map<String, String> versions(DatabaseServer db) {
         Map<String, String> v = new LinkedHashMap<>();
-        v.put("kafka", org.apache.kafka.common.utils.internals.AppInfoParser.getVersion());
+        v.put("kafka", AppInfoParser.getVersion());
         try {
             v.put("postgresql", db.serverVersion());
         } catch (Exception e) {

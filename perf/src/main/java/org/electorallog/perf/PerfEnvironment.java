@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
 import org.electorallog.core.NoteSigner;
@@ -163,14 +166,10 @@ final class PerfEnvironment implements AutoCloseable {
     Map<Integer, Long> endOffsets() {
         Properties p = new Properties();
         p.put("bootstrap.servers", stack.kafkaBootstrap());
-        try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> c =
-                new org.apache.kafka.clients.consumer.KafkaConsumer<>(
-                        p,
-                        new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                        new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
-            List<org.apache.kafka.common.TopicPartition> tps = List.of(
-                    new org.apache.kafka.common.TopicPartition(Topics.EVENTS, 0),
-                    new org.apache.kafka.common.TopicPartition(Topics.EVENTS, 1));
+        try (KafkaConsumer<byte[], byte[]> c =
+                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> tps =
+                    List.of(new TopicPartition(Topics.EVENTS, 0), new TopicPartition(Topics.EVENTS, 1));
             Map<Integer, Long> out = new LinkedHashMap<>();
             c.endOffsets(tps).forEach((tp, off) -> out.put(tp.partition(), off));
             return out;

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.electorallog.core.SigningKey;
@@ -118,7 +119,7 @@ public final class ElectoralLogProducer implements AutoCloseable {
                 if (!kafka.partitionsFor(topic).isEmpty()) {
                     return;
                 }
-            } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            } catch (TimeoutException e) {
                 // not there yet: the metadata request is under way
             }
             if (System.nanoTime() > deadline) {

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -174,7 +175,7 @@ public final class DeadLetterArchive {
                     }
                 }
             }
-        } catch (org.apache.kafka.clients.consumer.OffsetOutOfRangeException ex) {
+        } catch (OffsetOutOfRangeException ex) {
             throw new IllegalArgumentException(what + ": offset " + offset + " of " + tp + " is gone (retention)");
         }
         throw new IllegalArgumentException(what + ": no record at " + topic + "-" + partition + "@" + offset

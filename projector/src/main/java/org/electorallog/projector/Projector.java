@@ -1,5 +1,7 @@
 package org.electorallog.projector;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -281,9 +283,9 @@ public final class Projector implements AutoCloseable {
      * Kafka Streams' client metrics (consumer lag, commit and process rates, thread states) and the
      * PostgreSQL pool's (HikariCP: active, idle and pending connections, acquire time).
      */
-    public void bindTo(io.micrometer.core.instrument.MeterRegistry registry) {
+    public void bindTo(MeterRegistry registry) {
         metrics.bindTo(registry);
-        new io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics(streams).bindTo(registry);
+        new KafkaStreamsMetrics(streams).bindTo(registry);
         db.reportTo(registry);
     }
 

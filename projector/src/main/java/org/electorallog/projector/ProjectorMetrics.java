@@ -1,5 +1,10 @@
 package org.electorallog.projector;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -26,15 +31,12 @@ public final class ProjectorMetrics {
     static final Duration[] LAG_BUCKETS =
             buckets(10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 30000, 60000, 300000);
 
-    private final io.micrometer.core.instrument.composite.CompositeMeterRegistry histograms =
-            new io.micrometer.core.instrument.composite.CompositeMeterRegistry();
-    private final io.micrometer.core.instrument.Timer batchTimer = io.micrometer.core.instrument.Timer.builder(
-                    "electoral_log_projector_batch")
+    private final CompositeMeterRegistry histograms = new CompositeMeterRegistry();
+    private final Timer batchTimer = Timer.builder("electoral_log_projector_batch")
             .description("duration of a batch transaction (records, tiles, counters, checkpoints, offset)")
             .serviceLevelObjectives(BATCH_BUCKETS)
             .register(histograms);
-    private final io.micrometer.core.instrument.Timer lagTimer = io.micrometer.core.instrument.Timer.builder(
-                    "electoral_log_projector_publish_to_projected")
+    private final Timer lagTimer = Timer.builder("electoral_log_projector_publish_to_projected")
             .description("from an event's Kafka timestamp to the commit of its record in PostgreSQL")
             .serviceLevelObjectives(LAG_BUCKETS)
             .register(histograms);
@@ -123,15 +125,14 @@ public final class ProjectorMetrics {
         return deadLetters.values().stream().mapToLong(AtomicLong::get).sum();
     }
 
-    private static void counter(
-            io.micrometer.core.instrument.MeterRegistry registry, String name, AtomicLong value, String description) {
-        io.micrometer.core.instrument.FunctionCounter.builder(name, value, AtomicLong::get)
+    private static void counter(MeterRegistry registry, String name, AtomicLong value, String description) {
+        FunctionCounter.builder(name, value, AtomicLong::get)
                 .description(description)
                 .register(registry);
     }
 
     /** Registers these counters with a Micrometer registry (Prometheus names: electoral_log_projector_*). */
-    public void bindTo(io.micrometer.core.instrument.MeterRegistry registry) {
+    public void bindTo(MeterRegistry registry) {
         histograms.add(registry);
         counter(registry, "electoral_log_projector_records_written", records, "records written to PostgreSQL");
         counter(registry, "electoral_log_projector_batches", batches, "batches committed");
@@ -157,17 +158,15 @@ public final class ProjectorMetrics {
                 rewrittenForRepeats,
                 "batches written without looking their delivery IDs up, rolled back because one was already "
                         + "stored, and written again with the lookup");
-        deadLetters.forEach((reason, n) -> io.micrometer.core.instrument.FunctionCounter.builder(
-                        "electoral_log_projector_dead_letters", n, AtomicLong::get)
-                .tag("reason", reason.name())
-                .description("events sent to the dead-letter topic")
-                .register(registry));
-        io.micrometer.core.instrument.Gauge.builder(
-                        "electoral_log_projector_last_batch_seconds", lastBatchMicros, v -> v.get() / 1e6)
+        deadLetters.forEach(
+                (reason, n) -> FunctionCounter.builder("electoral_log_projector_dead_letters", n, AtomicLong::get)
+                        .tag("reason", reason.name())
+                        .description("events sent to the dead-letter topic")
+                        .register(registry));
+        Gauge.builder("electoral_log_projector_last_batch_seconds", lastBatchMicros, v -> v.get() / 1e6)
                 .description("duration of the last batch")
                 .register(registry);
-        io.micrometer.core.instrument.Gauge.builder(
-                        "electoral_log_projector_last_batch_records", lastBatchSize, AtomicLong::get)
+        Gauge.builder("electoral_log_projector_last_batch_records", lastBatchSize, AtomicLong::get)
                 .description("records in the last batch")
                 .register(registry);
     }

@@ -1,6 +1,7 @@
 package org.electorallog.query;
 
 import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
@@ -85,7 +86,7 @@ final class AnalystRoutes {
                         listed,
                         ctx -> ctx.json(reader.counts(RequestValues.board(ctx)))),
                 new Route(
-                        io.javalin.http.HandlerType.GET,
+                        HandlerType.GET,
                         "/admin/boards/{board}/export.csv",
                         List.of(),
                         listed,
@@ -95,7 +96,7 @@ final class AnalystRoutes {
                         null,
                         Role.ANONYMOUS),
                 new Route(
-                        io.javalin.http.HandlerType.GET,
+                        HandlerType.GET,
                         "/admin/boards/{board}/export.jsonl",
                         List.of(),
                         listed,
@@ -105,7 +106,7 @@ final class AnalystRoutes {
                         null,
                         Role.ANONYMOUS),
                 new Route(
-                        io.javalin.http.HandlerType.GET,
+                        HandlerType.GET,
                         "/admin/boards/{board}/votes.jsonl",
                         List.of(),
                         listed,

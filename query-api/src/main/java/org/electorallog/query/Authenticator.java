@@ -16,6 +16,8 @@ import java.security.MessageDigest;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Recognises the caller of a request from its {@code Authorization: Bearer} header: no header is an
@@ -25,7 +27,7 @@ import java.util.Set;
  * roles in the roles claim. A bad token is a 401, never an anonymous caller.
  */
 final class Authenticator {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Authenticator.class);
+    private static final Logger LOG = LoggerFactory.getLogger(Authenticator.class);
     private final AccessSettings access;
     private final DefaultJWTProcessor<SecurityContext> jwt;
 

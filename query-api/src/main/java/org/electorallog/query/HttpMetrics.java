@@ -2,7 +2,10 @@ package org.electorallog.query;
 
 import io.javalin.config.RoutesConfig;
 import io.javalin.router.Endpoint;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -32,11 +35,11 @@ final class HttpMetrics implements AutoCloseable {
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
 
     private final Projection db;
-    private final io.micrometer.core.instrument.MultiGauge boardSize;
-    private final io.micrometer.core.instrument.MultiGauge uncheckpointed;
-    private final io.micrometer.core.instrument.MultiGauge checkpointAge;
+    private final MultiGauge boardSize;
+    private final MultiGauge uncheckpointed;
+    private final MultiGauge checkpointAge;
     /** Null without witnesses (ELECTORAL_LOG_WITNESSES). */
-    private final io.micrometer.core.instrument.MultiGauge unwitnessed;
+    private final MultiGauge unwitnessed;
 
     HttpMetrics(IncrementalVerifier verifier, ReadPools pools, boolean witnessed) {
         this.db = pools.listings();
@@ -44,17 +47,17 @@ final class HttpMetrics implements AutoCloseable {
         pools.listings().reportTo(registry);
         pools.proofs().reportTo(registry);
         pools.exports().reportTo(registry);
-        boardSize = io.micrometer.core.instrument.MultiGauge.builder("electoral_log_board_size")
+        boardSize = MultiGauge.builder("electoral_log_board_size")
                 .description("records on the board")
                 .register(registry);
-        uncheckpointed = io.micrometer.core.instrument.MultiGauge.builder("electoral_log_board_uncheckpointed_records")
+        uncheckpointed = MultiGauge.builder("electoral_log_board_uncheckpointed_records")
                 .description("records on the board not yet covered by a signed checkpoint")
                 .register(registry);
-        checkpointAge = io.micrometer.core.instrument.MultiGauge.builder("electoral_log_checkpoint_age_seconds")
+        checkpointAge = MultiGauge.builder("electoral_log_checkpoint_age_seconds")
                 .description("seconds since the board's latest checkpoint was signed")
                 .register(registry);
         unwitnessed = witnessed
-                ? io.micrometer.core.instrument.MultiGauge.builder("electoral_log_board_unwitnessed_records")
+                ? MultiGauge.builder("electoral_log_board_unwitnessed_records")
                         .description("records on the board not yet covered by a checkpoint the witness quorum cosigned")
                         .register(registry)
                 : null;
@@ -70,12 +73,10 @@ final class HttpMetrics implements AutoCloseable {
 
     /** The full tile cache's hits, misses (tiles the database gave) and size. */
     void fullTiles(FullTiles tiles) {
-        io.micrometer.core.instrument.FunctionCounter.builder(
-                        "electoral_log_full_tiles_hits", tiles, t -> t.hits.doubleValue())
+        FunctionCounter.builder("electoral_log_full_tiles_hits", tiles, t -> t.hits.doubleValue())
                 .description("tile reads answered from memory (full tiles, issue 45)")
                 .register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder(
-                        "electoral_log_full_tiles_misses", tiles, t -> t.misses.doubleValue())
+        FunctionCounter.builder("electoral_log_full_tiles_misses", tiles, t -> t.misses.doubleValue())
                 .description("tile reads the memory could not answer (not read yet, evicted, or partial)")
                 .register(registry);
         Gauge.builder("electoral_log_full_tiles_held", tiles, FullTiles::size)
@@ -137,15 +138,11 @@ final class HttpMetrics implements AutoCloseable {
     }
 
     /** One row a board (none for a board whose value is null), replacing the gauge's rows. */
-    private static void perBoard(
-            io.micrometer.core.instrument.MultiGauge gauge,
-            List<Boards.Head> heads,
-            Function<Boards.Head, Double> value) {
+    private static void perBoard(MultiGauge gauge, List<Boards.Head> heads, Function<Boards.Head, Double> value) {
         gauge.register(
                 heads.stream()
                         .filter(h -> value.apply(h) != null)
-                        .map(h -> io.micrometer.core.instrument.MultiGauge.Row.of(
-                                io.micrometer.core.instrument.Tags.of("board", h.name()), value.apply(h)))
+                        .map(h -> MultiGauge.Row.of(Tags.of("board", h.name()), value.apply(h)))
                         .toList(),
                 true);
     }

@@ -1,5 +1,6 @@
 package org.electorallog.query;
 
+import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import java.io.IOException;
 import java.io.InputStream;
@@ -85,7 +86,7 @@ final class OperationsRoutes {
     }
 
     /** The log's verifier keys (C2SP signed-note), one a line: what clients verify checkpoints with. */
-    private void logKeys(io.javalin.http.Context ctx) {
+    private void logKeys(Context ctx) {
         if (settings.logKeys().isEmpty()) {
             throw ApiException.notFound("this instance has no verifier key configured (ELECTORAL_LOG_LOG_KEYS)");
         }

@@ -1,5 +1,6 @@
 package org.electorallog.query;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -51,7 +52,7 @@ final class Problems {
     private static String write(Problem p) {
         try {
             return Responses.JSON.writeValueAsString(p);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException("a problem body could not be written", e);
         }
     }

@@ -2,12 +2,14 @@ package org.electorallog.query;
 
 import io.javalin.Javalin;
 import io.javalin.config.RoutesConfig;
+import io.javalin.http.Handler;
 import io.javalin.http.HandlerType;
 import io.javalin.json.JavalinJackson;
 import io.javalin.router.Endpoint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
@@ -130,7 +132,7 @@ public final class QueryApi implements AutoCloseable {
      * With an admin port, a route answers on one port only: the admin endpoints and /metrics on the
      * admin port, the others on the public port; /health on both (probes may use either).
      */
-    private io.javalin.http.Handler onItsPort(Route route, io.javalin.http.Handler handler) {
+    private Handler onItsPort(Route route, Handler handler) {
         int adminPort = settings.http().adminPort();
         if (adminPort <= 0 || route.path().startsWith("/health")) {
             return handler;
@@ -183,7 +185,7 @@ public final class QueryApi implements AutoCloseable {
 
     public int port() {
         int admin = settings.http().adminPort();
-        for (org.eclipse.jetty.server.Connector c : app.jettyServer().server().getConnectors()) {
+        for (Connector c : app.jettyServer().server().getConnectors()) {
             if (c instanceof ServerConnector sc && sc.getLocalPort() > 0 && sc.getLocalPort() != admin) {
                 return sc.getLocalPort();
             }

@@ -74,7 +74,7 @@ record Route(
      * the ones it takes, so {@link #query} is exactly what the route reads (and what the OpenAPI
      * document must list).
      */
-    io.javalin.http.Handler strictHandler() {
+    Handler strictHandler() {
         Set<String> taken = Set.copyOf(query);
         return ctx -> {
             for (String name : ctx.queryParamMap().keySet()) {

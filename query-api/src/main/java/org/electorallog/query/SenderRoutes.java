@@ -1,5 +1,6 @@
 package org.electorallog.query;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import java.time.Instant;
@@ -186,7 +187,7 @@ final class SenderRoutes implements AutoCloseable {
                 throw ApiException.badRequest("the request needs a JSON object body");
             }
             return t;
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw ApiException.badRequest("the body is not the JSON object this endpoint takes: "
                     + e.getOriginalMessage() + " (see /openapi.json)");
         }

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.electorallog.core.Hashes;
+import org.postgresql.util.PSQLException;
 
 /**
  * Table {@code deliveries} (V15): each stored delivery ID's key once per board ({@link #key}: the
@@ -123,7 +124,7 @@ public final class Deliveries {
      */
     public static boolean isStoredKey(Throwable failure) {
         for (Throwable c = failure; c != null; c = c.getCause()) {
-            if (c instanceof org.postgresql.util.PSQLException e
+            if (c instanceof PSQLException e
                     && "23505".equals(e.getSQLState())
                     && e.getServerErrorMessage() != null
                     && PRIMARY_KEY.equals(e.getServerErrorMessage().getConstraint())) {
