@@ -1,10 +1,18 @@
 package org.electorallog.dev;
 
+import java.io.FilterOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Cosigner;
@@ -12,10 +20,13 @@ import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.TlogProof;
 import org.electorallog.infra.ExitOrder;
+import org.electorallog.launcher.ExportCommand;
+import org.electorallog.launcher.VerifyExportCommand;
 import org.electorallog.verifier.BoardVerifier;
 import org.electorallog.verifier.TlogFiles;
 import org.electorallog.verifier.Verification;
 import org.electorallog.verifier.VerifyOptions;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -107,6 +118,7 @@ public final class DemoCommand implements Callable<Integer> {
                             + "rebuilt, root %s,"
                             + " sealed at %,d by its last record; statement signatures: %,d verified, %,d unsigned%n",
                     sealed, whole.entries(), whole.root(), whole.sealedSize(), whole.signed(), whole.unsigned());
+            exportAndVerify(env, sealed);
             System.out.printf(
                     "  %,d records on %d boards, %d inclusion proofs verified against signed checkpoints, %.1f s%n",
                     total, results.size(), verified, (System.nanoTime() - t0) / 1e9);
@@ -122,6 +134,68 @@ public final class DemoCommand implements Callable<Integer> {
             e.printStackTrace(System.err);
             return 1;
         }
+    }
+
+    /**
+     * Issue 63: the sealed board exported at its witnessed checkpoint as Parquet files with their
+     * manifest, then verified from the files alone; both commands printed as an analyst runs them.
+     */
+    private void exportAndVerify(DevEnvironment env, String board) throws IOException, ProofException {
+        Path dir = workDir.resolve("export-" + board);
+        if (Files.exists(dir)) {
+            try (Stream<Path> old = Files.walk(dir)) {
+                for (Path p : old.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+        DatabaseLogin db = env.stack().database();
+        Map<String, String> conf = Map.of(
+                "ELECTORAL_LOG_JDBC_URL", db.jdbcUrl(),
+                "ELECTORAL_LOG_DB_USER", db.user(),
+                "ELECTORAL_LOG_DB_PASSWORD", db.password());
+        String[] export = {"--board", board, "--format", "parquet", "--out", dir.toString()};
+        System.out.println("  export: electoral-log export " + String.join(" ", export));
+        if (new CommandLine(new ExportCommand(conf, indented(), System.err)).execute(export) != 0) {
+            throw new ProofException("export of " + board + " failed");
+        }
+        String[] verify = {
+            dir.toString(),
+            "--log-key",
+            env.signer().verifierKey(),
+            "--witness-key",
+            env.witness().verifierKey(),
+            "--quorum",
+            "1"
+        };
+        System.out.println("  verify-export: electoral-log verify-export " + dir + " --log-key '"
+                + env.signer().verifierKey() + "' --witness-key '"
+                + env.witness().verifierKey() + "' --quorum 1");
+        if (new CommandLine(new VerifyExportCommand(indented(), System.err)).execute(verify) != 0) {
+            throw new ProofException("verify-export refused the export of " + board);
+        }
+    }
+
+    /** Standard output with each line indented under the summary's. */
+    private static PrintStream indented() {
+        return new PrintStream(
+                new FilterOutputStream(System.out) {
+                    private boolean lineStart = true;
+
+                    @Override
+                    public void write(int b) throws IOException {
+                        if (lineStart) {
+                            out.write(' ');
+                            out.write(' ');
+                            out.write(' ');
+                            out.write(' ');
+                        }
+                        out.write(b);
+                        lineStart = b == '\n';
+                    }
+                },
+                true,
+                StandardCharsets.UTF_8);
     }
 
     /** Waits (polling) until the witness cosigned the board's checkpoint at its sealed size: the witnessed close. */

@@ -23,6 +23,8 @@ import picocli.CommandLine.Command;
             EraseCommand.class,
             MonitorCommand.class,
             VerifyBoardCommand.class,
+            ExportCommand.class,
+            VerifyExportCommand.class,
             PublishTilesCommand.class,
             RebuildCommand.class,
             AuditCommand.class,

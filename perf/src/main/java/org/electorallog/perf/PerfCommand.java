@@ -28,6 +28,7 @@ import picocli.CommandLine.Option;
             StorageCommand.class,
             RebuildCommand.class,
             VerifyBoardCommand.class,
+            ExportCommand.class,
             TilesCommand.class,
             WitnessRoundsCommand.class,
             ProofsCommand.class,

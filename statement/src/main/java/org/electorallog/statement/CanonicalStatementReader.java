@@ -2,6 +2,7 @@ package org.electorallog.statement;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -113,6 +114,21 @@ public final class CanonicalStatementReader {
         return entriesToEnd(r, value);
     }
 
+    /**
+     * A nested value (a record, array or map as {@link #fields} hands it out) decoded whole: a
+     * record or map as an ordered map of its entries, an array as a list, each scalar as {@link
+     * #fields} gives it (a null as null), nested values decoded in turn. What an export writes as
+     * JSON. More than {@link #MAX_DEPTH} levels are refused.
+     */
+    public static Object value(byte[] value) {
+        Cursor r = new Cursor(value);
+        Object out = r.value(0);
+        if (r.pos != value.length) {
+            throw new IllegalArgumentException("canonical value has " + (value.length - r.pos) + " trailing bytes");
+        }
+        return out;
+    }
+
     private static Map<String, Object> recordToEnd(Cursor r, byte[] canonical) {
         if (r.u8() != 0x07) {
             throw new IllegalArgumentException("canonical value is not a record");
@@ -172,6 +188,54 @@ public final class CanonicalStatementReader {
 
         String str() {
             return new String(bytes(), StandardCharsets.UTF_8);
+        }
+
+        /** One value decoded whole, {@code depth} levels in. */
+        Object value(int depth) {
+            if (depth > MAX_DEPTH) {
+                throw new IllegalArgumentException(
+                        "canonical value nested deeper than " + MAX_DEPTH + " levels at byte " + pos);
+            }
+            int at = pos;
+            int tag = u8();
+            switch (tag) {
+                case 0x00:
+                    return null;
+                case 0x01:
+                    return u8() != 0;
+                case 0x02:
+                    return int64();
+                case 0x03:
+                    return Double.longBitsToDouble(int64());
+                case 0x04:
+                case 0x06:
+                    return str();
+                case 0x05:
+                    return bytes();
+                case 0x07:
+                case 0x09: {
+                    if (tag == 0x07) {
+                        str(); // the record's name
+                    }
+                    long n = uvarint();
+                    Map<String, Object> out = new LinkedHashMap<>();
+                    for (long i = 0; i < n; i++) {
+                        String name = str();
+                        out.put(name, value(depth + 1));
+                    }
+                    return out;
+                }
+                case 0x08: {
+                    long n = uvarint();
+                    List<Object> out = new ArrayList<>();
+                    for (long i = 0; i < n; i++) {
+                        out.add(value(depth + 1));
+                    }
+                    return out;
+                }
+                default:
+                    throw new IllegalArgumentException("unknown canonical tag " + tag + " at byte " + at);
+            }
         }
 
         /**

@@ -1,0 +1,265 @@
+package org.electorallog.export;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * An export's rows in Parquet files, written and read by DuckDB in this process (decision 138):
+ * one table of {@link ExportRow}s in memory, copied to a file every {@code rowsPerFile} rows, so
+ * memory holds one file's rows at most; row groups of 122,880 rows (DuckDB's own, which its reader
+ * splits across threads), zstd. Files are named {@code records-00000.parquet} on, in leaf order.
+ */
+public final class ParquetFiles {
+    /** Rows a Parquet row group holds (DuckDB's default vector count per row group). */
+    public static final int ROW_GROUP = 122_880;
+
+    /** Rows a file holds by default. */
+    public static final int ROWS_PER_FILE = 1_000_000;
+
+    /** The columns, in file order, with their DuckDB types (docs/analysts.md describes each). */
+    static final String COLUMNS = "record_id BIGINT, board VARCHAR, kind VARCHAR, statement_time TIMESTAMP, "
+            + "delivery_id VARCHAR, sender_name VARCHAR, sender_public_key BLOB, user_id VARCHAR, username VARCHAR, "
+            + "election_id VARCHAR, area_id VARCHAR, ballot_id VARCHAR, format_version INTEGER, body VARCHAR, "
+            + "commitments VARCHAR, artifact BLOB, statement BLOB";
+
+    /** What the reader selects, the time as milliseconds (no time zone can move it). */
+    private static final String SELECT = "SELECT record_id, board, kind, epoch_ms(statement_time), delivery_id, "
+            + "sender_name, sender_public_key, user_id, username, election_id, area_id, ballot_id, format_version, "
+            + "body, commitments, artifact, statement FROM read_parquet(?)";
+
+    private ParquetFiles() {}
+
+    private static Connection open(int threads) throws IOException {
+        try {
+            Properties p = new Properties();
+            p.setProperty("threads", String.valueOf(threads));
+            Connection c = DriverManager.getConnection("jdbc:duckdb:", p);
+            try (Statement s = c.createStatement()) {
+                s.execute("SET preserve_insertion_order = true");
+            }
+            return c;
+        } catch (SQLException e) {
+            throw new IOException("DuckDB does not start: " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes rows in leaf order into Parquet files in a directory. */
+    public static final class Writer implements AutoCloseable {
+        private final Path dir;
+        private final int rowsPerFile;
+        private final Connection db;
+        private final List<ExportManifest.File> written = new ArrayList<>();
+        private DuckDBAppender appender;
+        private long first = -1;
+        private long next = -1;
+        private int rows;
+
+        /** A writer into {@code dir} (made when missing), {@code rowsPerFile} rows a file. */
+        public Writer(Path dir, int rowsPerFile) throws IOException {
+            if (rowsPerFile < 1) {
+                throw new IllegalArgumentException("a file holds at least one row, not " + rowsPerFile);
+            }
+            this.dir = Files.createDirectories(dir);
+            this.rowsPerFile = rowsPerFile;
+            this.db = open(Math.max(1, Runtime.getRuntime().availableProcessors()));
+            try (Statement s = db.createStatement()) {
+                s.execute("CREATE TABLE export_rows (" + COLUMNS + ")");
+            } catch (SQLException e) {
+                throw new IOException("DuckDB refused the export table: " + e.getMessage(), e);
+            }
+        }
+
+        /** Appends the row of the next leaf; rows must come in leaf order without a gap. */
+        public void write(ExportRow r) throws IOException {
+            if (next >= 0 && r.recordId() != next) {
+                throw new IllegalArgumentException(
+                        "rows come in leaf order: " + next + " was due, not " + r.recordId());
+            }
+            try {
+                if (appender == null) {
+                    appender = ((DuckDBConnection) db).createAppender(DuckDBConnection.DEFAULT_SCHEMA, "export_rows");
+                    first = r.recordId();
+                }
+                appender.beginRow()
+                        .append(r.recordId())
+                        .append(r.board())
+                        .append(r.kind())
+                        .appendEpochMicros(Math.multiplyExact(r.statementMillis(), 1000L));
+                appender.append(r.deliveryId()).append(r.senderName());
+                blob(r.senderPublicKey());
+                text(r.userId());
+                text(r.username());
+                text(r.electionId());
+                text(r.areaId());
+                text(r.ballotId());
+                if (r.formatVersion() == null) {
+                    appender.appendNull();
+                } else {
+                    appender.append(r.formatVersion().intValue());
+                }
+                text(r.body());
+                text(r.commitments());
+                blob(r.artifact());
+                blob(r.statement());
+                appender.endRow();
+            } catch (SQLException e) {
+                throw new IOException("DuckDB refused row " + r.recordId() + ": " + e.getMessage(), e);
+            }
+            next = r.recordId() + 1;
+            if (++rows == rowsPerFile) {
+                flushFile();
+            }
+        }
+
+        private void text(String v) throws SQLException {
+            if (v == null) {
+                appender.appendNull();
+            } else {
+                appender.append(v);
+            }
+        }
+
+        private void blob(byte[] v) throws SQLException {
+            if (v == null) {
+                appender.appendNull();
+            } else {
+                appender.append(v);
+            }
+        }
+
+        private void flushFile() throws IOException {
+            if (rows == 0) {
+                return;
+            }
+            String name = String.format("records-%05d.parquet", written.size());
+            Path file = dir.resolve(name);
+            try {
+                appender.close();
+                appender = null;
+                try (Statement s = db.createStatement()) {
+                    s.execute("COPY export_rows TO '" + quoted(file) + "' (FORMAT parquet, COMPRESSION zstd, "
+                            + "ROW_GROUP_SIZE " + ROW_GROUP + ")");
+                    s.execute("DELETE FROM export_rows");
+                }
+            } catch (SQLException e) {
+                throw new IOException("DuckDB could not write " + file + ": " + e.getMessage(), e);
+            }
+            written.add(new ExportManifest.File(name, sha256(file), first, next));
+            rows = 0;
+        }
+
+        /** Writes the last file and returns every file written, in order. */
+        public List<ExportManifest.File> finish() throws IOException {
+            flushFile();
+            return List.copyOf(written);
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                if (appender != null) {
+                    appender.close();
+                }
+                db.close();
+            } catch (SQLException e) {
+                throw new IOException("DuckDB did not close: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Told each row of a file, in the file's order. */
+    @FunctionalInterface
+    public interface RowSink {
+        void accept(ExportRow row) throws IOException;
+    }
+
+    /** Reads the rows of one Parquet file in its order (DuckDB keeps a scan's order: preserve_insertion_order). */
+    public static void read(Path file, RowSink sink) throws IOException {
+        try (Connection db = open(1);
+                PreparedStatement ps = db.prepareStatement(SELECT)) {
+            ps.setString(1, file.toString());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    int f = rs.getInt(13);
+                    Integer format = rs.wasNull() ? null : f;
+                    sink.accept(new ExportRow(
+                            rs.getLong(1),
+                            rs.getString(2),
+                            rs.getString(3),
+                            rs.getLong(4),
+                            rs.getString(5),
+                            rs.getString(6),
+                            rs.getBytes(7),
+                            rs.getString(8),
+                            rs.getString(9),
+                            rs.getString(10),
+                            rs.getString(11),
+                            rs.getString(12),
+                            format,
+                            rs.getString(14),
+                            rs.getString(15),
+                            rs.getBytes(16),
+                            rs.getBytes(17)));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IOException(file.getFileName() + " cannot be read as the export's Parquet: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * docs/analysts.md's turnout query, run by DuckDB over every Parquet file of an export's
+     * directory: cast votes per hour of their statement time (UTC), the hour as
+     * {@code yyyy-MM-ddTHH:00Z}.
+     */
+    public static Map<String, Long> castVotesByHour(Path dir) throws IOException {
+        String sql = "SELECT strftime(date_trunc('hour', statement_time), '%Y-%m-%dT%H:00Z') AS hour, count(*) "
+                + "FROM read_parquet(?) WHERE kind = 'CAST_VOTE' GROUP BY hour ORDER BY hour";
+        Map<String, Long> out = new TreeMap<>();
+        try (Connection db = open(Math.max(1, Runtime.getRuntime().availableProcessors()));
+                PreparedStatement ps = db.prepareStatement(sql)) {
+            ps.setString(1, dir.resolve("*.parquet").toString());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getString(1), rs.getLong(2));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IOException("DuckDB could not count the votes of " + dir + ": " + e.getMessage(), e);
+        }
+        return out;
+    }
+
+    /** SHA-256 of a file's bytes. */
+    public static byte[] sha256(Path file) throws IOException {
+        try (InputStream in = new DigestInputStream(Files.newInputStream(file), MessageDigest.getInstance("SHA-256"))) {
+            in.transferTo(OutputStream.nullOutputStream());
+            return ((DigestInputStream) in).getMessageDigest().digest();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String quoted(Path file) {
+        return file.toAbsolutePath().toString().replace("'", "''");
+    }
+}
