@@ -73,12 +73,18 @@ public final class ParquetFiles {
         private long next = -1;
         private int rows;
 
-        /** A writer into {@code dir} (made when missing), {@code rowsPerFile} rows a file. */
+        /** A writer into {@code dir} (made when missing, refused when not empty), {@code rowsPerFile} rows a file. */
         public Writer(Path dir, int rowsPerFile) throws IOException {
             if (rowsPerFile < 1) {
                 throw new IllegalArgumentException("a file holds at least one row, not " + rowsPerFile);
             }
             this.dir = Files.createDirectories(dir);
+            try (var present = Files.list(dir)) {
+                if (present.findAny().isPresent()) {
+                    // an older export's files would be read with these by a glob over the directory
+                    throw new IOException(dir + " is not empty: give an export a directory of its own");
+                }
+            }
             this.rowsPerFile = rowsPerFile;
             this.db = open(Math.max(1, Runtime.getRuntime().availableProcessors()));
             try (Statement s = db.createStatement()) {

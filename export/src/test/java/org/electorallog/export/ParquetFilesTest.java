@@ -64,5 +64,6 @@ class ParquetFilesTest {
                 .findFirst()
                 .orElseThrow();
         assertTrue(published.body().contains("\"election_ids\":["), published.body());
+        assertThrows(java.io.IOException.class, () -> new ParquetFiles.Writer(dir, 700), "a directory in use");
     }
 }
