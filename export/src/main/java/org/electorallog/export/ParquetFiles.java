@@ -27,6 +27,8 @@ import org.duckdb.DuckDBConnection;
  * one table of {@link ExportRow}s in memory, copied to a file every {@code rowsPerFile} rows, so
  * memory holds one file's rows at most; row groups of 122,880 rows (DuckDB's own, which its reader
  * splits across threads), zstd. Files are named {@code records-00000.parquet} on, in leaf order.
+ * In the personal view each records file has an openings file of the same records beside it,
+ * {@code openings-00000.parquet} on ({@link OpenedValue}: the values a role that may read them gets).
  */
 public final class ParquetFiles {
     /** Rows a Parquet row group holds (DuckDB's default vector count per row group). */
@@ -41,6 +43,9 @@ public final class ParquetFiles {
             + "election_id VARCHAR, area_id VARCHAR, ballot_id VARCHAR, format_version INTEGER, body VARCHAR, "
             + "commitments VARCHAR, artifact BLOB, statement BLOB";
 
+    /** The columns of an openings file, in file order. */
+    static final String OPENING_COLUMNS = "record_id BIGINT, path VARCHAR, value VARCHAR, salt BLOB";
+
     /** What the reader selects, the time as milliseconds (no time zone can move it). */
     private static final String SELECT = "SELECT record_id, board, kind, epoch_ms(statement_time), delivery_id, "
             + "sender_name, sender_public_key, user_id, username, election_id, area_id, ballot_id, format_version, "
@@ -52,6 +57,7 @@ public final class ParquetFiles {
         try {
             Properties p = new Properties();
             p.setProperty("threads", String.valueOf(threads));
+            p.setProperty("jdbc_stream_results", "true"); // a file's rows in chunks, not all at once in memory
             Connection c = DriverManager.getConnection("jdbc:duckdb:", p);
             try (Statement s = c.createStatement()) {
                 s.execute("SET preserve_insertion_order = true");
@@ -67,14 +73,27 @@ public final class ParquetFiles {
         private final Path dir;
         private final int rowsPerFile;
         private final Connection db;
+        private final boolean withOpenings;
         private final List<ExportManifest.File> written = new ArrayList<>();
+        private final List<ExportManifest.File> openingsWritten = new ArrayList<>();
+        private final FileListener listener;
         private DuckDBAppender appender;
+        private DuckDBAppender openingsAppender;
         private long first = -1;
         private long next = -1;
         private int rows;
 
         /** A writer into {@code dir} (made when missing, refused when not empty), {@code rowsPerFile} rows a file. */
         public Writer(Path dir, int rowsPerFile) throws IOException {
+            this(dir, rowsPerFile, false, f -> {});
+        }
+
+        /**
+         * As {@link #Writer(Path, int)}; with {@code withOpenings} an openings file beside each
+         * records file ({@link #write(ExportRow, List)}); {@code listener} is told each file once
+         * it is complete, records file before its openings file.
+         */
+        public Writer(Path dir, int rowsPerFile, boolean withOpenings, FileListener listener) throws IOException {
             if (rowsPerFile < 1) {
                 throw new IllegalArgumentException("a file holds at least one row, not " + rowsPerFile);
             }
@@ -86,12 +105,47 @@ public final class ParquetFiles {
                 }
             }
             this.rowsPerFile = rowsPerFile;
+            this.withOpenings = withOpenings;
+            this.listener = listener;
             this.db = open(Math.max(1, Runtime.getRuntime().availableProcessors()));
             try (Statement s = db.createStatement()) {
                 s.execute("CREATE TABLE export_rows (" + COLUMNS + ")");
+                s.execute("CREATE TABLE export_openings (" + OPENING_COLUMNS + ")");
             } catch (SQLException e) {
                 throw new IOException("DuckDB refused the export table: " + e.getMessage(), e);
             }
+        }
+
+        /**
+         * Appends the row of the next leaf with the opened values of its record (the personal
+         * view; empty when none are held), in path order.
+         */
+        public void write(ExportRow r, List<OpenedValue> opened) throws IOException {
+            if (!withOpenings) {
+                throw new IllegalStateException("this writer writes the public view: no opened values");
+            }
+            try {
+                if (openingsAppender == null) {
+                    openingsAppender =
+                            ((DuckDBConnection) db).createAppender(DuckDBConnection.DEFAULT_SCHEMA, "export_openings");
+                }
+                for (OpenedValue o : opened) {
+                    if (o.recordId() != r.recordId()) {
+                        throw new IllegalArgumentException(
+                                "an opened value of record " + o.recordId() + " given with record " + r.recordId());
+                    }
+                    openingsAppender
+                            .beginRow()
+                            .append(o.recordId())
+                            .append(o.path())
+                            .append(o.value())
+                            .append(o.salt())
+                            .endRow();
+                }
+            } catch (SQLException e) {
+                throw new IOException("DuckDB refused the openings of row " + r.recordId() + ": " + e.getMessage(), e);
+            }
+            write(r);
         }
 
         /** Appends the row of the next leaf; rows must come in leaf order without a gap. */
@@ -156,27 +210,46 @@ public final class ParquetFiles {
             if (rows == 0) {
                 return;
             }
-            String name = String.format("records-%05d.parquet", written.size());
-            Path file = dir.resolve(name);
+            int n = written.size();
             try {
                 appender.close();
                 appender = null;
-                try (Statement s = db.createStatement()) {
-                    s.execute("COPY export_rows TO '" + quoted(file) + "' (FORMAT parquet, COMPRESSION zstd, "
-                            + "ROW_GROUP_SIZE " + ROW_GROUP + ")");
-                    s.execute("DELETE FROM export_rows");
+                if (openingsAppender != null) {
+                    openingsAppender.close();
+                    openingsAppender = null;
                 }
             } catch (SQLException e) {
-                throw new IOException("DuckDB could not write " + file + ": " + e.getMessage(), e);
+                throw new IOException("DuckDB could not close its appender: " + e.getMessage(), e);
             }
-            written.add(new ExportManifest.File(name, sha256(file), first, next));
+            written.add(copy("export_rows", String.format("records-%05d.parquet", n)));
+            if (withOpenings) {
+                openingsWritten.add(copy("export_openings", String.format("openings-%05d.parquet", n)));
+            }
             rows = 0;
         }
 
+        /** Copies {@code table} into the file {@code name} and empties it; the listener is told. */
+        private ExportManifest.File copy(String table, String name) throws IOException {
+            Path file = dir.resolve(name);
+            try (Statement s = db.createStatement()) {
+                s.execute("COPY " + table + " TO '" + quoted(file) + "' (FORMAT parquet, COMPRESSION zstd, "
+                        + "ROW_GROUP_SIZE " + ROW_GROUP + ")");
+                s.execute("DELETE FROM " + table);
+            } catch (SQLException e) {
+                throw new IOException("DuckDB could not write " + file + ": " + e.getMessage(), e);
+            }
+            ExportManifest.File f = new ExportManifest.File(name, sha256(file), first, next);
+            listener.written(file);
+            return f;
+        }
+
+        /** The files written: records files in order, and in the personal view an openings file beside each. */
+        public record Written(List<ExportManifest.File> records, List<ExportManifest.File> openings) {}
+
         /** Writes the last file and returns every file written, in order. */
-        public List<ExportManifest.File> finish() throws IOException {
+        public Written finish() throws IOException {
             flushFile();
-            return List.copyOf(written);
+            return new Written(List.copyOf(written), List.copyOf(openingsWritten));
         }
 
         @Override
@@ -185,11 +258,20 @@ public final class ParquetFiles {
                 if (appender != null) {
                     appender.close();
                 }
+                if (openingsAppender != null) {
+                    openingsAppender.close();
+                }
                 db.close();
             } catch (SQLException e) {
                 throw new IOException("DuckDB did not close: " + e.getMessage(), e);
             }
         }
+    }
+
+    /** Told each file a writer completes, with its path, before the writer goes on. */
+    @FunctionalInterface
+    public interface FileListener {
+        void written(Path file) throws IOException;
     }
 
     /** Told each row of a file, in the file's order. */
@@ -233,6 +315,61 @@ public final class ParquetFiles {
     }
 
     /**
+     * The rows of one openings file in its order, pulled one at a time: a verifier walks them
+     * beside the records file of the same records (memory holds one chunk of each).
+     */
+    public static final class OpeningsReader implements AutoCloseable {
+        private final Path file;
+        private final Connection db;
+        private final PreparedStatement ps;
+        private final ResultSet rs;
+
+        /** Opens {@code file}; thrown when it is not an openings file. */
+        public OpeningsReader(Path file) throws IOException {
+            this.file = file;
+            Connection c = open(1);
+            try {
+                this.db = c;
+                this.ps = c.prepareStatement("SELECT record_id, path, value, salt FROM read_parquet(?)");
+                ps.setString(1, file.toString());
+                this.rs = ps.executeQuery();
+            } catch (SQLException e) {
+                try {
+                    c.close();
+                } catch (SQLException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw new IOException(
+                        file.getFileName() + " cannot be read as the export's openings: " + e.getMessage(), e);
+            }
+        }
+
+        /** The next opened value, or null after the last. */
+        public OpenedValue next() throws IOException {
+            try {
+                if (!rs.next()) {
+                    return null;
+                }
+                return new OpenedValue(rs.getLong(1), rs.getString(2), rs.getBytes(4), rs.getString(3));
+            } catch (SQLException e) {
+                throw new IOException(
+                        file.getFileName() + " cannot be read as the export's openings: " + e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try (Connection c = db;
+                    PreparedStatement p = ps;
+                    ResultSet r = rs) {
+                // closed in reverse order by the try
+            } catch (SQLException e) {
+                throw new IOException("DuckDB did not close: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
      * docs/analysts.md's turnout query, run by DuckDB over every Parquet file of an export's
      * directory: cast votes per hour of their statement time (UTC), the hour as
      * {@code yyyy-MM-ddTHH:00Z}.
@@ -243,7 +380,7 @@ public final class ParquetFiles {
         Map<String, Long> out = new TreeMap<>();
         try (Connection db = open(Math.max(1, Runtime.getRuntime().availableProcessors()));
                 PreparedStatement ps = db.prepareStatement(sql)) {
-            ps.setString(1, dir.resolve("*.parquet").toString());
+            ps.setString(1, dir.resolve("records-*.parquet").toString());
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.put(rs.getString(1), rs.getLong(2));

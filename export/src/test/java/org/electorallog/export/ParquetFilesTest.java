@@ -38,7 +38,7 @@ class ParquetFilesTest {
                 written.add(r);
                 w.write(r);
             }
-            files = w.finish();
+            files = w.finish().records();
             ExportRow late = ExportRow.of(5, statements.get(0));
             assertThrows(IllegalArgumentException.class, () -> w.write(late));
         }
@@ -65,5 +65,66 @@ class ParquetFilesTest {
                 .orElseThrow();
         assertTrue(published.body().contains("\"election_ids\":["), published.body());
         assertThrows(java.io.IOException.class, () -> new ParquetFiles.Writer(dir, 700), "a directory in use");
+    }
+
+    @Test
+    void openingsFilesSitBesideTheirRecordsFilesAndComeBackInOrder() throws Exception {
+        Path dir = Path.of("target/parquet-openings-test-" + System.nanoTime());
+        ElectionStatements made = new ElectionStatements("b", 2);
+        List<Path> told = new ArrayList<>();
+        List<OpenedValue> opened = new ArrayList<>();
+        ParquetFiles.Writer.Written files;
+        try (ParquetFiles.Writer w = new ParquetFiles.Writer(dir, 3, true, told::add)) {
+            for (int i = 0; i < 7; i++) {
+                byte[] st = CanonicalStatement.encode(made.vote("voter-" + i, ElectionStatements.EPOCH_MILLIS + i));
+                List<OpenedValue> mine = i == 4
+                        ? List.of() // erased: a record may have no openings left
+                        : List.of(
+                                new OpenedValue(i, "user_id", new byte[16], "voter-" + i),
+                                new OpenedValue(i, "username", new byte[16], "name-" + i));
+                opened.addAll(mine);
+                w.write(ExportRow.of(i, st), mine);
+            }
+            files = w.finish();
+            ExportRow next = ExportRow.of(7, CanonicalStatement.encode(made.vote("x", 0)));
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> w.write(next, List.of(new OpenedValue(6, "user_id", new byte[16], "x"))),
+                    "a value of another record");
+        }
+        assertEquals(3, files.records().size());
+        assertEquals(3, files.openings().size());
+        assertEquals(
+                List.of(
+                        "records-00000.parquet",
+                        "openings-00000.parquet",
+                        "records-00001.parquet",
+                        "openings-00001.parquet",
+                        "records-00002.parquet",
+                        "openings-00002.parquet"),
+                told.stream().map(p -> p.getFileName().toString()).toList(),
+                "each file told once complete, records before its openings");
+        List<OpenedValue> read = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ExportManifest.File o = files.openings().get(i);
+            assertEquals(files.records().get(i).first(), o.first());
+            assertEquals(files.records().get(i).end(), o.end());
+            try (ParquetFiles.OpeningsReader r = new ParquetFiles.OpeningsReader(dir.resolve(o.name()))) {
+                for (OpenedValue v = r.next(); v != null; v = r.next()) {
+                    read.add(v);
+                }
+            }
+        }
+        assertEquals(opened.size(), read.size());
+        for (int i = 0; i < read.size(); i++) {
+            assertEquals(opened.get(i).recordId(), read.get(i).recordId());
+            assertEquals(opened.get(i).path(), read.get(i).path());
+            assertEquals(opened.get(i).value(), read.get(i).value());
+            assertEquals(16, read.get(i).salt().length);
+        }
+        try (ParquetFiles.Writer w = new ParquetFiles.Writer(Path.of(dir + "-public"), 3)) {
+            ExportRow row = ExportRow.of(0, CanonicalStatement.encode(made.vote("x", 0)));
+            assertThrows(IllegalStateException.class, () -> w.write(row, List.of()), "the public view has no values");
+        }
     }
 }

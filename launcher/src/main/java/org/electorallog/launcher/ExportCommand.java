@@ -52,6 +52,13 @@ public final class ExportCommand implements Callable<Integer> {
             description = "records a Parquet file holds; default ${DEFAULT-VALUE}")
     int rowsPerFile;
 
+    @Option(
+            names = "--view",
+            defaultValue = ExportManifest.PUBLIC,
+            description = "public (what anyone may read; the default) or personal (also the opened personal values, "
+                    + "in openings files: for a role that may read them, never to publish)")
+    String view;
+
     /** The environment the configuration is read from (tests give their own). */
     Map<String, String> environment = System.getenv();
 
@@ -76,7 +83,7 @@ public final class ExportCommand implements Callable<Integer> {
             }
             BoardExport.Written w;
             try (Projection db = Projection.open(DatabaseLogin.of(Configuration.load(environment)), 1, "export")) {
-                w = BoardExport.export(db, new BoardExport.Request(board, at, from, to, out, rowsPerFile));
+                w = BoardExport.export(db, new BoardExport.Request(board, at, from, to, out, rowsPerFile, view));
             }
             ExportManifest m = w.manifest();
             long n = m.end() - m.start();
@@ -92,6 +99,10 @@ public final class ExportCommand implements Callable<Integer> {
                     m.files().size(),
                     w.seconds(),
                     n / Math.max(w.seconds(), 1e-9));
+            if (ExportManifest.PERSONAL.equals(view)) {
+                stdout.println("the personal view: " + out + " holds personal data (its openings files); give it only "
+                        + "to a role that may read personal values, never publish it");
+            }
             stdout.println("verify: electoral-log verify-export " + out + " --log-key <the log's verifier key>");
             return 0;
         } catch (RuntimeException e) {

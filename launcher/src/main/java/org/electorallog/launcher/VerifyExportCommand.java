@@ -2,6 +2,7 @@ package org.electorallog.launcher;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +11,8 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteVerifier;
+import org.electorallog.export.ExportArchive;
+import org.electorallog.export.ExportManifest;
 import org.electorallog.verifier.ExportVerifier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -26,7 +29,10 @@ import picocli.CommandLine.Parameters;
         description = "Verify an export (electoral-log export) against its signed checkpoint, then print the counts "
                 + "it proves. Exit 0 verified, 1 problems, 2 failure.")
 public final class VerifyExportCommand implements Callable<Integer> {
-    @Parameters(index = "0", description = "the export's directory (manifest.json and its Parquet files)")
+    @Parameters(
+            index = "0",
+            description = "the export's directory (manifest.json and its Parquet files), or the zip archive the "
+                    + "query API's export.parquet sent")
     Path dir;
 
     @Option(names = "--log-key", required = true, description = "the log's verifier key (repeatable)")
@@ -61,7 +67,7 @@ public final class VerifyExportCommand implements Callable<Integer> {
                 throw new IllegalArgumentException(
                         "--quorum " + quorum + " is more than the " + witnesses.size() + " witness key(s) given");
             }
-            r = ExportVerifier.verify(dir, keys, witnesses, quorum);
+            r = verify(keys, witnesses);
         } catch (IllegalArgumentException | IOException e) {
             stderr.println("verify-export: " + e.getMessage());
             return 2;
@@ -86,10 +92,32 @@ public final class VerifyExportCommand implements Callable<Integer> {
                 r.whole()
                         ? "counts (proven: the whole board at that checkpoint):"
                         : "counts (proven for this range only, not the whole board):");
+        if (ExportManifest.PERSONAL.equals(r.manifest().view())) {
+            stdout.printf(
+                    "personal view: %,d opened value(s) open their commitments in the leaves; it holds personal "
+                            + "data: never publish it%n",
+                    r.opened());
+        }
         print("records by kind", r.counts().recordsByKind());
         print("cast votes by election", r.counts().castVotesByElection());
         print("cast votes by hour (UTC)", r.counts().castVotesByHour());
         return 0;
+    }
+
+    /** The export in {@code dir}, or in the archive {@code dir} names, unpacked under java.io.tmpdir and deleted after. */
+    private ExportVerifier.Result verify(List<NoteVerifier> keys, List<Cosigner.Verifier> witnesses)
+            throws IOException {
+        if (!Files.isRegularFile(dir)) {
+            return ExportVerifier.verify(dir, keys, witnesses, quorum);
+        }
+        Path unpacked = Files.createTempDirectory("verify-export-");
+        try {
+            return ExportVerifier.verify(
+                    ExportArchive.extract(dir, unpacked.resolve("export")), keys, witnesses, quorum);
+        } finally {
+            ExportArchive.delete(unpacked.resolve("export"));
+            Files.delete(unpacked);
+        }
     }
 
     private void print(String title, Map<String, Long> counts) {

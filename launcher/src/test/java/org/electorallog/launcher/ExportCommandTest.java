@@ -3,8 +3,14 @@ package org.electorallog.launcher;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +20,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -23,9 +30,14 @@ import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Hex;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.SigningKey;
 import org.electorallog.export.ParquetFiles;
+import org.electorallog.infra.SharedStack;
+import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.avro.StatementKind;
+import org.electorallog.store.ProjectionDatabase;
+import org.electorallog.store.SqlSealingKeys;
 import org.electorallog.testkit.Poll;
 import org.electorallog.verifier.ExportVerifier;
 import org.electorallog.verifier.LogEndpoint;
@@ -39,16 +51,26 @@ import picocli.CommandLine;
  * {@code verify-export} verifies them and prints the counts they prove; a changed typed column, a
  * changed statement, a dropped row, rows of another checkpoint and a reordered file are each
  * refused with the reason (each tampered file given its new SHA-256 in the manifest, so the deeper
- * check is the one that refuses); a range of the board verifies with its range proof.
+ * check is the one that refuses); a range of the board verifies with its range proof. The personal
+ * view of a board in the committed form carries openings files whose values open the leaves'
+ * commitments (a changed value is refused); the query API streams the export as a zip for the
+ * analyst role, which verify-export checks as it is.
  */
 class ExportCommandTest {
     private static final int VOTES = 260;
+    private static final int COMMITTED_VOTES = 40;
+    private static final String TOKEN = "export-admin-token-0123456789";
     private static final Path ROOT = Path.of("target/export-test");
     private static Path whole;
     private static Path older;
     private static Path range;
     private static String logKey;
     private static String board;
+    private static Path personal;
+    private static Path committedPublic;
+    private static Path wholeZip;
+    private static Path personalZip;
+    private static Map<String, Integer> apiStatus = new HashMap<>();
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -59,8 +81,24 @@ class ExportCommandTest {
         Files.createDirectories(ROOT);
         board = "export-" + Long.toString(System.nanoTime(), 36);
         ElectionStatements made = new ElectionStatements(board, 63);
-        try (RunningLog log = new RunningLog("export")) {
+        String committedBoard = board + "-committed";
+        DatabaseLogin db = SharedStack.get().database();
+        try (RunningLog log = new RunningLog("export", TOKEN);
+                HikariDataSource keys =
+                        ProjectionDatabase.pool(db.jdbcUrl(), db.user(), db.password(), 2, "export-committed-keys");
+                ElectoralLogProducer committed = ElectoralLogProducer.builder(log.stack.kafkaBootstrap())
+                        .topic(log.topic)
+                        .senderKey(SigningKey.generate())
+                        .committedForm(new SqlSealingKeys(keys))
+                        .build()) {
             LogEndpoint api = new LogEndpoint(log.api.baseUrl(), null);
+            ElectionStatements committedVotes = new ElectionStatements(committedBoard, 64);
+            for (int i = 0; i < COMMITTED_VOTES; i++) {
+                var vote = committedVotes.vote("committed-voter-" + i, ElectionStatements.EPOCH_MILLIS + i);
+                vote.setSenderPublicKey(ByteBuffer.allocate(0)); // the producer's key, which signs it
+                committed.publish(vote);
+            }
+            committed.flush();
             for (var s : ElectionStatements.everyKind(board)) {
                 if (s.getKind() != StatementKind.UNKNOWN
                         && s.getKind() != StatementKind.BOARD_SEALED
@@ -81,8 +119,11 @@ class ExportCommandTest {
                 String note = api.checkpoint(board);
                 return note != null && size(note) >= total;
             });
+            Poll.until(Duration.ofMinutes(1), committedBoard + " checkpointed at " + COMMITTED_VOTES, () -> {
+                String note = api.checkpoint(committedBoard);
+                return note != null && size(note) == COMMITTED_VOTES;
+            });
             logKey = log.settings.signer().verifierKey();
-            DatabaseLogin db = log.stack.database();
             Map<String, String> env = new HashMap<>();
             env.put("ELECTORAL_LOG_JDBC_URL", db.jdbcUrl());
             env.put("ELECTORAL_LOG_DB_USER", db.user());
@@ -96,7 +137,57 @@ class ExportCommandTest {
             assertEquals(0, export(env, "--board", board, "--out", range.toString(), "--from", "3", "--to", "201"));
             assertEquals(
                     2, export(env, "--board", board, "--out", ROOT.resolve("x").toString(), "--at", "999999"));
+            personal = ROOT.resolve("personal");
+            committedPublic = ROOT.resolve("committed-public");
+            assertEquals(
+                    0,
+                    export(
+                            env,
+                            "--board",
+                            committedBoard,
+                            "--out",
+                            personal.toString(),
+                            "--view",
+                            "personal",
+                            "--rows-per-file",
+                            "25"));
+            assertEquals(0, export(env, "--board", committedBoard, "--out", committedPublic.toString()));
+            // the same from the query API, for the analyst role (the admin token covers it)
+            String exports = log.api.baseUrl() + "/admin/boards/";
+            wholeZip = download(exports + board + "/export.parquet.zip", TOKEN, ROOT.resolve("whole.zip"));
+            personalZip = download(
+                    exports + committedBoard + "/export.parquet.zip?view=personal",
+                    TOKEN,
+                    ROOT.resolve("personal.zip"));
+            apiStatus.put("no token", status(exports + board + "/export.parquet.zip", null));
+            apiStatus.put("bad view", status(exports + board + "/export.parquet.zip?view=everything", TOKEN));
+            apiStatus.put("no checkpoint there", status(exports + board + "/export.parquet.zip?at=999999", TOKEN));
+            apiStatus.put("no board", status(exports + "no-such-board/export.parquet.zip", TOKEN));
         }
+    }
+
+    private static HttpResponse<Path> fetch(String url, String token, Path to) throws Exception {
+        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(url));
+        if (token != null) {
+            r.header("Authorization", "Bearer " + token);
+        }
+        return HttpClient.newHttpClient().send(r.build(), HttpResponse.BodyHandlers.ofFile(to));
+    }
+
+    private static Path download(String url, String token, Path to) throws Exception {
+        HttpResponse<Path> r = fetch(url, token, to);
+        if (r.statusCode() != 200) {
+            throw new AssertionError(url + ": " + r.statusCode() + " " + Files.readString(to));
+        }
+        assertEquals("application/zip", r.headers().firstValue("Content-Type").orElse(""));
+        return to;
+    }
+
+    private static int status(String url, String token) throws Exception {
+        Path body = ROOT.resolve("status-" + System.nanoTime());
+        int code = fetch(url, token, body).statusCode();
+        Files.delete(body);
+        return code;
     }
 
     private static long size(String note) {
@@ -156,6 +247,67 @@ class ExportCommandTest {
         assertTrue(out.toString().contains("does not verify with the log key"), out.toString());
         assertEquals(2, verify(ROOT.resolve("none")), "no manifest");
         assertTrue(err.toString().contains("not an export directory"), err.toString());
+    }
+
+    @Test
+    void thePersonalViewsValuesOpenTheLeavesCommitments() throws Exception {
+        assertEquals(0, verify(personal), out + " " + err);
+        ExportVerifier.Result r = ExportVerifier.verify(personal, List.of(NoteVerifier.parse(logKey)), List.of(), 0);
+        assertTrue(r.verified(), r.problems().toString());
+        assertEquals(2, r.manifest().openings().size(), "an openings file beside each records file");
+        assertTrue(
+                out.toString().contains(String.format("personal view: %,d opened value(s)", r.opened())),
+                out.toString());
+        try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
+                Statement s = db.createStatement()) {
+            // every value the openings files hold was checked, and each vote's user ID is there to join on
+            ResultSet all = s.executeQuery(
+                    "SELECT count(*) FROM read_parquet('" + personal.toAbsolutePath() + "/openings-*.parquet')");
+            assertTrue(all.next());
+            assertEquals(r.opened(), all.getLong(1));
+            ResultSet users = s.executeQuery("SELECT count(DISTINCT o.value) FROM read_parquet('"
+                    + personal.toAbsolutePath() + "/records-*.parquet') v JOIN read_parquet('"
+                    + personal.toAbsolutePath() + "/openings-*.parquet') o USING (record_id) "
+                    + "WHERE v.kind = 'CAST_VOTE' AND o.path = 'user_id' AND v.user_id IS NULL");
+            assertTrue(users.next());
+            assertEquals(COMMITTED_VOTES, users.getLong(1), "the public columns hold no user ID; the openings do");
+        }
+        // the public view of the same board has no openings and no value
+        assertEquals(0, verify(committedPublic), out + " " + err);
+        try (Stream<Path> files = Files.list(committedPublic)) {
+            assertTrue(files.noneMatch(f -> f.getFileName().toString().startsWith("openings-")));
+        }
+        Path changed = copy(personal, "changed-value");
+        rewrite(
+                changed,
+                "openings-00001.parquet",
+                "UPDATE t SET value = 'someone-else' WHERE path = 'user_id' AND record_id = 30",
+                "record_id, path");
+        assertEquals(1, verify(changed), out.toString());
+        assertTrue(
+                out.toString().contains("value of user_id of record 30 does not open the statement's commitment"),
+                out.toString());
+        Path moved = copy(personal, "moved-value");
+        // a value of record 30 given as record 5's, in a file of records [25, 40)
+        rewrite(moved, "openings-00001.parquet", "UPDATE t SET record_id = 5 WHERE record_id = 30", "record_id, path");
+        assertEquals(1, verify(moved), out.toString());
+        assertTrue(
+                out.toString().contains("openings file openings-00001.parquet opens record 5 after record 24's row"),
+                out.toString());
+    }
+
+    @Test
+    void theQueryApiStreamsAnExportThatVerifiesAsItCame() throws Exception {
+        assertEquals(0, verify(wholeZip), out + " " + err);
+        assertTrue(out.toString().contains("counts (proven: the whole board at that checkpoint)"), out.toString());
+        assertEquals(0, verify(personalZip), out + " " + err);
+        assertTrue(out.toString().contains("personal view: "), out.toString());
+        assertEquals(Map.of("no token", 401, "bad view", 400, "no checkpoint there", 400, "no board", 404), apiStatus);
+        // an archive whose manifest no longer names its files' bytes is refused as a directory would be
+        Path cut = ROOT.resolve("cut.zip");
+        byte[] bytes = Files.readAllBytes(wholeZip);
+        Files.write(cut, Arrays.copyOf(bytes, bytes.length / 2));
+        assertEquals(2, verify(cut), out + " " + err);
     }
 
     @Test

@@ -14,6 +14,7 @@ import org.electorallog.projector.Projector;
 import org.electorallog.projector.ProjectorSettings;
 import org.electorallog.query.AccessSettings;
 import org.electorallog.query.QueryApi;
+import org.electorallog.query.QueryApiSettings;
 import org.electorallog.statement.KeyEncryptionKeys;
 
 /**
@@ -31,6 +32,11 @@ final class RunningLog implements AutoCloseable {
     final ElectoralLogProducer producer;
 
     RunningLog(String name) {
+        this(name, null);
+    }
+
+    /** A running log whose query API takes {@code adminToken} (null: no token at all). */
+    RunningLog(String name, String adminToken) {
         topic = name + "-events-" + Long.toString(System.nanoTime(), 36);
         String host = name + "-test.electoral-log.local";
         node = LogNode.on(
@@ -44,7 +50,11 @@ final class RunningLog implements AutoCloseable {
                         .withOriginPrefix(host + "/")
                         .withKeyEncryption(KeyEncryptionKeys.generate())
                         .withCheckpointEvery(Duration.ZERO))
-                .api(0, a -> a.withAccess(new AccessSettings(Map.of(), null, null, Set.of(), Set.of(), List.of())))
+                .api(0, a -> {
+                    QueryApiSettings open =
+                            a.withAccess(new AccessSettings(Map.of(), null, null, Set.of(), Set.of(), List.of()));
+                    return adminToken == null ? open : open.withAdminToken(adminToken);
+                })
                 .start();
         settings = node.settings();
         projector = node.projector();

@@ -39,7 +39,9 @@ final class ExportCommand implements Callable<Integer> {
             Path out = dirs.work.resolve("export-" + name);
             delete(out);
             BoardExport.Written w = BoardExport.export(
-                    env.db, new BoardExport.Request(name, null, null, null, out, ParquetFiles.ROWS_PER_FILE));
+                    env.db,
+                    new BoardExport.Request(
+                            name, null, null, null, out, ParquetFiles.ROWS_PER_FILE, ExportManifest.PUBLIC));
             ExportManifest m = w.manifest();
             long records = m.end() - m.start();
             long fileBytes = 0;

@@ -17,12 +17,15 @@ final class AnalystRoutes {
     private final RecordListing listing;
     private final Cursor cursors;
     private final ExportSlots exports;
+    private final ParquetExport parquet;
 
-    AnalystRoutes(PublicReads reader, RecordListing listing, Cursor cursors, ExportSlots exports) {
+    AnalystRoutes(
+            PublicReads reader, RecordListing listing, Cursor cursors, ExportSlots exports, ParquetExport parquet) {
         this.reader = reader;
         this.listing = listing;
         this.cursors = cursors;
         this.exports = exports;
+        this.parquet = parquet;
     }
 
     /** The filters a count takes: a listing's parameters without sort, order, limit and cursor. */
@@ -113,6 +116,16 @@ final class AnalystRoutes {
                         null,
                         "application/x-ndjson",
                         ctx -> exports.run(ctx, c -> jsonLines(c, true)),
+                        null,
+                        Role.ANONYMOUS),
+                new Route(
+                        HandlerType.GET,
+                        "/admin/boards/{board}/export.parquet.zip",
+                        ParquetExport.PARAMETERS,
+                        listed,
+                        null,
+                        "application/zip",
+                        ctx -> exports.run(ctx, parquet::run),
                         null,
                         Role.ANONYMOUS));
     }

@@ -3,13 +3,16 @@ package org.electorallog.query;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SortedSet;
 import org.electorallog.core.ProofBuilder;
 import org.electorallog.core.RangeProof;
 import org.electorallog.export.ExportManifest;
 import org.electorallog.export.ExportRow;
+import org.electorallog.export.OpenedValue;
 import org.electorallog.export.ParquetFiles;
+import org.electorallog.statement.PersonalOpenings.Opening;
 import org.electorallog.store.BoardState;
 import org.electorallog.store.CheckpointRow;
 import org.electorallog.store.Cosignatures;
@@ -22,21 +25,44 @@ import org.electorallog.store.Projection;
  * Parquet files (export {@link ParquetFiles}, one row a record made from its canonical bytes) with
  * the manifest beside them: the checkpoint with its stored cosignatures, each file's SHA-256 and
  * range, and the range proof from the stored tiles (core {@link RangeProof}, {@link ProofBuilder}).
+ * The personal view adds, beside each records file, the opened values the projection still holds of
+ * its records (store V21 records.openings; for the roles that may read them: the caller decides).
  */
 public final class BoardExport {
     private BoardExport() {}
 
     /**
      * What to export: the board, the checkpoint size (null: the latest witnessed checkpoint, else
-     * the latest), the range (nulls: the whole tree at that size), where, and rows a file.
+     * the latest), the range (nulls: the whole tree at that size), where, rows a file, and the view
+     * (export {@link ExportManifest#PUBLIC} or {@link ExportManifest#PERSONAL}).
      */
-    public record Request(String board, Long at, Long from, Long to, Path out, int rowsPerFile) {}
+    public record Request(String board, Long at, Long from, Long to, Path out, int rowsPerFile, String view) {
+        public Request {
+            if (!ExportManifest.PUBLIC.equals(view) && !ExportManifest.PERSONAL.equals(view)) {
+                throw new IllegalArgumentException("the view '" + view + "' is not one of "
+                        + ExportManifest.PUBLIC + " (anyone's) and " + ExportManifest.PERSONAL
+                        + " (with the opened personal values)");
+            }
+        }
+
+        boolean personal() {
+            return ExportManifest.PERSONAL.equals(view);
+        }
+    }
 
     /** What was written: the manifest and whether its checkpoint carries witnessed cosignatures. */
     public record Written(ExportManifest manifest, boolean witnessed, double seconds) {}
 
     /** Writes the export {@code q} asks for from one snapshot of {@code db}; a bad request is an IllegalArgumentException. */
     public static Written export(Projection db, Request q) {
+        return export(db, q, f -> {});
+    }
+
+    /**
+     * As {@link #export(Projection, Request)}, telling {@code listener} each Parquet file once it is
+     * complete (the query API streams them as they come) and the manifest last.
+     */
+    public static Written export(Projection db, Request q, ParquetFiles.FileListener listener) {
         long t0 = System.nanoTime();
         return db.read(r -> {
             BoardState state = r.state(q.board())
@@ -56,11 +82,12 @@ public final class BoardExport {
                 note.append(s.line());
             }
             List<byte[]> proof = ProofBuilder.hashRanges(RangeProof.ranges(start, end, size), r.tileSource(boardId));
-            List<ExportManifest.File> files = write(r, boardId, start, end, q);
+            ParquetFiles.Writer.Written files = write(r, boardId, start, end, q, listener);
             ExportManifest m = new ExportManifest(
-                    q.board(), start, end, size, note.toString(), ExportManifest.PUBLIC, files, proof);
+                    q.board(), start, end, size, note.toString(), q.view(), files.records(), files.openings(), proof);
             try {
                 m.write(q.out());
+                listener.written(q.out().resolve(ExportManifest.NAME));
             } catch (IOException e) {
                 throw new UncheckedIOException("writing the manifest into " + q.out(), e);
             }
@@ -84,18 +111,27 @@ public final class BoardExport {
                         + " (give --at the size of a checkpoint the log signed)"));
     }
 
-    private static List<ExportManifest.File> write(LogReader r, short boardId, long start, long end, Request q) {
-        try (ParquetFiles.Writer w = new ParquetFiles.Writer(q.out(), q.rowsPerFile())) {
-            r.statements(boardId, start, end, (id, statement) -> {
-                try {
-                    w.write(ExportRow.of(id, statement));
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                return true;
-            });
-            List<ExportManifest.File> files = w.finish();
-            long written = files.isEmpty() ? start : files.get(files.size() - 1).end();
+    private static ParquetFiles.Writer.Written write(
+            LogReader r, short boardId, long start, long end, Request q, ParquetFiles.FileListener listener) {
+        try (ParquetFiles.Writer w = new ParquetFiles.Writer(q.out(), q.rowsPerFile(), q.personal(), listener)) {
+            if (q.personal()) {
+                r.openedStatements(boardId, start, end, (id, statement, openings) -> {
+                    List<OpenedValue> opened = new ArrayList<>(openings.size());
+                    for (Opening o : openings) {
+                        opened.add(new OpenedValue(id, o.path(), o.salt(), o.value()));
+                    }
+                    written(() -> w.write(ExportRow.of(id, statement), opened));
+                });
+            } else {
+                r.statements(boardId, start, end, (id, statement) -> {
+                    written(() -> w.write(ExportRow.of(id, statement)));
+                    return true;
+                });
+            }
+            ParquetFiles.Writer.Written files = w.finish();
+            List<ExportManifest.File> records = files.records();
+            long written =
+                    records.isEmpty() ? start : records.get(records.size() - 1).end();
             if (written != end) {
                 throw new IllegalStateException(
                         "the projection holds records up to " + written + ", not " + end + ": run electoral-log audit");
@@ -103,6 +139,19 @@ public final class BoardExport {
             return files;
         } catch (IOException e) {
             throw new UncheckedIOException("writing the export into " + q.out(), e);
+        }
+    }
+
+    /** A write of the writer's, its IOException carried out of the store's pass. */
+    private interface Write {
+        void run() throws IOException;
+    }
+
+    private static void written(Write w) {
+        try {
+            w.run();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -75,11 +75,13 @@ public final class QueryApi implements AutoCloseable {
         routes.addAll(new PublicRoutes(reader, proofs, headLinks, new BallotLocator(reads, headLinks), cursors, access)
                 .routes());
         RatePolicy limits = settings.http().limits();
+        RecordListing listing = new RecordListing(reads);
         routes.addAll(new AnalystRoutes(
                         reader,
-                        new RecordListing(reads),
+                        listing,
                         cursors,
-                        new ExportSlots(limits.exportConcurrency(), limits.exportWriteTimeout()))
+                        new ExportSlots(limits.exportConcurrency(), limits.exportWriteTimeout()),
+                        new ParquetExport(reads, listing))
                 .routes());
         routes.addAll(new AdminRoutes(audits, verifier).routes());
         this.senders = new SenderRoutes(db, settings.registrar());

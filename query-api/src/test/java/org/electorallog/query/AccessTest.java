@@ -81,6 +81,7 @@ class AccessTest {
             Map.entry("GET /admin/boards/{board}/counts", Role.ANALYST),
             Map.entry("GET /admin/boards/{board}/export.csv", Role.ANALYST),
             Map.entry("GET /admin/boards/{board}/export.jsonl", Role.ANALYST),
+            Map.entry("GET /admin/boards/{board}/export.parquet.zip", Role.ANALYST),
             Map.entry("GET /admin/boards/{board}/votes.jsonl", Role.ANALYST),
             Map.entry("GET /admin/boards/{board}/records/explain", Role.ADMIN),
             Map.entry("GET /admin/boards/{board}/records/count/explain", Role.ADMIN),

@@ -164,6 +164,23 @@ public final class LogReader {
                 "reading the openings of record " + recordId, () -> StoredOpenings.of(c, boardId, recordId));
     }
 
+    /**
+     * The canonical statements of records [from, to) in ID order with the openings still held of
+     * each, values included (an export's personal view).
+     */
+    public void openedStatements(short boardId, long from, long to, OpenedSink sink) {
+        ProjectionException.wrap("reading statements with their openings", () -> {
+            StoredOpenings.statements(c, boardId, from, to, sink::accept);
+            return null;
+        });
+    }
+
+    /** What an opened pass sees: a record's ID, its canonical statement and its openings (empty: none held). */
+    @FunctionalInterface
+    public interface OpenedSink {
+        void accept(long id, byte[] statement, List<Opening> openings);
+    }
+
     /** A voter's records of a kind in an election, newest first ({@link Records#BALLOTS_SQL}). */
     public List<Records.Ballot> ballots(
             short boardId, short kind, String userId, String electionId, String ballotId, long beforeId, int limit) {

@@ -21,8 +21,10 @@ import org.electorallog.core.ProofException;
 import org.electorallog.core.RangeProof;
 import org.electorallog.export.ExportManifest;
 import org.electorallog.export.ExportRow;
+import org.electorallog.export.OpenedValue;
 import org.electorallog.export.ParquetFiles;
 import org.electorallog.statement.CanonicalStatementReader;
+import org.electorallog.statement.PersonalCommitment;
 
 /**
  * {@code electoral-log verify-export DIR} (issue 63): an export's Parquet files checked against
@@ -33,7 +35,10 @@ import org.electorallog.statement.CanonicalStatementReader;
  * ExportRow#of}) and compared, its statement checked as {@code verify-board} checks an entry
  * ({@link EntryChecks}), and its bytes hashed into its leaf (RFC 6962 section 2.1); the leaves
  * folded ({@link CompactRange}) with the manifest's range proof ({@link RangeProof}) into the
- * checkpoint's root. Then the counts (records by kind, cast votes by election and by hour): counts
+ * checkpoint's root. In the personal view, each openings file is checked as a records file is
+ * (SHA-256, the same records) and read beside it: every opened value must open its record's
+ * commitment at its path (statement {@link PersonalCommitment}), so a value can only be the one the
+ * leaf commits to. Then the counts (records by kind, cast votes by election and by hour): counts
  * of a verified range are counts of the log's own records.
  */
 public final class ExportVerifier {
@@ -49,11 +54,17 @@ public final class ExportVerifier {
 
     /**
      * What verify-export found: the manifest, the rows read, the problems (none: verified), the
-     * counts (over the rows read; proven only when verified), and whether the range is the whole
-     * tree at the checkpoint.
+     * counts (over the rows read; proven only when verified), whether the range is the whole tree
+     * at the checkpoint, and the opened values that opened their commitments (personal view).
      */
     public record Result(
-            ExportManifest manifest, long rows, List<String> problems, Counts counts, boolean whole, double seconds) {
+            ExportManifest manifest,
+            long rows,
+            List<String> problems,
+            Counts counts,
+            boolean whole,
+            long opened,
+            double seconds) {
         public boolean verified() {
             return problems.isEmpty();
         }
@@ -63,6 +74,10 @@ public final class ExportVerifier {
     private final Map<String, Long> byKind = new TreeMap<>();
     private final Map<String, Long> byElection = new TreeMap<>();
     private final Map<String, Long> byHour = new TreeMap<>();
+    private long opened;
+    private ParquetFiles.OpeningsReader openings;
+    private String openingsName;
+    private OpenedValue pending;
 
     private ExportVerifier() {}
 
@@ -102,10 +117,22 @@ public final class ExportVerifier {
             problem("the manifest's range [" + m.start() + ", " + m.end() + ") is not inside a tree of " + m.size());
             return result(m, 0, false, t0);
         }
+        boolean personal = ExportManifest.PERSONAL.equals(m.view());
+        if (!personal && !ExportManifest.PUBLIC.equals(m.view())) {
+            problem("the manifest's view '" + m.view() + "' is neither " + ExportManifest.PUBLIC + " nor "
+                    + ExportManifest.PERSONAL);
+        } else if (!personal && !m.openings().isEmpty()) {
+            problem("the manifest's view is " + ExportManifest.PUBLIC + " but it lists openings files");
+        } else if (personal && m.openings().size() != m.files().size()) {
+            problem("the manifest lists " + m.openings().size() + " openings files for "
+                    + m.files().size() + " records files: the personal view has one beside each");
+            personal = false;
+        }
         EntryChecks entries = new EntryChecks(m.board(), List.of(), null, logKeys, p -> problem(p.message()));
         CompactRange leaves = new CompactRange(m.start());
         long[] next = {m.start()};
-        for (ExportManifest.File f : m.files()) {
+        for (int i = 0; i < m.files().size(); i++) {
+            ExportManifest.File f = m.files().get(i);
             if (f.first() != next[0] || f.end() <= f.first()) {
                 problem("file " + f.name() + " holds records [" + f.first() + ", " + f.end() + "), where record "
                         + next[0] + " was due next: the files do not cover the range in order");
@@ -119,17 +146,29 @@ public final class ExportVerifier {
             if (!MessageDigest.isEqual(ParquetFiles.sha256(file), f.sha256())) {
                 problem("file " + f.name() + " is not the file the manifest names: its SHA-256 differs");
             }
+            if (personal && !openOpenings(dir, f, m.openings().get(i))) {
+                personal = false;
+            }
             long fileEnd = f.end();
-            ParquetFiles.read(file, row -> {
-                long id = next[0];
-                if (row.recordId() != id || id >= fileEnd) {
-                    problem("file " + f.name() + " holds record " + row.recordId() + " where record " + id
-                            + (id >= fileEnd ? " (past its range)" : "") + " was due: rows dropped, added or moved");
+            try {
+                ParquetFiles.read(file, row -> {
+                    long id = next[0];
+                    if (row.recordId() != id || id >= fileEnd) {
+                        problem("file " + f.name() + " holds record " + row.recordId() + " where record " + id
+                                + (id >= fileEnd ? " (past its range)" : "")
+                                + " was due: rows dropped, added or moved");
+                    }
+                    check(id, row, entries);
+                    leaves.append(Hashes.leafHash(row.statement()));
+                    next[0]++;
+                });
+                closeOpenings();
+            } finally {
+                if (openings != null) {
+                    openings.close();
+                    openings = null;
                 }
-                check(id, row, entries);
-                leaves.append(Hashes.leafHash(row.statement()));
-                next[0]++;
-            });
+            }
             if (next[0] != fileEnd) {
                 problem("file " + f.name() + " ends at record " + next[0] + ", not " + fileEnd
                         + ": rows dropped or added");
@@ -155,7 +194,7 @@ public final class ExportVerifier {
     }
 
     /** Row {@code id}: its typed columns against its bytes, its statement's checks, and the counts. */
-    private void check(long id, ExportRow row, EntryChecks entries) {
+    private void check(long id, ExportRow row, EntryChecks entries) throws IOException {
         Map<String, Object> fields;
         ExportRow again;
         try {
@@ -170,10 +209,75 @@ public final class ExportVerifier {
             problem("record " + id + "'s columns " + differ + " differ from its canonical statement bytes");
         }
         entries.entry(id, row.statement(), fields, null, null);
+        if (openings != null) {
+            opened(id, again, fields);
+        }
         byKind.merge(again.kind(), 1L, Long::sum);
         if (CAST_VOTE.equals(again.kind())) {
             byElection.merge(String.valueOf(again.electionId()), 1L, Long::sum);
             byHour.merge(HOUR.format(Instant.ofEpochMilli(again.statementMillis())), 1L, Long::sum);
+        }
+    }
+
+    /** Opens the openings file beside records file {@code f}; false (a problem said) when it cannot be used. */
+    private boolean openOpenings(Path dir, ExportManifest.File f, ExportManifest.File o) throws IOException {
+        if (o.first() != f.first() || o.end() != f.end()) {
+            problem("openings file " + o.name() + " holds records [" + o.first() + ", " + o.end() + "), not those of "
+                    + f.name() + " [" + f.first() + ", " + f.end() + ")");
+            return false;
+        }
+        Path file = dir.resolve(o.name()).normalize();
+        if (!file.startsWith(dir.normalize()) || !Files.isRegularFile(file)) {
+            problem("openings file " + o.name() + " is missing");
+            return false;
+        }
+        if (!MessageDigest.isEqual(ParquetFiles.sha256(file), o.sha256())) {
+            problem("openings file " + o.name() + " is not the file the manifest names: its SHA-256 differs");
+        }
+        openings = new ParquetFiles.OpeningsReader(file);
+        openingsName = o.name();
+        pending = openings.next();
+        return true;
+    }
+
+    /** The opened values of record {@code id} (those due now in the openings file), each against its commitment. */
+    private void opened(long id, ExportRow row, Map<String, Object> fields) throws IOException {
+        Map<String, Object> commitments = Map.of();
+        if (fields.get("commitments") instanceof byte[] raw) {
+            try {
+                commitments = CanonicalStatementReader.map(raw);
+            } catch (IllegalArgumentException e) {
+                problem("record " + id + "'s commitments do not decode: " + e.getMessage());
+            }
+        }
+        String previous = null;
+        while (pending != null && pending.recordId() <= id) {
+            OpenedValue o = pending;
+            pending = openings.next();
+            if (o.recordId() < id) {
+                problem("openings file " + openingsName + " opens record " + o.recordId() + " after record " + (id - 1)
+                        + "'s row: rows dropped, added or moved");
+            } else if (previous != null && previous.compareTo(o.path()) >= 0) {
+                problem("openings file " + openingsName + " opens " + o.path() + " of record " + id
+                        + " twice or out of path order");
+            } else if (!(commitments.get(o.path()) instanceof byte[] c)) {
+                problem("openings file " + openingsName + " opens " + o.path() + " of record " + id
+                        + ", which its statement does not commit to");
+            } else if (!PersonalCommitment.opens(c, row.board(), row.deliveryId(), o.path(), o.salt(), o.value())) {
+                problem("openings file " + openingsName + "'s value of " + o.path() + " of record " + id
+                        + " does not open the statement's commitment: it is not the value the leaf commits to");
+            } else {
+                opened++;
+            }
+            previous = o.path();
+        }
+    }
+
+    /** After a records file: an opened value left in its openings file is of no row of it. */
+    private void closeOpenings() throws IOException {
+        if (openings != null && pending != null) {
+            problem("openings file " + openingsName + " opens record " + pending.recordId()
+                    + ", which is not in its records file: rows dropped, added or moved");
         }
     }
 
@@ -184,6 +288,7 @@ public final class ExportVerifier {
                 List.copyOf(problems),
                 new Counts(Map.copyOf(byKind), Map.copyOf(byElection), Map.copyOf(byHour)),
                 whole,
+                opened,
                 (System.nanoTime() - t0) / 1e9);
     }
 }
