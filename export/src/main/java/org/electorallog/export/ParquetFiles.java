@@ -19,6 +19,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 
@@ -68,8 +71,23 @@ public final class ParquetFiles {
         }
     }
 
-    /** Writes rows in leaf order into Parquet files in a directory. */
+    /**
+     * Writes rows in leaf order into Parquet files in a directory. The caller's thread checks the
+     * order and hands rows over in batches; a thread of the writer's own appends them to DuckDB and
+     * copies each full file out, so making rows (the projection's read, {@link ExportRow#of}) and
+     * writing them run on two cores. At most {@link #BATCHES_IN_FLIGHT} batches wait between them.
+     */
     public static final class Writer implements AutoCloseable {
+        /** Rows handed to the writing thread at once. */
+        static final int BATCH = 1024;
+
+        /** Batches that may wait for the writing thread; the caller blocks beyond them. */
+        static final int BATCHES_IN_FLIGHT = 8;
+
+        private static final List<Row> END = new ArrayList<>();
+
+        private record Row(ExportRow row, List<OpenedValue> opened) {}
+
         private final Path dir;
         private final int rowsPerFile;
         private final Connection db;
@@ -77,6 +95,12 @@ public final class ParquetFiles {
         private final List<ExportManifest.File> written = new ArrayList<>();
         private final List<ExportManifest.File> openingsWritten = new ArrayList<>();
         private final FileListener listener;
+        private final BlockingQueue<List<Row>> batches = new ArrayBlockingQueue<>(BATCHES_IN_FLIGHT);
+        private final Thread writing;
+        private volatile Throwable failed;
+        private List<Row> batch = new ArrayList<>(BATCH);
+        private long due = -1; // the caller's side: the next leaf
+        // the writing thread's side
         private DuckDBAppender appender;
         private DuckDBAppender openingsAppender;
         private long first = -1;
@@ -91,7 +115,7 @@ public final class ParquetFiles {
         /**
          * As {@link #Writer(Path, int)}; with {@code withOpenings} an openings file beside each
          * records file ({@link #write(ExportRow, List)}); {@code listener} is told each file once
-         * it is complete, records file before its openings file.
+         * it is complete, records file before its openings file, on the writer's own thread.
          */
         public Writer(Path dir, int rowsPerFile, boolean withOpenings, FileListener listener) throws IOException {
             if (rowsPerFile < 1) {
@@ -109,11 +133,17 @@ public final class ParquetFiles {
             this.listener = listener;
             this.db = open(Math.max(1, Runtime.getRuntime().availableProcessors()));
             try (Statement s = db.createStatement()) {
+                // the tables only stage a file's rows for COPY, which compresses them itself
+                s.execute("SET force_compression = 'uncompressed'");
                 s.execute("CREATE TABLE export_rows (" + COLUMNS + ")");
                 s.execute("CREATE TABLE export_openings (" + OPENING_COLUMNS + ")");
             } catch (SQLException e) {
+                close(db, e);
                 throw new IOException("DuckDB refused the export table: " + e.getMessage(), e);
             }
+            this.writing = new Thread(this::writeBatches, "parquet-writer-" + dir.getFileName());
+            writing.setDaemon(true);
+            writing.start();
         }
 
         /**
@@ -124,40 +154,95 @@ public final class ParquetFiles {
             if (!withOpenings) {
                 throw new IllegalStateException("this writer writes the public view: no opened values");
             }
-            try {
-                if (openingsAppender == null) {
-                    openingsAppender =
-                            ((DuckDBConnection) db).createAppender(DuckDBConnection.DEFAULT_SCHEMA, "export_openings");
+            for (OpenedValue o : opened) {
+                if (o.recordId() != r.recordId()) {
+                    throw new IllegalArgumentException(
+                            "an opened value of record " + o.recordId() + " given with record " + r.recordId());
                 }
-                for (OpenedValue o : opened) {
-                    if (o.recordId() != r.recordId()) {
-                        throw new IllegalArgumentException(
-                                "an opened value of record " + o.recordId() + " given with record " + r.recordId());
-                    }
-                    openingsAppender
-                            .beginRow()
-                            .append(o.recordId())
-                            .append(o.path())
-                            .append(o.value())
-                            .append(o.salt())
-                            .endRow();
-                }
-            } catch (SQLException e) {
-                throw new IOException("DuckDB refused the openings of row " + r.recordId() + ": " + e.getMessage(), e);
             }
-            write(r);
+            hand(new Row(r, List.copyOf(opened)));
         }
 
         /** Appends the row of the next leaf; rows must come in leaf order without a gap. */
         public void write(ExportRow r) throws IOException {
-            if (next >= 0 && r.recordId() != next) {
-                throw new IllegalArgumentException(
-                        "rows come in leaf order: " + next + " was due, not " + r.recordId());
+            hand(new Row(r, List.of()));
+        }
+
+        private void hand(Row row) throws IOException {
+            long id = row.row().recordId();
+            if (due >= 0 && id != due) {
+                throw new IllegalArgumentException("rows come in leaf order: " + due + " was due, not " + id);
             }
+            due = id + 1;
+            batch.add(row);
+            if (batch.size() == BATCH) {
+                put(batch);
+                batch = new ArrayList<>(BATCH);
+            }
+        }
+
+        private void put(List<Row> b) throws IOException {
+            try {
+                while (!batches.offer(b, 100, TimeUnit.MILLISECONDS)) {
+                    thrown();
+                    if (!writing.isAlive()) {
+                        throw new IOException("the Parquet writer stopped");
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while handing rows to the Parquet writer", e);
+            }
+            thrown();
+        }
+
+        private void thrown() throws IOException {
+            Throwable t = failed;
+            if (t instanceof IOException e) {
+                throw new IOException(e.getMessage(), e);
+            } else if (t != null) {
+                throw new IOException("the Parquet writer failed: " + t.getMessage(), t);
+            }
+        }
+
+        /** The writing thread: batches until {@link #END}, each row appended, a file copied out when full. */
+        private void writeBatches() {
+            try {
+                for (List<Row> b = batches.take(); b != END; b = batches.take()) {
+                    for (Row r : b) {
+                        append(r);
+                    }
+                }
+                flushFile();
+            } catch (InterruptedException e) {
+                failed = new IOException("the Parquet writer was stopped before its last file", e);
+            } catch (IOException | RuntimeException e) {
+                failed = e;
+                batches.clear(); // the caller's next put goes through and finds the failure
+            }
+        }
+
+        private void append(Row row) throws IOException {
+            ExportRow r = row.row();
             try {
                 if (appender == null) {
                     appender = ((DuckDBConnection) db).createAppender(DuckDBConnection.DEFAULT_SCHEMA, "export_rows");
                     first = r.recordId();
+                }
+                if (!row.opened().isEmpty()) {
+                    if (openingsAppender == null) {
+                        openingsAppender = ((DuckDBConnection) db)
+                                .createAppender(DuckDBConnection.DEFAULT_SCHEMA, "export_openings");
+                    }
+                    for (OpenedValue o : row.opened()) {
+                        openingsAppender
+                                .beginRow()
+                                .append(o.recordId())
+                                .append(o.path())
+                                .append(o.value())
+                                .append(o.salt())
+                                .endRow();
+                    }
                 }
                 appender.beginRow()
                         .append(r.recordId())
@@ -246,14 +331,31 @@ public final class ParquetFiles {
         /** The files written: records files in order, and in the personal view an openings file beside each. */
         public record Written(List<ExportManifest.File> records, List<ExportManifest.File> openings) {}
 
-        /** Writes the last file and returns every file written, in order. */
+        /** Hands over the last rows, waits for the last file, and returns every file written, in order. */
         public Written finish() throws IOException {
-            flushFile();
+            if (!batch.isEmpty()) {
+                put(batch);
+                batch = new ArrayList<>(BATCH);
+            }
+            put(END);
+            try {
+                writing.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while the Parquet writer wrote its last file", e);
+            }
+            thrown();
             return new Written(List.copyOf(written), List.copyOf(openingsWritten));
         }
 
         @Override
         public void close() throws IOException {
+            writing.interrupt();
+            try {
+                writing.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             try {
                 if (appender != null) {
                     appender.close();
@@ -264,6 +366,14 @@ public final class ParquetFiles {
                 db.close();
             } catch (SQLException e) {
                 throw new IOException("DuckDB did not close: " + e.getMessage(), e);
+            }
+        }
+
+        private static void close(Connection c, SQLException cause) {
+            try {
+                c.close();
+            } catch (SQLException suppressed) {
+                cause.addSuppressed(suppressed);
             }
         }
     }
@@ -280,16 +390,62 @@ public final class ParquetFiles {
         void accept(ExportRow row) throws IOException;
     }
 
-    /** Reads the rows of one Parquet file in its order (DuckDB keeps a scan's order: preserve_insertion_order). */
+    /**
+     * Reads the rows of one Parquet file in its order (DuckDB keeps a scan's order:
+     * preserve_insertion_order). A thread of its own reads the file and hands rows over in batches
+     * while the caller's thread runs {@code sink}, so reading and checking run on two cores.
+     */
     public static void read(Path file, RowSink sink) throws IOException {
+        BlockingQueue<List<ExportRow>> batches = new ArrayBlockingQueue<>(Writer.BATCHES_IN_FLIGHT);
+        List<ExportRow> end = new ArrayList<>();
+        Throwable[] failed = {null};
+        Thread reading = new Thread(
+                () -> {
+                    try {
+                        readRows(file, batches);
+                        batches.put(end);
+                    } catch (IOException | RuntimeException e) {
+                        failed[0] = e;
+                        batches.clear(); // the rows after a failure do not count: room for the end
+                        batches.offer(end);
+                    } catch (InterruptedException e) {
+                        // the caller stopped taking rows (its sink threw) and interrupted this thread
+                    }
+                },
+                "parquet-reader-" + file.getFileName());
+        reading.setDaemon(true);
+        reading.start();
+        try {
+            for (List<ExportRow> b = batches.take(); b != end; b = batches.take()) {
+                for (ExportRow r : b) {
+                    sink.accept(r);
+                }
+            }
+            reading.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while reading " + file.getFileName(), e);
+        } finally {
+            reading.interrupt();
+        }
+        if (failed[0] instanceof IOException e) {
+            throw new IOException(e.getMessage(), e);
+        } else if (failed[0] != null) {
+            throw new IOException(file.getFileName() + " could not be read: " + failed[0].getMessage(), failed[0]);
+        }
+    }
+
+    private static void readRows(Path file, BlockingQueue<List<ExportRow>> batches)
+            throws IOException, InterruptedException {
         try (Connection db = open(1);
                 PreparedStatement ps = db.prepareStatement(SELECT)) {
             ps.setString(1, file.toString());
             try (ResultSet rs = ps.executeQuery()) {
+                List<ExportRow> batch = new ArrayList<>(Writer.BATCH);
                 while (rs.next()) {
                     int f = rs.getInt(13);
                     Integer format = rs.wasNull() ? null : f;
-                    sink.accept(new ExportRow(
+                    batch.add(new ExportRow(
                             rs.getLong(1),
                             rs.getString(2),
                             rs.getString(3),
@@ -307,6 +463,13 @@ public final class ParquetFiles {
                             rs.getString(15),
                             rs.getBytes(16),
                             rs.getBytes(17)));
+                    if (batch.size() == Writer.BATCH) {
+                        batches.put(batch);
+                        batch = new ArrayList<>(Writer.BATCH);
+                    }
+                }
+                if (!batch.isEmpty()) {
+                    batches.put(batch);
                 }
             }
         } catch (SQLException e) {

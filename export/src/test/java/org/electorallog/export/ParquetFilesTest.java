@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -126,5 +127,46 @@ class ParquetFilesTest {
             ExportRow row = ExportRow.of(0, CanonicalStatement.encode(made.vote("x", 0)));
             assertThrows(IllegalStateException.class, () -> w.write(row, List.of()), "the public view has no values");
         }
+    }
+
+    @Test
+    void aFailureOnTheWritingOrReadingThreadReachesTheCaller() throws Exception {
+        Path dir = Path.of("target/parquet-failure-test-" + System.nanoTime());
+        ElectionStatements made = new ElectionStatements("b", 3);
+        List<ExportRow> rows = new ArrayList<>();
+        for (int i = 0; i < 5000; i++) {
+            rows.add(ExportRow.of(i, CanonicalStatement.encode(made.vote("v" + i, ElectionStatements.EPOCH_MILLIS))));
+        }
+        IOException thrown = assertThrows(IOException.class, () -> {
+            try (ParquetFiles.Writer w = new ParquetFiles.Writer(dir, 1000, false, f -> {
+                throw new IOException("the client went away");
+            })) {
+                for (ExportRow r : rows) {
+                    w.write(r);
+                }
+                w.finish();
+            }
+        });
+        assertTrue(thrown.getMessage().contains("the client went away"), thrown.getMessage());
+        Path whole = Path.of(dir + "-whole");
+        try (ParquetFiles.Writer w = new ParquetFiles.Writer(whole, 5000)) {
+            for (ExportRow r : rows) {
+                w.write(r);
+            }
+            w.finish();
+        }
+        int[] seen = {0};
+        IOException stopped = assertThrows(
+                IOException.class,
+                () -> ParquetFiles.read(whole.resolve("records-00000.parquet"), r -> {
+                    if (++seen[0] == 3000) {
+                        throw new IOException("the checker stopped");
+                    }
+                }));
+        assertEquals("the checker stopped", stopped.getMessage());
+        List<ExportRow> again = new ArrayList<>();
+        ParquetFiles.read(whole.resolve("records-00000.parquet"), again::add);
+        assertEquals(5000, again.size(), "every row, in order, through the reading thread");
+        assertEquals(4999, again.get(4999).recordId());
     }
 }

@@ -2,13 +2,12 @@ package org.electorallog.perf;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import org.electorallog.core.NoteVerifier;
+import org.electorallog.export.ExportArchive;
 import org.electorallog.export.ExportManifest;
 import org.electorallog.export.ParquetFiles;
 import org.electorallog.query.BoardExport;
@@ -37,7 +36,7 @@ final class ExportCommand implements Callable<Integer> {
         try (PerfEnvironment env = PerfEnvironment.open(dirs.work)) {
             String name = board != null ? board : env.largestBoard();
             Path out = dirs.work.resolve("export-" + name);
-            delete(out);
+            ExportArchive.delete(out);
             BoardExport.Written w = BoardExport.export(
                     env.db,
                     new BoardExport.Request(
@@ -90,18 +89,8 @@ final class ExportCommand implements Callable<Integer> {
                     "turnout query: %.2f s, then %.2f s; parquet %.0f bytes a record, %.0f %% of the projection's%n",
                     query[0], query[1], (double) fileBytes / records, 100.0 * fileBytes / records / s.bytesPerRecord());
             dirs.write("export-" + PerfCommand.label(PerfCommand.roundDown(records)), r);
-            delete(out);
+            ExportArchive.delete(out);
             return v.verified() ? 0 : 1;
-        }
-    }
-
-    private static void delete(Path dir) throws Exception {
-        if (Files.exists(dir)) {
-            try (Stream<Path> all = Files.walk(dir)) {
-                for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
         }
     }
 }
