@@ -20,7 +20,9 @@ import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.electorallog.schemas.ConfluentSchemaRegistryClient;
 import org.electorallog.schemas.StatementCodec;
+import org.electorallog.schemas.Topics;
 import org.electorallog.store.KeyMaker;
 import org.electorallog.store.Projection;
 import org.electorallog.store.ProjectionException;
@@ -99,6 +101,24 @@ public final class Projector implements AutoCloseable {
         return e;
     }
 
+    /** An external registry below BACKWARD is said at start (issue 67); a registry that does not answer is not fatal here. */
+    private static void warnOfRegistryCompatibility(ProjectorSettings settings) {
+        if (settings.schemaRegistryUrl() == null) {
+            return;
+        }
+        try {
+            String level = new ConfluentSchemaRegistryClient(
+                            settings.schemaRegistryUrl(), Duration.ofSeconds(10), 3, false)
+                    .compatibility(Topics.EVENTS_SUBJECT);
+            String warning = ConfluentSchemaRegistryClient.compatibilityWarning(Topics.EVENTS_SUBJECT, level);
+            if (warning != null) {
+                LOG.warn(warning);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("the schema registry's compatibility level could not be read: {}", e.getMessage());
+        }
+    }
+
     /**
      * Checks the topics (waiting for metadata still propagating), migrates the database, checks the
      * events topic's partition count against the projection, and starts projecting.
@@ -113,6 +133,7 @@ public final class Projector implements AutoCloseable {
             WarmUpAtStart.run(settings, p.codec, p.db);
         }
         long t3 = System.nanoTime();
+        warnOfRegistryCompatibility(settings);
         p.startKeyMaker();
         p.streams.start();
         // where a start's time goes (a restarted instance's boards wait for all of it: decision 104)

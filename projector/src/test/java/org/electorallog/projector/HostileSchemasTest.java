@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -23,9 +24,11 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.electorallog.infra.SchemaRegistryServer;
 import org.electorallog.producer.ElectoralLogProducer;
-import org.electorallog.schemas.SchemaRegistryFake;
+import org.electorallog.schemas.ConfluentSchemaRegistryClient;
 import org.electorallog.schemas.StatementCodec;
+import org.electorallog.schemas.Topics;
 import org.electorallog.schemas.WireFormat;
 import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.Statement;
@@ -34,26 +37,22 @@ import org.electorallog.testkit.Poll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 41 items 5 to 7, through a real broker, a real external registry (the HTTP fake answering
- * Confluent's bodies) and a real PostgreSQL: events framed with the ID of a JSON Schema, of text
- * that is no Avro schema and of a recursive schema with a value nested 100,000 deep; a statement of
+ * Issue 41 items 5 to 7, through a real broker, a real external registry (Apicurio Registry, infra
+ * {@link SchemaRegistryServer}) and a real PostgreSQL: events framed with the ID of a JSON Schema
+ * and of a recursive schema with a value nested 100,000 deep; a statement of
  * kind UNKNOWN and one of a kind a newer writer schema added. Each is dead-lettered with its reason
  * and the board goes on (before the fix the first stopped the partition for good, and UNKNOWN was
  * projected). Then a record written behind the projector's back at the board's next ID: the
  * projector stops as damage and dead-letters nothing.
  */
 class HostileSchemasTest {
-    private static final int JSON_SCHEMA = 31;
-    private static final int RECURSIVE = 32;
-    private static final int NOT_AVRO_TEXT = 33;
-    private static final int NEWER = 34;
     private static final int NESTING = 100_000;
 
     @Test
     void decodeFailuresAndUnknownKindsAreDeadLetteredAndDamageStopsTheProjector() throws Exception {
         String board = "hostile-schemas-" + Long.toString(System.nanoTime(), 36);
         ProjectorHarness h = new ProjectorHarness("hostile-schemas", 1);
-        try (SchemaRegistryFake registry = new SchemaRegistryFake();
+        try (SchemaRegistryServer registry = SchemaRegistryServer.start(Path.of("target/stack"));
                 ElectoralLogProducer producer = ElectoralLogProducer.builder(h.stack.kafkaBootstrap())
                         .topic(h.topic)
                         .schemaRegistry(registry.url())
@@ -62,17 +61,22 @@ class HostileSchemasTest {
                         ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()),
                         new StringSerializer(),
                         new ByteArraySerializer())) {
-            registry.put(
-                    JSON_SCHEMA, "{\"type\": \"object\", \"properties\": {\"board\": {\"type\": \"string\"}}}", "JSON");
-            registry.put(
-                    RECURSIVE,
+            // schemas any producer of the registry could register, under subjects of their own
+            int jsonSchema = registry.register(
+                    "hostile-json-value",
+                    "{\"$schema\": \"http://json-schema.org/draft-07/schema#\", \"type\": \"object\", "
+                            + "\"properties\": {\"board\": {\"type\": \"string\"}}}",
+                    "JSON");
+            int recursive = registry.register(
+                    "hostile-recursive-value",
                     "{\"type\": \"record\", \"name\": \"Node\", \"fields\": [{\"name\": \"next\", \"type\": [\"null\", \"Node\"]}]}",
                     "AVRO");
-            registry.put(NOT_AVRO_TEXT, "{\"type\": \"no-such-type\"}", "AVRO");
             Schema newer = newerEnvelope();
-            registry.put(NEWER, newer.toString(), "AVRO");
+            int newerId = registry.register("hostile-newer-value", newer.toString(), "AVRO");
 
-            producer.publish(ProjectorHarness.statement(board, "good-0", 1_000)).get(); // registers ID 21
+            producer.publish(ProjectorHarness.statement(board, "good-0", 1_000)).get(); // registers the envelope
+            int envelope = new ConfluentSchemaRegistryClient(registry.url(), Duration.ofSeconds(5), 1, false)
+                    .idOf(Topics.EVENTS_SUBJECT, Envelope.getClassSchema());
             byte[] deep = new byte[NESTING + 1];
             Arrays.fill(deep, 0, NESTING, (byte) 2); // union branch 1 (Node), zig-zag encoded
             Map<String, String> expected = new TreeMap<>();
@@ -80,42 +84,42 @@ class HostileSchemasTest {
                     raw,
                     h.topic,
                     board,
-                    WireFormat.frame(JSON_SCHEMA, "{\"board\": \"x\"}".getBytes(StandardCharsets.UTF_8)));
-            expected.put(Integer.toString(JSON_SCHEMA), "UNKNOWN_SCHEMA");
-            send(raw, h.topic, board, WireFormat.frame(RECURSIVE, deep));
-            expected.put(Integer.toString(RECURSIVE), "UNDECODABLE");
-            send(raw, h.topic, board, WireFormat.frame(NOT_AVRO_TEXT, new byte[] {0}));
-            expected.put(Integer.toString(NOT_AVRO_TEXT), "UNKNOWN_SCHEMA");
+                    WireFormat.frame(jsonSchema, "{\"board\": \"x\"}".getBytes(StandardCharsets.UTF_8)));
+            expected.put(Integer.toString(jsonSchema), "UNKNOWN_SCHEMA");
+            send(raw, h.topic, board, WireFormat.frame(recursive, deep));
+            expected.put(Integer.toString(recursive), "UNDECODABLE");
             Statement unknown = ProjectorHarness.statement(board, "unknown-kind", 1_001);
             unknown.setKind(StatementKind.UNKNOWN);
             send(
                     raw,
                     h.topic,
                     board,
-                    reframed(21, Envelope.newBuilder().setStatement(unknown).build()));
-            expected.put("21", "UNKNOWN_KIND");
-            send(raw, h.topic, board, WireFormat.frame(NEWER, newerKind(newer, board)));
-            expected.put(Integer.toString(NEWER), "UNKNOWN_KIND");
+                    reframed(
+                            envelope,
+                            Envelope.newBuilder().setStatement(unknown).build()));
+            expected.put(Integer.toString(envelope), "UNKNOWN_KIND");
+            send(raw, h.topic, board, WireFormat.frame(newerId, newerKind(newer, board)));
+            expected.put(Integer.toString(newerId), "UNKNOWN_KIND");
             producer.publish(ProjectorHarness.statement(board, "good-1", 1_002)).get();
 
             try (Projector p = Projector.start(h.settings.withSchemaRegistry(registry.url()))) {
                 h.awaitProjected(h.stack.database().jdbcUrl(), h.endOffsets(), Duration.ofMinutes(2));
                 assertNull(p.stopped(), "the bad events did not stop the projector");
                 assertEquals(
-                        5, p.metrics().deadLetters(), p.metrics().snapshot().toString());
+                        4, p.metrics().deadLetters(), p.metrics().snapshot().toString());
                 assertEquals(2, h.size(board), "the good statements around the bad ones are projected");
 
                 Map<String, String> reasons = new TreeMap<>();
-                for (ConsumerRecord<String, byte[]> r : committedDeadLetters(h, 5)) {
+                for (ConsumerRecord<String, byte[]> r : committedDeadLetters(h, 4)) {
                     reasons.put(
                             Integer.toString(WireFormat.schemaId(r.value())),
                             new String(r.headers().lastHeader("dlq.reason").value(), StandardCharsets.UTF_8));
                     String message =
                             new String(r.headers().lastHeader("dlq.message").value(), StandardCharsets.UTF_8);
-                    if (WireFormat.schemaId(r.value()) == NEWER) {
+                    if (WireFormat.schemaId(r.value()) == newerId) {
                         assertTrue(message.contains("upgrade the projector"), message);
                     }
-                    if (WireFormat.schemaId(r.value()) == JSON_SCHEMA) {
+                    if (WireFormat.schemaId(r.value()) == jsonSchema) {
                         assertTrue(message.contains("JSON schema, not Avro"), message);
                     }
                 }
@@ -136,7 +140,7 @@ class HostileSchemasTest {
                         stop.getMessage().contains("only damage to the projection")
                                 && stop.getMessage().contains("23505"),
                         stop.getMessage());
-                assertEquals(5, p.metrics().deadLetters(), "the statement that met the damage is not dead-lettered");
+                assertEquals(4, p.metrics().deadLetters(), "the statement that met the damage is not dead-lettered");
             }
             assertEquals(2, h.size(board));
         }

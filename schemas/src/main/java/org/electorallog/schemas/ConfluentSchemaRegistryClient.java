@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
@@ -158,6 +159,40 @@ public final class ConfluentSchemaRegistryClient implements SchemaRegistry {
     public boolean isCompatible(String subject, Schema schema) {
         JsonNode r = call("POST", "/compatibility/subjects/" + enc(subject) + "/versions/latest", body(schema));
         return r.get("is_compatible").asBoolean();
+    }
+
+    /** The levels at which a new envelope must still read every event already written. */
+    public static final Set<String> SAFE_LEVELS = Set.of("BACKWARD", "BACKWARD_TRANSITIVE", "FULL", "FULL_TRANSITIVE");
+
+    /**
+     * The compatibility level that applies to {@code subject}: its own, or the registry's global
+     * one when the subject has none (a registry answers 404 for a subject without a level of its own).
+     */
+    public String compatibility(String subject) {
+        try {
+            return call("GET", "/config/" + enc(subject), null)
+                    .get("compatibilityLevel")
+                    .asText();
+        } catch (RegistryException e) {
+            if (e.status() != 404) {
+                throw e;
+            }
+            return call("GET", "/config", null).get("compatibilityLevel").asText();
+        }
+    }
+
+    /**
+     * What a projector says at start when {@code level} lets an envelope register that old events
+     * cannot be read with (issue 67: a registry starts at NONE, and nothing else warns); null at a
+     * level of {@link #SAFE_LEVELS}.
+     */
+    public static String compatibilityWarning(String subject, String level) {
+        if (SAFE_LEVELS.contains(level)) {
+            return null;
+        }
+        return "the schema registry's compatibility level for " + subject + " is " + level + ", below BACKWARD: "
+                + "an envelope that cannot read the events already written could be registered; set it with "
+                + "PUT /config/" + subject + " {\"compatibility\": \"BACKWARD\"} (docs/operations.md)";
     }
 
     private void remember(String subject, Schema schema, int id) {

@@ -1,135 +1,142 @@
 package org.electorallog.schemas;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.avro.Schema;
+import org.electorallog.infra.SchemaRegistryServer;
 import org.electorallog.schemas.avro.Envelope;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The registry client against an HTTP server started here that answers with the Confluent Schema
- * Registry's documented bodies and error codes (40401, 40403, 409, 42201 with status 422, 50001).
+ * The registry client against a real registry (Apicurio Registry's Confluent-compatible API, infra
+ * {@link SchemaRegistryServer}): register, look up, fetch by ID and from its cache, compatibility,
+ * and the error codes 40401, 40403 and 409. Each test has a subject of its own. The faults a real
+ * registry cannot be made to produce are {@link SchemaRegistryFaultsTest}'s.
  */
 class SchemaRegistryClientTest {
-    static final ObjectMapper JSON = SchemaRegistryFake.JSON;
-    static final String SUBJECT = SchemaRegistryFake.SUBJECT;
-    SchemaRegistryFake fake;
+    static SchemaRegistryServer registry;
 
-    @BeforeEach
-    void start() throws IOException {
-        fake = new SchemaRegistryFake();
+    @BeforeAll
+    static void start() {
+        registry = SchemaRegistryServer.start(Path.of("target/stack"));
     }
 
-    @AfterEach
-    void stop() {
-        fake.close();
+    @AfterAll
+    static void stop() {
+        registry.close();
     }
 
-    String url() {
-        return fake.url();
+    static String subject(String test) {
+        return "client-test-" + test + "-" + Long.toString(System.nanoTime(), 36) + "-value";
+    }
+
+    static ConfluentSchemaRegistryClient client(String url, boolean autoRegister) {
+        return new ConfluentSchemaRegistryClient(url, Duration.ofSeconds(5), 3, autoRegister);
     }
 
     ConfluentSchemaRegistryClient client(boolean autoRegister) {
-        return new ConfluentSchemaRegistryClient(url(), Duration.ofSeconds(5), 3, autoRegister);
+        return client(registry.url(), autoRegister);
     }
 
     @Test
-    void registersLooksUpAndCaches() throws Exception {
-        ConfluentSchemaRegistryClient c = client(false);
+    void registersAndLooksUp() throws Exception {
+        String subject = subject("register");
         Schema envelope = Envelope.getClassSchema();
+        ConfluentSchemaRegistryClient c = client(false);
         ConfluentSchemaRegistryClient.RegistryException notYet =
-                assertThrows(ConfluentSchemaRegistryClient.RegistryException.class, () -> c.idOf(SUBJECT, envelope));
-        assertEquals(40401, notYet.errorCode());
-        assertEquals(21, c.register(SUBJECT, envelope));
-        assertEquals(21, client(false).idOf(SUBJECT, envelope));
-        assertEquals(envelope, client(false).byId(21));
-        ConfluentSchemaRegistryClient cached = client(false);
-        cached.byId(21);
-        cached.byId(21);
-        assertEquals(
-                2, fake.calls.get("GET /schemas/ids/21").get(), "the second lookup of an ID is served from the cache");
-        assertEquals(21, client(false).bySubjectVersion(SUBJECT, "latest").getKey());
-        assertTrue(client(false).isCompatible(SUBJECT, envelope));
+                assertThrows(ConfluentSchemaRegistryClient.RegistryException.class, () -> c.idOf(subject, envelope));
+        assertEquals(40401, notYet.errorCode(), notYet.getMessage());
+        int id = c.register(subject, envelope);
+        assertEquals(id, client(false).idOf(subject, envelope));
+        assertEquals(id, client(false).register(subject, envelope), "registering the same schema again gives its ID");
+        assertEquals(envelope, client(false).byId(id));
+        assertEquals(id, client(false).bySubjectVersion(subject, "latest").getKey());
+        assertEquals(envelope, client(false).bySubjectVersion(subject, "latest").getValue());
+        assertTrue(client(false).isCompatible(subject, envelope));
     }
 
     @Test
     void autoRegisterRegistersAnUnknownSchema() {
-        assertEquals(21, client(true).idOf(SUBJECT, Envelope.getClassSchema()));
-        assertEquals(
-                1, fake.calls.get("POST /subjects/" + SUBJECT + "/versions").get());
+        String subject = subject("auto");
+        int id = client(true).idOf(subject, Envelope.getClassSchema());
+        assertEquals(id, client(false).idOf(subject, Envelope.getClassSchema()), "registered by the first lookup");
     }
 
     @Test
     void anUnknownIdIsAnUnknownSchemaSoTheEventIsDeadLettered() {
+        int unknown = 987_654;
         SchemaRegistry.UnknownSchemaException e = assertThrows(
-                SchemaRegistry.UnknownSchemaException.class, () -> client(false).byId(99));
-        assertEquals(99, e.id());
+                SchemaRegistry.UnknownSchemaException.class, () -> client(false).byId(unknown));
+        assertEquals(unknown, e.id());
         assertTrue(e.getMessage().contains("40403"), e.getMessage());
-        StatementCodec codec = new StatementCodec(client(false), SUBJECT);
+        StatementCodec codec = new StatementCodec(client(false), subject("codec"));
         BadEventException bad =
-                assertThrows(BadEventException.class, () -> codec.decode(WireFormat.frame(99, new byte[] {2})));
+                assertThrows(BadEventException.class, () -> codec.decode(WireFormat.frame(unknown, new byte[] {2})));
         assertEquals(BadEventException.Reason.UNKNOWN_SCHEMA, bad.reason());
     }
 
     @Test
-    void aSchemaNotUnderTheSubjectIs40403() throws Exception {
-        client(false).register(SUBJECT, Envelope.getClassSchema());
+    void aSchemaNotUnderTheSubjectIs40403() {
+        String subject = subject("other");
+        client(false).register(subject, Envelope.getClassSchema());
         Schema other = new Schema.Parser().parse("{\"type\":\"record\",\"name\":\"X\",\"fields\":[]}");
-        assertEquals(
-                40403,
-                assertThrows(
-                                ConfluentSchemaRegistryClient.RegistryException.class,
-                                () -> client(false).idOf(SUBJECT, other))
-                        .errorCode());
-    }
-
-    @Test
-    void incompatibleAndInvalidSchemasAreRefusedWithoutRetry() {
-        fake.incompatible = true;
         ConfluentSchemaRegistryClient.RegistryException e = assertThrows(
                 ConfluentSchemaRegistryClient.RegistryException.class,
-                () -> client(false).register(SUBJECT, Envelope.getClassSchema()));
-        assertEquals(409, e.status());
-        assertEquals(
-                1, fake.calls.get("POST /subjects/" + SUBJECT + "/versions").get(), "a 4xx is not retried");
-        assertEquals(false, client(false).isCompatible(SUBJECT, Envelope.getClassSchema()));
-        fake.incompatible = false;
-        Schema broken = new Schema.Parser().parse("{\"type\":\"record\",\"name\":\"broken\",\"fields\":[]}");
-        ConfluentSchemaRegistryClient.RegistryException invalid = assertThrows(
-                ConfluentSchemaRegistryClient.RegistryException.class,
-                () -> client(false).register(SUBJECT, broken));
-        assertEquals(422, invalid.status());
-        assertEquals(42201, invalid.errorCode());
+                () -> client(false).idOf(subject, other));
+        assertEquals(40403, e.errorCode(), e.getMessage());
     }
 
     @Test
-    void storeErrorsAreRetriedABoundedNumberOfTimes() {
-        fake.storeFailures.set(2);
-        assertEquals(21, client(false).register(SUBJECT, Envelope.getClassSchema()), "two 50001 answers, then success");
-        fake.storeFailures.set(10);
+    void anIncompatibleSchemaIsRefusedWithoutRetry() {
+        String subject = subject("compat");
+        registry.compatibility(subject, "BACKWARD");
+        client(false).register(subject, Envelope.getClassSchema());
+        // a new required field without a default: readers of the new schema cannot read old events
+        String text = Envelope.getClassSchema().toString();
+        Schema incompatible = new Schema.Parser()
+                .parse(text.replaceFirst("\\[", "[{\"name\":\"required_now\",\"type\":\"string\"},"));
+        assertFalse(client(false).isCompatible(subject, incompatible));
+        assertTrue(client(false).isCompatible(subject, Envelope.getClassSchema()));
         ConfluentSchemaRegistryClient.RegistryException e = assertThrows(
                 ConfluentSchemaRegistryClient.RegistryException.class,
-                () -> client(false).register(SUBJECT, Envelope.getClassSchema()));
-        assertEquals(50001, e.errorCode());
-        assertEquals(
-                3 + 3, fake.calls.get("POST /subjects/" + SUBJECT + "/versions").get(), "3 attempts each");
+                () -> client(false).register(subject, incompatible));
+        assertEquals(409, e.status(), e.getMessage());
     }
 
     @Test
-    void anUnreachableRegistryIsAClearError() {
-        String gone = url();
-        fake.close();
+    void theCompatibilityLevelIsReadAndALevelBelowBackwardIsWarnedOf() {
+        String subject = subject("level");
+        String global = client(false).compatibility(subject);
+        assertEquals("NONE", global, "a fresh registry starts at NONE, the level a projector warns of");
+        String warning = ConfluentSchemaRegistryClient.compatibilityWarning(subject, global);
+        assertTrue(warning != null && warning.contains("below BACKWARD"), warning);
+        registry.compatibility(subject, "BACKWARD");
+        assertEquals("BACKWARD", client(false).compatibility(subject));
+        assertEquals(null, ConfluentSchemaRegistryClient.compatibilityWarning(subject, "BACKWARD"));
+        assertEquals(null, ConfluentSchemaRegistryClient.compatibilityWarning(subject, "FULL_TRANSITIVE"));
+        assertTrue(ConfluentSchemaRegistryClient.compatibilityWarning(subject, "FORWARD") != null);
+    }
+
+    @Test
+    void aCachedSchemaOutlivesItsRegistryAndAGoneRegistryIsAClearError() throws Exception {
+        SchemaRegistryServer own = SchemaRegistryServer.start(Path.of("target/stack"));
+        String url = own.url();
+        ConfluentSchemaRegistryClient cached = client(url, false);
+        int id = cached.register(subject("cache"), Envelope.getClassSchema());
+        assertEquals(Envelope.getClassSchema(), cached.byId(id));
+        own.close();
+        assertEquals(Envelope.getClassSchema(), cached.byId(id), "the second lookup of an ID is served from the cache");
         IllegalStateException e = assertThrows(
                 IllegalStateException.class,
-                () -> new ConfluentSchemaRegistryClient(gone, Duration.ofMillis(500), 2, false)
-                        .register(SUBJECT, Envelope.getClassSchema()));
+                () -> new ConfluentSchemaRegistryClient(url, Duration.ofMillis(500), 2, false)
+                        .register(subject("gone"), Envelope.getClassSchema()));
         assertTrue(e.getMessage().contains("did not answer"), e.getMessage());
     }
 }
