@@ -2,10 +2,11 @@ package org.electorallog.schemas;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Function;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.IndexedRecord;
 import org.apache.avro.specific.SpecificData;
@@ -41,13 +42,21 @@ public final class CommittedForm {
      * 2, and the openings. The board and delivery ID must be set (they are part of each commitment).
      */
     public static Committed commit(Statement statement) {
+        return commit(statement, path -> PersonalCommitment.salt());
+    }
+
+    /**
+     * As {@link #commit(Statement)} with the salt of each path from {@code salts}: fixed salts make
+     * the producer test vectors (docs/producers.md); a producer uses fresh ones, never these.
+     */
+    public static Committed commit(Statement statement, Function<String, byte[]> salts) {
         if (statement.getFormatVersion() != null || statement.getCommitments() != null) {
             throw new IllegalArgumentException("the statement is already in format " + statement.getFormatVersion());
         }
         Statement copy = SpecificData.get().deepCopy(Statement.getClassSchema(), statement);
         String board = copy.getBoard().toString();
         String deliveryId = copy.getDeliveryId().toString();
-        Map<String, ByteBuffer> commitments = new HashMap<>(); // the canonical bytes sort a map's keys
+        Map<String, ByteBuffer> commitments = new TreeMap<>(); // sorted: the Avro bytes are the same each time
         List<Opening> openings = new ArrayList<>();
         for (String path : PATHS) {
             Slot slot = slot(copy, path);
@@ -55,7 +64,7 @@ public final class CommittedForm {
                 continue;
             }
             String value = slot.value().toString();
-            byte[] salt = PersonalCommitment.salt();
+            byte[] salt = salts.apply(path);
             commitments.put(path, ByteBuffer.wrap(PersonalCommitment.of(board, deliveryId, path, salt, value)));
             openings.add(new Opening(path, salt, value));
             slot.record().put(slot.pos(), null);

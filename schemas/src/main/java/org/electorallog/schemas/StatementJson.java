@@ -3,6 +3,9 @@ package org.electorallog.schemas;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -12,9 +15,11 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.generic.IndexedRecord;
 import org.apache.avro.specific.SpecificData;
 import org.electorallog.schemas.avro.Statement;
 
@@ -23,7 +28,9 @@ import org.electorallog.schemas.avro.Statement;
  * in the Avro schema, bytes as base64 strings, the kind as its name, {@code statement_timestamp} as
  * milliseconds or an ISO-8601 instant, and {@code body} as an object whose {@code "type"} names the
  * body record (for example {@code "CastVote"}). {@code delivery_id} and {@code sender_public_key}
- * may be left out when the producer fills them. Unknown fields are refused.
+ * may be left out when the producer fills them. Unknown fields are refused. {@link #write} writes a
+ * statement in this form (the producer test vectors, docs/producers.md), which {@link #parse} reads
+ * back to the same statement.
  */
 public final class StatementJson {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -182,6 +189,82 @@ public final class StatementJson {
             default:
                 throw new InvalidStatementJson(
                         where + ": type " + s.getType() + " is not supported in JSON statements");
+        }
+    }
+
+    /**
+     * {@code statement} as the JSON {@link #parse} reads: fields in schema order, nulls left out,
+     * bytes in base64, the kind and other enums by name, the timestamp in milliseconds, a union of
+     * several records (the body) as an object whose {@code "type"} names its record.
+     */
+    public static String write(IndexedRecord statement) {
+        try {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(json(statement.getSchema(), statement));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static JsonNode json(Schema s, Object v) {
+        JsonNodeFactory f = JsonNodeFactory.instance;
+        switch (s.getType()) {
+            case UNION: {
+                List<Schema> branches = new ArrayList<>();
+                for (Schema b : s.getTypes()) {
+                    if (b.getType() != Schema.Type.NULL) {
+                        branches.add(b);
+                    }
+                }
+                if (branches.size() == 1) {
+                    return json(branches.get(0), v);
+                }
+                Schema branch = s.getTypes().get(GenericData.get().resolveUnion(s, v));
+                ObjectNode o = f.objectNode().put("type", branch.getName());
+                o.setAll((ObjectNode) json(branch, v));
+                return o;
+            }
+            case RECORD: {
+                ObjectNode o = f.objectNode();
+                IndexedRecord r = (IndexedRecord) v;
+                for (Schema.Field field : s.getFields()) {
+                    Object value = r.get(field.pos());
+                    if (value != null) {
+                        o.set(field.name(), json(field.schema(), value));
+                    }
+                }
+                return o;
+            }
+            case STRING:
+            case ENUM:
+                return f.textNode(v.toString());
+            case BYTES: {
+                ByteBuffer b = ((ByteBuffer) v).duplicate();
+                byte[] bytes = new byte[b.remaining()];
+                b.get(bytes);
+                return f.textNode(Base64.getEncoder().encodeToString(bytes));
+            }
+            case LONG:
+                return f.numberNode(((Number) v).longValue());
+            case INT:
+                return f.numberNode(((Number) v).intValue());
+            case BOOLEAN:
+                return f.booleanNode((Boolean) v);
+            case ARRAY: {
+                ArrayNode a = f.arrayNode();
+                for (Object item : (Iterable<?>) v) {
+                    a.add(json(s.getElementType(), item));
+                }
+                return a;
+            }
+            case MAP: {
+                ObjectNode o = f.objectNode();
+                Map<String, Object> sorted = new TreeMap<>();
+                ((Map<?, ?>) v).forEach((k, x) -> sorted.put(k.toString(), x));
+                sorted.forEach((k, x) -> o.set(k, json(s.getValueType(), x)));
+                return o;
+            }
+            default:
+                throw new IllegalArgumentException("type " + s.getType() + " is not written in JSON statements");
         }
     }
 
