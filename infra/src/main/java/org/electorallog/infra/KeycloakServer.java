@@ -3,9 +3,6 @@ package org.electorallog.infra;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -125,36 +122,14 @@ public final class KeycloakServer implements AutoCloseable {
     }
 
     private void awaitReady() {
-        HttpClient http =
-                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest probe = HttpRequest.newBuilder(URI.create(issuer("master") + "/.well-known/openid-configuration"))
-                .timeout(Duration.ofSeconds(5))
-                .build();
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException(
-                        "Keycloak exited with " + process.exitValue() + " while starting; its log: " + log);
-            }
-            try {
-                if (http.send(probe, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while Keycloak started", e);
-            }
-            try {
-                // the next probe of a server that is still starting (augmentation takes ~20 s on 2 cores)
-                process.waitFor(500, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while Keycloak started", e);
-            }
-        }
-        throw new IllegalStateException("Keycloak did not answer within " + START_TIMEOUT + "; its log: " + log);
+        // augmentation takes about 20 s on 2 cores at a fresh unpack's first start
+        ServerReadiness.await(
+                process,
+                URI.create(issuer("master") + "/.well-known/openid-configuration"),
+                START_TIMEOUT,
+                Duration.ofMillis(500),
+                "Keycloak",
+                log);
     }
 
     /** {@code http://127.0.0.1:<port>}. */

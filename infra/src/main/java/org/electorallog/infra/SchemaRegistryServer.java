@@ -110,34 +110,14 @@ public final class SchemaRegistryServer implements AutoCloseable {
     }
 
     private void awaitReady() {
-        HttpRequest probe = HttpRequest.newBuilder(URI.create(url() + "/subjects"))
-                .timeout(Duration.ofSeconds(5))
-                .build();
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException(
-                        "Apicurio Registry exited with " + process.exitValue() + " while starting; its log: " + log);
-            }
-            try {
-                if (http.send(probe, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while Apicurio Registry started", e);
-            }
-            try {
-                process.waitFor(200, TimeUnit.MILLISECONDS); // the next probe; it starts in about 3 s
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while Apicurio Registry started", e);
-            }
-        }
-        throw new IllegalStateException(
-                "Apicurio Registry did not answer within " + START_TIMEOUT + "; its log: " + log);
+        // it starts in about 3 s
+        ServerReadiness.await(
+                process,
+                URI.create(url() + "/subjects"),
+                START_TIMEOUT,
+                Duration.ofMillis(200),
+                "Apicurio Registry",
+                log);
     }
 
     /** The Confluent-compatible API: {@code http://127.0.0.1:<port>/apis/ccompat/v7}. */
