@@ -92,6 +92,12 @@ public enum Setting {
             of(PROJECTOR, PRODUCER, LAUNCHER),
             null,
             "a Confluent-compatible schema registry (REST) for the events' writer schemas; unset = the embedded manifest"),
+    WRITER_SCHEMA(
+            words("OPTIONAL", "REQUIRED"),
+            of(PROJECTOR, LAUNCHER),
+            "OPTIONAL",
+            "whether an event must name its writer schema (Kafka header electoral-log.writer-schema, docs/producers.md): "
+                    + "REQUIRED dead-letters one that does not (SCHEMA_MISMATCH) instead of trusting its schema ID alone"),
     APPLICATION_ID(
             TEXT,
             of(PROJECTOR, LAUNCHER),

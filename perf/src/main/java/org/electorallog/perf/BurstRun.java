@@ -247,7 +247,7 @@ final class BurstRun {
         StatementCodec codec = StatementCodec.embedded();
         List<ProducerRecord<String, byte[]>> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            out.add(new ProducerRecord<>(
+            out.add(ElectoralLogProducer.event(
                     Topics.EVENTS,
                     board,
                     codec.encode(Envelope.newBuilder()

@@ -78,7 +78,7 @@ final class FillPublisher {
                             .setStatement(s)
                             .setSenderSignature(ByteBuffer.wrap(key.sign(canonical)))
                             .build();
-                    out.add(new ProducerRecord<>(Topics.EVENTS, board, codec.encode(e)));
+                    out.add(ElectoralLogProducer.event(Topics.EVENTS, board, codec.encode(e)));
                 }));
         return out;
     }

@@ -1,6 +1,7 @@
 package org.electorallog.producer;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,7 @@ import org.electorallog.schemas.CommittedForm;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.StatementRules;
 import org.electorallog.schemas.Topics;
+import org.electorallog.schemas.WireFormat;
 import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.PersonalData;
 import org.electorallog.schemas.avro.Statement;
@@ -82,6 +84,20 @@ public final class ElectoralLogProducer implements AutoCloseable {
     public static ProducerBuilder builder(String bootstrap) {
         return new ProducerBuilder(bootstrap);
     }
+
+    /**
+     * The Kafka record of an encoded event (schemas {@code StatementCodec#encode}) on {@code topic}:
+     * keyed by its board, with the {@link WireFormat#WRITER_SCHEMA_HEADER} naming the envelope schema
+     * it was written with (docs/producers.md, decision 140). Every event this project sends is made here.
+     */
+    public static ProducerRecord<String, byte[]> event(String topic, String board, byte[] value) {
+        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, board, value);
+        r.headers().add(WireFormat.WRITER_SCHEMA_HEADER, WRITER_SCHEMA);
+        return r;
+    }
+
+    private static final byte[] WRITER_SCHEMA =
+            StatementCodec.envelopeFingerprint().getBytes(StandardCharsets.US_ASCII);
 
     /** Default producer settings: durable, idempotent, batched for throughput. */
     public static Properties defaults(String bootstrap) {
@@ -213,7 +229,7 @@ public final class ElectoralLogProducer implements AutoCloseable {
         CompletableFuture<PublishResult> result = new CompletableFuture<>();
         sent.incrementAndGet();
         try {
-            kafka.send(new ProducerRecord<>(topic, board, value), (meta, error) -> {
+            kafka.send(event(topic, board, value), (meta, error) -> {
                 if (error != null) {
                     failed.incrementAndGet();
                     result.completeExceptionally(error);

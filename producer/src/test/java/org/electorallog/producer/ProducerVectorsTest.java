@@ -28,6 +28,7 @@ import org.electorallog.schemas.EmbeddedSchemaRegistry;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.StatementJson;
 import org.electorallog.schemas.Topics;
+import org.electorallog.schemas.WireFormat;
 import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
@@ -78,6 +79,7 @@ class ProducerVectorsTest {
         root.put("sender_seed_hex", HEX.formatHex(seed()));
         root.put("sender_public_key_base64", B64.encodeToString(key.publicKey()));
         root.put("topic", Topics.EVENTS);
+        root.putObject("headers").put(WireFormat.WRITER_SCHEMA_HEADER, StatementCodec.envelopeFingerprint());
         root.put("schema_id", EmbeddedSchemaRegistry.instance().idOf(Topics.EVENTS_SUBJECT, Envelope.getClassSchema()));
         ArrayNode vectors = root.putArray("vectors");
         for (Statement s : ElectionStatements.everyKind(BOARD)) {

@@ -12,7 +12,6 @@ import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteSigner;
-import org.electorallog.schemas.SchemaRegistry;
 import org.electorallog.store.LogWriter;
 import org.electorallog.store.PartitionLease;
 
@@ -25,18 +24,11 @@ import org.electorallog.store.PartitionLease;
  * {@link BoardProjection}s, whose trees were already advanced, and call {@link #rolledBack}.
  */
 final class BatchWriter {
-    private final SchemaRegistry registry;
     private final BoardWriter boardWriter;
     private final CheckpointScheduler checkpoints;
     private final Set<Integer> schemasRecorded = new HashSet<>();
 
-    BatchWriter(
-            NoteSigner signer,
-            String originPrefix,
-            SchemaRegistry registry,
-            Duration checkpointEvery,
-            SignaturePolicy policy) {
-        this.registry = registry;
+    BatchWriter(NoteSigner signer, String originPrefix, Duration checkpointEvery, SignaturePolicy policy) {
         this.boardWriter = new BoardWriter(originPrefix, policy);
         this.checkpoints = new CheckpointScheduler(signer, checkpointEvery);
     }
@@ -107,12 +99,7 @@ final class BatchWriter {
             if (schemasRecorded.contains(id)) {
                 continue;
             }
-            Schema schema;
-            try {
-                schema = registry.byId(id);
-            } catch (SchemaRegistry.UnknownSchemaException ex) {
-                throw new IllegalStateException("schema " + id + " decoded an event but is now unknown", ex);
-            }
+            Schema schema = e.statement().writerSchema(); // the producer's, whatever registry the ID is from
             c.recordWriterSchema(
                     id,
                     Hashes.sha256(SchemaNormalization.toParsingForm(schema).getBytes(StandardCharsets.UTF_8)),

@@ -55,6 +55,7 @@ public final class ProjectorConfig {
         if (conf.isSet(Setting.SCHEMA_REGISTRY_URL)) {
             s = s.withSchemaRegistry(conf.get(Setting.SCHEMA_REGISTRY_URL));
         }
+        s = s.withWriterSchemaRequired("REQUIRED".equals(conf.get(Setting.WRITER_SCHEMA)));
         if (conf.isSet(Setting.KEY_ENCRYPTION_KEY_FILES)) {
             try {
                 s = s.withKeyEncryption(KeyEncryptionKeys.load(conf.list(Setting.KEY_ENCRYPTION_KEY_FILES).stream()

@@ -101,7 +101,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
         if (offset < nextOffset) {
             // already projected; re-send a bad one to the dead letters (its earlier copy was not committed)
             try {
-                checks.validated(record.key(), record.value(), record.timestamp());
+                checks.validated(record.key(), record.value(), record.timestamp(), record.headers());
             } catch (BadEventException e) {
                 deadLetters.forward(record, offset, e);
             }
@@ -118,7 +118,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
     private void accept(
             String key, byte[] value, long offset, long timestamp, Headers headers, boolean forwardDeadLetter) {
         try {
-            PersonalOpening.Opened st = checks.validated(key, value, timestamp);
+            PersonalOpening.Opened st = checks.validated(key, value, timestamp, headers);
             pending.add(new PendingEvent(st, partition, offset, timestamp, key, value, headers));
         } catch (BadEventException e) {
             metrics.deadLetter(e.reason());
@@ -134,11 +134,7 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             return;
         }
         BatchWriter writer = new BatchWriter(
-                settings.signer(),
-                settings.originPrefix(),
-                codec.registry(),
-                settings.checkpointEvery(),
-                settings.signatures());
+                settings.signer(), settings.originPrefix(), settings.checkpointEvery(), settings.signatures());
         PartitionLease lease = takeover.take(writer.checkpoints());
         long stored = lease.nextOffset();
         metrics.projected(partition, stored);

@@ -9,6 +9,7 @@ import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.schemas.ConfluentSchemaRegistryClient;
+import org.electorallog.schemas.EmbeddedSchemaRegistry;
 import org.electorallog.schemas.StatementCodec;
 import org.electorallog.schemas.Topics;
 import org.electorallog.statement.KeyEncryptionKeys;
@@ -67,6 +68,8 @@ public final class ProjectorSettings implements Cloneable {
 
     /** A Confluent-compatible schema registry to read writer schemas from; null = the embedded manifest. */
     private String schemaRegistryUrl;
+
+    private boolean writerSchemaRequired;
 
     /** Statements the projector decodes, verifies and hashes in memory before it takes its partitions (made-up ones and the topic's last events), then partly writes in rolled-back transactions, so that its first events meet compiled code ({@link ProjectorWarmUp}); 0 = none. */
     private long warmUpStatements;
@@ -127,13 +130,26 @@ public final class ProjectorSettings implements Cloneable {
         });
     }
 
+    /**
+     * Whether an event must name its writer schema (ELECTORAL_LOG_WRITER_SCHEMA=REQUIRED, decision
+     * 140): one without the header is dead-lettered instead of read by its ID alone.
+     */
+    public ProjectorSettings withWriterSchemaRequired(boolean required) {
+        return copy(c -> c.writerSchemaRequired = required);
+    }
+
+    public boolean writerSchemaRequired() {
+        return writerSchemaRequired;
+    }
+
     /** The codec of the events: the embedded manifest, or the configured registry's REST API. */
     StatementCodec codec() {
-        return schemaRegistryUrl == null
-                ? StatementCodec.embedded()
-                : new StatementCodec(
-                        new ConfluentSchemaRegistryClient(schemaRegistryUrl, Duration.ofSeconds(10), 3, false),
-                        Topics.EVENTS_SUBJECT);
+        return new StatementCodec(
+                schemaRegistryUrl == null
+                        ? EmbeddedSchemaRegistry.instance()
+                        : new ConfluentSchemaRegistryClient(schemaRegistryUrl, Duration.ofSeconds(10), 3, false),
+                Topics.EVENTS_SUBJECT,
+                writerSchemaRequired);
     }
 
     public ProjectorSettings withSignatures(SignaturePolicy policy) {

@@ -204,7 +204,8 @@ final class ProjectorWarmUp {
 
     private static DecodedStatement decoded(Message m) {
         try {
-            return m.codec().decode(m.bytes());
+            // made-up events name the envelope they were written with, as the producer's do (decision 140)
+            return m.codec().decode(m.bytes(), m.madeUp() ? StatementCodec.envelopeFingerprint() : null);
         } catch (BadEventException e) {
             throw new IllegalStateException("a warm-up statement was refused: " + e.getMessage(), e);
         }

@@ -14,6 +14,12 @@ public final class BadEventException extends Exception {
         UNDECODABLE,
         NO_SCHEMA,
         UNKNOWN_SCHEMA,
+        /**
+         * The event's writer schema (its {@link WireFormat#WRITER_SCHEMA_HEADER}) is not the schema its
+         * ID names here, nor one this build knows: producers and projector use different registries;
+         * or the header is missing where the projector requires it (decision 140).
+         */
+        SCHEMA_MISMATCH,
         INVALID,
         /**
          * The kind is UNKNOWN (the enum's default, what an older reader makes of a newer kind) or

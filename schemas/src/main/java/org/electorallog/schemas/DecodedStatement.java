@@ -15,7 +15,9 @@ import org.electorallog.statement.Entry;
  * and {@code error}, a cast-vote error's {@code error}; null for other kinds. {@code committed} is
  * null for a format 1 statement; in format 2 (the committed form) the personal fields ({@code
  * userId}, {@code username}, {@code error}) are null as decoded, and {@link #opened} fills them
- * from the openings once the projector has checked them.
+ * from the openings once the projector has checked them. {@code writerSchema} is the schema it was
+ * read with, the one its producer wrote ({@code schemaId} names it in the registry it was read from,
+ * or in the embedded manifest when its fingerprint picked it: decision 140).
  */
 @SuppressWarnings("ArrayRecordComponent") // a decoded event handed to the writer, never compared as a value
 public record DecodedStatement(
@@ -35,7 +37,8 @@ public record DecodedStatement(
         byte[] systemSignature,
         String eventType,
         String error,
-        CommittedParts committed) {
+        CommittedParts committed,
+        Schema writerSchema) {
 
     /**
      * The statement of a decoded envelope, refused with its reason when it breaks a rule of
@@ -94,7 +97,8 @@ public record DecodedStatement(
                 bytes(envelope, "system_signature"),
                 bodyText(statement, "event_type"),
                 bodyText(statement, "error"),
-                CommittedParts.of(statement, envelope));
+                CommittedParts.of(statement, envelope),
+                envelope.getSchema());
     }
 
     /**
@@ -119,7 +123,8 @@ public record DecodedStatement(
                 systemSignature,
                 eventType,
                 values.get("body.error"),
-                committed);
+                committed,
+                writerSchema);
     }
 
     /** The statement's kind, by name. */

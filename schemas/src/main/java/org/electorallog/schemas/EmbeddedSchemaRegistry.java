@@ -7,9 +7,11 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.security.NoSuchAlgorithmException;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
 
@@ -37,9 +39,11 @@ public final class EmbeddedSchemaRegistry implements SchemaRegistry {
     }
 
     private final Map<Integer, Entry> byId;
+    private final Map<String, Entry> byFingerprint = new HashMap<>();
 
     private EmbeddedSchemaRegistry() {
         this.byId = Collections.unmodifiableMap(load());
+        byId.values().forEach(e -> byFingerprint.putIfAbsent(fingerprint(e.schema()), e));
     }
 
     public static EmbeddedSchemaRegistry instance() {
@@ -49,6 +53,11 @@ public final class EmbeddedSchemaRegistry implements SchemaRegistry {
     /** Every manifest entry, in manifest order. */
     public Map<Integer, Entry> entries() {
         return byId;
+    }
+
+    /** The manifest entry whose schema has this fingerprint ({@link #fingerprint}), if this build knows one. */
+    public Optional<Entry> byFingerprint(String fingerprint) {
+        return Optional.ofNullable(byFingerprint.get(fingerprint));
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.electorallog.schemas;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumReader;
@@ -50,11 +51,26 @@ public final class StatementCodec {
     private final SchemaRegistry registry;
     private final String subject;
     private final Map<Integer, GenericDatumReader<GenericRecord>> readers = new ConcurrentHashMap<>();
+    /** Readers of schemas named by fingerprint where the ID names another here (decision 140), by fingerprint. */
+    private final Map<String, Resolved> byFingerprint = new ConcurrentHashMap<>();
+    /** The fingerprints of the schemas the IDs name in this codec's registry. */
+    private final Map<Integer, String> fingerprints = new ConcurrentHashMap<>();
+
+    private final boolean writerSchemaRequired;
     private final ThreadLocal<SpecificDatumWriter<Envelope>> writer =
             ThreadLocal.withInitial(() -> new SpecificDatumWriter<>(Envelope.class));
     private volatile int envelopeId = -1;
 
     public StatementCodec(SchemaRegistry registry, String subject) {
+        this(registry, subject, false);
+    }
+
+    /**
+     * A codec that, with {@code writerSchemaRequired}, refuses an event without the {@link
+     * WireFormat#WRITER_SCHEMA_HEADER} (reason {@code SCHEMA_MISMATCH}) instead of trusting its ID alone.
+     */
+    public StatementCodec(SchemaRegistry registry, String subject, boolean writerSchemaRequired) {
+        this.writerSchemaRequired = writerSchemaRequired;
         this.registry = registry;
         this.subject = subject;
     }
@@ -87,6 +103,16 @@ public final class StatementCodec {
         }
     }
 
+    /** The fingerprint of the envelope schema this codec writes: the value of its events' {@link WireFormat#WRITER_SCHEMA_HEADER}. */
+    public static String envelopeFingerprint() {
+        return ENVELOPE_FINGERPRINT;
+    }
+
+    private static final String ENVELOPE_FINGERPRINT = EmbeddedSchemaRegistry.fingerprint(Envelope.getClassSchema());
+
+    /** A reader and the ID this build knows its schema by. */
+    private record Resolved(int id, GenericDatumReader<GenericRecord> reader) {}
+
     /** The canonical bytes of a (generated) statement, as the projector will derive them. */
     public static byte[] canonical(Statement statement) {
         return CanonicalStatement.encode(statement);
@@ -100,7 +126,30 @@ public final class StatementCodec {
      * and the event is read again once the registry answers.
      */
     public DecodedStatement decode(byte[] message) throws BadEventException {
+        return decode(message, null);
+    }
+
+    /**
+     * As {@link #decode(byte[])}, with the writer schema's fingerprint the event carried in its
+     * {@link WireFormat#WRITER_SCHEMA_HEADER} (null: none). When the schema the ID names in this
+     * codec's registry has another fingerprint, the event was framed with another registry's ID:
+     * it is read with the schema of that fingerprint when this build knows one (the embedded
+     * manifest holds every envelope version; the record keeps that schema's manifest ID), else
+     * dead-lettered {@code SCHEMA_MISMATCH}. Never read with a schema its producer did not write.
+     */
+    public DecodedStatement decode(byte[] message, String writerFingerprint) throws BadEventException {
         int id = WireFormat.schemaId(message);
+        if (writerFingerprint == null && writerSchemaRequired) {
+            throw new BadEventException(
+                    BadEventException.Reason.SCHEMA_MISMATCH,
+                    "the event does not name its writer schema (Kafka header " + WireFormat.WRITER_SCHEMA_HEADER
+                            + "), which this projector requires (ELECTORAL_LOG_WRITER_SCHEMA=REQUIRED): its ID " + id
+                            + " alone could be another registry's (docs/producers.md)");
+        }
+        if (writerFingerprint != null && !writerFingerprint.equals(fingerprintOf(id))) {
+            Resolved r = resolveByFingerprint(id, writerFingerprint);
+            return read(message, r.id(), r.reader());
+        }
         GenericDatumReader<GenericRecord> reader = readers.get(id);
         if (reader == null) {
             Schema schema;
@@ -117,6 +166,52 @@ public final class StatementCodec {
             }
             readers.put(id, reader);
         }
+        return read(message, id, reader);
+    }
+
+    /** The fingerprint of the schema ID {@code id} names in this codec's registry; null when it names none. */
+    private String fingerprintOf(int id) throws BadEventException {
+        String fp = fingerprints.get(id);
+        if (fp == null) {
+            try {
+                fp = EmbeddedSchemaRegistry.fingerprint(registry.byId(id)); // an unreachable registry: thrown on
+            } catch (SchemaRegistry.UnknownSchemaException e) {
+                return null;
+            }
+            fingerprints.put(id, fp);
+        }
+        return fp;
+    }
+
+    /** The reader of the schema with fingerprint {@code fp}, which ID {@code id} does not name here. */
+    private Resolved resolveByFingerprint(int id, String fp) throws BadEventException {
+        Resolved r = byFingerprint.get(fp);
+        if (r != null) {
+            return r;
+        }
+        Optional<EmbeddedSchemaRegistry.Entry> known =
+                EmbeddedSchemaRegistry.instance().byFingerprint(fp);
+        if (known.isEmpty()) {
+            String here = fingerprintOf(id);
+            throw new BadEventException(
+                    here == null ? BadEventException.Reason.UNKNOWN_SCHEMA : BadEventException.Reason.SCHEMA_MISMATCH,
+                    "the event was written with the schema of fingerprint " + shortened(fp) + " under ID " + id
+                            + ", but ID " + id + " names "
+                            + (here == null ? "no schema" : "the schema " + shortened(here))
+                            + " in this projector's registry and this build knows no schema of that fingerprint: the "
+                            + "producer uses another registry (docs/operations.md \"An external schema registry\")");
+        }
+        r = new Resolved(known.get().id(), new GenericDatumReader<>(known.get().schema()));
+        byFingerprint.put(fp, r);
+        return r;
+    }
+
+    private static String shortened(String fp) {
+        return fp.length() > 16 ? fp.substring(0, 16) + "..." : fp;
+    }
+
+    private static DecodedStatement read(byte[] message, int id, GenericDatumReader<GenericRecord> reader)
+            throws BadEventException {
         try {
             BinaryDecoder dec = DecoderFactory.get()
                     .binaryDecoder(message, WireFormat.HEADER_SIZE, message.length - WireFormat.HEADER_SIZE, null);

@@ -10,6 +10,14 @@ public final class WireFormat {
     public static final byte MAGIC = 0;
     public static final int HEADER_SIZE = 5;
 
+    /**
+     * The Kafka header naming the writer schema by content (issue 67, decision 140): the SHA-256 of
+     * its parsing canonical form in hex ({@link EmbeddedSchemaRegistry#fingerprint}), which no
+     * registry numbers differently. A projector checks the schema the ID resolves to against it,
+     * so an event framed with another registry's ID is never read with the wrong schema.
+     */
+    public static final String WRITER_SCHEMA_HEADER = "electoral-log.writer-schema";
+
     private WireFormat() {}
 
     /** Prefixes Avro bytes with the header for {@code schemaId}. */

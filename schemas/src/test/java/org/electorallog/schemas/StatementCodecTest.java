@@ -89,6 +89,42 @@ class StatementCodecTest {
     }
 
     @Test
+    void theWriterSchemasFingerprintPicksTheSchemaWhateverTheId() throws Exception {
+        StatementCodec codec = StatementCodec.embedded();
+        byte[] wire = codec.encode(vote("u1"));
+        byte[] canonical = codec.decode(wire).entry().canonical();
+        String fp = StatementCodec.envelopeFingerprint();
+        assertArrayEquals(canonical, codec.decode(wire, fp).entry().canonical(), "its own ID and fingerprint");
+        // framed with another registry's ID (1 is an older envelope here): the fingerprint still picks the writer's
+        byte[] other = wire.clone();
+        System.arraycopy(WireFormat.frame(1, new byte[0]), 0, other, 0, WireFormat.HEADER_SIZE);
+        DecodedStatement read = codec.decode(other, fp);
+        assertArrayEquals(canonical, read.entry().canonical());
+        assertEquals(
+                EmbeddedSchemaRegistry.instance().idOf(Topics.EVENTS_SUBJECT, Envelope.getClassSchema()),
+                read.schemaId(),
+                "the record keeps the ID this build knows the schema by");
+        assertEquals(fp, EmbeddedSchemaRegistry.fingerprint(read.writerSchema()), "read with the writer's schema");
+        // a fingerprint no registry here knows: never read with the ID's schema
+        String stranger = EmbeddedSchemaRegistry.fingerprint(Statement.getClassSchema());
+        assertEquals(
+                BadEventException.Reason.SCHEMA_MISMATCH,
+                assertThrows(BadEventException.class, () -> codec.decode(other, stranger))
+                        .reason());
+        assertEquals(
+                BadEventException.Reason.UNKNOWN_SCHEMA,
+                assertThrows(
+                                BadEventException.class,
+                                () -> codec.decode(WireFormat.frame(999, new byte[] {2}), stranger))
+                        .reason());
+        // required: an event that names no writer schema is refused, one that does is read
+        StatementCodec strict = new StatementCodec(EmbeddedSchemaRegistry.instance(), Topics.EVENTS_SUBJECT, true);
+        BadEventException unnamed = assertThrows(BadEventException.class, () -> strict.decode(wire));
+        assertEquals(BadEventException.Reason.SCHEMA_MISMATCH, unnamed.reason());
+        assertArrayEquals(canonical, strict.decode(wire, fp).entry().canonical());
+    }
+
+    @Test
     void kindCodesFollowTheAvroEnumAndNeverMove() {
         assertEquals(StatementKind.getClassSchema().getEnumSymbols(), StatementKinds.NAMES);
         assertEquals(1, StatementKinds.code("CAST_VOTE"));
