@@ -107,8 +107,10 @@ public final class Projector implements AutoCloseable {
             return;
         }
         try {
+            // one short try: a restarted instance's boards wait for its start (decision 104), and a warning is all
+            // this reads for
             String level = new ConfluentSchemaRegistryClient(
-                            settings.schemaRegistryUrl(), Duration.ofSeconds(10), 3, false)
+                            settings.schemaRegistryUrl(), Duration.ofSeconds(2), 1, false)
                     .compatibility(Topics.EVENTS_SUBJECT);
             String warning = ConfluentSchemaRegistryClient.compatibilityWarning(Topics.EVENTS_SUBJECT, level);
             if (warning != null) {
