@@ -257,7 +257,7 @@ export function commitment(board, deliveryId, path, salt, text) {
 
 /**
  * `statement` (format 1, personal values in the clear) in the committed form: a copy with each
- * personal value removed and committed to with the salt `saltOf(path)` gives (fresh random bytes
+ * personal value removed (a required one: the empty string) and committed to with the salt `saltOf(path)` gives (fresh random bytes
  * for a real statement), `format_version` 2, and the openings `[{path, salt, value}]`.
  */
 export function commit(type, statement, saltOf) {
@@ -270,14 +270,13 @@ export function commit(type, statement, saltOf) {
   for (const path of PERSONAL_PATHS) {
     const slot = slotOf(type, copy, path);
     if (!slot || slot.holder[slot.name] === null) continue;
-    if (slot.type.typeName !== "union:wrapped") {
-      throw new Error(`${path} is a required field of this body: the committed form cannot encode it yet (docs/producers.md)`);
-    }
-    const text = slot.holder[slot.name].string;
+    // a field the schema requires (CastVoteError's error) holds the empty string instead of null (decision 141)
+    const required = slot.type.typeName !== "union:wrapped";
+    const text = required ? slot.holder[slot.name] : slot.holder[slot.name].string;
     const salt = saltOf(path);
     commitments[path] = commitment(copy.board, copy.delivery_id, path, salt, text);
     openings.push({ path, salt, value: text });
-    slot.holder[slot.name] = null;
+    slot.holder[slot.name] = required ? "" : null;
   }
   copy.format_version = { int: COMMITTED_FORMAT };
   copy.commitments = { map: commitments };

@@ -23,8 +23,10 @@ import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.schemas.CommittedForm;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.StatementCodec;
+import org.electorallog.schemas.avro.CastVoteError;
 import org.electorallog.schemas.avro.Envelope;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.schemas.avro.StatementKind;
 import org.electorallog.statement.ContentKeys;
 import org.electorallog.statement.KeyEncryptionKeys;
 import org.electorallog.statement.PersonalCommitment;
@@ -182,6 +184,53 @@ class CommittedFormProjectionTest {
                     assertEquals(List.of(), StoredOpenings.of(b, replayId, 2));
                     assertEquals(counters(a, boardId), counters(b, replayId), "counted by commitment, not value");
                 }
+            }
+        }
+    }
+
+    /** CastVoteError's error, required by the schema, goes behind a commitment too (decision 141). */
+    @Test
+    void aCastVoteErrorIsProjectedWithTheErrorItsOpeningsHold() throws Exception {
+        ProjectorHarness h = new ProjectorHarness("committed-error", 1);
+        String suffix = Long.toString(System.nanoTime(), 36);
+        String board = "committed-error-" + suffix;
+        DatabaseLogin db = h.stack.database();
+        String url = h.createDatabase("committed_error_" + suffix);
+        ProjectorSettings settings =
+                h.settings.withDatabase(db.atUrl(url)).withKeyEncryption(KeyEncryptionKeys.generate());
+        try (HikariDataSource live = ProjectionDatabase.pool(url, db.user(), db.password(), 2, "committed-error")) {
+            Migrations.apply(live);
+            Statement error = ElectionStatements.everyKind(board).stream()
+                    .filter(st -> st.getKind() == StatementKind.CAST_VOTE_ERROR)
+                    .findFirst()
+                    .orElseThrow();
+            error.setStatementTimestamp(DAY_1);
+            error.setSenderPublicKey(ByteBuffer.allocate(0));
+            try (Projector p = Projector.start(settings);
+                    ElectoralLogProducer committed = ElectoralLogProducer.builder(h.stack.kafkaBootstrap())
+                            .topic(h.topic)
+                            .senderKey(SigningKey.generate())
+                            .committedForm(new SqlSealingKeys(live))
+                            .build()) {
+                committed.publish(error).get();
+                h.awaitProjected(url, h.endOffsets(), Duration.ofMinutes(1));
+            }
+            assertEquals(Map.of(), DeadLetters.reasons(h));
+            Statement sent = StatementCodec.embedded()
+                    .decodeSpecific(TopicReader.readAll(h.stack.kafkaBootstrap(), h.topic)
+                            .get(0)
+                            .value())
+                    .getStatement();
+            assertEquals("", ((CastVoteError) sent.getBody()).getError().toString(), "the topic holds no error text");
+            try (Connection c = live.getConnection()) {
+                short boardId = Boards.state(c, board).orElseThrow().board().id();
+                assertEquals(
+                        "ballot rejected", column(c, boardId, 0, "error"), "the opened value, not the placeholder");
+                assertEquals(
+                        List.of("body.error", "user_id", "username"),
+                        StoredOpenings.of(c, boardId, 0).stream()
+                                .map(Opening::path)
+                                .toList());
             }
         }
     }

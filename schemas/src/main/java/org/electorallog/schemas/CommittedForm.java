@@ -2,9 +2,11 @@ package org.electorallog.schemas;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.apache.avro.Schema;
@@ -18,7 +20,10 @@ import org.electorallog.statement.PersonalOpenings.Opening;
  * Statement format 2, the committed form (docs/personal-data.md): each personal field's value
  * replaced by a salted commitment ({@link PersonalCommitment}), so the canonical bytes, the
  * signatures and the leaf commit to personal data without containing it. The personal fields are
- * {@link #PATHS}; everything else stays in the clear.
+ * {@link #PATHS}; everything else stays in the clear. A personal field is removed (null), except
+ * one the schema requires (CastVoteError's {@code error}, the only one), which holds the empty
+ * string {@link #REQUIRED_PLACEHOLDER} (decision 141: no new envelope version, which could not be
+ * both backward and forward compatible).
  */
 public final class CommittedForm {
     /** The format number of the committed form ({@code format_version}); format 1 is written as null. */
@@ -26,6 +31,9 @@ public final class CommittedForm {
 
     /** The personal fields, by path: statement fields, then body fields ({@code body.<name>}). */
     public static final List<String> PATHS = PersonalCommitment.PATHS;
+
+    /** What a personal field the schema requires holds in the committed form, its value being behind the commitment. */
+    public static final String REQUIRED_PLACEHOLDER = "";
 
     /** A statement in the committed form and the openings of its commitments. */
     public record Committed(Statement statement, List<Opening> openings) {
@@ -67,7 +75,7 @@ public final class CommittedForm {
             byte[] salt = salts.apply(path);
             commitments.put(path, ByteBuffer.wrap(PersonalCommitment.of(board, deliveryId, path, salt, value)));
             openings.add(new Opening(path, salt, value));
-            slot.record().put(slot.pos(), null);
+            slot.record().put(slot.pos(), slot.required() ? REQUIRED_PLACEHOLDER : null);
         }
         copy.setFormatVersion(FORMAT);
         copy.setCommitments(commitments);
@@ -96,10 +104,21 @@ public final class CommittedForm {
         if (!(commitments instanceof Map<?, ?> map)) {
             return invalid("commitments", "are required in format 2 (an empty map when there is no personal value)");
         }
+        Set<String> committedPaths = new HashSet<>(); // the keys are Utf8 in a decoded event, String in a built one
+        map.keySet().forEach(k -> committedPaths.add(k.toString()));
         for (String path : PATHS) {
             Slot slot = slot(statement, path);
-            if (slot != null && slot.value() != null) {
+            if (slot == null || slot.value() == null) {
+                continue;
+            }
+            if (!slot.required()) {
                 return invalid(path, "is personal: a statement in format 2 carries its commitment, never the value");
+            }
+            if (!REQUIRED_PLACEHOLDER.equals(slot.value().toString()) || !committedPaths.contains(path)) {
+                return invalid(
+                        path,
+                        "is personal and required: a statement in format 2 holds the empty string there and the"
+                                + " value's commitment in commitments");
             }
         }
         for (Map.Entry<?, ?> e : map.entrySet()) {
@@ -120,8 +139,11 @@ public final class CommittedForm {
         return Optional.empty();
     }
 
-    /** Where a path's value lives: the record holding it and the field's position; null when this statement has no such field. */
-    private record Slot(IndexedRecord record, int pos, Object value) {}
+    /**
+     * Where a path's value lives: the record holding it, the field's position, its value, and whether
+     * the schema requires it (no null branch); null when this statement has no such field.
+     */
+    private record Slot(IndexedRecord record, int pos, Object value, boolean required) {}
 
     private static Slot slot(IndexedRecord statement, String path) {
         IndexedRecord holder = statement;
@@ -135,7 +157,9 @@ public final class CommittedForm {
             name = path.substring("body.".length());
         }
         Schema.Field f = holder.getSchema().getField(name);
-        return f == null ? null : new Slot(holder, f.pos(), holder.get(f.pos()));
+        return f == null
+                ? null
+                : new Slot(holder, f.pos(), holder.get(f.pos()), !f.schema().isNullable());
     }
 
     private static Object field(IndexedRecord r, String name) {

@@ -80,6 +80,7 @@ public record DecodedStatement(
                     BadEventException.Reason.INVALID, "statement has no log entry: " + e.getMessage());
         }
         Object ts = field(statement, "statement_timestamp");
+        CommittedParts committed = CommittedParts.of(statement, envelope);
         return new DecodedStatement(
                 schemaId,
                 string(statement, "board"),
@@ -96,8 +97,9 @@ public record DecodedStatement(
                 bytes(envelope, "sender_signature"),
                 bytes(envelope, "system_signature"),
                 bodyText(statement, "event_type"),
-                bodyText(statement, "error"),
-                CommittedParts.of(statement, envelope),
+                // in format 2 a committed error is behind its commitment; the body holds a placeholder (decision 141)
+                committed != null && committed.commits("body.error") ? null : bodyText(statement, "error"),
+                committed,
                 envelope.getSchema());
     }
 

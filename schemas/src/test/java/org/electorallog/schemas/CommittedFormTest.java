@@ -14,8 +14,10 @@ import java.util.List;
 import java.util.Map;
 import org.electorallog.schemas.CommittedForm.Committed;
 import org.electorallog.schemas.avro.CastVote;
+import org.electorallog.schemas.avro.CastVoteError;
 import org.electorallog.schemas.avro.IdentityProviderUserEvent;
 import org.electorallog.schemas.avro.Statement;
+import org.electorallog.schemas.avro.StatementKind;
 import org.electorallog.statement.CanonicalStatementReader;
 import org.electorallog.statement.PersonalCommitment;
 import org.electorallog.statement.PersonalOpenings.Opening;
@@ -180,6 +182,30 @@ class CommittedFormTest {
         login.getCommitments().remove("body.ip");
         assertTrue(
                 violation(login).rule().contains("'body.country' is not a personal field"), "a login has no country");
+    }
+
+    /** CastVoteError's error is required by the schema: committed, it holds the empty string (decision 141). */
+    @Test
+    void aRequiredPersonalFieldHoldsTheEmptyStringAndItsCommitment() {
+        Statement error = ElectionStatements.everyKind("committed-board").stream()
+                .filter(s -> s.getKind() == StatementKind.CAST_VOTE_ERROR)
+                .findFirst()
+                .orElseThrow();
+        Committed c = CommittedForm.commit(error);
+        assertEquals("", ((CastVoteError) c.statement().getBody()).getError().toString());
+        assertTrue(toMap(c.openings()).containsKey("body.error"));
+        assertTrue(
+                StatementRules.check(c.statement()).isEmpty(),
+                () -> StatementRules.check(c.statement()).orElseThrow().message());
+        assertFalse(CanonicalStatementReader.holdsPersonalValue(CanonicalStatement.encode(c.statement())));
+
+        Statement inClear = copy(c.statement());
+        ((CastVoteError) inClear.getBody()).setError("ballot rejected");
+        assertEquals("body.error", violation(inClear).field());
+
+        Statement uncommitted = copy(c.statement());
+        uncommitted.getCommitments().remove("body.error");
+        assertEquals("body.error", violation(uncommitted).field());
     }
 
     private static StatementRules.Violation violation(Statement s) {

@@ -179,6 +179,11 @@ class NodeProducerTest {
                     + now + ",\"sender_name\":\"node-idp\",\"user_id\":\"committed-voter-0\","
                     + "\"username\":\"voter0@example.org\",\"body\":{\"type\":\"IdentityProviderUserEvent\","
                     + "\"event_type\":\"LOGIN\",\"ip\":\"198.51.100.7\"}}");
+            // its error is required by the schema: committed, the body holds "" (decision 141)
+            committed.add("{\"board\":\"" + committedBoard + "\",\"kind\":\"CAST_VOTE_ERROR\",\"statement_timestamp\":"
+                    + now + ",\"sender_name\":\"node-voting\",\"user_id\":\"committed-voter-9\","
+                    + "\"election_id\":\"e1\",\"body\":{\"type\":\"CastVoteError\",\"election_id\":\"e1\","
+                    + "\"error\":\"ballot rejected: no signature\"}}");
             List<String> withKeys = new ArrayList<>(common);
             withKeys.addAll(List.of("--committed", "--key-store", keyStoreUrl(login, producerLogin, password)));
             Run sealed = run(withKeys, String.join("\n", committed) + "\n");
@@ -224,8 +229,11 @@ class NodeProducerTest {
                             .get("user_id")
                             .asText();
                     assertEquals(user, view.path("user_id").asText(), "the log opened Node's sealed values: " + view);
-                    assertTrue(
-                            view.path("personal").toString().contains("\"value\":\"" + user + "\""), view.toString());
+                    for (String value : personalValues(committed.get(i - plain.size()))) {
+                        assertTrue(
+                                view.path("personal").toString().contains("\"value\":\"" + value + "\""),
+                                value + " in " + view);
+                    }
                 }
             }
 
@@ -256,6 +264,23 @@ class NodeProducerTest {
                 assertEquals(board.getValue().longValue(), v.signed(), "every entry sender-signed by Node: " + board);
             }
         }
+    }
+
+    /** The personal values of a statement given as JSON: its user ID and username, its body's IP address, country and error. */
+    private static List<String> personalValues(String statement) throws IOException {
+        JsonNode s = JSON.readTree(statement);
+        List<String> out = new ArrayList<>();
+        for (JsonNode v : List.of(
+                s.path("user_id"),
+                s.path("username"),
+                s.path("body").path("ip"),
+                s.path("body").path("country"),
+                s.path("body").path("error"))) {
+            if (v.isTextual()) {
+                out.add(v.asText());
+            }
+        }
+        return out;
     }
 
     /** The reasons of the events the projector refused. */
