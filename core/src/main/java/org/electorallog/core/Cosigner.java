@@ -68,12 +68,17 @@ public final class Cosigner {
             return name;
         }
 
+        /** The cosignature/v1 key ID of this key (C2SP tlog-cosignature). */
+        public byte[] keyId() {
+            return Cosigner.keyId(name, publicKey);
+        }
+
         /** The vkey: {@code name+hex(keyID)+base64(0x04 || public key)}. */
         public String verifierKey() {
             byte[] typed = new byte[33];
             typed[0] = ALG_COSIGNATURE_V1;
             System.arraycopy(publicKey, 0, typed, 1, 32);
-            return name + "+" + Hex.encode(keyId(name, publicKey)) + "+"
+            return name + "+" + Hex.encode(Cosigner.keyId(name, publicKey)) + "+"
                     + Base64.getEncoder().encodeToString(typed);
         }
 
@@ -89,7 +94,7 @@ public final class Cosigner {
             byte[] sig = s.generateSignature();
             byte[] blob =
                     ByteBuffer.allocate(8 + 64).putLong(timestamp).put(sig).array();
-            return new SignedNote.Signature(name, keyId(name, publicKey), blob);
+            return new SignedNote.Signature(name, Cosigner.keyId(name, publicKey), blob);
         }
     }
 

@@ -111,7 +111,8 @@ public final class NoteVerifier {
         return s.verifySignature(signature);
     }
 
-    boolean matches(String sigName, byte[] sigKeyId) {
+    /** Whether a signature line's key name and ID are this key's (C2SP signed-note: then its signature must verify). */
+    public boolean matches(String sigName, byte[] sigKeyId) {
         return name.equals(sigName) && Arrays.equals(keyId, sigKeyId);
     }
 }

@@ -46,18 +46,19 @@ public final class KeygenCommand implements Callable<Integer> {
     public Integer call() {
         try {
             Files.createDirectories(out);
+            String stem = fileStem(name);
             for (String suffix :
                     kind.equals("sender") ? new String[] {".seed", ".pub"} : new String[] {".key", ".vkey"}) {
-                if (Files.exists(out.resolve(name + suffix))) {
+                if (Files.exists(out.resolve(stem + suffix))) {
                     throw new FileAlreadyExistsException(
-                            out.resolve(name + suffix).toString());
+                            out.resolve(stem + suffix).toString());
                 }
             }
             switch (kind) {
                 case "log" -> {
                     NoteSigner signer = NoteSigner.generate(name);
-                    Path key = write(out.resolve(name + ".key"), signer.signerKey() + "\n", true);
-                    Path vkey = write(out.resolve(name + ".vkey"), signer.verifierKey() + "\n", false);
+                    Path key = write(out.resolve(stem + ".key"), signer.signerKey() + "\n", true);
+                    Path vkey = write(out.resolve(stem + ".vkey"), signer.verifierKey() + "\n", false);
                     System.out.println("keygen: log signing key " + key + " (0600: give it to the projector as "
                             + "ELECTORAL_LOG_SIGNING_KEY_FILE); verifier key " + vkey + " (publish it; "
                             + "ELECTORAL_LOG_LOG_KEYS): " + signer.verifierKey());
@@ -67,16 +68,16 @@ public final class KeygenCommand implements Callable<Integer> {
                     // cosignature/v1 key ID (C2SP tlog-cosignature), which the .vkey file holds
                     NoteSigner signer = NoteSigner.generate(name);
                     String vkey = Cosigner.Key.parse(signer.signerKey()).verifierKey();
-                    Path key = write(out.resolve(name + ".key"), signer.signerKey() + "\n", true);
-                    Path vkeyFile = write(out.resolve(name + ".vkey"), vkey + "\n", false);
+                    Path key = write(out.resolve(stem + ".key"), signer.signerKey() + "\n", true);
+                    Path vkeyFile = write(out.resolve(stem + ".vkey"), vkey + "\n", false);
                     System.out.println("keygen: witness key " + key + " (0600: `electoral-log witness --key " + key
                             + "`); cosigner key " + vkeyFile + " (give it to the log's operator and voters): " + vkey);
                 }
                 case "sender" -> {
                     SigningKey k = SigningKey.generate();
-                    Path seed = write(out.resolve(name + ".seed"), k.seedBase64() + "\n", true);
+                    Path seed = write(out.resolve(stem + ".seed"), k.seedBase64() + "\n", true);
                     String pub = Base64.getEncoder().encodeToString(k.publicKey());
-                    Path pubFile = write(out.resolve(name + ".pub"), pub + "\n", false);
+                    Path pubFile = write(out.resolve(stem + ".pub"), pub + "\n", false);
                     System.out.println("keygen: sender key " + seed + " (0600: the sending service signs with it); "
                             + "public key " + pubFile + ": " + pub);
                 }
@@ -93,6 +94,20 @@ public final class KeygenCommand implements Callable<Integer> {
             System.err.println("keygen: " + e.getMessage());
             return 2;
         }
+    }
+
+    /**
+     * The files' name stem for a key name: signed-note allows a key name any characters but
+     * whitespace and '+' ("example.com/witness" is a common one), a file name does not; each
+     * character outside {@code [A-Za-z0-9._-]} becomes '_' ("example.com_witness"). Two names that
+     * meet in one stem are kept apart by never overwriting a file.
+     */
+    static String fileStem(String keyName) {
+        String stem = keyName.replaceAll("[^A-Za-z0-9._-]", "_");
+        if (stem.isEmpty() || stem.equals(".") || stem.equals("..")) {
+            throw new IllegalArgumentException("'" + keyName + "' makes no file name");
+        }
+        return stem;
     }
 
     /** Creates {@code file} with the text, 0600 when private, failing if it exists. */

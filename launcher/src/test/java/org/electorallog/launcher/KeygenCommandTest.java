@@ -113,4 +113,26 @@ class KeygenCommandTest {
         assertEquals(0, new CommandLine(new WitnessCommand()).execute("init", "--state", state.toString()));
         assertTrue(Files.exists(state.resolve("WITNESS-STATE")), "witness init makes it");
     }
+
+    /** signed-note allows a '/' in a key name (example.com/witness is common); a file name does not. */
+    @Test
+    void aKeyNameWithASlashGetsFilesOfItsOwn() throws Exception {
+        Path dir = Files.createTempDirectory(Files.createDirectories(Path.of("target/tmp")), "keygen-");
+        assertEquals(0, keygen("witness", "--name", "example.com/witness", "--out", dir.toString()));
+        Cosigner.Key witness = Cosigner.Key.parse(Files.readString(dir.resolve("example.com_witness.key")));
+        assertEquals("example.com/witness", witness.name());
+        assertEquals(
+                witness.verifierKey(),
+                Files.readString(dir.resolve("example.com_witness.vkey")).strip());
+        assertEquals(0, keygen("log", "--name", "log.example/elections", "--out", dir.toString()));
+        assertEquals(
+                "log.example/elections",
+                NoteSigner.parse(Files.readString(dir.resolve("log.example_elections.key"))
+                                .strip())
+                        .name());
+        assertEquals(2, keygen("log", "--name", "log.example_elections", "--out", dir.toString()), "never overwritten");
+        try (var files = Files.list(dir)) {
+            assertEquals(4, files.count(), "nothing written in a folder the '/' would have named");
+        }
+    }
 }

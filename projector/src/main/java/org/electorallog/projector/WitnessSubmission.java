@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One {@code add-checkpoint} exchange with one witness (C2SP tlog-witness "HTTP Interface"): the
  * request with its consistency proof from the stored tiles (RFC 6962 section 2.1.2), the 409 that
- * says the witness's size, and the cosignature checked ({@code cosignature/v1}) before it is
+ * says the witness's size, the 422 of a split view (409 at its own size from witnesses of the text
+ * before 2026-07), and the cosignature checked ({@code cosignature/v1}) before it is
  * stored. {@link Witnessing} decides when and what to submit; this logs each witness's failures on
  * a board once, until the reason changes.
  */
@@ -110,6 +111,21 @@ final class WitnessSubmission {
                 old = theirs; // our record is behind the witness (for example a restored database): go on from its size
                 continue;
             }
+            if (r.statusCode() == 422) {
+                // tlog-witness since 2026-07 (C2SP #280): the same size with another root is 422, as is a
+                // consistency proof that does not verify from the size the witness holds; a witness
+                // of the older text answers the first with 409 at its own size (above)
+                failed(
+                        w,
+                        board,
+                        (old == cp.size()
+                                        ? "422 at its own size " + old + ": it holds another root at that size"
+                                        : "422: our consistency proof from its size " + old + " to " + cp.size()
+                                                + " does not verify against the root it holds")
+                                + " (a split view, docs/witnesses.md): "
+                                + r.body().strip());
+                return -1;
+            }
             failed(w, board, r.statusCode() + " " + r.body().strip());
             return -1;
         }
@@ -155,6 +171,11 @@ final class WitnessSubmission {
         if (!message.equals(failing.put(w.id() + " " + board, message))) {
             LOG.warn("{} (projection goes on; retried every round; logged again when the reason changes)", message);
         }
+    }
+
+    /** Why {@code witness} did not cosign {@code board} the last time it did not, until it cosigns again; or null. */
+    String failure(String witnessId, String board) {
+        return failing.get(witnessId + " " + board);
     }
 
     /** The size in a 409's {@code text/x.tlog.size} body, or -1. */

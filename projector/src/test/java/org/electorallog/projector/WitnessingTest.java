@@ -134,6 +134,80 @@ class WitnessingTest {
         }
     }
 
+    /**
+     * A split view as a witness of the current tlog-witness text sees it (C2SP #280): a second
+     * projection signs the same origin with the same key over other statements. The witness answers
+     * 422, at equal sizes and for a consistency proof from the size it holds; the client names it a
+     * split view and stores no cosignature.
+     */
+    @Test
+    void aSplitViewIsRefusedWith422AndNamedAsSuch() throws Exception {
+        ProjectorHarness a = new ProjectorHarness("split-a", 1);
+        ProjectorHarness b = new ProjectorHarness("split-b", 1);
+        DatabaseLogin db = a.stack.database();
+        String urlA = a.createDatabase("split_a_" + System.nanoTime());
+        String urlB = b.createDatabase("split_b_" + System.nanoTime());
+        ProjectorSettings settingsA = a.settings.withDatabase(db.atUrl(urlA)).withCheckpointEvery(Duration.ZERO);
+        // the same log key and origin prefix over another topic and database: another tree under one origin
+        ProjectorSettings settingsB = ProjectorSettings.defaults(
+                        a.stack.kafkaBootstrap(),
+                        db.atUrl(urlB),
+                        Path.of("target/stack/streams-" + b.topic),
+                        settingsA.signer())
+                .withTopics(b.topic, b.deadLetters)
+                .withApplicationId("app-" + b.topic)
+                .withOriginPrefix(settingsA.originPrefix())
+                .withCheckpointEvery(Duration.ZERO)
+                .withKeyEncryption(org.electorallog.statement.KeyEncryptionKeys.generate());
+        Path dir = Files.createDirectories(Path.of("target/witnessing-split-" + System.nanoTime()));
+        Cosigner.Key key = Cosigner.Key.generate("split.witness.test");
+        WitnessServer w = WitnessServer.start(
+                "127.0.0.1",
+                0,
+                key,
+                FollowedLogs.parse(List.of(
+                        settingsA.originPrefix() + "* " + settingsA.signer().verifierKey())),
+                dir.resolve("w"),
+                true,
+                WitnessServer.Options.defaults());
+        WitnessPolicy policy = WitnessPolicy.parse(List.of(key.verifierKey() + " http://127.0.0.1:" + w.port()), "1");
+        String board = "split-board";
+        try (w;
+                Projector pa = Projector.start(settingsA);
+                Projector pb = Projector.start(settingsB);
+                Witnessing witnessing =
+                        Witnessing.start(policy, settingsA, Duration.ofSeconds(2), Duration.ofMillis(100));
+                ElectoralLogProducer toA =
+                        ElectoralLogProducer.create(ElectoralLogProducer.defaults(a.stack.kafkaBootstrap()), a.topic);
+                ElectoralLogProducer toB =
+                        ElectoralLogProducer.create(ElectoralLogProducer.defaults(b.stack.kafkaBootstrap()), b.topic);
+                org.electorallog.store.Projection projectionB =
+                        org.electorallog.store.Projection.open(db.atUrl(urlB), 1, "split-b")) {
+            publish(toA, board, 0, 10);
+            for (int i = 0; i < 15; i++) {
+                toB.publish(ProjectorHarness.statement(board, "other-" + i, 5000 + i));
+            }
+            toB.flush();
+            a.awaitProjected(urlA, a.endOffsets(), Duration.ofMinutes(1));
+            await(() -> witnessedSize(urlA, db, board) == 10, "the first projection's checkpoint 10 witnessed");
+            b.awaitProjected(urlB, b.endOffsets(), Duration.ofMinutes(1));
+
+            WitnessSubmission submission = new WitnessSubmission(projectionB, Duration.ofSeconds(5));
+            WitnessPolicy.Entry entry = policy.witnesses().get(0);
+            short boardId =
+                    projectionB.statement(r -> r.board(board).orElseThrow().id());
+            org.electorallog.store.CheckpointRow at15 =
+                    projectionB.statement(r -> r.latestCheckpoint(boardId).orElseThrow());
+            assertEquals(15, at15.size());
+            // from 10, the size the witness holds: the proof 10 -> 15 of the other tree does not verify
+            assertEquals(-1, submission.submit(boardId, board, at15, entry, 10));
+            String why = submission.failure(entry.id(), board);
+            assertTrue(why.contains("422") && why.contains("split view") && why.contains("does not verify"), why);
+            assertEquals(0, cosigners(urlB, db, board, 15), "no cosignature stored");
+            assertEquals(10, witnessedSize(urlA, db, board), "the witness still stands with the first tree");
+        }
+    }
+
     static void publish(ElectoralLogProducer producer, String board, int from, int to) throws Exception {
         for (int i = from; i < to; i++) {
             producer.publish(ProjectorHarness.statement(board, "w-" + i, 1000 + i));

@@ -39,17 +39,29 @@ public final class FollowedLogs {
             if (line.isEmpty() || line.startsWith("#")) {
                 continue;
             }
-            String[] parts = line.split("\\s+");
-            if (parts.length != 2) {
+            // the key is the last word (a vkey holds no whitespace); the origin is all before it, and may
+            // hold spaces (C2SP tlog-checkpoint allows any origin line: "go.sum database tree")
+            int split = lastWhitespace(line);
+            if (split < 0) {
                 throw new IllegalArgumentException(
                         "a followed log is '<origin> <verifier key>' (origin may end in *), got '" + line + "'");
             }
-            if (parts[0].equals("*")) {
+            String origin = line.substring(0, split).strip();
+            if (origin.equals("*")) {
                 throw new IllegalArgumentException("the origin pattern '*' would follow any origin; give a prefix");
             }
-            entries.add(new Entry(parts[0], NoteVerifier.parse(parts[1])));
+            entries.add(new Entry(origin, NoteVerifier.parse(line.substring(split + 1))));
         }
         return new FollowedLogs(entries);
+    }
+
+    private static int lastWhitespace(String line) {
+        for (int i = line.length() - 1; i >= 0; i--) {
+            if (Character.isWhitespace(line.charAt(i))) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The verifier keys trusted for {@code origin}, empty when the witness does not follow it. */

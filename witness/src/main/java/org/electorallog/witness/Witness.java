@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Cosigner;
+import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.ProofVerifier;
@@ -21,9 +22,11 @@ import org.slf4j.LoggerFactory;
  * section "add-checkpoint" step by step: 400 for a malformed body or an old size above the
  * checkpoint's, 404 for an origin it does not follow, 403 when no trusted key signed the
  * checkpoint, 409 with its own size ({@code text/x.tlog.size}) when the old size is not the size it
- * last cosigned or when equal sizes have different roots, 422 when the consistency proof fails, and
- * otherwise 200 with its cosignature ({@code cosignature/v1}, C2SP tlog-cosignature) after the
- * checkpoint is stored. The check of the old size and the store happen under one lock per origin,
+ * last cosigned, 422 when a checkpoint of size 0 does not have the empty tree's root, when the
+ * consistency proof fails, or when equal sizes have different roots (a split view; the text of
+ * 2026-07, C2SP #280: 409 before it), and otherwise 200 with its cosignature ({@code cosignature/v1},
+ * C2SP tlog-cosignature) after the checkpoint is stored with that cosignature and the log's
+ * signatures it verified: what the monitoring {@link #latest} serves. The check of the old size and the store happen under one lock per origin,
  * so two concurrent requests cannot roll the state back (the race the spec describes). A replay of
  * the checkpoint it holds is cosigned again without rewriting its state, and a log past its rate
  * gets 429 with Retry-After (issue 41).
@@ -112,6 +115,9 @@ public final class Witness {
         if (request.oldSize() != latestSize) {
             return new Answer(409, SIZE_TYPE, latestSize + "\n");
         }
+        if (cp.size() == 0 && !Arrays.equals(cp.root(), Hashes.emptyRoot())) {
+            return Answer.text(422, "a checkpoint of size 0 must have the empty tree's root (RFC 6962 section 2.1)");
+        }
         if (latest.isPresent() && request.oldSize() == cp.size()) {
             if (!Arrays.equals(latest.get().root(), cp.root())) {
                 LOG.warn(
@@ -120,7 +126,7 @@ public final class Witness {
                         cp.origin(),
                         cp.size(),
                         request.checkpointNote());
-                return new Answer(409, SIZE_TYPE, latestSize + "\n");
+                return Answer.text(422, "this witness cosigned another root at size " + cp.size() + ": a split view");
             }
             if (!request.proof().isEmpty()) {
                 return Answer.text(422, "the consistency proof between equal sizes must be empty");
@@ -146,14 +152,68 @@ public final class Witness {
                 return Answer.text(422, "the consistency proof does not verify: " + e.getMessage());
             }
         }
-        state.store(cp.origin(), request.checkpointNote());
-        return cosignature(note);
+        SignedNote.Signature cosignature = cosign(note);
+        state.store(cp.origin(), served(note, logs.keysFor(cp.origin()).orElse(List.of()), cosignature));
+        return new Answer(200, "text/plain; charset=utf-8", cosignature.line());
     }
 
     private Answer cosignature(SignedNote note) {
-        long now = clock.instant().getEpochSecond();
-        return new Answer(
-                200, "text/plain; charset=utf-8", key.cosign(note.text(), now).line());
+        return new Answer(200, "text/plain; charset=utf-8", cosign(note).line());
+    }
+
+    private SignedNote.Signature cosign(SignedNote note) {
+        return key.cosign(note.text(), clock.instant().getEpochSecond());
+    }
+
+    /**
+     * The checkpoint as the monitoring prefix serves it (C2SP tlog-witness "Monitor Retrieval
+     * Mechanism"): its text, the log's signatures this witness verified (no unknown key's), and this
+     * witness's cosignature.
+     */
+    private String served(SignedNote note, List<NoteVerifier> logKeys, SignedNote.Signature cosignature) {
+        StringBuilder out = new StringBuilder(note.text()).append('\n');
+        for (SignedNote.Signature s : note.signatures()) {
+            if (logKeys.stream().anyMatch(k -> k.matches(s.name(), s.keyId())) || isOwn(s)) {
+                out.append(s.line());
+            }
+        }
+        if (cosignature != null) {
+            out.append(cosignature.line());
+        }
+        return out.toString();
+    }
+
+    private boolean isOwn(SignedNote.Signature s) {
+        return s.name().equals(key.name()) && Arrays.equals(s.keyId(), key.keyId());
+    }
+
+    /**
+     * {@code GET <monitoring prefix>/<origin hash>/checkpoint}: the latest checkpoint cosigned for
+     * the origin whose SHA-256 is {@code originHash} (lowercase hex), with the log's signatures and
+     * this witness's cosignature; 404 when it never cosigned one. A checkpoint stored before this
+     * witness kept its cosignature with it is cosigned now.
+     */
+    public Answer latest(String originHash) {
+        Optional<String> stored;
+        try {
+            stored = state.byOriginHash(originHash);
+        } catch (IOException e) {
+            LOG.error("witness state for origin hash {} could not be read", originHash, e);
+            return Answer.text(500, "the witness could not read its state: " + e.getMessage());
+        }
+        if (stored.isEmpty()) {
+            return Answer.text(
+                    404, "this witness has cosigned no checkpoint of the log with origin hash " + originHash);
+        }
+        try {
+            SignedNote note = SignedNote.parse(stored.get());
+            Checkpoint cp = Checkpoint.parse(note.text());
+            List<NoteVerifier> keys = logs.keysFor(cp.origin()).orElse(List.of());
+            boolean cosigned = note.signatures().stream().anyMatch(this::isOwn);
+            return new Answer(200, "text/plain; charset=utf-8", served(note, keys, cosigned ? null : cosign(note)));
+        } catch (ProofException e) {
+            return Answer.text(500, "the witness's state for that origin is not a checkpoint: " + e.getMessage());
+        }
     }
 
     public String verifierKey() {

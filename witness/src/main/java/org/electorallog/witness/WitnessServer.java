@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -143,20 +145,38 @@ public final class WitnessServer implements AutoCloseable {
         return witness.verifierKey();
     }
 
-    /** The two routes. */
+    /**
+     * The monitoring prefix's route (C2SP tlog-witness "Monitor Retrieval Mechanism"): the SHA-256
+     * of an origin in lowercase hex, then {@code /checkpoint}; the monitoring prefix is the
+     * submission prefix.
+     */
+    private static final Pattern MONITORING = Pattern.compile("/([0-9a-f]{64})/checkpoint");
+
+    /** The routes: add-checkpoint, the monitoring checkpoint, and a description at the root. */
     private final class Routes extends Handler.Abstract {
         @Override
         public boolean handle(Request request, Response response, Callback callback) {
             String path = Request.getPathInContext(request);
+            Matcher monitoring = MONITORING.matcher(path);
             if (path.equals("/add-checkpoint")) {
                 addCheckpoint(request, response, callback);
+            } else if (monitoring.matches()) {
+                if (!request.getMethod().equals("GET") && !request.getMethod().equals("HEAD")) {
+                    response.getHeaders().put(HttpHeader.ALLOW, "GET");
+                    send(response, callback, Witness.Answer.text(405, "the monitoring checkpoint takes a GET"));
+                } else {
+                    send(response, callback, witness.latest(monitoring.group(1)));
+                }
             } else if (path.equals("/")) {
                 send(response, callback, about());
             } else {
                 send(
                         response,
                         callback,
-                        Witness.Answer.text(404, "no such endpoint; this witness serves POST /add-checkpoint"));
+                        Witness.Answer.text(
+                                404,
+                                "no such endpoint; this witness serves POST /add-checkpoint and "
+                                        + "GET /<hex SHA-256 of an origin>/checkpoint"));
             }
             return true;
         }
@@ -215,7 +235,8 @@ public final class WitnessServer implements AutoCloseable {
     }
 
     private Witness.Answer about() {
-        StringBuilder sb = new StringBuilder("C2SP tlog-witness: POST /add-checkpoint\n")
+        StringBuilder sb = new StringBuilder(
+                        "C2SP tlog-witness: POST /add-checkpoint, GET /<hex SHA-256 of an origin>/checkpoint\n")
                 .append("cosigner key (cosignature/v1): ")
                 .append(witness.verifierKey())
                 .append("\nlogs followed:\n");

@@ -19,7 +19,8 @@ import org.electorallog.core.SignedNote;
 /**
  * The latest cosigned checkpoint of each origin, on disk (C2SP tlog-witness: "The witness MUST
  * persist the new checkpoint before responding"). One file per origin, named by the SHA-256 of the
- * origin, holding the checkpoint note as received; replaced by write-to-temporary, fsync, atomic
+ * origin, holding the checkpoint note with the log's signatures the witness verified and its own
+ * cosignature (what the monitoring prefix serves; a file written before that holds the note as received); replaced by write-to-temporary, fsync, atomic
  * rename and a directory fsync, so a crash leaves the old or the new checkpoint, never a torn one,
  * and a restarted witness never cosigns a smaller tree than it did before.
  */
@@ -117,6 +118,18 @@ final class WitnessState {
         } catch (IOException e) {
             // some file systems cannot open a directory for fsync; the rename is still atomic
         }
+    }
+
+    /**
+     * The stored note of the origin whose SHA-256 is {@code originHash} (64 lowercase hex digits,
+     * the state file's name), if any; anything else names no file.
+     */
+    Optional<String> byOriginHash(String originHash) throws IOException {
+        if (!originHash.matches("[0-9a-f]{64}")) {
+            return Optional.empty();
+        }
+        Path f = dir.resolve(originHash + ".checkpoint");
+        return Files.exists(f) ? Optional.of(Files.readString(f, StandardCharsets.UTF_8)) : Optional.empty();
     }
 
     private Path file(String origin) {

@@ -78,8 +78,13 @@ class WitnessServerTest {
 
     /** Verifies a 200's body as the witness's cosignature on the checkpoint at {@code size}. */
     void assertCosigned(HttpResponse<String> r, long size) throws Exception {
+        assertCosigned(log, r, size);
+    }
+
+    /** Verifies a 200's body as the witness's cosignature on {@code on}'s checkpoint at {@code size}. */
+    void assertCosigned(GrowingLog on, HttpResponse<String> r, long size) throws Exception {
         assertEquals(200, r.statusCode(), r.body());
-        SignedNote cosigned = SignedNote.parse(log.checkpoint(size) + r.body());
+        SignedNote cosigned = SignedNote.parse(on.checkpoint(size) + r.body());
         Cosigner.Verifier.parse(witnessKey.verifierKey()).verify(cosigned);
     }
 
@@ -125,14 +130,92 @@ class WitnessServerTest {
                 422,
                 add(new WitnessRequest(0, fromZero.proof(), fromZero.checkpointNote()).format())
                         .statusCode());
-        // the same size with another root (a split view): 409 with the witness's size
+        // the same size with another root (a split view): 422 (tlog-witness since 2026-07; 409 before)
         HttpResponse<String> forked = add(new WitnessRequest(
                         10, List.of(), new org.electorallog.core.Checkpoint(log.origin, 10, new byte[32]).sign(logKey))
                 .format());
-        assertEquals(409, forked.statusCode());
-        assertEquals("10\n", forked.body());
+        assertEquals(422, forked.statusCode(), forked.body());
+        assertTrue(forked.body().contains("split view"), forked.body());
+        // a checkpoint of size 0 must have the empty tree's root: 422, and nothing stored
+        GrowingLog boardC = new GrowingLog("log.example/board-c", logKey);
+        HttpResponse<String> notEmpty = add(new WitnessRequest(
+                        0, List.of(), new org.electorallog.core.Checkpoint(boardC.origin, 0, new byte[32]).sign(logKey))
+                .format());
+        assertEquals(422, notEmpty.statusCode(), notEmpty.body());
+        assertCosigned(boardC, add(boardC.request(0, 0)), 0); // the empty tree's root: cosigned
+        boardC.grow(3);
+        assertCosigned(boardC, add(boardC.request(0, 3)), 3);
         // nothing above was cosigned: the witness still stands at 10
         assertEquals("10\n", add(log.request(0, 20)).body());
+    }
+
+    /** tlog-witness "Monitor Retrieval Mechanism": GET <prefix>/<hex SHA-256 of the origin>/checkpoint. */
+    @Test
+    void servesTheLatestCosignedCheckpointToMonitors() throws Exception {
+        String hash = org.electorallog.core.Hex.encode(
+                org.electorallog.core.Hashes.sha256(log.origin.getBytes(StandardCharsets.UTF_8)));
+        assertEquals(404, get("/" + hash + "/checkpoint").statusCode(), "nothing cosigned yet");
+        log.grow(30);
+        // signed by the log and by a key the witness does not know: only the log's signature is kept
+        NoteSigner stranger = NoteSigner.generate("stranger.example");
+        String twice = SignedNote.parse(log.checkpoint(30))
+                .withSignature(SignedNote.parse(SignedNote.sign(
+                                SignedNote.parse(log.checkpoint(30)).text(), stranger))
+                        .signatures()
+                        .get(0))
+                .serialize();
+        HttpResponse<String> added = add(new WitnessRequest(0, List.of(), twice).format());
+        assertCosigned(added, 30);
+        HttpResponse<String> served = get("/" + hash + "/checkpoint");
+        assertEquals(200, served.statusCode(), served.body());
+        SignedNote note = SignedNote.parse(served.body());
+        assertEquals(SignedNote.parse(log.checkpoint(30)).text(), note.text());
+        assertEquals(2, note.signatures().size(), "the log's and the witness's, not the stranger's: " + served.body());
+        SignedNote.open(served.body(), List.of(org.electorallog.core.NoteVerifier.parse(logKey.verifierKey())));
+        Cosigner.Verifier.parse(witnessKey.verifierKey()).verify(note);
+        assertTrue(served.body().endsWith(added.body()), "the cosignature add-checkpoint returned");
+        // kept across a restart, and replaced by the next checkpoint
+        server.close();
+        server = startWitness();
+        assertEquals(served.body(), get("/" + hash + "/checkpoint").body());
+        log.grow(40);
+        assertCosigned(add(log.request(30, 40)), 40);
+        assertEquals(
+                SignedNote.parse(log.checkpoint(40)).text(),
+                SignedNote.parse(get("/" + hash + "/checkpoint").body()).text());
+        assertEquals(404, get("/" + "0".repeat(64) + "/checkpoint").statusCode(), "an origin it never cosigned");
+        assertEquals(
+                404,
+                get("/" + hash.toUpperCase(java.util.Locale.ROOT) + "/checkpoint")
+                        .statusCode(),
+                "lowercase hex only");
+    }
+
+    /** An origin may hold spaces (C2SP tlog-checkpoint; "go.sum database tree" is a real one). */
+    @Test
+    void followsAnOriginWithSpaces() throws Exception {
+        server.close();
+        server = WitnessServer.start(
+                "127.0.0.1",
+                0,
+                witnessKey,
+                FollowedLogs.parse(List.of("  go.sum database tree   " + logKey.verifierKey())),
+                state,
+                true,
+                OPTIONS);
+        GrowingLog sum = new GrowingLog("go.sum database tree", logKey).grow(5);
+        assertCosigned(sum, add(sum.request(0, 5)), 5);
+        assertEquals(
+                404,
+                add(new GrowingLog("go.sum database", logKey).grow(5).request(0, 5))
+                        .statusCode());
+    }
+
+    HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
@@ -327,11 +410,5 @@ class WitnessServerTest {
         GrowingLog other = new GrowingLog("log.example/board-b", logKey);
         other.grow(3);
         assertCosigned(other, add(other.request(0, 3)), 3);
-    }
-
-    void assertCosigned(GrowingLog which, HttpResponse<String> r, long size) throws Exception {
-        assertEquals(200, r.statusCode(), r.body());
-        SignedNote cosigned = SignedNote.parse(which.checkpoint(size) + r.body());
-        Cosigner.Verifier.parse(witnessKey.verifierKey()).verify(cosigned);
     }
 }
