@@ -1,13 +1,17 @@
 package org.electorallog.launcher;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.monitor.Finding;
+import org.electorallog.monitor.FindingWebhook;
 import org.electorallog.monitor.Monitor;
 import org.electorallog.monitor.MonitorMetrics;
 import org.electorallog.verifier.LogEndpoint;
@@ -65,6 +69,11 @@ public final class MonitorCommand implements Callable<Integer> {
     @Option(names = "--metrics-port", description = "serve Prometheus metrics on this port (127.0.0.1)")
     Integer metricsPort;
 
+    @Option(
+            names = "--webhook",
+            description = "post each finding to this URL (JSON, at least once, in order; retried at each look)")
+    URI webhookUrl;
+
     private final PrintStream out;
     private final PrintStream err;
 
@@ -80,6 +89,7 @@ public final class MonitorCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         Monitor.Settings settings;
+        FindingWebhook webhook;
         try {
             List<LogEndpoint> endpoints = new ArrayList<>();
             if (urls.isEmpty() && tilesUrls.isEmpty()) {
@@ -98,6 +108,7 @@ public final class MonitorCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--interval must be at least 1 second");
             }
             settings = new Monitor.Settings(endpoints, keys, witnesses, originPrefix, boards, state);
+            webhook = webhookUrl == null ? null : new FindingWebhook(webhookUrl, state, Duration.ofSeconds(10));
         } catch (IllegalArgumentException e) {
             err.println("monitor: " + e.getMessage());
             return 2;
@@ -110,6 +121,7 @@ public final class MonitorCommand implements Callable<Integer> {
             Monitor monitor = new Monitor(settings, metrics, out::println);
             if (once) {
                 List<Finding> found = monitor.pass();
+                deliver(webhook, metrics);
                 out.println("monitor: " + found.size() + " finding(s); state in " + state.toAbsolutePath());
                 return found.isEmpty() ? 0 : 1;
             }
@@ -117,8 +129,27 @@ public final class MonitorCommand implements Callable<Integer> {
                     + state.toAbsolutePath());
             while (true) {
                 monitor.pass();
+                deliver(webhook, metrics);
                 Thread.sleep(interval * 1000L); // the interval between looks, not a synchronisation
             }
+        }
+    }
+
+    /** Hands the findings the webhook has not taken to it; a failure is said and retried at the next look. */
+    private void deliver(FindingWebhook webhook, MonitorMetrics metrics) {
+        if (webhook == null) {
+            return;
+        }
+        FindingWebhook.Round r;
+        try {
+            r = webhook.deliver();
+        } catch (IOException e) {
+            r = new FindingWebhook.Round(0, -1, "cannot read the findings: " + e.getMessage());
+        }
+        metrics.webhook(Math.max(0, r.pending()), r.failure() != null);
+        if (r.failure() != null) {
+            err.println(
+                    "monitor: " + r.failure() + " (" + r.pending() + " finding(s) wait; tried again at the next look)");
         }
     }
 }

@@ -115,7 +115,7 @@ class MonitorTest {
             assertFalse(fork.proof().isEmpty(), "the consistency proof that fails is part of the evidence");
             assertTrue(Files.readString(state.resolve("findings.jsonl")).contains("\"kind\":\"FORK\""));
             assertTrue(
-                    metrics.text().contains("electoral_log_monitor_findings_total{kind=\"FORK\"} 1"), metrics.text());
+                    metrics.text().contains("electoral_log_monitor_findings_total{kind=\"FORK\"} 1.0"), metrics.text());
             assertEquals(List.of(), restarted.pass(), "a fork that persists is reported once per run");
         }
     }
@@ -136,7 +136,7 @@ class MonitorTest {
             MonitorMetrics metrics = new MonitorMetrics();
             assertEquals(List.of(), monitor(state, metrics, reported, v).pass());
             assertTrue(
-                    metrics.text().contains("electoral_log_monitor_sealed_size{board=\"" + board + "\"} 5"),
+                    metrics.text().contains("electoral_log_monitor_sealed_size{board=\"" + board + "\"} 5.0"),
                     metrics.text());
 
             growBehindTheSeal(v, board);

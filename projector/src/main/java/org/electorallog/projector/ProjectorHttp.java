@@ -25,8 +25,11 @@ public final class ProjectorHttp implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final JvmGcMetrics gc = new JvmGcMetrics();
 
-    private ProjectorHttp(Projector projector, String host, int port) throws IOException {
+    private ProjectorHttp(Projector projector, Witnessing witnessing, String host, int port) throws IOException {
         projector.bindTo(registry);
+        if (witnessing != null) {
+            witnessing.bindTo(registry);
+        }
         Gauge.builder(
                         "electoral_log_projector_lag_records",
                         projector,
@@ -64,7 +67,13 @@ public final class ProjectorHttp implements AutoCloseable {
 
     /** Serves the projector's metrics and health on {@code host:port} (port 0 = any free port). */
     public static ProjectorHttp start(Projector projector, String host, int port) throws IOException {
-        return new ProjectorHttp(projector, host, port);
+        return new ProjectorHttp(projector, null, host, port);
+    }
+
+    /** As {@link #start(Projector, String, int)}, with each witness's cosignature age ({@link Witnessing#bindTo}). */
+    public static ProjectorHttp start(Projector projector, Witnessing witnessing, String host, int port)
+            throws IOException {
+        return new ProjectorHttp(projector, witnessing, host, port);
     }
 
     public int port() {

@@ -57,7 +57,7 @@ public final class ProjectorMain {
         }
         ProjectorHttp http;
         try {
-            http = ProjectorHttp.start(projector, host, port);
+            http = ProjectorHttp.start(projector, witnessing, host, port);
         } catch (IOException e) {
             if (witnessing != null) {
                 witnessing.close();

@@ -41,6 +41,8 @@ final class WitnessSubmission {
      * per board, not every round, and one board's refusal does not make another's success noisy.
      */
     private final Map<String, String> failing = new ConcurrentHashMap<>();
+    /** Per witness: when this process last stored a cosignature of it (epoch ms). */
+    private final Map<String, Long> lastCosigned = new ConcurrentHashMap<>();
 
     WitnessSubmission(Projection db, Duration timeout) {
         this.db = db;
@@ -160,6 +162,7 @@ final class WitnessSubmission {
             c.addCosignature(boardId, cp.size(), w.id(), line.line(), timestamp);
             return null;
         });
+        lastCosigned.put(w.id(), System.currentTimeMillis());
         if (failing.remove(w.id() + " " + board) != null) {
             LOG.info("witness {} cosigns again (board {}, size {})", w.id(), board, cp.size());
         }
@@ -171,6 +174,11 @@ final class WitnessSubmission {
         if (!message.equals(failing.put(w.id() + " " + board, message))) {
             LOG.warn("{} (projection goes on; retried every round; logged again when the reason changes)", message);
         }
+    }
+
+    /** When this process last stored a cosignature by {@code witnessId} (epoch ms), or {@code otherwise}. */
+    long lastCosigned(String witnessId, long otherwise) {
+        return lastCosigned.getOrDefault(witnessId, otherwise);
     }
 
     /** Why {@code witness} did not cosign {@code board} the last time it did not, until it cosigns again; or null. */

@@ -1,5 +1,7 @@
 package org.electorallog.projector;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -228,6 +230,24 @@ public final class Witnessing implements AutoCloseable {
             }
         }
         return c.reads().latestCheckpoint(boardId).orElse(null);
+    }
+
+    /**
+     * Registers, for each witness of the policy, {@code electoral_log_witness_cosignature_age_seconds}:
+     * seconds since this projector last stored its cosignature (since it started, when none yet).
+     * infra/deploy/prometheus-rules.yml's WitnessNotCosigning alerts on it while records wait.
+     */
+    public void bindTo(MeterRegistry registry) {
+        long started = System.currentTimeMillis();
+        for (WitnessPolicy.Entry w : policy.witnesses()) {
+            Gauge.builder(
+                            "electoral_log_witness_cosignature_age_seconds",
+                            submission,
+                            s -> (System.currentTimeMillis() - s.lastCosigned(w.id(), started)) / 1000.0)
+                    .description("seconds since this projector last stored a cosignature by the witness")
+                    .tag("witness", w.id())
+                    .register(registry);
+        }
     }
 
     @Override
