@@ -71,8 +71,24 @@ class MonitorCommandTest {
 
             String stranger =
                     NoteSigner.generate("monitor-test.electoral-log.local").verifierKey();
-            assertEquals(1, monitor(with(common, "--log-key", stranger)), out + " " + err);
-            assertTrue(out.toString().contains("\"kind\":\"BAD_SIGNATURE\""), out.toString());
+            java.util.List<String> posted = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+            com.sun.net.httpserver.HttpServer hook =
+                    com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+            hook.createContext("/hook", ex -> {
+                posted.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+                ex.sendResponseHeaders(204, -1);
+                ex.close();
+            });
+            hook.start();
+            try {
+                String url = "http://127.0.0.1:" + hook.getAddress().getPort() + "/hook";
+                assertEquals(1, monitor(with(common, "--log-key", stranger, "--webhook", url)), out + " " + err);
+                assertTrue(out.toString().contains("\"kind\":\"BAD_SIGNATURE\""), out.toString());
+                assertEquals(1, posted.size(), "the finding went to the webhook: " + posted);
+                assertTrue(posted.get(0).contains("\"kind\":\"BAD_SIGNATURE\""), posted.get(0));
+            } finally {
+                hook.stop(0);
+            }
         }
         assertEquals(2, monitor("--once", "--url", "http://127.0.0.1:9", "--log-key", "not-a-key"));
         assertTrue(err.toString().startsWith("monitor: "), err.toString());
@@ -81,6 +97,9 @@ class MonitorCommandTest {
         assertTrue(err.toString().contains("give --url or --tiles-url"), err.toString());
         assertEquals(2, monitor("--once", "--tiles-url", "http://127.0.0.1:9", "--log-key", key));
         assertTrue(err.toString().contains("name them with --board"), err.toString());
+        assertEquals(
+                2, monitor("--once", "--url", "http://127.0.0.1:9", "--log-key", key, "--webhook", "ftp://x.example/"));
+        assertTrue(err.toString().contains("http:// or https://"), err.toString());
     }
 
     private static String[] with(String[] common, String... more) {
