@@ -98,7 +98,7 @@ class HeadChainTest {
     }
 
     @SuppressWarnings("ArrayRecordComponent") // a test value, never compared
-    private record Chain(TlogProof proof, byte[] leaf) {}
+    record Chain(TlogProof proof, byte[] leaf) {}
 
     /**
      * Board "board-1" of 10 leaves with its checkpoint C; a heads board of 5 entries whose entry 3
@@ -110,6 +110,18 @@ class HeadChainTest {
     }
 
     private Chain chain(String board, String namedOrigin, int record, String headsBoard, byte[] sender) {
+        return chain(log, witness, board, namedOrigin, record, headsBoard, sender);
+    }
+
+    /** As above with the given log key and witness (the vectors' fixed keys, HeadChainVectorsTest). */
+    static Chain chain(
+            NoteSigner log,
+            Cosigner.Key witness,
+            String board,
+            String namedOrigin,
+            int record,
+            String headsBoard,
+            byte[] sender) {
         List<byte[]> leaves = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             leaves.add(leaf(i));
@@ -177,7 +189,7 @@ class HeadChainTest {
     }
 
     /** A distinct leaf hash for index i. */
-    private static byte[] leaf(int i) {
+    static byte[] leaf(int i) {
         return Hashes.leafHash(("leaf " + i).getBytes(StandardCharsets.UTF_8));
     }
 
@@ -188,12 +200,12 @@ class HeadChainTest {
         return tree;
     }
 
-    private static byte[] root(List<byte[]> leaves) {
+    static byte[] root(List<byte[]> leaves) {
         return tree(leaves).root();
     }
 
     /** The inclusion proof of leaf m, built from the tree's tiles (core ProofBuilder). */
-    private static List<byte[]> path(int m, List<byte[]> leaves) {
+    static List<byte[]> path(int m, List<byte[]> leaves) {
         Map<TileKey, byte[]> tiles = new HashMap<>();
         for (Tile t : tree(leaves).drainChangedTiles()) {
             tiles.put(t.key(), t.hashes());
