@@ -138,12 +138,14 @@ class HeadChainVectorsTest {
                 new Case(
                         foreign.proof().format(), foreign.leaf(), false, "the entry names a sender key not the log's"));
         TlogProof head = TlogProof.parse(new String(good.proof().extra(), StandardCharsets.UTF_8));
+        // the record's proof in C alone, without the link
+        TlogProof plain = new TlogProof(
+                null,
+                good.proof().index(),
+                good.proof().inclusion(),
+                good.proof().checkpointNote());
         TlogProof bare = HeadChain.link(
-                new TlogProof(
-                        null,
-                        good.proof().index(),
-                        good.proof().inclusion(),
-                        good.proof().checkpointNote()),
+                plain,
                 head.extra(),
                 new TlogProof(
                         null,
@@ -155,22 +157,11 @@ class HeadChainVectorsTest {
         byte[] first = changed.get(0).clone();
         first[0] ^= 0x01;
         changed.set(0, first);
-        TlogProof broken = HeadChain.link(
-                new TlogProof(
-                        null,
-                        good.proof().index(),
-                        good.proof().inclusion(),
-                        good.proof().checkpointNote()),
-                head.extra(),
-                new TlogProof(null, head.index(), changed, head.checkpointNote()));
+        TlogProof broken =
+                HeadChain.link(plain, head.extra(), new TlogProof(null, head.index(), changed, head.checkpointNote()));
         out.put(
                 "heads-inclusion-changed",
                 new Case(broken.format(), good.leaf(), false, "one bit of E's inclusion proof in H changed"));
-        TlogProof plain = new TlogProof(
-                null,
-                good.proof().index(),
-                good.proof().inclusion(),
-                good.proof().checkpointNote());
         out.put("no-heads-link", new Case(plain.format(), good.leaf(), false, "an outer proof without the link"));
         return out;
     }
