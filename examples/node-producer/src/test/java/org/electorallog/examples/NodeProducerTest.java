@@ -190,7 +190,7 @@ class NodeProducerTest {
             assertEquals(0, sealed.code(), sealed.out() + sealed.err());
 
             List<JsonNode> sent = new ArrayList<>();
-            for (String line : (published.out() + sealed.out()).split("\n")) {
+            for (String line : (published.out() + sealed.out()).lines().toList()) {
                 if (!line.isBlank()) {
                     sent.add(JSON.readTree(line));
                 }
