@@ -149,24 +149,41 @@ public record TlogProof(byte[] extra, long index, List<byte[]> inclusion, String
             throw new IllegalArgumentException("the quorum must be between 0 and the " + witnesses.size()
                     + " witness key(s) given, not " + quorum);
         }
+        return verify(leafHash, origin, logKeys, witnesses, Quorum.atLeast(quorum));
+    }
+
+    /**
+     * As {@link #verify(byte[], String, Collection, Collection, int)} with any quorum rule, such as a
+     * C2SP tlog-policy's groups ({@link TlogPolicy}): the witnesses whose cosignatures verify must
+     * meet {@code quorum}.
+     */
+    public Verified verify(
+            byte[] leafHash,
+            String origin,
+            Collection<NoteVerifier> logKeys,
+            Collection<Cosigner.Verifier> witnesses,
+            Quorum quorum)
+            throws ProofException {
         SignedNote note = SignedNote.open(checkpointNote, logKeys);
         Checkpoint cp = Checkpoint.parse(note.text());
         if (!cp.origin().equals(origin)) {
             throw new ProofException("checkpoint origin '" + cp.origin() + "' is not the expected '" + origin + "'");
         }
         List<String> cosigners = new ArrayList<>();
+        List<Cosigner.Verifier> valid = new ArrayList<>();
         List<String> missing = new ArrayList<>();
         for (Cosigner.Verifier w : witnesses) {
             try {
                 w.verify(note);
                 cosigners.add(w.name());
+                valid.add(w);
             } catch (ProofException e) {
                 missing.add(w.name() + " (" + e.getMessage() + ")");
             }
         }
-        if (cosigners.size() < quorum) {
+        if (!quorum.met(valid)) {
             throw new ProofException("the checkpoint has " + cosigners.size() + " valid cosignature(s), the quorum is "
-                    + quorum + "; not cosigned by: " + String.join(", ", missing));
+                    + quorum.rule() + "; not cosigned by: " + String.join(", ", missing));
         }
         ProofVerifier.verifyInclusion(index, cp.size(), leafHash, inclusion, cp.root());
         return new Verified(cp, cosigners);

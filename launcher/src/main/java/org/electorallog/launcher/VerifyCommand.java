@@ -14,6 +14,8 @@ import org.electorallog.core.Cosigner;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
+import org.electorallog.core.Quorum;
+import org.electorallog.core.TlogPolicy;
 import org.electorallog.core.TlogProof;
 import org.electorallog.statement.HeadChain;
 import org.electorallog.statement.HeadsBoard;
@@ -52,8 +54,15 @@ public final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--record", description = "with --tiles-url: the record's number")
     Long record;
 
-    @Option(names = "--log-key", required = true, description = "the log's verifier key (GET /log-keys); repeatable")
+    @Option(names = "--log-key", description = "the log's verifier key (GET /log-keys); repeatable")
     List<String> logKeys = new ArrayList<>();
+
+    @Option(
+            names = "--policy",
+            description =
+                    "a C2SP tlog-policy file: the logs, the witnesses and the quorum (groups, nested), instead of "
+                            + "--log-key, --witness and --quorum")
+    Path policy;
 
     @Option(
             names = "--origin",
@@ -90,16 +99,37 @@ public final class VerifyCommand implements Callable<Integer> {
         byte[] leaf;
         List<NoteVerifier> logs = new ArrayList<>();
         List<Cosigner.Verifier> cosigners = new ArrayList<>();
+        Quorum rule;
         try {
             if ((leafHash == null) == (entry == null)) {
                 throw new IllegalArgumentException("give exactly one of --leaf-hash and --entry");
             }
             leaf = entry != null ? Hashes.leafHash(Files.readAllBytes(entry)) : hash(leafHash);
-            for (String k : logKeys) {
-                logs.add(NoteVerifier.parse(k));
+            if (policy != null) {
+                if (!logKeys.isEmpty() || !witnesses.isEmpty() || quorum != null) {
+                    throw new IllegalArgumentException(
+                            "--policy names the logs, witnesses and quorum: give it without --log-key, --witness, --quorum");
+                }
+                TlogPolicy p = TlogPolicy.parse(Files.readString(policy, StandardCharsets.UTF_8));
+                logs.addAll(p.logKeys());
+                cosigners.addAll(p.witnessKeys());
+                rule = p;
+            } else {
+                for (String k : logKeys) {
+                    logs.add(NoteVerifier.parse(k));
+                }
+                for (String w : witnesses) {
+                    cosigners.add(Cosigner.Verifier.parse(w));
+                }
+                int needed = quorum == null ? cosigners.size() : quorum;
+                if (needed < 0 || needed > cosigners.size()) {
+                    throw new IllegalArgumentException("the quorum must be between 0 and the " + cosigners.size()
+                            + " witness key(s) given, not " + needed);
+                }
+                rule = Quorum.atLeast(needed);
             }
-            for (String w : witnesses) {
-                cosigners.add(Cosigner.Verifier.parse(w));
+            if (logs.isEmpty()) {
+                throw new IllegalArgumentException("give the log's verifier key (--log-key), or a --policy naming it");
             }
             if ((file == null) == (tilesUrl == null) || (tilesUrl != null) != (record != null)) {
                 throw new IllegalArgumentException("give a tlog-proof file, or --tiles-url with --record");
@@ -117,12 +147,11 @@ public final class VerifyCommand implements Callable<Integer> {
             err.println("verify: " + e.getMessage());
             return 2;
         }
-        int needed = quorum == null ? cosigners.size() : quorum;
         try {
             if (HeadChain.isChained(proof)) {
-                return chained(proof, leaf, logs, cosigners, needed);
+                return chained(proof, leaf, logs, cosigners, rule);
             }
-            TlogProof.Verified v = proof.verify(leaf, origin, logs, cosigners, needed);
+            TlogProof.Verified v = proof.verify(leaf, origin, logs, cosigners, rule);
             out.println("verify: VERIFIED: the entry with leaf hash "
                     + Base64.getEncoder().encodeToString(leaf)
                     + " is record " + proof.index() + " of " + origin + ", in the tree of size "
@@ -145,10 +174,10 @@ public final class VerifyCommand implements Callable<Integer> {
 
     /** A bundle through the heads board (statement {@link HeadChain}): the witnesses cosigned the heads checkpoint. */
     private int chained(
-            TlogProof proof, byte[] leaf, List<NoteVerifier> logs, List<Cosigner.Verifier> cosigners, int needed)
+            TlogProof proof, byte[] leaf, List<NoteVerifier> logs, List<Cosigner.Verifier> cosigners, Quorum rule)
             throws ProofException {
         String heads = headsOrigin != null ? headsOrigin : HeadsBoard.originBeside(origin);
-        HeadChain.Verified v = HeadChain.verify(proof, leaf, origin, heads, logs, cosigners, needed);
+        HeadChain.Verified v = HeadChain.verify(proof, leaf, origin, heads, logs, cosigners, rule);
         out.println("verify: VERIFIED: the entry with leaf hash "
                 + Base64.getEncoder().encodeToString(leaf)
                 + " is record " + proof.index() + " of " + origin + ", in the tree of size "

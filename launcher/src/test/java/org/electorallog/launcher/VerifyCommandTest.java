@@ -93,7 +93,8 @@ class VerifyCommandTest {
         // the third witness did not cosign: a quorum of three fails
         assertEquals(1, verify(concat(new String[] {good.toString(), "--leaf-hash", leaf, "--quorum", "3"}, keys)));
         assertTrue(
-                err.toString().contains("the quorum is 3; not cosigned by: witness.authority-c.example"),
+                err.toString()
+                        .contains("the quorum is 3 of the witnesses; not cosigned by: witness.authority-c.example"),
                 err.toString());
         // another record's leaf
         assertEquals(
@@ -138,6 +139,32 @@ class VerifyCommandTest {
                         "log.election.example/board-2",
                         "--log-key",
                         log.verifierKey()));
+        // a C2SP tlog-policy (issue 68 item 3): w1 and w2 cosigned. Two groups: the parties (2 of w1, w3)
+        // and anyone (any of w2): "all" of them needs w3, which did not cosign; "any" of them is met
+        String parties = "log " + log.verifierKey() + "\n# the parties' witnesses\n"
+                + "witness a " + w1.verifierKey() + "\nwitness c " + w3.verifierKey() + "\n"
+                + "witness b " + w2.verifierKey() + "\ngroup parties all a c\ngroup others any b\n";
+        Path strict = Files.writeString(
+                dir.resolve("strict.policy"), parties + "group both all parties others\nquorum both\n");
+        Path loose = Files.writeString(
+                dir.resolve("loose.policy"), parties + "group either any parties others\nquorum either\n");
+        assertEquals(
+                0,
+                verify(good.toString(), "--leaf-hash", leaf, "--origin", origin, "--policy", loose.toString()),
+                err.toString());
+        assertEquals(
+                1, verify(good.toString(), "--leaf-hash", leaf, "--origin", origin, "--policy", strict.toString()));
+        assertTrue(
+                err.toString().contains("the quorum is the group both (2 of parties (2 of a, c), others (1 of b))"),
+                err.toString());
+        assertEquals(
+                2,
+                verify(concat(new String[] {good.toString(), "--leaf-hash", leaf, "--policy", loose.toString()}, keys)),
+                "a policy with keys given besides");
+        Path broken = Files.writeString(dir.resolve("broken.policy"), parties + "quorum nobody\n");
+        assertEquals(
+                2, verify(good.toString(), "--leaf-hash", leaf, "--origin", origin, "--policy", broken.toString()));
+        assertTrue(err.toString().contains("policy line 8: quorum 'nobody' is not defined"), err.toString());
         // usage errors
         assertEquals(2, verify(good.toString(), "--origin", origin, "--log-key", log.verifierKey()));
         assertEquals(2, verify(concat(new String[] {good.toString(), "--leaf-hash", leaf, "--quorum", "4"}, keys)));

@@ -8,6 +8,7 @@ import org.electorallog.core.Cosigner;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
+import org.electorallog.core.Quorum;
 import org.electorallog.core.TlogProof;
 
 /**
@@ -77,11 +78,24 @@ public final class HeadChain {
             Collection<Cosigner.Verifier> witnesses,
             int quorum)
             throws ProofException {
+        return verify(proof, leafHash, origin, headsOrigin, logKeys, witnesses, Quorum.atLeast(quorum));
+    }
+
+    /** As above with any quorum rule on H's cosignatures, such as a C2SP tlog-policy's ({@link org.electorallog.core.TlogPolicy}). */
+    public static Verified verify(
+            TlogProof proof,
+            byte[] leafHash,
+            String origin,
+            String headsOrigin,
+            Collection<NoteVerifier> logKeys,
+            Collection<Cosigner.Verifier> witnesses,
+            Quorum quorum)
+            throws ProofException {
         if (!isChained(proof)) {
             throw new ProofException(
                     "the proof carries no heads link (its board's checkpoints are witnessed on their own)");
         }
-        TlogProof.Verified board = proof.verify(leafHash, origin, logKeys, List.of(), 0);
+        TlogProof.Verified board = proof.verify(leafHash, origin, logKeys, List.of(), Quorum.atLeast(0));
         TlogProof head = TlogProof.parse(new String(proof.extra(), StandardCharsets.UTF_8));
         return verifyLink(board.checkpoint(), head, headsOrigin, logKeys, witnesses, quorum);
     }
@@ -101,6 +115,18 @@ public final class HeadChain {
             Collection<NoteVerifier> logKeys,
             Collection<Cosigner.Verifier> witnesses,
             int quorum)
+            throws ProofException {
+        return verifyLink(board, head, headsOrigin, logKeys, witnesses, Quorum.atLeast(quorum));
+    }
+
+    /** As above with any quorum rule on the heads checkpoint's cosignatures. */
+    public static Verified verifyLink(
+            Checkpoint board,
+            TlogProof head,
+            String headsOrigin,
+            Collection<NoteVerifier> logKeys,
+            Collection<Cosigner.Verifier> witnesses,
+            Quorum quorum)
             throws ProofException {
         if (head.extra() == null) {
             throw new ProofException("the heads link does not carry the heads entry");
