@@ -15,6 +15,11 @@ public interface Quorum {
     /** The rule in words, for a refusal: "2 of the witnesses", "the group X-and-Y". */
     String rule();
 
+    /** Whether the rule asks for any cosignature at all (a quorum of 0, or {@code quorum none}, does not). */
+    default boolean asksAny() {
+        return !met(java.util.List.of());
+    }
+
     /** At least {@code n} of whichever witnesses are given (the {@code --quorum N} of every command). */
     static Quorum atLeast(int n) {
         if (n < 0) {

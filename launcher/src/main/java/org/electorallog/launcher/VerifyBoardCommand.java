@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import java.util.function.Function;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.TlogPolicy;
 import org.electorallog.verifier.BoardVerifier;
 import org.electorallog.verifier.RegistryExport;
 import org.electorallog.verifier.TlogFiles;
@@ -50,8 +51,15 @@ public final class VerifyBoardCommand implements Callable<Integer> {
                     + "e.g. https://tiles.example/<board>")
     String tilesUrl;
 
-    @Option(names = "--log-key", required = true, description = "the log's verifier key (repeatable)")
+    @Option(names = "--log-key", description = "the log's verifier key (repeatable)")
     List<String> logKeys = new ArrayList<>();
+
+    @Option(
+            names = "--policy",
+            description =
+                    "a C2SP tlog-policy file: the logs, the witnesses and the quorum (groups, nested), instead of "
+                            + "--log-key, --witness-key and --quorum")
+    Path policy;
 
     @Option(names = "--origin", description = "the checkpoint origin expected")
     String origin;
@@ -123,16 +131,21 @@ public final class VerifyBoardCommand implements Callable<Integer> {
             Function<String, TlogFiles> boards = url != null
                     ? name -> TlogFiles.api(url, name, token)
                     : previous == null ? null : name -> TlogFiles.directory(previous);
-            options = new VerifyOptions(
-                    keys,
-                    origin,
-                    witnesses,
-                    quorum,
-                    notes,
-                    board,
-                    system,
-                    senders == null ? null : RegistryExport.read(senders),
-                    boards);
+            RegistryExport registry = senders == null ? null : RegistryExport.read(senders);
+            if (policy != null) {
+                if (!logKeys.isEmpty() || !witnessKeys.isEmpty() || quorum != 0) {
+                    throw new IllegalArgumentException("--policy names the logs, witnesses and quorum: give it without "
+                            + "--log-key, --witness-key, --quorum");
+                }
+                options = VerifyOptions.of(
+                        TlogPolicy.parse(Files.readString(policy)), origin, notes, board, system, registry, boards);
+            } else {
+                if (keys.isEmpty()) {
+                    throw new IllegalArgumentException(
+                            "give the log's verifier key (--log-key), or a --policy naming it");
+                }
+                options = new VerifyOptions(keys, origin, witnesses, quorum, notes, board, system, registry, boards);
+            }
         } catch (IllegalArgumentException | IOException e) {
             err.println("verify-board: " + e.getMessage());
             return 2;

@@ -61,6 +61,30 @@ class VerifyBoardCommandTest {
                     .verifierKey();
             assertEquals(1, verifyBoard("--url", log.api.baseUrl(), "--board", board, "--log-key", stranger));
             assertTrue(out.toString().contains("problem: the checkpoint does not verify"), out.toString());
+            // the same from a C2SP tlog-policy file: its log, and a quorum that asks no witness
+            java.nio.file.Path policy = java.nio.file.Files.writeString(
+                    java.nio.file.Files.createTempFile(
+                            java.nio.file.Files.createDirectories(java.nio.file.Path.of("target/tmp")),
+                            "board",
+                            ".policy"),
+                    "log " + key + "\nquorum none\n");
+            assertEquals(
+                    0,
+                    verifyBoard("--url", log.api.baseUrl(), "--board", board, "--policy", policy.toString()),
+                    out + " " + err);
+            assertTrue(out.toString().startsWith("verified: 3 leaves"), out.toString());
+            assertEquals(
+                    2,
+                    verifyBoard(
+                            "--url",
+                            log.api.baseUrl(),
+                            "--board",
+                            board,
+                            "--policy",
+                            policy.toString(),
+                            "--log-key",
+                            key));
+            assertTrue(err.toString().contains("give it without --log-key"), err.toString());
         }
         assertEquals(2, verifyBoard("--url", "http://127.0.0.1:9", "--log-key", "k"), "--url without --board");
         assertTrue(err.toString().contains("give --url with --board, or --dir, or --tiles-url"), err.toString());

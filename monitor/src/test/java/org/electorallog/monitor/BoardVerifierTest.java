@@ -17,6 +17,7 @@ import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.SignedNote;
 import org.electorallog.core.SigningKey;
 import org.electorallog.core.TileLayout;
+import org.electorallog.core.TlogPolicy;
 import org.electorallog.schemas.avro.LogContinuation;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.schemas.avro.StatementKind;
@@ -71,6 +72,37 @@ class BoardVerifierTest {
             Files.writeString(checkpoint, cosigned);
             assertTrue(verify(TlogFiles.directory(dir), List.of(witness), 1, List.of(older))
                     .verified());
+            // a C2SP tlog-policy (issue 68 item 3): the test's witness and one that did not cosign
+            Cosigner.Key absent = Cosigner.Key.generate("witness.absent.test");
+            String policy = "log " + View.SIGNER.verifierKey() + "\nwitness here " + witness.verifierKey()
+                    + "\nwitness away " + absent.verifierKey() + "\n";
+            Verification any = BoardVerifier.verify(
+                    TlogFiles.directory(dir),
+                    VerifyOptions.of(
+                            TlogPolicy.parse(policy + "group g any here away\nquorum g\n"),
+                            null,
+                            List.of(older),
+                            null,
+                            List.of(),
+                            null,
+                            null),
+                    (done, total, seconds) -> {});
+            assertTrue(any.verified(), any.problems().toString());
+            assertEquals(RECORDS, any.witnessedSize(), "the policy's quorum vouches for the board");
+            Verification all = BoardVerifier.verify(
+                    TlogFiles.directory(dir),
+                    VerifyOptions.of(
+                            TlogPolicy.parse(policy + "group g all here away\nquorum g\n"),
+                            null,
+                            List.of(older),
+                            null,
+                            List.of(),
+                            null,
+                            null),
+                    (done, total, seconds) -> {});
+            assertTrue(
+                    all.problems().toString().contains("the quorum is the group g (2 of here, away)"),
+                    all.problems().toString());
 
             assertRefused(
                     dir,

@@ -135,15 +135,15 @@ public final class BoardVerifier {
      */
     private void witnessed(String note, Checkpoint cp, TreeMap<Long, byte[]> older) throws IOException {
         List<String> missing = new ArrayList<>();
-        NoteChecks.cosignatures(note, options.witnesses(), options.quorum(), missing::add);
+        NoteChecks.cosignatures(note, options.witnesses(), options.rule(), missing::add);
         byte[] link = missing.isEmpty() ? null : files.headsLink();
         if (link == null) {
             missing.forEach(this::problem);
-            witnessedSize = missing.isEmpty() && options.quorum() > 0 ? cp.size() : -1;
+            witnessedSize = missing.isEmpty() && options.rule().asksAny() ? cp.size() : -1;
             return;
         }
         Checkpoint linked =
-                HeadLinkCheck.check(link, cp, options.logKeys(), options.witnesses(), options.quorum(), this::problem);
+                HeadLinkCheck.check(link, cp, options.logKeys(), options.witnesses(), options.rule(), this::problem);
         if (linked != null) {
             older.put(linked.size(), linked.root());
             witnessedSize = linked.size();

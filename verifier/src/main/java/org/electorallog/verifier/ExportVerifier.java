@@ -18,6 +18,7 @@ import org.electorallog.core.Cosigner;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
+import org.electorallog.core.Quorum;
 import org.electorallog.core.RangeProof;
 import org.electorallog.export.ExportManifest;
 import org.electorallog.export.ExportRow;
@@ -111,7 +112,7 @@ public final class ExportVerifier {
             problem("the manifest says size " + m.size() + " but its checkpoint is of size " + cp.size());
         }
         if (quorum > 0) {
-            NoteChecks.cosignatures(m.checkpoint(), witnesses, quorum, this::problem);
+            NoteChecks.cosignatures(m.checkpoint(), witnesses, Quorum.atLeast(quorum), this::problem);
         }
         if (m.start() < 0 || m.end() <= m.start() || m.end() > m.size()) {
             problem("the manifest's range [" + m.start() + ", " + m.end() + ") is not inside a tree of " + m.size());

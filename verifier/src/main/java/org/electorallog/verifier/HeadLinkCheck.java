@@ -11,6 +11,7 @@ import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
+import org.electorallog.core.Quorum;
 import org.electorallog.core.TlogProof;
 import org.electorallog.statement.HeadChain;
 import org.electorallog.statement.HeadsBoard;
@@ -35,7 +36,7 @@ final class HeadLinkCheck {
             Checkpoint latest,
             List<NoteVerifier> logKeys,
             List<Cosigner.Verifier> witnesses,
-            int quorum,
+            Quorum quorum,
             Consumer<String> problems) {
         try {
             JsonNode j = JSON.readTree(link);

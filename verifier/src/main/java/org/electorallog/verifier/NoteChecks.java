@@ -8,6 +8,7 @@ import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
+import org.electorallog.core.Quorum;
 import org.electorallog.core.SignedNote;
 
 /**
@@ -19,7 +20,7 @@ final class NoteChecks {
     private NoteChecks() {}
 
     /** Counts the cosignatures of {@code witnesses} on {@code note} that verify; fewer than {@code quorum} is a problem. */
-    static void cosignatures(String note, List<Cosigner.Verifier> witnesses, int quorum, Consumer<String> problems) {
+    static void cosignatures(String note, List<Cosigner.Verifier> witnesses, Quorum quorum, Consumer<String> problems) {
         SignedNote signed;
         try {
             signed = SignedNote.parse(note);
@@ -28,6 +29,7 @@ final class NoteChecks {
             return;
         }
         List<String> cosigned = new ArrayList<>();
+        List<Cosigner.Verifier> valid = new ArrayList<>();
         for (Cosigner.Verifier w : witnesses) {
             if (signed.signatures().stream().noneMatch(s -> s.name().equals(w.name()))) {
                 continue;
@@ -35,13 +37,14 @@ final class NoteChecks {
             try {
                 w.verify(signed);
                 cosigned.add(w.name());
+                valid.add(w);
             } catch (ProofException e) {
                 problems.accept("witness " + w.name() + "'s cosignature does not verify: " + e.getMessage());
             }
         }
-        if (cosigned.size() < quorum) {
+        if (!quorum.met(valid)) {
             problems.accept("the checkpoint has " + cosigned.size() + " valid cosignature(s) of the witnesses given ("
-                    + String.join(", ", cosigned) + "), the quorum is " + quorum);
+                    + String.join(", ", cosigned) + "), the quorum is " + quorum.rule());
         }
     }
 
