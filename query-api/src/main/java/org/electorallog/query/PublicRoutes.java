@@ -5,6 +5,7 @@ import io.javalin.http.HandlerType;
 import java.util.ArrayList;
 import java.util.List;
 import org.electorallog.core.TilePath;
+import org.electorallog.core.TlogPolicy;
 
 /**
  * The endpoints anyone may call, for public verifiability: boards, signed checkpoints, C2SP
@@ -20,6 +21,7 @@ final class PublicRoutes {
     private final AccessSettings access;
     private final BundleRoutes bundles;
     private final HeadLinkService headLinks;
+    private final TlogPolicy policy;
 
     PublicRoutes(
             PublicReads reader,
@@ -27,7 +29,9 @@ final class PublicRoutes {
             HeadLinkService headLinks,
             BallotLocator ballots,
             Cursor cursors,
-            AccessSettings access) {
+            AccessSettings access,
+            TlogPolicy policy) {
+        this.policy = policy;
         this.reader = reader;
         this.proofs = proofs;
         this.headLinks = headLinks;
@@ -59,6 +63,16 @@ final class PublicRoutes {
                         null,
                         Route.TEXT,
                         this::checkpoint,
+                        null,
+                        Role.ANONYMOUS),
+                new Route(
+                        HandlerType.GET,
+                        "/boards/{board}/policy",
+                        List.of(),
+                        List.of(200, 400, 404),
+                        null,
+                        Route.TEXT,
+                        this::policy,
                         null,
                         Role.ANONYMOUS)));
         // entry and signature bundles before the tile route, which would take tile/entries/ too
@@ -163,6 +177,17 @@ final class PublicRoutes {
                 "true".equals(witnessed) ? reader.latestWitnessedCheckpoint(board) : reader.latestCheckpoint(board);
         ctx.header("Cache-Control", "no-cache, max-age=2");
         ctx.contentType("text/plain; charset=utf-8").result(note);
+    }
+
+    /**
+     * The rule the board's checkpoints are witnessed by, as a C2SP tlog-policy file (issue 68 item
+     * 3): this API's log keys (ELECTORAL_LOG_LOG_KEYS), its witnesses and quorum, so a verifier years
+     * later has the rule beside the proof (decision 143). 404 for a board without a checkpoint.
+     */
+    private void policy(Context ctx) {
+        reader.latestCheckpoint(RequestValues.board(ctx)); // the board, as its checkpoint route finds it
+        ctx.header("Cache-Control", "no-cache");
+        ctx.contentType("text/plain; charset=utf-8").result(policy.text());
     }
 
     private void tile(Context ctx) {

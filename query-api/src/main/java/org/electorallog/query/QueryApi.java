@@ -19,6 +19,7 @@ import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.electorallog.audit.AuditOptions;
 import org.electorallog.audit.IncrementalVerifier;
+import org.electorallog.core.TlogPolicy;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.Projection;
 import org.slf4j.Logger;
@@ -72,7 +73,12 @@ public final class QueryApi implements AutoCloseable {
         HeadLinkService headLinks = new HeadLinkService(reads, fullTiles);
         ProofService proofs = new ProofService(reads, fullTiles, headLinks);
         routes.addAll(new OperationsRoutes(db, settings, metrics, schema).routes());
-        routes.addAll(new PublicRoutes(reader, proofs, headLinks, new BallotLocator(reads, headLinks), cursors, access)
+        TlogPolicy policy = TlogPolicy.of(
+                settings.logKeys(),
+                settings.witnesses().verifiers(),
+                settings.witnesses().quorum());
+        routes.addAll(new PublicRoutes(
+                        reader, proofs, headLinks, new BallotLocator(reads, headLinks), cursors, access, policy)
                 .routes());
         RatePolicy limits = settings.http().limits();
         RecordListing listing = new RecordListing(reads);

@@ -64,6 +64,7 @@ class AccessTest {
             Map.entry("GET /boards", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/checkpoint", Role.ANONYMOUS),
+            Map.entry("GET /boards/{board}/policy", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/tile/{path}", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/tile/entries/{path}", Role.ANONYMOUS),
             Map.entry("GET /boards/{board}/signatures/{path}", Role.ANONYMOUS),

@@ -25,11 +25,14 @@ import java.util.Map;
 import java.util.Set;
 import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Checkpoint;
+import org.electorallog.core.Cosigner;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofVerifier;
 import org.electorallog.core.TileTree;
+import org.electorallog.core.TlogPolicy;
+import org.electorallog.core.WitnessPolicy;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
 import org.electorallog.producer.ElectoralLogProducer;
@@ -184,6 +187,37 @@ class QueryApiTest {
             b.header("Authorization", "Bearer " + TOKENS.get(role));
         }
         return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Issue 68 item 3: each board's witnessing rule beside its checkpoint, as a C2SP tlog-policy file. */
+    @Test
+    void theBoardsPolicyNamesTheLogKeyTheWitnessesAndTheQuorum() throws Exception {
+        Cosigner.Key w = Cosigner.Key.generate("policy-witness.example");
+        DatabaseLogin db = SharedStack.get().database();
+        try (QueryApi withKeys = QueryApi.start(
+                QueryApiSettings.publicOnly(new DatabaseLogin(db.jdbcUrl(), "electoral_log_query_api", ""), 0)
+                        .withLogKeys(List.of(NoteVerifier.parse(SIGNER.verifierKey())))
+                        .withWitnesses(WitnessPolicy.parse(List.of(w.verifierKey() + " http://127.0.0.1:9"), "1")))) {
+            HttpResponse<String> r = HTTP.send(
+                    HttpRequest.newBuilder(URI.create(withKeys.baseUrl() + "/boards/" + BOARD + "/policy"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), r.body());
+            TlogPolicy policy = TlogPolicy.parse(r.body());
+            assertEquals(
+                    List.of(SIGNER.verifierKey()),
+                    policy.logKeys().stream().map(NoteVerifier::verifierKey).toList());
+            assertTrue(policy.met(List.of(Cosigner.Verifier.parse(w.verifierKey()))));
+            assertTrue(policy.asksAny(), "a quorum of 1: " + r.body());
+            // the board's checkpoint opens with the policy's log key
+            Checkpoint.open(get("/boards/" + BOARD + "/checkpoint").body(), policy.logKeys());
+            HttpResponse<String> none = HTTP.send(
+                    HttpRequest.newBuilder(URI.create(withKeys.baseUrl() + "/boards/no-such-board/policy"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(404, none.statusCode(), none.body());
+        }
+        assertEquals("quorum none\n", get("/boards/" + BOARD + "/policy").body(), "no keys configured, no witness");
     }
 
     @Test
