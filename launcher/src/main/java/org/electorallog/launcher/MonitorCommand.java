@@ -3,6 +3,7 @@ package org.electorallog.launcher;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.TlogPolicy;
 import org.electorallog.monitor.Finding;
 import org.electorallog.monitor.FindingWebhook;
 import org.electorallog.monitor.Monitor;
@@ -39,8 +41,14 @@ public final class MonitorCommand implements Callable<Integer> {
                     "a static publication of the log (publish-tiles behind a web server; repeatable; needs --board)")
     List<String> tilesUrls = new ArrayList<>();
 
-    @Option(names = "--log-key", required = true, description = "the log's verifier key (repeatable)")
+    @Option(names = "--log-key", description = "the log's verifier key (repeatable)")
     List<String> logKeys = new ArrayList<>();
+
+    @Option(
+            names = "--policy",
+            description = "a C2SP tlog-policy file naming the log's keys and the witnesses (instead of --log-key and "
+                    + "--witness-key); GET /boards/{board}/policy serves the log's")
+    Path policy;
 
     @Option(
             names = "--origin-prefix",
@@ -101,15 +109,25 @@ public final class MonitorCommand implements Callable<Integer> {
             urls.forEach(u -> endpoints.add(new LogEndpoint(u, token)));
             tilesUrls.forEach(u -> endpoints.add(LogEndpoint.published(u)));
             List<NoteVerifier> keys = new ArrayList<>();
-            logKeys.forEach(k -> keys.add(NoteVerifier.parse(k)));
             List<Cosigner.Verifier> witnesses = new ArrayList<>();
-            witnessKeys.forEach(k -> witnesses.add(Cosigner.Verifier.parse(k)));
+            if (policy != null) {
+                if (!logKeys.isEmpty() || !witnessKeys.isEmpty()) {
+                    throw new IllegalArgumentException(
+                            "--policy names the log's keys and the witnesses: give it without --log-key, --witness-key");
+                }
+                TlogPolicy p = TlogPolicy.parse(Files.readString(policy));
+                keys.addAll(p.logKeys());
+                witnesses.addAll(p.witnessKeys());
+            } else {
+                logKeys.forEach(k -> keys.add(NoteVerifier.parse(k)));
+                witnessKeys.forEach(k -> witnesses.add(Cosigner.Verifier.parse(k)));
+            }
             if (interval < 1) {
                 throw new IllegalArgumentException("--interval must be at least 1 second");
             }
             settings = new Monitor.Settings(endpoints, keys, witnesses, originPrefix, boards, state);
             webhook = webhookUrl == null ? null : new FindingWebhook(webhookUrl, state, Duration.ofSeconds(10));
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | IOException e) {
             err.println("monitor: " + e.getMessage());
             return 2;
         }

@@ -68,6 +68,19 @@ class MonitorCommandTest {
             };
             assertEquals(0, monitor(with(common, "--log-key", settings.signer().verifierKey())), out + " " + err);
             assertTrue(out.toString().contains("monitor: 0 finding(s)"), out.toString());
+            // the log's key from a C2SP tlog-policy file, as GET /boards/{board}/policy serves one
+            Path policy = Files.writeString(
+                    state.resolveSibling(state.getFileName() + ".policy"),
+                    "log " + settings.signer().verifierKey() + "\nquorum none\n");
+            assertEquals(0, monitor(with(common, "--policy", policy.toString())), out + " " + err);
+            assertEquals(
+                    2,
+                    monitor(with(
+                            common,
+                            "--policy",
+                            policy.toString(),
+                            "--log-key",
+                            settings.signer().verifierKey())));
 
             String stranger =
                     NoteSigner.generate("monitor-test.electoral-log.local").verifierKey();
