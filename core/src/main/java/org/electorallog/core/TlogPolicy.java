@@ -19,7 +19,7 @@ import java.util.Set;
  * <pre>
  * log &lt;vkey&gt; [&lt;url&gt;]
  * witness &lt;name&gt; &lt;vkey&gt; [&lt;url&gt;]
- * group &lt;name&gt; all|any|&lt;k&gt; &lt;name&gt;...      members defined on earlier lines, each once, 1 &lt;= k &lt;= n
+ * group &lt;name&gt; all|any|&lt;k&gt; &lt;name&gt;...      members on earlier lines, each once, 1 &lt;= k &lt;= n
  * quorum &lt;name&gt;|none                       exactly one
  * </pre>
  *

@@ -112,8 +112,8 @@ public final class MonitorCommand implements Callable<Integer> {
             List<Cosigner.Verifier> witnesses = new ArrayList<>();
             if (policy != null) {
                 if (!logKeys.isEmpty() || !witnessKeys.isEmpty()) {
-                    throw new IllegalArgumentException(
-                            "--policy names the log's keys and the witnesses: give it without --log-key, --witness-key");
+                    throw new IllegalArgumentException("--policy names the log's keys and the witnesses: "
+                            + "give it without --log-key, --witness-key");
                 }
                 TlogPolicy p = TlogPolicy.parse(Files.readString(policy));
                 keys.addAll(p.logKeys());

@@ -107,8 +107,8 @@ public final class VerifyCommand implements Callable<Integer> {
             leaf = entry != null ? Hashes.leafHash(Files.readAllBytes(entry)) : hash(leafHash);
             if (policy != null) {
                 if (!logKeys.isEmpty() || !witnesses.isEmpty() || quorum != null) {
-                    throw new IllegalArgumentException(
-                            "--policy names the logs, witnesses and quorum: give it without --log-key, --witness, --quorum");
+                    throw new IllegalArgumentException("--policy names the logs, witnesses and quorum: "
+                            + "give it without --log-key, --witness, --quorum");
                 }
                 TlogPolicy p = TlogPolicy.parse(Files.readString(policy, StandardCharsets.UTF_8));
                 logs.addAll(p.logKeys());

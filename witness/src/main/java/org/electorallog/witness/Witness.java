@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * consistency proof fails, or when equal sizes have different roots (a split view; the text of
  * 2026-07, C2SP #280: 409 before it), and otherwise 200 with its cosignature ({@code cosignature/v1},
  * C2SP tlog-cosignature) after the checkpoint is stored with that cosignature and the log's
- * signatures it verified: what the monitoring {@link #latest} serves. The check of the old size and the store happen under one lock per origin,
- * so two concurrent requests cannot roll the state back (the race the spec describes). A replay of
+ * signatures it verified: what the monitoring {@link #latest} serves. The check of the old size
+ * and the store happen under one lock per origin, so two concurrent requests cannot roll the state back (the race the spec describes). A replay of
  * the checkpoint it holds is cosigned again without rewriting its state, and a log past its rate
  * gets 429 with Retry-After (issue 41).
  */
