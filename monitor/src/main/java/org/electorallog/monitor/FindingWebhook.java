@@ -28,7 +28,8 @@ import org.electorallog.core.Hex;
  * by its {@code Idempotency-Key} (the line's SHA-256). A failure stops the round (order is kept) and
  * the next look tries again.
  *
- * <p>The body: {@code {"finding": <the line as JSON>, "line": n (1-based), "evidence_sha256": hex
+ * <p>The body: {@code {"finding": <the line as JSON> (or "finding_line": the text of a line that is
+ * no JSON), "line": n (1-based), "evidence_sha256": hex
  * SHA-256 of the line's bytes, "findings_file_sha256": hex SHA-256 of findings.jsonl's first n
  * lines}}: with the file, the receiver can later show that the evidence it was sent is the monitor's
  * record, unchanged.
@@ -73,7 +74,12 @@ public final class FindingWebhook {
             String fileHash = Hex.encode(clone(prefix).digest());
             String lineHash = Hex.encode(sha256().digest(line));
             ObjectNode body = JSON.createObjectNode();
-            body.set("finding", parse(lines.get(i)));
+            JsonNode finding = parse(lines.get(i));
+            if (finding != null) {
+                body.set("finding", finding);
+            } else {
+                body.put("finding_line", lines.get(i)); // a line cut short (a crash mid-append) still goes, as text
+            }
             body.put("line", i + 1);
             body.put("evidence_sha256", lineHash);
             body.put("findings_file_sha256", fileHash);
@@ -106,8 +112,13 @@ public final class FindingWebhook {
         }
     }
 
-    private static JsonNode parse(String line) throws IOException {
-        return JSON.readTree(line);
+    /** The finding's JSON, or null for a line that is not JSON: it must not hold up the findings after it. */
+    private static JsonNode parse(String line) {
+        try {
+            return JSON.readTree(line);
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     private int cursor() throws IOException {

@@ -76,30 +76,10 @@ class BoardVerifierTest {
             Cosigner.Key absent = Cosigner.Key.generate("witness.absent.test");
             String policy = "log " + View.SIGNER.verifierKey() + "\nwitness here " + witness.verifierKey()
                     + "\nwitness away " + absent.verifierKey() + "\n";
-            Verification any = BoardVerifier.verify(
-                    TlogFiles.directory(dir),
-                    VerifyOptions.of(
-                            TlogPolicy.parse(policy + "group g any here away\nquorum g\n"),
-                            null,
-                            List.of(older),
-                            null,
-                            List.of(),
-                            null,
-                            null),
-                    (done, total, seconds) -> {});
+            Verification any = verify(dir, policy + "group g any here away\nquorum g\n", older);
             assertTrue(any.verified(), any.problems().toString());
             assertEquals(RECORDS, any.witnessedSize(), "the policy's quorum vouches for the board");
-            Verification all = BoardVerifier.verify(
-                    TlogFiles.directory(dir),
-                    VerifyOptions.of(
-                            TlogPolicy.parse(policy + "group g all here away\nquorum g\n"),
-                            null,
-                            List.of(older),
-                            null,
-                            List.of(),
-                            null,
-                            null),
-                    (done, total, seconds) -> {});
+            Verification all = verify(dir, policy + "group g all here away\nquorum g\n", older);
             assertTrue(
                     all.problems().toString().contains("the quorum is the group g (2 of here, away)"),
                     all.problems().toString());
@@ -272,6 +252,14 @@ class BoardVerifierTest {
         return BoardVerifier.verify(
                 files,
                 new VerifyOptions(List.of(NoteVerifier.parse(View.SIGNER.verifierKey())), null, keys, quorum, older),
+                (done, total, seconds) -> {});
+    }
+
+    /** Verifies the board in {@code dir} under a C2SP tlog-policy's keys and quorum. */
+    static Verification verify(Path dir, String policy, String older) throws IOException {
+        return BoardVerifier.verify(
+                TlogFiles.directory(dir),
+                VerifyOptions.of(TlogPolicy.parse(policy), null, List.of(older), null, List.of(), null, null),
                 (done, total, seconds) -> {});
     }
 

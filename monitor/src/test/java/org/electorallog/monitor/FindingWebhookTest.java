@@ -100,6 +100,18 @@ class FindingWebhookTest {
             Files.writeString(state.resolve(FindingWebhook.CURSOR), "1\n");
             assertEquals(2, restarted.deliver().delivered());
             assertEquals(keys.subList(1, 3), keys.subList(3, 5), "the receiver can tell the repeats");
+
+            // a line cut short (a crash mid-append) goes as text and does not hold up the next finding
+            Files.writeString(
+                    state.resolve("findings.jsonl"),
+                    "{\"kind\":\"FO\n",
+                    StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.APPEND);
+            findings.append(finding(Finding.Kind.BOARD_VANISHED, "board-c"));
+            assertEquals(2, restarted.deliver().delivered());
+            assertEquals("{\"kind\":\"FO", received.get(5).get("finding_line").asText());
+            assertEquals(
+                    "BOARD_VANISHED", received.get(6).get("finding").get("kind").asText());
         } finally {
             receiver.stop(0);
         }

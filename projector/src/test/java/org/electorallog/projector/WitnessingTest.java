@@ -196,9 +196,11 @@ class WitnessingTest {
             WitnessPolicy.Entry entry = policy.witnesses().get(0);
             short boardId =
                     projectionB.statement(r -> r.board(board).orElseThrow().id());
-            org.electorallog.store.CheckpointRow at15 =
-                    projectionB.statement(r -> r.latestCheckpoint(boardId).orElseThrow());
-            assertEquals(15, at15.size());
+            org.electorallog.store.CheckpointRow at15 = Poll.until(
+                    Duration.ofMinutes(1),
+                    "the other projection's checkpoint at 15",
+                    () -> projectionB.statement(r -> r.latestCheckpoint(boardId).orElse(null)),
+                    c -> c != null && c.size() == 15);
             // from 10, the size the witness holds: the proof 10 -> 15 of the other tree does not verify
             assertEquals(-1, submission.submit(boardId, board, at15, entry, 10));
             String why = submission.failure(entry.id(), board);

@@ -93,15 +93,21 @@ public final class StatementJson {
         throw new InvalidStatementJson(where + ": is required");
     }
 
+    /** A union's branches but null, in order. */
+    private static List<Schema> nonNullBranches(Schema union) {
+        List<Schema> branches = new ArrayList<>();
+        for (Schema b : union.getTypes()) {
+            if (b.getType() != Schema.Type.NULL) {
+                branches.add(b);
+            }
+        }
+        return branches;
+    }
+
     private static Object value(Schema s, JsonNode v, String where) throws InvalidStatementJson {
         switch (s.getType()) {
             case UNION: {
-                List<Schema> branches = new ArrayList<>();
-                for (Schema b : s.getTypes()) {
-                    if (b.getType() != Schema.Type.NULL) {
-                        branches.add(b);
-                    }
-                }
+                List<Schema> branches = nonNullBranches(s);
                 if (branches.size() == 1) {
                     return value(branches.get(0), v, where);
                 }
@@ -209,12 +215,7 @@ public final class StatementJson {
         JsonNodeFactory f = JsonNodeFactory.instance;
         switch (s.getType()) {
             case UNION: {
-                List<Schema> branches = new ArrayList<>();
-                for (Schema b : s.getTypes()) {
-                    if (b.getType() != Schema.Type.NULL) {
-                        branches.add(b);
-                    }
-                }
+                List<Schema> branches = nonNullBranches(s);
                 if (branches.size() == 1) {
                     return json(branches.get(0), v);
                 }

@@ -28,8 +28,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.utils.Utils;
 import org.electorallog.config.DatabaseLogin;
+import org.electorallog.core.Checkpoint;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.SignedNote;
 import org.electorallog.infra.SchemaRegistryServer;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.infra.Stack;
@@ -243,8 +245,9 @@ class NodeProducerTest {
             Map<String, Integer> expected = Map.of(plainBoard, plain.size() - 1, committedBoard, committed.size());
             for (Map.Entry<String, Integer> board : expected.entrySet()) {
                 Poll.until(Duration.ofMinutes(1), board.getKey() + " checkpointed at " + board.getValue(), () -> {
-                    JsonNode b = JSON.readTree(get(http, api + "/boards/" + board.getKey()));
-                    return b.path("size").asLong() == board.getValue();
+                    // the signed checkpoint (what the verifier reads), not the tree's size
+                    String note = get(http, api + "/boards/" + board.getKey() + "/checkpoint");
+                    return Checkpoint.parse(SignedNote.parse(note).text()).size() == board.getValue();
                 });
                 Verification v = BoardVerifier.verify(
                         TlogFiles.api(api, board.getKey(), OBSERVER),
