@@ -23,48 +23,45 @@ async function checkHeadsLink(board, link, logKeys, witnessKeys, quorum) {
   const cp = parseCheckpoint(boardNote.text);
   const boardSigners = await checkLogSignature(boardNote, logKeys);
   if (cp.origin.slice(cp.origin.lastIndexOf('/') + 1) !== board) {
-    throw new NotVerified('the checkpoint the server gave is of ' + cp.origin + ', not of board ' + board);
+    throw new NotVerified('err.heads.otherBoard', { origin: cp.origin, board });
   }
   const headsOrigin = cp.origin.slice(0, cp.origin.lastIndexOf('/') + 1) + 'heads';
   const headsNote = parseNote(link.heads_checkpoint);
   const heads = parseCheckpoint(headsNote.text);
   if (heads.origin !== headsOrigin) {
-    throw new NotVerified('the heads checkpoint is of ' + heads.origin + ', not of this log\'s heads board ' + headsOrigin);
+    throw new NotVerified('err.heads.origin', { origin: heads.origin, heads: headsOrigin });
   }
   const headsSigners = await checkLogSignature(headsNote, logKeys);
-  step(true, 'The checkpoint of ' + cp.origin + ' at ' + cp.size + ' records is signed by the log key ' +
-    boardSigners.join(', ') + '.');
+  step(true, msg('step.signed', { origin: cp.origin, size: msg('count.records', { n: cp.size }), keys: boardSigners }));
   const cos = await checkCosignatures(headsNote, witnessKeys);
-  if (cos.valid.length < quorum) {
-    throw new NotVerified('only ' + cos.valid.length + ' of the ' + witnessKeys.length + ' witnesses you trust cosigned the ' +
-      'heads checkpoint, and ' + quorum + ' must' + (cos.invalid.length ? ' (cosignatures that do not verify: ' +
-      cos.invalid.join(', ') + ')' : '') + ': the log may be showing you a view the witnesses did not see');
-  }
+  if (cos.valid.length < quorum) throw shortOfQuorum('err.heads', cos, witnessKeys, quorum);
   const entry = b64decode(link.entry);
   const leaf = await sha256(new Uint8Array([0]), entry);
   const root = await rootFromInclusion(BigInt(link.entry_index), heads.size, leaf, link.hashes.map(b64decode));
   if (!equal(root, heads.root)) {
-    throw new NotVerified('the inclusion proof of heads entry ' + link.entry_index + ' does not lead to the cosigned heads root');
+    throw new NotVerified('err.heads.root', { entry: String(link.entry_index) });
   }
   const e = readStatement(entry);
   if (e.board !== 'heads' || e.kind !== 'LOG_CHECKPOINT' || !e.body) {
-    throw new NotVerified('heads entry ' + link.entry_index + ' is not a LOG_CHECKPOINT of the heads board');
+    throw new NotVerified('err.heads.kind', { entry: String(link.entry_index), kind: msg('kind.LOG_CHECKPOINT') });
   }
   if (e.body.origin !== cp.origin || e.body.size !== cp.size || !(e.body.root instanceof Uint8Array) ||
       !equal(e.body.root, cp.root)) {
-    throw new NotVerified('heads entry ' + link.entry_index + ' names ' + e.body.origin + ' at ' + e.body.size +
-      ', not the checkpoint of ' + cp.origin + ' at ' + cp.size + ' with its root');
+    throw new NotVerified('err.heads.names', {
+      entry: String(link.entry_index), origin: e.body.origin, size: msg('count.records', { n: e.body.size }),
+      cpOrigin: cp.origin, cpSize: msg('count.records', { n: cp.size }),
+    });
   }
   if (!(e.sender_public_key instanceof Uint8Array) || !logKeys.some((k) => equal(k.pub, e.sender_public_key))) {
-    throw new NotVerified('heads entry ' + link.entry_index + ' was not sent by the log\'s key: it is not the head writer\'s');
+    throw new NotVerified('err.heads.sender', { entry: String(link.entry_index) });
   }
-  step(true, 'That checkpoint is entry ' + link.entry_index + ' of the heads board ' + headsOrigin + ', in its tree of ' +
-    heads.size + ' entries signed by the log key ' + headsSigners.join(', ') + ': the entry names this board\'s size and root, ' +
-    'and its inclusion proof leads to the heads root (RFC 9162).');
+  step(true, msg('step.heads.entry', {
+    entry: String(link.entry_index), origin: headsOrigin, size: msg('count.records', { n: heads.size }), keys: headsSigners,
+  }));
   step(true, quorum === 0
-    ? 'No witness cosignature was required (quorum 0): you rely on the log\'s signature alone.'
-    : cos.valid.length + ' of ' + witnessKeys.length + ' witnesses cosigned the heads checkpoint (quorum ' + quorum + '), ' +
-      'which vouches for every board\'s checkpoint entered in it: ' +
-      cos.valid.map((w) => w.name + ' at ' + w.time.toISOString()).join(', ') + '.');
+    ? msg('step.noQuorum')
+    : msg('step.heads.cosigned', {
+      valid: cos.valid.length, total: msg('count.witnesses', { n: witnessKeys.length }), quorum, cosigners: cosigners(cos),
+    }));
   return cp;
 }

@@ -18,7 +18,7 @@
 function readStatement(bytes) {
   let pos = 0;
   const u8 = () => {
-    if (pos >= bytes.length) throw new NotVerified('the statement is cut short at byte ' + pos);
+    if (pos >= bytes.length) throw new NotVerified('err.statement.cut', { at: pos });
     return bytes[pos++];
   };
   const uvarint = () => {
@@ -28,11 +28,11 @@ function readStatement(bytes) {
       v += (x & 0x7f) * 2 ** shift;
       if ((x & 0x80) === 0) return v;
     }
-    throw new NotVerified('the statement has a length too long at byte ' + pos);
+    throw new NotVerified('err.statement.length', { at: pos });
   };
   const raw = () => {
     const n = uvarint();
-    if (n > bytes.length - pos) throw new NotVerified('the statement has a length past its end at byte ' + pos);
+    if (n > bytes.length - pos) throw new NotVerified('err.statement.pastEnd', { at: pos });
     pos += n;
     return bytes.subarray(pos - n, pos);
   };
@@ -46,11 +46,11 @@ function readStatement(bytes) {
     if (tag === 0x07) { str(); for (let n = uvarint(); n > 0; n--) { str(); skip(); } return; }
     if (tag === 0x08) { for (let n = uvarint(); n > 0; n--) skip(); return; }
     if (tag === 0x09) { for (let n = uvarint(); n > 0; n--) { str(); skip(); } return; }
-    throw new NotVerified('the statement has an unknown value tag ' + tag + ' at byte ' + (pos - 1));
+    throw new NotVerified('err.statement.tag', { tag, at: pos - 1 });
   };
-  if (new TextDecoder().decode(bytes.subarray(0, 4)) !== 'ELS1') throw new NotVerified('the record\'s statement is not a canonical statement');
+  if (new TextDecoder().decode(bytes.subarray(0, 4)) !== 'ELS1') throw new NotVerified('err.statement.notCanonical');
   pos = 4;
-  if (u8() !== 0x07) throw new NotVerified('the record\'s statement is not a record');
+  if (u8() !== 0x07) throw new NotVerified('err.statement.notRecord');
   str();
   const out = { commitments: new Map() };
   for (let n = uvarint(); n > 0; n--) {
@@ -85,7 +85,7 @@ function readStatement(bytes) {
     } else if (name === 'commitments' && tag === 0x09) {
       for (let m = uvarint(); m > 0; m--) {
         const path = str();
-        if (u8() !== 0x05) throw new NotVerified('the commitment of ' + path + ' is not bytes');
+        if (u8() !== 0x05) throw new NotVerified('err.statement.commitment', { path });
         out.commitments.set(path, raw());
       }
     } else {
@@ -93,7 +93,7 @@ function readStatement(bytes) {
       skip();
     }
   }
-  if (pos !== bytes.length) throw new NotVerified('the statement has ' + (bytes.length - pos) + ' bytes after its end');
+  if (pos !== bytes.length) throw new NotVerified('err.statement.trailing', { bytes: msg('count.bytes', { n: bytes.length - pos }) });
   return out;
 }
 
@@ -116,30 +116,34 @@ async function commitmentOf(board, deliveryId, path, salt, value) {
     strBytes(path), salt, strBytes(value));
 }
 
+/** The kind of a record, as the voter's language names it. */
+function kindOf(record) {
+  return msg('kind.' + (record.kind || 'UNKNOWN'));
+}
+
 /**
  * Checks the signed-in voter's own values in one record (the record view of /boards/{board}/records/{id})
- * against the leaf {@code leaf} whose inclusion was proved. Returns the step's text; throws NotVerified.
+ * against the leaf {@code leaf} whose inclusion was proved. Returns the step's message; throws NotVerified.
  */
 async function checkPersonal(record, leaf) {
+  const id = String(record.id);
   if (!record.personal || record.personal.length === 0) {
-    return 'Record ' + record.id + ' holds no personal value of yours in the committed form (a statement in format 1, ' +
-      'or values already erased).';
+    return msg('step.personal.none', { id, kind: kindOf(record) });
   }
   const statement = b64decode(record.statement);
   if (!equal(await sha256(new Uint8Array([0]), statement), leaf)) {
-    throw new NotVerified('the statement the server showed for record ' + record.id + ' is not the one in the tree');
+    throw new NotVerified('err.personal.otherStatement', { id });
   }
   const s = readStatement(statement);
   const opened = [];
   for (const p of record.personal) {
     const commitment = s.commitments.get(p.path);
-    if (!commitment) throw new NotVerified('record ' + record.id + '\'s statement has no commitment for ' + p.path);
+    if (!commitment) throw new NotVerified('err.personal.noCommitment', { id, path: p.path });
     if (!equal(await commitmentOf(s.board, s.delivery_id, p.path, b64decode(p.salt), p.value), commitment)) {
-      throw new NotVerified('your ' + p.path + ' as the server shows it ("' + p.value + '") does not open its commitment in ' +
-        'record ' + record.id + ': the server shows a value other than the one the log committed to');
+      throw new NotVerified('err.personal.doesNotOpen', { path: p.path, value: p.value, id });
     }
-    opened.push(p.path + ' "' + p.value + '"');
+    opened.push(msg('step.personal.value', { path: p.path, value: p.value }));
   }
-  return 'Your personal data in record ' + record.id + ' (' + opened.join(', ') + ') each open their commitment in the ' +
-    'statement in the tree: the log holds commitments, not your values, and these are the values it committed to.';
+  // the kind as the proved statement says, not as the server's record view does
+  return msg('step.personal.opened', { id, kind: msg('kind.' + (s.kind || 'UNKNOWN')), values: opened });
 }

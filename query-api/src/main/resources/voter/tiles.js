@@ -68,10 +68,10 @@ class PublishedTree {
         r = await fetchOk(this.base + '/' + tilePath(level, index, 256));
         bytes = new Uint8Array(await r.arrayBuffer()).slice(0, width * 32);
       } else {
-        if (!r.ok) throw new NotVerified('the publication answered ' + r.status + ' for tile ' + tilePath(level, index, width));
+        if (!r.ok) throw new NotVerified('err.tiles.answered', { status: String(r.status), tile: tilePath(level, index, width) });
         bytes = new Uint8Array(await r.arrayBuffer());
       }
-      if (bytes.length !== width * 32) throw new NotVerified('tile ' + tilePath(level, index, width) + ' is not ' + width + ' hashes');
+      if (bytes.length !== width * 32) throw new NotVerified('err.tiles.size', { tile: tilePath(level, index, width), hashes: msg('count.hashes', { n: width }) });
       this.tiles.set(key, bytes);
     }
     return this.tiles.get(key);
@@ -126,8 +126,7 @@ const TILES = document.body.dataset.tiles;
 /** The check against a static publication: its checkpoint, then the record's proof built from its tiles. */
 async function checkFromPublication(board, receipt, logKeys, witnessKeys, quorum) {
   if (!receipt || !receipt.id) {
-    throw new NotVerified('this copy of the page reads the published files, which cannot look a leaf hash up: give the ' +
-      'record number from your receipt (signing in needs the log\'s query API)');
+    throw new NotVerified('err.tiles.needsNumber');
   }
   const base = TILES + '/' + encodeURIComponent(board);
   // HEADS witness mode: the publisher writes the board's heads link beside its checkpoint (heads.js checks it)
@@ -141,26 +140,19 @@ async function checkFromPublication(board, receipt, logKeys, witnessKeys, quorum
   }
   const index = Number(receipt.id);
   if (!(index < Number(cp.size))) {
-    throw new NotVerified('record ' + index + ' is not in the published checkpoint (' + cp.size + ' records): if you voted ' +
-      'in the last minutes, check again shortly; otherwise check the number on your receipt');
+    throw new NotVerified('err.tiles.notPublished', { index: String(index), size: msg('count.records', { n: cp.size }) });
   }
   const tree = new PublishedTree(base, Number(cp.size));
   const proof = await tree.proof(index);
   const root = await rootFromInclusion(BigInt(index), cp.size, proof.leaf, proof.hashes);
   if (!equal(root, cp.root)) {
-    throw new NotVerified('the inclusion proof built from the published tiles does not lead to the ' +
-      (quorum > 0 ? 'cosigned' : 'signed') + ' root: the publication is not the log the checkpoint signs');
+    throw new NotVerified('err.tiles.root.' + (quorum > 0 ? 'cosigned' : 'signed'));
   }
-  step(true, 'Record ' + index + ' (leaf hash ' + b64encode(proof.leaf) + ') is in the tree of ' + cp.size + ' records: ' +
-    'its inclusion proof of ' + proof.hashes.length + ' hashes, built here from the published tiles, leads to the ' +
-    (quorum > 0 ? 'cosigned' : 'signed') + ' root (RFC 9162). Compare the leaf hash with your receipt, if you kept one.');
-  const records = 'Record ' + index + ' of board ' + board + ' is';
-  if (quorum < 1) {
-    show('unwitnessed', 'In the log, but no witness vouched for it',
-      records + ' in the log as its operator signed it. No witness cosignature was required (quorum 0). ' +
-      'This check does not reveal or confirm how you voted.');
-    return;
-  }
-  show('verified', 'Verified: your ballot is in the log',
-    records + ' in the log the witnesses cosigned, read from its published copy. This check does not reveal or confirm how you voted.');
+  step(true,
+    msg('step.included.published.' + (quorum > 0 ? 'cosigned' : 'signed'), {
+      index: String(index), leaf: b64encode(proof.leaf), size: msg('count.records', { n: cp.size }),
+      hashes: msg('count.hashes', { n: proof.hashes.length }),
+    }),
+    msg('step.compareReceipt'));
+  verdict(quorum < 1 ? 'unwitnessed' : 'verified', [String(index)], board, true);
 }

@@ -17,15 +17,24 @@
 
 const te = new TextEncoder();
 
-/** Thrown for anything that makes the check fail; its message is shown to the voter. */
-class NotVerified extends Error {}
+/**
+ * Thrown for anything that makes the check fail: a message of the catalogue (i18n.js), shown to the
+ * voter in the language they read the page in.
+ */
+class NotVerified extends Error {
+  constructor(key, params) {
+    super(t(key, params));
+    this.key = key;
+    this.params = params || {};
+  }
+}
 
 function b64decode(s) {
   let bin;
   try {
     bin = atob(s);
   } catch (e) {
-    throw new NotVerified('"' + s + '" is not base64');
+    throw new NotVerified('err.notBase64', { value: s });
   }
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
@@ -75,32 +84,32 @@ async function ed25519Verify(publicKey, signature, message) {
  */
 async function parseVkey(vkey, type) {
   const parts = vkey.trim().split('+');
-  if (parts.length < 3) throw new NotVerified('"' + vkey + '" is not a verifier key (name+id+key)');
+  if (parts.length < 3) throw new NotVerified('err.notVkey', { key: vkey });
   const name = parts[0];
   const id = parts[1];
   const raw = b64decode(parts.slice(2).join('+'));
   if (raw.length !== 33 || raw[0] !== type) {
-    throw new NotVerified('"' + vkey + '" is not an Ed25519 ' + (type === 1 ? 'log' : 'witness (cosignature/v1)') + ' key');
+    throw new NotVerified(type === 1 ? 'err.notLogKey' : 'err.notWitnessKey', { key: vkey });
   }
   const pub = raw.slice(1);
   const keyId = (await sha256(te.encode(name + '\n'), new Uint8Array([type]), pub)).slice(0, 4);
-  if (hex(keyId) !== id) throw new NotVerified('the key ID of "' + vkey + '" does not match its key');
+  if (hex(keyId) !== id) throw new NotVerified('err.keyIdMismatch', { key: vkey });
   return { name, keyId, pub, text: vkey.trim() };
 }
 
 /** A signed note: its text (up to and including the newline before the blank line) and signature lines. */
 function parseNote(note) {
   const split = note.lastIndexOf('\n\n');
-  if (split < 0 || !note.endsWith('\n')) throw new NotVerified('the checkpoint is not a signed note');
+  if (split < 0 || !note.endsWith('\n')) throw new NotVerified('err.notNote');
   const text = note.slice(0, split + 1);
   const signatures = note
     .slice(split + 2, -1)
     .split('\n')
     .map((line) => {
       const m = /^\u2014 (\S+) (\S+)$/.exec(line);
-      if (!m) throw new NotVerified('the checkpoint has a malformed signature line: ' + line);
+      if (!m) throw new NotVerified('err.badSignatureLine', { line });
       const blob = b64decode(m[2]);
-      if (blob.length < 5) throw new NotVerified('a signature line of the checkpoint is too short');
+      if (blob.length < 5) throw new NotVerified('err.shortSignature');
       return { name: m[1], keyId: blob.slice(0, 4), signature: blob.slice(4) };
     });
   return { text, signatures };
@@ -109,9 +118,9 @@ function parseNote(note) {
 /** C2SP tlog-checkpoint: origin, decimal size, base64 root hash, then optional extension lines. */
 function parseCheckpoint(text) {
   const lines = text.split('\n');
-  if (lines.length < 4 || !/^(0|[1-9][0-9]*)$/.test(lines[1])) throw new NotVerified('the checkpoint body is malformed');
+  if (lines.length < 4 || !/^(0|[1-9][0-9]*)$/.test(lines[1])) throw new NotVerified('err.badCheckpoint');
   const root = b64decode(lines[2]);
-  if (root.length !== 32) throw new NotVerified('the checkpoint root is not a 32-byte hash');
+  if (root.length !== 32) throw new NotVerified('err.badRoot');
   return { origin: lines[0], size: BigInt(lines[1]), root };
 }
 
@@ -123,15 +132,14 @@ async function checkLogSignature(note, logKeys) {
     for (const k of logKeys) {
       if (sig.name === k.name && equal(sig.keyId, k.keyId)) {
         if (sig.signature.length !== 64 || !(await ed25519Verify(k.pub, sig.signature, message))) {
-          throw new NotVerified('the signature by the log key ' + k.text + ' on the checkpoint does not verify');
+          throw new NotVerified('err.logSignatureFails', { key: k.text });
         }
         signedBy.push(k.text);
       }
     }
   }
   if (signedBy.length === 0) {
-    throw new NotVerified('the checkpoint is not signed by the log key you trust (' + logKeys.map((k) => k.text).join(', ') +
-      '): it may come from another log, or the server uses a key that was not published');
+    throw new NotVerified('err.notSignedByTrusted', { keys: logKeys.map((k) => k.text) });
   }
   return signedBy;
 }
@@ -161,13 +169,13 @@ async function checkCosignatures(note, witnessKeys) {
 
 /** Rule 3, RFC 9162 section 2.1.3.2: the root the inclusion proof leads to from the leaf hash. */
 async function rootFromInclusion(index, size, leafHash, proof) {
-  if (index >= size) throw new NotVerified('record ' + index + ' is not within the checkpoint of size ' + size);
+  if (index >= size) throw new NotVerified('err.indexBeyond', { index: String(index), size: msg('count.records', { n: size }) });
   let fn = index;
   let sn = size - 1n;
   let r = leafHash;
   const node = new Uint8Array([1]);
   for (const p of proof) {
-    if (sn === 0n) throw new NotVerified('the inclusion proof is longer than the tree allows');
+    if (sn === 0n) throw new NotVerified('err.proofTooLong');
     if ((fn & 1n) === 1n || fn === sn) {
       r = await sha256(node, p, r);
       if ((fn & 1n) === 0n) {
@@ -182,7 +190,7 @@ async function rootFromInclusion(index, size, leafHash, proof) {
     fn >>= 1n;
     sn >>= 1n;
   }
-  if (sn !== 0n) throw new NotVerified('the inclusion proof is shorter than the tree needs');
+  if (sn !== 0n) throw new NotVerified('err.proofTooShort');
   return r;
 }
 
@@ -196,7 +204,7 @@ async function fetchOk(url, headers) {
     } catch (e) {
       detail = '';
     }
-    throw new NotVerified('the server answered ' + r.status + ' for ' + url + (detail ? ': ' + detail : ''));
+    throw new NotVerified(detail ? 'err.serverAnsweredDetail' : 'err.serverAnswered', { status: String(r.status), url, detail });
   }
   return r;
 }
@@ -211,7 +219,7 @@ function receiptOf(value) {
   } else {
     bytes = b64decode(v.replace(/-/g, '+').replace(/_/g, '/'));
   }
-  if (bytes.length !== 32) throw new NotVerified('a leaf hash is 32 bytes (64 hex digits or 44 base64 characters)');
+  if (bytes.length !== 32) throw new NotVerified('err.leafHashSize');
   return { leafHash: bytes };
 }
 
@@ -221,19 +229,48 @@ function lines(textarea) {
   return $(textarea).value.split('\n').map((l) => l.trim()).filter((l) => l !== '');
 }
 
-function step(ok, html) {
+/**
+ * What the page shows of the last check, as messages: re-rendered when the voter switches language.
+ * state: null (none yet), 'verified', 'unwitnessed' or 'failed'.
+ */
+const RESULT = { state: null, verdict: null, meaning: null, steps: [] };
+
+/** Adds a step: one or more messages, one sentence after another. */
+function step(ok, ...messages) {
+  RESULT.steps.push({ ok, messages });
   const li = document.createElement('li');
-  li.className = ok ? 'ok' : 'bad';
-  li.textContent = html;
+  renderStep(li, RESULT.steps[RESULT.steps.length - 1]);
   $('steps').appendChild(li);
 }
 
+function renderStep(li, s) {
+  li.className = s.ok ? 'ok' : 'bad';
+  li.replaceChildren(...s.messages.map((m, i) => {
+    const span = document.createElement('span');
+    render(span, m.key, m.params);
+    return i === 0 ? [span] : [document.createTextNode(' '), span];
+  }).flat());
+}
+
 function show(state, verdict, meaning) {
+  RESULT.state = state;
+  RESULT.verdict = verdict;
+  RESULT.meaning = meaning;
+  renderResult();
+  $('status').textContent = t(verdict);
+  $('result').focus();
+}
+
+/** Puts the result (if any) in the current language. */
+function renderResult() {
   const result = $('result');
+  if (RESULT.state === null) return;
   result.hidden = false;
-  result.dataset.state = state;
-  $('verdict').textContent = verdict;
-  $('meaning').textContent = meaning;
+  result.dataset.state = RESULT.state;
+  $('verdict').textContent = t(RESULT.verdict);
+  render($('meaning'), RESULT.meaning.key, RESULT.meaning.params);
+  const items = $('steps').children;
+  RESULT.steps.forEach((s, i) => renderStep(items[i], s));
 }
 
 /** Checks one record against the already verified checkpoint. */
@@ -242,47 +279,38 @@ async function checkRecord(board, cp, receipt, headers, witnessed) {
   const url = receipt.leafHash
     ? base + '/proof?leaf_hash=' + encodeURIComponent(b64encode(receipt.leafHash)) + '&size=' + cp.size
     : base + '/records/' + receipt.id + '/proof?size=' + cp.size;
+  const how = witnessed ? 'cosigned' : 'signed';
   const response = await fetch(url, { headers: headers || {}, cache: 'no-store', credentials: 'omit' });
   if (response.status === 400) {
     const problem = await response.json().catch(() => ({}));
     if (/is not in the tree of size/.test(problem.detail || '')) {
-      throw new NotVerified((receipt.id ? 'record ' + receipt.id : 'your ballot') + ' is not in the latest checkpoint ' +
-        (witnessed ? 'the witnesses cosigned' : 'the log signed') + ' (' + cp.size + ' records): if you voted in the last minute, ' +
-        'check again shortly, as checkpoints follow within seconds; otherwise check the number on your receipt');
+      const records = msg('count.records', { n: cp.size });
+      throw receipt.id
+        ? new NotVerified('err.recordNotIn.' + how, { id: receipt.id, size: records })
+        : new NotVerified('err.ballotNotIn.' + how, { size: records });
     }
   }
   const proof = await (response.ok ? response : await fetchOk(url, headers)).json();
-  if (BigInt(proof.size) !== cp.size) throw new NotVerified('the proof is for size ' + proof.size + ', not the checkpoint\'s ' + cp.size);
+  if (BigInt(proof.size) !== cp.size) throw new NotVerified('err.proofSize', { proof: String(proof.size), size: String(cp.size) });
   const leaf = b64decode(proof.leaf_hash);
-  if (receipt.leafHash && !equal(leaf, receipt.leafHash)) throw new NotVerified('the proof is for another leaf hash than your receipt\'s');
+  if (receipt.leafHash && !equal(leaf, receipt.leafHash)) throw new NotVerified('err.otherLeaf');
   const root = await rootFromInclusion(BigInt(proof.index), cp.size, leaf, proof.hashes.map(b64decode));
-  if (!equal(root, cp.root)) {
-    throw new NotVerified('the inclusion proof of record ' + proof.index + ' does not lead to the root ' +
-      (witnessed ? 'the witnesses cosigned' : 'the log signed') + ': ' +
-      'the server\'s proof is wrong, or the record is not in this log');
-  }
-  step(true, 'Record ' + proof.index + ' (leaf hash ' + b64encode(leaf) + ') is in the tree of ' + cp.size +
-    ' records: its inclusion proof of ' + proof.hashes.length + ' hashes leads to the ' + (witnessed ? 'cosigned' : 'signed') + ' root (RFC 9162).' +
-    (receipt.leafHash ? ' The leaf hash is the one on your receipt.' : ' Compare the leaf hash with your receipt, if you kept one.'));
+  if (!equal(root, cp.root)) throw new NotVerified('err.rootMismatch.' + how, { index: String(proof.index) });
+  step(true,
+    msg('step.included.' + how, {
+      index: String(proof.index), leaf: b64encode(leaf), size: msg('count.records', { n: cp.size }),
+      hashes: msg('count.hashes', { n: proof.hashes.length }),
+    }),
+    msg(receipt.leafHash ? 'step.receiptMatches' : 'step.compareReceipt'));
   return { index: proof.index, leaf };
 }
 
 /**
  * Where the keys the check uses came from (issue 41): this server's /voter/trust.json, the link the
  * page was opened with (the fragment, which never reaches any server: how the election authority's
- * own site pins them), or the voter's own typing.
+ * own site pins them), or the voter's own typing: 'pinned', 'server', 'typed' or 'none'.
  */
 let keySource = 'none';
-
-function keySourceText() {
-  switch (keySource) {
-    case 'pinned': return 'from the link you opened (its #log_key, #witness_key and #quorum), not from this server';
-    case 'server': return 'from this server (/voter/trust.json): a dishonest server could serve keys of its own, so compare ' +
-      'them with the keys the election authority published, or open the authority\'s link, which pins them';
-    case 'typed': return 'as you typed them';
-    default: return 'from nowhere: none were given';
-  }
-}
 
 /** The board's own checkpoint, witnessed on its own (BOARDS witness mode) or only signed (quorum 0); adds its steps. */
 async function checkBoardCheckpoint(board, logKeys, witnessKeys, quorum) {
@@ -290,49 +318,68 @@ async function checkBoardCheckpoint(board, logKeys, witnessKeys, quorum) {
   return checkCheckpointNote(noteText, logKeys, witnessKeys, quorum);
 }
 
+/** The failure when fewer than {@code quorum} trusted witnesses cosigned: {@code what} is 'err' or 'err.heads'. */
+function shortOfQuorum(what, cos, witnessKeys, quorum) {
+  return new NotVerified(what + '.quorum' + (cos.invalid.length ? '.invalid' : ''), {
+    valid: cos.valid.length, total: msg('count.witnesses', { n: witnessKeys.length }), quorum, invalid: cos.invalid,
+  });
+}
+
+/** The witnesses that cosigned, each with the time it did. */
+function cosigners(cos) {
+  return cos.valid.map((w) => msg('step.cosigner', { name: w.name, time: w.time }));
+}
+
 /** A checkpoint note: its log signature and the quorum of its cosignatures; adds its steps. */
 async function checkCheckpointNote(noteText, logKeys, witnessKeys, quorum) {
   const note = parseNote(noteText);
   const cp = parseCheckpoint(note.text);
   const signedBy = await checkLogSignature(note, logKeys);
-  step(true, 'The checkpoint of ' + cp.origin + ' at ' + cp.size + ' records is signed by the log key ' + signedBy.join(', ') + '.');
+  step(true, msg('step.signed', { origin: cp.origin, size: msg('count.records', { n: cp.size }), keys: signedBy }));
   const cos = await checkCosignatures(note, witnessKeys);
-  if (cos.valid.length < quorum) {
-    throw new NotVerified('only ' + cos.valid.length + ' of the ' + witnessKeys.length + ' witnesses you trust cosigned the checkpoint, and ' +
-      quorum + ' must' + (cos.invalid.length ? ' (cosignatures that do not verify: ' + cos.invalid.join(', ') + ')' : '') +
-      ': the log may be showing you a view the witnesses did not see');
-  }
+  if (cos.valid.length < quorum) throw shortOfQuorum('err', cos, witnessKeys, quorum);
   step(true, quorum === 0
-    ? 'No witness cosignature was required (quorum 0): you rely on the log\'s signature alone.'
-    : cos.valid.length + ' of ' + witnessKeys.length + ' witnesses cosigned it (quorum ' + quorum + '): ' +
-      cos.valid.map((w) => w.name + ' at ' + w.time.toISOString()).join(', ') + '.');
+    ? msg('step.noQuorum')
+    : msg('step.cosigned', {
+      valid: cos.valid.length, total: msg('count.witnesses', { n: witnessKeys.length }), quorum, cosigners: cosigners(cos),
+    }));
   return cp;
+}
+
+/** The result's last line: what was verified, of which records of which board. */
+function verdict(state, ids, board, published) {
+  const meaning = 'meaning.' + state + (published ? '.published' : '');
+  show(state, 'verdict.' + state, msg(meaning, { count: ids.length, ids, board }));
 }
 
 async function check(event) {
   event.preventDefault();
   $('steps').replaceChildren();
+  RESULT.state = null;
+  RESULT.steps = [];
   $('result').hidden = true;
   $('go').disabled = true;
+  $('status').textContent = t('result.checking');
   try {
     const board = $('board').value.trim();
-    if (board === '') throw new NotVerified('say which board your ballot is on');
+    if (board === '') throw new NotVerified('err.noBoard');
     const token = $('token').value.trim();
     const headers = token ? { Authorization: 'Bearer ' + token } : {};
     const receipt = receiptOf($('receipt').value);
-    if (!receipt && !token) throw new NotVerified('give the record number or leaf hash from your receipt, or sign in');
-    if (!window.crypto || !crypto.subtle) throw new NotVerified('this browser has no WebCrypto; open the page over HTTPS in a current browser');
+    if (!receipt && !token) throw new NotVerified('err.noReceipt');
+    if (!window.crypto || !crypto.subtle) throw new NotVerified('err.noWebCrypto');
     const logKeys = await Promise.all(lines('log-keys').map((k) => parseVkey(k, 1)));
-    if (logKeys.length === 0) throw new NotVerified('give the log\'s verifier key');
+    if (logKeys.length === 0) throw new NotVerified('err.noLogKey');
     const witnessKeys = await Promise.all(lines('witness-keys').map((k) => parseVkey(k, 4)));
     const quorum = Number($('quorum').value || '0');
     if (!Number.isInteger(quorum) || quorum < 0 || quorum > witnessKeys.length) {
-      throw new NotVerified('the quorum must be between 0 and the ' + witnessKeys.length + ' witness key(s) given');
+      throw new NotVerified('err.quorumRange', { total: msg('count.witnessKeys', { n: witnessKeys.length }) });
     }
 
-    step(true, 'Keys used ' + keySourceText() + ': log key ' + logKeys.map((k) => k.text).join(', ') + '; ' +
-      (witnessKeys.length ? 'witness keys ' + witnessKeys.map((k) => k.text).join(', ') : 'no witness key') +
-      '; quorum ' + quorum + '.');
+    step(true, msg(witnessKeys.length ? 'step.keys' : 'step.keys.noWitness', {
+      logKeys: logKeys.map((k) => k.text), witnessKeys: witnessKeys.map((k) => k.text), quorum,
+      source: msg('keys.from.' + keySource),
+    }));
     if (TILES !== undefined) {
       await checkFromPublication(board, receipt, logKeys, witnessKeys, quorum);
       return;
@@ -348,8 +395,9 @@ async function check(event) {
     // the board's state, as the server states it: a sealed board says where voting ended (issue 42)
     const state = await (await fetchOk('/boards/' + encodeURIComponent(board))).json();
     if (state.sealed) {
-      step(true, 'Voting closed at ' + state.sealed.size + ' records: this board was sealed at ' + state.sealed.at +
-        ' and can no longer change' + (BigInt(state.sealed.size) === cp.size ? '; the checkpoint above is its last.' : '.'));
+      step(true, msg(BigInt(state.sealed.size) === cp.size ? 'step.sealed.last' : 'step.sealed', {
+        size: msg('count.records', { n: BigInt(state.sealed.size) }), at: new Date(state.sealed.at),
+      }));
     }
 
     const receipts = [];
@@ -357,46 +405,44 @@ async function check(event) {
       receipts.push(receipt);
     } else {
       const election = $('election').value.trim();
-      if (election === '') throw new NotVerified('signed in, say which election your ballot was for');
+      if (election === '') throw new NotVerified('err.noElection');
       const ballots = await (await fetchOk('/boards/' + encodeURIComponent(board) + '/ballots?election_id=' +
         encodeURIComponent(election), headers)).json();
-      if (ballots.ballots.length === 0) throw new NotVerified('this board holds no ballot of yours');
+      if (ballots.ballots.length === 0) throw new NotVerified('err.noBallots');
       ballots.ballots.forEach((b) => receipts.push({ id: String(b.id) }));
     }
     const ids = [];
     for (const r of receipts) {
       const proved = await checkRecord(board, cp, r, headers, quorum > 0);
-      ids.push(proved.index);
+      ids.push(String(proved.index));
       if (token) {
         // signed in: the voter's own values, checked against the commitments in the proved leaf (personal.js)
         const record = await (await fetchOk('/boards/' + encodeURIComponent(board) + '/records/' + proved.index, headers)).json();
         step(true, await checkPersonal(record, proved.leaf));
       }
     }
-    const records = 'Record' + (ids.length > 1 ? 's ' : ' ') + ids.join(', ') + ' of board ' + board + ' ' + (ids.length > 1 ? 'are' : 'is');
-    if (quorum < 1) {
-      // never "witnessed" below a quorum of 1 (issue 41): the log's own signature is all there is
-      show('unwitnessed', 'In the log, but no witness vouched for it',
-        records + ' in the log as its operator signed it. No witness cosignature was required (quorum 0), so nothing shows ' +
-        'that others see the same log: ask the election authority for its witnesses\' keys and check again with them. ' +
-        'This check does not reveal or confirm how you voted.');
-      return;
-    }
-    show('verified', 'Verified: your ballot is in the log',
-      records + ' in the log the witnesses cosigned. Everyone who checks this board against the same witnesses sees the same log, ' +
-      'so it can no longer be removed or changed without them noticing. This check does not reveal or confirm how you voted.');
+    // never "witnessed" below a quorum of 1 (issue 41): the log's own signature is all there is
+    verdict(quorum < 1 ? 'unwitnessed' : 'verified', ids, board, false);
   } catch (e) {
-    const reason = e instanceof NotVerified ? e.message : 'the check could not be completed: ' + e;
-    step(false, reason.charAt(0).toUpperCase() + reason.slice(1) + '.');
-    show('failed', 'NOT verified',
-      'Do not assume your ballot is recorded. ' + reason.charAt(0).toUpperCase() + reason.slice(1) +
-      '. If it persists, tell the election observers, with this page\'s details.');
+    const reason = e instanceof NotVerified ? msg(e.key, e.params) : msg('err.unexpected', { error: String(e) });
+    step(false, reason);
+    show('failed', 'verdict.failed', msg('meaning.failed', { reason }));
   } finally {
     $('go').disabled = false;
   }
 }
 
+/** The keys' source, in the hint above them. */
+function renderKeySource() {
+  $('keys-source').textContent = t(keySource === 'none' ? 'keys.none' : 'keys.from.' + keySource);
+}
+
 async function init() {
+  await loadLanguages(TILES !== undefined ? 'messages.json' : '/voter/messages.json', $('language'), () => {
+    renderKeySource();
+    renderResult();
+  });
+  $('keys-source').textContent = t('keys.loading');
   const params = new URLSearchParams(location.search);
   if (params.get('board')) $('board').value = params.get('board');
   if (params.get('record')) $('receipt').value = params.get('record');
@@ -412,7 +458,7 @@ async function init() {
     keySource = 'pinned';
   } else {
     try {
-      const trust = await (await fetchOk('/voter/trust.json')).json();
+      const trust = await (await fetchOk(TILES !== undefined ? 'trust.json' : '/voter/trust.json')).json();
       $('log-keys').value = trust.log_keys.join('\n');
       $('witness-keys').value = trust.witness_keys.join('\n');
       $('quorum').value = String(trust.quorum);
@@ -421,17 +467,16 @@ async function init() {
       keySource = 'none';
     }
   }
-  $('keys-source').textContent = keySource === 'none'
-    ? 'This server publishes no keys: paste the keys the election authority published.'
-    : 'These keys came ' + keySourceText() + '.';
+  renderKeySource();
   for (const id of ['log-keys', 'witness-keys', 'quorum']) {
     $(id).addEventListener('input', () => {
       keySource = 'typed';
-      $('keys-source').textContent = 'These keys are as you typed them.';
+      renderKeySource();
     });
   }
   $('check').addEventListener('submit', check);
   document.body.dataset.ready = 'true';
 }
 
-init();
+// after every deferred script ran (tiles.js declares TILES)
+document.addEventListener('DOMContentLoaded', init);

@@ -237,6 +237,11 @@ public enum Setting {
             of(QUERY_API),
             "30",
             "how long after its exp (and before its nbf) a token is still accepted, for clocks that differ"),
+    VOTER_LANGUAGES(
+            LIST,
+            of(QUERY_API, LAUNCHER),
+            "en,es,fr,ar",
+            "the languages the voter page offers, comma-separated, the first the default when none of the browser's is offered; each needs a shipped catalogue (en, es, fr, ar: docs/voter-page.md \"Languages\"); publish-tiles --voter-page publishes the same"),
     PUBLIC_KINDS(
             LIST,
             of(QUERY_API),

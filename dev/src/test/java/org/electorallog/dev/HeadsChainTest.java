@@ -255,7 +255,7 @@ class HeadsChainTest {
         assertEquals("verified", good[0], good[1]);
         String steps = chromium.driver.findElement(By.id("steps")).getText();
         assertTrue(steps.contains("of the heads board " + Setting.ORIGIN_PREFIX.defaultValue + "heads"), steps);
-        assertTrue(steps.contains("witnesses cosigned the heads checkpoint (quorum 1)"), steps);
+        assertTrue(steps.contains("1 of 1 witness cosigned the heads checkpoint (quorum 1)"), steps);
 
         // the server changes the heads entry it shows: its leaf is no longer the one the witnesses cosigned
         JsonNode link = JSON.readTree(client.get("/boards/" + BOARD + "/heads-link"));
@@ -279,7 +279,8 @@ class HeadsChainTest {
         try (Publisher publisher = Publisher.open(new Publisher.Settings(db, dir, Duration.ofSeconds(1), false))) {
             publisher.publish(BOARD);
             publisher.publish(SEALED);
-            publisher.writePage(PublishedVoterPage.files(Publisher.PAGE_DIR));
+            publisher.writePage(
+                    PublishedVoterPage.files(Publisher.PAGE_DIR, org.electorallog.query.VoterLanguages.all()));
         }
         assertTrue(Files.exists(dir.resolve(SEALED).resolve("heads-link")), "the publisher wrote the heads link");
         try (NginxServer nginx =

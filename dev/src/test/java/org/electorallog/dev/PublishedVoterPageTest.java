@@ -69,7 +69,8 @@ class PublishedVoterPageTest {
             DatabaseLogin db = SharedStack.get().database();
             try (Publisher publisher = Publisher.open(new Publisher.Settings(db, dir, Duration.ofSeconds(1), false))) {
                 assertEquals(VOTES, publisher.publish(BOARD).size());
-                publisher.writePage(PublishedVoterPage.files(Publisher.PAGE_DIR));
+                publisher.writePage(
+                        PublishedVoterPage.files(Publisher.PAGE_DIR, org.electorallog.query.VoterLanguages.all()));
             }
             String leaf = Base64.getEncoder()
                     .encodeToString(client.proof(BOARD, 5, null).leafHash());
@@ -82,7 +83,7 @@ class PublishedVoterPageTest {
                 assertEquals("verified", good[0], good[1]);
                 String steps = chromium.driver.findElement(By.id("steps")).getText();
                 assertTrue(steps.contains("built here from the published tiles"), steps);
-                assertTrue(steps.contains("1 of 1 witnesses cosigned it (quorum 1)"), steps);
+                assertTrue(steps.contains("1 of 1 witness cosigned it (quorum 1)"), steps);
                 String[] cli = verify(env, nginx.baseUrl() + "/" + BOARD, leaf);
                 assertEquals("0", cli[0], cli[1] + cli[2]);
 

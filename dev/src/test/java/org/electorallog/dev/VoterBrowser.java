@@ -28,6 +28,14 @@ final class VoterBrowser implements AutoCloseable {
 
     /** Starts Chromium; screenshots go to {@code shots}. */
     static VoterBrowser open(Path shots) throws Exception {
+        return open(shots, null);
+    }
+
+    /**
+     * Starts Chromium asking for {@code acceptLanguages} (its Accept-Language and navigator.languages,
+     * for example "es-ES,es"; null: the browser's own); screenshots go to {@code shots}.
+     */
+    static VoterBrowser open(Path shots, String acceptLanguages) throws Exception {
         Path chromium = Path.of(System.getProperty("electoral-log.chromium", "/usr/bin/chromium"));
         Path driver = Path.of(System.getProperty("electoral-log.chromedriver", "/usr/bin/chromedriver"));
         if (!Files.isExecutable(chromium) || !Files.isExecutable(driver)) {
@@ -44,6 +52,10 @@ final class VoterBrowser implements AutoCloseable {
                         "--window-size=1000,1400",
                         "--user-data-dir="
                                 + Files.createTempDirectory("chromium").toAbsolutePath());
+        if (acceptLanguages != null) {
+            options.addArguments("--lang=" + acceptLanguages.split(",")[0]);
+            options.setExperimentalOption("prefs", java.util.Map.of("intl.accept_languages", acceptLanguages));
+        }
         return new VoterBrowser(
                 new ChromeDriver(
                         new ChromeDriverService.Builder()
@@ -75,6 +87,20 @@ final class VoterBrowser implements AutoCloseable {
                 shots.resolve(shot + ".png"),
                 StandardCopyOption.REPLACE_EXISTING);
         return new String[] {result.getDomAttribute("data-state"), result.getText()};
+    }
+
+    /** Saves a screenshot of the page as it is. */
+    void shot(String name) throws Exception {
+        Files.move(
+                ((ChromeDriver) driver).getScreenshotAs(OutputType.FILE).toPath(),
+                shots.resolve(name + ".png"),
+                StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** Opens {@code url} and waits until the page's script is ready (its languages loaded). */
+    void openPage(String url) throws InterruptedException {
+        driver.get(url);
+        until(() -> "true".equals(driver.findElement(By.tagName("body")).getDomAttribute("data-ready")), "page ready");
     }
 
     /** Polls the page until the condition holds (30 s at most): the page's own state is the condition. */

@@ -143,6 +143,11 @@ class VoterPageTest {
 
     /** Waits (polling the public API) until a checkpoint of {@code records} records of {@code board} is witnessed. */
     static void awaitWitnessed(String board, long records) throws Exception {
+        awaitWitnessed(env, board, records);
+    }
+
+    /** Waits (polling {@code env}'s public API) until a checkpoint of {@code records} records of {@code board} is witnessed. */
+    static void awaitWitnessed(DevEnvironment env, String board, long records) throws Exception {
         LogClient client = new LogClient(env.api().baseUrl());
         Poll.until(
                 Duration.ofMinutes(1),
@@ -237,7 +242,7 @@ class VoterPageTest {
         // each check opens another query: a change of the fragment alone would not reload the page
         String[] served = check("board=" + BOARD + "&record=2", "verified-server-keys", null);
         assertEquals("verified", served[0], served[1]);
-        assertTrue(served[1].contains("Keys used from this server (/voter/trust.json)"), served[1]);
+        assertTrue(served[1].contains("These keys came from this server (/voter/trust.json)"), served[1]);
 
         String logKey = URLEncoder.encode(env.signer().verifierKey(), StandardCharsets.UTF_8);
         String witnessKey = URLEncoder.encode(env.witness().verifierKey(), StandardCharsets.UTF_8);
@@ -246,7 +251,7 @@ class VoterPageTest {
                 "verified-pinned-keys",
                 null);
         assertEquals("verified", pinned[0], pinned[1]);
-        assertTrue(pinned[1].contains("Keys used from the link you opened"), pinned[1]);
+        assertTrue(pinned[1].contains("These keys came from the link you opened"), pinned[1]);
 
         String[] alone = check("board=" + BOARD + "&record=5#log_key=" + logKey + "&quorum=0", "unwitnessed", null);
         assertEquals("unwitnessed", alone[0], alone[1]);
@@ -343,7 +348,7 @@ class VoterPageTest {
             String[] r =
                     check("board=" + BOARD + "&leaf_hash=" + leafHashParameter(), "failed-missing-cosignature", null);
             assertEquals("failed", r[0], r[1]);
-            assertTrue(r[1].contains("0 of the 1 witnesses you trust cosigned"), r[1]);
+            assertTrue(r[1].contains("Only 0 of the 1 witness you trust cosigned"), r[1]);
         } finally {
             try (Connection c = connect();
                     PreparedStatement ps = c.prepareStatement(restore)) {
@@ -385,7 +390,7 @@ class VoterPageTest {
                 js.executeAsyncScript(script, REAL_CHECKPOINT, logKey, keys));
         String changed = REAL_CHECKPOINT.replace("\n1432088532\n", "\n1432088533\n");
         assertEquals(
-                "error: the signature by the log key " + logKey + " on the checkpoint does not verify",
+                "error: The signature by the log key " + logKey + " on the checkpoint does not verify.",
                 js.executeAsyncScript(script, changed, logKey, keys));
     }
 

@@ -11,6 +11,7 @@ import org.electorallog.config.DatabaseLogin;
 import org.electorallog.publisher.BoardPublication;
 import org.electorallog.publisher.Publisher;
 import org.electorallog.query.PublishedVoterPage;
+import org.electorallog.query.QueryApiConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -57,7 +58,7 @@ public final class PublishTilesCommand implements Callable<Integer> {
                 DatabaseLogin.of(conf), dir, Duration.ofMillis(Math.max(50, intervalMs)), entries);
         if (!once) {
             try (Publisher p = Publisher.start(settings)) {
-                writePage(p);
+                writePage(p, conf);
                 out.println("publish-tiles: publishing every " + intervalMs + " ms into " + dir + " (Ctrl-C stops)");
                 Thread.currentThread().join();
             }
@@ -68,7 +69,7 @@ public final class PublishTilesCommand implements Callable<Integer> {
                 out.println("publish-tiles: another publisher holds the lock; nothing done");
                 return 1;
             }
-            writePage(p);
+            writePage(p, conf);
             int failed = 0;
             for (String board : p.boards()) {
                 try {
@@ -85,9 +86,10 @@ public final class PublishTilesCommand implements Callable<Integer> {
         }
     }
 
-    private void writePage(Publisher p) throws IOException {
+    private void writePage(Publisher p, Configuration conf) throws IOException {
         if (voterPage) {
-            p.writePage(PublishedVoterPage.files(Publisher.PAGE_DIR));
+            // in the languages the query API's page offers (ELECTORAL_LOG_VOTER_LANGUAGES)
+            p.writePage(PublishedVoterPage.files(Publisher.PAGE_DIR, QueryApiConfig.voterLanguages(conf)));
             out.println("publish-tiles: the voter page is at /" + Publisher.PAGE_DIR + "/ of " + dir);
         }
     }

@@ -16,12 +16,16 @@ import java.util.Map;
  * /<dir>/}, the directory the publisher puts it in.
  */
 public final class PublishedVoterPage {
-    private static final List<String> FILES = List.of("voter.js", "personal.js", "heads.js", "tiles.js", "voter.css");
+    private static final List<String> FILES =
+            List.of("i18n.js", "voter.js", "personal.js", "heads.js", "tiles.js", "voter.css");
 
     private PublishedVoterPage() {}
 
-    /** File name to bytes, for the directory {@code dir} at the publication's root. */
-    public static Map<String, byte[]> files(String dir) {
+    /**
+     * File name to bytes, for the directory {@code dir} at the publication's root, speaking {@code
+     * languages} (its messages.json).
+     */
+    public static Map<String, byte[]> files(String dir, VoterLanguages languages) {
         Map<String, byte[]> out = new LinkedHashMap<>();
         String html = resource("voter.html")
                 .replace("\"/voter/", "\"/" + dir + "/")
@@ -30,6 +34,7 @@ public final class PublishedVoterPage {
         for (String f : FILES) {
             out.put(f, resource(f).getBytes(StandardCharsets.UTF_8));
         }
+        out.put("messages.json", languages.messagesJson().getBytes(StandardCharsets.UTF_8));
         return out;
     }
 

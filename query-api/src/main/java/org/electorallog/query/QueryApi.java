@@ -92,7 +92,7 @@ public final class QueryApi implements AutoCloseable {
         routes.addAll(new AdminRoutes(audits, verifier).routes());
         this.senders = new SenderRoutes(db, settings.registrar());
         routes.addAll(senders.routes());
-        routes.addAll(new VoterPage(settings.logKeys(), settings.witnesses()).routes());
+        routes.addAll(new VoterPage(settings.logKeys(), settings.witnesses(), settings.voterLanguages()).routes());
         HttpSettings http = settings.http();
         Gate gate = new Gate(new Authenticator(access), http.limits(), TrustedProxies.parse(access.trustedProxies()));
         Cors cors = new Cors(http.corsOrigins());

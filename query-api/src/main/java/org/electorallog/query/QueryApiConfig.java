@@ -78,7 +78,17 @@ public final class QueryApiConfig {
                 .withAccess(access(conf))
                 .withVerifierMemory(Path.of(conf.get(Setting.VERIFIER_MEMORY)))
                 .withRegistrar(registrar(conf, owner.jdbcUrl()))
-                .withWitnesses(WitnessPolicy.parse(conf.list(Setting.WITNESSES), conf.get(Setting.WITNESS_QUORUM)));
+                .withWitnesses(WitnessPolicy.parse(conf.list(Setting.WITNESSES), conf.get(Setting.WITNESS_QUORUM)))
+                .withVoterLanguages(voterLanguages(conf));
+    }
+
+    /** ELECTORAL_LOG_VOTER_LANGUAGES, each with a shipped catalogue. */
+    public static VoterLanguages voterLanguages(Configuration conf) {
+        try {
+            return VoterLanguages.of(conf.list(Setting.VOTER_LANGUAGES));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(Setting.VOTER_LANGUAGES.env + ": " + e.getMessage(), e);
+        }
     }
 
     /** The rate limits per route class, refused tokens and exports (docs/security.md "Rate limits"). */

@@ -55,12 +55,16 @@ public final class QueryApiSettings implements Cloneable {
     /** The witnesses and quorum the voter page checks cosignatures against (ELECTORAL_LOG_WITNESSES, docs/witnesses.md); {@link WitnessPolicy#NONE} = none. */
     private WitnessPolicy witnesses;
 
+    /** The languages the voter page offers (ELECTORAL_LOG_VOTER_LANGUAGES), the default first. */
+    private VoterLanguages voterLanguages;
+
     /** The settings without their secrets (the database password, the admin token, the cursor key). */
     @Override
     public String toString() {
         return "QueryApiSettings[" + login() + ", port=" + port + ", admin endpoints "
                 + (adminToken == null ? "off" : "on") + ", logKeys=" + logKeys.size() + ", verifierEvery="
-                + verifierEvery + ", registrar=" + registrar + ", witnesses=" + witnesses + "]";
+                + verifierEvery + ", registrar=" + registrar + ", witnesses=" + witnesses + ", voterLanguages="
+                + voterLanguages + "]";
     }
 
     /** Settings with the admin endpoints behind {@code token} (at least 16 characters; null: none). */
@@ -105,6 +109,10 @@ public final class QueryApiSettings implements Cloneable {
         return copy(c -> c.witnesses = w);
     }
 
+    public QueryApiSettings withVoterLanguages(VoterLanguages l) {
+        return copy(c -> c.voterLanguages = l);
+    }
+
     /** The access settings in force: {@code access}, with the admin token among its tokens. */
     AccessSettings effectiveAccess() {
         AccessSettings a = access == null ? AccessSettings.none() : access;
@@ -132,6 +140,9 @@ public final class QueryApiSettings implements Cloneable {
         logKeys = List.copyOf(logKeys);
         if (witnesses == null) {
             witnesses = WitnessPolicy.NONE;
+        }
+        if (voterLanguages == null) {
+            voterLanguages = VoterLanguages.all();
         }
         if (cursorKey == null) {
             cursorKey = new byte[32];
@@ -216,5 +227,9 @@ public final class QueryApiSettings implements Cloneable {
 
     public WitnessPolicy witnesses() {
         return witnesses;
+    }
+
+    public VoterLanguages voterLanguages() {
+        return voterLanguages;
     }
 }

@@ -20,6 +20,9 @@ import org.electorallog.core.WitnessPolicy;
  * from a third party (the Content-Security-Policy allows this origin only) and nothing is built at
  * run time: the files are served as they are in the jar.
  *
+ * <p>{@code /voter/messages.json} holds the message catalogues of the languages the election offers
+ * (issue 69, {@link VoterLanguages}): the page speaks the first of the browser's languages among them.
+ *
  * <p>{@code /voter/trust.json} pre-fills the keys the page checks against from this server's own
  * configuration; the page shows them and says to compare them with the keys the election authority
  * published, since a dishonest server could serve other keys too.
@@ -30,6 +33,7 @@ final class VoterPage {
             + "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
     private static final String HTML = resource("/voter/voter.html");
+    private static final String I18N = resource("/voter/i18n.js");
     private static final String SCRIPT = resource("/voter/voter.js");
     private static final String PERSONAL = resource("/voter/personal.js");
     private static final String HEADS = resource("/voter/heads.js");
@@ -37,8 +41,10 @@ final class VoterPage {
     private static final String STYLE = resource("/voter/voter.css");
 
     private final String trust;
+    private final String messages;
 
-    VoterPage(List<NoteVerifier> logKeys, WitnessPolicy witnesses) {
+    VoterPage(List<NoteVerifier> logKeys, WitnessPolicy witnesses, VoterLanguages languages) {
+        this.messages = languages.messagesJson();
         ObjectNode t = Responses.JSON.createObjectNode();
         ArrayNode keys = t.putArray("log_keys");
         logKeys.forEach(k -> keys.add(k.verifierKey()));
@@ -51,7 +57,9 @@ final class VoterPage {
     List<Route> routes() {
         return List.of(
                 // the page's own script reads these to pre-fill the form (links from a receipt)
-                file("/voter", List.of("board", "record", "leaf_hash", "election"), "text/html", HTML),
+                file("/voter", List.of("board", "record", "leaf_hash", "election", "lang"), "text/html", HTML),
+                file("/voter/i18n.js", List.of(), "text/javascript", I18N),
+                file("/voter/messages.json", List.of(), "application/json", messages),
                 file("/voter/voter.js", List.of(), "text/javascript", SCRIPT),
                 file("/voter/personal.js", List.of(), "text/javascript", PERSONAL),
                 file("/voter/heads.js", List.of(), "text/javascript", HEADS),

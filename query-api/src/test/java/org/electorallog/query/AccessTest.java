@@ -55,6 +55,8 @@ class AccessTest {
             Map.entry("GET /log-keys", Role.ANONYMOUS),
             Map.entry("GET /openapi.json", Role.ANONYMOUS),
             Map.entry("GET /voter", Role.ANONYMOUS),
+            Map.entry("GET /voter/i18n.js", Role.ANONYMOUS),
+            Map.entry("GET /voter/messages.json", Role.ANONYMOUS),
             Map.entry("GET /voter/voter.js", Role.ANONYMOUS),
             Map.entry("GET /voter/personal.js", Role.ANONYMOUS),
             Map.entry("GET /voter/heads.js", Role.ANONYMOUS),
