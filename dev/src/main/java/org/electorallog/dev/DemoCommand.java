@@ -21,6 +21,7 @@ import org.electorallog.core.ProofException;
 import org.electorallog.core.TlogProof;
 import org.electorallog.infra.ExitOrder;
 import org.electorallog.launcher.ExportCommand;
+import org.electorallog.launcher.VerifyBoardCommand;
 import org.electorallog.launcher.VerifyExportCommand;
 import org.electorallog.verifier.BoardVerifier;
 import org.electorallog.verifier.TlogFiles;
@@ -119,6 +120,7 @@ public final class DemoCommand implements Callable<Integer> {
                             + " sealed at %,d by its last record; statement signatures: %,d verified, %,d unsigned%n",
                     sealed, whole.entries(), whole.root(), whole.sealedSize(), whole.signed(), whole.unsigned());
             exportAndVerify(env, sealed);
+            report(env, sealed);
             System.out.printf(
                     "  %,d records on %d boards, %d inclusion proofs verified against signed checkpoints, %.1f s%n",
                     total, results.size(), verified, (System.nanoTime() - t0) / 1e9);
@@ -173,6 +175,30 @@ public final class DemoCommand implements Callable<Integer> {
                 + env.witness().verifierKey() + "' --quorum 1");
         if (new CommandLine(new VerifyExportCommand(indented(), System.err)).execute(verify) != 0) {
             throw new ProofException("verify-export refused the export of " + board);
+        }
+    }
+
+    /**
+     * Issue 69 item 4: verify-board run on the sealed board as an observer runs it, writing its
+     * report (one HTML page that opens offline) into the work directory; the command prints its path.
+     */
+    private void report(DevEnvironment env, String board) throws ProofException {
+        Path file = workDir.resolve("report-" + board + ".html").toAbsolutePath();
+        String[] args = {
+            "--url", env.api().baseUrl(),
+            "--board", board,
+            "--log-key", env.signer().verifierKey(),
+            "--witness-key", env.witness().verifierKey(),
+            "--quorum", "1",
+            "--report", file.toString()
+        };
+        System.out.println(
+                "  report: electoral-log verify-board --url " + env.api().baseUrl() + " --board " + board
+                        + " --log-key '" + env.signer().verifierKey() + "' --witness-key '"
+                        + env.witness().verifierKey()
+                        + "' --quorum 1 --report " + file);
+        if (new CommandLine(new VerifyBoardCommand(indented(), System.err)).execute(args) != 0) {
+            throw new ProofException("verify-board --report refused the sealed board " + board);
         }
     }
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -12,6 +13,9 @@ import java.util.function.Function;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.TlogPolicy;
+import org.electorallog.report.BoardReport;
+import org.electorallog.report.VerifiedBoard;
+import org.electorallog.verifier.BoardObservations;
 import org.electorallog.verifier.BoardVerifier;
 import org.electorallog.verifier.RegistryExport;
 import org.electorallog.verifier.TlogFiles;
@@ -90,6 +94,14 @@ public final class VerifyBoardCommand implements Callable<Integer> {
             description = "a voting system public key, base64 (repeatable): system signatures must verify with one")
     List<String> systemKeys = new ArrayList<>();
 
+    @Option(
+            names = "--report",
+            paramLabel = "FILE.html",
+            description = "also write the verification as one self-contained HTML page: the board and its keys, "
+                    + "every check with its counts, records per hour by kind, checkpoints and cosignatures over time, "
+                    + "the seal and the command that repeats it (docs/verify-board.md)")
+    Path report;
+
     private final PrintStream out;
     private final PrintStream err;
 
@@ -97,7 +109,8 @@ public final class VerifyBoardCommand implements Callable<Integer> {
         this(System.out, System.err);
     }
 
-    VerifyBoardCommand(PrintStream out, PrintStream err) {
+    /** Writing its results to {@code out} and its progress and errors to {@code err}. */
+    public VerifyBoardCommand(PrintStream out, PrintStream err) {
         this.out = out;
         this.err = err;
     }
@@ -151,18 +164,51 @@ public final class VerifyBoardCommand implements Callable<Integer> {
             return 2;
         }
         Verification r;
+        BoardObservations seen = report == null ? null : new BoardObservations();
+        Instant started = Instant.now();
         try {
-            r = BoardVerifier.verify(files, options, (done, total, seconds) -> {
-                double rate = done / Math.max(seconds, 1e-9);
-                err.printf(
-                        "\rverify-board: %,d of %,d leaves, %,.0f a second, ETA %.0f s",
-                        done, total, rate, rate > 0 ? (total - done) / rate : 0.0);
-            });
+            r = BoardVerifier.verify(
+                    files,
+                    options,
+                    (done, total, seconds) -> {
+                        double rate = done / Math.max(seconds, 1e-9);
+                        err.printf(
+                                "\rverify-board: %,d of %,d leaves, %,.0f a second, ETA %.0f s",
+                                done, total, rate, rate > 0 ? (total - done) / rate : 0.0);
+                    },
+                    seen);
         } catch (IOException e) {
             err.println("\nverify-board: cannot read the board: " + e.getMessage());
             return 2;
         }
         err.println();
+        if (report != null) {
+            try {
+                BoardReport.write(
+                        new VerifiedBoard(
+                                board,
+                                source(),
+                                options.logKeys().stream()
+                                        .map(NoteVerifier::verifierKey)
+                                        .toList(),
+                                options.witnesses().stream()
+                                        .map(Cosigner.Verifier::verifierKey)
+                                        .toList(),
+                                options.rule().rule(),
+                                options.older().size(),
+                                options.registry() != null,
+                                options.systemKeys().size(),
+                                command(),
+                                started,
+                                r,
+                                seen),
+                        report);
+                out.println("report: " + report.toAbsolutePath());
+            } catch (IOException e) {
+                err.println("verify-board: cannot write the report " + report + ": " + e.getMessage());
+                return 2;
+            }
+        }
         if (r.verified()) {
             out.printf(
                     "verified: %,d leaves (%,d entries hashed), root %s, in %.1f s%n",
@@ -192,5 +238,61 @@ public final class VerifyBoardCommand implements Callable<Integer> {
         r.problems().forEach(p -> out.println("problem: " + p));
         out.printf("NOT verified: %d problem(s)%n", r.problems().size());
         return 1;
+    }
+
+    /** Where the board was read, as the report says it. */
+    private String source() {
+        if (url != null) {
+            return "the query API at " + url;
+        }
+        return dir != null ? "the directory " + dir.toAbsolutePath() : "the static publication at " + tilesUrl;
+    }
+
+    /** The command line that repeats this verification; a token stays a variable, never written out. */
+    String command() {
+        List<String> a = new ArrayList<>(List.of("electoral-log", "verify-board"));
+        if (url != null) {
+            a.addAll(List.of("--url", url));
+        }
+        if (board != null) {
+            a.addAll(List.of("--board", board));
+        }
+        if (token != null) {
+            a.addAll(List.of("--token", "\"$ELECTORAL_LOG_TOKEN\""));
+        }
+        if (dir != null) {
+            a.addAll(List.of("--dir", dir.toString()));
+        }
+        if (tilesUrl != null) {
+            a.addAll(List.of("--tiles-url", tilesUrl));
+        }
+        if (policy != null) {
+            a.addAll(List.of("--policy", policy.toString()));
+        }
+        logKeys.forEach(k -> a.addAll(List.of("--log-key", k)));
+        witnessKeys.forEach(k -> a.addAll(List.of("--witness-key", k)));
+        if (quorum != 0) {
+            a.addAll(List.of("--quorum", Integer.toString(quorum)));
+        }
+        if (origin != null) {
+            a.addAll(List.of("--origin", origin));
+        }
+        older.forEach(p -> a.addAll(List.of("--older", p.toString())));
+        if (previous != null) {
+            a.addAll(List.of("--previous", previous.toString()));
+        }
+        if (senders != null) {
+            a.addAll(List.of("--senders", senders.toString()));
+        }
+        systemKeys.forEach(k -> a.addAll(List.of("--system-key", k)));
+        return String.join(" ", a.stream().map(VerifyBoardCommand::quoted).toList());
+    }
+
+    /** A word as a POSIX shell reads it back: single-quoted unless plain (a variable stays as given). */
+    static String quoted(String word) {
+        if (word.matches("[A-Za-z0-9_@%+=:,./-]+") || word.startsWith("\"$")) {
+            return word;
+        }
+        return "'" + word.replace("'", "'\\''") + "'";
     }
 }

@@ -59,6 +59,17 @@ final class PublicReads {
         });
     }
 
+    /** The board's history: its first checkpoint at or past {@code size}, with its cosignatures. */
+    String checkpointFrom(String name, long size) {
+        return reads.read(r -> {
+            BoardRow b = SnapshotReads.board(r, name);
+            return r.cosignedCheckpointFrom(b.id(), size)
+                    .orElseThrow(() ->
+                            ApiException.notFound("board '" + name + "' has no checkpoint at or past size " + size))
+                    .note();
+        });
+    }
+
     /** The latest checkpoint a quorum of witnesses cosigned, with its cosignatures (store V13). */
     String latestWitnessedCheckpoint(String name) {
         return reads.proofStatement(r -> {

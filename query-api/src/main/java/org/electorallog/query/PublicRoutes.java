@@ -58,7 +58,7 @@ final class PublicRoutes {
                 new Route(
                         HandlerType.GET,
                         "/boards/{board}/checkpoint",
-                        List.of("witnessed"),
+                        List.of("witnessed", "from"),
                         List.of(200, 400, 404),
                         null,
                         Route.TEXT,
@@ -165,10 +165,22 @@ final class PublicRoutes {
 
     /**
      * The latest checkpoint with its witness cosignatures; {@code ?witnessed=true}: the latest one a
-     * quorum of witnesses cosigned (what voters and tlog-proof bundles rely on, docs/witnesses.md).
+     * quorum of witnesses cosigned (what voters and tlog-proof bundles rely on, docs/witnesses.md);
+     * {@code ?from=N}: the board's history, its first checkpoint at or past size N (issue 69: what
+     * {@code verify-board --report} charts over time, each one checked against the rebuilt tree).
      */
     private void checkpoint(Context ctx) {
         String witnessed = ctx.queryParam("witnessed");
+        String from = ctx.queryParam("from");
+        if (from != null) {
+            if (witnessed != null) {
+                throw ApiException.badRequest("give witnessed or from, not both");
+            }
+            String note = reader.checkpointFrom(RequestValues.board(ctx), QueryParameters.number("from", from));
+            ctx.header("Cache-Control", "no-cache"); // cosignatures may still join it
+            ctx.contentType("text/plain; charset=utf-8").result(note);
+            return;
+        }
         if (witnessed != null && !witnessed.equals("true") && !witnessed.equals("false")) {
             throw ApiException.badRequest("witnessed must be true or false, got '" + witnessed + "'");
         }

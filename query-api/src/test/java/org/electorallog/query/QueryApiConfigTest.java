@@ -126,10 +126,17 @@ class QueryApiConfigTest {
         assertTrue(error(Map.of()).contains("ELECTORAL_LOG_JDBC_URL is required"));
         Map<String, String> languages = valid();
         languages.put("ELECTORAL_LOG_VOTER_LANGUAGES", "ar,klingon");
-        assertTrue(error(languages).contains("ELECTORAL_LOG_VOTER_LANGUAGES: the voter page has no catalogue for the language 'klingon'"),
+        assertTrue(
+                error(languages)
+                        .contains(
+                                "ELECTORAL_LOG_VOTER_LANGUAGES: the voter page has no catalogue for the language 'klingon'"),
                 error(languages));
         languages.put("ELECTORAL_LOG_VOTER_LANGUAGES", "ar,fr");
-        assertEquals(List.of("ar", "fr"), QueryApiConfig.from(Configuration.load(languages)).voterLanguages().tags());
+        assertEquals(
+                List.of("ar", "fr"),
+                QueryApiConfig.from(Configuration.load(languages))
+                        .voterLanguages()
+                        .tags());
         Map<String, String> env = valid();
         env.put("ELECTORAL_LOG_ADMIN_TOKEN", "short-secret");
         String m = error(env);

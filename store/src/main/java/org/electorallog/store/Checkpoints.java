@@ -43,6 +43,25 @@ public final class Checkpoints {
         }
     }
 
+    /**
+     * The first checkpoint at or past a size with its witness cosignature lines appended (the
+     * checkpoints primary key forwards, checkpoint_cosignatures' primary key for its lines): a
+     * board's checkpoint history, read one step at a time ({@code GET /boards/{board}/checkpoint?from=}).
+     */
+    public static final String COSIGNED_FROM_SQL = "SELECT c.size, c.root, c.note || coalesce((SELECT "
+            + "string_agg(w.line, '' ORDER BY w.witness) FROM checkpoint_cosignatures w "
+            + "WHERE w.board_id = c.board_id AND w.size = c.size), '') "
+            + "FROM checkpoints c WHERE c.board_id = ? AND c.size >= ? ORDER BY c.size LIMIT 1";
+
+    /** A board's first checkpoint at or past {@code size}, its note with its cosignatures, if any. */
+    public static Optional<CheckpointRow> cosignedFrom(Connection c, short boardId, long size) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(COSIGNED_FROM_SQL)) {
+            ps.setShort(1, boardId);
+            ps.setLong(2, size);
+            return first(ps);
+        }
+    }
+
     /** A board's latest checkpoint, if it has one. */
     public static Optional<CheckpointRow> latest(Connection c, short boardId) throws SQLException {
         return one(c, LATEST_SQL, boardId);

@@ -103,6 +103,11 @@ public final class LogReader {
         return ProjectionException.wrap("reading the latest checkpoint", () -> Checkpoints.latest(c, boardId));
     }
 
+    /** A board's first checkpoint at or past {@code size}, with its cosignatures ({@link Checkpoints#COSIGNED_FROM_SQL}). */
+    public Optional<CheckpointRow> cosignedCheckpointFrom(short boardId, long size) {
+        return ProjectionException.wrap("reading a checkpoint", () -> Checkpoints.cosignedFrom(c, boardId, size));
+    }
+
     /** A board's newest checkpoint at or below {@code size}. */
     public Optional<CheckpointRow> checkpointAtOrBelow(short boardId, long size) {
         return ProjectionException.wrap("reading a checkpoint", () -> Checkpoints.atOrBelow(c, boardId, size));

@@ -8,10 +8,12 @@ import java.util.Base64;
 import java.util.List;
 import java.util.TreeMap;
 import org.electorallog.core.Checkpoint;
+import org.electorallog.core.Cosigner;
 import org.electorallog.core.EntryBundle;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.SignatureBundle;
+import org.electorallog.core.SignedNote;
 import org.electorallog.core.TileLayout;
 
 /**
@@ -45,9 +47,12 @@ public final class BoardVerifier {
     private long sealedSize = -1;
     /** The size the witness quorum vouches for, on the checkpoint or through the heads board; -1 without a quorum. */
     private long witnessedSize = -1;
+    /** What a report shows (entries by hour and kind, the checkpoint history), or null: none asked for. */
+    private final BoardObservations observations;
 
-    private BoardVerifier(TlogFiles files, VerifyOptions options, int depth) {
+    private BoardVerifier(TlogFiles files, VerifyOptions options, int depth, BoardObservations observations) {
         this.files = files;
+        this.observations = observations;
         this.options = options;
         this.depth = depth;
         this.entryChecks = new EntryChecks(
@@ -56,16 +61,32 @@ public final class BoardVerifier {
                 options.registry(),
                 options.logKeys(),
                 p -> problem(p.message()));
+        if (observations != null) {
+            entryChecks.observe(observations);
+        }
     }
 
     /** Verifies the board in {@code files}; I/O failures of the source are thrown, everything else is a problem. */
     public static Verification verify(TlogFiles files, VerifyOptions options, Progress progress) throws IOException {
-        return new BoardVerifier(files, options, 0).run(progress);
+        return new BoardVerifier(files, options, 0, null).run(progress);
+    }
+
+    /**
+     * As {@link #verify(TlogFiles, VerifyOptions, Progress)}, gathering what a report shows into
+     * {@code observations}: each entry's time and kind, and the board's checkpoint history where the
+     * source keeps one, up to {@link BoardObservations#HISTORY_SAMPLES} checkpoints evenly over its
+     * sizes, each checked as an older checkpoint (its log signature, its root against the rebuilt
+     * tree) and each witness's cosignature on it verified.
+     */
+    public static Verification verify(
+            TlogFiles files, VerifyOptions options, Progress progress, BoardObservations observations)
+            throws IOException {
+        return new BoardVerifier(files, options, 0, observations).run(progress);
     }
 
     /** A board a continuation names, {@code depth} links back from the one first verified. */
     static Verification verifyContinued(TlogFiles files, VerifyOptions options, int depth) throws IOException {
-        return new BoardVerifier(files, options, depth).run((d, t, s) -> {});
+        return new BoardVerifier(files, options, depth, null).run((d, t, s) -> {});
     }
 
     private void problem(String p) {
@@ -92,7 +113,12 @@ public final class BoardVerifier {
         if (options.origin() != null && !options.origin().equals(cp.origin())) {
             problem("the checkpoint's origin is '" + cp.origin() + "', not '" + options.origin() + "'");
         }
-        TreeMap<Long, byte[]> older = NoteChecks.older(cp, options.older(), options.logKeys(), this::problem);
+        List<String> olderNotes = new ArrayList<>(options.older());
+        if (observations != null) {
+            observations.origin(cp.origin());
+            olderNotes.addAll(history(cp, note));
+        }
+        TreeMap<Long, byte[]> older = NoteChecks.older(cp, olderNotes, options.logKeys(), this::problem);
         witnessed(note, cp, older);
         TreeCheck tree = new TreeCheck(older, p -> problem(p.message()));
         long entries = 0;
@@ -126,6 +152,67 @@ public final class BoardVerifier {
             BoardEnds.link(entryChecks.continuation, options, depth, this::problem);
         }
         return result(cp, tree.size(), entries, t0);
+    }
+
+    /**
+     * The board's checkpoint history for a report: the notes read (returned, to be checked as older
+     * checkpoints) and, into the observations, each one's size with the witnesses whose cosignature
+     * on it verifies. The latest checkpoint is always among them; its cosignatures' problems are
+     * {@link #witnessed}'s to report.
+     */
+    private List<String> history(Checkpoint cp, String latest) throws IOException {
+        List<String> notes = new ArrayList<>();
+        long reached = -1;
+        for (long s : BoardObservations.sampleSizes(cp.size())) {
+            if (s <= reached) {
+                continue;
+            }
+            byte[] b = files.checkpointFrom(s);
+            if (b == null) {
+                break; // the source keeps no history
+            }
+            String n = new String(b, StandardCharsets.UTF_8);
+            long size;
+            try {
+                size = Checkpoint.parse(SignedNote.parse(n).text()).size();
+            } catch (ProofException e) {
+                problem("the board's checkpoint at or past size " + s + " is not a checkpoint: " + e.getMessage());
+                continue;
+            }
+            reached = Math.max(size, s);
+            if (size < cp.size()) { // beyond the latest: the board grew since; the latest is added below
+                notes.add(n);
+                observations.checkpoint(new BoardObservations.HistoricCheckpoint(size, cosigned(n, size, true)));
+            }
+        }
+        observations.checkpoint(
+                new BoardObservations.HistoricCheckpoint(cp.size(), cosigned(latest, cp.size(), false)));
+        return notes;
+    }
+
+    /** The witnesses whose cosignature on {@code note} verifies, with their times; a failing one is a problem when {@code report}. */
+    private List<BoardObservations.Cosigned> cosigned(String note, long size, boolean report) {
+        List<BoardObservations.Cosigned> out = new ArrayList<>();
+        SignedNote signed;
+        try {
+            signed = SignedNote.parse(note);
+        } catch (ProofException e) {
+            return out; // the log signature's check reports it
+        }
+        for (Cosigner.Verifier w : options.witnesses()) {
+            if (signed.signatures().stream().noneMatch(s -> s.name().equals(w.name()))) {
+                continue;
+            }
+            try {
+                out.add(new BoardObservations.Cosigned(w.name(), w.verify(signed)));
+            } catch (ProofException e) {
+                if (report) {
+                    problem("witness " + w.name() + "'s cosignature on the checkpoint at size " + size
+                            + " does not verify: " + e.getMessage());
+                }
+            }
+        }
+        return out;
     }
 
     /**

@@ -52,6 +52,9 @@ public final class EntryChecks {
 
     Continuation continuation;
 
+    /** Where each entry's time and kind are counted for a report, or null. */
+    private BoardObservations observations;
+
     /**
      * @param board      the board the entries must be of, or null: the first entry's
      * @param systemKeys the voting system's keys; empty: system signatures are not checked
@@ -89,6 +92,11 @@ public final class EntryChecks {
         this.logKeys = logKeys.stream().map(NoteVerifier::publicKey).toList();
         this.registry = registry;
         this.problems = problems;
+    }
+
+    /** Counts each entry checked from now on into {@code o} (its statement time and kind). */
+    void observe(BoardObservations o) {
+        this.observations = o;
     }
 
     /** The board the entries are of (the first entry's when none was given). */
@@ -189,6 +197,9 @@ public final class EntryChecks {
             Boolean senderVerified) {
         String of = String.valueOf(fields.get("board"));
         String kind = String.valueOf(fields.get("kind"));
+        if (observations != null && fields.get("statement_timestamp") instanceof Long at) {
+            observations.entry(at, kind);
+        }
         if (board == null) {
             board = of;
         } else if (!board.equals(of)) {

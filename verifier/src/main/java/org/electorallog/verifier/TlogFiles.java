@@ -31,6 +31,15 @@ public interface TlogFiles {
         return get("heads-link");
     }
 
+    /**
+     * The board's history: its first signed checkpoint at or past {@code size}, with the
+     * cosignatures it has ({@code GET /boards/{board}/checkpoint?from=} on an API); null when the
+     * source keeps no history (a directory or a static publication holds the latest only).
+     */
+    default byte[] checkpointFrom(long size) throws IOException {
+        return null;
+    }
+
     /** A board of a query API ({@link LogEndpoint#file}, its seal from {@code GET /boards/{board}}). */
     static TlogFiles api(String baseUrl, String board, String token) {
         LogEndpoint api = new LogEndpoint(baseUrl, token);
@@ -43,6 +52,11 @@ public interface TlogFiles {
             @Override
             public long sealedSize() throws IOException {
                 return api.sealedSize(board);
+            }
+
+            @Override
+            public byte[] checkpointFrom(long size) throws IOException {
+                return api.file(board, "checkpoint?from=" + size);
             }
         };
     }
