@@ -1,4 +1,4 @@
-// verify-board's report (report module, docs/verify-board.md "The report"): draws its two charts
+// verify-board's report (report module, docs/witnesses.md "The report"): draws its two charts
 // with Chart.js (inlined before this script) from the report's data (the JSON in #report-data).
 // The same numbers are in the tables beside each chart, which is what a screen reader and a
 // printer without scripts read.

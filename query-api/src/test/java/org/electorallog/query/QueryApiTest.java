@@ -220,6 +220,22 @@ class QueryApiTest {
         assertEquals("quorum none\n", get("/boards/" + BOARD + "/policy").body(), "no keys configured, no witness");
     }
 
+    /** Issue 69 item 4: the board's checkpoint history, one checkpoint at or past a size at a time. */
+    @Test
+    void theCheckpointHistoryIsReadFromASize() throws Exception {
+        List<NoteVerifier> key = List.of(NoteVerifier.parse(SIGNER.verifierKey()));
+        Checkpoint first =
+                Checkpoint.open(get("/boards/" + BOARD + "/checkpoint?from=0").body(), key);
+        assertTrue(first.size() > 0 && first.size() <= N, "the first checkpoint: " + first.size());
+        Checkpoint last = Checkpoint.open(
+                get("/boards/" + BOARD + "/checkpoint?from=" + N).body(), key);
+        assertEquals(N, last.size());
+        assertError(
+                404, "/boards/" + BOARD + "/checkpoint?from=" + (N + 1), "no checkpoint at or past size " + (N + 1));
+        assertError(400, "/boards/" + BOARD + "/checkpoint?from=1&witnessed=true", "give witnessed or from, not both");
+        assertError(400, "/boards/" + BOARD + "/checkpoint?from=last", "from");
+    }
+
     @Test
     void checkpointAndProofsVerify() throws Exception {
         HttpResponse<String> r = get("/boards/" + BOARD + "/checkpoint");

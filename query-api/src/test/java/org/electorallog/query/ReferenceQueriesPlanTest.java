@@ -670,6 +670,11 @@ class ReferenceQueriesPlanTest {
         assertTrue(shortOfQuorum.toString().contains("checkpoint_cosignatures_pkey"), shortOfQuorum.toString());
         JsonNode at = assertReadsAtMost(2, sql(Checkpoints.AT_SQL, big, size));
         assertTrue(at.toString().contains("checkpoints_pkey"), at.toString());
+        // the history a report reads (GET .../checkpoint?from=N): one forward probe and its lines
+        JsonNode from = assertReadsAtMost(tipBound(), sql(Checkpoints.COSIGNED_FROM_SQL, big, size / 2));
+        assertTrue(from.toString().contains("checkpoints_pkey"), from.toString());
+        assertTrue(from.toString().contains("checkpoint_cosignatures_pkey"), from.toString());
+        assertTrue(!from.toString().contains("\"Relation Name\":\"records\""), from.toString());
     }
 
     /** A tile source that records what a proof asks for, so the test can explain the same query. */

@@ -24,7 +24,7 @@ import org.electorallog.verifier.BoardObservations;
 import org.electorallog.verifier.Verification;
 
 /**
- * {@code verify-board --report FILE.html} (issue 69 item 4, docs/verify-board.md "The report"): one
+ * {@code verify-board --report FILE.html} (issue 69 item 4, docs/witnesses.md "The report"): one
  * self-contained HTML page of a verified board that anyone can read: its identity and the keys it
  * was checked with, every check made with its counts, the problems if any, records per hour by
  * kind and the checkpoints and their cosignatures over time as charts (Chart.js, inlined; each with
@@ -71,7 +71,7 @@ public final class BoardReport {
         seal(h, r);
         h.append("<section aria-labelledby=\"repeat\">\n<h2 id=\"repeat\">Repeat this verification</h2>\n")
                 .append("<p>Anyone can run the same checks with the electoral log's command line "
-                        + "(docs/verify-board.md), trusting the same keys:</p>\n<pre><code>")
+                        + "(docs/witnesses.md "The report"), trusting the same keys:</p>\n<pre><code>")
                 .append(esc(b.command()))
                 .append("</code></pre>\n</section>\n</main>\n");
         h.append("<script type=\"application/json\" id=\"report-data\">")
