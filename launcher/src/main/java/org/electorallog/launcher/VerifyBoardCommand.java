@@ -99,7 +99,7 @@ public final class VerifyBoardCommand implements Callable<Integer> {
             paramLabel = "FILE.html",
             description = "also write the verification as one self-contained HTML page: the board and its keys, "
                     + "every check with its counts, records per hour by kind, checkpoints and cosignatures over time, "
-                    + "the seal and the command that repeats it (docs/witnesses.md "The report")")
+                    + "the seal and the command that repeats it (docs/witnesses.md, The report)")
     Path report;
 
     private final PrintStream out;

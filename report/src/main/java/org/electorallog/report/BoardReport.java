@@ -70,8 +70,9 @@ public final class BoardReport {
         checkpoints(h, b.observations());
         seal(h, r);
         h.append("<section aria-labelledby=\"repeat\">\n<h2 id=\"repeat\">Repeat this verification</h2>\n")
-                .append("<p>Anyone can run the same checks with the electoral log's command line "
-                        + "(docs/witnesses.md "The report"), trusting the same keys:</p>\n<pre><code>")
+                .append(
+                        "<p>Anyone can run the same checks with the electoral log's command line "
+                                + "(its documentation: docs/witnesses.md, The report), trusting the same keys:</p>\n<pre><code>")
                 .append(esc(b.command()))
                 .append("</code></pre>\n</section>\n</main>\n");
         h.append("<script type=\"application/json\" id=\"report-data\">")
