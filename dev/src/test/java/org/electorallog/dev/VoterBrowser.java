@@ -1,9 +1,15 @@
 package org.electorallog.dev;
 
+import com.deque.html.axecore.results.Results;
+import com.deque.html.axecore.results.Rule;
+import com.deque.html.axecore.selenium.AxeBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.electorallog.testkit.Poll;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
@@ -87,6 +93,45 @@ final class VoterBrowser implements AutoCloseable {
                 shots.resolve(shot + ".png"),
                 StandardCopyOption.REPLACE_EXISTING);
         return new String[] {result.getDomAttribute("data-state"), result.getText()};
+    }
+
+    /** axe-core's tags of the WCAG 2.0, 2.1 and 2.2 A and AA success criteria. */
+    static final List<String> WCAG_AA = List.of("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa");
+
+    /**
+     * Runs Deque's axe-core with the WCAG A/AA rules on the page as it is (saving a screenshot
+     * "axe-<where>"); returns its serious and critical violations, and records every violation of
+     * any impact, and the number of rules passed, into {@code report} under {@code where}.
+     */
+    List<String> accessibilityProblems(String where, Map<String, Object> report) throws Exception {
+        shot("axe-" + where);
+        Results results = new AxeBuilder().withTags(WCAG_AA).analyze(driver);
+        if (results.isErrored()) {
+            throw new AssertionError("axe-core failed on " + where + ": " + results.getErrorMessage());
+        }
+        if (results.getPasses().size() <= 10) {
+            throw new AssertionError(where + ": axe ran " + results.getPasses().size() + " rules only");
+        }
+        List<String> found = new ArrayList<>();
+        List<Map<String, Object>> all = new ArrayList<>();
+        for (Rule r : results.getViolations()) {
+            all.add(Map.of(
+                    "rule",
+                    r.getId(),
+                    "impact",
+                    String.valueOf(r.getImpact()),
+                    "nodes",
+                    r.getNodes().size()));
+            if ("serious".equals(r.getImpact()) || "critical".equals(r.getImpact())) {
+                found.add(where + ": " + r.getId() + " (" + r.getImpact() + "): " + r.getHelp() + " at "
+                        + r.getNodes().stream()
+                                .map(n -> String.valueOf(n.getTarget()))
+                                .toList());
+            }
+        }
+        report.put(
+                where, Map.of("violations", all, "passes", results.getPasses().size()));
+        return found;
     }
 
     /** Saves a screenshot of the page as it is. */

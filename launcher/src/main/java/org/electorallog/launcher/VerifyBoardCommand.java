@@ -203,7 +203,6 @@ public final class VerifyBoardCommand implements Callable<Integer> {
                                 r,
                                 seen),
                         report);
-                out.println("report: " + report.toAbsolutePath());
             } catch (IOException e) {
                 err.println("verify-board: cannot write the report " + report + ": " + e.getMessage());
                 return 2;
@@ -233,11 +232,20 @@ public final class VerifyBoardCommand implements Callable<Integer> {
             if (r.continues() != null) {
                 out.printf("continues board %s: the link verified against that board, verified whole%n", r.continues());
             }
+            printReport();
             return 0;
         }
         r.problems().forEach(p -> out.println("problem: " + p));
         out.printf("NOT verified: %d problem(s)%n", r.problems().size());
+        printReport();
         return 1;
+    }
+
+    /** The report's path, last, when one was written. */
+    private void printReport() {
+        if (report != null) {
+            out.println("report: " + report.toAbsolutePath());
+        }
     }
 
     /** Where the board was read, as the report says it. */

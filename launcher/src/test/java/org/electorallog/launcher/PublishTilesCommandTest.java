@@ -54,9 +54,19 @@ class PublishTilesCommandTest {
                             "--dir",
                             dir.resolve(board).toString(),
                             "--log-key",
-                            log.settings.signer().verifierKey());
+                            log.settings.signer().verifierKey(),
+                            "--report",
+                            dir.resolve("report.html").toString());
             assertEquals(0, exit, verified.toString());
             assertTrue(verified.toString().startsWith("verified: 5 leaves"), verified.toString());
+            // the report from a publication (issue 69 item 4): what it read, and that it keeps no history
+            String report = Files.readString(dir.resolve("report.html"));
+            assertTrue(report.contains("<strong>Verified.</strong> Board " + board + " at 5 records"), report);
+            assertTrue(
+                    report.contains("<dt>Read from</dt><dd>the directory "
+                            + dir.resolve(board).toAbsolutePath()),
+                    report);
+            assertTrue(report.contains("the source keeps no history and none was given"), report);
         }
     }
 }
