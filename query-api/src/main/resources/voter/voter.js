@@ -257,7 +257,6 @@ function show(state, verdict, meaning) {
   RESULT.verdict = verdict;
   RESULT.meaning = meaning;
   renderResult();
-  $('status').textContent = t(verdict);
   $('result').focus();
 }
 
@@ -268,6 +267,7 @@ function renderResult() {
   result.hidden = false;
   result.dataset.state = RESULT.state;
   $('verdict').textContent = t(RESULT.verdict);
+  $('status').textContent = t(RESULT.verdict); // announced by screen readers (role=status)
   render($('meaning'), RESULT.meaning.key, RESULT.meaning.params);
   const items = $('steps').children;
   RESULT.steps.forEach((s, i) => renderStep(items[i], s));
@@ -438,6 +438,20 @@ function renderKeySource() {
 }
 
 async function init() {
+  try {
+    await start();
+  } catch (e) {
+    // without its catalogues the page has no words of its own: say what failed, plainly
+    document.body.dataset.failed = 'true';
+    const p = document.createElement('p');
+    p.setAttribute('role', 'alert');
+    p.textContent = 'The voter page could not start: ' + e.message;
+    document.querySelector('main').replaceChildren(p);
+  }
+}
+
+/** Loads the languages, fills the form from the link and the server's keys, and makes the page ready. */
+async function start() {
   await loadLanguages(TILES !== undefined ? 'messages.json' : '/voter/messages.json', $('language'), () => {
     renderKeySource();
     renderResult();
