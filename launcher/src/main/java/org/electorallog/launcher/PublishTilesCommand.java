@@ -2,12 +2,14 @@ package org.electorallog.launcher;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.electorallog.config.Configuration;
 import org.electorallog.config.DatabaseLogin;
+import org.electorallog.core.TlogPolicy;
 import org.electorallog.publisher.BoardPublication;
 import org.electorallog.publisher.Publisher;
 import org.electorallog.query.PublishedVoterPage;
@@ -45,6 +47,14 @@ public final class PublishTilesCommand implements Callable<Integer> {
                             + "ballot from the published files alone (docs/witnesses.md \"The voter page\")")
     boolean voterPage;
 
+    @Option(
+            names = "--policy",
+            paramLabel = "FILE",
+            description = "a C2SP tlog-policy file (the one GET /boards/{board}/policy serves) to publish as policy "
+                    + "beside each board's checkpoint, so that the rule the checkpoints are witnessed by is kept with "
+                    + "them (verify-board --policy reads it)")
+    Path policy;
+
     @Option(names = "--once", description = "one round, then exit (0: every board published, 1: some failed)")
     boolean once;
 
@@ -54,8 +64,18 @@ public final class PublishTilesCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Configuration conf = Configuration.load(environment);
+        String policyText = null;
+        if (policy != null) {
+            try {
+                policyText = Files.readString(policy);
+                TlogPolicy.parse(policyText); // refused here, with its reason, rather than published
+            } catch (IOException | IllegalArgumentException e) {
+                out.println("publish-tiles: --policy " + policy + ": " + e.getMessage());
+                return 2;
+            }
+        }
         Publisher.Settings settings = new Publisher.Settings(
-                DatabaseLogin.of(conf), dir, Duration.ofMillis(Math.max(50, intervalMs)), entries);
+                DatabaseLogin.of(conf), dir, Duration.ofMillis(Math.max(50, intervalMs)), entries, policyText);
         if (!once) {
             try (Publisher p = Publisher.start(settings)) {
                 writePage(p, conf);

@@ -9,8 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.electorallog.config.Setting;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.TlogPolicy;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.testkit.Poll;
 import org.electorallog.verifier.LogEndpoint;
@@ -43,8 +46,31 @@ class PublishTilesCommandTest {
                     Setting.DB_PASSWORD.env, log.settings.login().password());
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             publish.out = new PrintStream(out, true, StandardCharsets.UTF_8);
-            assertEquals(0, new CommandLine(publish).execute("--dir", dir.toString(), "--once"), out.toString());
+            // the rule the checkpoints are witnessed by, as the API serves it, published beside them (issue 68 item 3)
+            Path policy = dir.resolveSibling(dir.getFileName() + ".policy");
+            Files.writeString(
+                    policy,
+                    TlogPolicy.of(
+                                    List.of(NoteVerifier.parse(
+                                            log.settings.signer().verifierKey())),
+                                    List.of(),
+                                    0)
+                            .text());
+            assertEquals(
+                    0,
+                    new CommandLine(publish).execute("--dir", dir.toString(), "--once", "--policy", policy.toString()),
+                    out.toString());
+            assertEquals(
+                    Files.readString(policy),
+                    Files.readString(dir.resolve(board).resolve("policy")));
             assertTrue(out.toString().contains(board + ": checkpoint 5 (published before: 0)"), out.toString());
+            // a file that is no policy is refused with its reason
+            Path bad = dir.resolveSibling(dir.getFileName() + ".bad-policy");
+            Files.writeString(bad, "log not-a-key\nquorum none\n");
+            out.reset();
+            assertEquals(
+                    2, new CommandLine(publish).execute("--dir", dir.toString(), "--once", "--policy", bad.toString()));
+            assertTrue(out.toString().startsWith("publish-tiles: --policy " + bad + ": "), out.toString());
 
             ByteArrayOutputStream verified = new ByteArrayOutputStream();
             int exit = new CommandLine(new VerifyBoardCommand(
@@ -53,8 +79,8 @@ class PublishTilesCommandTest {
                     .execute(
                             "--dir",
                             dir.resolve(board).toString(),
-                            "--log-key",
-                            log.settings.signer().verifierKey(),
+                            "--policy",
+                            dir.resolve(board).resolve("policy").toString(),
                             "--report",
                             dir.resolve("report.html").toString());
             assertEquals(0, exit, verified.toString());

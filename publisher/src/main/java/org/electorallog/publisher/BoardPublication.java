@@ -39,7 +39,7 @@ public final class BoardPublication {
     /** What one publication did: the checkpoint's size, the size published before, files written. */
     public record Outcome(long size, long previous, int files) {}
 
-    static Outcome publish(LogReader c, TlogDirectory dir, String board, boolean entries, boolean link)
+    static Outcome publish(LogReader c, TlogDirectory dir, String board, boolean entries, boolean link, String policy)
             throws IOException {
         BoardTip tip = c.tip(board).orElse(null);
         if (tip == null || tip.checkpoint() == null) {
@@ -54,8 +54,9 @@ public final class BoardPublication {
                     + ", beyond the database's " + n + ": another or a restored projection; publish into an empty "
                     + "directory");
         }
+        int policyFile = policy(dir, board, policy);
         if (current != null && note.equals(new String(current, StandardCharsets.UTF_8))) {
-            return new Outcome(n, p, link ? headsLink(c, dir, tip) : 0);
+            return new Outcome(n, p, policyFile + (link ? headsLink(c, dir, tip) : 0));
         }
         int files = 0;
         short id = tip.board().id();
@@ -82,6 +83,7 @@ public final class BoardPublication {
                 }
             }
         }
+        files += policyFile;
         files += bundles(c, dir, board, id, p, n, entries);
         dir.write(board, "checkpoint", note.getBytes(StandardCharsets.UTF_8));
         files++;
@@ -90,6 +92,23 @@ public final class BoardPublication {
         }
         prune(dir, board, p, n);
         return new Outcome(n, p, files);
+    }
+
+    /**
+     * The witness rule as a C2SP tlog-policy file, {@code policy} beside the checkpoint (issue 68
+     * item 3), written when it differs from the one there: a verifier years later reads the rule
+     * beside the proofs ({@code verify-board --policy}). Returns the files written, 0 or 1.
+     */
+    private static int policy(TlogDirectory dir, String board, String policy) throws IOException {
+        if (policy == null) {
+            return 0;
+        }
+        byte[] text = policy.getBytes(StandardCharsets.UTF_8);
+        if (Arrays.equals(text, dir.read(board, "policy"))) {
+            return 0;
+        }
+        dir.write(board, "policy", text);
+        return 1;
     }
 
     /**

@@ -33,8 +33,16 @@ public final class Publisher implements AutoCloseable {
      * @param entries whether every entry bundle (whole statements) and signature bundle is published,
      *                format 1 ones too: only where every statement kind is public (docs/security.md);
      *                those whose entries are all in the committed form are published either way
+     * @param policy  the C2SP tlog-policy text written as {@code policy} beside each board's
+     *                checkpoint (the rule its checkpoints are witnessed by, as the query API serves
+     *                at {@code /boards/{board}/policy}), or null: none
      */
-    public record Settings(DatabaseLogin login, Path dir, Duration every, boolean entries) {}
+    public record Settings(DatabaseLogin login, Path dir, Duration every, boolean entries, String policy) {
+        /** Settings that publish no policy file. */
+        public Settings(DatabaseLogin login, Path dir, Duration every, boolean entries) {
+            this(login, dir, every, entries, null);
+        }
+    }
 
     private final Settings settings;
     private final Projection db;
@@ -149,7 +157,7 @@ public final class Publisher implements AutoCloseable {
             // one read-only snapshot (the store's): the tiles written and the checkpoint after them agree
             o = db.read(c -> {
                 try {
-                    return BoardPublication.publish(c, dir, board, settings.entries(), link);
+                    return BoardPublication.publish(c, dir, board, settings.entries(), link, settings.policy());
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
