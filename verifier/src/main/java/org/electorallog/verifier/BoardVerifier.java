@@ -8,12 +8,10 @@ import java.util.Base64;
 import java.util.List;
 import java.util.TreeMap;
 import org.electorallog.core.Checkpoint;
-import org.electorallog.core.Cosigner;
 import org.electorallog.core.EntryBundle;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.SignatureBundle;
-import org.electorallog.core.SignedNote;
 import org.electorallog.core.TileLayout;
 
 /**
@@ -116,7 +114,8 @@ public final class BoardVerifier {
         List<String> olderNotes = new ArrayList<>(options.older());
         if (observations != null) {
             observations.origin(cp.origin());
-            olderNotes.addAll(history(cp, note));
+            olderNotes.addAll(
+                    CheckpointHistory.read(files, cp, note, options.witnesses(), observations, this::problem));
         }
         TreeMap<Long, byte[]> older = NoteChecks.older(cp, olderNotes, options.logKeys(), this::problem);
         witnessed(note, cp, older);
@@ -152,67 +151,6 @@ public final class BoardVerifier {
             BoardEnds.link(entryChecks.continuation, options, depth, this::problem);
         }
         return result(cp, tree.size(), entries, t0);
-    }
-
-    /**
-     * The board's checkpoint history for a report: the notes read (returned, to be checked as older
-     * checkpoints) and, into the observations, each one's size with the witnesses whose cosignature
-     * on it verifies. The latest checkpoint is always among them; its cosignatures' problems are
-     * {@link #witnessed}'s to report.
-     */
-    private List<String> history(Checkpoint cp, String latest) throws IOException {
-        List<String> notes = new ArrayList<>();
-        long reached = -1;
-        for (long s : BoardObservations.sampleSizes(cp.size())) {
-            if (s <= reached) {
-                continue;
-            }
-            byte[] b = files.checkpointFrom(s);
-            if (b == null) {
-                break; // the source keeps no history
-            }
-            String n = new String(b, StandardCharsets.UTF_8);
-            long size;
-            try {
-                size = Checkpoint.parse(SignedNote.parse(n).text()).size();
-            } catch (ProofException e) {
-                problem("the board's checkpoint at or past size " + s + " is not a checkpoint: " + e.getMessage());
-                continue;
-            }
-            reached = Math.max(size, s);
-            if (size < cp.size()) { // beyond the latest: the board grew since; the latest is added below
-                notes.add(n);
-                observations.checkpoint(new BoardObservations.HistoricCheckpoint(size, cosigned(n, size, true)));
-            }
-        }
-        observations.checkpoint(
-                new BoardObservations.HistoricCheckpoint(cp.size(), cosigned(latest, cp.size(), false)));
-        return notes;
-    }
-
-    /** The witnesses whose cosignature on {@code note} verifies, with their times; a failing one is a problem when {@code report}. */
-    private List<BoardObservations.Cosigned> cosigned(String note, long size, boolean report) {
-        List<BoardObservations.Cosigned> out = new ArrayList<>();
-        SignedNote signed;
-        try {
-            signed = SignedNote.parse(note);
-        } catch (ProofException e) {
-            return out; // the log signature's check reports it
-        }
-        for (Cosigner.Verifier w : options.witnesses()) {
-            if (signed.signatures().stream().noneMatch(s -> s.name().equals(w.name()))) {
-                continue;
-            }
-            try {
-                out.add(new BoardObservations.Cosigned(w.name(), w.verify(signed)));
-            } catch (ProofException e) {
-                if (report) {
-                    problem("witness " + w.name() + "'s cosignature on the checkpoint at size " + size
-                            + " does not verify: " + e.getMessage());
-                }
-            }
-        }
-        return out;
     }
 
     /**
