@@ -181,7 +181,8 @@ public final class BoardReport {
                     r.leaves(), tiles(r.size()))
         });
         rows.add(new String[] {"Root", "checked", "the rebuilt tree's root is the checkpoint's: " + r.root()});
-        int history = b.observations().history().size() - 1 + b.olderGiven();
+        int history =
+                Math.max(0, b.observations().history().size() - 1) + b.olderGiven(); // the latest is not an earlier one
         rows.add(new String[] {
             "Earlier checkpoints",
             history > 0 ? "checked" : "not checked",
