@@ -53,6 +53,21 @@ public record Checkpoint(String origin, long size, byte[] root, List<String> ext
         return SignedNote.sign(body(), signers);
     }
 
+    /**
+     * Signs this checkpoint with the log's Ed25519 key and, when {@code postQuantum} and the signer
+     * has one, its ML-DSA-44 key: a C2SP tlog-cosignature {@code subtree/v1} line by the log at
+     * {@code timestampSeconds} (C2SP tlog-checkpoint "Signatures"; signed-note type 0x06). The
+     * ML-DSA-44 line does not cover extension lines (tlog-checkpoint: they SHOULD then be empty).
+     */
+    public String sign(NoteSigner signer, boolean postQuantum, long timestampSeconds) {
+        String note = sign(signer);
+        if (!postQuantum || signer.postQuantum().isEmpty()) {
+            return note;
+        }
+        return note
+                + signer.postQuantum().get().cosign(body(), timestampSeconds).line();
+    }
+
     /** Parses a checkpoint body strictly (C2SP tlog-checkpoint, "Note text"). */
     public static Checkpoint parse(String text) throws ProofException {
         if (!text.endsWith("\n")) {

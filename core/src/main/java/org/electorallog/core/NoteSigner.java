@@ -3,6 +3,8 @@ package org.electorallog.core;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 import org.bouncycastle.crypto.signers.Ed25519Signer;
 
@@ -21,13 +23,43 @@ public final class NoteSigner {
     private final Ed25519PrivateKeyParameters key;
     private final byte[] publicKey;
     private final byte[] keyId;
+    /** The log's ML-DSA-44 checkpoint key beside this one (decision 146), or null. */
+    private final Cosigner.Key postQuantum;
 
     private NoteSigner(String name, byte[] seed) {
+        this(name, seed, null);
+    }
+
+    private NoteSigner(String name, byte[] seed, Cosigner.Key postQuantum) {
         NoteVerifier.checkName(name);
         this.name = name;
         this.key = new Ed25519PrivateKeyParameters(seed, 0);
         this.publicKey = key.generatePublicKey().getEncoded();
         this.keyId = NoteVerifier.keyId(name, publicKey);
+        this.postQuantum = postQuantum;
+    }
+
+    /**
+     * This Ed25519 key with the log's ML-DSA-44 key beside it (C2SP tlog-checkpoint: logs SHOULD sign
+     * checkpoints with an ML-DSA-44 cosignature; tlog-tiles still requires the Ed25519 signature):
+     * {@link Checkpoint#sign(NoteSigner, boolean, long)} then adds its line. Both keys carry the same
+     * name, the log's.
+     */
+    public NoteSigner withPostQuantum(Cosigner.Key mlDsa44) {
+        if (!mlDsa44.postQuantum()) {
+            throw new IllegalArgumentException(
+                    "the log's post-quantum key is an ML-DSA-44 key (type 0x06), " + "not an Ed25519 one");
+        }
+        if (!mlDsa44.name().equals(name)) {
+            throw new IllegalArgumentException("the ML-DSA-44 key is named '" + mlDsa44.name() + "', the log's "
+                    + "Ed25519 key '" + name + "': make both with `electoral-log keygen log --name " + name + "`");
+        }
+        return new NoteSigner(name, key.getEncoded(), mlDsa44);
+    }
+
+    /** The log's ML-DSA-44 checkpoint key, if it has one. */
+    public Optional<Cosigner.Key> postQuantum() {
+        return Optional.ofNullable(postQuantum);
     }
 
     /** A new random key for {@code name}. */
@@ -85,6 +117,11 @@ public final class NoteSigner {
         return publicKey.clone();
     }
 
+    /** The verifier keys to publish: the Ed25519 one, then the ML-DSA-44 one when there is one. */
+    public List<String> verifierKeys() {
+        return postQuantum == null ? List.of(verifierKey()) : List.of(verifierKey(), postQuantum.verifierKey());
+    }
+
     /** The verifier key string to publish: {@code name+hex8+base64(0x01||pub)}. */
     public String verifierKey() {
         byte[] typed = new byte[33];
@@ -139,6 +176,6 @@ public final class NoteSigner {
 
     @Override
     public String toString() {
-        return "NoteSigner[" + name + "+" + Hex.encode(keyId) + "]";
+        return "NoteSigner[" + name + "+" + Hex.encode(keyId) + (postQuantum != null ? " with ML-DSA-44" : "") + "]";
     }
 }

@@ -7,24 +7,42 @@ import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 import org.bouncycastle.crypto.signers.Ed25519Signer;
 
 /**
- * An Ed25519 verifier of C2SP signed notes, parsed from a verifier key
- * {@code <name>+<hex key ID>+<base64(0x01 || 32-byte public key)>} (C2SP signed-note, "Verifier
- * keys"). The key ID is {@code SHA-256(name || 0x0A || 0x01 || public key)[:4]}.
+ * A verifier of a log's signature on C2SP signed notes, parsed from a verifier key {@code
+ * <name>+<hex key ID>+<base64(type || public key)>} (C2SP signed-note, "Verifier keys"), of one of two
+ * signature types:
+ *
+ * <ul>
+ *   <li>0x01, Ed25519 over the note text (signed-note "Ed25519 signatures"); key ID {@code
+ *       SHA-256(name || 0x0A || 0x01 || public key)[:4]}. C2SP tlog-tiles requires it of a public log.
+ *   <li>0x06, a timestamped ML-DSA-44 cosignature (C2SP tlog-cosignature {@code subtree/v1}) by the
+ *       log over a checkpoint note, as C2SP tlog-checkpoint recommends; checked by {@link
+ *       Cosigner.Verifier}. Only a checkpoint can carry it: the signed message is built from the
+ *       origin, size and root.
+ * </ul>
  */
 public final class NoteVerifier {
     static final byte ALG_ED25519 = 0x01;
 
     private final String name;
     private final byte[] keyId;
-    private final Ed25519PublicKeyParameters key;
+    private final Ed25519PublicKeyParameters key; // type 0x01
+    private final Cosigner.Verifier cosigner; // type 0x06
 
     private NoteVerifier(String name, byte[] keyId, byte[] publicKey) {
         this.name = name;
         this.keyId = keyId;
         this.key = new Ed25519PublicKeyParameters(publicKey, 0);
+        this.cosigner = null;
     }
 
-    /** Parses and checks a verifier key string. */
+    private NoteVerifier(Cosigner.Verifier cosigner) {
+        this.name = cosigner.name();
+        this.keyId = cosigner.keyId();
+        this.key = null;
+        this.cosigner = cosigner;
+    }
+
+    /** Parses and checks a verifier key string (type 0x01 Ed25519 or 0x06 ML-DSA-44). */
     public static NoteVerifier parse(String verifierKey) {
         String s = verifierKey.strip();
         String[] parts = s.split("\\+", 3);
@@ -43,8 +61,12 @@ public final class NoteVerifier {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("verifier key has bad base64: " + e.getMessage());
         }
+        if (raw.length > 0 && raw[0] == Cosigner.ALG_SUBTREE_V1) {
+            return new NoteVerifier(Cosigner.Verifier.parse(s));
+        }
         if (raw.length != 33 || raw[0] != ALG_ED25519) {
-            throw new IllegalArgumentException("verifier key must be an Ed25519 key (0x01 + 32 bytes)");
+            throw new IllegalArgumentException("verifier key must be an Ed25519 key (0x01 + 32 bytes) or an "
+                    + "ML-DSA-44 key (0x06 + 1312 bytes)");
         }
         byte[] pub = Arrays.copyOfRange(raw, 1, 33);
         byte[] id = keyId(parts[0], pub);
@@ -56,11 +78,16 @@ public final class NoteVerifier {
     }
 
     /**
-     * The 32-byte Ed25519 public key: the sender key of the statements the log signs itself ({@code
-     * LogStatements} in the statement module).
+     * The public key: for an Ed25519 key, 32 bytes, the sender key of the statements the log signs
+     * itself ({@code LogStatements} in the statement module); for an ML-DSA-44 key, 1312 bytes.
      */
     public byte[] publicKey() {
-        return key.getEncoded();
+        return cosigner != null ? cosigner.publicKey() : key.getEncoded();
+    }
+
+    /** Whether this is an ML-DSA-44 key (signature type 0x06), which signs checkpoints and no statement. */
+    public boolean postQuantum() {
+        return cosigner != null;
     }
 
     /** C2SP signed-note key ID of an Ed25519 key: SHA-256(name || 0x0A || 0x01 || key)[:4]. */
@@ -93,6 +120,9 @@ public final class NoteVerifier {
 
     /** The verifier key string this verifier was parsed from (C2SP signed-note, "Verifier keys"). */
     public String verifierKey() {
+        if (cosigner != null) {
+            return cosigner.verifierKey();
+        }
         byte[] pub = key.getEncoded();
         byte[] typed = new byte[pub.length + 1];
         typed[0] = ALG_ED25519;
@@ -100,8 +130,20 @@ public final class NoteVerifier {
         return name + "+" + Hex.encode(keyId) + "+" + Base64.getEncoder().encodeToString(typed);
     }
 
-    /** Raw Ed25519 verification. */
+    /**
+     * Whether {@code signature} (a signature line's bytes after the key ID) verifies over the note
+     * text {@code message}: Ed25519 over the text, or for type 0x06 the timestamped ML-DSA-44
+     * cosignature over the checkpoint the text holds (false when the text is not a checkpoint).
+     */
     public boolean verify(byte[] message, byte[] signature) {
+        if (cosigner != null) {
+            try {
+                cosigner.check(new String(message, StandardCharsets.UTF_8), signature);
+                return true;
+            } catch (ProofException e) {
+                return false;
+            }
+        }
         if (signature.length != 64) {
             return false;
         }
