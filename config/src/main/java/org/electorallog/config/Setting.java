@@ -120,6 +120,16 @@ public enum Setting {
             of(PROJECTOR, LAUNCHER),
             null,
             "the log's checkpoint signing key, a signed-note private key (secret, never logged); required. It also signs the log's own statements (heads entries, seals, erasures' accounts; decision 130), so seal and erase need it too"),
+    POST_QUANTUM_SIGNING_KEY(
+            SECRET,
+            of(PROJECTOR, LAUNCHER),
+            null,
+            "the log's ML-DSA-44 checkpoint key (the PRIVATE+KEY+...+<base64(0x06 || seed)> file `electoral-log keygen log` writes beside the Ed25519 one, same name; secret): the checkpoints of POST_QUANTUM_CHECKPOINT_EVERY_MS then carry a second, post-quantum signature (C2SP tlog-cosignature subtree/v1; decision 146); unset = Ed25519 alone"),
+    POST_QUANTUM_CHECKPOINT_EVERY_MS(
+            whole(0, 86_400_000),
+            of(PROJECTOR, LAUNCHER),
+            "60000",
+            "with a POST_QUANTUM_SIGNING_KEY: a board's checkpoint carries the ML-DSA-44 signature when this long has passed since its last one; the heads board's and every sealed checkpoint always carry it; 0 = every checkpoint (decision 146)"),
     ORIGIN_PREFIX(
             TEXT,
             of(PROJECTOR, LAUNCHER),

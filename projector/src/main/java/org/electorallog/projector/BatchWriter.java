@@ -1,7 +1,6 @@
 package org.electorallog.projector;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -11,7 +10,6 @@ import java.util.Set;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
 import org.electorallog.core.Hashes;
-import org.electorallog.core.NoteSigner;
 import org.electorallog.store.LogWriter;
 import org.electorallog.store.PartitionLease;
 
@@ -28,9 +26,9 @@ final class BatchWriter {
     private final CheckpointScheduler checkpoints;
     private final Set<Integer> schemasRecorded = new HashSet<>();
 
-    BatchWriter(NoteSigner signer, String originPrefix, Duration checkpointEvery, SignaturePolicy policy) {
+    BatchWriter(CheckpointScheduler checkpoints, String originPrefix, SignaturePolicy policy) {
         this.boardWriter = new BoardWriter(originPrefix, policy);
-        this.checkpoints = new CheckpointScheduler(signer, checkpointEvery);
+        this.checkpoints = checkpoints;
     }
 
     /** What a batch did; {@code refused} events are to be dead-lettered before the batch commits. */

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.electorallog.config.Configuration;
 import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
+import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.statement.KeyEncryptionKeys;
 
@@ -50,7 +51,8 @@ public final class ProjectorConfig {
             throw new IllegalArgumentException(Setting.SIGNATURE_POLICY.env + "/" + Setting.SIGNED_BOARDS.env + "/"
                     + Setting.SYSTEM_PUBLIC_KEYS.env + "/" + Setting.SENDER_REGISTRY.env + ": " + e.getMessage());
         }
-        s = s.withCheckpointEvery(Duration.ofMillis(conf.number(Setting.CHECKPOINT_EVERY_MS)));
+        s = s.withCheckpointEvery(Duration.ofMillis(conf.number(Setting.CHECKPOINT_EVERY_MS)))
+                .withPostQuantumEvery(Duration.ofMillis(conf.number(Setting.POST_QUANTUM_CHECKPOINT_EVERY_MS)));
         s = s.withWarmUp(conf.number(Setting.WARM_UP_STATEMENTS));
         if (conf.isSet(Setting.SCHEMA_REGISTRY_URL)) {
             s = s.withSchemaRegistry(conf.get(Setting.SCHEMA_REGISTRY_URL));
@@ -78,12 +80,23 @@ public final class ProjectorConfig {
             throw new IllegalArgumentException(Setting.SIGNING_KEY.env + " (or " + Setting.SIGNING_KEY.fileEnv()
                     + ") must hold the log's signer key, PRIVATE+KEY+<name>+<id>+<base64>");
         }
+        NoteSigner signer;
         try {
-            return NoteSigner.parse(key);
+            signer = NoteSigner.parse(key);
         } catch (IllegalArgumentException e) {
             // never echo the key itself
             throw new IllegalArgumentException(
                     conf.secretSource(Setting.SIGNING_KEY) + " is not a valid signer key: " + e.getMessage());
+        }
+        String postQuantum = conf.secret(Setting.POST_QUANTUM_SIGNING_KEY);
+        if (postQuantum == null) {
+            return signer;
+        }
+        try {
+            return signer.withPostQuantum(Cosigner.Key.parse(postQuantum));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(conf.secretSource(Setting.POST_QUANTUM_SIGNING_KEY)
+                    + " is not the log's ML-DSA-44 key: " + e.getMessage());
         }
     }
 }

@@ -134,7 +134,9 @@ final class ProjectorProcessor implements Processor<String, byte[], String, byte
             return;
         }
         BatchWriter writer = new BatchWriter(
-                settings.signer(), settings.originPrefix(), settings.checkpointEvery(), settings.signatures());
+                new CheckpointScheduler(settings.signer(), settings.checkpointEvery(), settings.postQuantumEvery()),
+                settings.originPrefix(),
+                settings.signatures());
         PartitionLease lease = takeover.take(writer.checkpoints());
         long stored = lease.nextOffset();
         metrics.projected(partition, stored);

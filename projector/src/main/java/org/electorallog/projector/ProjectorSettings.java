@@ -63,6 +63,9 @@ public final class ProjectorSettings implements Cloneable {
     /** How often a changed board gets a signed checkpoint; zero = after every batch. */
     private Duration checkpointEvery;
 
+    /** How often a board's checkpoint also carries the log's ML-DSA-44 signature, when the signer has that key; zero = every one (decision 146). */
+    private Duration postQuantumEvery;
+
     /** Kafka client security properties (SASL/SCRAM, TLS) added to every client; empty = PLAINTEXT. */
     private Map<String, Object> kafkaSecurity;
 
@@ -171,6 +174,20 @@ public final class ProjectorSettings implements Cloneable {
         });
     }
 
+    /** Settings signing with {@code signer} (for example the same key with its ML-DSA-44 key beside it). */
+    public ProjectorSettings withSigner(NoteSigner signer) {
+        return copy(c -> {
+            c.signer = signer;
+        });
+    }
+
+    /** Settings whose boards' checkpoints carry the ML-DSA-44 signature at most this often (decision 146). */
+    public ProjectorSettings withPostQuantumEvery(Duration every) {
+        return copy(c -> {
+            c.postQuantumEvery = every;
+        });
+    }
+
     public ProjectorSettings withInstanceId(String id) {
         return copy(c -> {
             c.group = c.group.withInstanceId(id);
@@ -228,6 +245,7 @@ public final class ProjectorSettings implements Cloneable {
         s.group = GroupMembership.DYNAMIC;
         s.signatures = SignaturePolicy.none();
         s.checkpointEvery = Duration.ofMillis(Setting.CHECKPOINT_EVERY_MS.defaultNumber());
+        s.postQuantumEvery = Duration.ofMillis(Setting.POST_QUANTUM_CHECKPOINT_EVERY_MS.defaultNumber());
         s.kafkaSecurity = Map.of();
         s.schemaRegistryUrl = null;
         s.warmUpStatements = 0;
@@ -350,6 +368,10 @@ public final class ProjectorSettings implements Cloneable {
 
     public Duration checkpointEvery() {
         return checkpointEvery;
+    }
+
+    public Duration postQuantumEvery() {
+        return postQuantumEvery;
     }
 
     public Map<String, Object> kafkaSecurity() {

@@ -174,7 +174,7 @@ final class ProjectorWarmUp {
         short id = (short) -(1 + ThreadLocalRandom.current().nextInt(Short.MAX_VALUE));
         UUID run = UUID.randomUUID();
         String name = "projector-warm-up-" + run;
-        CheckpointScheduler checkpoints = new CheckpointScheduler(checkpointKey, Duration.ZERO);
+        CheckpointScheduler checkpoints = new CheckpointScheduler(checkpointKey, Duration.ZERO, Duration.ZERO);
         long written = 0;
         for (int round = 0; round < rounds; round++) {
             List<PendingEvent> events = new ArrayList<>(BATCH);

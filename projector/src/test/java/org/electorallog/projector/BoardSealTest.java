@@ -48,7 +48,14 @@ class BoardSealTest {
         String open = "open-" + suffix;
         DatabaseLogin db = h.stack.database();
         String url = h.createDatabase("seal_" + suffix);
-        ProjectorSettings settings = h.settings.withDatabase(db.atUrl(url)).withCheckpointEvery(Duration.ofHours(1));
+        // with the log's ML-DSA-44 key once an hour: the sealed checkpoint carries it all the same (decision 146)
+        org.electorallog.core.Cosigner.Key postQuantum = org.electorallog.core.Cosigner.Key.generateMlDsa44(
+                h.settings.signer().name());
+        ProjectorSettings settings = h.settings
+                .withDatabase(db.atUrl(url))
+                .withCheckpointEvery(Duration.ofHours(1))
+                .withSigner(h.settings.signer().withPostQuantum(postQuantum))
+                .withPostQuantumEvery(Duration.ofHours(1));
         List<String> refusedIds = new ArrayList<>();
         int openCount = 0;
         // signed with the log's key: a seal is taken from no other (decision 130); the other statements
@@ -79,6 +86,12 @@ class BoardSealTest {
                 assertTrue(
                         checkpointSizes(url, sealed).contains(BEFORE + 1L),
                         checkpointSizes(url, sealed).toString());
+                // and with the ML-DSA-44 signature, although the board's last one was within the hour
+                java.util.SortedMap<Long, String> notes = checkpointNotes(url, sealed);
+                assertTrue(notes.firstKey() < BEFORE + 1L, notes.keySet().toString());
+                org.electorallog.core.Checkpoint.open(
+                        notes.get(BEFORE + 1L),
+                        List.of(org.electorallog.core.NoteVerifier.parse(postQuantum.verifierKey())));
             }
             // a new projector loads the sealed board from the database
             try (Projector p = Projector.start(settings)) {
@@ -156,6 +169,23 @@ class BoardSealTest {
                 .setSenderName("back-office")
                 .setSenderPublicKey(ByteBuffer.wrap(new byte[32]))
                 .build();
+    }
+
+    /** The board's checkpoint notes by size. */
+    static java.util.SortedMap<Long, String> checkpointNotes(String url, String board) throws Exception {
+        DatabaseLogin db = org.electorallog.infra.SharedStack.get().database();
+        java.util.SortedMap<Long, String> out = new TreeMap<>();
+        try (Connection c = DriverManager.getConnection(url, db.user(), db.password());
+                PreparedStatement ps = c.prepareStatement("SELECT k.size, k.note FROM checkpoints k JOIN boards b "
+                        + "USING (board_id) WHERE b.name = ? ORDER BY k.size")) {
+            ps.setString(1, board);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getLong(1), rs.getString(2));
+                }
+            }
+        }
+        return out;
     }
 
     static List<Long> checkpointSizes(String url, String board) throws Exception {

@@ -2,6 +2,7 @@ package org.electorallog.projector;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -11,7 +12,11 @@ import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.List;
 import org.electorallog.config.DatabaseLogin;
+import org.electorallog.core.Checkpoint;
+import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteSigner;
+import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.ProofException;
 import org.electorallog.core.WitnessPolicy;
 import org.electorallog.producer.ElectoralLogProducer;
 import org.electorallog.statement.HeadsBoard;
@@ -40,10 +45,18 @@ class HeadWritingTest {
         ProjectorHarness h = new ProjectorHarness("heads", 2);
         DatabaseLogin db = h.stack.database();
         String url = h.createDatabase("heads_" + System.nanoTime());
-        ProjectorSettings settings = h.settings.withDatabase(db.atUrl(url)).withCheckpointEvery(Duration.ZERO);
+        // the log signs with both keys (decision 146): every heads checkpoint carries ML-DSA-44, a board's
+        // checkpoints only once an hour
+        Cosigner.Key postQuantum =
+                Cosigner.Key.generateMlDsa44(h.settings.signer().name());
+        ProjectorSettings settings = h.settings
+                .withDatabase(db.atUrl(url))
+                .withCheckpointEvery(Duration.ZERO)
+                .withSigner(h.settings.signer().withPostQuantum(postQuantum))
+                .withPostQuantumEvery(Duration.ofHours(1));
         NoteSigner logKey = settings.signer();
         Path dir = Files.createDirectories(Path.of("target/heads-test-" + System.nanoTime()));
-        org.electorallog.core.Cosigner.Key key = org.electorallog.core.Cosigner.Key.generate("w1.witness.test");
+        Cosigner.Key key = Cosigner.Key.generate("w1.witness.test");
         WitnessServer w1 = WitnessServer.start(
                 "127.0.0.1",
                 0,
@@ -111,6 +124,24 @@ class HeadWritingTest {
                     "area-0's checkpoint at 5",
                     () -> BoardSealTest.checkpointSizes(url, "area-0"),
                     sizes -> sizes.contains(5L));
+            // the heads board's checkpoints carry the log's ML-DSA-44 signature, witnessed; a board's only its first
+            List<NoteVerifier> ed25519 = List.of(NoteVerifier.parse(logKey.verifierKey()));
+            List<NoteVerifier> mlDsa = List.of(NoteVerifier.parse(postQuantum.verifierKey()));
+            java.util.SortedMap<Long, String> heads = BoardSealTest.checkpointNotes(url, HeadsBoard.NAME);
+            assertTrue(heads.size() >= 2, heads.keySet().toString());
+            for (String note : heads.values()) {
+                Checkpoint.open(note, mlDsa);
+                Checkpoint.open(note, ed25519);
+            }
+            java.util.SortedMap<Long, String> area = BoardSealTest.checkpointNotes(url, "area-0");
+            assertTrue(
+                    area.keySet().containsAll(List.of(3L, 4L, 5L)),
+                    area.keySet().toString());
+            Checkpoint.open(area.get(area.firstKey()), mlDsa);
+            for (long size : area.tailMap(area.firstKey() + 1).keySet()) {
+                Checkpoint.open(area.get(size), ed25519);
+                assertThrows(ProofException.class, () -> Checkpoint.open(area.get(size), mlDsa), "size " + size);
+            }
         } finally {
             w1.close();
         }

@@ -203,7 +203,8 @@ class ResilienceTest {
             int part = heldByA.keySet().iterator().next();
             long staleEpoch = heldByA.get(part);
             long[] now = after.get(part);
-            BatchWriter zombie = new BatchWriter(signer, "zombie/", Duration.ZERO, SignaturePolicy.none());
+            BatchWriter zombie = new BatchWriter(
+                    new CheckpointScheduler(signer, Duration.ZERO, Duration.ZERO), "zombie/", SignaturePolicy.none());
             org.electorallog.store.PartitionLease stale =
                     new org.electorallog.store.PartitionLease(h.topic, part, now[0], staleEpoch);
             try (Connection c = DriverManager.getConnection(live, db.user(), db.password())) {
