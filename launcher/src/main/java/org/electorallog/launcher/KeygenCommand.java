@@ -17,11 +17,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * Makes keys (docs/operations.md): the log's checkpoint signing key (a C2SP signed-note private
- * key, {@code PRIVATE+KEY+<name>+<id>+<base64>}) with its verifier key, a witness's key (the same
- * private form; its public form is a cosignature/v1 vkey, docs/witnesses.md), or a sender's Ed25519
- * key (base64 seed) with its public key. Private files are created 0600 and public ones 0644; an
- * existing file is never overwritten. Exit 0 when written, 2 with a one-line message otherwise.
+ * Makes keys (docs/operations.md): the log's checkpoint signing keys (C2SP signed-note private keys,
+ * {@code PRIVATE+KEY+<name>+<id>+<base64>}) with their verifier keys, a witness's keys (the same
+ * private form; their public forms are cosignature/v1 and subtree/v1 vkeys, docs/witnesses.md), or a
+ * sender's Ed25519 key (base64 seed) with its public key. A log and a witness get two keys of one name
+ * (decision 146): Ed25519 in {@code <stem>.key}/{@code .vkey}, ML-DSA-44 in {@code <stem>.mldsa.key}/
+ * {@code .mldsa.vkey}. Private files are created 0600 and public ones 0644; an existing file is never
+ * overwritten. Exit 0 when written, 2 with a one-line message otherwise.
  */
 @Command(
         name = "keygen",
@@ -42,13 +44,17 @@ public final class KeygenCommand implements Callable<Integer> {
     @Option(names = "--out", description = "directory to write into (default: the current one)")
     Path out = Path.of(".");
 
+    /** The stem suffix of the ML-DSA-44 key files. */
+    static final String MLDSA = ".mldsa";
+
     @Override
     public Integer call() {
         try {
             Files.createDirectories(out);
             String stem = fileStem(name);
-            for (String suffix :
-                    kind.equals("sender") ? new String[] {".seed", ".pub"} : new String[] {".key", ".vkey"}) {
+            for (String suffix : kind.equals("sender")
+                    ? new String[] {".seed", ".pub"}
+                    : new String[] {".key", ".vkey", MLDSA + ".key", MLDSA + ".vkey"}) {
                 if (Files.exists(out.resolve(stem + suffix))) {
                     throw new FileAlreadyExistsException(
                             out.resolve(stem + suffix).toString());
@@ -57,11 +63,17 @@ public final class KeygenCommand implements Callable<Integer> {
             switch (kind) {
                 case "log" -> {
                     NoteSigner signer = NoteSigner.generate(name);
+                    Cosigner.Key pq = Cosigner.Key.generateMlDsa44(name);
                     Path key = write(out.resolve(stem + ".key"), signer.signerKey() + "\n", true);
                     Path vkey = write(out.resolve(stem + ".vkey"), signer.verifierKey() + "\n", false);
+                    Path pqKey = write(out.resolve(stem + MLDSA + ".key"), pq.signerKey() + "\n", true);
+                    Path pqVkey = write(out.resolve(stem + MLDSA + ".vkey"), pq.verifierKey() + "\n", false);
                     System.out.println("keygen: log signing key " + key + " (0600: give it to the projector as "
                             + "ELECTORAL_LOG_SIGNING_KEY_FILE); verifier key " + vkey + " (publish it; "
                             + "ELECTORAL_LOG_LOG_KEYS): " + signer.verifierKey());
+                    System.out.println("keygen: log ML-DSA-44 key " + pqKey + " (0600: "
+                            + "ELECTORAL_LOG_POST_QUANTUM_SIGNING_KEY_FILE); verifier key " + pqVkey
+                            + " (publish it beside the other; a policy's second log line)");
                 }
                 case "witness" -> {
                     // a signed-note Ed25519 signer key (as Go's note.GenerateKey makes); it cosigns under its
@@ -70,8 +82,13 @@ public final class KeygenCommand implements Callable<Integer> {
                     String vkey = Cosigner.Key.parse(signer.signerKey()).verifierKey();
                     Path key = write(out.resolve(stem + ".key"), signer.signerKey() + "\n", true);
                     Path vkeyFile = write(out.resolve(stem + ".vkey"), vkey + "\n", false);
+                    Cosigner.Key pq = Cosigner.Key.generateMlDsa44(name);
+                    Path pqKey = write(out.resolve(stem + MLDSA + ".key"), pq.signerKey() + "\n", true);
+                    Path pqVkey = write(out.resolve(stem + MLDSA + ".vkey"), pq.verifierKey() + "\n", false);
                     System.out.println("keygen: witness key " + key + " (0600: `electoral-log witness --key " + key
                             + "`); cosigner key " + vkeyFile + " (give it to the log's operator and voters): " + vkey);
+                    System.out.println("keygen: witness ML-DSA-44 key " + pqKey + " (0600: `--post-quantum-key " + pqKey
+                            + "`); cosigner key " + pqVkey + " (subtree/v1; a policy's witness line)");
                 }
                 case "sender" -> {
                     SigningKey k = SigningKey.generate();

@@ -59,6 +59,12 @@ public final class WitnessCommand implements Callable<Integer> {
     Path key;
 
     @Option(
+            names = "--post-quantum-key",
+            description = "the witness's ML-DSA-44 key file (`keygen witness` writes it as <name>.mldsa.key): it then "
+                    + "also cosigns with subtree/v1 (C2SP tlog-cosignature), one more line in each answer")
+    Path postQuantumKey;
+
+    @Option(
             names = "--log",
             description = "a log it follows: '<origin> <log verifier key>'; an origin ending in * follows every "
                     + "board under that prefix (e.g. 'electoral-log.local/* <vkey>'); repeatable")
@@ -116,7 +122,15 @@ public final class WitnessCommand implements Callable<Integer> {
         }
         WitnessServer server;
         try {
-            Cosigner.Key k = Cosigner.Key.parse(Files.readString(key, StandardCharsets.US_ASCII));
+            List<Cosigner.Key> keys = new ArrayList<>();
+            keys.add(Cosigner.Key.parse(Files.readString(key, StandardCharsets.US_ASCII)));
+            if (postQuantumKey != null) {
+                Cosigner.Key pq = Cosigner.Key.parse(Files.readString(postQuantumKey, StandardCharsets.US_ASCII));
+                if (!pq.postQuantum()) {
+                    throw new IllegalArgumentException(postQuantumKey + " is not an ML-DSA-44 key (type 0x06)");
+                }
+                keys.add(pq);
+            }
             List<String> lines = new ArrayList<>(logs);
             if (logsFile != null) {
                 lines.addAll(Files.readAllLines(logsFile, StandardCharsets.UTF_8));
@@ -127,7 +141,7 @@ public final class WitnessCommand implements Callable<Integer> {
                     WitnessServer.Options.defaults().queue(),
                     ratePerLog,
                     (int) Math.max(1, Math.ceil(2 * ratePerLog)));
-            server = WitnessServer.start(host, port, k, FollowedLogs.parse(lines), state, init, options);
+            server = WitnessServer.start(host, port, keys, FollowedLogs.parse(lines), state, init, options);
         } catch (IOException | IllegalArgumentException e) {
             System.err.println("witness: " + e.getMessage());
             return 2;

@@ -38,6 +38,15 @@ class KeygenCommandTest {
         assertEquals(Files.readString(vkey).strip(), verifier.verifierKey(), "the verifier key renders as written");
         String note = new Checkpoint("log.election.example/board-1", 3, new byte[32]).sign(signer);
         assertEquals(3, Checkpoint.open(note, List.of(verifier)).size());
+        // and its ML-DSA-44 key, same name, in files of its own: both signatures verify, each under its vkey
+        Path pqKey = dir.resolve("log.election.example.mldsa.key");
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(pqKey)));
+        NoteSigner both = signer.withPostQuantum(Cosigner.Key.parse(Files.readString(pqKey)));
+        NoteVerifier pq = NoteVerifier.parse(Files.readString(dir.resolve("log.election.example.mldsa.vkey")));
+        assertTrue(pq.postQuantum());
+        String signedTwice = new Checkpoint("log.election.example/board-1", 3, new byte[32]).sign(both, true, 5);
+        assertEquals(3, Checkpoint.open(signedTwice, List.of(pq)).size());
+        assertEquals(3, Checkpoint.open(signedTwice, List.of(verifier)).size());
 
         String before = Files.readString(key);
         assertEquals(2, keygen("log", "--name", "log.election.example", "--out", dir.toString()), "never overwritten");
@@ -80,6 +89,14 @@ class KeygenCommandTest {
         SignedNote cosigned = SignedNote.parse(note)
                 .withSignature(witness.cosign(SignedNote.parse(note).text(), 1_780_000_000L));
         assertEquals(1_780_000_000L, Cosigner.Verifier.parse(vkey).verify(SignedNote.parse(cosigned.serialize())));
+        Cosigner.Key pqWitness =
+                Cosigner.Key.parse(Files.readString(dir.resolve("witness.observer.example.mldsa.key")));
+        String pqVkey = Files.readString(dir.resolve("witness.observer.example.mldsa.vkey"))
+                .strip();
+        assertEquals(pqVkey, pqWitness.verifierKey());
+        assertTrue(Cosigner.Verifier.parse(pqVkey).postQuantum());
+        SignedNote twice = cosigned.withSignature(pqWitness.cosign(cosigned.text(), 1_780_000_001L));
+        assertEquals(1_780_000_001L, Cosigner.Verifier.parse(pqVkey).verify(SignedNote.parse(twice.serialize())));
 
         assertEquals(
                 2,
@@ -132,7 +149,10 @@ class KeygenCommandTest {
                         .name());
         assertEquals(2, keygen("log", "--name", "log.example_elections", "--out", dir.toString()), "never overwritten");
         try (var files = Files.list(dir)) {
-            assertEquals(4, files.count(), "nothing written in a folder the '/' would have named");
+            assertEquals(
+                    8,
+                    files.count(),
+                    "two keys of two kinds for each name, nothing in a folder the '/' would have named");
         }
     }
 }

@@ -44,8 +44,12 @@ final class WitnessSubmission {
     /** Per witness: when this process last stored a cosignature of it (epoch ms). */
     private final Map<String, Long> lastCosigned = new ConcurrentHashMap<>();
 
-    WitnessSubmission(Projection db, Duration timeout) {
+    /** Every configured witness key: a witness with two keys is two entries at one URL, answered in one request. */
+    private final List<WitnessPolicy.Entry> entries;
+
+    WitnessSubmission(Projection db, Duration timeout, List<WitnessPolicy.Entry> entries) {
         this.db = db;
+        this.entries = List.copyOf(entries);
         this.timeout = timeout;
         this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
     }
@@ -146,8 +150,9 @@ final class WitnessSubmission {
 
     private boolean store(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w, String body) {
         SignedNote.Signature line;
+        SignedNote cosigned;
         try {
-            SignedNote cosigned = SignedNote.parse(cp.note() + body);
+            cosigned = SignedNote.parse(cp.note() + body);
             Checkpoint.parse(cosigned.text());
             line = w.verifier().cosignature(cosigned);
         } catch (ProofException e) {
@@ -166,7 +171,33 @@ final class WitnessSubmission {
         if (failing.remove(w.id() + " " + board) != null) {
             LOG.info("witness {} cosigns again (board {}, size {})", w.id(), board, cp.size());
         }
+        storeSiblings(boardId, cp, w, cosigned);
         return true;
+    }
+
+    /**
+     * The answer's other lines: a witness with an Ed25519 and an ML-DSA-44 key cosigns with both in one
+     * answer (C2SP tlog-witness: one or more signature lines), so the entries of its other keys (same
+     * URL) are stored from it too, each verified, and need no request of their own this round.
+     */
+    private void storeSiblings(short boardId, CheckpointRow cp, WitnessPolicy.Entry w, SignedNote cosigned) {
+        for (WitnessPolicy.Entry other : entries) {
+            if (other.id().equals(w.id()) || !other.url().equals(w.url())) {
+                continue;
+            }
+            SignedNote.Signature line;
+            try {
+                line = other.verifier().cosignature(cosigned);
+            } catch (ProofException absentOrBad) {
+                continue; // its own request says why, in its own round
+            }
+            long timestamp = ByteBuffer.wrap(line.signature(), 0, 8).getLong();
+            db.autocommit(c -> {
+                c.addCosignature(boardId, cp.size(), other.id(), line.line(), timestamp);
+                return null;
+            });
+            lastCosigned.put(other.id(), System.currentTimeMillis());
+        }
     }
 
     void failed(WitnessPolicy.Entry w, String board, String why) {

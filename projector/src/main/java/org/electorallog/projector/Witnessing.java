@@ -55,7 +55,7 @@ public final class Witnessing implements AutoCloseable {
         this.heads = heads;
         this.lock = new WitnessingLock(settings);
         this.db = db;
-        this.submission = new WitnessSubmission(db, timeout);
+        this.submission = new WitnessSubmission(db, timeout, policy.witnesses());
         // one thread per witness: a witness that hangs until the timeout delays only its own rounds
         this.thread = Executors.newScheduledThreadPool(policy.witnesses().size() + (heads == null ? 0 : 1), r -> {
             Thread t = new Thread(r, "witnessing");

@@ -57,15 +57,20 @@ class HeadWritingTest {
         NoteSigner logKey = settings.signer();
         Path dir = Files.createDirectories(Path.of("target/heads-test-" + System.nanoTime()));
         Cosigner.Key key = Cosigner.Key.generate("w1.witness.test");
+        Cosigner.Key keyPq = Cosigner.Key.generateMlDsa44("w1.witness.test"); // the same witness cosigns with both
         WitnessServer w1 = WitnessServer.start(
                 "127.0.0.1",
                 0,
-                key,
+                List.of(key, keyPq),
                 FollowedLogs.parse(List.of(settings.originPrefix() + "* " + logKey.verifierKey())),
                 dir.resolve("w1"),
                 true,
                 WitnessServer.Options.defaults());
-        WitnessPolicy policy = WitnessPolicy.parse(List.of(key.verifierKey() + " http://127.0.0.1:" + w1.port()), "1");
+        WitnessPolicy policy = WitnessPolicy.parse(
+                List.of(
+                        key.verifierKey() + " http://127.0.0.1:" + w1.port(),
+                        keyPq.verifierKey() + " http://127.0.0.1:" + w1.port()),
+                "1");
         WitnessPolicy.Entry witness = policy.witnesses().get(0);
         try (Projector p = Projector.start(settings);
                 Witnessing witnessing = Witnessing.unscheduled(policy, settings, Duration.ofSeconds(5), true);
@@ -87,6 +92,14 @@ class HeadWritingTest {
             witnessing.round(witness);
             assertEquals(before + 1, w1.addCheckpointRequests(), "one add-checkpoint for " + BOARDS + " boards");
             assertEquals(BOARDS, WitnessingTest.witnessedSize(url, db, HeadsBoard.NAME));
+            // the one answer held both cosignatures: the ML-DSA-44 key's is stored too, verified
+            try (Projection c = Projection.open(db.atUrl(url), 1, "head-writing-test")) {
+                short headsId =
+                        c.statement(r -> r.board(HeadsBoard.NAME)).orElseThrow().id();
+                long pqCosigned = c.autocommit(w ->
+                        w.lastCosignedSize(headsId, policy.witnesses().get(1).id()));
+                assertEquals(BOARDS, pqCosigned);
+            }
             assertLinks(url, db, settings.originPrefix(), 3);
 
             // a new leader, who does not know what was entered, enters every board again: the repeats are dropped

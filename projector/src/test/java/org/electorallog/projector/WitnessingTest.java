@@ -192,7 +192,7 @@ class WitnessingTest {
             await(() -> witnessedSize(urlA, db, board) == 10, "the first projection's checkpoint 10 witnessed");
             b.awaitProjected(urlB, b.endOffsets(), Duration.ofMinutes(1));
 
-            WitnessSubmission submission = new WitnessSubmission(projectionB, Duration.ofSeconds(5));
+            WitnessSubmission submission = new WitnessSubmission(projectionB, Duration.ofSeconds(5), List.of());
             WitnessPolicy.Entry entry = policy.witnesses().get(0);
             short boardId =
                     projectionB.statement(r -> r.board(board).orElseThrow().id());

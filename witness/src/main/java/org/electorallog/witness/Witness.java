@@ -36,15 +36,20 @@ public final class Witness {
     /** tlog-witness 409 body's content type. */
     public static final String SIZE_TYPE = "text/x.tlog.size";
 
-    private final Cosigner.Key key;
+    /** The witness's keys: its Ed25519 (cosignature/v1) key, then its ML-DSA-44 (subtree/v1) key if it has one. */
+    private final List<Cosigner.Key> keys;
+
     private final FollowedLogs logs;
     private final WitnessState state;
     private final Clock clock;
     private final SubmissionRate rate;
     private final ConcurrentHashMap<String, Object> locks = new ConcurrentHashMap<>();
 
-    Witness(Cosigner.Key key, FollowedLogs logs, WitnessState state, Clock clock, SubmissionRate rate) {
-        this.key = key;
+    Witness(List<Cosigner.Key> keys, FollowedLogs logs, WitnessState state, Clock clock, SubmissionRate rate) {
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("a witness needs a key");
+        }
+        this.keys = List.copyOf(keys);
         this.logs = logs;
         this.state = state;
         this.clock = clock;
@@ -152,17 +157,25 @@ public final class Witness {
                 return Answer.text(422, "the consistency proof does not verify: " + e.getMessage());
             }
         }
-        SignedNote.Signature cosignature = cosign(note);
-        state.store(cp.origin(), served(note, logs.keysFor(cp.origin()).orElse(List.of()), cosignature));
-        return new Answer(200, "text/plain; charset=utf-8", cosignature.line());
+        List<SignedNote.Signature> cosignatures = cosign(note);
+        state.store(cp.origin(), served(note, logs.keysFor(cp.origin()).orElse(List.of()), cosignatures));
+        return new Answer(200, "text/plain; charset=utf-8", lines(cosignatures));
     }
 
     private Answer cosignature(SignedNote note) {
-        return new Answer(200, "text/plain; charset=utf-8", cosign(note).line());
+        return new Answer(200, "text/plain; charset=utf-8", lines(cosign(note)));
     }
 
-    private SignedNote.Signature cosign(SignedNote note) {
-        return key.cosign(note.text(), clock.instant().getEpochSecond());
+    /** One cosignature a key, all at the same time (C2SP tlog-witness: the 200 body is one or more signature lines). */
+    private List<SignedNote.Signature> cosign(SignedNote note) {
+        long now = clock.instant().getEpochSecond();
+        return keys.stream().map(k -> k.cosign(note.text(), now)).toList();
+    }
+
+    private static String lines(List<SignedNote.Signature> cosignatures) {
+        StringBuilder out = new StringBuilder();
+        cosignatures.forEach(c -> out.append(c.line()));
+        return out.toString();
     }
 
     /**
@@ -170,21 +183,26 @@ public final class Witness {
      * Mechanism"): its text, the log's signatures this witness verified (no unknown key's), and this
      * witness's cosignature.
      */
-    private String served(SignedNote note, List<NoteVerifier> logKeys, SignedNote.Signature cosignature) {
+    private String served(SignedNote note, List<NoteVerifier> logKeys, List<SignedNote.Signature> fresh) {
         StringBuilder out = new StringBuilder(note.text()).append('\n');
         for (SignedNote.Signature s : note.signatures()) {
-            if (logKeys.stream().anyMatch(k -> k.matches(s.name(), s.keyId())) || isOwn(s)) {
+            if (logKeys.stream().anyMatch(k -> k.matches(s.name(), s.keyId())) || (fresh.isEmpty() && isOwn(s))) {
                 out.append(s.line());
             }
         }
-        if (cosignature != null) {
-            out.append(cosignature.line());
-        }
+        out.append(lines(fresh));
         return out.toString();
     }
 
     private boolean isOwn(SignedNote.Signature s) {
-        return s.name().equals(key.name()) && Arrays.equals(s.keyId(), key.keyId());
+        return keys.stream().anyMatch(k -> s.name().equals(k.name()) && Arrays.equals(s.keyId(), k.keyId()));
+    }
+
+    /** Whether the note carries a cosignature by each of this witness's keys. */
+    private boolean cosignedByAll(SignedNote note) {
+        return keys.stream()
+                .allMatch(k -> note.signatures().stream()
+                        .anyMatch(s -> s.name().equals(k.name()) && Arrays.equals(s.keyId(), k.keyId())));
     }
 
     /**
@@ -209,15 +227,23 @@ public final class Witness {
             SignedNote note = SignedNote.parse(stored.get());
             Checkpoint cp = Checkpoint.parse(note.text());
             List<NoteVerifier> keys = logs.keysFor(cp.origin()).orElse(List.of());
-            boolean cosigned = note.signatures().stream().anyMatch(this::isOwn);
-            return new Answer(200, "text/plain; charset=utf-8", served(note, keys, cosigned ? null : cosign(note)));
+            return new Answer(
+                    200,
+                    "text/plain; charset=utf-8",
+                    served(note, keys, cosignedByAll(note) ? List.of() : cosign(note)));
         } catch (ProofException e) {
             return Answer.text(500, "the witness's state for that origin is not a checkpoint: " + e.getMessage());
         }
     }
 
+    /** The cosigner key of its first (Ed25519) key. */
     public String verifierKey() {
-        return key.verifierKey();
+        return keys.get(0).verifierKey();
+    }
+
+    /** Every cosigner key, Ed25519 first. */
+    public List<String> verifierKeys() {
+        return keys.stream().map(Cosigner.Key::verifierKey).toList();
     }
 
     public FollowedLogs logs() {

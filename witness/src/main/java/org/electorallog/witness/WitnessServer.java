@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -95,9 +96,26 @@ public final class WitnessServer implements AutoCloseable {
             boolean initialise,
             Options options)
             throws IOException {
+        return start(host, port, List.of(key), logs, stateDir, initialise, options);
+    }
+
+    /**
+     * As {@link #start(String, int, Cosigner.Key, FollowedLogs, Path, boolean, Options)} with several
+     * keys: each cosigns every checkpoint (an Ed25519 {@code cosignature/v1} key and an ML-DSA-44
+     * {@code subtree/v1} one, C2SP tlog-cosignature), all lines in one answer.
+     */
+    public static WitnessServer start(
+            String host,
+            int port,
+            List<Cosigner.Key> keys,
+            FollowedLogs logs,
+            Path stateDir,
+            boolean initialise,
+            Options options)
+            throws IOException {
         WitnessState state = initialise ? WitnessState.initialise(stateDir) : WitnessState.open(stateDir);
         SubmissionRate rate = new SubmissionRate(options.ratePerLog(), options.burst(), System::nanoTime);
-        return start(host, port, new Witness(key, logs, state, Clock.systemUTC(), rate), options);
+        return start(host, port, new Witness(keys, logs, state, Clock.systemUTC(), rate), options);
     }
 
     /** Makes a new witness state directory (`electoral-log witness init`); an existing one is kept as it is. */
@@ -143,6 +161,11 @@ public final class WitnessServer implements AutoCloseable {
     /** The witness's cosigner verifier key (what log clients and voters configure). */
     public String verifierKey() {
         return witness.verifierKey();
+    }
+
+    /** Every cosigner key of the witness, Ed25519 first, then ML-DSA-44 if it has one. */
+    public List<String> verifierKeys() {
+        return witness.verifierKeys();
     }
 
     /**
@@ -237,9 +260,9 @@ public final class WitnessServer implements AutoCloseable {
     private Witness.Answer about() {
         StringBuilder sb = new StringBuilder(
                         "C2SP tlog-witness: POST /add-checkpoint, GET /<hex SHA-256 of an origin>/checkpoint\n")
-                .append("cosigner key (cosignature/v1): ")
-                .append(witness.verifierKey())
-                .append("\nlogs followed:\n");
+                .append("cosigner keys (cosignature/v1, subtree/v1):\n");
+        witness.verifierKeys().forEach(k -> sb.append("  ").append(k).append('\n'));
+        sb.append("logs followed:\n");
         for (FollowedLogs.Entry e : witness.logs().entries()) {
             sb.append("  ")
                     .append(e.origin())
