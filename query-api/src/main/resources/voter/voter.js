@@ -80,7 +80,9 @@ async function ed25519Verify(publicKey, signature, message) {
 /**
  * A verifier key (C2SP signed-note "Verifier keys"): name+hex(key ID)+base64(type || key). The key
  * ID is recomputed, SHA-256(name || "\n" || type || key)[:4], so a key whose ID does not match is
- * refused. type 0x01: an Ed25519 signed-note key; 0x04: an Ed25519 cosignature/v1 key.
+ * refused. type 0x01: an Ed25519 signed-note key; 0x04: an Ed25519 cosignature/v1 key; 0x06 (either
+ * place): an ML-DSA-44 key (C2SP tlog-cosignature subtree/v1, 1312 bytes), which this page reads but
+ * does not check: it says so (postQuantum: true; decision 146).
  */
 async function parseVkey(vkey, type) {
   const parts = vkey.trim().split('+');
@@ -88,13 +90,14 @@ async function parseVkey(vkey, type) {
   const name = parts[0];
   const id = parts[1];
   const raw = b64decode(parts.slice(2).join('+'));
-  if (raw.length !== 33 || raw[0] !== type) {
+  const postQuantum = raw.length === 1313 && raw[0] === 6;
+  if (!postQuantum && (raw.length !== 33 || raw[0] !== type)) {
     throw new NotVerified(type === 1 ? 'err.notLogKey' : 'err.notWitnessKey', { key: vkey });
   }
   const pub = raw.slice(1);
-  const keyId = (await sha256(te.encode(name + '\n'), new Uint8Array([type]), pub)).slice(0, 4);
+  const keyId = (await sha256(te.encode(name + '\n'), new Uint8Array([raw[0]]), pub)).slice(0, 4);
   if (hex(keyId) !== id) throw new NotVerified('err.keyIdMismatch', { key: vkey });
-  return { name, keyId, pub, text: vkey.trim() };
+  return { name, keyId, pub, text: vkey.trim(), postQuantum };
 }
 
 /** A signed note: its text (up to and including the newline before the blank line) and signature lines. */
@@ -368,9 +371,13 @@ async function check(event) {
     const receipt = receiptOf($('receipt').value);
     if (!receipt && !token) throw new NotVerified('err.noReceipt');
     if (!window.crypto || !crypto.subtle) throw new NotVerified('err.noWebCrypto');
-    const logKeys = await Promise.all(lines('log-keys').map((k) => parseVkey(k, 1)));
+    const allLogKeys = await Promise.all(lines('log-keys').map((k) => parseVkey(k, 1)));
+    const allWitnessKeys = await Promise.all(lines('witness-keys').map((k) => parseVkey(k, 4)));
+    // ML-DSA-44 keys are named on the page, not checked in it (decision 146): the Ed25519 ones are
+    const unchecked = allLogKeys.concat(allWitnessKeys).filter((k) => k.postQuantum);
+    const logKeys = allLogKeys.filter((k) => !k.postQuantum);
     if (logKeys.length === 0) throw new NotVerified('err.noLogKey');
-    const witnessKeys = await Promise.all(lines('witness-keys').map((k) => parseVkey(k, 4)));
+    const witnessKeys = allWitnessKeys.filter((k) => !k.postQuantum);
     const quorum = Number($('quorum').value || '0');
     if (!Number.isInteger(quorum) || quorum < 0 || quorum > witnessKeys.length) {
       throw new NotVerified('err.quorumRange', { total: msg('count.witnessKeys', { n: witnessKeys.length }) });
@@ -380,6 +387,7 @@ async function check(event) {
       logKeys: logKeys.map((k) => k.text), witnessKeys: witnessKeys.map((k) => k.text), quorum,
       source: msg('keys.from.' + keySource),
     }));
+    if (unchecked.length) step(true, msg('step.keys.postQuantum', { keys: unchecked.map((k) => k.text) }));
     if (TILES !== undefined) {
       await checkFromPublication(board, receipt, logKeys, witnessKeys, quorum);
       return;

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
+import org.electorallog.core.SignedNote;
 import org.electorallog.core.TlogProof;
 import org.electorallog.infra.ExitOrder;
 import org.electorallog.launcher.ExportCommand;
@@ -179,27 +181,67 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /**
-     * Issue 69 item 4: verify-board run on the sealed board as an observer runs it, writing its
-     * report (one HTML page that opens offline) into the work directory; the command prints its path.
+     * Issue 69 item 4 and issue 68: verify-board run on the sealed board as an observer runs it, with a
+     * C2SP tlog-policy file naming the log's and the witness's keys of both kinds and a quorum that
+     * needs the witness's ML-DSA-44 cosignature as well as its Ed25519 one, writing its report (one
+     * HTML page that opens offline) into the work directory; the command prints its path.
      */
-    private void report(DevEnvironment env, String board) throws ProofException {
+    private void report(DevEnvironment env, String board) throws IOException, ProofException {
+        Path policy = workDir.resolve("policy-" + board).toAbsolutePath();
+        List<String> witnessKeys = env.witness().verifierKeys();
+        StringBuilder text = new StringBuilder(
+                "# the demo's trust policy (C2SP tlog-policy): the log's keys, the witness's, both kinds required\n");
+        env.signer().verifierKeys().forEach(k -> text.append("log ").append(k).append('\n'));
+        List<String> names = new ArrayList<>();
+        for (String k : witnessKeys) {
+            String name = Cosigner.Verifier.parse(k).postQuantum() ? "local-ml-dsa-44" : "local-ed25519";
+            names.add(name);
+            text.append("witness ").append(name).append(' ').append(k).append('\n');
+        }
+        text.append("group both-kinds all ").append(String.join(" ", names)).append('\n');
+        text.append("quorum both-kinds\n");
+        Files.writeString(policy, text.toString(), StandardCharsets.UTF_8);
+        postQuantum(env, board, witnessKeys);
         Path file = workDir.resolve("report-" + board + ".html").toAbsolutePath();
         String[] args = {
             "--url", env.api().baseUrl(),
             "--board", board,
-            "--log-key", env.signer().verifierKey(),
-            "--witness-key", env.witness().verifierKey(),
-            "--quorum", "1",
+            "--policy", policy.toString(),
             "--report", file.toString()
         };
-        System.out.println(
-                "  report: electoral-log verify-board --url " + env.api().baseUrl() + " --board " + board
-                        + " --log-key '" + env.signer().verifierKey() + "' --witness-key '"
-                        + env.witness().verifierKey()
-                        + "' --quorum 1 --report " + file);
+        System.out.println("  report: electoral-log verify-board --url "
+                + env.api().baseUrl() + " --board " + board + " --policy " + policy + " --report " + file);
         if (new CommandLine(new VerifyBoardCommand(indented(), System.err)).execute(args) != 0) {
             throw new ProofException("verify-board --report refused the sealed board " + board);
         }
+    }
+
+    /**
+     * Issue 68: the sealed board's witnessed checkpoint carries the log's ML-DSA-44 signature and the
+     * witness's ML-DSA-44 cosignature (C2SP tlog-cosignature subtree/v1), each checked with no
+     * Ed25519 key at all.
+     */
+    private static void postQuantum(DevEnvironment env, String board, List<String> witnessKeys)
+            throws IOException, ProofException {
+        NoteVerifier logKey = env.signer().verifierKeys().stream()
+                .map(NoteVerifier::parse)
+                .filter(NoteVerifier::postQuantum)
+                .findFirst()
+                .orElseThrow(() -> new ProofException("the demo's log has no ML-DSA-44 key"));
+        Cosigner.Verifier witnessKey = witnessKeys.stream()
+                .map(Cosigner.Verifier::parse)
+                .filter(Cosigner.Verifier::postQuantum)
+                .findFirst()
+                .orElseThrow(() -> new ProofException("the demo's witness has no ML-DSA-44 key"));
+        String note = new LogClient(env.api().baseUrl())
+                .send("/boards/" + board + "/checkpoint?witnessed=true")
+                .body();
+        Checkpoint cp = Checkpoint.open(note, List.of(logKey));
+        witnessKey.verify(SignedNote.parse(note));
+        System.out.printf(
+                "  post-quantum: %s's sealed checkpoint at %,d (%,d bytes) verifies with the log's ML-DSA-44 key "
+                        + "and the witness's ML-DSA-44 cosignature alone (C2SP tlog-cosignature subtree/v1)%n",
+                board, cp.size(), note.getBytes(StandardCharsets.UTF_8).length);
     }
 
     /** Standard output with each line indented under the summary's. */

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.electorallog.config.DatabaseLogin;
+import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.infra.ExitOrder;
@@ -86,7 +87,9 @@ public final class DevEnvironment implements AutoCloseable {
                 true,
                 workDir,
                 apiPort,
-                NoteSigner.generate("electoral-log.local"),
+                // both kinds of checkpoint signature, as a deployment made with `keygen log` has (decision 146)
+                NoteSigner.generate("electoral-log.local")
+                        .withPostQuantum(Cosigner.Key.generateMlDsa44("electoral-log.local")),
                 keycloakHome);
     }
 
@@ -143,7 +146,9 @@ public final class DevEnvironment implements AutoCloseable {
                     .api(
                             apiPort,
                             a -> a.withAdminToken(tokens.get(Role.ADMIN))
-                                    .withLogKeys(List.of(NoteVerifier.parse(signer.verifierKey())))
+                                    .withLogKeys(signer.verifierKeys().stream()
+                                            .map(NoteVerifier::parse)
+                                            .toList())
                                     .withVerifier(Duration.ofSeconds(5), Duration.ofMinutes(10))
                                     .withAccess(
                                             new AccessSettings(tokens, DEV_VOTER, oidc, Set.of(), Set.of(), List.of()))

@@ -173,16 +173,23 @@ public final class LogNode implements AutoCloseable {
                 p.witnesses = WitnessPolicy.NONE;
                 if (witnessState != null) {
                     Cosigner.Key key = Cosigner.Key.generate("witness.electoral-log.local");
+                    // a log that signs with ML-DSA-44 gets a witness that cosigns with it too (decision 146)
+                    List<Cosigner.Key> keys = signer.postQuantum().isPresent()
+                            ? List.of(key, Cosigner.Key.generateMlDsa44(key.name()))
+                            : List.of(key);
                     p.witness = WitnessServer.start(
                             "127.0.0.1",
                             0,
-                            key,
+                            keys,
                             FollowedLogs.parse(List.of(p.settings.originPrefix() + "* " + signer.verifierKey())),
                             witnessState,
                             true,
                             WitnessServer.Options.defaults());
                     p.witnesses = WitnessPolicy.parse(
-                            List.of(key.verifierKey() + " http://127.0.0.1:" + p.witness.port()), "1");
+                            keys.stream()
+                                    .map(k -> k.verifierKey() + " http://127.0.0.1:" + p.witness.port())
+                                    .toList(),
+                            "1");
                     p.witnessing = headsMode
                             ? Witnessing.startHeads(
                                     p.witnesses, p.settings, Duration.ofSeconds(5), Duration.ofMillis(250))

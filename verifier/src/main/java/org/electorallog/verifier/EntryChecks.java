@@ -89,7 +89,11 @@ public final class EntryChecks {
         this.requireSystem = requireSystem;
         this.board = board;
         this.systemKeys = List.copyOf(systemKeys);
-        this.logKeys = logKeys.stream().map(NoteVerifier::publicKey).toList();
+        // the Ed25519 keys sign the log's own statements; an ML-DSA-44 key signs checkpoints only (decision 146)
+        this.logKeys = logKeys.stream()
+                .filter(k -> !k.postQuantum())
+                .map(NoteVerifier::publicKey)
+                .toList();
         this.registry = registry;
         this.problems = problems;
     }
