@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Checkpoint;
+import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.SignedNote;
 import org.electorallog.infra.SharedStack;
@@ -258,6 +259,28 @@ class VoterPageTest {
         assertTrue(alone[1].contains("no witness vouched for it"), alone[1]);
         assertFalse(alone[1].contains("witnesses cosigned"), alone[1]);
         assertFalse(alone[1].toLowerCase(java.util.Locale.ROOT).contains("verified:"), alone[1]);
+    }
+
+    /**
+     * Issue 68: ML-DSA-44 keys (type 0x06) among the pinned keys are read and named, and the page says
+     * it checked the Ed25519 signatures only (decision 146); the Ed25519 ones still decide.
+     */
+    @Test
+    void postQuantumKeysAreNamedAndThePageSaysItChecksEd25519Only() throws Exception {
+        String logKey = URLEncoder.encode(env.signer().verifierKey(), StandardCharsets.UTF_8);
+        String witnessKey = URLEncoder.encode(env.witness().verifierKey(), StandardCharsets.UTF_8);
+        String pqLog = Cosigner.Key.generateMlDsa44(env.signer().name()).verifierKey();
+        String pqWitness =
+                Cosigner.Key.generateMlDsa44("witness.electoral-log.local").verifierKey();
+        String[] r = check(
+                "board=" + BOARD + "&record=6#log_key=" + logKey + "&log_key="
+                        + URLEncoder.encode(pqLog, StandardCharsets.UTF_8) + "&witness_key=" + witnessKey
+                        + "&witness_key=" + URLEncoder.encode(pqWitness, StandardCharsets.UTF_8) + "&quorum=1",
+                "verified-post-quantum-keys-named",
+                null);
+        assertEquals("verified", r[0], r[1]);
+        assertTrue(r[1].contains("Ed25519 signatures only are checked on this page"), r[1]);
+        assertTrue(r[1].contains(pqLog) && r[1].contains(pqWitness), r[1]);
     }
 
     @Test
