@@ -31,6 +31,7 @@ import picocli.CommandLine.Option;
             ExportCommand.class,
             TilesCommand.class,
             WitnessRoundsCommand.class,
+            SigningCommand.class,
             ProofsCommand.class,
             ReportCommand.class
         },
