@@ -136,6 +136,10 @@ public final class DevEnvironment implements AutoCloseable {
             // the committed form's key-encryption key: a file of the work directory, never in PostgreSQL
             KeyEncryptionKeys keys = KeyEncryptionKeys.loadOrCreate(keyEncryptionKey);
             DatabaseLogin db = stack.database();
+            // what an earlier run's verifier remembered is another log (a fresh stack, a throwaway key):
+            // kept, it would read as a fork of this one ("the records give another tree")
+            Path verifierMemory = workDir.resolve("verifier-memory.json");
+            Files.deleteIfExists(verifierMemory);
             AccessSettings.Oidc oidc = identityProvider == null ? null : identityProvider.oidc();
             LogNode node = LogNode.on(stack.kafkaBootstrap(), db, signer, workDir.resolve("streams-state"))
                     .topics(Topics.EVENTS, Topics.DEAD_LETTERS, PARTITIONS)
@@ -152,7 +156,7 @@ public final class DevEnvironment implements AutoCloseable {
                                     .withVerifier(Duration.ofSeconds(5), Duration.ofMinutes(10))
                                     .withAccess(
                                             new AccessSettings(tokens, DEV_VOTER, oidc, Set.of(), Set.of(), List.of()))
-                                    .withVerifierMemory(workDir.resolve("verifier-memory.json"))
+                                    .withVerifierMemory(verifierMemory)
                                     // the embedded login owns the database; a deployment uses electoral_log_registrar
                                     // (store V9)
                                     .withRegistrar(db))
