@@ -81,8 +81,9 @@ async function ed25519Verify(publicKey, signature, message) {
  * A verifier key (C2SP signed-note "Verifier keys"): name+hex(key ID)+base64(type || key). The key
  * ID is recomputed, SHA-256(name || "\n" || type || key)[:4], so a key whose ID does not match is
  * refused. type 0x01: an Ed25519 signed-note key; 0x04: an Ed25519 cosignature/v1 key; 0x06 (either
- * place): an ML-DSA-44 key (C2SP tlog-cosignature subtree/v1, 1312 bytes), which this page reads but
- * does not check: it says so (postQuantum: true; decision 146).
+ * place): an ML-DSA-44 key (C2SP tlog-cosignature subtree/v1, 1312 bytes; postQuantum: true), checked
+ * with pq.js's mlDsa44Verify (decisions 146, 147). Its text on the page is its name and key ID: the
+ * key itself is 1,750 characters.
  */
 async function parseVkey(vkey, type) {
   const parts = vkey.trim().split('+');
@@ -97,7 +98,49 @@ async function parseVkey(vkey, type) {
   const pub = raw.slice(1);
   const keyId = (await sha256(te.encode(name + '\n'), new Uint8Array([raw[0]]), pub)).slice(0, 4);
   if (hex(keyId) !== id) throw new NotVerified('err.keyIdMismatch', { key: vkey });
-  return { name, keyId, pub, text: vkey.trim(), postQuantum };
+  const text = postQuantum ? name + '+' + id + ' (ML-DSA-44)' : vkey.trim();
+  return { name, keyId, pub, text, postQuantum };
+}
+
+/**
+ * The cosigned_message an ML-DSA-44 cosignature signs (C2SP tlog-cosignature "ML-DSA-44 signed
+ * message"): the label "subtree/v1\n\0", the cosigner name and the origin behind one-byte lengths, the
+ * timestamp, start and end as big-endian uint64, and the 32-byte hash.
+ */
+function subtreeMessage(name, time, origin, start, end, hash) {
+  const n = te.encode(name);
+  const o = te.encode(origin);
+  const out = new Uint8Array(12 + 1 + n.length + 8 + 1 + o.length + 8 + 8 + 32);
+  const view = new DataView(out.buffer);
+  let p = 0;
+  out.set(te.encode('subtree/v1\n\0'), p);
+  p += 12;
+  out[p++] = n.length;
+  out.set(n, p);
+  p += n.length;
+  view.setBigUint64(p, time);
+  p += 8;
+  out[p++] = o.length;
+  out.set(o, p);
+  p += o.length;
+  view.setBigUint64(p, start);
+  p += 8;
+  view.setBigUint64(p, end);
+  p += 8;
+  out.set(hash, p);
+  return out;
+}
+
+/**
+ * A timestamped ML-DSA-44 signature line's bytes after the key ID (uint64 time || 2,420-byte
+ * signature) by key k over the checkpoint of the note: its time, or null when it does not verify.
+ */
+function mlDsa44Check(k, note, bytes) {
+  if (bytes.length !== 8 + 2420) return null;
+  const time = new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0);
+  const cp = parseCheckpoint(note.text);
+  const message = subtreeMessage(k.name, time, cp.origin, 0n, cp.size, cp.root);
+  return window.mlDsa44Verify(bytes.slice(8), message, k.pub) ? time : null;
 }
 
 /** A signed note: its text (up to and including the newline before the blank line) and signature lines. */
@@ -134,7 +177,10 @@ async function checkLogSignature(note, logKeys) {
   for (const sig of note.signatures) {
     for (const k of logKeys) {
       if (sig.name === k.name && equal(sig.keyId, k.keyId)) {
-        if (sig.signature.length !== 64 || !(await ed25519Verify(k.pub, sig.signature, message))) {
+        const good = k.postQuantum
+          ? mlDsa44Check(k, note, sig.signature) !== null
+          : sig.signature.length === 64 && (await ed25519Verify(k.pub, sig.signature, message));
+        if (!good) {
           throw new NotVerified('err.logSignatureFails', { key: k.text });
         }
         signedBy.push(k.text);
@@ -154,6 +200,12 @@ async function checkCosignatures(note, witnessKeys) {
   for (const w of witnessKeys) {
     const sig = note.signatures.find((s) => s.name === w.name && equal(s.keyId, w.keyId));
     if (!sig) continue;
+    if (w.postQuantum) {
+      const time = mlDsa44Check(w, note, sig.signature);
+      if (time === null) invalid.push(w.name + ' (ML-DSA-44)');
+      else valid.push({ name: w.name + ' (ML-DSA-44)', time: new Date(Number(time) * 1000) });
+      continue;
+    }
     if (sig.signature.length !== 72) {
       invalid.push(w.name);
       continue;
@@ -373,11 +425,13 @@ async function check(event) {
     if (!window.crypto || !crypto.subtle) throw new NotVerified('err.noWebCrypto');
     const allLogKeys = await Promise.all(lines('log-keys').map((k) => parseVkey(k, 1)));
     const allWitnessKeys = await Promise.all(lines('witness-keys').map((k) => parseVkey(k, 4)));
-    // ML-DSA-44 keys are named on the page, not checked in it (decision 146): the Ed25519 ones are
-    const unchecked = allLogKeys.concat(allWitnessKeys).filter((k) => k.postQuantum);
-    const logKeys = allLogKeys.filter((k) => !k.postQuantum);
+    // ML-DSA-44 keys are checked with pq.js (decision 147); where it did not load they are named, not
+    // checked, and the page says so
+    const checksPostQuantum = typeof window.mlDsa44Verify === 'function';
+    const unchecked = checksPostQuantum ? [] : allLogKeys.concat(allWitnessKeys).filter((k) => k.postQuantum);
+    const logKeys = allLogKeys.filter((k) => checksPostQuantum || !k.postQuantum);
     if (logKeys.length === 0) throw new NotVerified('err.noLogKey');
-    const witnessKeys = allWitnessKeys.filter((k) => !k.postQuantum);
+    const witnessKeys = allWitnessKeys.filter((k) => checksPostQuantum || !k.postQuantum);
     const quorum = Number($('quorum').value || '0');
     if (!Number.isInteger(quorum) || quorum < 0 || quorum > witnessKeys.length) {
       throw new NotVerified('err.quorumRange', { total: msg('count.witnessKeys', { n: witnessKeys.length }) });

@@ -69,7 +69,9 @@ class VoterPageTest {
                 false,
                 Path.of("target/stack/voter-page"),
                 0,
-                NoteSigner.generate("voter-page.electoral-log.local"));
+                // both kinds of signature (decision 146): the local witness then cosigns with both too
+                NoteSigner.generate("voter-page.electoral-log.local")
+                        .withPostQuantum(Cosigner.Key.generateMlDsa44("voter-page.electoral-log.local")));
         List<Statement> election = new ArrayList<>(new ElectionStatements(BOARD, 7).election(20));
         // one of the voters is the dev voter token's user: the signed-in check finds their ballot
         for (int i = 0; i < election.size(); i++) {
@@ -262,25 +264,31 @@ class VoterPageTest {
     }
 
     /**
-     * Issue 68: ML-DSA-44 keys (type 0x06) among the pinned keys are read and named, and the page says
-     * it checked the Ed25519 signatures only (decision 146); the Ed25519 ones still decide.
+     * Issue 68: pinned to the ML-DSA-44 keys alone, the log's and the witness's (type 0x06), the page
+     * verifies the sealed board's checkpoint (which carries the log's ML-DSA-44 signature) and the
+     * witness's subtree/v1 cosignature in Chromium with @noble/post-quantum; a witness key that did not
+     * cosign leaves the quorum unmet.
      */
     @Test
-    void postQuantumKeysAreNamedAndThePageSaysItChecksEd25519Only() throws Exception {
-        String logKey = URLEncoder.encode(env.signer().verifierKey(), StandardCharsets.UTF_8);
-        String witnessKey = URLEncoder.encode(env.witness().verifierKey(), StandardCharsets.UTF_8);
-        String pqLog = Cosigner.Key.generateMlDsa44(env.signer().name()).verifierKey();
-        String pqWitness =
-                Cosigner.Key.generateMlDsa44("witness.electoral-log.local").verifierKey();
+    void thePageChecksMlDsa44SignaturesWithNoEd25519Key() throws Exception {
+        String logKey = env.signer().verifierKeys().get(1);
+        String witnessKey = env.witness().verifierKeys().get(1);
         String[] r = check(
-                "board=" + BOARD + "&record=6#log_key=" + logKey + "&log_key="
-                        + URLEncoder.encode(pqLog, StandardCharsets.UTF_8) + "&witness_key=" + witnessKey
-                        + "&witness_key=" + URLEncoder.encode(pqWitness, StandardCharsets.UTF_8) + "&quorum=1",
-                "verified-post-quantum-keys-named",
+                "board=" + SEALED + "&record=1#log_key=" + URLEncoder.encode(logKey, StandardCharsets.UTF_8)
+                        + "&witness_key=" + URLEncoder.encode(witnessKey, StandardCharsets.UTF_8) + "&quorum=1",
+                "verified-post-quantum-only",
                 null);
         assertEquals("verified", r[0], r[1]);
-        assertTrue(r[1].contains("Ed25519 signatures only are checked on this page"), r[1]);
-        assertTrue(r[1].contains(pqLog) && r[1].contains(pqWitness), r[1]);
+        assertTrue(r[1].contains("witness.electoral-log.local (ML-DSA-44)"), r[1]);
+        assertFalse(r[1].contains("did not load the page's ML-DSA-44 check"), r[1]);
+        String stranger =
+                Cosigner.Key.generateMlDsa44("witness.electoral-log.local").verifierKey();
+        String[] refused = check(
+                "board=" + SEALED + "&record=2#log_key=" + URLEncoder.encode(logKey, StandardCharsets.UTF_8)
+                        + "&witness_key=" + URLEncoder.encode(stranger, StandardCharsets.UTF_8) + "&quorum=1",
+                "failed-post-quantum-stranger",
+                null);
+        assertEquals("failed", refused[0], refused[1]);
     }
 
     @Test
@@ -355,29 +363,36 @@ class VoterPageTest {
         String blank = "UPDATE checkpoint_cosignatures SET line = '' "
                 + "WHERE board_id = (SELECT board_id FROM boards WHERE name = ?) AND size = " + size;
         String restore = "UPDATE checkpoint_cosignatures SET line = ? "
-                + "WHERE board_id = (SELECT board_id FROM boards WHERE name = ?) AND size = " + size;
-        String line;
+                + "WHERE board_id = (SELECT board_id FROM boards WHERE name = ?) AND size = " + size
+                + " AND witness = ?";
+        // the witness cosigns with two keys (Ed25519 and ML-DSA-44): a row each
+        java.util.Map<String, String> lines = new java.util.TreeMap<>();
         try (Connection c = connect();
-                PreparedStatement ps = c.prepareStatement("SELECT line FROM checkpoint_cosignatures "
+                PreparedStatement ps = c.prepareStatement("SELECT witness, line FROM checkpoint_cosignatures "
                         + "WHERE board_id = (SELECT board_id FROM boards WHERE name = ?) AND size = " + size)) {
             ps.setString(1, BOARD);
             try (ResultSet rs = ps.executeQuery()) {
-                assertTrue(rs.next(), "the witnessed checkpoint has its cosignature");
-                line = rs.getString(1);
+                while (rs.next()) {
+                    lines.put(rs.getString(1), rs.getString(2));
+                }
             }
         }
+        assertEquals(2, lines.size(), "the witnessed checkpoint has the witness's two cosignatures");
         execute(blank);
         try {
             String[] r =
                     check("board=" + BOARD + "&leaf_hash=" + leafHashParameter(), "failed-missing-cosignature", null);
             assertEquals("failed", r[0], r[1]);
-            assertTrue(r[1].contains("Only 0 of the 1 witness you trust cosigned"), r[1]);
+            assertTrue(r[1].contains("Only 0 of the 2 witnesses you trust cosigned"), r[1]);
         } finally {
-            try (Connection c = connect();
-                    PreparedStatement ps = c.prepareStatement(restore)) {
-                ps.setString(1, line);
-                ps.setString(2, BOARD);
-                assertEquals(1, ps.executeUpdate());
+            for (java.util.Map.Entry<String, String> l : lines.entrySet()) {
+                try (Connection c = connect();
+                        PreparedStatement ps = c.prepareStatement(restore)) {
+                    ps.setString(1, l.getValue());
+                    ps.setString(2, BOARD);
+                    ps.setString(3, l.getKey());
+                    assertEquals(1, ps.executeUpdate());
+                }
             }
         }
     }
@@ -415,6 +430,120 @@ class VoterPageTest {
         assertEquals(
                 "error: The signature by the log key " + logKey + " on the checkpoint does not verify.",
                 js.executeAsyncScript(script, changed, logKey, keys));
+    }
+
+    /**
+     * The page's ML-DSA-44 checks in Chromium on a checkpoint signed here with both kinds by the log and
+     * by a witness: each key alone verifies it, one changed byte in a signature line refuses it; and the
+     * time the page takes to check a record's bundle with both kinds (both log signatures, both
+     * cosignatures, a 25-hash inclusion proof), written to {@code dev/target/voter-page/post-quantum.json}
+     * for docs/perf.md (measured, not asserted).
+     */
+    @Test
+    void thePagesMlDsa44ChecksAcceptTheSignaturesAndRefuseAChangedByte() throws Exception {
+        browser.get(env.api().baseUrl() + "/voter");
+        until(() -> "true".equals(browser.findElement(By.tagName("body")).getDomAttribute("data-ready")), "page ready");
+        org.openqa.selenium.JavascriptExecutor js = (org.openqa.selenium.JavascriptExecutor) browser;
+        until(
+                () -> Boolean.TRUE.equals(js.executeScript("return typeof window.mlDsa44Verify === 'function'")),
+                "pq.js loaded");
+        NoteSigner log = NoteSigner.generate("pq.electoral-log.example")
+                .withPostQuantum(Cosigner.Key.generateMlDsa44("pq.electoral-log.example"));
+        Cosigner.Key witnessEd = Cosigner.Key.generate("witness.pq.example");
+        Cosigner.Key witnessPq = Cosigner.Key.generateMlDsa44("witness.pq.example");
+        SignedNote signed = SignedNote.parse(
+                new org.electorallog.core.Checkpoint("pq.electoral-log.example/board", 20_000_000L, new byte[32])
+                        .sign(log, true, 1_800_000_000L));
+        String note = signed.withSignature(witnessEd.cosign(signed.text(), 1_800_000_001L))
+                .withSignature(witnessPq.cosign(signed.text(), 1_800_000_002L))
+                .serialize();
+        String script = "const done = arguments[arguments.length - 1];"
+                + "(async () => {"
+                + "  const note = parseNote(arguments[0]);"
+                + "  const logs = await Promise.all(arguments[1].map((k) => parseVkey(k, 1)));"
+                + "  const witnesses = await Promise.all(arguments[2].map((k) => parseVkey(k, 4)));"
+                + "  await checkLogSignature(note, logs);"
+                + "  const c = await checkCosignatures(note, witnesses);"
+                + "  return c.valid.map((w) => w.name + '@' + w.time.toISOString()).join(',') + '|' + c.invalid.join(',');"
+                + "})().then(done, (e) => done('error: ' + e.message));";
+        List<String> logKeys = log.verifierKeys();
+        List<String> witnessKeys = List.of(witnessEd.verifierKey(), witnessPq.verifierKey());
+        assertEquals(
+                "witness.pq.example@2027-01-15T08:00:01.000Z,witness.pq.example (ML-DSA-44)@2027-01-15T08:00:02.000Z|",
+                js.executeAsyncScript(script, note, logKeys, witnessKeys));
+        assertEquals(
+                "witness.pq.example (ML-DSA-44)@2027-01-15T08:00:02.000Z|",
+                js.executeAsyncScript(script, note, List.of(logKeys.get(1)), List.of(witnessKeys.get(1))));
+        // one byte changed in each ML-DSA-44 line (the log's: the note is refused; the witness's: not counted)
+        String[] lines = note.split("\n");
+        String logLine = lines[5]; // origin, size, root, blank, the log's Ed25519 line, then its ML-DSA-44 line
+        String witnessLine = lines[7];
+        String badLog = note.replace(logLine, flipped(logLine));
+        assertTrue(
+                js.executeAsyncScript(script, badLog, List.of(logKeys.get(1)), List.of())
+                        .toString()
+                        .startsWith("error: The signature by the log key pq.electoral-log.example+"),
+                "the log's changed ML-DSA-44 line");
+        assertEquals(
+                "|witness.pq.example (ML-DSA-44)",
+                js.executeAsyncScript(
+                        script,
+                        note.replace(witnessLine, flipped(witnessLine)),
+                        List.of(logKeys.get(1)),
+                        List.of(witnessKeys.get(1))));
+
+        // the time to check a record's bundle with both kinds, as the page does it
+        String timing = "const done = arguments[arguments.length - 1];"
+                + "(async () => {"
+                + "  const logs = await Promise.all(arguments[1].map((k) => parseVkey(k, 1)));"
+                + "  const witnesses = await Promise.all(arguments[2].map((k) => parseVkey(k, 4)));"
+                + "  const proof = Array.from({ length: 25 }, (_, i) => new Uint8Array(32).fill(i));"
+                + "  const times = [];"
+                + "  for (let i = 0; i < 21; i++) {"
+                + "    const t0 = performance.now();"
+                + "    const note = parseNote(arguments[0]);"
+                + "    await checkLogSignature(note, logs);"
+                + "    const c = await checkCosignatures(note, witnesses);"
+                + "    if (c.valid.length !== 2) throw new Error('not cosigned');"
+                + "    await rootFromInclusion(12345678n, 20000000n, new Uint8Array(32), proof);"
+                + "    times.push(performance.now() - t0);"
+                + "  }"
+                + "  return JSON.stringify({ first_ms: times[0], times_ms: times.slice(1) });"
+                + "})().then(done, (e) => done('error: ' + e.message));";
+        String measured =
+                js.executeAsyncScript(timing, note, logKeys, witnessKeys).toString();
+        assertFalse(measured.startsWith("error"), measured);
+        java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+        com.fasterxml.jackson.databind.JsonNode m =
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(measured);
+        List<Double> times = new ArrayList<>();
+        m.get("times_ms").forEach(t -> times.add(t.asDouble()));
+        java.util.Collections.sort(times);
+        out.put(
+                "what",
+                "Chromium (headless, Debian's): one record's bundle checked as the voter page does it, "
+                        + "the log's Ed25519 and ML-DSA-44 signatures, a witness's cosignature/v1 and subtree/v1, a "
+                        + "25-hash inclusion proof; the first timed run (after the checks above) and the median of 20 more");
+        out.put(
+                "browser",
+                ((org.openqa.selenium.HasCapabilities) browser)
+                        .getCapabilities()
+                        .getBrowserVersion());
+        out.put("first_ms", m.get("first_ms").asDouble());
+        out.put("median_ms", times.get(times.size() / 2));
+        out.put("max_ms", times.get(times.size() - 1));
+        java.nio.file.Files.createDirectories(Path.of("target/voter-page"));
+        new com.fasterxml.jackson.databind.ObjectMapper()
+                .writerWithDefaultPrettyPrinter()
+                .writeValue(Path.of("target/voter-page/post-quantum.json").toFile(), out);
+    }
+
+    /** The signature line with one bit of its signature's middle byte changed. */
+    private static String flipped(String line) {
+        int space = line.lastIndexOf(' ');
+        byte[] blob = java.util.Base64.getDecoder().decode(line.substring(space + 1));
+        blob[blob.length / 2] ^= 1;
+        return line.substring(0, space + 1) + java.util.Base64.getEncoder().encodeToString(blob);
     }
 
     /** A checkpoint of arche2025h1.staging.ct.transparency.dev with public witnesses' cosignatures. */

@@ -17,7 +17,7 @@ import java.util.Map;
  */
 public final class PublishedVoterPage {
     private static final List<String> FILES =
-            List.of("i18n.js", "voter.js", "personal.js", "heads.js", "tiles.js", "voter.css");
+            List.of("i18n.js", "voter.js", "personal.js", "heads.js", "tiles.js", "pq.js", "voter.css");
 
     private PublishedVoterPage() {}
 
@@ -35,6 +35,8 @@ public final class PublishedVoterPage {
             out.put(f, resource(f).getBytes(StandardCharsets.UTF_8));
         }
         out.put("messages.json", languages.messagesJson().getBytes(StandardCharsets.UTF_8));
+        // the ML-DSA-44 modules pq.js imports, at the same paths relative to the page (decision 147)
+        VoterModules.all().forEach((path, text) -> out.put(path, text.getBytes(StandardCharsets.UTF_8)));
         return out;
     }
 

@@ -38,6 +38,7 @@ final class VoterPage {
     private static final String PERSONAL = resource("/voter/personal.js");
     private static final String HEADS = resource("/voter/heads.js");
     private static final String TILES = resource("/voter/tiles.js");
+    private static final String POST_QUANTUM = resource("/voter/pq.js");
     private static final String STYLE = resource("/voter/voter.css");
 
     private final String trust;
@@ -64,6 +65,23 @@ final class VoterPage {
                 file("/voter/personal.js", List.of(), "text/javascript", PERSONAL),
                 file("/voter/heads.js", List.of(), "text/javascript", HEADS),
                 file("/voter/tiles.js", List.of(), "text/javascript", TILES),
+                file("/voter/pq.js", List.of(), "text/javascript", POST_QUANTUM),
+                new Route(
+                        HandlerType.GET,
+                        "/voter/vendor/<path>",
+                        List.of(),
+                        List.of(200, 404),
+                        null,
+                        "text/javascript",
+                        ctx -> {
+                            String module = VoterModules.all().get("vendor/" + ctx.pathParam("path"));
+                            if (module == null) {
+                                throw ApiException.notFound("no such module of the voter page");
+                            }
+                            page(ctx, "text/javascript", module);
+                        },
+                        null,
+                        Role.ANONYMOUS),
                 file("/voter/voter.css", List.of(), "text/css", STYLE),
                 new Route(
                         HandlerType.GET,
@@ -88,15 +106,17 @@ final class VoterPage {
                 List.of(200),
                 null,
                 mediaType,
-                (Context ctx) -> {
-                    ctx.header("Content-Security-Policy", CSP);
-                    ctx.header("X-Content-Type-Options", "nosniff");
-                    ctx.header("Referrer-Policy", "no-referrer");
-                    ctx.header("Cache-Control", "no-cache");
-                    ctx.contentType(mediaType + "; charset=utf-8").result(body);
-                },
+                (Context ctx) -> page(ctx, mediaType, body),
                 null,
                 Role.ANONYMOUS);
+    }
+
+    private static void page(Context ctx, String mediaType, String body) {
+        ctx.header("Content-Security-Policy", CSP);
+        ctx.header("X-Content-Type-Options", "nosniff");
+        ctx.header("Referrer-Policy", "no-referrer");
+        ctx.header("Cache-Control", "no-cache");
+        ctx.contentType(mediaType + "; charset=utf-8").result(body);
     }
 
     private static String resource(String name) {

@@ -61,6 +61,8 @@ class AccessTest {
             Map.entry("GET /voter/personal.js", Role.ANONYMOUS),
             Map.entry("GET /voter/heads.js", Role.ANONYMOUS),
             Map.entry("GET /voter/tiles.js", Role.ANONYMOUS),
+            Map.entry("GET /voter/pq.js", Role.ANONYMOUS),
+            Map.entry("GET /voter/vendor/{path}", Role.ANONYMOUS),
             Map.entry("GET /voter/voter.css", Role.ANONYMOUS),
             Map.entry("GET /voter/trust.json", Role.ANONYMOUS),
             Map.entry("GET /boards", Role.ANONYMOUS),
@@ -418,6 +420,7 @@ class AccessTest {
                 .replace("tile/entries/{path}", "tile/entries/" + tileIndex(operation))
                 .replace("signatures/{path}", "signatures/" + tileIndex(operation))
                 .replace("tile/{path}", "tile/0/" + tileIndex(operation))
+                .replace("vendor/{path}", "vendor/noble-post-quantum/package/ml-dsa.js")
                 .replace("audits/{id}", "audits/no-such-audit")
                 .replace("{grant}", "999999999")
                 .replace("records/{id}", "records/" + recordId);
