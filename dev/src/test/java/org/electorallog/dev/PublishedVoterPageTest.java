@@ -84,6 +84,12 @@ class PublishedVoterPageTest {
                 String steps = chromium.driver.findElement(By.id("steps")).getText();
                 assertTrue(steps.contains("built here from the published tiles"), steps);
                 assertTrue(steps.contains("1 of 1 witness cosigned it (quorum 1)"), steps);
+                // the ML-DSA-44 modules load from the publication too (decision 147)
+                assertEquals(
+                        Boolean.TRUE,
+                        ((org.openqa.selenium.JavascriptExecutor) chromium.driver)
+                                .executeScript("return typeof window.mlDsa44Verify === 'function'"),
+                        "the published page loads its ML-DSA-44 check from the publication");
                 String[] cli = verify(env, nginx.baseUrl() + "/" + BOARD, leaf);
                 assertEquals("0", cli[0], cli[1] + cli[2]);
 
