@@ -15,6 +15,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.electorallog.config.DatabaseLogin;
 import org.electorallog.config.Setting;
+import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.infra.EmbeddedPostgresServer;
 import org.electorallog.infra.EmbeddedStack;
@@ -83,6 +84,13 @@ final class PerfEnvironment implements AutoCloseable {
             signer = NoteSigner.generate("perf.electoral-log.local");
             Files.writeString(keyFile, signer.signerKey());
         }
+        // both kinds of checkpoint signature, ML-DSA-44 on every checkpoint: the heaviest setting (decision 146)
+        Path postQuantumFile = work.resolve("signing-key.mldsa");
+        if (!Files.exists(postQuantumFile)) {
+            Files.writeString(
+                    postQuantumFile, Cosigner.Key.generateMlDsa44(signer.name()).signerKey());
+        }
+        signer = signer.withPostQuantum(Cosigner.Key.parse(Files.readString(postQuantumFile)));
         EmbeddedStack stack = EmbeddedStack.open(work, PG_SETTINGS);
         EventsTopic.ensure(stack.kafkaBootstrap(), Topics.EVENTS, 2, (short) 1);
         EventsTopic.ensure(stack.kafkaBootstrap(), Topics.DEAD_LETTERS, 1, (short) 1);
@@ -144,6 +152,7 @@ final class PerfEnvironment implements AutoCloseable {
         DatabaseLogin a = stack.database();
         return ProjectorSettings.defaults(stack.kafkaBootstrap(), a, work.resolve("streams"), signer)
                 .withCheckpointEvery(checkpointEvery)
+                .withPostQuantumEvery(Duration.ZERO)
                 .withKeyEncryption(keyEncryption)
                 .withBatch(batchRecords, batchWait)
                 .withWarmUp(Setting.WARM_UP_STATEMENTS.defaultNumber())

@@ -84,6 +84,10 @@ final class ProjectorProcess implements AutoCloseable {
         environment.put(Setting.DB_PASSWORD.env, db.password());
         environment.put(Setting.SIGNING_KEY.env, env.signer.signerKey());
         environment.put(
+                Setting.POST_QUANTUM_SIGNING_KEY.env,
+                env.signer.postQuantum().orElseThrow().signerKey());
+        environment.put(Setting.POST_QUANTUM_CHECKPOINT_EVERY_MS.env, "0");
+        environment.put(
                 Setting.STATE_DIR.env,
                 env.work
                         .resolve(name.equals("projector-process") ? "streams-process" : "streams-" + name)
