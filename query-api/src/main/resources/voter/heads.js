@@ -34,7 +34,7 @@ async function checkHeadsLink(board, link, logKeys, witnessKeys, quorum) {
   const headsSigners = await checkLogSignature(headsNote, logKeys);
   step(true, msg('step.signed', { origin: cp.origin, size: msg('count.records', { n: cp.size }), keys: boardSigners }));
   const cos = await checkCosignatures(headsNote, witnessKeys);
-  if (cos.valid.length < quorum) throw shortOfQuorum('err.heads', cos, witnessKeys, quorum);
+  if (!quorumMet(cos, quorum)) throw shortOfQuorum('err.heads', cos, witnessKeys, quorum);
   const entry = b64decode(link.entry);
   const leaf = await sha256(new Uint8Array([0]), entry);
   const root = await rootFromInclusion(BigInt(link.entry_index), heads.size, leaf, link.hashes.map(b64decode));
@@ -61,7 +61,7 @@ async function checkHeadsLink(board, link, logKeys, witnessKeys, quorum) {
   step(true, quorum === 0
     ? msg('step.noQuorum')
     : msg('step.heads.cosigned', {
-      valid: cos.valid.length, total: msg('count.witnesses', { n: witnessKeys.length }), quorum, cosigners: cosigners(cos),
+      valid: cos.valid.length, total: msg('count.witnesses', { n: witnessKeys.length }), quorum: quorumText(quorum), cosigners: cosigners(cos),
     }));
   return cp;
 }

@@ -99,7 +99,55 @@ async function parseVkey(vkey, type) {
   const keyId = (await sha256(te.encode(name + '\n'), new Uint8Array([raw[0]]), pub)).slice(0, 4);
   if (hex(keyId) !== id) throw new NotVerified('err.keyIdMismatch', { key: vkey });
   const text = postQuantum ? name + '+' + id + ' (ML-DSA-44)' : vkey.trim();
-  return { name, keyId, pub, text, postQuantum };
+  return { name, keyId, pub, text, postQuantum, vkey: vkey.trim() };
+}
+
+/**
+ * The witness rule of the server's trust.json when it is a C2SP tlog-policy rather than "k of these
+ * keys" (its quorum -1: groups, such as a witness's Ed25519 and ML-DSA-44 keys that must both cosign,
+ * or nested groups): { witnesses: name -> vkey, groups: name -> { k, members }, quorum, rule }. Null
+ * for a count, and once the voter types keys of their own.
+ */
+let POLICY = null;
+
+/** The witness, group and quorum lines of a tlog-policy the server checked whole. */
+function parsePolicy(text, rule) {
+  const witnesses = new Map();
+  const groups = new Map();
+  let quorum = 'none';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const w = line.split(/[ \t]+/);
+    if (w[0] === 'witness') witnesses.set(w[1], w[2]);
+    if (w[0] === 'group') {
+      const members = w.slice(3);
+      groups.set(w[1], { k: w[2] === 'all' ? members.length : w[2] === 'any' ? 1 : Number(w[2]), members });
+    }
+    if (w[0] === 'quorum') quorum = w[1];
+  }
+  return { witnesses, groups, quorum, rule };
+}
+
+/** C2SP tlog-policy: whether the witness keys (vkeys) whose cosignatures verified witness the quorum. */
+function policyMet(policy, cosigned) {
+  const witnessed = (name) => {
+    if (name === 'none') return true;
+    if (policy.witnesses.has(name)) return cosigned.has(policy.witnesses.get(name));
+    const g = policy.groups.get(name);
+    return g !== undefined && g.members.filter(witnessed).length >= g.k;
+  };
+  return witnessed(policy.quorum);
+}
+
+/** Whether the cosignatures that verified meet the rule: the policy's, else at least `quorum` of them. */
+function quorumMet(cos, quorum) {
+  return POLICY ? policyMet(POLICY, new Set(cos.valid.map((w) => w.vkey))) : cos.valid.length >= quorum;
+}
+
+/** The rule in words for the steps: the policy's, else the number. */
+function quorumText(quorum) {
+  return POLICY ? POLICY.rule : quorum;
 }
 
 /**
@@ -203,7 +251,7 @@ async function checkCosignatures(note, witnessKeys) {
     if (w.postQuantum) {
       const time = mlDsa44Check(w, note, sig.signature);
       if (time === null) invalid.push(w.name + ' (ML-DSA-44)');
-      else valid.push({ name: w.name + ' (ML-DSA-44)', time: new Date(Number(time) * 1000) });
+      else valid.push({ name: w.name + ' (ML-DSA-44)', time: new Date(Number(time) * 1000), vkey: w.vkey });
       continue;
     }
     if (sig.signature.length !== 72) {
@@ -214,7 +262,7 @@ async function checkCosignatures(note, witnessKeys) {
     const time = view.getBigUint64(0);
     const message = concat(te.encode('cosignature/v1\ntime ' + time.toString() + '\n'), te.encode(note.text));
     if (await ed25519Verify(w.pub, sig.signature.slice(8), message)) {
-      valid.push({ name: w.name, time: new Date(Number(time) * 1000) });
+      valid.push({ name: w.name, time: new Date(Number(time) * 1000), vkey: w.vkey });
     } else {
       invalid.push(w.name);
     }
@@ -376,7 +424,7 @@ async function checkBoardCheckpoint(board, logKeys, witnessKeys, quorum) {
 /** The failure when fewer than {@code quorum} trusted witnesses cosigned: {@code what} is 'err' or 'err.heads'. */
 function shortOfQuorum(what, cos, witnessKeys, quorum) {
   return new NotVerified(what + '.quorum' + (cos.invalid.length ? '.invalid' : ''), {
-    valid: cos.valid.length, total: msg('count.witnesses', { n: witnessKeys.length }), quorum, invalid: cos.invalid,
+    valid: cos.valid.length, total: msg('count.witnesses', { n: witnessKeys.length }), quorum: quorumText(quorum), invalid: cos.invalid,
   });
 }
 
@@ -392,11 +440,11 @@ async function checkCheckpointNote(noteText, logKeys, witnessKeys, quorum) {
   const signedBy = await checkLogSignature(note, logKeys);
   step(true, msg('step.signed', { origin: cp.origin, size: msg('count.records', { n: cp.size }), keys: signedBy }));
   const cos = await checkCosignatures(note, witnessKeys);
-  if (cos.valid.length < quorum) throw shortOfQuorum('err', cos, witnessKeys, quorum);
+  if (!quorumMet(cos, quorum)) throw shortOfQuorum('err', cos, witnessKeys, quorum);
   step(true, quorum === 0
     ? msg('step.noQuorum')
     : msg('step.cosigned', {
-      valid: cos.valid.length, total: msg('count.witnesses', { n: witnessKeys.length }), quorum, cosigners: cosigners(cos),
+      valid: cos.valid.length, total: msg('count.witnesses', { n: witnessKeys.length }), quorum: quorumText(quorum), cosigners: cosigners(cos),
     }));
   return cp;
 }
@@ -438,7 +486,7 @@ async function check(event) {
     }
 
     step(true, msg(witnessKeys.length ? 'step.keys' : 'step.keys.noWitness', {
-      logKeys: logKeys.map((k) => k.text), witnessKeys: witnessKeys.map((k) => k.text), quorum,
+      logKeys: logKeys.map((k) => k.text), witnessKeys: witnessKeys.map((k) => k.text), quorum: quorumText(quorum),
       source: msg('keys.from.' + keySource),
     }));
     if (unchecked.length) step(true, msg('step.keys.postQuantum', { keys: unchecked.map((k) => k.text) }));
@@ -537,7 +585,9 @@ async function start() {
       const trust = await (await fetchOk(TILES !== undefined ? 'trust.json' : '/voter/trust.json')).json();
       $('log-keys').value = trust.log_keys.join('\n');
       $('witness-keys').value = trust.witness_keys.join('\n');
-      $('quorum').value = String(trust.quorum);
+      // a rule with groups: the policy decides, the field only says that witnesses are asked for
+      if (trust.quorum < 0) POLICY = parsePolicy(trust.policy, trust.quorum_rule);
+      $('quorum').value = String(trust.quorum < 0 ? 1 : trust.quorum);
       keySource = 'server';
     } catch (e) {
       keySource = 'none';
@@ -547,6 +597,7 @@ async function start() {
   for (const id of ['log-keys', 'witness-keys', 'quorum']) {
     $(id).addEventListener('input', () => {
       keySource = 'typed';
+      POLICY = null; // the voter's own keys: "at least quorum of them"
       renderKeySource();
     });
   }

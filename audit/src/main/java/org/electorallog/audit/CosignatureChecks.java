@@ -1,11 +1,13 @@
 package org.electorallog.audit;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
+import org.electorallog.core.Cosigner;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.SignedNote;
 import org.electorallog.core.WitnessPolicy;
@@ -46,7 +48,7 @@ final class CosignatureChecks {
         Map<Long, CheckpointRow> bySize = new HashMap<>();
         checkpoints.forEach(cp -> bySize.put(cp.size(), cp));
         Map<String, long[]> unchecked = new TreeMap<>(); // witness -> {count, first size}
-        Map<Long, Integer> validBySize = new HashMap<>();
+        Map<Long, List<Cosigner.Verifier>> validBySize = new HashMap<>();
         for (Map.Entry<Long, List<Cosignatures.Stored>> e : stored.entrySet()) {
             long size = e.getKey();
             CheckpointRow cp = bySize.get(size);
@@ -66,7 +68,7 @@ final class CosignatureChecks {
                 }
                 String why = invalid(w, cp, s.line());
                 if (why == null) {
-                    validBySize.merge(size, 1, Integer::sum);
+                    validBySize.computeIfAbsent(size, k -> new ArrayList<>()).add(w.verifier());
                 } else {
                     result.add(
                             Finding.Kind.COSIGNATURE_MISMATCH,
@@ -82,13 +84,14 @@ final class CosignatureChecks {
                 n[0] + " cosignature(s) stored for witness " + witness + " (first at size " + n[1]
                         + ") were not checked: the audit has no key for it (ELECTORAL_LOG_WITNESSES)"));
         for (long size : witnessed) {
-            int valid = validBySize.getOrDefault(size, 0);
-            if (valid < policy.quorum()) {
+            List<Cosigner.Verifier> valid = validBySize.getOrDefault(size, List.of());
+            if (!policy.met(valid)) {
                 result.add(
                         Finding.Kind.COSIGNATURE_MISMATCH,
                         size,
-                        "checkpoint at size " + size + " is marked witnessed with " + valid
-                                + " valid cosignature(s) by the audit's witnesses; the quorum is " + policy.quorum());
+                        "checkpoint at size " + size + " is marked witnessed with " + valid.size()
+                                + " valid cosignature(s) by the audit's witnesses; the quorum is "
+                                + policy.describe());
             }
         }
     }

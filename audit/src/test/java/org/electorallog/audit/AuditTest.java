@@ -328,7 +328,8 @@ class AuditTest {
         AuditResult shortOfQuorum = audit(copy, keys.withWitnesses(both));
         assertTrue(
                 shortOfQuorum.findings(Finding.Kind.COSIGNATURE_MISMATCH).stream()
-                        .anyMatch(f -> f.recordId() == size && f.detail().contains("the quorum is 2")),
+                        .anyMatch(f ->
+                                f.recordId() == size && f.detail().contains("the quorum is the group witnesses (2 of")),
                 shortOfQuorum.toJson());
 
         // B's line is stored, but over another checkpoint body (a size it never cosigned)

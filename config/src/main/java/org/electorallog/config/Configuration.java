@@ -123,6 +123,22 @@ public final class Configuration {
     }
 
     /** A whole-number setting, within the bounds its type declares. */
+    /**
+     * The text of the file a {@code PATH} setting names (UTF-8), or null when it is unset; a file that
+     * cannot be read fails with a message naming the setting.
+     */
+    public String fileText(Setting s) {
+        String path = get(s);
+        if (path == null || path.isBlank()) {
+            return null;
+        }
+        try {
+            return Files.readString(Path.of(path.strip()));
+        } catch (IOException e) {
+            throw new IllegalArgumentException(s.env + ": cannot read '" + path.strip() + "': " + e.getMessage());
+        }
+    }
+
     public long number(Setting s) {
         return (Long) parsed(s, SettingType.Kind.WHOLE);
     }

@@ -153,16 +153,21 @@ public enum Setting {
             of(PROJECTOR, LAUNCHER),
             "OFF",
             "OFF or ENFORCE: on the signed boards, a statement's sender key must be registered for its kind and board at its time (docs/security.md); needs a signature policy"),
+    WITNESS_POLICY_FILE(
+            PATH,
+            of(PROJECTOR, QUERY_API, LAUNCHER),
+            null,
+            "a C2SP tlog-policy file (docs/witnesses.md): its witness lines (with their submission URLs) and its quorum, groups and nested groups included, in place of WITNESSES and WITNESS_QUORUM (set one or the other); the projector asks the witnesses with a URL and marks a checkpoint witnessed when the quorum is met, the query API publishes it with the log's keys and the voter page and the audits check against it"),
     WITNESSES(
             LIST,
             of(PROJECTOR, QUERY_API, LAUNCHER),
             null,
-            "witnesses that cosign checkpoints (docs/witnesses.md): comma-separated '<cosigner vkey> <URL>' pairs; the projector sends them each new checkpoint, the query API names them on the voter page, and the audits (the query API's and `electoral-log audit`) verify the cosignatures stored from them; unset = none"),
+            "witnesses that cosign checkpoints (docs/witnesses.md): comma-separated '<cosigner vkey> <URL>' pairs, the keys listed with one URL being one witness's (Ed25519 and ML-DSA-44: all of them must cosign for it to count); the projector sends them each new checkpoint, the query API names them on the voter page, and the audits (the query API's and `electoral-log audit`) verify the cosignatures stored from them; unset = none"),
     WITNESS_QUORUM(
             TEXT,
             of(PROJECTOR, QUERY_API, LAUNCHER),
             null,
-            "how many of the witnesses must cosign a checkpoint for it to count as witnessed; unset = a majority of them"),
+            "how many of the witnesses (URLs) must cosign a checkpoint for it to count as witnessed; unset = a majority of them"),
     WITNESS_TIMEOUT_MS(
             whole(100, 600_000),
             of(PROJECTOR, LAUNCHER),

@@ -192,6 +192,40 @@ public final class TlogPolicy implements Quorum {
         return logs;
     }
 
+    /**
+     * This policy with {@code logKeys} as its logs, in place of any it lists (the log publishes its
+     * witness rule with its own keys beside each board's checkpoint).
+     */
+    public TlogPolicy withLogs(List<NoteVerifier> logKeys) {
+        StringBuilder sb = new StringBuilder();
+        logKeys.forEach(k -> sb.append("log ").append(k.verifierKey()).append('\n'));
+        for (String line : text.split("\n", -1)) {
+            if (!line.strip().matches("log([ \t].*)?")) {
+                sb.append(line).append('\n');
+            }
+        }
+        return parse(sb.toString().replaceAll("\n+$", "\n"));
+    }
+
+    /**
+     * The quorum as a plain "k of the witnesses" when it is one (quorum none: 0; one witness: 1; a
+     * group whose members are all the witnesses and no group: its threshold); -1 when it has nested
+     * groups or leaves witnesses out, and only {@link #met} can say.
+     */
+    public int flatThreshold() {
+        if (quorum.equals(NONE)) {
+            return 0;
+        }
+        if (witnesses.containsKey(quorum)) {
+            return witnesses.size() == 1 ? 1 : -1;
+        }
+        Group g = groups.get(quorum);
+        boolean flat = groups.size() == 1
+                && g.members().size() == witnesses.size()
+                && g.members().stream().allMatch(witnesses::containsKey);
+        return flat ? g.threshold() : -1;
+    }
+
     /** The log keys, for a signed-note verifier. */
     public List<NoteVerifier> logKeys() {
         return logs.stream().map(Log::key).toList();

@@ -378,6 +378,34 @@ class VoterPageTest {
             }
         }
         assertEquals(2, lines.size(), "the witnessed checkpoint has the witness's two cosignatures");
+        // the server's rule is a policy (the witness counts when both its keys cosigned): one line gone
+        // fails, where "1 of the 2 keys" would have passed
+        String mlDsa = lines.keySet().stream()
+                .filter(w -> !w.equals(org.electorallog.core.WitnessPolicy.id(
+                        Cosigner.Verifier.parse(env.witness().verifierKey()))))
+                .findFirst()
+                .orElseThrow();
+        try (Connection c = connect();
+                PreparedStatement ps = c.prepareStatement(restore)) {
+            ps.setString(1, "");
+            ps.setString(2, BOARD);
+            ps.setString(3, mlDsa);
+            assertEquals(1, ps.executeUpdate());
+        }
+        try {
+            String[] half = check("board=" + BOARD + "&leaf_hash=" + leafHashParameter(), "failed-half-cosigned", null);
+            assertEquals("failed", half[0], half[1]);
+            assertTrue(half[1].contains("Only 1 of the 2 witnesses you trust cosigned"), half[1]);
+            assertTrue(half[1].contains("the group witnesses (1 of"), half[1]);
+        } finally {
+            try (Connection c = connect();
+                    PreparedStatement ps = c.prepareStatement(restore)) {
+                ps.setString(1, lines.get(mlDsa));
+                ps.setString(2, BOARD);
+                ps.setString(3, mlDsa);
+                assertEquals(1, ps.executeUpdate());
+            }
+        }
         execute(blank);
         try {
             String[] r =

@@ -140,7 +140,10 @@ public final class AuditCommand implements Callable<Integer> {
                 covered,
                 covered && policy.mode() == SignaturePolicy.Mode.SENDER_AND_SYSTEM ? policy.systemKeys() : List.of(),
                 AuditOptions.DEFAULT_PAGE,
-                WitnessPolicy.parse(conf.list(Setting.WITNESSES), conf.get(Setting.WITNESS_QUORUM)));
+                WitnessPolicy.of(
+                        conf.fileText(Setting.WITNESS_POLICY_FILE),
+                        conf.list(Setting.WITNESSES),
+                        conf.get(Setting.WITNESS_QUORUM)));
     }
 
     /** An exception as one line: its message, or its class when it has none. */

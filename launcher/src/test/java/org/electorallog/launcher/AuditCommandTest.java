@@ -28,7 +28,7 @@ class AuditCommandTest {
                 "b",
                 List.of());
         assertEquals(2, two.witnesses().witnesses().size());
-        assertEquals(2, two.witnesses().quorum());
+        assertEquals(2, two.witnesses().flatQuorum());
         IllegalArgumentException bad = assertThrows(
                 IllegalArgumentException.class,
                 () -> AuditCommand.options(

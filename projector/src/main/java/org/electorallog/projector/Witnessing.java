@@ -5,11 +5,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.electorallog.config.Configuration;
 import org.electorallog.config.Setting;
+import org.electorallog.core.Cosigner;
 import org.electorallog.core.WitnessPolicy;
 import org.electorallog.statement.HeadsBoard;
 import org.electorallog.store.BoardState;
@@ -70,7 +72,10 @@ public final class Witnessing implements AutoCloseable {
      * without witnesses.
      */
     public static Witnessing start(Configuration conf, ProjectorSettings settings) {
-        WitnessPolicy policy = WitnessPolicy.parse(conf.list(Setting.WITNESSES), conf.get(Setting.WITNESS_QUORUM));
+        WitnessPolicy policy = WitnessPolicy.of(
+                conf.fileText(Setting.WITNESS_POLICY_FILE),
+                conf.list(Setting.WITNESSES),
+                conf.get(Setting.WITNESS_QUORUM));
         Duration timeout = Duration.ofMillis(conf.number(Setting.WITNESS_TIMEOUT_MS));
         long every = Math.max(200, Math.min(5000, settings.checkpointEvery().toMillis()));
         String mode = conf.get(Setting.WITNESS_MODE);
@@ -120,9 +125,9 @@ public final class Witnessing implements AutoCloseable {
                     () -> w.safeRound(witness), 0, every.toMillis(), TimeUnit.MILLISECONDS);
         }
         LOG.info(
-                "witnessing: {} witness(es), quorum {}, {}",
+                "witnessing: {} witness key(s), quorum {}, {}",
                 policy.witnesses().size(),
-                policy.quorum(),
+                policy.describe(),
                 heads == null ? "every board" : "the heads board");
         return w;
     }
@@ -211,9 +216,24 @@ public final class Witnessing implements AutoCloseable {
         if (stored < 0) {
             return;
         }
-        if (db.autocommit(c -> c.markWitnessed(boardId, stored, policy.quorum()))) {
+        if (markIfWitnessed(boardId, stored)) {
             LOG.debug("board {} checkpoint {} witnessed", b.board().name(), stored);
         }
+    }
+
+    /**
+     * Marks the checkpoint witnessed when the witness keys whose cosignatures are stored for it (each
+     * verified before it was stored) meet the policy (C2SP tlog-policy, groups included); whether it
+     * did now.
+     */
+    private boolean markIfWitnessed(short boardId, long size) {
+        return db.autocommit(c -> {
+            Set<String> stored = c.witnessesAt(boardId, size);
+            List<Cosigner.Verifier> cosigned = policy.verifiers().stream()
+                    .filter(v -> stored.contains(WitnessPolicy.id(v)))
+                    .toList();
+            return policy.met(cosigned) && c.markWitnessed(boardId, size);
+        });
     }
 
     /**
@@ -222,7 +242,7 @@ public final class Witnessing implements AutoCloseable {
      * moment apart converge on one size while checkpoints keep coming); else the latest.
      */
     private CheckpointRow target(LogWriter c, short boardId, WitnessPolicy.Entry witness, long last) {
-        Optional<Long> help = c.shortOfQuorum(boardId, witness.id(), last, policy.quorum());
+        Optional<Long> help = c.shortOfQuorum(boardId, witness.id(), last);
         if (help.isPresent()) {
             Optional<CheckpointRow> cp = c.checkpointAt(boardId, help.get());
             if (cp.isPresent()) {

@@ -210,6 +210,78 @@ class WitnessingTest {
         }
     }
 
+    /**
+     * Issue 68: the projector marks a checkpoint witnessed by a C2SP tlog-policy file with nested
+     * groups, one of which needs a witness's ML-DSA-44 key: the same witness's Ed25519 cosignature
+     * alone does not meet it; once that witness cosigns with both keys (one answer), it is met.
+     */
+    @Test
+    void aPolicyFileWhoseQuorumNeedsAnMlDsa44CosignatureDecidesTheWitnessedMark() throws Exception {
+        ProjectorHarness h = new ProjectorHarness("witnessing-policy", 1);
+        DatabaseLogin db = h.stack.database();
+        String url = h.createDatabase("witnessing_policy_" + System.nanoTime());
+        ProjectorSettings settings = h.settings.withDatabase(db.atUrl(url)).withCheckpointEvery(Duration.ZERO);
+        Path dir = Files.createDirectories(Path.of("target/witnessing-policy-" + System.nanoTime()));
+        Cosigner.Key aEd = Cosigner.Key.generate("a.witness.test");
+        Cosigner.Key aPq = Cosigner.Key.generateMlDsa44("a.witness.test");
+        Cosigner.Key bEd = Cosigner.Key.generate("b.witness.test");
+        FollowedLogs follows = FollowedLogs.parse(
+                List.of(settings.originPrefix() + "* " + settings.signer().verifierKey()));
+        // witness A starts with its Ed25519 key only; B cosigns with Ed25519
+        WitnessServer a = WitnessServer.start(
+                "127.0.0.1", 0, aEd, follows, dir.resolve("a"), true, WitnessServer.Options.defaults());
+        int aPort = a.port();
+        WitnessServer b = WitnessServer.start(
+                "127.0.0.1", 0, bEd, follows, dir.resolve("b"), true, WitnessServer.Options.defaults());
+        Path policyFile = dir.resolve("policy");
+        Files.writeString(
+                policyFile,
+                "# A with both kinds, and B\n"
+                        + "witness a-ed " + aEd.verifierKey() + " http://127.0.0.1:" + aPort + "\n"
+                        + "witness a-pq " + aPq.verifierKey() + " http://127.0.0.1:" + aPort + "\n"
+                        + "witness b " + bEd.verifierKey() + " http://127.0.0.1:" + b.port() + "\n"
+                        + "group a all a-ed a-pq\n"
+                        + "group both all a b\n"
+                        + "quorum both\n");
+        WitnessPolicy policy = WitnessPolicy.of(
+                org.electorallog.config.Configuration.load(
+                                java.util.Map.of("ELECTORAL_LOG_WITNESS_POLICY_FILE", policyFile.toString()))
+                        .fileText(org.electorallog.config.Setting.WITNESS_POLICY_FILE),
+                List.of(),
+                null);
+        String board = "policy-board";
+        try (Projector p = Projector.start(settings);
+                Witnessing witnessing = Witnessing.unscheduled(policy, settings, Duration.ofSeconds(5), false);
+                ElectoralLogProducer producer =
+                        ElectoralLogProducer.create(ElectoralLogProducer.defaults(h.stack.kafkaBootstrap()), h.topic)) {
+            publish(producer, board, 0, 20);
+            h.awaitProjected(url, h.endOffsets(), Duration.ofMinutes(1));
+            for (WitnessPolicy.Entry w : policy.witnesses()) {
+                witnessing.round(w);
+            }
+            assertEquals(2, cosigners(url, db, board, 20), "A's Ed25519 and B's cosignatures are stored");
+            assertNull(witnessedAt(url, db, board, 20), "A's ML-DSA-44 cosignature is missing: not witnessed");
+            assertEquals(0, witnessedSize(url, db, board));
+
+            // A comes back with both keys: its answer holds both lines, and the quorum is met
+            a.close();
+            a = WitnessServer.start(
+                    "127.0.0.1",
+                    aPort,
+                    List.of(aEd, aPq),
+                    follows,
+                    dir.resolve("a"),
+                    false,
+                    WitnessServer.Options.defaults());
+            witnessing.round(policy.witnesses().get(1)); // the ML-DSA-44 entry asks A
+            assertEquals(3, cosigners(url, db, board, 20));
+            assertEquals(20, witnessedSize(url, db, board), "witnessed by the policy");
+        } finally {
+            a.close();
+            b.close();
+        }
+    }
+
     static void publish(ElectoralLogProducer producer, String board, int from, int to) throws Exception {
         for (int i = from; i < to; i++) {
             producer.publish(ProjectorHarness.statement(board, "w-" + i, 1000 + i));

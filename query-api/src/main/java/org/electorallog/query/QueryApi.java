@@ -73,10 +73,7 @@ public final class QueryApi implements AutoCloseable {
         HeadLinkService headLinks = new HeadLinkService(reads, fullTiles);
         ProofService proofs = new ProofService(reads, fullTiles, headLinks);
         routes.addAll(new OperationsRoutes(db, settings, metrics, schema).routes());
-        TlogPolicy policy = TlogPolicy.of(
-                settings.logKeys(),
-                settings.witnesses().verifiers(),
-                settings.witnesses().quorum());
+        TlogPolicy policy = settings.witnesses().rule().withLogs(settings.logKeys());
         routes.addAll(new PublicRoutes(
                         reader, proofs, headLinks, new BallotLocator(reads, headLinks), cursors, access, policy)
                 .routes());

@@ -78,7 +78,10 @@ public final class QueryApiConfig {
                 .withAccess(access(conf))
                 .withVerifierMemory(Path.of(conf.get(Setting.VERIFIER_MEMORY)))
                 .withRegistrar(registrar(conf, owner.jdbcUrl()))
-                .withWitnesses(WitnessPolicy.parse(conf.list(Setting.WITNESSES), conf.get(Setting.WITNESS_QUORUM)))
+                .withWitnesses(WitnessPolicy.of(
+                        conf.fileText(Setting.WITNESS_POLICY_FILE),
+                        conf.list(Setting.WITNESSES),
+                        conf.get(Setting.WITNESS_QUORUM)))
                 .withVoterLanguages(voterLanguages(conf));
     }
 

@@ -51,7 +51,13 @@ final class VoterPage {
         logKeys.forEach(k -> keys.add(k.verifierKey()));
         ArrayNode ws = t.putArray("witness_keys");
         witnesses.verifiers().forEach(v -> ws.add(v.verifierKey()));
-        t.put("quorum", witnesses.quorum());
+        // a plain "k of these keys" is a number; a rule with groups (a witness's two keys, nested
+        // groups) is the C2SP tlog-policy itself, which the page evaluates (quorum -1)
+        t.put("quorum", witnesses.flatQuorum());
+        if (witnesses.flatQuorum() < 0) {
+            t.put("policy", witnesses.rule().text());
+            t.put("quorum_rule", witnesses.describe());
+        }
         this.trust = t.toString();
     }
 

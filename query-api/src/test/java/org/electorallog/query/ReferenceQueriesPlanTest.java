@@ -666,9 +666,11 @@ class ReferenceQueriesPlanTest {
         JsonNode last = assertReadsAtMost(4, sql(Cosignatures.LAST_SIZE_SQL, big, "witness.example+01020304"));
         assertTrue(last.toString().contains("checkpoint_cosignatures_witness"), last.toString());
         JsonNode shortOfQuorum = assertReadsAtMost(
-                4, sql(Cosignatures.SHORT_OF_QUORUM_SQL, big, size - 1000, 2, "witness.example+01020304"));
+                4, sql(Cosignatures.SHORT_OF_QUORUM_SQL, big, size - 1000, "witness.example+01020304", big));
         assertTrue(shortOfQuorum.toString().contains("checkpoint_cosignatures_pkey"), shortOfQuorum.toString());
         JsonNode at = assertReadsAtMost(2, sql(Checkpoints.AT_SQL, big, size));
+        JsonNode cosigners = assertReadsAtMost(4, sql(Cosignatures.WITNESSES_AT_SQL, big, size));
+        assertTrue(cosigners.toString().contains("checkpoint_cosignatures_pkey"), cosigners.toString());
         assertTrue(at.toString().contains("checkpoints_pkey"), at.toString());
         // the history a report reads (GET .../checkpoint?from=N): one forward probe and its lines
         JsonNode from = assertReadsAtMost(tipBound(), sql(Checkpoints.COSIGNED_FROM_SQL, big, size / 2));

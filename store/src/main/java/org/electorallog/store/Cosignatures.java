@@ -9,8 +9,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /** Table {@code checkpoint_cosignatures} (V13): witness cosignatures of signed checkpoints. */
 public final class Cosignatures {
@@ -26,12 +28,19 @@ public final class Cosignatures {
             "SELECT max(size) FROM checkpoint_cosignatures WHERE board_id = ? AND witness = ?";
 
     /**
-     * The largest checkpoint after {@code afterSize} that some witnesses cosigned but fewer than the
-     * quorum, and not {@code witness} (the primary key's range from afterSize on).
+     * The largest checkpoint after {@code afterSize} that some witnesses cosigned, that is not marked
+     * witnessed (its quorum, a policy the projector decides in Java, is not met), and that {@code
+     * witness} has not cosigned (the primary key's range from afterSize on, a checkpoints primary-key
+     * probe a size).
      */
-    public static final String SHORT_OF_QUORUM_SQL = "SELECT size FROM checkpoint_cosignatures "
-            + "WHERE board_id = ? AND size > ? GROUP BY size HAVING count(*) < ? AND bool_and(witness <> ?) "
-            + "ORDER BY size DESC LIMIT 1";
+    public static final String SHORT_OF_QUORUM_SQL = "SELECT k.size FROM checkpoint_cosignatures k "
+            + "WHERE k.board_id = ? AND k.size > ? GROUP BY k.size HAVING bool_and(k.witness <> ?) "
+            + "AND NOT EXISTS (SELECT 1 FROM checkpoints c WHERE c.board_id = ? AND c.size = k.size "
+            + "AND c.witnessed IS NOT NULL) ORDER BY k.size DESC LIMIT 1";
+
+    /** The witness keys that cosigned one checkpoint (the primary key's prefix). */
+    public static final String WITNESSES_AT_SQL =
+            "SELECT witness FROM checkpoint_cosignatures WHERE board_id = ? AND size = ?";
 
     /** Every cosignature of a board's checkpoints, by size and witness (the primary key, whole board). */
     public static final String OF_BOARD_SQL =
@@ -63,17 +72,32 @@ public final class Cosignatures {
      * this, witnesses asked a moment apart while checkpoints keep coming would each cosign another
      * size and no size would reach the quorum while voting goes on.
      */
-    public static Optional<Long> shortOfQuorum(Connection c, short boardId, String witness, long afterSize, int quorum)
+    public static Optional<Long> shortOfQuorum(Connection c, short boardId, String witness, long afterSize)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(SHORT_OF_QUORUM_SQL)) {
             ps.setShort(1, boardId);
             ps.setLong(2, afterSize);
-            ps.setInt(3, quorum);
-            ps.setString(4, witness);
+            ps.setString(3, witness);
+            ps.setShort(4, boardId);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
             }
         }
+    }
+
+    /** The witness keys ({@code <name>+<hex key ID>}) whose cosignature of the checkpoint is stored. */
+    public static Set<String> witnessesAt(Connection c, short boardId, long size) throws SQLException {
+        Set<String> out = new TreeSet<>();
+        try (PreparedStatement ps = c.prepareStatement(WITNESSES_AT_SQL)) {
+            ps.setShort(1, boardId);
+            ps.setLong(2, size);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+        }
+        return out;
     }
 
     /** Stores a verified cosignature; a second one by the same witness on the same checkpoint does nothing. */
@@ -131,14 +155,11 @@ public final class Cosignatures {
      * Marks the checkpoint witnessed when at least {@code quorum} witnesses cosigned it and it is not
      * marked yet; true when this call marked it.
      */
-    public static boolean markWitnessed(Connection c, short boardId, long size, int quorum) throws SQLException {
+    public static boolean markWitnessed(Connection c, short boardId, long size) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "UPDATE checkpoints SET witnessed = now() "
-                        + "WHERE board_id = ? AND size = ? AND witnessed IS NULL AND (SELECT count(*) FROM "
-                        + "checkpoint_cosignatures k WHERE k.board_id = checkpoints.board_id AND k.size = checkpoints.size) >= ?")) {
+                "UPDATE checkpoints SET witnessed = now() WHERE board_id = ? AND size = ? AND witnessed IS NULL")) {
             ps.setShort(1, boardId);
             ps.setLong(2, size);
-            ps.setInt(3, quorum);
             return ps.executeUpdate() == 1;
         }
     }

@@ -200,17 +200,26 @@ public final class LogWriter {
                 "reading a witness's last cosigned size", () -> Cosignatures.lastSize(c, boardId, witness));
     }
 
-    /** Marks a checkpoint witnessed once it has {@code quorum} cosignatures; whether it did now. */
-    public boolean markWitnessed(short boardId, long size, int quorum) {
+    /**
+     * Marks a checkpoint witnessed (the caller decided that its stored cosignatures meet the policy);
+     * whether it did now.
+     */
+    public boolean markWitnessed(short boardId, long size) {
         return ProjectionException.wrap(
-                "marking a checkpoint witnessed", () -> Cosignatures.markWitnessed(c, boardId, size, quorum));
+                "marking a checkpoint witnessed", () -> Cosignatures.markWitnessed(c, boardId, size));
     }
 
-    /** A size above {@code afterSize} that {@code witness} has not cosigned and the quorum lacks. */
-    public Optional<Long> shortOfQuorum(short boardId, String witness, long afterSize, int quorum) {
+    /** The witness keys whose cosignature of the checkpoint at {@code size} is stored. */
+    public Set<String> witnessesAt(short boardId, long size) {
+        return ProjectionException.wrap(
+                "reading a checkpoint's cosigners", () -> Cosignatures.witnessesAt(c, boardId, size));
+    }
+
+    /** A size above {@code afterSize}, cosigned by some, not yet witnessed, that {@code witness} has not cosigned. */
+    public Optional<Long> shortOfQuorum(short boardId, String witness, long afterSize) {
         return ProjectionException.wrap(
                 "reading checkpoints short of their quorum",
-                () -> Cosignatures.shortOfQuorum(c, boardId, witness, afterSize, quorum));
+                () -> Cosignatures.shortOfQuorum(c, boardId, witness, afterSize));
     }
 
     private interface Step {

@@ -31,19 +31,20 @@ class CosignaturesTest {
                 for (long size : new long[] {100, 110, 120}) {
                     Checkpoints.add(c, board, new CheckpointRow(size, new byte[32], "note " + size + "\n"));
                 }
-                // w1 cosigned 100; w2 and w3 nothing yet; quorum 2
+                // w1 cosigned 100; w2 and w3 nothing yet; the quorum (decided by the projector) not met
                 Cosignatures.add(c, board, 100, "w1+00000001", "— w1 AAAA\n", 1_780_000_000L);
-                assertEquals(Optional.of(100L), Cosignatures.shortOfQuorum(c, board, "w2+00000002", 0, 2));
+                assertEquals(Optional.of(100L), Cosignatures.shortOfQuorum(c, board, "w2+00000002", 0));
                 assertEquals(
                         Optional.empty(),
-                        Cosignatures.shortOfQuorum(c, board, "w1+00000001", 100, 2),
+                        Cosignatures.shortOfQuorum(c, board, "w1+00000001", 100),
                         "w1 is not asked to help itself");
-                assertFalse(Cosignatures.markWitnessed(c, board, 100, 2), "one cosignature is short of 2");
-                // w2 helps: 100 reaches the quorum, nobody is asked for it any more
+                assertEquals(java.util.Set.of("w1+00000001"), Cosignatures.witnessesAt(c, board, 100));
+                // w2 helps: 100 meets the quorum, is marked, and nobody is asked for it any more
                 Cosignatures.add(c, board, 100, "w2+00000002", "— w2 BBBB\n", 1_780_000_001L);
-                assertTrue(Cosignatures.markWitnessed(c, board, 100, 2));
-                assertFalse(Cosignatures.markWitnessed(c, board, 100, 2), "marked once");
-                assertEquals(Optional.empty(), Cosignatures.shortOfQuorum(c, board, "w3+00000003", 0, 2));
+                assertEquals(java.util.Set.of("w1+00000001", "w2+00000002"), Cosignatures.witnessesAt(c, board, 100));
+                assertTrue(Cosignatures.markWitnessed(c, board, 100));
+                assertFalse(Cosignatures.markWitnessed(c, board, 100), "marked once");
+                assertEquals(Optional.empty(), Cosignatures.shortOfQuorum(c, board, "w3+00000003", 0));
                 assertEquals(
                         100,
                         BoardTips.witnessedTip(c, "b")
@@ -52,7 +53,7 @@ class CosignaturesTest {
                                 .size());
                 // w1 went on to 120 alone: w2 (last 100) is asked for 120, not for 110, which nobody cosigned
                 Cosignatures.add(c, board, 120, "w1+00000001", "— w1 CCCC\n", 1_780_000_002L);
-                assertEquals(Optional.of(120L), Cosignatures.shortOfQuorum(c, board, "w2+00000002", 100, 2));
+                assertEquals(Optional.of(120L), Cosignatures.shortOfQuorum(c, board, "w2+00000002", 100));
                 assertEquals(120, Cosignatures.lastSize(c, board, "w1+00000001"));
                 assertEquals(0, Cosignatures.lastSize(c, board, "w3+00000003"));
                 assertEquals(List.of("— w1 CCCC\n"), Cosignatures.lines(c, board, 120));
