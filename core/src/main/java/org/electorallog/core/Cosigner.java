@@ -49,7 +49,6 @@ public final class Cosigner {
     public static final int ML_DSA_44_SIGNATURE_BYTES = 2420;
 
     private static final byte[] SUBTREE_LABEL = "subtree/v1\n\0".getBytes(StandardCharsets.US_ASCII);
-    private static final String PRIVATE_PREFIX = "PRIVATE+KEY+";
 
     private Cosigner() {}
 
@@ -159,33 +158,20 @@ public final class Cosigner {
          * transparency-dev/formats' cosigner does with such keys; type 0x06 is an ML-DSA-44 seed.
          */
         public static Key parse(String signerKey) {
-            String s = signerKey.strip();
-            if (!s.startsWith(PRIVATE_PREFIX)) {
-                throw new IllegalArgumentException("signer key must start with " + PRIVATE_PREFIX);
-            }
-            String[] parts = s.substring(PRIVATE_PREFIX.length()).split("\\+", 3);
-            if (parts.length != 3) {
-                throw new IllegalArgumentException("signer key must be PRIVATE+KEY+<name>+<hex id>+<base64 key>");
-            }
-            byte[] raw;
-            try {
-                raw = Base64.getDecoder().decode(parts[2]);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("signer key has bad base64: " + e.getMessage());
-            }
-            if (raw.length == 33 && raw[0] == NoteVerifier.ALG_ED25519) {
-                NoteSigner signer = NoteSigner.parse(s);
+            SignerKeyText k = SignerKeyText.parse(signerKey);
+            if (k.is(NoteVerifier.ALG_ED25519, 32)) {
+                NoteSigner signer = NoteSigner.parse(signerKey);
                 return new Key(signer.name(), ALG_COSIGNATURE_V1, signer.seed());
             }
-            if (raw.length != 33 || raw[0] != ALG_SUBTREE_V1) {
+            if (!k.is(ALG_SUBTREE_V1, 32)) {
                 throw new IllegalArgumentException(
                         "signer key must hold an Ed25519 seed (0x01 + 32 bytes) or an ML-DSA-44 seed (0x06 + 32 bytes)");
             }
-            Key k = new Key(parts[0], ALG_SUBTREE_V1, Arrays.copyOfRange(raw, 1, 33));
-            if (!Hex.encode(k.keyId()).equals(parts[1])) {
-                throw new IllegalArgumentException("signer key ID " + parts[1] + " does not match its key");
+            Key key = new Key(k.name(), ALG_SUBTREE_V1, k.material());
+            if (!Hex.encode(key.keyId()).equals(k.keyIdHex())) {
+                throw new IllegalArgumentException("signer key ID " + k.keyIdHex() + " does not match its key");
             }
-            return k;
+            return key;
         }
 
         private static byte[] randomSeed() {
@@ -222,11 +208,7 @@ public final class Cosigner {
             if (mlDsa == null) {
                 throw new IllegalStateException("an Ed25519 cosigner key's private form is its signed-note key");
             }
-            byte[] typed = new byte[33];
-            typed[0] = ALG_SUBTREE_V1;
-            System.arraycopy(mlDsa.getSeed(), 0, typed, 1, 32);
-            return PRIVATE_PREFIX + name + "+" + Hex.encode(keyId()) + "+"
-                    + Base64.getEncoder().encodeToString(typed);
+            return SignerKeyText.format(name, keyId(), ALG_SUBTREE_V1, mlDsa.getSeed());
         }
 
         /** The cosignature line over {@code checkpointBody} at {@code timestamp} (POSIX seconds). */

@@ -18,7 +18,6 @@ import org.bouncycastle.crypto.signers.Ed25519Signer;
  * thread-safe (each signature uses a fresh signer object).
  */
 public final class NoteSigner {
-    private static final String PRIVATE_PREFIX = "PRIVATE+KEY+";
     private final String name;
     private final Ed25519PrivateKeyParameters key;
     private final byte[] publicKey;
@@ -79,28 +78,13 @@ public final class NoteSigner {
 
     /** Parses a {@code PRIVATE+KEY+name+hex+base64} signer key, checking its key ID. */
     public static NoteSigner parse(String signerKey) {
-        String s = signerKey.strip();
-        if (!s.startsWith(PRIVATE_PREFIX)) {
-            throw new IllegalArgumentException("signer key must start with " + PRIVATE_PREFIX);
-        }
-        String[] parts = s.substring(PRIVATE_PREFIX.length()).split("\\+", 3);
-        if (parts.length != 3) {
-            throw new IllegalArgumentException("signer key must be PRIVATE+KEY+<name>+<hex id>+<base64 key>");
-        }
-        byte[] raw;
-        try {
-            raw = Base64.getDecoder().decode(parts[2]);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("signer key has bad base64: " + e.getMessage());
-        }
-        if (raw.length != 33 || raw[0] != NoteVerifier.ALG_ED25519) {
+        SignerKeyText k = SignerKeyText.parse(signerKey);
+        if (!k.is(NoteVerifier.ALG_ED25519, 32)) {
             throw new IllegalArgumentException("signer key must hold an Ed25519 seed (0x01 + 32 bytes)");
         }
-        byte[] seed = new byte[32];
-        System.arraycopy(raw, 1, seed, 0, 32);
-        NoteSigner signer = new NoteSigner(parts[0], seed);
-        if (!Hex.encode(signer.keyId).equals(parts[1])) {
-            throw new IllegalArgumentException("signer key ID " + parts[1] + " does not match its key");
+        NoteSigner signer = new NoteSigner(k.name(), k.material());
+        if (!Hex.encode(signer.keyId).equals(k.keyIdHex())) {
+            throw new IllegalArgumentException("signer key ID " + k.keyIdHex() + " does not match its key");
         }
         return signer;
     }
@@ -146,11 +130,7 @@ public final class NoteSigner {
 
     /** The private signer key string. Keep it secret; never log it. */
     public String signerKey() {
-        byte[] typed = new byte[33];
-        typed[0] = NoteVerifier.ALG_ED25519;
-        System.arraycopy(key.getEncoded(), 0, typed, 1, 32);
-        return PRIVATE_PREFIX + name + "+" + Hex.encode(keyId) + "+"
-                + Base64.getEncoder().encodeToString(typed);
+        return SignerKeyText.format(name, keyId, NoteVerifier.ALG_ED25519, key.getEncoded());
     }
 
     /** Raw Ed25519 signature over {@code message}. */

@@ -87,17 +87,7 @@ public final class Cosignatures {
 
     /** The witness keys ({@code <name>+<hex key ID>}) whose cosignature of the checkpoint is stored. */
     public static Set<String> witnessesAt(Connection c, short boardId, long size) throws SQLException {
-        Set<String> out = new TreeSet<>();
-        try (PreparedStatement ps = c.prepareStatement(WITNESSES_AT_SQL)) {
-            ps.setShort(1, boardId);
-            ps.setLong(2, size);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getString(1));
-                }
-            }
-        }
-        return out;
+        return new TreeSet<>(texts(c, WITNESSES_AT_SQL, boardId, size));
     }
 
     /** Stores a verified cosignature; a second one by the same witness on the same checkpoint does nothing. */
@@ -138,8 +128,13 @@ public final class Cosignatures {
 
     /** The cosignature lines of the checkpoint at {@code size}, by witness. */
     public static List<String> lines(Connection c, short boardId, long size) throws SQLException {
+        return texts(c, LINES_SQL, boardId, size);
+    }
+
+    /** The one text column of {@code sql}'s rows for one checkpoint (board ID, size). */
+    private static List<String> texts(Connection c, String sql, short boardId, long size) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(LINES_SQL)) {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setShort(1, boardId);
             ps.setLong(2, size);
             try (ResultSet rs = ps.executeQuery()) {
