@@ -191,6 +191,33 @@ class WitnessServerTest {
                 "lowercase hex only");
     }
 
+    /**
+     * Issue 68: a witness with an Ed25519 and an ML-DSA-44 key answers with both cosignatures, each
+     * verifying under its vkey (cosignature/v1, subtree/v1), at one time; the monitoring GET serves
+     * both and {@code GET /} names both keys.
+     */
+    @Test
+    void aWitnessWithBothKindsOfKeyCosignsWithBoth() throws Exception {
+        server.close();
+        Cosigner.Key pq = Cosigner.Key.generateMlDsa44("witness.example/w1");
+        FollowedLogs logs = FollowedLogs.parse(List.of("log.example/* " + logKey.verifierKey()));
+        server = WitnessServer.start("127.0.0.1", 0, List.of(witnessKey, pq), logs, state, true, OPTIONS);
+        assertEquals(List.of(witnessKey.verifierKey(), pq.verifierKey()), server.verifierKeys());
+        log.grow(12);
+        HttpResponse<String> r = add(log.request(0, 12));
+        assertEquals(200, r.statusCode(), r.body());
+        assertEquals(2, r.body().lines().count(), r.body());
+        SignedNote cosigned = SignedNote.parse(log.checkpoint(12) + r.body());
+        long edTime = Cosigner.Verifier.parse(witnessKey.verifierKey()).verify(cosigned);
+        assertEquals(edTime, Cosigner.Verifier.parse(pq.verifierKey()).verify(cosigned), "one time for both");
+        String hash = org.electorallog.core.Hex.encode(
+                org.electorallog.core.Hashes.sha256(log.origin.getBytes(StandardCharsets.UTF_8)));
+        SignedNote served = SignedNote.parse(get("/" + hash + "/checkpoint").body());
+        assertEquals(3, served.signatures().size(), "the log's and the witness's two");
+        Cosigner.Verifier.parse(pq.verifierKey()).verify(served);
+        assertTrue(get("/").body().contains(pq.verifierKey()), "GET / names both keys");
+    }
+
     /** An origin may hold spaces (C2SP tlog-checkpoint; "go.sum database tree" is a real one). */
     @Test
     void followsAnOriginWithSpaces() throws Exception {
