@@ -465,7 +465,7 @@ class VoterPageTest {
      * by a witness: each key alone verifies it, one changed byte in a signature line refuses it; and the
      * time the page takes to check a record's bundle with both kinds (both log signatures, both
      * cosignatures, a 25-hash inclusion proof), written to {@code dev/target/voter-page/post-quantum.json}
-     * for docs/perf.md (measured, not asserted).
+     * for perf/post-quantum (measured, not asserted).
      */
     @Test
     void thePagesMlDsa44ChecksAcceptTheSignaturesAndRefuseAChangedByte() throws Exception {
