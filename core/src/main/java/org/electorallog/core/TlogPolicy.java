@@ -154,40 +154,6 @@ public final class TlogPolicy implements Quorum {
         return new TlogPolicy(logs, witnesses, groups, quorum, text);
     }
 
-    /**
-     * The policy that this project's older settings stand for: the log keys, the witnesses, and at
-     * least {@code quorum} of them (one group {@code quorum} of them all; {@code quorum none} for 0).
-     */
-    public static TlogPolicy of(List<NoteVerifier> logKeys, List<Cosigner.Verifier> witnessKeys, int quorum) {
-        if (quorum < 0 || quorum > witnessKeys.size()) {
-            throw new IllegalArgumentException(
-                    "the quorum must be between 0 and the " + witnessKeys.size() + " witness key(s), not " + quorum);
-        }
-        StringBuilder sb = new StringBuilder();
-        logKeys.forEach(k -> sb.append("log ").append(k.verifierKey()).append('\n'));
-        List<String> names = new ArrayList<>();
-        for (Cosigner.Verifier w : witnessKeys) {
-            String name = "w" + (names.size() + 1) + "-" + w.name();
-            names.add(name);
-            sb.append("witness ")
-                    .append(name)
-                    .append(' ')
-                    .append(w.verifierKey())
-                    .append('\n');
-        }
-        if (quorum == 0) {
-            sb.append("quorum none\n");
-        } else {
-            sb.append("group witnesses ")
-                    .append(quorum)
-                    .append(' ')
-                    .append(String.join(" ", names))
-                    .append('\n');
-            sb.append("quorum witnesses\n");
-        }
-        return parse(sb.toString());
-    }
-
     public List<Log> logs() {
         return logs;
     }

@@ -54,11 +54,20 @@ class TlogPolicyTest {
 
     @Test
     void theOlderSettingsAreAPolicyAndQuorumNoneAsksForNoWitness() {
-        TlogPolicy two = TlogPolicy.of(List.of(NoteVerifier.parse(log.verifierKey())), x, 2);
+        // the older settings: a key and a URL a witness (WitnessPolicy), then published with the log's key
+        List<String> entries = new java.util.ArrayList<>();
+        for (int i = 0; i < x.size(); i++) {
+            entries.add(x.get(i).verifierKey() + " http://w" + i + ".example");
+        }
+        TlogPolicy two =
+                WitnessPolicy.parse(entries, "2").rule().withLogs(List.of(NoteVerifier.parse(log.verifierKey())));
+        assertEquals(
+                List.of(log.verifierKey()),
+                two.logKeys().stream().map(NoteVerifier::verifierKey).toList());
         assertTrue(two.met(List.of(x.get(1), x.get(2))));
         assertFalse(two.met(List.of(x.get(1))));
         assertEquals(two.text(), TlogPolicy.parse(two.text()).text(), "what it publishes parses to itself");
-        TlogPolicy none = TlogPolicy.of(List.of(NoteVerifier.parse(log.verifierKey())), List.of(), 0);
+        TlogPolicy none = WitnessPolicy.NONE.rule().withLogs(List.of(NoteVerifier.parse(log.verifierKey())));
         assertTrue(none.met(List.of()));
         assertEquals("no witness (quorum none)", none.rule());
         TlogPolicy single = TlogPolicy.parse("witness only " + x.get(0).verifierKey() + "\nquorum only\n");

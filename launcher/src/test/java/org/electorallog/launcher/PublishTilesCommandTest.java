@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.electorallog.config.Setting;
 import org.electorallog.core.NoteVerifier;
-import org.electorallog.core.TlogPolicy;
+import org.electorallog.core.WitnessPolicy;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.testkit.Poll;
 import org.electorallog.verifier.LogEndpoint;
@@ -50,11 +50,10 @@ class PublishTilesCommandTest {
             Path policy = dir.resolveSibling(dir.getFileName() + ".policy");
             Files.writeString(
                     policy,
-                    TlogPolicy.of(
-                                    List.of(NoteVerifier.parse(
-                                            log.settings.signer().verifierKey())),
-                                    List.of(),
-                                    0)
+                    WitnessPolicy.NONE
+                            .rule()
+                            .withLogs(List.of(
+                                    NoteVerifier.parse(log.settings.signer().verifierKey())))
                             .text());
             assertEquals(
                     0,
