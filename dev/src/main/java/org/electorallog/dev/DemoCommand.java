@@ -23,12 +23,15 @@ import org.electorallog.core.SignedNote;
 import org.electorallog.core.TlogProof;
 import org.electorallog.infra.ExitOrder;
 import org.electorallog.launcher.ExportCommand;
+import org.electorallog.launcher.MirrorCommand;
 import org.electorallog.launcher.VerifyBoardCommand;
 import org.electorallog.launcher.VerifyExportCommand;
+import org.electorallog.mirror.MirrorServer;
 import org.electorallog.verifier.BoardVerifier;
 import org.electorallog.verifier.TlogFiles;
 import org.electorallog.verifier.Verification;
 import org.electorallog.verifier.VerifyOptions;
+import org.electorallog.witness.FollowedLogs;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -123,6 +126,7 @@ public final class DemoCommand implements Callable<Integer> {
                     sealed, whole.entries(), whole.root(), whole.sealedSize(), whole.signed(), whole.unsigned());
             exportAndVerify(env, sealed);
             report(env, sealed);
+            mirror(env, sealed);
             System.out.printf(
                     "  %,d records on %d boards, %d inclusion proofs verified against signed checkpoints, %.1f s%n",
                     total, results.size(), verified, (System.nanoTime() - t0) / 1e9);
@@ -213,6 +217,66 @@ public final class DemoCommand implements Callable<Integer> {
                 + env.api().baseUrl() + " --board " + board + " --policy " + policy + " --report " + file);
         if (new CommandLine(new VerifyBoardCommand(indented(), System.err)).execute(args) != 0) {
             throw new ProofException("verify-board --report refused the sealed board " + board);
+        }
+    }
+
+    /**
+     * Issue 68 item 4: a mirror (C2SP tlog-mirror) an observer runs, with keys of both kinds, fed the
+     * sealed board by {@code mirror push} from the query API (every package checked against the
+     * checkpoint before it is stored), then verify-board on the mirror's URL alone with a tlog-policy
+     * whose quorum is the mirror's two cosignatures: the whole board from the observer's own copy.
+     */
+    private void mirror(DevEnvironment env, String board) throws IOException, ProofException {
+        Path state = workDir.resolve("mirror-state");
+        if (Files.exists(state)) {
+            try (Stream<Path> old = Files.walk(state)) {
+                for (Path p : old.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+        List<Cosigner.Key> keys = List.of(
+                Cosigner.Key.generate("mirror.demo.example/m1"),
+                Cosigner.Key.generateMlDsa44("mirror.demo.example/m1"));
+        String origin = Setting.ORIGIN_PREFIX.defaultValue + board;
+        List<String> followed = env.signer().verifierKeys().stream()
+                .map(k -> Setting.ORIGIN_PREFIX.defaultValue + "* " + k)
+                .toList();
+        try (MirrorServer mirror = MirrorServer.start(
+                "127.0.0.1", 0, keys, FollowedLogs.parse(followed), state, true, Duration.ofSeconds(30), 8)) {
+            String url = "http://127.0.0.1:" + mirror.port();
+            System.out.println("  mirror: electoral-log mirror --key <its key> --post-quantum-key <its ML-DSA-44 key> "
+                    + "--log '" + followed.get(0) + "' --state " + state + " (listening on " + url + ")");
+            String[] push = {"--mirror", url, "--url", env.api().baseUrl(), "--board", board};
+            System.out.println("  mirror push: electoral-log mirror push " + String.join(" ", push));
+            if (new CommandLine(new MirrorCommand.Push(indented(), System.err)).execute(push) != 0) {
+                throw new ProofException("mirror push of " + board + " failed");
+            }
+            Path policy = workDir.resolve("policy-mirror-" + board).toAbsolutePath();
+            StringBuilder text = new StringBuilder(
+                    "# the demo's mirror policy (C2SP tlog-policy): the log's keys; the quorum is the mirror's "
+                            + "cosignatures of both kinds, its word that it holds the board whole\n");
+            env.signer()
+                    .verifierKeys()
+                    .forEach(k -> text.append("log ").append(k).append('\n'));
+            text.append("witness mirror-ed25519 ")
+                    .append(keys.get(0).verifierKey())
+                    .append(' ')
+                    .append(url)
+                    .append('\n');
+            text.append("witness mirror-ml-dsa-44 ")
+                    .append(keys.get(1).verifierKey())
+                    .append(' ')
+                    .append(url)
+                    .append('\n');
+            text.append("group mirror all mirror-ed25519 mirror-ml-dsa-44\nquorum mirror\n");
+            Files.writeString(policy, text.toString(), StandardCharsets.UTF_8);
+            String[] verify = {"--mirror", url, "--origin", origin, "--policy", policy.toString()};
+            System.out.println(
+                    "  verify-board from the mirror: electoral-log verify-board " + String.join(" ", verify));
+            if (new CommandLine(new VerifyBoardCommand(indented(), System.err)).execute(verify) != 0) {
+                throw new ProofException("verify-board refused the mirror's copy of " + board);
+            }
         }
     }
 

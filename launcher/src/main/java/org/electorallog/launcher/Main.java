@@ -33,7 +33,8 @@ import picocli.CommandLine.Command;
             KeysCommand.class,
             DeadLettersCommand.class,
             VerifyCommand.class,
-            WitnessCommand.class
+            WitnessCommand.class,
+            MirrorCommand.class
         },
         footer = {
             "",

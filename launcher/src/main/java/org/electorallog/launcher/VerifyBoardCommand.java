@@ -2,6 +2,7 @@ package org.electorallog.launcher;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -11,6 +12,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import org.electorallog.core.Cosigner;
+import org.electorallog.core.Hashes;
+import org.electorallog.core.Hex;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.TlogPolicy;
 import org.electorallog.report.BoardReport;
@@ -54,6 +57,12 @@ public final class VerifyBoardCommand implements Callable<Integer> {
             description = "a board published as static files (publish-tiles behind a web server): its URL prefix, "
                     + "e.g. https://tiles.example/<board>")
     String tilesUrl;
+
+    @Option(
+            names = "--mirror",
+            description = "a mirror (C2SP tlog-mirror, `electoral-log mirror`) that holds the board: its URL, with "
+                    + "--origin; its copy at <URL>/<hex SHA-256 of the origin> is verified whole")
+    String mirror;
 
     @Option(names = "--log-key", description = "the log's verifier key (repeatable)")
     List<String> logKeys = new ArrayList<>();
@@ -120,9 +129,17 @@ public final class VerifyBoardCommand implements Callable<Integer> {
         TlogFiles files;
         VerifyOptions options;
         try {
-            int sources = (url != null ? 1 : 0) + (dir != null ? 1 : 0) + (tilesUrl != null ? 1 : 0);
+            int sources = (url != null ? 1 : 0)
+                    + (dir != null ? 1 : 0)
+                    + (tilesUrl != null ? 1 : 0)
+                    + (mirror != null ? 1 : 0);
             if (sources != 1 || (url != null && board == null)) {
-                throw new IllegalArgumentException("give --url with --board, or --dir, or --tiles-url");
+                throw new IllegalArgumentException(
+                        "give --url with --board, or --dir, or --tiles-url, or --mirror with --origin");
+            }
+            if (mirror != null && origin == null) {
+                throw new IllegalArgumentException(
+                        "--mirror needs --origin: a mirror serves each log's copy under its origin's hash");
             }
             if (previous != null && dir == null) {
                 throw new IllegalArgumentException(
@@ -130,7 +147,9 @@ public final class VerifyBoardCommand implements Callable<Integer> {
             }
             files = url != null
                     ? TlogFiles.api(url, board, token)
-                    : dir != null ? TlogFiles.directory(dir) : TlogFiles.url(tilesUrl);
+                    : dir != null
+                            ? TlogFiles.directory(dir)
+                            : TlogFiles.url(tilesUrl != null ? tilesUrl : mirrorCopy());
             List<NoteVerifier> keys = new ArrayList<>();
             logKeys.forEach(k -> keys.add(NoteVerifier.parse(k)));
             List<Cosigner.Verifier> witnesses = new ArrayList<>();
@@ -214,7 +233,11 @@ public final class VerifyBoardCommand implements Callable<Integer> {
                     r.leaves(), r.entries(), r.root(), r.seconds());
             out.println(
                     r.signed() < 0
-                            ? "statement signatures: not read (the entries' signature bundles need an observer's token)"
+                            ? mirror != null
+                                    ? "statement signatures: not read (a mirror's copy holds the entries, not this "
+                                            + "log's signature bundles)"
+                                    : "statement signatures: not read (the entries' signature bundles need an "
+                                            + "observer's token)"
                             : String.format(
                                     "statement signatures: %,d verified, %,d entries without one%s",
                                     r.signed(),
@@ -253,7 +276,16 @@ public final class VerifyBoardCommand implements Callable<Integer> {
         if (url != null) {
             return "the query API at " + url;
         }
+        if (mirror != null) {
+            return "the mirror's copy at " + mirrorCopy();
+        }
         return dir != null ? "the directory " + dir.toAbsolutePath() : "the static publication at " + tilesUrl;
+    }
+
+    /** The URL of the board's copy on {@code --mirror} (C2SP tlog-mirror: {@code <monitoring prefix>/<origin hash>}). */
+    private String mirrorCopy() {
+        String prefix = mirror.endsWith("/") ? mirror.substring(0, mirror.length() - 1) : mirror;
+        return prefix + "/" + Hex.encode(Hashes.sha256(origin.getBytes(StandardCharsets.UTF_8)));
     }
 
     /** The command line that repeats this verification; a token stays a variable, never written out. */
@@ -273,6 +305,9 @@ public final class VerifyBoardCommand implements Callable<Integer> {
         }
         if (tilesUrl != null) {
             a.addAll(List.of("--tiles-url", tilesUrl));
+        }
+        if (mirror != null) {
+            a.addAll(List.of("--mirror", mirror));
         }
         if (policy != null) {
             a.addAll(List.of("--policy", policy.toString()));

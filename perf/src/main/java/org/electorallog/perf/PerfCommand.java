@@ -32,6 +32,7 @@ import picocli.CommandLine.Option;
             TilesCommand.class,
             WitnessRoundsCommand.class,
             SigningCommand.class,
+            MirrorRateCommand.class,
             ProofsCommand.class,
             ReportCommand.class
         },

@@ -17,7 +17,7 @@ class PerfHelpTest {
     void everyCommandsHelpExitsZeroWithItsUsage() {
         List<List<String>> paths = new ArrayList<>();
         collect(PerfCommand.commandLine(), new ArrayList<>(), paths);
-        assertEquals(17, paths.size(), "perf and its sixteen commands: " + paths);
+        assertEquals(18, paths.size(), "perf and its seventeen commands: " + paths);
         for (List<String> path : paths) {
             CommandLine cl = PerfCommand.commandLine();
             StringWriter out = new StringWriter();

@@ -3,17 +3,11 @@ package org.electorallog.verifier;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.electorallog.core.Checkpoint;
-import org.electorallog.core.Hashes;
 import org.electorallog.core.ProofBuilder;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.SignedNote;
-import org.electorallog.core.TileKey;
-import org.electorallog.core.TileLayout;
 import org.electorallog.core.TileSource;
 import org.electorallog.core.TlogProof;
 
@@ -26,27 +20,9 @@ import org.electorallog.core.TlogProof;
 public final class PublishedTiles {
     private PublishedTiles() {}
 
-    /** The tiles of {@code files} as of tree size {@code size}. */
+    /** The tiles of {@code files} as of tree size {@code size} ({@link TlogFiles#tilesAt}). */
     public static TileSource of(TlogFiles files, long size) {
-        return keys -> {
-            Map<TileKey, byte[]> out = new HashMap<>();
-            for (TileKey k : keys) {
-                int width = TileLayout.width(k.level(), k.index(), size);
-                try {
-                    byte[] tile = files.get(TileLayout.tilePath(k.level(), k.index(), width));
-                    if (tile == null && width < TileLayout.TILE_WIDTH) {
-                        byte[] full = files.get(TileLayout.tilePath(k.level(), k.index(), TileLayout.TILE_WIDTH));
-                        tile = full == null ? null : Arrays.copyOf(full, width * Hashes.HASH_SIZE);
-                    }
-                    if (tile != null) {
-                        out.put(k, tile);
-                    }
-                } catch (IOException e) {
-                    throw new UncheckedIOException("tile " + k + " of the published board", e);
-                }
-            }
-            return out;
-        };
+        return files.tilesAt(size);
     }
 
     /**

@@ -3,6 +3,7 @@ package org.electorallog.verifier;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.electorallog.core.TiledFiles;
 
 /**
  * A board's files in the C2SP tlog-tiles layout, by path relative to the log's prefix:
@@ -10,12 +11,9 @@ import java.nio.file.Path;
  * API's board ({@code <url>/boards/<board>/<path>}, with a bearer token when given: entry bundles
  * need an observer's) or a directory holding the same paths (a static publication or a copy).
  */
-public interface TlogFiles {
+public interface TlogFiles extends TiledFiles {
     /** {@link #sealedSize}: the source does not say (a directory holds no board state). */
     long NOT_SAID = -2;
-
-    /** The file's bytes, or null when there is none. */
-    byte[] get(String path) throws IOException;
 
     /** The size the board was sealed at, -1 while it is open, or {@link #NOT_SAID}. */
     default long sealedSize() throws IOException {

@@ -1,6 +1,8 @@
 package org.electorallog.witness;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
@@ -9,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.Hashes;
+import org.electorallog.core.Hex;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.ProofVerifier;
@@ -46,7 +49,17 @@ public final class Witness {
     private final ConcurrentHashMap<String, Object> locks = new ConcurrentHashMap<>();
 
     Witness(List<Cosigner.Key> keys, FollowedLogs logs, WitnessState state, Clock clock, SubmissionRate rate) {
-        if (keys.isEmpty()) {
+        this(keys, logs, state, clock, rate, false);
+    }
+
+    private Witness(
+            List<Cosigner.Key> keys,
+            FollowedLogs logs,
+            WitnessState state,
+            Clock clock,
+            SubmissionRate rate,
+            boolean keyless) {
+        if (keys.isEmpty() && !keyless) {
             throw new IllegalArgumentException("a witness needs a key");
         }
         this.keys = List.copyOf(keys);
@@ -54,6 +67,29 @@ public final class Witness {
         this.state = state;
         this.clock = clock;
         this.rate = rate;
+    }
+
+    /**
+     * The {@code add-checkpoint} of a C2SP tlog-mirror: handled as a witness handles it, keeping the
+     * latest checkpoint of each log in {@code stateDir} (the mirror's <em>pending checkpoint</em>, with
+     * the log's signatures), but signing nothing: a 200 has an empty body ("The mirror cosigner MUST
+     * NOT sign the checkpoint in this process"). {@code initialise} makes a missing state directory.
+     */
+    public static Witness pendingCheckpoints(
+            FollowedLogs logs, Path stateDir, boolean initialise, double ratePerLog, int burst) throws IOException {
+        WitnessState state = initialise ? WitnessState.initialise(stateDir) : WitnessState.open(stateDir);
+        return new Witness(
+                List.of(),
+                logs,
+                state,
+                Clock.systemUTC(),
+                new SubmissionRate(ratePerLog, burst, System::nanoTime),
+                true);
+    }
+
+    /** The checkpoint note stored for {@code origin} (with the log's signatures it verified), if any. */
+    public Optional<String> stored(String origin) throws IOException {
+        return state.byOriginHash(Hex.encode(Hashes.sha256(origin.getBytes(StandardCharsets.UTF_8))));
     }
 
     /** An HTTP answer: status, content type, body, and the seconds of a Retry-After (0: none). */

@@ -1,0 +1,229 @@
+package org.electorallog.mirror;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.GZIPInputStream;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.electorallog.core.Cosigner;
+import org.electorallog.witness.FollowedLogs;
+import org.electorallog.witness.Witness;
+import org.electorallog.witness.WitnessServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A mirror's HTTP interface (C2SP tlog-mirror; the submission and the monitoring prefix are both
+ * the root): {@code POST /add-checkpoint}, {@code POST /add-entries} (plain or {@code
+ * Content-Encoding: gzip}, read as a stream, so a package is stored as soon as it is whole), and
+ * the copy of each log in the C2SP tlog-tiles layout at {@code /<hex SHA-256 of the origin>/}:
+ * {@code checkpoint} (with the mirror's cosignatures) and {@code tile/...}. On Jetty, with a read
+ * timeout and a bounded pool as the witness has.
+ */
+public final class MirrorServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MirrorServer.class);
+    /** An {@code add-checkpoint} body larger than this is refused (a checkpoint and its proof are under 4 KiB). */
+    static final int MAX_CHECKPOINT_BYTES = 64 * 1024;
+
+    private static final Pattern CHECKPOINT = Pattern.compile("/([0-9a-f]{64})/checkpoint");
+    private static final Pattern TILE = Pattern.compile("/([0-9a-f]{64})/(tile/[0-9a-z./]+)");
+
+    private final Mirror mirror;
+    private final Server server;
+    private final ServerConnector connector;
+
+    private MirrorServer(Mirror mirror, Server server, ServerConnector connector) {
+        this.mirror = mirror;
+        this.server = server;
+        this.connector = connector;
+    }
+
+    /**
+     * Starts a mirror on {@code host:port} (0: any free port) with its cosigner keys (Ed25519, and
+     * ML-DSA-44 if given), the logs it mirrors and its state directory; {@code initialise} makes a
+     * missing state (the first start only: a mirror that lost its state would cosign a rollback).
+     */
+    public static MirrorServer start(
+            String host,
+            int port,
+            List<Cosigner.Key> keys,
+            FollowedLogs logs,
+            Path stateDir,
+            boolean initialise,
+            Duration readTimeout,
+            int threads)
+            throws IOException {
+        Mirror mirror = new Mirror(keys, logs, stateDir, initialise, 10, 20);
+        QueuedThreadPool pool = new QueuedThreadPool(threads, 2);
+        pool.setName("mirror-http");
+        pool.setDaemon(true);
+        Server server = new Server(pool);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        ServerConnector connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        connector.setHost(host);
+        connector.setPort(port);
+        connector.setIdleTimeout(readTimeout.toMillis());
+        server.addConnector(connector);
+        MirrorServer ms = new MirrorServer(mirror, server, connector);
+        server.setHandler(ms.new Routes());
+        try {
+            server.start();
+        } catch (Exception e) {
+            ms.close();
+            throw new IOException("the mirror cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
+        }
+        LOG.debug("mirror {} listening on {}:{}", mirror.verifierKeys().get(0), host, connector.getLocalPort());
+        return ms;
+    }
+
+    /** Makes a new mirror state directory (`electoral-log mirror init`); an existing one is kept as it is. */
+    public static void initialise(Path stateDir) throws IOException {
+        WitnessServer.initialise(stateDir.resolve(Mirror.PENDING));
+    }
+
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    /** The mirror's cosigner keys, Ed25519 first. */
+    public List<String> verifierKeys() {
+        return mirror.verifierKeys();
+    }
+
+    private final class Routes extends Handler.Abstract {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) throws Exception {
+            String path = Request.getPathInContext(request);
+            String method = request.getMethod();
+            Matcher checkpoint = CHECKPOINT.matcher(path);
+            Matcher tile = TILE.matcher(path);
+            if (path.equals("/add-checkpoint") || path.equals("/add-entries")) {
+                if (!method.equals("POST")) {
+                    response.getHeaders().put(HttpHeader.ALLOW, "POST");
+                    send(response, callback, text(405, path.substring(1) + " takes a POST"));
+                } else if (path.equals("/add-checkpoint")) {
+                    send(response, callback, addCheckpoint(request));
+                } else {
+                    send(response, callback, addEntries(request));
+                }
+            } else if (!method.equals("GET") && !method.equals("HEAD")) {
+                response.getHeaders().put(HttpHeader.ALLOW, "GET");
+                send(response, callback, text(405, "the mirror's copy is read with GET"));
+            } else if (checkpoint.matches()) {
+                response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+                send(response, callback, mirror.checkpoint(checkpoint.group(1)));
+            } else if (tile.matches()) {
+                var file = mirror.tile(tile.group(1), tile.group(2));
+                if (file.isEmpty()) {
+                    send(response, callback, text(404, "this mirror holds no " + tile.group(2) + " of that log"));
+                } else {
+                    response.setStatus(200);
+                    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/octet-stream");
+                    response.write(true, ByteBuffer.wrap(Files.readAllBytes(file.get())), callback);
+                }
+            } else if (path.equals("/")) {
+                send(response, callback, about());
+            } else {
+                send(
+                        response,
+                        callback,
+                        text(
+                                404,
+                                "no such endpoint; this mirror serves POST /add-checkpoint, POST /add-entries, "
+                                        + "GET /<hex SHA-256 of an origin>/checkpoint and .../tile/..."));
+            }
+            return true;
+        }
+    }
+
+    private Witness.Answer addCheckpoint(Request request) throws IOException {
+        byte[] body;
+        try (InputStream in = Content.Source.asInputStream(request)) {
+            body = in.readNBytes(MAX_CHECKPOINT_BYTES + 1);
+        }
+        if (body.length > MAX_CHECKPOINT_BYTES) {
+            return text(413, "the request is larger than " + MAX_CHECKPOINT_BYTES + " bytes");
+        }
+        try {
+            return mirror.addCheckpoint(StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(body))
+                    .toString());
+        } catch (CharacterCodingException e) {
+            return text(400, "the request is not UTF-8");
+        }
+    }
+
+    private Witness.Answer addEntries(Request request) throws IOException {
+        String encoding = request.getHeaders().get(HttpHeader.CONTENT_ENCODING);
+        try (InputStream raw = Content.Source.asInputStream(request)) {
+            if (encoding == null || encoding.equalsIgnoreCase("identity")) {
+                return mirror.addEntries(raw);
+            }
+            if (!encoding.equalsIgnoreCase("gzip")) {
+                return text(415, "add-entries takes a body plain or with Content-Encoding: gzip, not " + encoding);
+            }
+            try (InputStream in = new GZIPInputStream(raw, 64 * 1024)) {
+                return mirror.addEntries(in);
+            }
+        }
+    }
+
+    private Witness.Answer about() {
+        StringBuilder sb = new StringBuilder(
+                        "C2SP tlog-mirror: POST /add-checkpoint, POST /add-entries, GET /<hex SHA-256 of an origin>/"
+                                + "checkpoint and /tile/...\n")
+                .append("mirror cosigner keys:\n");
+        mirror.verifierKeys().forEach(k -> sb.append("  ").append(k).append('\n'));
+        sb.append("logs mirrored:\n");
+        for (FollowedLogs.Entry e : mirror.logs().entries()) {
+            sb.append("  ")
+                    .append(e.origin())
+                    .append(' ')
+                    .append(e.key().verifierKey())
+                    .append('\n');
+        }
+        return new Witness.Answer(200, "text/plain; charset=utf-8", sb.toString());
+    }
+
+    private static Witness.Answer text(int status, String message) {
+        return new Witness.Answer(status, "text/plain; charset=utf-8", message + "\n");
+    }
+
+    private static void send(Response response, Callback callback, Witness.Answer a) {
+        response.setStatus(a.status());
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, a.contentType());
+        if (a.status() == 200 || a.status() == 202) {
+            response.getHeaders().put(HttpHeader.ACCEPT_ENCODING, "gzip");
+        }
+        Content.Sink.write(response, true, a.body(), callback);
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            LOG.warn("the mirror did not stop cleanly: {}", e.toString());
+        }
+    }
+}
