@@ -1,5 +1,6 @@
 package org.electorallog.mirror;
 
+import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -126,7 +127,7 @@ public final class Mirror {
      * mirror, 400 for a body that holds no whole package.
      */
     public Witness.Answer addEntries(InputStream body) {
-        DataInputStream in = new DataInputStream(body);
+        DataInputStream in = new DataInputStream(new BufferedInputStream(body, 64 * 1024));
         AddEntries.Header h;
         try {
             h = AddEntries.readHeader(in);
@@ -229,7 +230,7 @@ public final class Mirror {
                                     + ") does not match the checkpoint of size " + target.size() + ": "
                                     + e.getMessage());
                 }
-                o.copy.append(pkg.start(), pkg.entries());
+                o.copy.append(pkg.start(), pkg.entries(), leaves, before.length / Hashes.HASH_SIZE);
                 saved++;
             }
         }

@@ -13,6 +13,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.zip.Deflater;
 import java.util.zip.GZIPOutputStream;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.EntryBundle;
@@ -118,42 +123,113 @@ public final class MirrorClient {
         }
     }
 
-    private Pushed addEntries(Checkpoint cp, TiledFiles files, TileSource tiles) throws IOException {
-        long start = cp.size(); // a first request with no packages asks the mirror for its next entry
-        long sent = 0;
-        int conflicts = 0;
-        while (true) {
-            List<AddEntries.Package> packages = new ArrayList<>();
-            List<long[]> canonical = AddEntries.canonical(start, cp.size());
-            for (long[] p : canonical.subList(0, Math.min(canonical.size(), AddEntries.PACKAGES_PER_REQUEST))) {
-                packages.add(pack(files, tiles, cp.size(), p));
-            }
-            byte[] body = AddEntries.request(new AddEntries.Header(cp.origin(), start, cp.size()), packages);
-            HttpResponse<String> r = post("/add-entries", body, true);
-            switch (r.statusCode()) {
-                case 200:
-                    return new Pushed(cp.origin(), cp.size(), sent + count(packages), r.body());
-                case 202:
-                    sent += count(packages);
-                    start = AddEntries.Info.parse(r.body()).nextEntry();
-                    break;
-                case 409:
-                    if (++conflicts > MAX_CONFLICTS) {
-                        throw new IOException("the mirror kept answering 409 to add-entries: "
-                                + r.body().strip());
-                    }
-                    AddEntries.Info info = AddEntries.Info.parse(r.body());
-                    if (info.nextEntry() > cp.size()) {
-                        throw new IOException("the mirror holds " + info.nextEntry() + " entries, past the log's "
-                                + cp.size() + " it was given");
-                    }
-                    start = info.nextEntry();
-                    break;
-                default:
-                    throw new IOException("the mirror refused add-entries: " + r.statusCode() + " "
-                            + r.body().strip());
-            }
+    /** One add-entries request ready to send: where it starts, its gzipped body and the entries it carries. */
+    private static final class Upload {
+        private final long end;
+        private final byte[] gzipped;
+        private final long entries;
+
+        Upload(long end, byte[] gzipped, long entries) {
+            this.end = end;
+            this.gzipped = gzipped;
+            this.entries = entries;
         }
+
+        long end() {
+            return end;
+        }
+
+        byte[] gzipped() {
+            return gzipped;
+        }
+
+        long entries() {
+            return entries;
+        }
+    }
+
+    /**
+     * The requests from the mirror's next entry to the checkpoint's size. The next request is built
+     * (entries read, proofs computed, compressed) while the mirror checks the one sent, from where
+     * the sent one ends; it is used when the mirror's answer says that is its next entry.
+     */
+    private Pushed addEntries(Checkpoint cp, TiledFiles files, TileSource tiles) throws IOException {
+        ExecutorService ahead = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "mirror-push-ahead");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            // a first request with no packages asks the mirror for its next entry
+            Upload current = upload(cp, files, tiles, cp.size());
+            long sent = 0;
+            int conflicts = 0;
+            while (true) {
+                Upload sending = current;
+                Future<Upload> next = sending.end() < cp.size() && sending.entries() > 0
+                        ? ahead.submit(() -> upload(cp, files, tiles, sending.end()))
+                        : null;
+                HttpResponse<String> r = post("/add-entries", sending.gzipped(), true);
+                long from;
+                switch (r.statusCode()) {
+                    case 200:
+                        if (next != null) {
+                            next.cancel(true);
+                        }
+                        return new Pushed(cp.origin(), cp.size(), sent + sending.entries(), r.body());
+                    case 202:
+                        sent += sending.entries();
+                        from = AddEntries.Info.parse(r.body()).nextEntry();
+                        break;
+                    case 409:
+                        if (++conflicts > MAX_CONFLICTS) {
+                            throw new IOException("the mirror kept answering 409 to add-entries: "
+                                    + r.body().strip());
+                        }
+                        from = AddEntries.Info.parse(r.body()).nextEntry();
+                        if (from > cp.size()) {
+                            throw new IOException("the mirror holds " + from + " entries, past the log's " + cp.size()
+                                    + " it was given");
+                        }
+                        break;
+                    default:
+                        throw new IOException("the mirror refused add-entries: " + r.statusCode() + " "
+                                + r.body().strip());
+                }
+                current = next != null && from == sending.end() ? await(next) : upload(cp, files, tiles, from);
+                if (next != null && from != sending.end()) {
+                    next.cancel(true);
+                }
+            }
+        } finally {
+            ahead.shutdownNow();
+        }
+    }
+
+    private static Upload await(Future<Upload> next) throws IOException {
+        try {
+            return next.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while preparing the next add-entries request", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof IOException io
+                    ? io
+                    : new IOException("preparing the next add-entries request failed", e.getCause());
+        }
+    }
+
+    /** The request of up to 32 packages from {@code start}, compressed. */
+    private static Upload upload(Checkpoint cp, TiledFiles files, TileSource tiles, long start) throws IOException {
+        List<AddEntries.Package> packages = new ArrayList<>();
+        List<long[]> canonical = AddEntries.canonical(start, cp.size());
+        List<long[]> sent = canonical.subList(0, Math.min(canonical.size(), AddEntries.PACKAGES_PER_REQUEST));
+        for (long[] p : sent) {
+            packages.add(pack(files, tiles, cp.size(), p));
+        }
+        byte[] body = AddEntries.request(new AddEntries.Header(cp.origin(), start, cp.size()), packages);
+        long end = sent.isEmpty() ? start : sent.get(sent.size() - 1)[2];
+        return new Upload(end, gzip(body), count(packages));
     }
 
     private static long count(List<AddEntries.Package> packages) {
@@ -194,15 +270,24 @@ public final class MirrorClient {
                 p[0], p[1], p[2], entries.subList((int) (p[1] - p[0]), (int) (p[2] - p[0])), proof);
     }
 
-    private HttpResponse<String> post(String path, byte[] body, boolean gzip) throws IOException {
+    /** The body gzipped at the fastest level: entries are checked and stored at the mirror's pace, not the compressor's. */
+    private static byte[] gzip(byte[] body) throws IOException {
+        ByteArrayOutputStream zipped = new ByteArrayOutputStream(body.length / 2 + 64);
+        try (GZIPOutputStream z = new GZIPOutputStream(zipped) {
+            {
+                def.setLevel(Deflater.BEST_SPEED);
+            }
+        }) {
+            z.write(body);
+        }
+        return zipped.toByteArray();
+    }
+
+    /** POSTs {@code body} (already gzipped when {@code gzipped}). */
+    private HttpResponse<String> post(String path, byte[] body, boolean gzipped) throws IOException {
         HttpRequest.Builder b =
                 HttpRequest.newBuilder(URI.create(prefix + path)).timeout(Duration.ofMinutes(2));
-        if (gzip) {
-            ByteArrayOutputStream zipped = new ByteArrayOutputStream(body.length / 2 + 64);
-            try (GZIPOutputStream z = new GZIPOutputStream(zipped)) {
-                z.write(body);
-            }
-            body = zipped.toByteArray();
+        if (gzipped) {
             b.header("Content-Encoding", "gzip").header("Content-Type", "application/octet-stream");
         }
         try {

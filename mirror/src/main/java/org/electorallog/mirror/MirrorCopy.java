@@ -9,11 +9,16 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.electorallog.core.EntryBundle;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.ProofException;
@@ -31,6 +36,13 @@ import org.electorallog.core.TileTree;
  * is rebuilt from the right-edge tiles of that size. Not thread-safe: the mirror holds a lock.
  */
 final class MirrorCopy {
+    /** Threads that fsync a request's files together (I/O waits, not CPU). */
+    private static final ExecutorService SYNCS = Executors.newFixedThreadPool(8, r -> {
+        Thread t = new Thread(r, "mirror-fsync");
+        t.setDaemon(true);
+        return t;
+    });
+
     private final Path dir;
     private TileTree tree;
     /** The entries of the level-0 tile that {@code next} is in (next % 256 of them). */
@@ -117,18 +129,19 @@ final class MirrorCopy {
     /**
      * Appends the entries of an authenticated package that start at {@code start} (at or below
      * {@link #next}; those already held are skipped), then writes its entry bundle and every hash
-     * tile that changed.
+     * tile that changed. Their leaf hashes are in {@code leafHashes} from hash {@code offset} on.
      */
-    void append(long start, List<byte[]> entries) throws IOException {
+    void append(long start, List<byte[]> entries, byte[] leafHashes, int offset) throws IOException {
         long next = next();
         long end = start + entries.size();
         if (end <= next) {
             return;
         }
         for (long i = next; i < end; i++) {
-            byte[] entry = entries.get((int) (i - start));
-            tree.appendLeafHash(Hashes.leafHash(entry));
-            edge.add(entry);
+            int at = (int) (i - start);
+            tree.appendLeafHash(Arrays.copyOfRange(
+                    leafHashes, (offset + at) * Hashes.HASH_SIZE, (offset + at + 1) * Hashes.HASH_SIZE));
+            edge.add(entries.get(at));
         }
         long size = tree.size();
         long t = (size - 1) / TileLayout.TILE_WIDTH;
@@ -148,14 +161,24 @@ final class MirrorCopy {
      * only then may a checkpoint of this size be cosigned.
      */
     void sync() throws IOException {
+        // the files' fsyncs at once: the file system commits its journal for all of them together
+        List<Future<?>> forced = new ArrayList<>();
         for (Path p : unsynced) {
-            try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
-                ch.force(true);
-            }
+            forced.add(SYNCS.submit(() -> {
+                try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+                    ch.force(true);
+                }
+                return null;
+            }));
         }
+        await(forced);
         Set<Path> dirs = new LinkedHashSet<>();
         unsynced.forEach(p -> dirs.add(p.getParent()));
-        dirs.forEach(MirrorCopy::forceDirectory);
+        List<Future<?>> dirsForced = new ArrayList<>();
+        for (Path d : dirs) {
+            dirsForced.add(SYNCS.submit(() -> forceDirectory(d)));
+        }
+        await(dirsForced);
         unsynced.clear();
         if (durableNext != next()) {
             Durable.write(dir.resolve("next"), (next() + "\n").getBytes(StandardCharsets.UTF_8));
@@ -173,7 +196,7 @@ final class MirrorCopy {
             String path = TileLayout.tilePath(e.key().level(), e.key().index(), e.width());
             if (file(path) == null) {
                 byte[] wider = wider(e.key().level(), e.key().index(), e.width());
-                write(path, java.util.Arrays.copyOf(wider, e.width() * Hashes.HASH_SIZE));
+                write(path, Arrays.copyOf(wider, e.width() * Hashes.HASH_SIZE));
             }
         }
         int width = (int) (size % TileLayout.TILE_WIDTH);
@@ -220,6 +243,21 @@ final class MirrorCopy {
         Files.write(tmp, bytes);
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         unsynced.add(target);
+    }
+
+    private static void await(List<Future<?>> futures) throws IOException {
+        for (Future<?> f : futures) {
+            try {
+                f.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while making the mirror's files durable", e);
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof IOException io
+                        ? io
+                        : new IOException("making the mirror's files durable failed", e.getCause());
+            }
+        }
     }
 
     private static void forceDirectory(Path d) {
