@@ -17,6 +17,7 @@ import org.electorallog.core.Hex;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.infra.SharedStack;
 import org.electorallog.launcher.MirrorCommand;
+import org.electorallog.launcher.MonitorCommand;
 import org.electorallog.launcher.SealCommand;
 import org.electorallog.launcher.VerifyBoardCommand;
 import org.electorallog.mirror.MirrorServer;
@@ -34,8 +35,8 @@ import picocli.CommandLine;
  * Issue 68 item 4 on the embedded stack: a board of the dev log pushed to a real mirror by {@code
  * mirror push} from the query API as it grows and after its seal, then verified whole by {@code
  * verify-board --mirror} from the mirror's URL alone with a tlog-policy whose quorum is the mirror's
- * cosignatures of both kinds; a quorum the mirror cannot meet, and a copy with one changed byte,
- * are refused.
+ * cosignatures of both kinds, and followed by {@code monitor --mirror}; a quorum the mirror cannot
+ * meet, and a copy with one changed byte, are refused.
  */
 class MirrorBoardTest {
     static final String BOARD = "mirror-" + Long.toString(System.nanoTime(), 36);
@@ -77,17 +78,22 @@ class MirrorBoardTest {
         return "http://127.0.0.1:" + mirror.port();
     }
 
-    static String[] push() {
+    static String[] push(String... how) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = new CommandLine(new MirrorCommand.Push(
                         new PrintStream(out, true, StandardCharsets.UTF_8),
                         new PrintStream(err, true, StandardCharsets.UTF_8)))
-                .execute(
-                        "--mirror", url(),
-                        "--url", env.api().baseUrl(),
-                        "--board", BOARD,
-                        "--token", env.tokens().get(Role.OBSERVER));
+                .execute(java.util.stream.Stream.concat(
+                                java.util.Arrays.stream(how),
+                                java.util.stream.Stream.of(
+                                        "--url",
+                                        env.api().baseUrl(),
+                                        "--board",
+                                        BOARD,
+                                        "--token",
+                                        env.tokens().get(Role.OBSERVER)))
+                        .toArray(String[]::new));
         return new String[] {
             Integer.toString(exit), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)
         };
@@ -139,7 +145,7 @@ class MirrorBoardTest {
             }
         }
         VoterPageTest.awaitWitnessed(env, BOARD, 300);
-        String[] first = push();
+        String[] first = push("--mirror", url());
         assertEquals("0", first[0], first[1] + first[2]);
         assertTrue(
                 first[1].contains("held at size 300 (300 entries sent), cosigned by mirror.test.example/m1 "
@@ -155,8 +161,19 @@ class MirrorBoardTest {
                     .get();
         }
         VoterPageTest.awaitWitnessed(env, BOARD, 302);
-        String[] second = push();
+        // the second push goes to the mirrors a policy names: its witness is asked and skipped
+        String witnessUrl = "http://127.0.0.1:" + env.witness().port();
+        Path named = WORK.resolve("policy-named");
+        Files.writeString(
+                named,
+                "log " + env.signer().verifierKey() + "\n"
+                        + "witness local " + env.witness().verifierKey() + " " + witnessUrl + "\n"
+                        + "witness mirror " + KEYS.get(0).verifierKey() + " " + url() + "\n"
+                        + "group both all local mirror\nquorum both\n");
+        String[] second = push("--policy", named.toString());
         assertEquals("0", second[0], second[1] + second[2]);
+        assertTrue(second[1].contains("policy: " + witnessUrl + " does not mirror"), second[1]);
+        assertTrue(second[1].contains("mirror " + url() + ": "), second[1]);
         assertTrue(second[1].contains("held at size 302 (2 entries sent)"), second[1]);
 
         // the mirror's two cosignatures meet a quorum that needs both
@@ -170,6 +187,25 @@ class MirrorBoardTest {
         assertTrue(whole[1].contains("302 leaves (302 entries hashed)"), whole[1]);
         assertTrue(whole[1].contains("sealed at size 302"), whole[1]);
         assertTrue(whole[1].contains("witnessed: the quorum vouches for the board up to size 302"), whole[1]);
+
+        // the monitor follows the board from the mirror alone: nothing to report
+        ByteArrayOutputStream monitorOut = new ByteArrayOutputStream();
+        ByteArrayOutputStream monitorErr = new ByteArrayOutputStream();
+        int looked = new CommandLine(new MonitorCommand(
+                        new PrintStream(monitorOut, true, StandardCharsets.UTF_8),
+                        new PrintStream(monitorErr, true, StandardCharsets.UTF_8)))
+                .execute(
+                        "--once",
+                        "--mirror",
+                        url(),
+                        "--board",
+                        BOARD,
+                        "--policy",
+                        both.toString(),
+                        "--state",
+                        WORK.resolve("monitor-state").toString());
+        assertEquals(0, looked, monitorOut + " " + monitorErr);
+        assertTrue(monitorOut.toString().contains("monitor: 0 finding(s)"), monitorOut.toString());
 
         // a quorum that also needs a cosigner the mirror's checkpoint does not carry (the log's witness)
         Path more = policy(

@@ -7,10 +7,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Cosigner;
+import org.electorallog.core.ProofException;
+import org.electorallog.core.SignedNote;
+import org.electorallog.core.TlogPolicy;
 import org.electorallog.mirror.MirrorClient;
 import org.electorallog.mirror.MirrorServer;
 import org.electorallog.verifier.TlogFiles;
@@ -60,8 +66,14 @@ public final class MirrorCommand implements Callable<Integer> {
             mixinStandardHelpOptions = true,
             description = "Push a board's checkpoint and new entries to mirrors (C2SP tlog-mirror).")
     public static final class Push implements Callable<Integer> {
-        @Option(names = "--mirror", required = true, description = "a mirror's URL (repeatable)")
+        @Option(names = "--mirror", description = "a mirror's URL (repeatable)")
         List<String> mirrors = new ArrayList<>();
+
+        @Option(
+                names = "--policy",
+                description = "a C2SP tlog-policy file: every URL of its witness lines that mirrors the board is "
+                        + "pushed to (those that are witnesses, not mirrors, are skipped)")
+        Path policy;
 
         @Option(names = "--url", description = "a query API of the log (with --board)")
         String url;
@@ -94,6 +106,10 @@ public final class MirrorCommand implements Callable<Integer> {
             this.err = err;
         }
 
+        private List<String> targets(TlogFiles files) throws IOException {
+            return MirrorCommand.targets(mirrors, policy, files, out);
+        }
+
         @Override
         public Integer call() throws InterruptedException {
             int sources = (url != null ? 1 : 0) + (dir != null ? 1 : 0) + (tilesUrl != null ? 1 : 0);
@@ -104,10 +120,21 @@ public final class MirrorCommand implements Callable<Integer> {
             TlogFiles files = url != null
                     ? TlogFiles.api(url, board, token)
                     : dir != null ? TlogFiles.directory(dir) : TlogFiles.url(tilesUrl);
+            List<String> targets;
+            try {
+                targets = targets(files);
+            } catch (IOException | RuntimeException e) {
+                err.println("mirror push: " + e.getMessage());
+                return 2;
+            }
+            if (targets.isEmpty()) {
+                err.println("mirror push: no mirror to push to (--mirror URL, or a --policy naming one)");
+                return 2;
+            }
             int failed = 0;
             do {
                 failed = 0;
-                for (String m : mirrors) {
+                for (String m : targets) {
                     try {
                         MirrorClient.Pushed p = new MirrorClient(m).push(files);
                         out.println("mirror " + m + ": " + p.origin() + " held at size " + p.size() + " ("
@@ -123,6 +150,48 @@ public final class MirrorCommand implements Callable<Integer> {
             } while (every != null);
             return failed == 0 ? 0 : 1;
         }
+    }
+
+    /**
+     * The mirrors to push to: each {@code --mirror}, and each URL of {@code --policy}'s witness lines
+     * that answers as a mirror of the board's origin.
+     */
+    static List<String> targets(List<String> mirrors, Path policy, TlogFiles files, PrintStream out)
+            throws IOException {
+        List<String> targets = new ArrayList<>(mirrors);
+        if (policy == null) {
+            return targets;
+        }
+        byte[] note = files.get("checkpoint");
+        if (note == null) {
+            throw new IOException("the board has no checkpoint");
+        }
+        String origin;
+        try {
+            origin = Checkpoint.parse(SignedNote.parse(new String(note, StandardCharsets.UTF_8))
+                            .text())
+                    .origin();
+        } catch (ProofException e) {
+            throw new IOException("the board's checkpoint cannot be read: " + e.getMessage(), e);
+        }
+        Set<String> urls = new LinkedHashSet<>();
+        for (TlogPolicy.Witness w : TlogPolicy.parse(Files.readString(policy, StandardCharsets.UTF_8))
+                .witnesses()) {
+            if (w.url() != null) {
+                urls.add(w.url().toString());
+            }
+        }
+        for (String u : urls) {
+            if (targets.contains(u)) {
+                continue;
+            }
+            if (new MirrorClient(u).mirrors(origin)) {
+                targets.add(u);
+            } else {
+                out.println("policy: " + u + " does not mirror " + origin + " (a witness, or a mirror of other logs)");
+            }
+        }
+        return targets;
     }
 
     /** The cosignature lines' key names and kinds, e.g. "m1 (Ed25519), m1 (ML-DSA-44)". */

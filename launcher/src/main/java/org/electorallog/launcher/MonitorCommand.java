@@ -41,6 +41,12 @@ public final class MonitorCommand implements Callable<Integer> {
                     "a static publication of the log (publish-tiles behind a web server; repeatable; needs --board)")
     List<String> tilesUrls = new ArrayList<>();
 
+    @Option(
+            names = "--mirror",
+            description = "a mirror of the log (C2SP tlog-mirror, `electoral-log mirror`; repeatable; needs --board): "
+                    + "each board's copy at <URL>/<hex SHA-256 of --origin-prefix + board>")
+    List<String> mirrors = new ArrayList<>();
+
     @Option(names = "--log-key", description = "the log's verifier key (repeatable)")
     List<String> logKeys = new ArrayList<>();
 
@@ -89,7 +95,8 @@ public final class MonitorCommand implements Callable<Integer> {
         this(System.out, System.err);
     }
 
-    MonitorCommand(PrintStream out, PrintStream err) {
+    /** Writing its findings to {@code out} and its errors to {@code err}. */
+    public MonitorCommand(PrintStream out, PrintStream err) {
         this.out = out;
         this.err = err;
     }
@@ -100,14 +107,16 @@ public final class MonitorCommand implements Callable<Integer> {
         FindingWebhook webhook;
         try {
             List<LogEndpoint> endpoints = new ArrayList<>();
-            if (urls.isEmpty() && tilesUrls.isEmpty()) {
-                throw new IllegalArgumentException("give --url or --tiles-url");
+            if (urls.isEmpty() && tilesUrls.isEmpty() && mirrors.isEmpty()) {
+                throw new IllegalArgumentException("give --url, --tiles-url or --mirror");
             }
-            if (!tilesUrls.isEmpty() && boards.isEmpty()) {
-                throw new IllegalArgumentException("a static publication lists no boards: name them with --board");
+            if ((!tilesUrls.isEmpty() || !mirrors.isEmpty()) && boards.isEmpty()) {
+                throw new IllegalArgumentException(
+                        "a static publication or a mirror lists no boards: name them with --board");
             }
             urls.forEach(u -> endpoints.add(new LogEndpoint(u, token)));
             tilesUrls.forEach(u -> endpoints.add(LogEndpoint.published(u)));
+            mirrors.forEach(u -> endpoints.add(LogEndpoint.mirror(u, originPrefix)));
             List<NoteVerifier> keys = new ArrayList<>();
             List<Cosigner.Verifier> witnesses = new ArrayList<>();
             if (policy != null) {

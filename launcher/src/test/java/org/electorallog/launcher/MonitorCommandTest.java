@@ -107,7 +107,7 @@ class MonitorCommandTest {
         assertTrue(err.toString().startsWith("monitor: "), err.toString());
         String key = NoteSigner.generate("monitor-test.electoral-log.local").verifierKey();
         assertEquals(2, monitor("--once", "--log-key", key));
-        assertTrue(err.toString().contains("give --url or --tiles-url"), err.toString());
+        assertTrue(err.toString().contains("give --url, --tiles-url or --mirror"), err.toString());
         assertEquals(2, monitor("--once", "--tiles-url", "http://127.0.0.1:9", "--log-key", key));
         assertTrue(err.toString().contains("name them with --board"), err.toString());
         assertEquals(

@@ -52,6 +52,16 @@ public final class MirrorClient {
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     }
 
+    /**
+     * Whether the server at this prefix mirrors {@code origin}: an {@code add-entries} request with no
+     * packages is answered 404 by a witness (no such endpoint) and by a mirror that does not follow
+     * the log, and otherwise (200, 409, 422) by a mirror of it. Nothing is stored by asking.
+     */
+    public boolean mirrors(String origin) throws IOException {
+        byte[] probe = AddEntries.request(new AddEntries.Header(origin, 0, 0), List.of());
+        return post("/add-entries", probe, false).statusCode() != 404;
+    }
+
     /** What a push did: the size the mirror now holds, the entries sent, and its cosignature lines. */
     public record Pushed(String origin, long size, long entriesSent, String cosignatures) {}
 

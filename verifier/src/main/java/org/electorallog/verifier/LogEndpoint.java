@@ -12,8 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.electorallog.core.EntryBundle;
 import org.electorallog.core.Hashes;
+import org.electorallog.core.Hex;
 import org.electorallog.core.TileLayout;
 import org.electorallog.core.TileSource;
 
@@ -43,26 +45,45 @@ public final class LogEndpoint {
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    /** Where a board's files are under the base URL: {@code /boards/<board>/} on an API, {@code /<board>/} when published. */
-    private final String boardsPath;
+    /**
+     * Where a board's files are under the base URL, ending in {@code /}: {@code /boards/<board>/} on
+     * an API, {@code /<board>/} when published, {@code /<hex SHA-256 of its origin>/} on a mirror.
+     */
+    private final UnaryOperator<String> boardPath;
+
+    /** Whether this is an API (it lists boards and states their seal), not files. */
+    private final boolean isApi;
 
     public LogEndpoint(String baseUrl, String token) {
-        this(baseUrl, token, "/boards/");
+        this(baseUrl, token, b -> "/boards/" + enc(b) + "/", true);
     }
 
-    private LogEndpoint(String baseUrl, String token, String boardsPath) {
+    private LogEndpoint(String baseUrl, String token, UnaryOperator<String> boardPath, boolean isApi) {
         this.baseUrl = baseUrl.replaceAll("/+$", "");
         this.token = token;
-        this.boardsPath = boardsPath;
+        this.boardPath = boardPath;
+        this.isApi = isApi;
     }
 
     /** A static publication's root ({@code publish-tiles} behind a web server): each board at {@code <url>/<board>/}. */
     public static LogEndpoint published(String baseUrl) {
-        return new LogEndpoint(baseUrl, null, "/");
+        return new LogEndpoint(baseUrl, null, b -> "/" + enc(b) + "/", false);
+    }
+
+    /**
+     * A mirror (C2SP tlog-mirror, {@code electoral-log mirror}): the board whose origin is {@code
+     * originPrefix} and its name at {@code <url>/<hex SHA-256 of the origin>/}.
+     */
+    public static LogEndpoint mirror(String baseUrl, String originPrefix) {
+        return new LogEndpoint(
+                baseUrl,
+                null,
+                b -> "/" + Hex.encode(Hashes.sha256((originPrefix + b).getBytes(StandardCharsets.UTF_8))) + "/",
+                false);
     }
 
     private boolean isPublished() {
-        return boardsPath.equals("/");
+        return !isApi;
     }
 
     public String baseUrl() {
@@ -83,7 +104,7 @@ public final class LogEndpoint {
 
     /** The board's latest signed checkpoint note, or null when it has none yet. */
     public String checkpoint(String board) throws IOException {
-        HttpResponse<byte[]> r = get(boardsPath + enc(board) + "/checkpoint", MAX_DOCUMENT);
+        HttpResponse<byte[]> r = get(boardPath.apply(board) + "checkpoint", MAX_DOCUMENT);
         return r.statusCode() == 404 ? null : body(r, "the checkpoint of " + board);
     }
 
@@ -117,7 +138,7 @@ public final class LogEndpoint {
      * observer's token).
      */
     public byte[] file(String board, String path) throws IOException {
-        return at(boardsPath + enc(board) + "/" + path);
+        return at(boardPath.apply(board) + path);
     }
 
     /**
@@ -141,7 +162,7 @@ public final class LogEndpoint {
 
     /** A file of the board in the tlog-tiles layout with the status it came with ({@link #file} without the status). */
     public Answer fileAnswer(String board, String path) throws IOException {
-        return answer(boardsPath + enc(board) + "/" + path);
+        return answer(boardPath.apply(board) + path);
     }
 
     private Answer answer(String path) throws IOException {
