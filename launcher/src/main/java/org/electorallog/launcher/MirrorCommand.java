@@ -11,7 +11,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.ProofException;
@@ -20,7 +19,6 @@ import org.electorallog.core.TlogPolicy;
 import org.electorallog.mirror.MirrorClient;
 import org.electorallog.mirror.MirrorServer;
 import org.electorallog.verifier.TlogFiles;
-import org.electorallog.witness.FollowedLogs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -265,24 +263,12 @@ public final class MirrorCommand implements Callable<Integer> {
         }
         MirrorServer server;
         try {
-            List<Cosigner.Key> keys = new ArrayList<>();
-            keys.add(Cosigner.Key.parse(Files.readString(key, StandardCharsets.US_ASCII)));
-            if (postQuantumKey != null) {
-                Cosigner.Key pq = Cosigner.Key.parse(Files.readString(postQuantumKey, StandardCharsets.US_ASCII));
-                if (!pq.postQuantum()) {
-                    throw new IllegalArgumentException(postQuantumKey + " is not an ML-DSA-44 key (type 0x06)");
-                }
-                keys.add(pq);
-            }
-            List<String> lines = new ArrayList<>(logs);
-            if (logsFile != null) {
-                lines.addAll(Files.readAllLines(logsFile, StandardCharsets.UTF_8));
-            }
+            List<Cosigner.Key> keys = CosignerKeys.read(key, postQuantumKey);
             server = MirrorServer.start(
                     host,
                     port,
                     keys,
-                    FollowedLogs.parse(lines),
+                    CosignerKeys.followed(logs, logsFile),
                     state,
                     init,
                     Duration.ofSeconds(readTimeoutSeconds),
@@ -291,18 +277,10 @@ public final class MirrorCommand implements Callable<Integer> {
             System.err.println("mirror: " + e.getMessage());
             return 2;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime()
-                .addShutdownHook(new Thread(
-                        () -> {
-                            server.close();
-                            stopped.countDown();
-                        },
-                        "mirror-stop"));
         System.out.println(
                 "mirror listening on http://" + host + ":" + server.port() + "/ (add-checkpoint, add-entries)");
         System.out.println("cosigner keys (a policy's witness line for this mirror): " + server.verifierKeys());
-        stopped.await();
+        CosignerKeys.runUntilStopped(server, "mirror");
         return 0;
     }
 }

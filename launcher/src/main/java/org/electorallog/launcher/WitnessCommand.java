@@ -1,16 +1,12 @@
 package org.electorallog.launcher;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.electorallog.core.Cosigner;
-import org.electorallog.witness.FollowedLogs;
 import org.electorallog.witness.WitnessServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -122,43 +118,23 @@ public final class WitnessCommand implements Callable<Integer> {
         }
         WitnessServer server;
         try {
-            List<Cosigner.Key> keys = new ArrayList<>();
-            keys.add(Cosigner.Key.parse(Files.readString(key, StandardCharsets.US_ASCII)));
-            if (postQuantumKey != null) {
-                Cosigner.Key pq = Cosigner.Key.parse(Files.readString(postQuantumKey, StandardCharsets.US_ASCII));
-                if (!pq.postQuantum()) {
-                    throw new IllegalArgumentException(postQuantumKey + " is not an ML-DSA-44 key (type 0x06)");
-                }
-                keys.add(pq);
-            }
-            List<String> lines = new ArrayList<>(logs);
-            if (logsFile != null) {
-                lines.addAll(Files.readAllLines(logsFile, StandardCharsets.UTF_8));
-            }
+            List<Cosigner.Key> keys = CosignerKeys.read(key, postQuantumKey);
             WitnessServer.Options options = new WitnessServer.Options(
                     Duration.ofSeconds(readTimeoutSeconds),
                     threads,
                     WitnessServer.Options.defaults().queue(),
                     ratePerLog,
                     (int) Math.max(1, Math.ceil(2 * ratePerLog)));
-            server = WitnessServer.start(host, port, keys, FollowedLogs.parse(lines), state, init, options);
+            server = WitnessServer.start(host, port, keys, CosignerKeys.followed(logs, logsFile), state, init, options);
         } catch (IOException | IllegalArgumentException e) {
             System.err.println("witness: " + e.getMessage());
             return 2;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime()
-                .addShutdownHook(new Thread(
-                        () -> {
-                            server.close();
-                            stopped.countDown();
-                        },
-                        "witness-stop"));
         System.out.println("witness listening on http://" + host + ":" + server.port() + "/add-checkpoint");
         System.out.println("cosigner key (give it to the log's operator and to voters): " + server.verifierKey());
         System.out.println("the log's operator adds to ELECTORAL_LOG_WITNESSES: " + server.verifierKey() + " http://"
                 + host + ":" + server.port());
-        stopped.await();
+        CosignerKeys.runUntilStopped(server, "witness");
         return 0;
     }
 }
