@@ -22,6 +22,7 @@ import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.ProofExtra;
 import org.electorallog.core.TlogProof;
 import org.electorallog.infra.NginxServer;
 import org.electorallog.infra.SharedStack;
@@ -144,10 +145,20 @@ class HeadsChainTest {
         assertEquals("0", ok[0], ok[1] + ok[2]);
         assertTrue(ok[1].contains("entered on the heads board " + Setting.ORIGIN_PREFIX.defaultValue + "heads"), ok[1]);
         assertTrue(ok[1].contains("1 witness(es) cosigned: witness.electoral-log.local"), ok[1]);
+        // the bundle names the policy the API serves beside the checkpoint (decision 150)
+        String served = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(
+                                        java.net.URI.create(env.api().baseUrl() + "/boards/" + BOARD + "/policy"))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString())
+                .body();
+        assertTrue(
+                ok[1].contains("verify: the bundle names the policy sha256:" + ProofExtra.policyName(served)), ok[1]);
 
         // the heads entry changed in the bundle: it no longer names the board's checkpoint
         TlogProof p = TlogProof.parse(bundle);
-        TlogProof head = TlogProof.parse(new String(p.extra(), StandardCharsets.UTF_8));
+        TlogProof head = TlogProof.parse(new String(ProofExtra.link(p.extra()), StandardCharsets.UTF_8));
         byte[] entry = head.extra().clone();
         entry[entry.length - 1] ^= 1;
         String forged = HeadChain.link(

@@ -9,11 +9,13 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
+import org.electorallog.core.ProofExtra;
 import org.electorallog.core.Quorum;
 import org.electorallog.core.TlogPolicy;
 import org.electorallog.core.TlogProof;
@@ -64,6 +66,9 @@ public final class VerifyCommand implements Callable<Integer> {
                             + "--log-key, --witness and --quorum")
     Path policy;
 
+    /** The name of the --policy file given ({@link ProofExtra#policyName}), or null. */
+    private String givenPolicy;
+
     @Option(
             names = "--origin",
             required = true,
@@ -110,7 +115,9 @@ public final class VerifyCommand implements Callable<Integer> {
                     throw new IllegalArgumentException("--policy names the logs, witnesses and quorum: "
                             + "give it without --log-key, --witness, --quorum");
                 }
-                TlogPolicy p = TlogPolicy.parse(Files.readString(policy, StandardCharsets.UTF_8));
+                String policyText = Files.readString(policy, StandardCharsets.UTF_8);
+                givenPolicy = ProofExtra.policyName(policyText);
+                TlogPolicy p = TlogPolicy.parse(policyText);
                 logs.addAll(p.logKeys());
                 cosigners.addAll(p.witnessKeys());
                 rule = p;
@@ -148,6 +155,7 @@ public final class VerifyCommand implements Callable<Integer> {
             return 2;
         }
         try {
+            namedPolicy(proof);
             if (HeadChain.isChained(proof)) {
                 return chained(proof, leaf, logs, cosigners, rule);
             }
@@ -170,6 +178,24 @@ public final class VerifyCommand implements Callable<Integer> {
             err.println("verify: " + e.getMessage());
             return 2;
         }
+    }
+
+    /**
+     * Says which policy the bundle names (decision 150: its extra data, not authenticated) and
+     * whether it is the one given: a verifier years later fetches the named one, and one that wrote
+     * its own policy sees that it differs from the log's.
+     */
+    private void namedPolicy(TlogProof proof) {
+        Optional<String> named = ProofExtra.policy(proof.extra());
+        if (named.isEmpty()) {
+            return;
+        }
+        out.println("verify: the bundle names the policy sha256:" + named.get()
+                + (givenPolicy == null
+                        ? " (the log serves it at GET /boards/{board}/policy)"
+                        : named.get().equals(givenPolicy)
+                                ? ", the --policy given"
+                                : "; the --policy given is another (sha256:" + givenPolicy + ")"));
     }
 
     /** A bundle through the heads board (statement {@link HeadChain}): the witnesses cosigned the heads checkpoint. */

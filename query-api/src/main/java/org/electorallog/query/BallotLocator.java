@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.electorallog.core.ProofBuilder;
+import org.electorallog.core.ProofExtra;
 import org.electorallog.core.TileKey;
 import org.electorallog.core.TileLayout;
 import org.electorallog.core.Timestamps;
@@ -19,9 +20,13 @@ final class BallotLocator {
     private final SnapshotReads reads;
     private final HeadLinkService heads;
 
-    BallotLocator(SnapshotReads reads, HeadLinkService heads) {
+    /** The name of the policy served beside the checkpoints, which each bundle carries ({@link ProofExtra}). */
+    private final String policyName;
+
+    BallotLocator(SnapshotReads reads, HeadLinkService heads, String policyName) {
         this.reads = reads;
         this.heads = heads;
+        this.policyName = policyName;
     }
 
     /**
@@ -77,7 +82,7 @@ final class BallotLocator {
                         : !ProofService.covers(tip, v.id())
                                 ? null
                                 : new TlogProof(
-                                                null,
+                                                ProofExtra.of(policyName, null),
                                                 v.id(),
                                                 ProofBuilder.inclusion(
                                                         v.id(), tip.checkpoint().size(), k -> tiles),

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import org.electorallog.core.ProofBuilder;
+import org.electorallog.core.ProofExtra;
 import org.electorallog.core.TileSource;
 import org.electorallog.core.TlogProof;
 import org.electorallog.statement.HeadChain;
@@ -24,9 +25,13 @@ final class HeadLinkService {
     /** Boards {@link #latest} found no link for, kept while the witnessed heads checkpoint stays the same. */
     private final HeadLinkCache<HeadsLink> latest = new HeadLinkCache<>();
 
-    HeadLinkService(SnapshotReads reads, FullTiles fullTiles) {
+    /** The name of the policy served beside the checkpoints, which each bundle carries ({@link ProofExtra}). */
+    private final String policyName;
+
+    HeadLinkService(SnapshotReads reads, FullTiles fullTiles, String policyName) {
         this.reads = reads;
         this.fullTiles = fullTiles;
+        this.policyName = policyName;
     }
 
     /**
@@ -94,7 +99,7 @@ final class HeadLinkService {
         TlogProof inBoard =
                 new TlogProof(null, id, proof, link.get().link().checkpoint().note());
         return Optional.of(
-                HeadChain.link(inBoard, link.get().link().entry(), link.get().entryProof())
+                HeadChain.link(inBoard, link.get().link().entry(), link.get().entryProof(), policyName)
                         .format());
     }
 

@@ -9,6 +9,7 @@ import org.electorallog.core.Checkpoint;
 import org.electorallog.core.LogDivergenceException;
 import org.electorallog.core.ProofBuilder;
 import org.electorallog.core.ProofException;
+import org.electorallog.core.ProofExtra;
 import org.electorallog.core.Range;
 import org.electorallog.core.RecordProof;
 import org.electorallog.core.SignedNote;
@@ -38,10 +39,14 @@ final class ProofService {
     private final FullTiles fullTiles;
     private final HeadLinkService heads;
 
-    ProofService(SnapshotReads reads, FullTiles fullTiles, HeadLinkService heads) {
+    /** The name of the policy served beside the checkpoints, which each bundle carries ({@link ProofExtra}). */
+    private final String policyName;
+
+    ProofService(SnapshotReads reads, FullTiles fullTiles, HeadLinkService heads, String policyName) {
         this.reads = reads;
         this.fullTiles = fullTiles;
         this.heads = heads;
+        this.policyName = policyName;
     }
 
     /**
@@ -250,7 +255,7 @@ final class ProofService {
             }
             List<byte[]> proof = ProofBuilder.inclusion(
                     id, cp.size(), fullTiles.over(name, r.tileSource(tip.board().id())));
-            return new TlogProof(null, id, proof, tip.cosignedNote()).format();
+            return new TlogProof(ProofExtra.of(policyName, null), id, proof, tip.cosignedNote()).format();
         });
     }
 

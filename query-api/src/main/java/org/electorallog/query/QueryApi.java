@@ -19,6 +19,7 @@ import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.electorallog.audit.AuditOptions;
 import org.electorallog.audit.IncrementalVerifier;
+import org.electorallog.core.ProofExtra;
 import org.electorallog.core.TlogPolicy;
 import org.electorallog.store.Migrations;
 import org.electorallog.store.Projection;
@@ -70,12 +71,20 @@ public final class QueryApi implements AutoCloseable {
         PublicReads reader = new PublicReads(reads, fullTiles);
         Cursor cursors = new Cursor(settings.cursorKey());
         AccessSettings access = settings.effectiveAccess();
-        HeadLinkService headLinks = new HeadLinkService(reads, fullTiles);
-        ProofService proofs = new ProofService(reads, fullTiles, headLinks);
-        routes.addAll(new OperationsRoutes(db, settings, metrics, schema).routes());
         TlogPolicy policy = settings.witnesses().rule().withLogs(settings.logKeys());
+        // every bundle names the policy served beside its checkpoint (decision 150)
+        String policyName = ProofExtra.policyName(policy.text());
+        HeadLinkService headLinks = new HeadLinkService(reads, fullTiles, policyName);
+        ProofService proofs = new ProofService(reads, fullTiles, headLinks, policyName);
+        routes.addAll(new OperationsRoutes(db, settings, metrics, schema).routes());
         routes.addAll(new PublicRoutes(
-                        reader, proofs, headLinks, new BallotLocator(reads, headLinks), cursors, access, policy)
+                        reader,
+                        proofs,
+                        headLinks,
+                        new BallotLocator(reads, headLinks, policyName),
+                        cursors,
+                        access,
+                        policy)
                 .routes());
         RatePolicy limits = settings.http().limits();
         RecordListing listing = new RecordListing(reads);

@@ -8,6 +8,7 @@ import org.electorallog.core.Cosigner;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofException;
+import org.electorallog.core.ProofExtra;
 import org.electorallog.core.Quorum;
 import org.electorallog.core.TlogProof;
 
@@ -31,7 +32,10 @@ import org.electorallog.core.TlogProof;
  * &lt;C, signed by the log&gt;
  * </pre>
  *
- * tlog-proof calls its extra data unauthenticated: nothing here is trusted for being in it. The
+ * The outer extra data may first name the policy ({@link ProofExtra}: one {@code policy sha256:}
+ * line before the link).
+ *
+ * <p>tlog-proof calls its extra data unauthenticated: nothing here is trusted for being in it. The
  * chain holds because each link is checked: the record in C under the log's key, E's leaf in H under
  * the log's key and the quorum of cosignatures, and E naming C's origin, size and root.
  */
@@ -40,10 +44,19 @@ public final class HeadChain {
 
     /** The chained proof: the record's proof in C carrying the heads link (E's proof in H, with E). */
     public static TlogProof link(TlogProof recordInBoard, byte[] headsEntry, TlogProof entryInHeads) {
+        return link(recordInBoard, headsEntry, entryInHeads, null);
+    }
+
+    /**
+     * As {@link #link(TlogProof, byte[], TlogProof)}, its extra data first naming the policy the
+     * heads checkpoint was witnessed under ({@link ProofExtra}; none when {@code policyName} is null).
+     */
+    public static TlogProof link(
+            TlogProof recordInBoard, byte[] headsEntry, TlogProof entryInHeads, String policyName) {
         TlogProof head = new TlogProof(
                 headsEntry, entryInHeads.index(), entryInHeads.inclusion(), entryInHeads.checkpointNote());
         return new TlogProof(
-                head.format().getBytes(StandardCharsets.UTF_8),
+                ProofExtra.of(policyName, head.format().getBytes(StandardCharsets.UTF_8)),
                 recordInBoard.index(),
                 recordInBoard.inclusion(),
                 recordInBoard.checkpointNote());
@@ -51,8 +64,8 @@ public final class HeadChain {
 
     /** Whether a tlog-proof carries a heads link (its extra data is a tlog-proof). */
     public static boolean isChained(TlogProof proof) {
-        return proof.extra() != null
-                && new String(proof.extra(), StandardCharsets.UTF_8).startsWith(TlogProof.HEADER + "\n");
+        byte[] link = ProofExtra.link(proof.extra());
+        return link != null && new String(link, StandardCharsets.UTF_8).startsWith(TlogProof.HEADER + "\n");
     }
 
     /** What {@link #verify} checked: the board's checkpoint, the cosigned heads checkpoint and its cosigners. */
@@ -96,7 +109,7 @@ public final class HeadChain {
                     "the proof carries no heads link (its board's checkpoints are witnessed on their own)");
         }
         TlogProof.Verified board = proof.verify(leafHash, origin, logKeys, List.of(), Quorum.atLeast(0));
-        TlogProof head = TlogProof.parse(new String(proof.extra(), StandardCharsets.UTF_8));
+        TlogProof head = TlogProof.parse(new String(ProofExtra.link(proof.extra()), StandardCharsets.UTF_8));
         return verifyLink(board.checkpoint(), head, headsOrigin, logKeys, witnesses, quorum);
     }
 

@@ -7,6 +7,7 @@ import java.util.List;
 import org.electorallog.core.Checkpoint;
 import org.electorallog.core.ProofBuilder;
 import org.electorallog.core.ProofException;
+import org.electorallog.core.ProofExtra;
 import org.electorallog.core.SignedNote;
 import org.electorallog.core.TileSource;
 import org.electorallog.core.TlogProof;
@@ -27,7 +28,8 @@ public final class PublishedTiles {
 
     /**
      * The tlog-proof of record {@code record} built from a board's files: its checkpoint as served
-     * (with the cosignature lines it carries) and the inclusion proof from its tiles at that size.
+     * (with the cosignature lines it carries) and the inclusion proof from its tiles at that size,
+     * naming the {@code policy} file published beside the checkpoint when there is one.
      * Nothing is trusted here; the caller verifies the proof.
      */
     public static TlogProof proof(TlogFiles files, long record) throws IOException, ProofException {
@@ -48,6 +50,13 @@ public final class PublishedTiles {
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
-        return new TlogProof(null, record, hashes, text);
+        byte[] policy = files.get("policy");
+        return new TlogProof(
+                policy == null
+                        ? null
+                        : ProofExtra.of(ProofExtra.policyName(new String(policy, StandardCharsets.UTF_8)), null),
+                record,
+                hashes,
+                text);
     }
 }
