@@ -12,10 +12,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.electorallog.config.DatabaseLogin;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
+import org.electorallog.core.WitnessPolicy;
 import org.electorallog.infra.ExitOrder;
 import org.electorallog.infra.Stack;
 import org.electorallog.infra.Stacks;
@@ -120,6 +122,22 @@ public final class DevEnvironment implements AutoCloseable {
             NoteSigner signer,
             Path keycloakHome,
             boolean heads) {
+        return start(stack, ownsStack, workDir, apiPort, signer, keycloakHome, heads, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #start(Stack, boolean, Path, int, NoteSigner, Path, boolean)}, the witness rule the
+     * projector and the API use changed by {@code witnesses} (the local witness still runs).
+     */
+    public static DevEnvironment start(
+            Stack stack,
+            boolean ownsStack,
+            Path workDir,
+            int apiPort,
+            NoteSigner signer,
+            Path keycloakHome,
+            boolean heads,
+            UnaryOperator<WitnessPolicy> witnesses) {
         DevIdentityProvider identityProvider = null;
         Path keyEncryptionKey = workDir.resolve("key-encryption-key");
         try {
@@ -147,6 +165,7 @@ public final class DevEnvironment implements AutoCloseable {
                     .awaitRunning(Duration.ofSeconds(60))
                     // one local witness following every board of this log, with a throwaway key (docs/witnesses.md)
                     .localWitness(workDir.resolve("witness-state-" + System.nanoTime()), heads)
+                    .witnessPolicy(witnesses)
                     .api(
                             apiPort,
                             a -> a.withAdminToken(tokens.get(Role.ADMIN))

@@ -97,6 +97,7 @@ public final class LogNode implements AutoCloseable {
         private UnaryOperator<QueryApiSettings> apiChange = UnaryOperator.identity();
         private Path witnessState;
         private boolean headsMode;
+        private UnaryOperator<WitnessPolicy> witnessChange = UnaryOperator.identity();
 
         private Builder(String kafkaBootstrap, DatabaseLogin login, NoteSigner signer, Path stateDir) {
             this.kafkaBootstrap = kafkaBootstrap;
@@ -152,6 +153,15 @@ public final class LogNode implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Changes the witness rule the projector and the API use with the local witness (which
+         * stays running): another policy, such as one whose quorum is a mirror's cosignatures.
+         */
+        public Builder witnessPolicy(UnaryOperator<WitnessPolicy> change) {
+            this.witnessChange = change;
+            return this;
+        }
+
         /** Starts the parts; a failure stops what had started and is thrown. */
         public LogNode start() {
             EventsTopic.ensure(kafkaBootstrap, events, partitions, (short) 1);
@@ -190,6 +200,7 @@ public final class LogNode implements AutoCloseable {
                                     .map(k -> k.verifierKey() + " http://127.0.0.1:" + p.witness.port())
                                     .toList(),
                             "1");
+                    p.witnesses = witnessChange.apply(p.witnesses);
                     p.witnessing = headsMode
                             ? Witnessing.startHeads(
                                     p.witnesses, p.settings, Duration.ofSeconds(5), Duration.ofMillis(250))

@@ -7,11 +7,15 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.electorallog.core.Checkpoint;
+import org.electorallog.core.Hashes;
+import org.electorallog.core.Hex;
 import org.electorallog.core.ProofBuilder;
 import org.electorallog.core.ProofException;
 import org.electorallog.core.SignedNote;
@@ -78,6 +82,9 @@ final class WitnessSubmission {
             } catch (IOException e) {
                 failed(w, board, "unreachable (" + e + ")");
                 return -1;
+            }
+            if (r.statusCode() == 200 && r.body().isBlank()) {
+                return fromMirror(boardId, board, cp, w) ? cp.size() : -1;
             }
             if (r.statusCode() == 200) {
                 return store(boardId, board, cp, w, r.body()) ? cp.size() : -1;
@@ -148,12 +155,74 @@ final class WitnessSubmission {
         });
     }
 
+    /**
+     * A mirror (C2SP tlog-mirror) answers {@code add-checkpoint} with no cosignature: it cosigns a
+     * checkpoint only once it holds every entry up to it ({@code electoral-log mirror push} feeds it).
+     * Its cosignature is then read from its monitoring prefix ({@code GET <url>/<hex SHA-256 of the
+     * origin>/checkpoint}) when the checkpoint it holds is {@code cp} itself; otherwise it is asked
+     * again next round, so that a policy may require mirrors before a checkpoint, a seal, counts as
+     * witnessed (decision 149).
+     */
+    private boolean fromMirror(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w)
+            throws InterruptedException {
+        String why = "it answered add-checkpoint with no cosignature, as a mirror does, and does not hold size "
+                + cp.size() + " yet (push the board to it: electoral-log mirror push)";
+        Checkpoint ours;
+        try {
+            ours = Checkpoint.parse(SignedNote.parse(cp.note()).text());
+        } catch (ProofException e) {
+            throw new IllegalStateException("our own checkpoint does not parse", e);
+        }
+        String originHash = Hex.encode(Hashes.sha256(ours.origin().getBytes(StandardCharsets.UTF_8)));
+        HttpResponse<String> r;
+        try {
+            r = http.send(
+                    HttpRequest.newBuilder(URI.create(w.url() + "/" + originHash + "/checkpoint"))
+                            .timeout(timeout)
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            failed(w, board, why + "; its monitoring checkpoint could not be read (" + e + ")");
+            return false;
+        }
+        if (r.statusCode() != 200) {
+            failed(w, board, why);
+            return false;
+        }
+        try {
+            SignedNote held = SignedNote.parse(r.body());
+            Checkpoint theirs = Checkpoint.parse(held.text());
+            if (theirs.size() != ours.size() || !Arrays.equals(theirs.root(), ours.root())) {
+                failed(w, board, why);
+                return false;
+            }
+            return store(boardId, board, cp, w, held);
+        } catch (ProofException e) {
+            failed(w, board, "its monitoring checkpoint is not a checkpoint note: " + e.getMessage());
+            return false;
+        }
+    }
+
     private boolean store(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w, String body) {
-        SignedNote.Signature line;
         SignedNote cosigned;
         try {
             cosigned = SignedNote.parse(cp.note() + body);
             Checkpoint.parse(cosigned.text());
+        } catch (ProofException e) {
+            failed(
+                    w,
+                    board,
+                    "its answer holds no valid cosignature of checkpoint " + cp.size() + ": " + e.getMessage());
+            return false;
+        }
+        return store(boardId, board, cp, w, cosigned);
+    }
+
+    /** Stores {@code w}'s cosignature in {@code cosigned} (a note of {@code cp}'s text), verified, and its siblings'. */
+    private boolean store(short boardId, String board, CheckpointRow cp, WitnessPolicy.Entry w, SignedNote cosigned) {
+        SignedNote.Signature line;
+        try {
             line = w.verifier().cosignature(cosigned);
         } catch (ProofException e) {
             failed(
