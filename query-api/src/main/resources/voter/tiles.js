@@ -123,12 +123,24 @@ class PublishedTree {
  */
 const TILES = document.body.dataset.tiles;
 
+/**
+ * Served by a mirror (C2SP tlog-mirror, `electoral-log mirror --voter-page`): a board's copy is at
+ * `/<hex SHA-256 of this prefix and the board's name>/`, its origin's hash. Undefined elsewhere.
+ */
+const ORIGIN_PREFIX = document.body.dataset.originPrefix;
+
+/** Where the board's files are: beside the page in a publication, under its origin's hash on a mirror. */
+async function boardFiles(board) {
+  if (ORIGIN_PREFIX !== undefined) return '/' + hex(await sha256(te.encode(ORIGIN_PREFIX + board)));
+  return TILES + '/' + encodeURIComponent(board);
+}
+
 /** The check against a static publication: its checkpoint, then the record's proof built from its tiles. */
 async function checkFromPublication(board, receipt, logKeys, witnessKeys, quorum) {
   if (!receipt || !receipt.id) {
     throw new NotVerified('err.tiles.needsNumber');
   }
-  const base = TILES + '/' + encodeURIComponent(board);
+  const base = await boardFiles(board);
   // HEADS witness mode: the publisher writes the board's heads link beside its checkpoint (heads.js checks it)
   let cp = null;
   if (quorum > 0) {

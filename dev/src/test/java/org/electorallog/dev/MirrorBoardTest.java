@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,21 +23,25 @@ import org.electorallog.launcher.SealCommand;
 import org.electorallog.launcher.VerifyBoardCommand;
 import org.electorallog.mirror.MirrorServer;
 import org.electorallog.producer.ElectoralLogProducer;
+import org.electorallog.query.PublishedVoterPage;
 import org.electorallog.query.Role;
+import org.electorallog.query.VoterLanguages;
 import org.electorallog.schemas.ElectionStatements;
 import org.electorallog.schemas.avro.Statement;
 import org.electorallog.witness.FollowedLogs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
 import picocli.CommandLine;
 
 /**
  * Issue 68 item 4 on the embedded stack: a board of the dev log pushed to a real mirror by {@code
  * mirror push} from the query API as it grows and after its seal, then verified whole by {@code
  * verify-board --mirror} from the mirror's URL alone with a tlog-policy whose quorum is the mirror's
- * cosignatures of both kinds, and followed by {@code monitor --mirror}; a quorum the mirror cannot
- * meet, and a copy with one changed byte, are refused.
+ * cosignatures of both kinds, followed by {@code monitor --mirror}, and a ballot checked by the
+ * voter page the mirror serves (Chromium); a quorum the mirror cannot meet, and a copy with one
+ * changed byte, are refused.
  */
 class MirrorBoardTest {
     static final String BOARD = "mirror-" + Long.toString(System.nanoTime(), 36);
@@ -61,7 +66,9 @@ class MirrorBoardTest {
                 WORK.resolve("state"),
                 true,
                 Duration.ofSeconds(30),
-                8);
+                8,
+                PublishedVoterPage.forMirror(
+                        MirrorServer.PAGE, VoterLanguages.all(), Setting.ORIGIN_PREFIX.defaultValue));
     }
 
     @AfterAll
@@ -217,11 +224,35 @@ class MirrorBoardTest {
         String[] unmet = verify(more);
         assertEquals("1", unmet[0], unmet[1] + unmet[2]);
 
-        // one changed byte in the mirror's copy of an entry: verify-board finds it
-        Path bundle = WORK.resolve("state")
+        // the voter page the mirror serves checks a ballot against the mirror's copy alone, with the
+        // mirror's two cosignatures (Ed25519 and ML-DSA-44) as the quorum
+        Path copy = WORK.resolve("state")
                 .resolve(Hex.encode(
-                        Hashes.sha256((Setting.ORIGIN_PREFIX.defaultValue + BOARD).getBytes(StandardCharsets.UTF_8))))
-                .resolve("tile/entries/000");
+                        Hashes.sha256((Setting.ORIGIN_PREFIX.defaultValue + BOARD).getBytes(StandardCharsets.UTF_8))));
+        String page = url() + "/" + MirrorServer.PAGE + "/?board=" + BOARD + "&record=5#log_key="
+                + URLEncoder.encode(env.signer().verifierKey(), StandardCharsets.UTF_8) + "&witness_key="
+                + URLEncoder.encode(KEYS.get(0).verifierKey(), StandardCharsets.UTF_8) + "&witness_key="
+                + URLEncoder.encode(KEYS.get(1).verifierKey(), StandardCharsets.UTF_8) + "&quorum=2";
+        try (VoterBrowser chromium = VoterBrowser.open(Path.of("target/voter-page"))) {
+            String[] good = chromium.checkAt(page, "mirror-verified", null);
+            assertEquals("verified", good[0], good[1]);
+            String steps = chromium.driver.findElement(By.id("steps")).getText();
+            assertTrue(
+                    steps.contains("cosigned it (quorum 2)") && steps.contains("built here from the published tiles"),
+                    steps);
+            // the mirror's first tile changed: record 5's sibling is another hash
+            Path tile = copy.resolve("tile/0/000");
+            byte[] original = Files.readAllBytes(tile);
+            byte[] changedTile = original.clone();
+            changedTile[4 * 32] ^= 1;
+            Files.write(tile, changedTile);
+            String[] bad = chromium.checkAt(page, "mirror-changed-tile", null);
+            assertEquals("failed", bad[0], bad[1]);
+            Files.write(tile, original);
+        }
+
+        // one changed byte in the mirror's copy of an entry: verify-board finds it
+        Path bundle = copy.resolve("tile/entries/000");
         byte[] bytes = Files.readAllBytes(bundle);
         bytes[bytes.length / 2] ^= 1;
         Files.write(bundle, bytes);

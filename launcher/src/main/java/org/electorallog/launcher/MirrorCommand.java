@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.electorallog.core.Checkpoint;
@@ -18,7 +19,10 @@ import org.electorallog.core.SignedNote;
 import org.electorallog.core.TlogPolicy;
 import org.electorallog.mirror.MirrorClient;
 import org.electorallog.mirror.MirrorServer;
+import org.electorallog.query.PublishedVoterPage;
+import org.electorallog.query.VoterLanguages;
 import org.electorallog.verifier.TlogFiles;
+import org.electorallog.witness.FollowedLogs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -192,6 +196,21 @@ public final class MirrorCommand implements Callable<Integer> {
         return targets;
     }
 
+    /**
+     * The voter page for a mirror of {@code followed}: the boards' origin prefix is that of the first
+     * followed origin ending in {@code *}.
+     */
+    static Map<String, byte[]> page(FollowedLogs followed) {
+        String prefix = followed.entries().stream()
+                .map(FollowedLogs.Entry::origin)
+                .filter(o -> o.endsWith("*"))
+                .map(o -> o.substring(0, o.length() - 1))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "--voter-page needs a --log whose origin ends in * (the boards' prefix)"));
+        return PublishedVoterPage.forMirror(MirrorServer.PAGE, VoterLanguages.all(), prefix);
+    }
+
     /** The cosignature lines' key names and kinds, e.g. "m1 (Ed25519), m1 (ML-DSA-44)". */
     static String cosigners(String lines) {
         List<String> out = new ArrayList<>();
@@ -255,6 +274,12 @@ public final class MirrorCommand implements Callable<Integer> {
     @Option(names = "--threads", defaultValue = "16", description = "request threads; default ${DEFAULT-VALUE}")
     int threads;
 
+    @Option(
+            names = "--voter-page",
+            description = "also serve the voter page at /voter/, checking a ballot against this mirror's copy; "
+                    + "the board's origin is the first --log origin ending in * and the board's name")
+    boolean voterPage;
+
     @Override
     public Integer call() throws InterruptedException {
         if (key == null) {
@@ -264,15 +289,17 @@ public final class MirrorCommand implements Callable<Integer> {
         MirrorServer server;
         try {
             List<Cosigner.Key> keys = CosignerKeys.read(key, postQuantumKey);
+            FollowedLogs followed = CosignerKeys.followed(logs, logsFile);
             server = MirrorServer.start(
                     host,
                     port,
                     keys,
-                    CosignerKeys.followed(logs, logsFile),
+                    followed,
                     state,
                     init,
                     Duration.ofSeconds(readTimeoutSeconds),
-                    threads);
+                    threads,
+                    voterPage ? page(followed) : Map.of());
         } catch (IOException | IllegalArgumentException e) {
             System.err.println("mirror: " + e.getMessage());
             return 2;

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
@@ -46,14 +47,27 @@ public final class MirrorServer implements AutoCloseable {
     private static final Pattern CHECKPOINT = Pattern.compile("/([0-9a-f]{64})/checkpoint");
     private static final Pattern TILE = Pattern.compile("/([0-9a-f]{64})/(tile/[0-9a-z./]+)");
 
+    /** Where the voter page is served, when the mirror serves one. */
+    public static final String PAGE = "voter";
+
+    /**
+     * The voter page's headers (as the query API and the publication's nginx send them): its scripts,
+     * styles and fetches from this origin only.
+     */
+    static final String PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+            + "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
     private final Mirror mirror;
     private final Server server;
     private final ServerConnector connector;
+    /** The voter page's files by name (query-api {@code PublishedVoterPage.forMirror}), or empty. */
+    private final Map<String, byte[]> page;
 
-    private MirrorServer(Mirror mirror, Server server, ServerConnector connector) {
+    private MirrorServer(Mirror mirror, Server server, ServerConnector connector, Map<String, byte[]> page) {
         this.mirror = mirror;
         this.server = server;
         this.connector = connector;
+        this.page = Map.copyOf(page);
     }
 
     /**
@@ -71,6 +85,25 @@ public final class MirrorServer implements AutoCloseable {
             Duration readTimeout,
             int threads)
             throws IOException {
+        return start(host, port, keys, logs, stateDir, initialise, readTimeout, threads, Map.of());
+    }
+
+    /**
+     * As {@link #start(String, int, List, FollowedLogs, Path, boolean, Duration, int)}, serving also
+     * the voter page's files at {@code /voter/} (index.html at {@code /voter/}), which check a ballot
+     * against this mirror's copy.
+     */
+    public static MirrorServer start(
+            String host,
+            int port,
+            List<Cosigner.Key> keys,
+            FollowedLogs logs,
+            Path stateDir,
+            boolean initialise,
+            Duration readTimeout,
+            int threads,
+            Map<String, byte[]> page)
+            throws IOException {
         Mirror mirror = new Mirror(keys, logs, stateDir, initialise, 10, 20);
         QueuedThreadPool pool = new QueuedThreadPool(threads, 2);
         pool.setName("mirror-http");
@@ -83,7 +116,7 @@ public final class MirrorServer implements AutoCloseable {
         connector.setPort(port);
         connector.setIdleTimeout(readTimeout.toMillis());
         server.addConnector(connector);
-        MirrorServer ms = new MirrorServer(mirror, server, connector);
+        MirrorServer ms = new MirrorServer(mirror, server, connector, page);
         server.setHandler(ms.new Routes());
         try {
             server.start();
@@ -140,6 +173,8 @@ public final class MirrorServer implements AutoCloseable {
                     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/octet-stream");
                     response.write(true, ByteBuffer.wrap(Files.readAllBytes(file.get())), callback);
                 }
+            } else if (!page.isEmpty() && (path.equals("/" + PAGE) || path.startsWith("/" + PAGE + "/"))) {
+                page(path, response, callback);
             } else if (path.equals("/")) {
                 send(response, callback, about());
             } else {
@@ -153,6 +188,34 @@ public final class MirrorServer implements AutoCloseable {
             }
             return true;
         }
+    }
+
+    /** A file of the voter page, {@code /voter/} being its index.html. */
+    private void page(String path, Response response, Callback callback) {
+        if (path.equals("/" + PAGE)) {
+            response.setStatus(301);
+            response.getHeaders().put(HttpHeader.LOCATION, "/" + PAGE + "/");
+            callback.succeeded();
+            return;
+        }
+        String name = path.substring(PAGE.length() + 2);
+        byte[] file = page.get(name.isEmpty() ? "index.html" : name);
+        if (file == null) {
+            send(response, callback, text(404, "the voter page has no " + name));
+            return;
+        }
+        String type = name.isEmpty() || name.endsWith(".html")
+                ? "text/html; charset=utf-8"
+                : name.endsWith(".js")
+                        ? "text/javascript; charset=utf-8"
+                        : name.endsWith(".css")
+                                ? "text/css; charset=utf-8"
+                                : name.endsWith(".json") ? "application/json" : "application/octet-stream";
+        response.setStatus(200);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
+        response.getHeaders().put("Content-Security-Policy", PAGE_CSP);
+        response.getHeaders().put("X-Content-Type-Options", "nosniff");
+        response.write(true, ByteBuffer.wrap(file), callback);
     }
 
     private Witness.Answer addCheckpoint(Request request) throws IOException {

@@ -26,10 +26,26 @@ public final class PublishedVoterPage {
      * languages} (its messages.json).
      */
     public static Map<String, byte[]> files(String dir, VoterLanguages languages) {
+        return files(dir, languages, "<body data-tiles=\"\">");
+    }
+
+    /**
+     * The page as a mirror (C2SP tlog-mirror) serves it at {@code /<dir>/}: each board's files are
+     * its copy at {@code /<hex SHA-256 of originPrefix and the board's name>/} (tiles.js).
+     */
+    public static Map<String, byte[]> forMirror(String dir, VoterLanguages languages, String originPrefix) {
+        String attribute = originPrefix
+                .replace("&", "&amp;")
+                .replace("\"", "&quot;")
+                .replace("<", "&lt;")
+                .replace(">", "&gt;");
+        return files(dir, languages, "<body data-tiles=\"\" data-origin-prefix=\"" + attribute + "\">");
+    }
+
+    private static Map<String, byte[]> files(String dir, VoterLanguages languages, String body) {
         Map<String, byte[]> out = new LinkedHashMap<>();
-        String html = resource("voter.html")
-                .replace("\"/voter/", "\"/" + dir + "/")
-                .replace("<body>", "<body data-tiles=\"\">");
+        String html =
+                resource("voter.html").replace("\"/voter/", "\"/" + dir + "/").replace("<body>", body);
         out.put("index.html", html.getBytes(StandardCharsets.UTF_8));
         for (String f : FILES) {
             out.put(f, resource(f).getBytes(StandardCharsets.UTF_8));
