@@ -238,6 +238,22 @@ public final class Cosigner {
             return new SignedNote.Signature(name, keyId(), blob);
         }
 
+        /**
+         * The {@code subtree/v1} cosignature of the subtree {@code [start, end)} of {@code origin}
+         * with hash {@code hash}, timestamp 0 (C2SP tlog-cosignature; what tlog-witness's {@code
+         * sign-subtree} answers). Only an ML-DSA-44 key signs subtrees: {@code cosignature/v1} covers
+         * checkpoints alone.
+         */
+        public SignedNote.Signature cosignSubtree(String origin, long start, long end, byte[] hash) {
+            if (mlDsa == null) {
+                throw new IllegalStateException("an Ed25519 (cosignature/v1) key does not sign subtrees");
+            }
+            byte[] sig = signMlDsa(subtreeMessage(name, 0, origin, start, end, hash));
+            byte[] blob =
+                    ByteBuffer.allocate(8 + sig.length).putLong(0).put(sig).array();
+            return new SignedNote.Signature(name, keyId(), blob);
+        }
+
         private byte[] signMlDsa(byte[] message) {
             MLDSASigner s = new MLDSASigner();
             s.init(true, mlDsa);
@@ -342,6 +358,33 @@ public final class Cosigner {
                 }
             }
             throw new ProofException("the note carries no cosignature by " + name);
+        }
+
+        /**
+         * Verifies {@code line} as this ML-DSA-44 cosigner's {@code subtree/v1} cosignature of the
+         * subtree {@code [start, end)} of {@code origin} with hash {@code hash} (timestamp 0).
+         */
+        public void verifySubtree(String origin, long start, long end, byte[] hash, SignedNote.Signature line)
+                throws ProofException {
+            if (!postQuantum()) {
+                throw new ProofException(name + " is an Ed25519 key: cosignature/v1 does not cover subtrees");
+            }
+            if (!line.name().equals(name) || !Arrays.equals(line.keyId(), keyId)) {
+                throw new ProofException("the line is not by " + name);
+            }
+            byte[] blob = line.signature();
+            if (blob.length != 8 + ML_DSA_44_SIGNATURE_BYTES
+                    || ByteBuffer.wrap(blob, 0, 8).getLong() != 0) {
+                throw new ProofException("a subtree cosignature by " + name + " is timestamp 0 and "
+                        + ML_DSA_44_SIGNATURE_BYTES + " signature bytes");
+            }
+            byte[] msg = subtreeMessage(name, 0, origin, start, end, hash);
+            MLDSASigner v = new MLDSASigner();
+            v.init(false, mlDsa);
+            v.update(msg, 0, msg.length);
+            if (!v.verifySignature(Arrays.copyOfRange(blob, 8, blob.length))) {
+                throw new ProofException("the subtree cosignature by " + name + " does not verify");
+            }
         }
 
         /**

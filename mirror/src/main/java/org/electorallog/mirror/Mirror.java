@@ -26,6 +26,7 @@ import org.electorallog.core.SubtreeProof;
 import org.electorallog.core.TilePath;
 import org.electorallog.core.WitnessRequest;
 import org.electorallog.witness.FollowedLogs;
+import org.electorallog.witness.SubtreeSigning;
 import org.electorallog.witness.Witness;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -325,6 +326,19 @@ public final class Mirror {
         }
         Path f = dir.resolve(originHash).resolve(path);
         return Files.isRegularFile(f) ? Optional.of(f) : Optional.empty();
+    }
+
+    /**
+     * {@code sign-subtree} (C2SP tlog-mirror: handled as a witness handles it) with the mirror's own
+     * keys: only a checkpoint the mirror cosigned is exchanged for a subtree cosignature.
+     */
+    public Witness.Answer signSubtree(String body) {
+        return SubtreeSigning.answer(body, keys, logs);
+    }
+
+    /** Whether it serves {@code sign-subtree}: with an ML-DSA-44 key. */
+    public boolean signsSubtrees() {
+        return SubtreeSigning.canSign(keys);
     }
 
     /** The mirror's cosigner keys, Ed25519 first. */

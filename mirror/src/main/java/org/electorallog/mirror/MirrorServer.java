@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
@@ -33,7 +34,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A mirror's HTTP interface (C2SP tlog-mirror; the submission and the monitoring prefix are both
- * the root): {@code POST /add-checkpoint}, {@code POST /add-entries} (plain or {@code
+ * the root): {@code POST /add-checkpoint}, {@code POST /sign-subtree} (with an ML-DSA-44 key),
+ * {@code POST /add-entries} (plain or {@code
  * Content-Encoding: gzip}, read as a stream, so a package is stored as soon as it is whole), and
  * the copy of each log in the C2SP tlog-tiles layout at {@code /<hex SHA-256 of the origin>/}:
  * {@code checkpoint} (with the mirror's cosignatures) and {@code tile/...}. On Jetty, with a read
@@ -149,12 +151,15 @@ public final class MirrorServer implements AutoCloseable {
             String method = request.getMethod();
             Matcher checkpoint = CHECKPOINT.matcher(path);
             Matcher tile = TILE.matcher(path);
-            if (path.equals("/add-checkpoint") || path.equals("/add-entries")) {
+            boolean subtree = path.equals("/sign-subtree") && mirror.signsSubtrees();
+            if (path.equals("/add-checkpoint") || path.equals("/add-entries") || subtree) {
                 if (!method.equals("POST")) {
                     response.getHeaders().put(HttpHeader.ALLOW, "POST");
                     send(response, callback, text(405, path.substring(1) + " takes a POST"));
                 } else if (path.equals("/add-checkpoint")) {
-                    send(response, callback, addCheckpoint(request));
+                    send(response, callback, small(request, mirror::addCheckpoint));
+                } else if (subtree) {
+                    send(response, callback, small(request, mirror::signSubtree));
                 } else {
                     send(response, callback, addEntries(request));
                 }
@@ -218,7 +223,8 @@ public final class MirrorServer implements AutoCloseable {
         response.write(true, ByteBuffer.wrap(file), callback);
     }
 
-    private Witness.Answer addCheckpoint(Request request) throws IOException {
+    /** A small request body (add-checkpoint, sign-subtree) read whole, as UTF-8, then decided. */
+    private static Witness.Answer small(Request request, Function<String, Witness.Answer> decide) throws IOException {
         byte[] body;
         try (InputStream in = Content.Source.asInputStream(request)) {
             body = in.readNBytes(MAX_CHECKPOINT_BYTES + 1);
@@ -227,7 +233,7 @@ public final class MirrorServer implements AutoCloseable {
             return text(413, "the request is larger than " + MAX_CHECKPOINT_BYTES + " bytes");
         }
         try {
-            return mirror.addCheckpoint(StandardCharsets.UTF_8
+            return decide.apply(StandardCharsets.UTF_8
                     .newDecoder()
                     .decode(ByteBuffer.wrap(body))
                     .toString());

@@ -22,8 +22,10 @@ import org.electorallog.core.Hex;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.NoteVerifier;
 import org.electorallog.core.ProofBuilder;
+import org.electorallog.core.Range;
 import org.electorallog.core.SignedNote;
 import org.electorallog.core.SubtreeProof;
+import org.electorallog.core.SubtreeRequest;
 import org.electorallog.core.TileLayout;
 import org.electorallog.core.TiledFiles;
 import org.electorallog.core.WitnessRequest;
@@ -132,6 +134,34 @@ class MirrorServerTest {
         Cosigner.Verifier.parse(mirrorPqKey.verifierKey()).verify(cosigned);
         assertEquals(1000, servedCheckpoint().size());
         assertServesTheLog(1000);
+        // sign-subtree (tlog-mirror: as a witness handles it): the mirror checkpoint, which the mirror
+        // cosigned, exchanged for its ML-DSA-44 cosignature of [512, 768); the log's checkpoint alone is not
+        String mirrored = new String(get("/" + originHash() + "/checkpoint").body(), StandardCharsets.UTF_8);
+        var tiles = log.at(1000).tilesAt(1000);
+        byte[] hash =
+                ProofBuilder.hashRanges(List.of(new Range(512, 768)), tiles).get(0);
+        List<byte[]> proof = ProofBuilder.hashRanges(SubtreeProof.ranges(512, 768, 1000), tiles);
+        HttpResponse<String> subtree = post(
+                "/sign-subtree",
+                new SubtreeRequest(512, 768, hash, proof, mirrored).format().getBytes(StandardCharsets.UTF_8));
+        assertEquals(200, subtree.statusCode(), subtree.body());
+        Cosigner.Verifier.parse(mirrorPqKey.verifierKey())
+                .verifySubtree(
+                        log.origin,
+                        512,
+                        768,
+                        hash,
+                        SignedNote.parse(log.checkpoint(1000) + subtree.body())
+                                .signatures()
+                                .get(1));
+        assertEquals(
+                403,
+                post(
+                                "/sign-subtree",
+                                new SubtreeRequest(512, 768, hash, proof, log.checkpoint(1000))
+                                        .format()
+                                        .getBytes(StandardCharsets.UTF_8))
+                        .statusCode());
 
         // the log grows to a size inside a tile: only the entries the mirror lacks are sent
         log.grow(1300);

@@ -272,6 +272,16 @@ public final class Witness {
         }
     }
 
+    /** {@code sign-subtree} for this witness's keys ({@link SubtreeSigning}). */
+    public Answer signSubtree(String body) {
+        return SubtreeSigning.answer(body, keys, logs);
+    }
+
+    /** Whether it serves {@code sign-subtree}: with an ML-DSA-44 key. */
+    public boolean signsSubtrees() {
+        return SubtreeSigning.canSign(keys);
+    }
+
     /** The cosigner key of its first (Ed25519) key. */
     public String verifierKey() {
         return keys.get(0).verifierKey();

@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpHeader;
@@ -29,7 +30,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The witness's HTTP interface (C2SP tlog-witness "HTTP Interface"; submission and monitoring prefix
- * are both the root): {@code POST /add-checkpoint}, and {@code GET /} describing the witness (its
+ * are both the root): {@code POST /add-checkpoint}, {@code POST /sign-subtree} when it has an
+ * ML-DSA-44 key ({@link SubtreeSigning}), and {@code GET /} describing the witness (its
  * name, its cosigner key and the logs it follows) for the people who configure clients.
  *
  * <p>On Jetty's server (issue 41): a connection silent for the read timeout is closed, a request
@@ -182,7 +184,9 @@ public final class WitnessServer implements AutoCloseable {
             String path = Request.getPathInContext(request);
             Matcher monitoring = MONITORING.matcher(path);
             if (path.equals("/add-checkpoint")) {
-                addCheckpoint(request, response, callback);
+                post(request, response, callback, "add-checkpoint", witness::addCheckpoint);
+            } else if (path.equals("/sign-subtree") && witness.signsSubtrees()) {
+                post(request, response, callback, "sign-subtree", witness::signSubtree);
             } else if (monitoring.matches()) {
                 if (!request.getMethod().equals("GET") && !request.getMethod().equals("HEAD")) {
                     response.getHeaders().put(HttpHeader.ALLOW, "GET");
@@ -198,26 +202,34 @@ public final class WitnessServer implements AutoCloseable {
                         callback,
                         Witness.Answer.text(
                                 404,
-                                "no such endpoint; this witness serves POST /add-checkpoint and "
-                                        + "GET /<hex SHA-256 of an origin>/checkpoint"));
+                                "no such endpoint; this witness serves POST /add-checkpoint, POST /sign-subtree (with an "
+                                        + "ML-DSA-44 key) and GET /<hex SHA-256 of an origin>/checkpoint"));
             }
             return true;
         }
     }
 
-    private void addCheckpoint(Request request, Response response, Callback callback) {
+    /** A POST endpoint: the body read without a thread, then decided by {@code decide}. */
+    private void post(
+            Request request,
+            Response response,
+            Callback callback,
+            String name,
+            Function<String, Witness.Answer> decide) {
         if (!request.getMethod().equals("POST")) {
             response.getHeaders().put(HttpHeader.ALLOW, "POST");
-            send(response, callback, Witness.Answer.text(405, "add-checkpoint takes a POST"));
+            send(response, callback, Witness.Answer.text(405, name + " takes a POST"));
             return;
         }
-        requests.incrementAndGet();
+        if (name.equals("add-checkpoint")) {
+            requests.incrementAndGet();
+        }
         // read without a thread: a client that sends its headers and then nothing holds none, and
         // the read timeout closes it
         RequestBody.read(request, MAX_BODY_BYTES, DRAIN_LIMIT_BYTES, new RequestBody.Outcome() {
             @Override
             public void body(byte[] bytes) {
-                answer(bytes, response, callback);
+                answer(bytes, response, callback, name, decide);
             }
 
             @Override
@@ -232,7 +244,8 @@ public final class WitnessServer implements AutoCloseable {
         });
     }
 
-    private void answer(byte[] body, Response response, Callback callback) {
+    private void answer(
+            byte[] body, Response response, Callback callback, String name, Function<String, Witness.Answer> decide) {
         String text;
         try {
             text = StandardCharsets.UTF_8
@@ -245,9 +258,9 @@ public final class WitnessServer implements AutoCloseable {
         }
         Witness.Answer answer;
         try {
-            answer = witness.addCheckpoint(text);
+            answer = decide.apply(text);
         } catch (RuntimeException e) {
-            LOG.error("add-checkpoint failed", e);
+            LOG.error("{} failed", name, e);
             answer = Witness.Answer.text(500, "the witness failed: " + e);
         }
         send(response, callback, answer);

@@ -8,6 +8,8 @@ import org.electorallog.core.Checkpoint;
 import org.electorallog.core.Hashes;
 import org.electorallog.core.NoteSigner;
 import org.electorallog.core.ProofBuilder;
+import org.electorallog.core.Range;
+import org.electorallog.core.SubtreeProof;
 import org.electorallog.core.Tile;
 import org.electorallog.core.TileKey;
 import org.electorallog.core.TileTree;
@@ -41,6 +43,17 @@ final class GrowingLog {
 
     String checkpoint(long size) {
         return new Checkpoint(origin, size, root(size)).sign(signer);
+    }
+
+    /** MTH(D[start:end]). */
+    byte[] rangeHash(long start, long end) {
+        return ProofBuilder.hashRanges(List.of(new Range(start, end)), keys -> tiles)
+                .get(0);
+    }
+
+    /** The subtree consistency proof of [start, end) in the tree of {@code size} (draft-ietf-plants-merkle-tree-certs 4.4). */
+    List<byte[]> subtreeProof(long start, long end, long size) {
+        return ProofBuilder.hashRanges(SubtreeProof.ranges(start, end, size), keys -> tiles);
     }
 
     List<byte[]> consistency(long from, long to) {

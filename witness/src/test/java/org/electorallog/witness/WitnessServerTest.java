@@ -27,7 +27,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.electorallog.core.Cosigner;
 import org.electorallog.core.NoteSigner;
+import org.electorallog.core.ProofException;
 import org.electorallog.core.SignedNote;
+import org.electorallog.core.SubtreeRequest;
 import org.electorallog.core.WitnessRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -216,6 +218,83 @@ class WitnessServerTest {
         assertEquals(3, served.signatures().size(), "the log's and the witness's two");
         Cosigner.Verifier.parse(pq.verifierKey()).verify(served);
         assertTrue(get("/").body().contains(pq.verifierKey()), "GET / names both keys");
+    }
+
+    HttpResponse<String> signSubtree(String body) throws IOException, InterruptedException {
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/sign-subtree"))
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * C2SP tlog-witness sign-subtree: a checkpoint this witness cosigned and a subtree consistency
+     * proof are exchanged for its ML-DSA-44 cosignature of the subtree (timestamp 0); each refusal
+     * with the spec's status; a witness with no ML-DSA-44 key does not serve it.
+     */
+    @Test
+    void signsASubtreeOfACheckpointItCosigned() throws Exception {
+        log.grow(1000);
+        assertEquals(404, signSubtree("subtree 0 1\n").statusCode(), "an Ed25519 witness signs no subtrees");
+        server.close();
+        Cosigner.Key pq = Cosigner.Key.generateMlDsa44("witness.example/w1");
+        FollowedLogs logs = FollowedLogs.parse(List.of("log.example/* " + logKey.verifierKey()));
+        server = WitnessServer.start("127.0.0.1", 0, List.of(witnessKey, pq), logs, state, true, OPTIONS);
+        HttpResponse<String> added = add(log.request(0, 1000));
+        assertEquals(200, added.statusCode(), added.body());
+        String cosigned = log.checkpoint(1000) + added.body();
+        byte[] hash = log.rangeHash(512, 768);
+        List<byte[]> proof = log.subtreeProof(512, 768, 1000);
+
+        HttpResponse<String> r = signSubtree(new SubtreeRequest(512, 768, hash, proof, cosigned).format());
+        assertEquals(200, r.statusCode(), r.body());
+        assertEquals(1, r.body().lines().count(), "one line, by the ML-DSA-44 key: " + r.body());
+        SignedNote.Signature line =
+                SignedNote.parse(log.checkpoint(1000) + r.body()).signatures().get(1);
+        Cosigner.Verifier pqKey = Cosigner.Verifier.parse(pq.verifierKey());
+        pqKey.verifySubtree(log.origin, 512, 768, hash, line);
+        byte[] other = hash.clone();
+        other[0] ^= 1;
+        assertThrows(ProofException.class, () -> pqKey.verifySubtree(log.origin, 512, 768, other, line));
+        assertThrows(ProofException.class, () -> pqKey.verifySubtree(log.origin, 512, 767, hash, line));
+
+        // a proof with one changed byte: 422
+        List<byte[]> bad = new ArrayList<>(proof);
+        byte[] changed = bad.get(0).clone();
+        changed[3] ^= 1;
+        bad.set(0, changed);
+        assertEquals(
+                422,
+                signSubtree(new SubtreeRequest(512, 768, hash, bad, cosigned).format())
+                        .statusCode());
+        // the checkpoint without this witness's cosignature: 403
+        assertEquals(
+                403,
+                signSubtree(new SubtreeRequest(512, 768, hash, proof, log.checkpoint(1000)).format())
+                        .statusCode());
+        // not a subtree ([100, 300) is not aligned), or past the checkpoint: 400; malformed: 400
+        assertEquals(
+                400,
+                signSubtree(new SubtreeRequest(100, 300, hash, proof, cosigned).format())
+                        .statusCode());
+        assertEquals(
+                400,
+                signSubtree(new SubtreeRequest(1024, 1280, hash, proof, cosigned).format())
+                        .statusCode());
+        assertEquals(400, signSubtree("subtree 01 2\n\n" + cosigned).statusCode());
+        // a log it does not follow: 404
+        GrowingLog other2 = new GrowingLog("elsewhere.example/log", logKey).grow(300);
+        assertEquals(
+                404,
+                signSubtree(new SubtreeRequest(
+                                        0,
+                                        256,
+                                        other2.rangeHash(0, 256),
+                                        other2.subtreeProof(0, 256, 300),
+                                        other2.checkpoint(300))
+                                .format())
+                        .statusCode());
     }
 
     /** An origin may hold spaces (C2SP tlog-checkpoint; "go.sum database tree" is a real one). */
