@@ -1,6 +1,5 @@
 package org.electorallog.core;
 
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 
@@ -50,48 +49,31 @@ public final class SubtreeRequest {
 
     /** The request body. */
     public String format() {
-        StringBuilder sb = new StringBuilder("subtree ")
+        StringBuilder head = new StringBuilder("subtree ")
                 .append(start)
                 .append(' ')
                 .append(end)
                 .append('\n')
                 .append(Base64.getEncoder().encodeToString(hash))
                 .append('\n');
-        for (byte[] h : proof) {
-            sb.append(Base64.getEncoder().encodeToString(h)).append('\n');
-        }
-        return sb.append('\n').append(checkpointNote).toString();
+        return RequestLines.finish(head, proof, checkpointNote);
     }
 
     /** Parses a body strictly (a ProofException says what is wrong: the witness's 400). */
     public static SubtreeRequest parse(String body) throws ProofException {
-        if (body.indexOf('\r') >= 0) {
-            throw new ProofException("the request must use '\\n' line endings");
-        }
-        int blank = body.indexOf("\n\n");
-        if (blank < 0) {
-            throw new ProofException("the request has no empty line before the checkpoint");
-        }
-        String[] lines = body.substring(0, blank).split("\n", -1);
-        String[] range = lines[0].split(" ", -1);
+        RequestLines.Split split = RequestLines.split(body);
+        List<String> lines = split.head();
+        String[] range = lines.get(0).split(" ", -1);
         if (range.length != 3 || !range[0].equals("subtree")) {
             throw new ProofException("the request must start with 'subtree <start> <end>'");
         }
         long start = decimal(range[1], "start");
         long end = decimal(range[2], "end");
-        if (lines.length < 2) {
+        if (lines.size() < 2) {
             throw new ProofException("the request has no subtree hash line");
         }
-        byte[] hash = hashLine(lines[1], "the subtree hash line");
-        if (lines.length - 2 > WitnessRequest.MAX_PROOF_LINES) {
-            throw new ProofException("the request has " + (lines.length - 2) + " consistency proof lines, at most "
-                    + WitnessRequest.MAX_PROOF_LINES + " are allowed");
-        }
-        List<byte[]> proof = new ArrayList<>();
-        for (int i = 2; i < lines.length; i++) {
-            proof.add(hashLine(lines[i], "consistency proof line " + (i - 1)));
-        }
-        return new SubtreeRequest(start, end, hash, proof, body.substring(blank + 2));
+        byte[] hash = RequestLines.hash(lines.get(1), "the subtree hash line");
+        return new SubtreeRequest(start, end, hash, RequestLines.hashes(lines, 2), split.note());
     }
 
     private static long decimal(String s, String what) throws ProofException {
@@ -103,18 +85,5 @@ public final class SubtreeRequest {
         } catch (NumberFormatException e) {
             throw new ProofException("the subtree " + what + " is too large");
         }
-    }
-
-    private static byte[] hashLine(String line, String what) throws ProofException {
-        byte[] h;
-        try {
-            h = Base64.getDecoder().decode(line);
-        } catch (IllegalArgumentException e) {
-            throw new ProofException(what + " is not base64");
-        }
-        if (h.length != Hashes.HASH_SIZE) {
-            throw new ProofException(what + " is not a 32-byte hash");
-        }
-        return h;
     }
 }

@@ -1,7 +1,5 @@
 package org.electorallog.core;
 
-import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 
 /**
@@ -29,27 +27,17 @@ public record WitnessRequest(long oldSize, List<byte[]> proof, String checkpoint
 
     /** The request body. */
     public String format() {
-        StringBuilder sb = new StringBuilder("old ").append(oldSize).append('\n');
-        for (byte[] h : proof) {
-            sb.append(Base64.getEncoder().encodeToString(h)).append('\n');
-        }
-        return sb.append('\n').append(checkpointNote).toString();
+        return RequestLines.finish(new StringBuilder("old ").append(oldSize).append('\n'), proof, checkpointNote);
     }
 
     /** Parses a request body strictly (a ProofException names what is wrong: the witness's 400). */
     public static WitnessRequest parse(String body) throws ProofException {
-        if (body.indexOf('\r') >= 0) {
-            throw new ProofException("the request must use '\\n' line endings");
-        }
-        int blank = body.indexOf("\n\n");
-        if (blank < 0) {
-            throw new ProofException("the request has no empty line before the checkpoint");
-        }
-        String[] lines = body.substring(0, blank).split("\n", -1);
-        if (!lines[0].startsWith("old ")) {
+        RequestLines.Split split = RequestLines.split(body);
+        List<String> lines = split.head();
+        if (!lines.get(0).startsWith("old ")) {
             throw new ProofException("the request must start with 'old <size>'");
         }
-        String old = lines[0].substring("old ".length());
+        String old = lines.get(0).substring("old ".length());
         if (!old.matches("0|[1-9][0-9]{0,18}")) {
             throw new ProofException("the old size '" + old + "' must be a decimal without leading zeros");
         }
@@ -59,23 +47,6 @@ public record WitnessRequest(long oldSize, List<byte[]> proof, String checkpoint
         } catch (NumberFormatException e) {
             throw new ProofException("the old size is too large");
         }
-        if (lines.length - 1 > MAX_PROOF_LINES) {
-            throw new ProofException("the request has " + (lines.length - 1) + " consistency proof lines, at most "
-                    + MAX_PROOF_LINES + " are allowed");
-        }
-        List<byte[]> proof = new ArrayList<>();
-        for (int i = 1; i < lines.length; i++) {
-            byte[] h;
-            try {
-                h = Base64.getDecoder().decode(lines[i]);
-            } catch (IllegalArgumentException e) {
-                throw new ProofException("consistency proof line " + i + " is not base64");
-            }
-            if (h.length != Hashes.HASH_SIZE) {
-                throw new ProofException("consistency proof line " + i + " is not a 32-byte hash");
-            }
-            proof.add(h);
-        }
-        return new WitnessRequest(oldSize, proof, body.substring(blank + 2));
+        return new WitnessRequest(oldSize, RequestLines.hashes(lines, 1), split.note());
     }
 }

@@ -264,13 +264,7 @@ public final class MirrorServer implements AutoCloseable {
                 .append("mirror cosigner keys:\n");
         mirror.verifierKeys().forEach(k -> sb.append("  ").append(k).append('\n'));
         sb.append("logs mirrored:\n");
-        for (FollowedLogs.Entry e : mirror.logs().entries()) {
-            sb.append("  ")
-                    .append(e.origin())
-                    .append(' ')
-                    .append(e.key().verifierKey())
-                    .append('\n');
-        }
+        sb.append(mirror.logs().describe());
         return new Witness.Answer(200, "text/plain; charset=utf-8", sb.toString());
     }
 

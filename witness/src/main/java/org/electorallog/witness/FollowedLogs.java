@@ -75,6 +75,19 @@ public final class FollowedLogs {
         return keys.isEmpty() ? Optional.empty() : Optional.of(keys);
     }
 
+    /** Each entry as configured, {@code <origin> <vkey>}, indented one a line: what {@code GET /} shows. */
+    public String describe() {
+        StringBuilder sb = new StringBuilder();
+        for (Entry e : entries) {
+            sb.append("  ")
+                    .append(e.origin())
+                    .append(' ')
+                    .append(e.key().verifierKey())
+                    .append('\n');
+        }
+        return sb.toString();
+    }
+
     public List<Entry> entries() {
         return entries;
     }

@@ -276,13 +276,7 @@ public final class WitnessServer implements AutoCloseable {
                 .append("cosigner keys (cosignature/v1, subtree/v1):\n");
         witness.verifierKeys().forEach(k -> sb.append("  ").append(k).append('\n'));
         sb.append("logs followed:\n");
-        for (FollowedLogs.Entry e : witness.logs().entries()) {
-            sb.append("  ")
-                    .append(e.origin())
-                    .append(' ')
-                    .append(e.key().verifierKey())
-                    .append('\n');
-        }
+        sb.append(witness.logs().describe());
         return new Witness.Answer(200, "text/plain; charset=utf-8", sb.toString());
     }
 
