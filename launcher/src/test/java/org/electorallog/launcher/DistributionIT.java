@@ -100,7 +100,8 @@ class DistributionIT {
                 "config/api.properties.example",
                 "systemd/electoral-log-projector.service",
                 "systemd/electoral-log-api.service",
-                "systemd/electoral-log-witness.service")) {
+                "systemd/electoral-log-witness.service",
+                "systemd/electoral-log-mirror.service")) {
             assertTrue(Files.isRegularFile(HOME.resolve(file)), file);
         }
         assertTrue(Files.isExecutable(HOME.resolve("bin/electoral-log")));
@@ -148,7 +149,7 @@ class DistributionIT {
                     .sorted()
                     .toList();
         }
-        assertEquals(3, units.size(), units.toString());
+        assertEquals(4, units.size(), units.toString());
         assertTrue(
                 Files.isExecutable(Path.of("/usr/bin/systemd-analyze"))
                         || Files.isExecutable(Path.of("/bin/systemd-analyze")),
