@@ -329,11 +329,12 @@ public final class Mirror {
     }
 
     /**
-     * {@code sign-subtree} (C2SP tlog-mirror: handled as a witness handles it) with the mirror's own
-     * keys: only a checkpoint the mirror cosigned is exchanged for a subtree cosignature.
+     * {@code sign-subtree} (C2SP tlog-mirror: handled as a witness handles it, at the same rate per
+     * log) with the mirror's own keys: only a checkpoint the mirror cosigned is exchanged for a
+     * subtree cosignature.
      */
     public Witness.Answer signSubtree(String body) {
-        return SubtreeSigning.answer(body, keys, logs);
+        return pending.signSubtree(body, keys);
     }
 
     /** Whether it serves {@code sign-subtree}: with an ML-DSA-44 key. */

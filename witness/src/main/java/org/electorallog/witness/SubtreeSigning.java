@@ -15,7 +15,8 @@ import org.electorallog.core.SubtreeRequest;
  * (draft-ietf-plants-merkle-tree-certs section 4.4) from a subtree to it, the cosigner's {@code
  * subtree/v1} cosignature of the subtree, timestamp 0. 400 for a malformed request or a subtree that
  * is not one or ends past the checkpoint, 404 for a log it does not follow, 403 when the checkpoint
- * carries no valid cosignature of one of its keys, 422 when the proof does not verify. Nothing is
+ * carries no valid cosignature of one of its keys, 429 past the log's rate, 422 when the proof does
+ * not verify. Nothing is
  * stored: the checkpoint it cosigned already binds the subtree.
  */
 public final class SubtreeSigning {
@@ -26,8 +27,11 @@ public final class SubtreeSigning {
         return keys.stream().anyMatch(Cosigner.Key::postQuantum);
     }
 
-    /** Decides one request body for the cosigner with {@code keys}, following {@code logs}. */
-    public static Witness.Answer answer(String body, List<Cosigner.Key> keys, FollowedLogs logs) {
+    /**
+     * Decides one request body for the cosigner with {@code keys}, following {@code logs}, each log
+     * held to {@code rate} (429 with Retry-After past it) once the request is its own to sign.
+     */
+    static Witness.Answer answer(String body, List<Cosigner.Key> keys, FollowedLogs logs, SubmissionRate rate) {
         SubtreeRequest request;
         SignedNote note;
         Checkpoint cp;
@@ -50,6 +54,14 @@ public final class SubtreeSigning {
         if (!cosignedByOneOf(note, keys)) {
             return Witness.Answer.text(
                     403, "the checkpoint carries no valid cosignature of this cosigner's keys: send one it cosigned");
+        }
+        long wait = rate.secondsToWait(cp.origin());
+        if (wait > 0) {
+            return new Witness.Answer(
+                    429,
+                    "text/plain; charset=utf-8",
+                    "too many requests for '" + cp.origin() + "'; retry in " + wait + " s\n",
+                    wait);
         }
         try {
             SubtreeProof.verify(request.start(), request.end(), cp.size(), request.hash(), cp.root(), request.proof());

@@ -272,9 +272,22 @@ public final class Witness {
         }
     }
 
-    /** {@code sign-subtree} for this witness's keys ({@link SubtreeSigning}). */
+    /**
+     * {@code sign-subtree} for this witness's keys ({@link SubtreeSigning}), held to the same rate
+     * per log as {@code add-checkpoint}: each answer is an ML-DSA-44 signature, and the checkpoint it
+     * needs is public.
+     */
     public Answer signSubtree(String body) {
-        return SubtreeSigning.answer(body, keys, logs);
+        return SubtreeSigning.answer(body, keys, logs, rate);
+    }
+
+    /**
+     * {@code sign-subtree} for another cosigner's keys that shares this one's logs and rate: a
+     * mirror's, whose pending checkpoints this keyless witness keeps (tlog-mirror: the mirror's keys
+     * sign, checkpoints it cosigned are exchanged).
+     */
+    public Answer signSubtree(String body, List<Cosigner.Key> cosignerKeys) {
+        return SubtreeSigning.answer(body, cosignerKeys, logs, rate);
     }
 
     /** Whether it serves {@code sign-subtree}: with an ML-DSA-44 key. */

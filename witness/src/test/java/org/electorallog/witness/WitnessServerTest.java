@@ -517,4 +517,34 @@ class WitnessServerTest {
         other.grow(3);
         assertCosigned(other, add(other.request(0, 3)), 3);
     }
+
+    /** sign-subtree shares a log's rate with add-checkpoint: each answer is an ML-DSA-44 signature. */
+    @Test
+    void signSubtreeIsHeldToTheLogsRate() throws Exception {
+        server.close();
+        Cosigner.Key pq = Cosigner.Key.generateMlDsa44("witness.example/w1");
+        FollowedLogs logs = FollowedLogs.parse(List.of("log.example/* " + logKey.verifierKey()));
+        server = WitnessServer.start(
+                "127.0.0.1",
+                0,
+                List.of(witnessKey, pq),
+                logs,
+                state,
+                true,
+                new WitnessServer.Options(Duration.ofSeconds(1), 16, 256, 0.01, 2));
+        log.grow(300);
+        HttpResponse<String> added = add(log.request(0, 300));
+        assertEquals(200, added.statusCode(), added.body());
+        String body = new SubtreeRequest(
+                        0,
+                        256,
+                        log.rangeHash(0, 256),
+                        log.subtreeProof(0, 256, 300),
+                        log.checkpoint(300) + added.body())
+                .format();
+        assertEquals(200, signSubtree(body).statusCode());
+        HttpResponse<String> limited = signSubtree(body);
+        assertEquals(429, limited.statusCode(), limited.body());
+        assertTrue(limited.headers().firstValue("Retry-After").isPresent());
+    }
 }
