@@ -147,6 +147,16 @@ public final class Mirror {
     }
 
     private Witness.Answer addEntries(DataInputStream in, AddEntries.Header h) throws IOException {
+        if (h.uploadStart() < 0 || h.uploadEnd() < 0) {
+            return text(
+                    400,
+                    "upload_start and upload_end are uint64 below 2^63, got " + h.uploadStart() + " and "
+                            + h.uploadEnd());
+        }
+        // before any state is made for the origin: only a log whose key signed a pending checkpoint gets a copy
+        if (pending.stored(h.origin()).isEmpty()) {
+            return text(422, "this mirror has no pending checkpoint of '" + h.origin() + "': add-checkpoint first");
+        }
         Origin o = origin(h.origin());
         Checkpoint target;
         long next;

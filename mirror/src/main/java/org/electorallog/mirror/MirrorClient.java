@@ -83,11 +83,12 @@ public final class MirrorClient {
         }
         Map<String, byte[]> cache = new HashMap<>();
         TiledFiles cached = path -> {
-            // full tiles and bundles never change: keep them for the proofs of the next packages
+            // full hash tiles never change: keep them for the proofs of the next packages (a few MB
+            // for 20M entries); entry bundles are read once each and not kept
             byte[] b = cache.get(path);
             if (b == null) {
                 b = files.get(path);
-                if (b != null && !path.contains(".p/")) {
+                if (b != null && !path.contains(".p/") && !path.startsWith("tile/entries/")) {
                     cache.put(path, b);
                 }
             }

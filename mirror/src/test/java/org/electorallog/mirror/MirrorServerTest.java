@@ -252,6 +252,16 @@ class MirrorServerTest {
         HttpResponse<String> otherEnd = post("/add-entries", body(0, 200, 1, -1));
         assertEquals(409, otherEnd.statusCode());
         assertEquals(new AddEntries.Info(300, 0), AddEntries.Info.parse(otherEnd.body()));
+        // a negative upload_start (a uint64 above 2^63): 400; nothing is made for an origin without a
+        // pending checkpoint
+        assertEquals(
+                400,
+                post("/add-entries", AddEntries.request(new AddEntries.Header(log.origin, -1, 300), List.of()))
+                        .statusCode());
+        byte[] unpended = AddEntries.request(new AddEntries.Header("log.example/board-z", 0, 0), List.of());
+        assertEquals(422, post("/add-entries", unpended).statusCode());
+        String zHash = Hex.encode(Hashes.sha256("log.example/board-z".getBytes(StandardCharsets.UTF_8)));
+        assertTrue(!java.nio.file.Files.exists(state.resolve(zHash)), "no directory for a log never pended");
         // a header cut short, and a first package cut short: 400
         assertEquals(400, post("/add-entries", new byte[] {0, 5, 'l'}).statusCode());
         byte[] whole = body(0, 300, 2, -1);
