@@ -40,6 +40,72 @@ public final class CanonicalStatementReader {
         return recordToEnd(r, canonical);
     }
 
+    /** Told each top-level field of a statement by {@link #walk}, in the bytes' order. */
+    @FunctionalInterface
+    public interface FieldVisitor {
+        /**
+         * Field {@code name} with its value's tag (schemas/README.md "Canonical bytes": 0x00 null,
+         * 0x01 boolean, 0x02 long, 0x03 double, 0x04 string, 0x05 bytes, 0x06 enum symbol, 0x07
+         * record, 0x08 array, 0x09 map) and where its value lies in {@code canonical}: for a string,
+         * enum symbol or bytes its bytes without the length; for a long or double its eight bytes;
+         * for a boolean its one byte; for a record, array or map the whole value with its tag, as
+         * {@link #fields} hands it out; for a null nothing.
+         */
+        void field(String name, int tag, byte[] canonical, int start, int end);
+    }
+
+    /**
+     * Walks the top-level fields of canonical statement bytes without building a map or copying a
+     * value: what {@link #fields} reads, told to {@code visitor} field by field (an export makes a
+     * row of every record this way). Malformed bytes throw IllegalArgumentException as {@link
+     * #fields} does; a field named twice is told twice.
+     */
+    public static void walk(byte[] canonical, FieldVisitor visitor) {
+        Cursor r = new Cursor(canonical);
+        for (byte b : CanonicalWriter.MAGIC) {
+            if (r.u8() != (b & 0xFF)) {
+                throw new IllegalArgumentException("canonical statement does not start with ELS1");
+            }
+        }
+        if (r.u8() != 0x07) {
+            throw new IllegalArgumentException("canonical value is not a record");
+        }
+        r.skipBytes();
+        long n = r.uvarint();
+        for (long i = 0; i < n; i++) {
+            String name = r.str();
+            int at = r.pos;
+            int tag = r.u8();
+            switch (tag) {
+                case 0x00 -> visitor.field(name, tag, canonical, r.pos, r.pos);
+                case 0x01 -> {
+                    r.u8();
+                    visitor.field(name, tag, canonical, r.pos - 1, r.pos);
+                }
+                case 0x02, 0x03 -> {
+                    int start = r.pos;
+                    r.int64();
+                    visitor.field(name, tag, canonical, start, r.pos);
+                }
+                case 0x04, 0x05, 0x06 -> {
+                    int len = r.checkedLength(r.uvarint());
+                    int start = r.pos;
+                    r.pos += len;
+                    visitor.field(name, tag, canonical, start, r.pos);
+                }
+                case 0x07, 0x08, 0x09 -> {
+                    r.pos = at;
+                    r.skipValue();
+                    visitor.field(name, tag, canonical, at, r.pos);
+                }
+                default -> throw new IllegalArgumentException("unknown canonical tag " + tag + " at byte " + at);
+            }
+        }
+        if (r.pos != canonical.length) {
+            throw new IllegalArgumentException("canonical value has " + (canonical.length - r.pos) + " trailing bytes");
+        }
+    }
+
     /**
      * The statement format of canonical statement bytes (docs/personal-data.md): the top-level
      * {@code format_version}, or 1 where it is absent (format 1 writes it as null, so it is left
@@ -187,7 +253,15 @@ public final class CanonicalStatementReader {
         }
 
         String str() {
-            return new String(bytes(), StandardCharsets.UTF_8);
+            int len = checkedLength(uvarint());
+            String out = new String(in, pos, len, StandardCharsets.UTF_8);
+            pos += len;
+            return out;
+        }
+
+        void skipBytes() {
+            int len = checkedLength(uvarint()); // read before pos is: the varint moves it
+            pos += len;
         }
 
         /** One value decoded whole, {@code depth} levels in. */

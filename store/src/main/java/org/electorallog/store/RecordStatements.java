@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.Optional;
 import org.electorallog.core.Hashes;
 import org.electorallog.statement.StoredStatement;
+import org.postgresql.PGStatement;
 
 /**
  * The statements of table {@code records} as anyone outside the projection sees them: canonical
@@ -97,6 +98,16 @@ public final class RecordStatements {
                         null, null, rs.getString(first + 3), rs.getString(first + 4), rs.getString(first + 5)));
     }
 
+    /**
+     * Makes a pass's statement server-prepared from its first execution, so that its results come in
+     * PostgreSQL's binary format: a stored statement (bytea) as its bytes rather than as hex text
+     * twice as long, which pgjdbc would decode a digit at a time (pgjdbc: a negative prepareThreshold
+     * forces binary transfer). A pass over a whole board reads about 1.6 times as fast (decision 151).
+     */
+    static void inBinary(PreparedStatement ps) throws SQLException {
+        ps.unwrap(PGStatement.class).setPrepareThreshold(-1);
+    }
+
     /** What a statement pass sees: a record's ID and canonical statement. */
     @FunctionalInterface
     public interface StatementSink {
@@ -110,6 +121,7 @@ public final class RecordStatements {
         try (PreparedStatement ps = c.prepareStatement("SELECT r.id, " + READ_COLUMNS + " FROM records r " + JOIN_BOARD
                 + " WHERE r.board_id = ? AND r.id >= ? AND r.id < ? ORDER BY r.id")) {
             ps.setFetchSize(10_000); // a cursor where the caller's transaction allows one: a whole board is long
+            inBinary(ps);
             ps.setShort(1, boardId);
             ps.setLong(2, from);
             ps.setLong(3, to);

@@ -58,6 +58,7 @@ public final class StoredOpenings {
                 + ", r.openings, r.user_id, r.username, r.error FROM records r " + RecordStatements.JOIN_BOARD
                 + " WHERE r.board_id = ? AND r.id >= ? AND r.id < ? ORDER BY r.id")) {
             ps.setFetchSize(10_000); // a cursor where the caller's transaction allows one: a whole board is long
+            RecordStatements.inBinary(ps);
             ps.setShort(1, boardId);
             ps.setLong(2, from);
             ps.setLong(3, to);

@@ -200,7 +200,7 @@ public final class ExportVerifier {
         ExportRow again;
         try {
             fields = CanonicalStatementReader.fields(row.statement());
-            again = ExportRow.of(row.recordId(), row.statement(), fields);
+            again = ExportRow.of(row.recordId(), row.statement());
         } catch (IllegalArgumentException | NullPointerException | ClassCastException e) {
             problem("record " + id + "'s statement is not a canonical statement: " + e.getMessage());
             return;
