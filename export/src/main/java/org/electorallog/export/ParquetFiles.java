@@ -352,8 +352,13 @@ public final class ParquetFiles {
         /** A staging table the copier has emptied, waiting for one while both are full. */
         private int emptyTable() throws IOException {
             try {
-                int t = empty.take();
-                if (t < 0) {
+                Integer t;
+                while ((t = empty.poll(100, TimeUnit.MILLISECONDS)) == null) {
+                    if (!copying.isAlive()) {
+                        break; // it ended without giving a table back (an Error): nothing will come
+                    }
+                }
+                if (t == null || t < 0) {
                     throw new IOException("the Parquet writer's copying thread stopped");
                 }
                 return t;
