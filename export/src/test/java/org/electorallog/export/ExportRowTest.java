@@ -158,6 +158,12 @@ class ExportRowTest {
         byte[] truncated = CanonicalStatement.encode(new ElectionStatements("b", 1).vote("v", 1));
         byte[] cut = java.util.Arrays.copyOf(truncated, truncated.length - 3);
         assertThrows(IllegalArgumentException.class, () -> ExportRow.of(0, cut));
+        byte[] nullField = statement(1, w -> {
+            w.field(CanonicalWriter.str("board"));
+            w.nullValue();
+        });
+        assertThrows(IllegalArgumentException.class, () -> CanonicalStatementReader.fields(nullField));
+        assertThrows(IllegalArgumentException.class, () -> ExportRow.of(0, nullField), "a record leaves nulls out");
         byte[] deep = withBody(w -> {
             for (int i = 0; i < 70; i++) {
                 w.array(1);

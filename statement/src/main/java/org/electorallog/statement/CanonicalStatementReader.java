@@ -49,7 +49,8 @@ public final class CanonicalStatementReader {
          * record, 0x08 array, 0x09 map) and where its value lies in {@code canonical}: for a string,
          * enum symbol or bytes its bytes without the length; for a long or double its eight bytes;
          * for a boolean its one byte; for a record, array or map the whole value with its tag, as
-         * {@link #fields} hands it out; for a null nothing.
+         * {@link #fields} hands it out. A record leaves a null field out: a null is refused, as
+         * {@link #fields} refuses it.
          */
         void field(String name, int tag, byte[] canonical, int start, int end);
     }
@@ -77,7 +78,6 @@ public final class CanonicalStatementReader {
             int at = r.pos;
             int tag = r.u8();
             switch (tag) {
-                case 0x00 -> visitor.field(name, tag, canonical, r.pos, r.pos);
                 case 0x01 -> {
                     r.u8();
                     visitor.field(name, tag, canonical, r.pos - 1, r.pos);
