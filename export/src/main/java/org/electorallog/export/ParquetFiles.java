@@ -27,9 +27,9 @@ import org.duckdb.DuckDBConnection;
 
 /**
  * An export's rows in Parquet files, written and read by DuckDB in this process (decision 138):
- * one table of {@link ExportRow}s in memory, copied to a file every {@code rowsPerFile} rows, so
- * memory holds one file's rows at most; row groups of 122,880 rows (DuckDB's own, which its reader
- * splits across threads), zstd. Files are named {@code records-00000.parquet} on, in leaf order.
+ * two tables of {@link ExportRow}s in memory filled in turn, each copied to a file once it holds
+ * {@code rowsPerFile} rows (decision 151), so memory holds two files' rows at most; row groups of
+ * 122,880 rows (DuckDB's own, which its reader splits across threads), zstd. Files are named {@code records-00000.parquet} on, in leaf order.
  * In the personal view each records file has an openings file of the same records beside it,
  * {@code openings-00000.parquet} on ({@link OpenedValue}: the values a role that may read them gets).
  */
