@@ -105,7 +105,7 @@ public record ExportRow(
      * taken as the general path takes it; {@code general} once a field is one that path must decide.
      */
     private static final class Columns implements CanonicalStatementReader.FieldVisitor {
-        private static final int NULL = 0x00, LONG = 0x02, STRING = 0x04, BYTES = 0x05, SYMBOL = 0x06;
+        private static final int LONG = 0x02, STRING = 0x04, BYTES = 0x05, SYMBOL = 0x06;
         private static final int RECORD = 0x07, ARRAY = 0x08, MAP = 0x09;
         /** The fields seen, a bit each in {@link #field}'s order. */
         private int seen;
@@ -194,7 +194,7 @@ public record ExportRow(
             if (tag == STRING || tag == SYMBOL) {
                 return new String(in, start, end - start, StandardCharsets.UTF_8);
             }
-            general |= tag != NULL;
+            general = true; // walk refuses a null: any other tag is the general path's to refuse
             return null;
         }
 
@@ -202,7 +202,7 @@ public record ExportRow(
             if (tag == BYTES || tag == RECORD || tag == ARRAY || tag == MAP) {
                 return Arrays.copyOfRange(in, start, end);
             }
-            general |= tag != NULL;
+            general = true;
             return null;
         }
 
