@@ -9,6 +9,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -199,8 +200,10 @@ public final class ExportVerifier {
         Map<String, Object> fields;
         ExportRow again;
         try {
-            fields = CanonicalStatementReader.fields(row.statement());
             again = ExportRow.of(row.recordId(), row.statement());
+            fields = openings != null || EntryChecks.CONTINUATION.equals(again.kind())
+                    ? CanonicalStatementReader.fields(row.statement())
+                    : checked(again);
         } catch (IllegalArgumentException | NullPointerException | ClassCastException e) {
             problem("record " + id + "'s statement is not a canonical statement: " + e.getMessage());
             return;
@@ -218,6 +221,21 @@ public final class ExportVerifier {
             byElection.merge(String.valueOf(again.electionId()), 1L, Long::sum);
             byHour.merge(HOUR.format(Instant.ofEpochMilli(again.statementMillis())), 1L, Long::sum);
         }
+    }
+
+    /**
+     * The fields {@link EntryChecks#entry} reads of a statement that is no continuation, taken from
+     * its row (made from the same bytes) rather than read from the bytes a second time: most rows'
+     * check is one pass over their bytes.
+     */
+    private static Map<String, Object> checked(ExportRow row) {
+        Map<String, Object> fields = new HashMap<>(8);
+        fields.put("board", row.board());
+        fields.put("kind", row.kind());
+        fields.put("statement_timestamp", row.statementMillis());
+        fields.put("delivery_id", row.deliveryId());
+        fields.put("sender_public_key", row.senderPublicKey());
+        return fields;
     }
 
     /** Opens the openings file beside records file {@code f}; false (a problem said) when it cannot be used. */
