@@ -41,6 +41,13 @@ public record ExportRow(
         byte[] artifact,
         byte[] statement) {
 
+    /**
+     * A time no file can hold (in microseconds it overflows a Parquet TIMESTAMP), which a reader
+     * gives for a time that is not a whole millisecond: a row with it differs from every row,
+     * even one made from a statement that names this time.
+     */
+    public static final long UNREADABLE_TIME = Long.MIN_VALUE;
+
     private static final ObjectMapper JSON =
             new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
 
@@ -239,7 +246,9 @@ public record ExportRow(
         differ(out, "record_id", recordId, other.recordId);
         differ(out, "board", board, other.board);
         differ(out, "kind", kind, other.kind);
-        differ(out, "statement_time", statementMillis, other.statementMillis);
+        if (statementMillis != other.statementMillis || statementMillis == UNREADABLE_TIME) {
+            out.append(out.length() == 0 ? "" : ", ").append("statement_time");
+        }
         differ(out, "delivery_id", deliveryId, other.deliveryId);
         differ(out, "sender_name", senderName, other.senderName);
         differ(out, "sender_public_key", senderPublicKey, other.senderPublicKey);

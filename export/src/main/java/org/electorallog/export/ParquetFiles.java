@@ -51,11 +51,12 @@ public final class ParquetFiles {
     static final String OPENING_COLUMNS = "record_id BIGINT, path VARCHAR, value VARCHAR, salt BLOB";
 
     /**
-     * What the reader selects: the time as milliseconds (no time zone can move it) and each text as
+     * What the reader selects: the time as microseconds (no time zone can move it; a part under a
+     * millisecond is read as {@link ExportRow#UNREADABLE_TIME}) and each text as
      * its UTF-8 bytes ({@code encode}), made a string on the Java side: DuckDB's JDBC driver makes a
      * string through JNI at about ten times the cost of the bytes (decision 152).
      */
-    private static final String SELECT = "SELECT record_id, encode(board), encode(kind), epoch_ms(statement_time), "
+    private static final String SELECT = "SELECT record_id, encode(board), encode(kind), epoch_us(statement_time), "
             + "encode(delivery_id), encode(sender_name), sender_public_key, encode(user_id), encode(username), "
             + "encode(election_id), encode(area_id), encode(ballot_id), format_version, encode(body), "
             + "encode(commitments), artifact, statement FROM read_parquet(?)";
@@ -551,7 +552,7 @@ public final class ParquetFiles {
                             rs.getLong(1),
                             text(rs, 2),
                             text(rs, 3),
-                            rs.getLong(4),
+                            millis(rs.getLong(4)),
                             text(rs, 5),
                             text(rs, 6),
                             rs.getBytes(7),
@@ -577,6 +578,11 @@ public final class ParquetFiles {
         } catch (SQLException e) {
             throw new IOException(file.getFileName() + " cannot be read as the export's Parquet: " + e.getMessage(), e);
         }
+    }
+
+    /** A statement time read as microseconds, in milliseconds; {@link ExportRow#UNREADABLE_TIME} when not whole. */
+    private static long millis(long micros) {
+        return micros % 1000 == 0 ? micros / 1000 : ExportRow.UNREADABLE_TIME;
     }
 
     /** Column {@code i} selected as {@code encode(text)}: the text again, or null. */

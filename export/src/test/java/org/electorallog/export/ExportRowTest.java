@@ -48,6 +48,32 @@ class ExportRowTest {
         assertTrue(vote.body().startsWith("{\"") && vote.body().contains("\"election_id\":"), vote.body());
     }
 
+    @Test
+    void anUnreadableTimeDiffersEvenFromItself() {
+        ExportRow vote = ExportRow.of(0, CanonicalStatement.encode(new ElectionStatements("b", 3).vote("v", 1)));
+        assertEquals("", vote.differences(vote));
+        ExportRow odd = new ExportRow(
+                vote.recordId(),
+                vote.board(),
+                vote.kind(),
+                ExportRow.UNREADABLE_TIME,
+                vote.deliveryId(),
+                vote.senderName(),
+                vote.senderPublicKey(),
+                vote.userId(),
+                vote.username(),
+                vote.electionId(),
+                vote.areaId(),
+                vote.ballotId(),
+                vote.formatVersion(),
+                vote.body(),
+                vote.commitments(),
+                vote.artifact(),
+                vote.statement());
+        assertEquals("statement_time", odd.differences(vote));
+        assertEquals("statement_time", odd.differences(odd), "a statement naming that time has no row that agrees");
+    }
+
     /** A statement of the given top-level fields, each written by {@code fields}. */
     private static byte[] statement(int count, Consumer<CanonicalWriter> fields) {
         CanonicalWriter w = CanonicalWriter.statement();

@@ -322,6 +322,18 @@ class ExportCommandTest {
         assertTrue(
                 out.toString().contains("record 150's columns election_id differ from its canonical statement bytes"),
                 out.toString());
+        // a time moved by less than the millisecond the statement counts in is a changed column too
+        Path time = copy(whole, "time");
+        rewrite(
+                time,
+                "records-00001.parquet",
+                "UPDATE t SET statement_time = statement_time + INTERVAL 1 MICROSECOND WHERE record_id = 150",
+                "record_id");
+        assertEquals(1, verify(time), out.toString());
+        assertTrue(
+                out.toString()
+                        .contains("record 150's columns statement_time differ from its canonical statement bytes"),
+                out.toString());
         Path bytes = copy(whole, "bytes");
         rewrite(
                 bytes,
